@@ -1,0 +1,136 @@
+# buildbpf — trace a build's process tree with eBPF into a Chrome trace.
+#
+#   make            build build/buildbpf          (V=1 shows the commands)
+#   sudo make demo  trace the bundled example build into build/demo-trace.json
+#   sudo make test  install missing Debian packages, build, run every test
+#   make vmlinux    regenerate vmlinux/vmlinux.h from the running kernel's BTF
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+
+BUILD	:= build
+CC	?= cc
+CLANG	?= clang
+BPFTOOL	?= bpftool
+ARCH	:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
+
+ifeq ($(V),1)
+Q :=
+msg =
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+PKGS	:= libbpf json-c
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN	:= -Wall -Wextra -Werror
+CFLAGS	?= -O2 -g
+SAN_FLAGS ?=
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Iinclude -I$(BUILD) $(PKG_CFLAGS) -MMD -MP
+ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
+
+# The pure stages (no libbpf): reconstruction and exporters.  Unit tests link
+# these alone.
+CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c
+# Everything else of the loader: capture, launch, CLI, output, main.
+APP_SRCS  := $(filter-out $(CORE_SRCS),$(wildcard user/*.c))
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+APP_OBJS  := $(APP_SRCS:%.c=$(BUILD)/%.o)
+BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
+SKELS	  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
+
+TEST_SRCS := $(wildcard tests/test_*.c) tests/synth.c tests/integration.c
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+TEST_BIN  := $(BUILD)/tests/run-tests
+
+BIN	  := $(BUILD)/buildbpf
+
+.PHONY: all clean demo test test-unit deps viewer-deps vmlinux bench
+all: $(BIN)
+
+$(BIN): $(CORE_OBJS) $(APP_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# Skeletons must exist before any user object that includes them is built.
+$(APP_OBJS): | $(SKELS)
+
+$(BUILD)/%.o: %.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \
+		-Iinclude -Ivmlinux -MMD -MP -c -o $@ $<
+
+$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(TEST_BIN): $(TEST_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion
+
+vmlinux:
+	$(call msg,GEN,vmlinux/vmlinux.h)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h.tmp
+	$(Q)mv vmlinux/vmlinux.h.tmp vmlinux/vmlinux.h
+
+# Debian 12 packages the build and the tests need; installed only if missing.
+DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-dev zlib1g-dev libcriterion-dev
+VIEWER_DEB_PKGS := chromium nodejs npm
+deps:
+	$(Q)missing=; for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS     installing:$$missing"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+# The real-viewer check: shared/viewer (read-only) copied out and installed.
+VIEWER_SRC ?= ../shared/viewer
+VIEWER_DIR := $(BUILD)/viewer
+viewer-deps:
+	$(Q)command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
+		echo "  DEPS     installing: chromium (and node/npm if missing)"; \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
+			$$(command -v node >/dev/null 2>&1 || echo nodejs) $$(command -v npm >/dev/null 2>&1 || echo npm); }
+	$(Q)if [ ! -d $(VIEWER_DIR)/node_modules ]; then \
+		test -d $(VIEWER_SRC) || { echo "buildbpf: viewer check needs $(VIEWER_SRC)" >&2; exit 1; }; \
+		rm -rf $(VIEWER_DIR) && mkdir -p $(BUILD) && cp -r $(VIEWER_SRC) $(VIEWER_DIR) && chmod -R u+w $(VIEWER_DIR) && \
+		(cd $(VIEWER_DIR) && npm install --no-audit --no-fund --loglevel=error); \
+	fi
+
+# Unit tests need no root; the integration suites (which load BPF and run
+# build/buildbpf) run when the suite runs as root.
+test-unit: $(TEST_BIN)
+	$(Q)BUILDBPF_UNIT_ONLY=1 ./$(TEST_BIN)
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
+	$(Q)$(MAKE) --no-print-directory viewer-deps
+	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN)
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)rm -rf $(BUILD)/demo && cp -r tests/demo $(BUILD)/demo
+	$(Q)./$(BIN) -f -o $(BUILD)/demo-trace.json -- $(MAKE) --no-print-directory -C $(BUILD)/demo -j2
+	@echo "Open $(BUILD)/demo-trace.json in https://ui.perfetto.dev or chrome://tracing"
+
+bench: all
+	$(Q)bench/overhead.sh
+
+clean:
+	$(call msg,CLEAN,$(BUILD))
+	$(Q)rm -rf $(BUILD)
+
+-include $(wildcard $(BUILD)/user/*.d $(BUILD)/tests/*.d $(BUILD)/bpf/*.d)

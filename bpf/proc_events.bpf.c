@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Process lifecycle of the traced build: fork, exec and exit of every task
+ * whose thread group is in the `tracked` map.  Events of any other process
+ * return after one map lookup and never reach the ring buffer.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "events.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by user space before load (rodata: the verifier prunes dead branches). */
+const volatile __u32 args_max = BB_ARGS_MAX_DEFAULT;
+/* sched_process_exit has a third argument, group_dead, on this kernel. */
+const volatile bool exit_has_group_dead = false;
+/* Kernel page size in KiB: signal->maxrss counts pages. */
+const volatile __u32 page_size_kb = 4;
+/* Wake the reader only when this many bytes wait in the ring buffer. */
+const volatile __u64 wakeup_bytes = 256 * 1024;
+
+/* Records the ring buffer had no room for: read back by user space. */
+__u64 dropped_events = 0;
+__u64 dropped_bytes = 0;
+
+/* The build's processes: see struct bb_proc_acct. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct bb_proc_acct);
+} tracked SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 * 1024 * 1024); /* resized by user space */
+} events SEC(".maps");
+
+/*
+ * Exec records can be up to 132 KiB, far beyond the 512-byte stack: they are
+ * built in one slot per CPU (tracepoint probes run with preemption disabled,
+ * so a slot is never shared by two programs at once) and copied into the
+ * ring buffer at their real length.  A plain array indexed by CPU, because a
+ * per-CPU array's value is limited to 32 KiB; user space sizes it to the
+ * number of possible CPUs.
+ */
+#define EXEC_BUF_SIZE (sizeof(struct bb_exec_event) + BB_FILENAME_MAX + BB_ARGS_MAX_LIMIT)
+
+struct exec_buf {
+	__u8 bytes[EXEC_BUF_SIZE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* resized to the possible CPUs by user space */
+	__type(key, __u32);
+	__type(value, struct exec_buf);
+} exec_scratch SEC(".maps");
+
+static __always_inline __u64 wakeup_flag(void)
+{
+	/* Waking the reader per event would cost the build a context switch
+	 * each time; user space polls on a short timeout instead. */
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void count_drop(__u64 bytes)
+{
+	__sync_fetch_and_add(&dropped_events, 1);
+	__sync_fetch_and_add(&dropped_bytes, bytes);
+}
+
+static __always_inline void fill_header(struct bb_event_header *hdr, __u32 type, __u32 pid, __u32 tgid,
+					__u64 ts)
+{
+	hdr->ts_ns = ts;
+	hdr->type = type;
+	hdr->cpu = bpf_get_smp_processor_id();
+	hdr->pid = pid;
+	hdr->tgid = tgid;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u64 ts = bpf_ktime_get_ns();
+	__u32 parent_tgid = BPF_CORE_READ(parent, tgid);
+	__u32 child_tgid = BPF_CORE_READ(child, tgid);
+	struct bb_proc_acct *acct, zero = {};
+	struct bb_fork_event *e;
+	bool is_thread = child_tgid == parent_tgid;
+
+	acct = bpf_map_lookup_elem(&tracked, &parent_tgid);
+	if (!acct)
+		return 0;
+	if (is_thread) {
+		__sync_fetch_and_add(&acct->nr_threads, 1);
+	} else if (bpf_map_update_elem(&tracked, &child_tgid, &zero, BPF_ANY)) {
+		/* Map full: the child's events will be missing; say so. */
+		count_drop(0);
+	}
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(sizeof(*e));
+		return 0;
+	}
+	fill_header(&e->hdr, BB_EV_FORK, BPF_CORE_READ(child, pid), child_tgid, ts);
+	e->parent_pid = BPF_CORE_READ(parent, pid);
+	e->parent_tgid = parent_tgid;
+	e->flags = is_thread ? BB_FORK_THREAD : 0;
+	e->__pad = 0;
+	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
+	bpf_ringbuf_submit(e, wakeup_flag());
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u64 ts = bpf_ktime_get_ns();
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__u32 cpu = bpf_get_smp_processor_id(), name_len, size;
+	__u64 args_len, full_len;
+	unsigned long arg_start, arg_end;
+	struct bb_exec_event *e;
+	struct exec_buf *buf;
+	const char *filename;
+	long n;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	buf = bpf_map_lookup_elem(&exec_scratch, &cpu);
+	if (!buf)
+		return 0;
+	e = (void *)buf->bytes;
+	fill_header(&e->hdr, BB_EV_EXEC, BPF_CORE_READ(p, pid), tgid, ts);
+	e->ppid = BPF_CORE_READ(p, real_parent, tgid);
+	e->old_tid = old_pid;
+	e->flags = 0;
+	BPF_CORE_READ_STR_INTO(&e->comm, p, comm);
+
+	filename = BPF_CORE_READ(bprm, filename);
+	n = bpf_probe_read_kernel_str(e->data, BB_FILENAME_MAX, filename);
+	if (n <= 0)
+		n = 1; /* empty name; keep the NUL slot arithmetic uniform */
+	name_len = n - 1; /* drop the NUL */
+	if (name_len >= BB_FILENAME_MAX - 1)
+		e->flags |= BB_EXEC_FILENAME_TRUNCATED;
+	name_len &= BB_FILENAME_MAX - 1;
+	e->filename_len = name_len;
+
+	/* argv as the new image sees it: the mm's arg area, NUL-separated. */
+	arg_start = BPF_CORE_READ(p, mm, arg_start);
+	arg_end = BPF_CORE_READ(p, mm, arg_end);
+	full_len = arg_end > arg_start ? arg_end - arg_start : 0;
+	e->args_full_len = full_len > 0xffffffffu ? 0xffffffffu : full_len;
+	args_len = full_len;
+	if (args_len > args_max) {
+		args_len = args_max;
+		e->flags |= BB_EXEC_ARGS_TRUNCATED;
+	}
+	if (args_len > BB_ARGS_MAX_LIMIT)
+		args_len = BB_ARGS_MAX_LIMIT;
+	/* Keep the clamped value in the register the helper call uses, so the
+	 * verifier sees its bound (clang may otherwise reuse the unclamped). */
+	barrier_var(args_len);
+	if (args_len && bpf_probe_read_user(e->data + name_len, args_len, (void *)arg_start)) {
+		e->flags |= BB_EXEC_ARGS_UNREADABLE;
+		args_len = 0;
+	}
+	e->args_len = args_len;
+
+	size = sizeof(*e) + name_len + args_len;
+	if (size > EXEC_BUF_SIZE)
+		size = EXEC_BUF_SIZE;
+	if (bpf_ringbuf_output(&events, e, size, wakeup_flag()))
+		count_drop(size);
+	return 0;
+}
+
+/*
+ * The exit code the parent's wait() will see: a group exit (exit_group(),
+ * a fatal signal) records it in the signal struct; otherwise it is the
+ * leader's own exit_code.
+ */
+#define SIGNAL_GROUP_EXIT_FLAG 0x00000004
+
+static __always_inline __u32 group_exit_status(struct task_struct *task)
+{
+	struct signal_struct *sig = BPF_CORE_READ(task, signal);
+
+	if (BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT_FLAG)
+		return BPF_CORE_READ(sig, group_exit_code);
+	return BPF_CORE_READ(task, group_leader, exit_code);
+}
+
+static __always_inline int handle_exit_common(struct task_struct *task, bool group_dead, __u64 ts)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u64 utime, stime, sum_exec;
+	struct bb_proc_acct *acct;
+	struct bb_exit_event *e;
+
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!acct)
+		return 0;
+
+	utime = BPF_CORE_READ(task, utime);
+	stime = BPF_CORE_READ(task, stime);
+	sum_exec = BPF_CORE_READ(task, se.sum_exec_runtime);
+	__sync_fetch_and_add(&acct->utime_ns, utime);
+	__sync_fetch_and_add(&acct->stime_ns, stime);
+	__sync_fetch_and_add(&acct->sum_exec_ns, sum_exec);
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop(sizeof(*e));
+		goto out;
+	}
+	fill_header(&e->hdr, BB_EV_EXIT, BPF_CORE_READ(task, pid), tgid, ts);
+	e->flags = group_dead ? BB_EXIT_GROUP_DEAD : 0;
+	e->__pad = 0;
+	BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
+	if (group_dead) {
+		e->utime_ns = acct->utime_ns;
+		e->stime_ns = acct->stime_ns;
+		e->sum_exec_ns = acct->sum_exec_ns;
+		e->nr_threads = acct->nr_threads;
+		e->exit_status = group_exit_status(task);
+	} else {
+		e->utime_ns = utime;
+		e->stime_ns = stime;
+		e->sum_exec_ns = sum_exec;
+		e->nr_threads = 0;
+		e->exit_status = BPF_CORE_READ(task, exit_code);
+	}
+	/* signal->maxrss is in pages; the running mm's peak is folded in
+	 * before this tracepoint on every kernel we load on. */
+	e->maxrss_kb = BPF_CORE_READ(task, signal, maxrss) * page_size_kb;
+	bpf_ringbuf_submit(e, wakeup_flag());
+out:
+	if (group_dead)
+		bpf_map_delete_elem(&tracked, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(handle_exit, struct task_struct *task)
+{
+	__u64 ts = bpf_ktime_get_ns();
+	bool group_dead;
+
+	/*
+	 * Recent kernels pass group_dead; older ones decrement signal->live
+	 * before this tracepoint, so live == 0 means the last thread.  The
+	 * branch on rodata is pruned by the verifier, so the third context
+	 * argument is never touched on kernels that lack it.
+	 */
+	if (exit_has_group_dead)
+		group_dead = (bool)ctx[1];
+	else
+		group_dead = BPF_CORE_READ(task, signal, live.counter) == 0;
+	return handle_exit_common(task, group_dead, ts);
+}

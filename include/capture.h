@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Capture: loads the BPF programs, tracks the command's process tree in the
+ * kernel and hands every ring-buffer record to a callback.  The only module
+ * that knows libbpf.
+ */
+#ifndef BUILDBPF_CAPTURE_H
+#define BUILDBPF_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+struct capture;
+
+struct capture_opts {
+	__u32 args_max;	      /* argv bytes kept per exec */
+	size_t ringbuf_bytes; /* ring buffer size, a power of two >= page size */
+	bool verbose;	      /* show libbpf's debug messages */
+};
+
+/* Called for every record in delivery order; return <0 to stop consuming. */
+typedef int (*capture_record_fn)(void *ctx, const void *rec, size_t len);
+
+/* Opens, configures, loads and attaches.  0, or -errno with a message printed. */
+int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx);
+/* Starts tracking pid's process (before it execs). */
+int capture__track(struct capture *c, pid_t pid);
+/* An fd that becomes readable when the kernel wakes the reader. */
+int capture__epoll_fd(const struct capture *c);
+/* Hands every record waiting in the ring buffer to the callback. */
+int capture__consume(struct capture *c);
+/* Records the kernel dropped because the ring buffer was full. */
+__u64 capture__lost_events(const struct capture *c);
+void capture__free(struct capture *c);
+
+#endif /* BUILDBPF_CAPTURE_H */

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Chrome Trace Event JSON exporter: model in, json-c tree out.  Knows
+ * nothing of BPF.  The trace keeps every rule of shared/TRACE-RULES.md:
+ * trace pids/tids are our own ids (one trace process, lanes as tids), real
+ * pids live in args, ts >= 1 relative to the trace start, X slices on one
+ * tid nest, flows bind to slices, every pid/tid is named.
+ */
+#ifndef BUILDBPF_CHROME_TRACE_H
+#define BUILDBPF_CHROME_TRACE_H
+
+#include <json-c/json.h>
+#include <linux/types.h>
+#include "model.h"
+
+/* What the trace says about the recording as a whole. */
+struct trace_meta {
+	const char *version;	    /* buildbpf version */
+	const char *kernel_release; /* uname -r */
+	long nr_cpus;		    /* online CPUs */
+	char *const *cmd_argv;	    /* the traced command line */
+	int cmd_argc;
+	__u64 start_realtime_ns; /* wall clock at the trace start */
+	__u64 lost_events;	 /* records the kernel could not deliver */
+	__u32 args_max;		 /* --args-max in force */
+	const char *user;	 /* the user the command ran as */
+};
+
+/* Builds the whole trace; NULL on allocation failure.  json_object_put() it. */
+struct json_object *chrome_trace__build(const struct model *m, const struct trace_meta *meta);
+/* Serialises to fd; 0, or -errno (e.g. -ENOSPC).  Does not close fd. */
+int chrome_trace__write_fd(struct json_object *trace, int fd);
+
+#endif /* BUILDBPF_CHROME_TRACE_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line of buildbpf. */
+#ifndef BUILDBPF_CLI_H
+#define BUILDBPF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+
+#define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
+#define CLI_DEFAULT_RINGBUF (16u << 20)
+
+struct cli_opts {
+	const char *output;
+	bool force;
+	const char *user;
+	bool keep_root;
+	bool wait_all; /* keep tracing until every descendant has exited */
+	bool quiet;
+	bool verbose;
+	__u32 args_max;
+	size_t ringbuf_bytes;
+	char **cmd_argv; /* NULL-terminated, points into argv */
+	int cmd_argc;
+};
+
+/*
+ * Parses argv (systemd's parse_argv shape): < 0 on a usage error (message
+ * printed to err), 0 when the program should exit successfully now (--help,
+ * --version printed to out), > 0 to go on and trace opts->cmd_argv.
+ */
+int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
+
+#endif /* BUILDBPF_CLI_H */

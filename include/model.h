@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reconstruction: kernel events in, a model of the build's process tree
+ * out.  Pure: no libbpf, no I/O, so it is tested from synthetic events.
+ *
+ *   struct model *m = model__new(root_pid, start_ns);
+ *   model__add_event(m, rec, len);   ... for every record, any order
+ *   model__finish(m, end_ns);        sorts, rebuilds, closes, packs lanes
+ *   ... read m->procs[0 .. m->nr_procs) ...
+ *   model__free(m);
+ */
+#ifndef BUILDBPF_MODEL_H
+#define BUILDBPF_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "events.h"
+
+/* One program image a process ran: from its exec to the next exec or exit. */
+struct exec_image {
+	__u64 start_ns; /* the exec */
+	__u64 end_ns;	/* the next exec, or the process's end */
+	char *filename; /* NUL-terminated copy; raw bytes from the kernel */
+	char **argv;	/* argc NUL-terminated copies, raw bytes */
+	size_t argc;
+	__u32 flags; /* BB_EXEC_* */
+	__u32 args_full_len;
+	char comm[BB_COMM_LEN + 1];
+};
+
+/*
+ * One process instance: a pid from its fork (or first sighting) to the exit
+ * of its last thread.  A pid the kernel reuses within one trace is a new
+ * instance, never a merge.
+ */
+struct proc_instance {
+	size_t id;	/* index in model->procs, in order of start */
+	long parent;	/* index of the parent instance; -1: not traced */
+	__u32 pid;	/* thread group id */
+	__u32 ppid;	/* the kernel's real parent tgid, as last reported */
+	__u64 start_ns; /* fork, or first sighting when the fork was not seen */
+	__u64 end_ns;	/* exit of the last thread, or trace end if unfinished */
+	bool forked;	/* start_ns is a real fork (false for the root) */
+	bool exited;	/* the group-dead exit was seen */
+	bool unfinished; /* still running at trace end: end_ns is the trace end */
+	__u32 exit_status; /* wait(2) status word; valid when exited */
+	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
+	__u64 stime_ns;	   /* system CPU time */
+	__u64 maxrss_kb;   /* peak resident set size */
+	__u32 nr_threads;  /* threads created while traced (not the leader) */
+	char comm[BB_COMM_LEN + 1]; /* comm at fork or first sighting */
+	struct exec_image *execs;
+	size_t nr_execs;
+	__u32 lane; /* set by lanes__assign(): 0-based lane */
+};
+
+struct model_stats {
+	size_t events;	    /* records accepted */
+	size_t malformed;   /* records rejected by size or type checks */
+	size_t reordered;   /* records whose timestamp was older than one before */
+	size_t orphan_events; /* exec/exit of a pid with no live instance */
+	size_t pid_reuses;  /* a fork reused a pid that was still live to us */
+};
+
+struct model {
+	struct proc_instance *procs; /* sorted by (start_ns, creation order) */
+	size_t nr_procs;
+	size_t nr_lanes;
+	__u64 start_ns; /* trace start: the launcher's fork of the command */
+	__u64 end_ns;	/* trace end: the command's exit (or later) */
+	__u32 root_pid;
+	long root; /* index of the root instance, -1 if never seen */
+	struct model_stats stats;
+	struct model_priv *priv; /* buffered events, pid index */
+};
+
+struct model *model__new(__u32 root_pid, __u64 start_ns);
+/*
+ * Copies one ring-buffer record.  Returns 0, or -EINVAL for a record that is
+ * too short for its type or of an unknown type (counted in stats.malformed).
+ */
+int model__add_event(struct model *m, const void *rec, size_t len);
+/*
+ * Orders the buffered events by timestamp (stable: same-timestamp records
+ * keep ring-buffer order), builds the instances, closes the ones still
+ * running at end_ns as unfinished, and assigns lanes.  Call once.
+ */
+int model__finish(struct model *m, __u64 end_ns);
+void model__free(struct model *m);
+
+/* The image a process ran at time ts; NULL before its first exec. */
+const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns);
+
+#endif /* BUILDBPF_MODEL_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The trace file: checked and created before the build starts, written to
+ * a temporary name in the same directory and renamed over the final name
+ * only when complete.  Never silently overwrites.
+ */
+#ifndef BUILDBPF_OUTPUT_H
+#define BUILDBPF_OUTPUT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct output {
+	char *path;	/* what the user asked for */
+	char *tmp_path; /* .NAME.XXXXXX beside it */
+	int fd;		/* open on tmp_path */
+	bool force;	/* replace an existing file */
+};
+
+/*
+ * Checks that path can be created (refusing an existing file unless force,
+ * and always a directory, FIFO or device) and creates the temporary file,
+ * mode 0644, owned by uid:gid when owner is set.  0, or -1 with a one-line
+ * message printed.
+ */
+int output__prepare(struct output *o, const char *path, bool force, bool chown_to, uid_t uid, gid_t gid);
+/* Makes the written temporary file the output.  0, or -errno. */
+int output__commit(struct output *o);
+/* Removes the temporary file. */
+void output__discard(struct output *o);
+void output__free(struct output *o);
+
+/*
+ * Creates a fresh file for a trace that could not be written where asked
+ * (in $TMPDIR or /tmp), owned like the output.  Returns an fd and sets
+ * *path (malloc'd), or -errno.
+ */
+int output__create_fallback(const char *base, bool chown_to, uid_t uid, gid_t gid, char **path);
+
+#endif /* BUILDBPF_OUTPUT_H */

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Checks made before anything runs: privileges, kernel, BTF. */
+#ifndef BUILDBPF_PREFLIGHT_H
+#define BUILDBPF_PREFLIGHT_H
+
+/* 0 when BPF tracing can work here, else -1 with one line and a hint printed. */
+int preflight__check(void);
+
+#endif /* BUILDBPF_PREFLIGHT_H */

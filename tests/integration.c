@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include "integration.h"
+
+static const char *bin_path(void)
+{
+	const char *bin = getenv("BUILDBPF_BIN");
+
+	return bin && *bin ? bin : "build/buildbpf";
+}
+
+void integration_require_bpf(void)
+{
+	if (getenv("BUILDBPF_UNIT_ONLY"))
+		cr_skip_test("integration suites skipped: BUILDBPF_UNIT_ONLY is set (make test-unit)");
+	if (geteuid() != 0)
+		cr_skip_test("integration suites need root to load BPF programs (run: sudo make test)");
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		cr_skip_test("this kernel has no BTF (/sys/kernel/btf/vmlinux): BPF CO-RE cannot load");
+	cr_assert(access(bin_path(), X_OK) == 0, "%s is not built (make)", bin_path());
+}
+
+void bb_run_init(struct bb_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "/tmp/buildbpf-test.XXXXXX");
+	cr_assert_not_null(mkdtemp(r->dir));
+	/* Readable by a dropped-privilege command too. */
+	cr_assert_eq(chmod(r->dir, 0755), 0);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return strdup("");
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+const char *bb_path(const struct bb_run *r, const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	return path;
+}
+
+void bb_write_file(const struct bb_run *r, const char *name, const char *text)
+{
+	FILE *f = fopen(bb_path(r, name), "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[])
+{
+	char out_path[128], err_path[128];
+	const char *argv[64];
+	size_t n = 0;
+	pid_t pid;
+	int status;
+
+	snprintf(out_path, sizeof(out_path), "%s.stdout", r->dir);
+	snprintf(err_path, sizeof(err_path), "%s.stderr", r->dir);
+	argv[n++] = bin_path();
+	for (; *args; args++) {
+		cr_assert_lt(n, 63);
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || chdir(r->dir))
+			_exit(99);
+		unsetenv("SUDO_UID");
+		unsetenv("SUDO_GID");
+		unsetenv("SUDO_USER");
+		for (; extra_env && *extra_env; extra_env++)
+			putenv((char *)*extra_env);
+		execv(argv[0], (char *const *)argv);
+		_exit(98);
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	free(r->out);
+	free(r->err);
+	r->out = slurp(out_path);
+	r->err = slurp(err_path);
+	unlink(out_path);
+	unlink(err_path);
+	cr_assert(r->status != 98 && r->status != 99, "could not run %s", argv[0]);
+}
+
+void bb_run_fini(struct bb_run *r)
+{
+	char cmd[128];
+
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+	if (r->dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", r->dir);
+		if (system(cmd) != 0)
+			cr_log_warn("could not remove %s", r->dir);
+	}
+}
+
+struct json_object *bb_load_trace(const char *path)
+{
+	struct json_object *trace = json_object_from_file(path), *events;
+
+	cr_assert_not_null(trace, "%s is not valid JSON: %s", path, json_util_get_last_err());
+	cr_assert(json_object_object_get_ex(trace, "traceEvents", &events) &&
+		  json_object_is_type(events, json_type_array));
+	return trace;
+}
+
+static const char *str_field(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(obj, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+struct json_object *bb_slices(struct json_object *trace, const char *cat)
+{
+	struct json_object *events, *out = json_object_new_array();
+	size_t i;
+
+	json_object_object_get_ex(trace, "traceEvents", &events);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+		const char *ph = str_field(ev, "ph"), *c = str_field(ev, "cat");
+
+		if (ph && !strcmp(ph, "X") && c && !strcmp(c, cat))
+			json_object_array_add(out, json_object_get(ev));
+	}
+	return out;
+}
+
+long long bb_arg_int(struct json_object *ev, const char *key)
+{
+	struct json_object *args, *v;
+
+	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, key, &v))
+		return 0;
+	return json_object_get_int64(v);
+}
+
+const char *bb_arg_argv(struct json_object *ev, size_t i)
+{
+	struct json_object *args, *argv;
+
+	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, "argv", &argv) ||
+	    i >= json_object_array_length(argv))
+		return NULL;
+	return json_object_get_string(json_object_array_get_idx(argv, i));
+}
+
+struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(slices); i++)
+		if (bb_arg_int(json_object_array_get_idx(slices, i), "pid") == pid)
+			return json_object_array_get_idx(slices, i);
+	return NULL;
+}

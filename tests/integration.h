@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the integration suites: they run the real build/buildbpf (the
+ * BPF programs really load) on real commands and read back what it wrote.
+ */
+#ifndef BUILDBPF_TESTS_INTEGRATION_H
+#define BUILDBPF_TESTS_INTEGRATION_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+
+struct bb_run {
+	int status;   /* buildbpf's exit status (or 128+signal) */
+	char *out;    /* its stdout */
+	char *err;    /* its stderr */
+	char dir[64]; /* a fresh directory the run happens in, mode 0755 */
+};
+
+/* Skips the test, with the reason printed, when BPF cannot load here. */
+void integration_require_bpf(void);
+/* Makes r->dir; call before bb_run_in(). */
+void bb_run_init(struct bb_run *r);
+/*
+ * Runs buildbpf with args (NULL-terminated) in r->dir.  extra_env entries
+ * ("NAME=value") are added to the environment; SUDO_UID/SUDO_GID are
+ * removed unless given there, so runs under `sudo make test` keep root.
+ */
+void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[]);
+/* Frees the buffers and removes r->dir. */
+void bb_run_fini(struct bb_run *r);
+/* Writes a file in r->dir. */
+void bb_write_file(const struct bb_run *r, const char *name, const char *text);
+/* Path of a file in r->dir (static buffer). */
+const char *bb_path(const struct bb_run *r, const char *name);
+/* Parses a trace; the test fails if it is not a JSON object with traceEvents. */
+struct json_object *bb_load_trace(const char *path);
+/* The X events of category cat (a new array holding references). */
+struct json_object *bb_slices(struct json_object *trace, const char *cat);
+/* args.<key> of an event, as int64 (0 when absent). */
+long long bb_arg_int(struct json_object *ev, const char *key);
+/* args.argv[i] of an event, or NULL. */
+const char *bb_arg_argv(struct json_object *ev, size_t i);
+/* The process slice whose args.pid is pid, or NULL. */
+struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
+
+#endif /* BUILDBPF_TESTS_INTEGRATION_H */

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include "synth.h"
+
+static void header(struct bb_event_header *hdr, __u32 type, __u64 ts, __u32 pid, __u32 tgid)
+{
+	hdr->ts_ns = ts;
+	hdr->type = type;
+	hdr->cpu = 0;
+	hdr->pid = pid;
+	hdr->tgid = tgid;
+}
+
+void synth_fork(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgid, __u32 child_tid, bool thread)
+{
+	struct bb_fork_event e = {};
+
+	header(&e.hdr, BB_EV_FORK, ts, child_tid, child_tgid);
+	e.parent_pid = parent_tgid;
+	e.parent_tgid = parent_tgid;
+	e.flags = thread ? BB_FORK_THREAD : 0;
+	strncpy(e.comm, "forked", sizeof(e.comm));
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
+void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *args,
+		    size_t args_len, __u32 flags)
+{
+	size_t name_len = strlen(filename), len = sizeof(struct bb_exec_event) + name_len + args_len;
+	struct bb_exec_event *e = calloc(1, len);
+	const char *base = strrchr(filename, '/');
+
+	cr_assert_not_null(e);
+	header(&e->hdr, BB_EV_EXEC, ts, tgid, tgid);
+	e->ppid = ppid;
+	e->old_tid = tgid;
+	e->flags = flags;
+	e->filename_len = name_len;
+	e->args_len = args_len;
+	e->args_full_len = args_len;
+	strncpy(e->comm, base ? base + 1 : filename, sizeof(e->comm) - 1);
+	memcpy(e->data, filename, name_len);
+	memcpy(e->data + name_len, args, args_len);
+	cr_assert_eq(model__add_event(m, e, len), 0);
+	free(e);
+}
+
+void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *const argv[])
+{
+	char args[4096];
+	size_t len = 0, n;
+
+	for (; argv && *argv; argv++) {
+		n = strlen(*argv) + 1;
+		cr_assert_lt(len + n, sizeof(args));
+		memcpy(args + len, *argv, n);
+		len += n;
+	}
+	synth_exec_raw(m, ts, tgid, ppid, filename, args, len, 0);
+}
+
+void synth_exit(struct model *m, __u64 ts, __u32 tgid, __u32 tid, bool group_dead, __u32 status)
+{
+	struct bb_exit_event e = {};
+
+	header(&e.hdr, BB_EV_EXIT, ts, tid, tgid);
+	e.flags = group_dead ? BB_EXIT_GROUP_DEAD : 0;
+	e.exit_status = status;
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
+void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 utime, __u64 stime, __u64 sum_exec,
+		     __u64 maxrss_kb)
+{
+	struct bb_exit_event e = {};
+
+	header(&e.hdr, BB_EV_EXIT, ts, tgid, tgid);
+	e.flags = BB_EXIT_GROUP_DEAD;
+	e.exit_status = status;
+	e.utime_ns = utime;
+	e.stime_ns = stime;
+	e.sum_exec_ns = sum_exec;
+	e.maxrss_kb = maxrss_kb;
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "output.h"
+
+#define OUTPUT_MODE 0644
+
+static int own_fd(int fd, bool chown_to, uid_t uid, gid_t gid)
+{
+	if (fchmod(fd, OUTPUT_MODE))
+		return -errno;
+	if (chown_to && fchown(fd, uid, gid))
+		return -errno;
+	return 0;
+}
+
+/* Refuses what must never be replaced; 0 when path may be (re)created. */
+static int check_target(const char *path, bool force)
+{
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "buildbpf: cannot write the trace to '%s': it is a directory (hint: -o DIR/trace.json)\n",
+			path);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "buildbpf: refusing to write the trace to '%s': not a regular file\n", path);
+		return -1;
+	}
+	if (!force) {
+		fprintf(stderr, "buildbpf: '%s' exists; not overwriting it (hint: -f/--force, or another -o)\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+int output__prepare(struct output *o, const char *path, bool force, bool chown_to, uid_t uid, gid_t gid)
+{
+	char *dir_copy = NULL, *base_copy = NULL;
+	int err;
+
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+	o->force = force;
+	if (check_target(path, force))
+		return -1;
+	o->path = strdup(path);
+	dir_copy = strdup(path);
+	base_copy = strdup(path);
+	if (!o->path || !dir_copy || !base_copy)
+		goto nomem;
+	if (asprintf(&o->tmp_path, "%s/.%s.XXXXXX", dirname(dir_copy), basename(base_copy)) < 0) {
+		o->tmp_path = NULL;
+		goto nomem;
+	}
+	o->fd = mkostemp(o->tmp_path, O_CLOEXEC);
+	if (o->fd < 0) {
+		fprintf(stderr, "buildbpf: cannot create the trace '%s': %s\n", path, strerror(errno));
+		goto fail;
+	}
+	err = own_fd(o->fd, chown_to, uid, gid);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot set owner and mode of '%s': %s\n", o->tmp_path, strerror(-err));
+		goto fail;
+	}
+	free(dir_copy);
+	free(base_copy);
+	return 0;
+
+nomem:
+	fprintf(stderr, "buildbpf: out of memory\n");
+fail:
+	free(dir_copy);
+	free(base_copy);
+	output__discard(o);
+	output__free(o);
+	return -1;
+}
+
+int output__commit(struct output *o)
+{
+	int err = 0;
+
+	if (fsync(o->fd))
+		err = -errno;
+	if (close(o->fd) && !err)
+		err = -errno;
+	o->fd = -1;
+	if (err)
+		return err;
+	if (o->force) {
+		/* rename() replaces a symlink itself, never what it points to. */
+		if (rename(o->tmp_path, o->path))
+			return -errno;
+	} else if (renameat2(AT_FDCWD, o->tmp_path, AT_FDCWD, o->path, RENAME_NOREPLACE)) {
+		/* A file that appeared during the build is not overwritten
+		 * either; the caller keeps the temporary file and says so. */
+		return -errno;
+	}
+	free(o->tmp_path);
+	o->tmp_path = NULL;
+	return 0;
+}
+
+void output__discard(struct output *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	if (o->tmp_path)
+		unlink(o->tmp_path);
+	free(o->tmp_path);
+	o->tmp_path = NULL;
+}
+
+void output__free(struct output *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+	free(o->path);
+	free(o->tmp_path);
+	o->path = o->tmp_path = NULL;
+}
+
+int output__create_fallback(const char *base, bool chown_to, uid_t uid, gid_t gid, char **path)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	int fd, err;
+
+	*path = NULL;
+	if (!tmpdir || !*tmpdir)
+		tmpdir = "/tmp";
+	if (asprintf(path, "%s/%s.XXXXXX.json", tmpdir, base) < 0) {
+		*path = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemps(*path, 5, O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	err = own_fd(fd, chown_to, uid, gid);
+	if (err) {
+		close(fd);
+		unlink(*path);
+		goto fail;
+	}
+	return fd;
+fail:
+	free(*path);
+	*path = NULL;
+	return err;
+}

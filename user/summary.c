@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "summary.h"
+
+void summary__put_escaped(FILE *out, const char *s)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)s; *c; c++) {
+		if (*c < 0x20 || *c >= 0x7f || *c == '\\')
+			fprintf(out, "\\x%02x", *c);
+		else
+			fputc(*c, out);
+	}
+}
+
+static void put_command(FILE *out, char *const *argv, int argc)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (i)
+			fputc(' ', out);
+		summary__put_escaped(out, argv[i]);
+	}
+}
+
+void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
+{
+	size_t i, unfinished = 0;
+	double wall_s = (m->end_ns - m->start_ns) / 1e9;
+
+	for (i = 0; i < m->nr_procs; i++)
+		unfinished += m->procs[i].unfinished;
+
+	fputs("buildbpf: traced '", out);
+	put_command(out, info->cmd_argv, info->cmd_argc);
+	fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
+	fprintf(out, "buildbpf: %zu processes", m->nr_procs);
+	if (unfinished)
+		fprintf(out, " (%zu still running at the end)", unfinished);
+	fprintf(out, ", %zu lanes at peak, %llu lost events%s\n", m->nr_lanes,
+		(unsigned long long)info->lost_events,
+		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
+	if (info->output_path) {
+		fputs("buildbpf: trace written to ", out);
+		summary__put_escaped(out, info->output_path);
+		fputc('\n', out);
+	}
+}
