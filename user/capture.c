@@ -5,7 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "capture.h"
 #include "events.h"
@@ -36,32 +35,6 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct capture *c = ctx;
 
 	return c->fn(c->ctx, data, size);
-}
-
-/*
- * sched_process_exit gained a group_dead argument in recent kernels.  Its
- * arity is read from the kernel's own BTF so one binary loads on both.
- */
-static bool exit_tracepoint_has_group_dead(void)
-{
-	const struct btf_type *t;
-	struct btf *btf;
-	bool has = false;
-	int id;
-
-	btf = btf__load_vmlinux_btf();
-	if (!btf)
-		return false;
-	id = btf__find_by_name_kind(btf, "btf_trace_sched_process_exit", BTF_KIND_TYPEDEF);
-	if (id > 0) {
-		t = btf__type_by_id(btf, id);
-		t = t ? btf__type_by_id(btf, t->type) : NULL; /* pointer */
-		t = t && btf_is_ptr(t) ? btf__type_by_id(btf, t->type) : NULL;
-		/* (void *__data, struct task_struct *p, bool group_dead) */
-		has = t && btf_is_func_proto(t) && btf_vlen(t) >= 3;
-	}
-	btf__free(btf);
-	return has;
 }
 
 static const char *load_hint(int err)
@@ -103,7 +76,6 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		goto cleanup;
 	}
 	c->skel->rodata->args_max = opts->args_max;
-	c->skel->rodata->exit_has_group_dead = exit_tracepoint_has_group_dead();
 	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */

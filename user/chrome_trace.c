@@ -1,0 +1,695 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Chrome Trace Event JSON from the model.  Layout: one trace process (pid
+ * 1) named after the command; each lane is a thread (tid = lane + 1); each
+ * process instance is an X slice on its lane, with one X sub-slice per
+ * image when it exec'd more than once; a fork that is not drawn directly
+ * below its parent gets a flow arrow from the parent.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "chrome_trace.h"
+#include "proc_name.h"
+#include "utf8.h"
+#include "version.h"
+
+/* Our own trace pid: real pids are reused by the kernel (TRACE-RULES 6). */
+#define TRACE_PID 1
+/* The process track's name is the command line, cut to stay readable. */
+#define TRACK_NAME_MAX_BYTES 80
+
+/* A slice's bounds in trace microseconds. */
+struct span {
+	__s64 ts;
+	__s64 end;
+};
+
+struct builder {
+	const struct model *m;
+	struct json_object *events; /* the trace's traceEvents, borrowed */
+	struct span *spans;	    /* per proc: its process slice */
+	struct span *image_spans;   /* scratch: one proc's exec sub-slices */
+	long *above;		    /* per proc: innermost proc around it on its lane, or -1 */
+	bool *flat;		    /* per proc: emit no exec sub-slices */
+	__u32 *lanes;		    /* the distinct lanes in use, ascending */
+	size_t nr_lanes;
+	__s64 last_flow_id;
+};
+
+/*
+ * Integer microseconds since the trace start, plus one: DevTools leaves an
+ * event at ts 0 outside the trace bounds.  Integer division is monotonic,
+ * so spans nested in nanoseconds stay nested after conversion.
+ */
+static __s64 ts_us(const struct model *m, __u64 ns)
+{
+	if (ns < m->start_ns)
+		ns = m->start_ns;
+	return (__s64)((ns - m->start_ns) / 1000) + 1;
+}
+
+static __u64 clamp_ns(__u64 ns, __u64 lo, __u64 hi)
+{
+	return ns < lo ? lo : ns > hi ? hi : ns;
+}
+
+static struct span proc_span(const struct model *m, const struct proc_instance *p)
+{
+	__u64 end = p->end_ns < p->start_ns ? p->start_ns : p->end_ns;
+
+	return (struct span){ ts_us(m, p->start_ns), ts_us(m, end) };
+}
+
+/*
+ * The exec sub-slices of p, into out[0 .. p->nr_execs).  Each image is
+ * clamped into the process span and to start no earlier than the previous
+ * one ended, so they nest in the process slice and never overlap one
+ * another even if the recorded times disagree.
+ */
+static void image_spans(const struct model *m, const struct proc_instance *p, struct span *out)
+{
+	__u64 lo = p->start_ns, hi = p->end_ns < lo ? lo : p->end_ns;
+	__u64 start, end;
+	size_t k;
+
+	for (k = 0; k < p->nr_execs; k++) {
+		start = clamp_ns(p->execs[k].start_ns, lo, hi);
+		end = clamp_ns(p->execs[k].end_ns, start, hi);
+		out[k] = (struct span){ ts_us(m, start), ts_us(m, end) };
+		lo = end;
+	}
+}
+
+/* True when a and b may share a thread: nested either way, or disjoint. */
+static bool spans_nest(struct span a, struct span b)
+{
+	return (a.ts <= b.ts && b.end <= a.end) || (b.ts <= a.ts && a.end <= b.end) || a.end <= b.ts ||
+	       b.end <= a.ts;
+}
+
+static bool span_contains(struct span outer, struct span inner)
+{
+	return outer.ts <= inner.ts && inner.end <= outer.end;
+}
+
+/*
+ * json-c helpers: each takes ownership of val, also when it fails.
+ * Keys are always string literals, each added once: json-c may keep them
+ * without a copy (which also avoids json-c 0.16 leaking its copy when the
+ * insert fails) and skip the duplicate lookup.
+ */
+static int obj_put(struct json_object *obj, const char *key, struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	if (json_object_object_add_ex(obj, key, val,
+				      JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY)) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int arr_put(struct json_object *arr, struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	if (json_object_array_add(arr, val)) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* obj with key: val added; NULL, both freed, on failure.  Chains. */
+static struct json_object *with(struct json_object *obj, const char *key, struct json_object *val)
+{
+	if (!obj) {
+		json_object_put(val);
+		return NULL;
+	}
+	if (obj_put(obj, key, val)) {
+		json_object_put(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+/* A JSON string from raw kernel bytes: always valid UTF-8. */
+static struct json_object *new_clean_string(const char *raw, size_t len)
+{
+	struct json_object *str;
+	char *clean = utf8_sanitize(raw, len);
+
+	if (!clean)
+		return NULL;
+	str = json_object_new_string(clean);
+	free(clean);
+	return str;
+}
+
+/* Takes ownership of the malloc'd s. */
+static struct json_object *new_owned_string(char *s)
+{
+	struct json_object *str = s ? json_object_new_string(s) : NULL;
+
+	free(s);
+	return str;
+}
+
+/* Nanoseconds as milliseconds with microsecond precision, printed as such
+ * rather than with %.17g digits of binary noise. */
+static struct json_object *new_ms(__u64 ns)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%llu.%03llu", (unsigned long long)(ns / 1000000),
+		 (unsigned long long)(ns / 1000 % 1000));
+	return json_object_new_double_s((double)(ns / 1000) / 1000.0, text);
+}
+
+static struct json_object *new_argv(char *const *argv, size_t argc)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	if (!arr)
+		return NULL;
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i] ? argv[i] : "";
+
+		if (arr_put(arr, new_clean_string(arg, strlen(arg)))) {
+			json_object_put(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/* An event with the fields every phase has; M events get ts 0 (see below). */
+static struct json_object *new_event(const char *ph, const char *cat, const char *name, __s64 tid, __s64 ts)
+{
+	struct json_object *ev = json_object_new_object();
+
+	if (!ev)
+		return NULL;
+	if (obj_put(ev, "ph", json_object_new_string(ph)) ||
+	    (cat && obj_put(ev, "cat", json_object_new_string(cat))) ||
+	    obj_put(ev, "name", json_object_new_string(name)) || obj_put(ev, "pid", json_object_new_int(TRACE_PID)) ||
+	    (tid > 0 && obj_put(ev, "tid", json_object_new_int64(tid))) || obj_put(ev, "ts", json_object_new_int64(ts))) {
+		json_object_put(ev);
+		return NULL;
+	}
+	return ev;
+}
+
+static __s64 lane_tid(__u32 lane)
+{
+	return (__s64)lane + 1;
+}
+
+/*
+ * Metadata names a track and orders it.  tid 0 means the process itself.
+ * ts 0 on M is what Chrome itself writes: metadata is outside the
+ * timeline, and viewers that sort by ts need a number there.
+ */
+static int add_meta(struct builder *b, const char *what, __s64 tid, struct json_object *arg)
+{
+	const char *key = strstr(what, "sort_index") ? "sort_index" : "name";
+
+	return arr_put(b->events, with(new_event("M", NULL, what, tid, 0), "args",
+				       with(json_object_new_object(), key, arg)));
+}
+
+static size_t cmd_argc(const struct trace_meta *meta)
+{
+	return meta->cmd_argv && meta->cmd_argc > 0 ? (size_t)meta->cmd_argc : 0;
+}
+
+/* The trace process's name: the command, else the root's name. */
+static char *track_name(const struct model *m, const struct trace_meta *meta)
+{
+	if (cmd_argc(meta))
+		return argv_display_name(meta->cmd_argv, cmd_argc(meta), TRACK_NAME_MAX_BYTES);
+	if (m->root >= 0 && (size_t)m->root < m->nr_procs)
+		return proc_display_name(&m->procs[m->root]);
+	return strdup("buildbpf");
+}
+
+static int add_track_names(struct builder *b, const struct trace_meta *meta)
+{
+	char name[32];
+	size_t i;
+	int err;
+
+	err = add_meta(b, "process_name", 0, new_owned_string(track_name(b->m, meta)));
+	if (!err)
+		err = add_meta(b, "process_sort_index", 0, json_object_new_int(0));
+	for (i = 0; !err && i < b->nr_lanes; i++) {
+		__s64 tid = lane_tid(b->lanes[i]);
+
+		snprintf(name, sizeof(name), "lane %lld", (long long)tid);
+		err = add_meta(b, "thread_name", tid, json_object_new_string(name));
+		if (!err)
+			err = add_meta(b, "thread_sort_index", tid, json_object_new_int64(tid));
+	}
+	return err;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t lane_index(const struct builder *b, __u32 lane)
+{
+	const __u32 *found = bsearch(&lane, b->lanes, b->nr_lanes, sizeof(lane), cmp_u32);
+
+	return found - b->lanes;
+}
+
+/* The distinct lanes in use: every one gets a name, none more. */
+static int collect_lanes(struct builder *b)
+{
+	const struct model *m = b->m;
+	size_t i, n = 0;
+
+	b->lanes = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*b->lanes));
+	if (!b->lanes)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		b->lanes[i] = m->procs[i].lane;
+	qsort(b->lanes, m->nr_procs, sizeof(*b->lanes), cmp_u32);
+	for (i = 0; i < m->nr_procs; i++) {
+		if (n == 0 || b->lanes[n - 1] != b->lanes[i])
+			b->lanes[n++] = b->lanes[i];
+	}
+	b->nr_lanes = n;
+	return 0;
+}
+
+/*
+ * above[i]: the proc whose slice the viewer draws proc i directly under.
+ * Procs come sorted by start and the slices of a lane nest, so one stack
+ * per lane (linked through above[] itself) finds it in a single pass.
+ */
+static int link_lane_stacks(struct builder *b)
+{
+	const struct model *m = b->m;
+	long *top;
+	size_t i;
+
+	top = malloc((b->nr_lanes ? b->nr_lanes : 1) * sizeof(*top));
+	if (!top)
+		return -ENOMEM;
+	for (i = 0; i < b->nr_lanes; i++)
+		top[i] = -1;
+	for (i = 0; i < m->nr_procs; i++) {
+		size_t lane = lane_index(b, m->procs[i].lane);
+		long t = top[lane];
+
+		while (t >= 0 && !span_contains(b->spans[t], b->spans[i]))
+			t = b->above[t];
+		b->above[i] = t;
+		top[lane] = i;
+	}
+	free(top);
+	return 0;
+}
+
+/*
+ * Lanes only make process slices nest.  A process that forks a child onto
+ * its own lane and then execs while the child runs would have the child
+ * straddle two of its exec sub-slices: such a process keeps its single
+ * slice, its images still listed in args.
+ */
+static void mark_flat(struct builder *b)
+{
+	const struct model *m = b->m;
+	size_t i, k;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		long up = b->above[i];
+		const struct proc_instance *parent;
+
+		if (up < 0 || b->flat[up])
+			continue;
+		parent = &m->procs[up];
+		if (parent->nr_execs < 2)
+			continue;
+		image_spans(m, parent, b->image_spans);
+		for (k = 0; k < parent->nr_execs; k++) {
+			if (!spans_nest(b->image_spans[k], b->spans[i])) {
+				b->flat[up] = true;
+				break;
+			}
+		}
+	}
+}
+
+static bool any_exec_flag(const struct proc_instance *p, __u32 flag)
+{
+	size_t k;
+
+	for (k = 0; k < p->nr_execs; k++) {
+		if (p->execs[k].flags & flag)
+			return true;
+	}
+	return false;
+}
+
+static void signal_name(int sig, char *buf, size_t size)
+{
+	const char *abbrev = sigabbrev_np(sig);
+
+	if (abbrev)
+		snprintf(buf, size, "SIG%s", abbrev);
+	else if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, size, "SIGRTMIN+%d", sig - SIGRTMIN);
+	else
+		snprintf(buf, size, "SIG%d", sig);
+}
+
+/* How the process ended: a readable exit_status and the numbers behind it. */
+static int add_exit_status(struct json_object *args, const struct proc_instance *p)
+{
+	int status = (int)p->exit_status, err;
+	char text[64], sig[32];
+
+	if (!p->exited)
+		return obj_put(args, "exit_status",
+			       json_object_new_string(p->unfinished ? "running at trace end" : "unknown"));
+	if (WIFEXITED(status)) {
+		snprintf(text, sizeof(text), "exit %d", WEXITSTATUS(status));
+		return obj_put(args, "exit_status", json_object_new_string(text)) ?:
+			       obj_put(args, "exit_code", json_object_new_int(WEXITSTATUS(status)));
+	}
+	if (WIFSIGNALED(status)) {
+		signal_name(WTERMSIG(status), sig, sizeof(sig));
+		snprintf(text, sizeof(text), "killed by %s%s", sig, WCOREDUMP(status) ? " (core dumped)" : "");
+		err = obj_put(args, "exit_status", json_object_new_string(text)) ?:
+			      obj_put(args, "signal", json_object_new_int(WTERMSIG(status))) ?:
+			      obj_put(args, "signal_name", json_object_new_string(sig));
+		if (!err && WCOREDUMP(status))
+			err = obj_put(args, "core_dumped", json_object_new_boolean(1));
+		return err;
+	}
+	snprintf(text, sizeof(text), "status 0x%x", p->exit_status);
+	return obj_put(args, "exit_status", json_object_new_string(text));
+}
+
+static int add_image_args(struct json_object *args, const struct exec_image *img)
+{
+	int err = obj_put(args, "argv", new_argv(img ? img->argv : NULL, img ? img->argc : 0));
+
+	if (!err && img && img->filename)
+		err = obj_put(args, "filename", new_clean_string(img->filename, strlen(img->filename)));
+	return err;
+}
+
+static struct json_object *proc_args(const struct proc_instance *p)
+{
+	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+	struct json_object *args = json_object_new_object();
+	int err;
+
+	if (!args)
+		return NULL;
+	err = add_image_args(args, last) ?:
+	      obj_put(args, "pid", json_object_new_int64(p->pid)) ?:
+	      obj_put(args, "ppid", json_object_new_int64(p->ppid)) ?:
+	      add_exit_status(args, p) ?:
+	      obj_put(args, "cpu_user_ms", new_ms(p->utime_ns)) ?:
+	      obj_put(args, "cpu_sys_ms", new_ms(p->stime_ns)) ?:
+	      obj_put(args, "peak_rss_kb", json_object_new_int64(p->maxrss_kb)) ?:
+	      obj_put(args, "threads", json_object_new_int64(p->nr_threads)) ?:
+	      obj_put(args, "images", json_object_new_int64(p->nr_execs)) ?:
+	      obj_put(args, "comm", new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
+	if (!err && p->unfinished)
+		err = obj_put(args, "unfinished", json_object_new_boolean(1));
+	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
+		err = obj_put(args, "args_truncated", json_object_new_boolean(1));
+	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
+		err = obj_put(args, "args_unreadable", json_object_new_boolean(1));
+	if (!err && any_exec_flag(p, BB_EXEC_FILENAME_TRUNCATED))
+		err = obj_put(args, "filename_truncated", json_object_new_boolean(1));
+	if (err) {
+		json_object_put(args);
+		return NULL;
+	}
+	return args;
+}
+
+/* An X slice; takes ownership of the malloc'd name and of args. */
+static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct span span,
+		     struct json_object *args)
+{
+	struct json_object *ev = name ? new_event("X", cat, name, lane_tid(lane), span.ts) : NULL;
+
+	free(name);
+	ev = with(ev, "dur", json_object_new_int64(span.end - span.ts));
+	return arr_put(b->events, with(ev, "args", args));
+}
+
+static int add_image_slices(struct builder *b, size_t i)
+{
+	const struct proc_instance *p = &b->m->procs[i];
+	struct json_object *args;
+	size_t k;
+	int err = 0;
+
+	image_spans(b->m, p, b->image_spans);
+	for (k = 0; !err && k < p->nr_execs; k++) {
+		args = with(json_object_new_object(), "image", json_object_new_int64(k));
+		if (args && add_image_args(args, &p->execs[k])) {
+			json_object_put(args);
+			args = NULL;
+		}
+		err = add_slice(b, "exec", image_display_name(&p->execs[k]), p->lane, b->image_spans[k], args);
+	}
+	return err;
+}
+
+static struct json_object *new_flow(const char *ph, __u32 lane, __s64 ts, __s64 id)
+{
+	struct json_object *ev = new_event(ph, "process", "fork", lane_tid(lane), ts);
+
+	ev = with(ev, "id", json_object_new_int64(id));
+	/* Perfetto: bind the end to the enclosing slice, not the next one. */
+	if (ph[0] == 'f')
+		ev = with(ev, "bp", json_object_new_string("e"));
+	return ev;
+}
+
+/*
+ * A fork arrow for a child the viewer does not draw directly below its
+ * parent.  DevTools pairs s with f by (cat, name, id) and binds each end
+ * to the slice with the same ts, pid, tid and cat, so both ends are cat
+ * "process" and sit at the start of a process slice: the parent's and the
+ * child's.  (An exec sub-slice, cat "exec", cannot carry the start.)
+ */
+static int add_fork_flow(struct builder *b, size_t i)
+{
+	const struct model *m = b->m;
+	const struct proc_instance *p = &m->procs[i];
+	long parent = p->parent;
+	__s64 id;
+	int err;
+
+	if (parent < 0 || (size_t)parent >= m->nr_procs || (size_t)parent == i)
+		return 0;
+	if (b->above[i] == parent)
+		return 0;
+	/* f before s would be dropped; a child older than its parent is bad data. */
+	if (b->spans[i].ts < b->spans[parent].ts)
+		return 0;
+	id = ++b->last_flow_id;
+	err = arr_put(b->events, new_flow("s", m->procs[parent].lane, b->spans[parent].ts, id));
+	if (!err)
+		err = arr_put(b->events, new_flow("f", p->lane, b->spans[i].ts, id));
+	return err;
+}
+
+static int add_proc(struct builder *b, size_t i)
+{
+	const struct proc_instance *p = &b->m->procs[i];
+	int err;
+
+	err = add_slice(b, "process", proc_display_name(p), p->lane, b->spans[i], proc_args(p));
+	if (!err && p->nr_execs >= 2 && !b->flat[i])
+		err = add_image_slices(b, i);
+	if (!err)
+		err = add_fork_flow(b, i);
+	return err;
+}
+
+static struct json_object *new_iso8601(__u64 realtime_ns)
+{
+	time_t secs = (time_t)(realtime_ns / 1000000000ull);
+	char date[32], text[48];
+	struct tm tm;
+
+	if (!gmtime_r(&secs, &tm) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm))
+		return json_object_new_string("");
+	snprintf(text, sizeof(text), "%s.%03lluZ", date,
+		 (unsigned long long)(realtime_ns % 1000000000ull / 1000000ull));
+	return json_object_new_string(text);
+}
+
+static struct json_object *new_opt_string(const char *s)
+{
+	return new_clean_string(s ? s : "", s ? strlen(s) : 0);
+}
+
+static struct json_object *other_data(const struct builder *b, const struct trace_meta *meta)
+{
+	const struct model *m = b->m;
+	struct json_object *od = json_object_new_object();
+	size_t i, unfinished = 0;
+	int err;
+
+	if (!od)
+		return NULL;
+	for (i = 0; i < m->nr_procs; i++)
+		unfinished += m->procs[i].unfinished;
+	err = obj_put(od, "buildbpf_version", new_opt_string(meta->version ? meta->version : BUILDBPF_VERSION)) ?:
+	      obj_put(od, "kernel_release", new_opt_string(meta->kernel_release)) ?:
+	      obj_put(od, "cpu_count", json_object_new_int64(meta->nr_cpus)) ?:
+	      obj_put(od, "command", new_owned_string(argv_display_name(meta->cmd_argv, cmd_argc(meta), 0))) ?:
+	      obj_put(od, "command_argv", new_argv(meta->cmd_argv, cmd_argc(meta))) ?:
+	      obj_put(od, "start_time", new_iso8601(meta->start_realtime_ns)) ?:
+	      obj_put(od, "start_time_unix_ns", json_object_new_int64((__s64)meta->start_realtime_ns)) ?:
+	      obj_put(od, "lost_events", json_object_new_int64((__s64)meta->lost_events)) ?:
+	      obj_put(od, "args_max", json_object_new_int64(meta->args_max)) ?:
+	      obj_put(od, "user", new_opt_string(meta->user)) ?:
+	      obj_put(od, "processes", json_object_new_int64(m->nr_procs)) ?:
+	      obj_put(od, "lanes", json_object_new_int64(b->nr_lanes)) ?:
+	      obj_put(od, "unfinished_processes", json_object_new_int64(unfinished)) ?:
+	      obj_put(od, "duration_us", json_object_new_int64(ts_us(m, m->end_ns) - 1));
+	if (err) {
+		json_object_put(od);
+		return NULL;
+	}
+	return od;
+}
+
+/* Per-proc scratch the builder needs before it emits anything. */
+static int builder_init(struct builder *b, const struct model *m)
+{
+	size_t i, n = m->nr_procs ? m->nr_procs : 1, max_execs = 1;
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	b->m = m;
+	for (i = 0; i < m->nr_procs; i++) {
+		if (m->procs[i].nr_execs > max_execs)
+			max_execs = m->procs[i].nr_execs;
+	}
+	b->spans = calloc(n, sizeof(*b->spans));
+	b->image_spans = calloc(max_execs, sizeof(*b->image_spans));
+	b->above = calloc(n, sizeof(*b->above));
+	b->flat = calloc(n, sizeof(*b->flat));
+	if (!b->spans || !b->image_spans || !b->above || !b->flat)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		b->spans[i] = proc_span(m, &m->procs[i]);
+	err = collect_lanes(b);
+	if (!err)
+		err = link_lane_stacks(b);
+	if (!err)
+		mark_flat(b);
+	return err;
+}
+
+static void builder_free(struct builder *b)
+{
+	free(b->spans);
+	free(b->image_spans);
+	free(b->above);
+	free(b->flat);
+	free(b->lanes);
+}
+
+struct json_object *chrome_trace__build(const struct model *m, const struct trace_meta *meta)
+{
+	static const struct trace_meta no_meta;
+	struct json_object *trace = NULL;
+	struct builder b;
+	size_t i;
+	int err;
+
+	if (!meta)
+		meta = &no_meta;
+	err = builder_init(&b, m);
+	if (err)
+		goto cleanup;
+
+	err = -ENOMEM;
+	trace = json_object_new_object();
+	if (!trace)
+		goto cleanup;
+	b.events = json_object_new_array();
+	if (obj_put(trace, "traceEvents", b.events))
+		goto cleanup;
+	err = add_track_names(&b, meta);
+	for (i = 0; !err && i < m->nr_procs; i++)
+		err = add_proc(&b, i);
+	if (err)
+		goto cleanup;
+	err = obj_put(trace, "displayTimeUnit", json_object_new_string("ms")) ?:
+	      obj_put(trace, "otherData", other_data(&b, meta));
+
+cleanup:
+	builder_free(&b);
+	if (err) {
+		json_object_put(trace);
+		errno = -err;
+		return NULL;
+	}
+	return trace;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int chrome_trace__write_fd(struct json_object *trace, int fd)
+{
+	const char *text;
+	size_t len;
+	int err;
+
+	/* Plain: no indentation, the file is for viewers and can be large. */
+	text = json_object_to_json_string_length(trace, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+						 &len);
+	if (!text)
+		return -ENOMEM;
+	err = write_all(fd, text, len);
+	if (!err)
+		err = write_all(fd, "\n", 1);
+	return err;
+}
