@@ -35,11 +35,11 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 	fputs("buildbpf: traced '", out);
 	put_command(out, info->cmd_argv, info->cmd_argc);
 	fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
-	fprintf(out, "buildbpf: %zu processes", m->nr_procs);
+	fprintf(out, "buildbpf: %zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
 	if (unfinished)
 		fprintf(out, " (%zu still running at the end)", unfinished);
-	fprintf(out, ", %zu lanes at peak, %llu lost events%s\n", m->nr_lanes,
-		(unsigned long long)info->lost_events,
+	fprintf(out, ", %zu lane%s at peak, %llu lost event%s%s\n", m->nr_lanes, m->nr_lanes == 1 ? "" : "s",
+		(unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
 		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
 	if (info->output_path) {
 		fputs("buildbpf: trace written to ", out);
