@@ -6,6 +6,9 @@
 #   make vmlinux    regenerate vmlinux/vmlinux.h from the running kernel's BTF
 
 .DELETE_ON_ERROR:
+.SECONDEXPANSION:
+# Keep BPF objects between the compile and skeleton steps.
+.SECONDARY:
 .SUFFIXES:
 
 BUILD	:= build
@@ -34,7 +37,8 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 # The pure stages (no libbpf): reconstruction and exporters.  Unit tests link
 # these alone.
-CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c
+CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c \
+	     user/cpu_sched.c
 # Everything else of the loader: capture, launch, CLI, output, main.
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(wildcard user/*.c))
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
@@ -47,6 +51,8 @@ SKELS	  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/%.skel.h)
 TEST_SRCS := $(wildcard tests/test_*.c) tests/synth.c tests/integration.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(BUILD)/tests/run-tests
+# Workloads the integration tests trace.
+TEST_PROGS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(subst _,-,$(wildcard tests/progs/*.c)))
 
 BIN	  := $(BUILD)/buildbpf
 
@@ -77,7 +83,12 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(TEST_BIN): $(TEST_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
+
+$(BUILD)/tests/%: tests/progs/$$(subst -,_,%).c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -pthread -o $@ $<
 
 vmlinux:
 	$(call msg,GEN,vmlinux/vmlinux.h)
@@ -116,16 +127,19 @@ test-unit: $(TEST_BIN)
 	$(Q)BUILDBPF_UNIT_ONLY=1 ./$(TEST_BIN)
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_PROGS)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
 	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN)
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)rm -rf $(BUILD)/demo && cp -r tests/demo $(BUILD)/demo
+	@# Under sudo the build runs as the invoking user: it must own its tree.
+	$(Q)if [ -n "$$SUDO_UID" ]; then chown -R "$$SUDO_UID:$${SUDO_GID:-$$SUDO_UID}" $(BUILD)/demo; fi
 	$(Q)./$(BIN) -f -o $(BUILD)/demo-trace.json -- $(MAKE) --no-print-directory -C $(BUILD)/demo -j2
 	@echo "Open $(BUILD)/demo-trace.json in https://ui.perfetto.dev or chrome://tracing"
 
+# Needs root: sudo make bench.
 bench: all
 	$(Q)bench/overhead.sh
 

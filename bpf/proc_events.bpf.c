@@ -8,7 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "events.h"
+#include "shared_maps.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -16,28 +16,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u32 args_max = BB_ARGS_MAX_DEFAULT;
 /* Kernel page size in KiB: signal->maxrss counts pages. */
 const volatile __u32 page_size_kb = 4;
-/* Wake the reader only when this many bytes wait in the ring buffer. */
-const volatile __u64 wakeup_bytes = 256 * 1024;
-
-/* Records the ring buffer had no room for: read back by user space. */
-__u64 dropped_events = 0;
-__u64 dropped_bytes = 0;
-
-/* The build's processes: see struct bb_proc_acct. */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	/* Allocated as processes appear: preallocating 64K entries costs every
-	 * run ~10 ms at start-up.  Safe for tp_btf programs. */
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
-	__type(key, __u32);
-	__type(value, struct bb_proc_acct);
-} tracked SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 * 1024 * 1024); /* resized by user space */
-} events SEC(".maps");
+/* --sched is not off: keep per-thread scheduler state for new threads. */
+const volatile bool sched_enabled = false;
 
 /*
  * Exec records can be up to 132 KiB, far beyond the 512-byte stack: they are
@@ -60,31 +40,6 @@ struct {
 	__type(value, struct exec_buf);
 } exec_scratch SEC(".maps");
 
-static __always_inline __u64 wakeup_flag(void)
-{
-	/* Waking the reader per event would cost the build a context switch
-	 * each time; user space polls on a short timeout instead. */
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
-}
-
-static __always_inline void count_drop(__u64 bytes)
-{
-	__sync_fetch_and_add(&dropped_events, 1);
-	__sync_fetch_and_add(&dropped_bytes, bytes);
-}
-
-static __always_inline void fill_header(struct bb_event_header *hdr, __u32 type, __u32 pid, __u32 tgid,
-					__u64 ts)
-{
-	hdr->ts_ns = ts;
-	hdr->type = type;
-	hdr->cpu = bpf_get_smp_processor_id();
-	hdr->pid = pid;
-	hdr->tgid = tgid;
-}
-
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -102,12 +57,24 @@ int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 		__sync_fetch_and_add(&acct->nr_threads, 1);
 	} else if (bpf_map_update_elem(&tracked, &child_tgid, &zero, BPF_ANY)) {
 		/* Map full: the child's events will be missing; say so. */
-		count_drop(0);
+		count_drop();
+	}
+	if (sched_enabled) {
+		struct bb_thread thread = {
+			.state_ts = ts,
+			.tgid = child_tgid,
+			.state = BB_THREAD_NEW,
+			.last_cpu = -1,
+		};
+		__u32 child_tid = BPF_CORE_READ(child, pid);
+
+		if (bpf_map_update_elem(&threads, &child_tid, &thread, BPF_ANY))
+			count_drop();
 	}
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count_drop(sizeof(*e));
+		count_drop();
 		return 0;
 	}
 	fill_header(&e->hdr, BB_EV_FORK, BPF_CORE_READ(child, pid), child_tgid, ts);
@@ -118,6 +85,23 @@ int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
 	bpf_ringbuf_submit(e, wakeup_flag());
 	return 0;
+}
+
+/*
+ * A thread other than the leader exec'd: the kernel gave it the leader's
+ * tid (de_thread), so its scheduler state moves to the new key.  The old
+ * leader's own state went with its exit, before this.
+ */
+static __always_inline void move_thread(__u32 old_tid, __u32 new_tid)
+{
+	struct bb_thread *t = bpf_map_lookup_elem(&threads, &old_tid);
+	struct bb_thread copy;
+
+	if (!t)
+		return;
+	copy = *t;
+	bpf_map_update_elem(&threads, &new_tid, &copy, BPF_ANY);
+	bpf_map_delete_elem(&threads, &old_tid);
 }
 
 SEC("tp_btf/sched_process_exec")
@@ -180,7 +164,9 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 	if (size > EXEC_BUF_SIZE)
 		size = EXEC_BUF_SIZE;
 	if (bpf_ringbuf_output(&events, e, size, wakeup_flag()))
-		count_drop(size);
+		count_drop();
+	if (sched_enabled && (__u32)old_pid != e->hdr.pid)
+		move_thread(old_pid, e->hdr.pid);
 	return 0;
 }
 
@@ -200,9 +186,40 @@ static __always_inline __u32 group_exit_status(struct task_struct *task)
 	return BPF_CORE_READ(task, group_leader, exit_code);
 }
 
+static __always_inline void add_sched(struct bb_sched_acct *to, const struct bb_sched_acct *from)
+{
+	__sync_fetch_and_add(&to->on_cpu_ns, from->on_cpu_ns);
+	__sync_fetch_and_add(&to->runq_ns, from->runq_ns);
+	__sync_fetch_and_add(&to->blocked_ns, from->blocked_ns);
+	__sync_fetch_and_add(&to->sleep_ns, from->sleep_ns);
+	__sync_fetch_and_add(&to->nr_voluntary, from->nr_voluntary);
+	__sync_fetch_and_add(&to->nr_involuntary, from->nr_involuntary);
+	__sync_fetch_and_add(&to->nr_migrations, from->nr_migrations);
+}
+
+/*
+ * The exiting thread's scheduler state ends here: its last on-CPU interval
+ * is emitted now (the switch away from the dead task will find no state),
+ * and its totals join the process's.
+ */
+static __always_inline void exit_thread_sched(__u32 tid, struct bb_proc_acct *acct, struct bb_sched_acct *own,
+					      __u64 ts)
+{
+	struct bb_thread *t = bpf_map_lookup_elem(&threads, &tid);
+
+	if (!t)
+		return;
+	if (thread_close_state(t, ts))
+		emit_cpu_slice(t, tid, BB_SLICE_EXITED, ts);
+	*own = t->acct;
+	add_sched(&acct->sched, &t->acct);
+	bpf_map_delete_elem(&threads, &tid);
+}
+
 static __always_inline int handle_exit_common(struct task_struct *task, bool group_dead, __u64 ts)
 {
-	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
+	struct bb_sched_acct own_sched = {};
 	__u64 utime, stime, sum_exec;
 	struct bb_proc_acct *acct;
 	struct bb_exit_event *e;
@@ -217,13 +234,15 @@ static __always_inline int handle_exit_common(struct task_struct *task, bool gro
 	__sync_fetch_and_add(&acct->utime_ns, utime);
 	__sync_fetch_and_add(&acct->stime_ns, stime);
 	__sync_fetch_and_add(&acct->sum_exec_ns, sum_exec);
+	if (sched_enabled)
+		exit_thread_sched(tid, acct, &own_sched, ts);
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count_drop(sizeof(*e));
+		count_drop();
 		goto out;
 	}
-	fill_header(&e->hdr, BB_EV_EXIT, BPF_CORE_READ(task, pid), tgid, ts);
+	fill_header(&e->hdr, BB_EV_EXIT, tid, tgid, ts);
 	e->flags = group_dead ? BB_EXIT_GROUP_DEAD : 0;
 	e->__pad = 0;
 	BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
@@ -231,12 +250,14 @@ static __always_inline int handle_exit_common(struct task_struct *task, bool gro
 		e->utime_ns = acct->utime_ns;
 		e->stime_ns = acct->stime_ns;
 		e->sum_exec_ns = acct->sum_exec_ns;
+		e->sched = acct->sched;
 		e->nr_threads = acct->nr_threads;
 		e->exit_status = group_exit_status(task);
 	} else {
 		e->utime_ns = utime;
 		e->stime_ns = stime;
 		e->sum_exec_ns = sum_exec;
+		e->sched = own_sched;
 		e->nr_threads = 0;
 		e->exit_status = BPF_CORE_READ(task, exit_code);
 	}

@@ -18,6 +18,7 @@ struct capture_opts {
 	__u32 args_max;	      /* argv bytes kept per exec */
 	size_t ringbuf_bytes; /* ring buffer size, a power of two >= page size */
 	bool verbose;	      /* show libbpf's debug messages */
+	bool sched;	      /* attach the scheduler programs too */
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */
@@ -31,6 +32,15 @@ int capture__track(struct capture *c, pid_t pid);
 int capture__epoll_fd(const struct capture *c);
 /* Hands every record waiting in the ring buffer to the callback. */
 int capture__consume(struct capture *c);
+/*
+ * Ends scheduler tracing: detaches those programs, delivers what is left in
+ * the ring buffer, then hands over one record per CPU for what runs there
+ * now (a build thread's on-CPU interval or an idle period, closed at
+ * end_ns), so per-CPU time order holds.  No-op without --sched.
+ */
+int capture__finish_sched(struct capture *c, __u64 end_ns);
+/* Number of possible CPUs: the bound of hdr.cpu. */
+int capture__nr_cpus(const struct capture *c);
 /* Records the kernel dropped because the ring buffer was full. */
 __u64 capture__lost_events(const struct capture *c);
 void capture__free(struct capture *c);

@@ -2,8 +2,9 @@
 /*
  * Chrome Trace Event JSON exporter: model in, json-c tree out.  Knows
  * nothing of BPF.  The trace keeps every rule of shared/TRACE-RULES.md:
- * trace pids/tids are our own ids (one trace process, lanes as tids), real
- * pids live in args, ts >= 1 relative to the trace start, X slices on one
+ * trace pids/tids are our own ids (the build with lanes as tids; with
+ * scheduler data also CPUs with a tid per CPU, and counters), real pids
+ * live in args, ts >= 1 relative to the trace start, X slices on one
  * tid nest, flows bind to slices, every pid/tid is named.
  */
 #ifndef BUILDBPF_CHROME_TRACE_H
@@ -11,6 +12,7 @@
 
 #include <json-c/json.h>
 #include <linux/types.h>
+#include "cpu_sched.h"
 #include "model.h"
 
 /* What the trace says about the recording as a whole. */
@@ -24,6 +26,8 @@ struct trace_meta {
 	__u64 lost_events;	 /* records the kernel could not deliver */
 	__u32 args_max;		 /* --args-max in force */
 	const char *user;	 /* the user the command ran as */
+	/* CPU lanes and counters; NULL with --sched=off */
+	const struct sched_model *sched;
 };
 
 /* Builds the whole trace; NULL on allocation failure.  json_object_put() it. */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <linux/types.h>
+#include "cpu_sched.h"
 
 #define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
 #define CLI_DEFAULT_RINGBUF (16u << 20)
@@ -21,6 +22,8 @@ struct cli_opts {
 	bool verbose;
 	__u32 args_max;
 	size_t ringbuf_bytes;
+	enum sched_level sched;	 /* --sched */
+	__u64 sched_resolution_ns; /* --sched-resolution */
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

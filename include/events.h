@@ -20,6 +20,8 @@ enum bb_event_type {
 	BB_EV_FORK = 1, /* a tracked task created a process or a thread */
 	BB_EV_EXEC = 2, /* a tracked process loaded a new image */
 	BB_EV_EXIT = 3, /* a tracked thread exited; group_dead ends the process */
+	BB_EV_CPU_SLICE = 4, /* a tracked thread left a CPU (--sched) */
+	BB_EV_CPU_IDLE = 5,  /* a CPU left its idle task (--sched) */
 };
 
 /* First in every record: what it is, when, and on which CPU. */
@@ -69,6 +71,23 @@ _Static_assert(sizeof(struct bb_exec_event) == 64, "bb_exec_event ABI");
 
 #define BB_EXIT_GROUP_DEAD 0x1u /* the last thread: the process is gone */
 
+/*
+ * Where a thread's lifetime went, accumulated in the kernel from the sched
+ * tracepoints (all zero with --sched=off).  For a thread: on_cpu + runq +
+ * blocked + sleep = its lifetime, from fork (or first sighting) to exit.
+ */
+struct bb_sched_acct {
+	__u64 on_cpu_ns;  /* running */
+	__u64 runq_ns;	  /* runnable, waiting for a CPU */
+	__u64 blocked_ns; /* uninterruptible sleep (D), usually I/O */
+	__u64 sleep_ns;	  /* interruptible sleep and other states */
+	__u32 nr_voluntary;   /* switches away while blocking or sleeping */
+	__u32 nr_involuntary; /* switches away while still runnable */
+	__u32 nr_migrations;  /* switched in on another CPU than last time */
+	__u32 __pad;
+};
+_Static_assert(sizeof(struct bb_sched_acct) == 48, "bb_sched_acct ABI");
+
 struct bb_exit_event {
 	struct bb_event_header hdr;
 	/*
@@ -82,13 +101,43 @@ struct bb_exit_event {
 	__u64 stime_ns;
 	__u64 sum_exec_ns;
 	__u64 maxrss_kb; /* signal->maxrss: peak RSS of the process */
+	struct bb_sched_acct sched; /* totals or own, like the CPU times */
 	__u32 exit_status; /* wait(2) status word: code << 8 | signal */
 	__u32 flags;	   /* BB_EXIT_* */
 	__u32 nr_threads;  /* threads the process had that were tracked */
 	__u32 __pad;
 	char comm[BB_COMM_LEN];
 };
-_Static_assert(sizeof(struct bb_exit_event) == 88, "bb_exit_event ABI");
+_Static_assert(sizeof(struct bb_exit_event) == 136, "bb_exit_event ABI");
+
+/* How an on-CPU interval ended. */
+enum bb_slice_end {
+	BB_SLICE_PREEMPTED = 0, /* still runnable: preempted or yielded */
+	BB_SLICE_BLOCKED = 1,	/* uninterruptible sleep (D) */
+	BB_SLICE_SLEPT = 2,	/* interruptible sleep or stopped */
+	BB_SLICE_EXITED = 3,	/* the thread exited */
+};
+
+/*
+ * One on-CPU interval of a tracked thread, [start_ns, hdr.ts_ns) on
+ * hdr.cpu.  Records of one CPU are emitted on that CPU with preemption off,
+ * so they arrive in time order per CPU (not across CPUs).
+ */
+struct bb_cpu_slice_event {
+	struct bb_event_header hdr; /* ts: it left the CPU; pid/tgid: the thread */
+	__u64 start_ns;		    /* it went on the CPU */
+	__u64 wait_ns;		    /* runnable-but-waiting time just before start_ns */
+	__u32 end_state;	    /* enum bb_slice_end */
+	__u32 __pad;
+};
+_Static_assert(sizeof(struct bb_cpu_slice_event) == 48, "bb_cpu_slice_event ABI");
+
+/* hdr.cpu ran its idle task during [start_ns, hdr.ts_ns). pid/tgid are 0. */
+struct bb_cpu_idle_event {
+	struct bb_event_header hdr;
+	__u64 start_ns;
+};
+_Static_assert(sizeof(struct bb_cpu_idle_event) == 32, "bb_cpu_idle_event ABI");
 
 /*
  * Value of the `tracked` map, keyed by tgid: presence means the process is
@@ -100,9 +149,49 @@ struct bb_proc_acct {
 	__u64 utime_ns;
 	__u64 stime_ns;
 	__u64 sum_exec_ns;
+	struct bb_sched_acct sched;
 	__u32 nr_threads;
 	__u32 __pad;
 };
-_Static_assert(sizeof(struct bb_proc_acct) == 32, "bb_proc_acct ABI");
+_Static_assert(sizeof(struct bb_proc_acct) == 80, "bb_proc_acct ABI");
+
+enum bb_thread_state {
+	BB_THREAD_NEW = 0,	/* forked, not yet woken */
+	BB_THREAD_RUNNING = 1,
+	BB_THREAD_RUNNABLE = 2, /* woken or preempted, waiting for a CPU */
+	BB_THREAD_BLOCKED = 3,	/* D */
+	BB_THREAD_SLEEPING = 4, /* S and the rest */
+};
+
+/*
+ * Value of the `threads` map, keyed by tid: the scheduler state machine of
+ * one tracked thread.  User space seeds the command's thread (SLEEPING: it
+ * waits on the launch pipe) along with its `tracked` entry.
+ */
+struct bb_thread {
+	__u64 state_ts;	   /* when it entered its state */
+	__u64 last_wait_ns; /* RUNNING: how long it waited runnable before */
+	struct bb_sched_acct acct;
+	__u32 tgid;
+	__u32 state;	/* enum bb_thread_state */
+	__s32 last_cpu; /* -1: never ran while traced */
+	__u32 __pad;
+};
+_Static_assert(sizeof(struct bb_thread) == 80, "bb_thread ABI");
+
+/*
+ * Value of the per-CPU `cpu_slots` map: what runs on that CPU, as its last
+ * switch left it.  Lets the switch program know whether prev is the
+ * build's without a lookup, and lets user space close the intervals still
+ * open when tracing ends.
+ */
+struct bb_cpu_slot {
+	__u64 idle_start; /* the idle task runs since then; 0: it does not */
+	__u32 cur_tid;	  /* the task switched in last */
+	__u8 cur_tracked; /* ... and whether it is the build's */
+	__u8 known;	  /* cur_* are valid (a switch was seen since attach) */
+	__u8 __pad[2];
+};
+_Static_assert(sizeof(struct bb_cpu_slot) == 16, "bb_cpu_slot ABI");
 
 #endif /* BUILDBPF_EVENTS_H */

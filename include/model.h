@@ -48,6 +48,7 @@ struct proc_instance {
 	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
 	__u64 stime_ns;	   /* system CPU time */
 	__u64 maxrss_kb;   /* peak resident set size */
+	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
 	__u32 nr_threads;  /* threads created while traced (not the leader) */
 	char comm[BB_COMM_LEN + 1]; /* comm at fork or first sighting */
 	struct exec_image *execs;

@@ -17,6 +17,21 @@ static const char *bin_path(void)
 	return bin && *bin ? bin : "build/buildbpf";
 }
 
+const char *bb_test_prog(const char *name)
+{
+	static char path[1024];
+	char *bin = realpath(bin_path(), NULL);
+	char *slash;
+
+	cr_assert_not_null(bin, "%s is not built (make)", bin_path());
+	slash = strrchr(bin, '/');
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/tests/%s", bin, name);
+	free(bin);
+	cr_assert(access(path, X_OK) == 0, "%s is not built (make test builds it)", path);
+	return path;
+}
+
 void integration_require_bpf(void)
 {
 	if (getenv("BUILDBPF_UNIT_ONLY"))

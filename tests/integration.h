@@ -32,6 +32,8 @@ void bb_run_fini(struct bb_run *r);
 void bb_write_file(const struct bb_run *r, const char *name, const char *text);
 /* Path of a file in r->dir (static buffer). */
 const char *bb_path(const struct bb_run *r, const char *name);
+/* Absolute path of a workload built from tests/progs (build/tests/NAME). */
+const char *bb_test_prog(const char *name);
 /* Parses a trace; the test fails if it is not a JSON object with traceEvents. */
 struct json_object *bb_load_trace(const char *path);
 /* The X events of category cat (a new array holding references). */

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -18,6 +19,7 @@
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "chrome_trace.h"
+#include "proc_name.h"
 #include "utf8.h"
 
 #define START_NS 5000000000000ull /* an arbitrary monotonic trace start */
@@ -271,7 +273,64 @@ static bool named(struct json_object *events, const char *what, int64_t pid, int
 	return false;
 }
 
-static void check_event_fields(struct json_object *events, struct json_object *ev)
+/*
+ * The named tracks: process_name (tid -1) and thread_name (pid, tid)
+ * pairs, gathered once so that checking a large trace stays linear.
+ */
+struct track {
+	int64_t pid, tid;
+};
+
+struct track_names {
+	struct track *tracks;
+	size_t nr;
+};
+
+static struct track_names collect_names(struct json_object *events)
+{
+	struct track_names names = { calloc(json_object_array_length(events) + 1, sizeof(struct track)), 0 };
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!str_is(ev, "ph", "M"))
+			continue;
+		if (str_is(ev, "name", "process_name"))
+			names.tracks[names.nr++] = (struct track){ get_int(ev, "pid"), -1 };
+		else if (str_is(ev, "name", "thread_name") && has_int(ev, "tid"))
+			names.tracks[names.nr++] = (struct track){ get_int(ev, "pid"), get_int(ev, "tid") };
+	}
+	return names;
+}
+
+static bool has_track_name(const struct track_names *names, int64_t pid, int64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < names->nr; i++) {
+		if (names->tracks[i].pid == pid && names->tracks[i].tid == tid)
+			return true;
+	}
+	return false;
+}
+
+/* Rule 7: a counter's args is an object whose values are all numbers. */
+static void check_counter_args(struct json_object *ev)
+{
+	struct json_object *args = get(ev, "args");
+
+	cr_assert(not(eq(ptr, args, NULL)), "C event without args");
+	cr_assert(json_object_is_type(args, json_type_object));
+	cr_assert(gt(int, json_object_object_length(args), 0), "C event with empty args");
+	json_object_object_foreach(args, key, val)
+	{
+		cr_assert(json_object_is_type(val, json_type_double) || json_object_is_type(val, json_type_int),
+			  "counter %s.%s is not a number", get_str(ev, "name"), key);
+	}
+}
+
+static void check_event_fields(const struct track_names *names, struct json_object *ev)
 {
 	const char *ph = get_str(ev, "ph");
 	struct json_object *args;
@@ -292,32 +351,64 @@ static void check_event_fields(struct json_object *events, struct json_object *e
 	cr_assert(ge(i64, get_int(ev, "tid"), 1));
 	cr_assert(lt(i64, get_int(ev, "tid"), INT64_C(1) << 31));
 	cr_assert(ge(i64, get_int(ev, "ts"), 1));
-	cr_assert(named(events, "process_name", get_int(ev, "pid"), -1), "pid without process_name");
-	cr_assert(named(events, "thread_name", get_int(ev, "pid"), get_int(ev, "tid")), "tid %lld without thread_name",
-		  (long long)get_int(ev, "tid"));
+	cr_assert(has_track_name(names, get_int(ev, "pid"), -1), "pid %lld without process_name",
+		  (long long)get_int(ev, "pid"));
+	cr_assert(has_track_name(names, get_int(ev, "pid"), get_int(ev, "tid")), "pid %lld tid %lld without thread_name",
+		  (long long)get_int(ev, "pid"), (long long)get_int(ev, "tid"));
 	if (!strcmp(ph, "X"))
 		cr_assert(ge(i64, get_int(ev, "dur"), 0));
+	else if (!strcmp(ph, "C"))
+		check_counter_args(ev);
 	else
 		cr_assert(ph[0] == 's' || ph[0] == 'f', "unexpected phase %s", ph);
 }
 
-/* On one pid/tid, X slices contain one another or do not overlap. */
+static int cmp_slice(const void *a, const void *b)
+{
+	const struct slice *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end; /* outer first */
+}
+
+/*
+ * On every pid/tid, X slices contain one another or do not overlap.  In
+ * (pid, tid, ts, outer first) order a stack of open slices finds any pair
+ * that partially overlaps, in O(n log n) for traces of many CPU slices.
+ */
 static void check_nesting(const struct slice *x, size_t nr)
 {
-	size_t i, j;
+	struct slice *sorted = malloc((nr + 1) * sizeof(*sorted));
+	size_t *open = malloc((nr + 1) * sizeof(*open)), depth = 0, i;
 
+	memcpy(sorted, x, nr * sizeof(*x));
+	qsort(sorted, nr, sizeof(*sorted), cmp_slice);
 	for (i = 0; i < nr; i++) {
-		for (j = i + 1; j < nr; j++) {
-			const struct slice *a = &x[i], *b = &x[j];
-			bool nest = (a->ts <= b->ts && b->end <= a->end) || (b->ts <= a->ts && a->end <= b->end) ||
-				    a->end <= b->ts || b->end <= a->ts;
+		const struct slice *b = &sorted[i];
 
-			if (a->pid != b->pid || a->tid != b->tid)
-				continue;
-			cr_assert(nest, "X [%lld,%lld) and [%lld,%lld) overlap on tid %lld", (long long)a->ts,
-				  (long long)a->end, (long long)b->ts, (long long)b->end, (long long)a->tid);
+		while (depth > 0) {
+			const struct slice *a = &sorted[open[depth - 1]];
+
+			if (a->pid == b->pid && a->tid == b->tid && b->ts < a->end)
+				break;
+			depth--;
 		}
+		if (depth > 0) {
+			const struct slice *a = &sorted[open[depth - 1]];
+
+			cr_assert(le(i64, b->end, a->end), "X [%lld,%lld) and [%lld,%lld) overlap on pid %lld tid %lld",
+				  (long long)a->ts, (long long)a->end, (long long)b->ts, (long long)b->end,
+				  (long long)a->pid, (long long)a->tid);
+		}
+		open[depth++] = i;
 	}
+	free(open);
+	free(sorted);
 }
 
 /* DevTools binds a flow end to the slice with the same ts, pid, tid, cat. */
@@ -372,6 +463,7 @@ static void check_trace_rules(struct json_object *root)
 	struct json_object *events = events_of(root), *od;
 	size_t i, n = json_object_array_length(events), nr_x = 0;
 	struct slice *x = calloc(n + 1, sizeof(*x));
+	struct track_names names = collect_names(events);
 
 	cr_assert(eq(str, (char *)get_str(root, "displayTimeUnit"), "ms"));
 	od = get(root, "otherData");
@@ -380,7 +472,7 @@ static void check_trace_rules(struct json_object *root)
 	for (i = 0; i < n; i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		check_event_fields(events, ev);
+		check_event_fields(&names, ev);
 		if (!str_is(ev, "ph", "X"))
 			continue;
 		x[nr_x++] = (struct slice){
@@ -393,6 +485,7 @@ static void check_trace_rules(struct json_object *root)
 	}
 	check_nesting(x, nr_x);
 	check_flows(events, x, nr_x);
+	free(names.tracks);
 	free(x);
 }
 
@@ -1056,4 +1149,626 @@ Test(chrome_trace, write_through_a_pipe_in_pieces)
 	json_object_put(root);
 	json_object_put(trace);
 	free(buf);
+}
+
+/* ---- scheduler data: CPU lanes, counters, accounting ---- */
+
+static struct cpu_slice build_slice(__u64 start_ns, __u64 end_ns, __u32 tgid, __u32 tid, __u32 merged)
+{
+	return (struct cpu_slice){ start_ns, end_ns, CPU_SLICE_BUILD, tid, tgid, merged };
+}
+
+static struct cpu_slice other_slice(__u64 start_ns, __u64 end_ns)
+{
+	return (struct cpu_slice){ start_ns, end_ns, CPU_SLICE_OTHER, 0, 0, 1 };
+}
+
+static struct counter_sample sample(__u64 ts_ns, double running, double runnable, double idle_cpus)
+{
+	return (struct counter_sample){ ts_ns, running, runnable, idle_cpus };
+}
+
+static struct cpu_lane cpu_lane_of(__u32 cpu, struct cpu_slice *slices, size_t nr)
+{
+	return (struct cpu_lane){ .cpu = cpu, .slices = slices, .nr_slices = nr };
+}
+
+/*
+ * pid 200 runs twice (the kernel reused it): cc [10,30], then ld [40,60].
+ *
+ *   CPU 0: make [0,5) | cc [12,20) x3 | other [20,25) | ld [45,50) | make [95,130) past the end
+ *   CPU 1: pid 200 [35,38) between its two lives | ld [40,41) | pid 999 [60,70) | 400 ns at 70
+ *   CPU 2: idle throughout
+ *   CPU 3: only slices outside the trace
+ */
+struct sched_build {
+	struct proc_instance procs[4];
+	struct exec_image make_img[1], cc_img[1], ld_img[1];
+	struct cpu_slice cpu0[5], cpu1[4], cpu3[2];
+	struct cpu_lane cpus[4];
+	struct counter_sample samples[5];
+	struct model m;
+	struct sched_model s;
+	struct trace_meta meta;
+};
+
+static void sched_build_init(struct sched_build *sb)
+{
+	static char *make_argv[] = { "make", "-j4", NULL };
+	static char *cc_argv[] = { "cc", "-c", "a.c", NULL };
+	static char *ld_argv[] = { "ld", "-o", "prog", "a.o", NULL };
+	struct proc_instance *p = sb->procs;
+
+	memset(sb, 0, sizeof(*sb));
+	p[0] = proc(0, -1, 100, MS(0), MS(100), 0, "make");
+	p[0].forked = false;
+	p[1] = proc(1, 0, 200, MS(10), MS(30), 1, "make");
+	p[2] = proc(2, 0, 200, MS(40), MS(60), 1, "make");
+	p[3] = proc(3, 0, 300, MS(50), MS(90), 2, "make");
+	sb->make_img[0] = image(MS(0), MS(100), make_argv, "/usr/bin/make");
+	sb->cc_img[0] = image(MS(10), MS(30), cc_argv, "/usr/bin/cc");
+	sb->ld_img[0] = image(MS(40), MS(60), ld_argv, "/usr/bin/ld");
+	attach(&p[0], sb->make_img, 1);
+	attach(&p[1], sb->cc_img, 1);
+	attach(&p[2], sb->ld_img, 1);
+	p[1].sched = (struct bb_sched_acct){
+		.on_cpu_ns = 8000000,
+		.runq_ns = 1234567,
+		.blocked_ns = 3000,
+		.sleep_ns = 10765433,
+		.nr_voluntary = 5,
+		.nr_involuntary = 2,
+		.nr_migrations = 1,
+	};
+	sb->m = model_of(p, 4, MS(100));
+
+	sb->cpu0[0] = build_slice(MS(0), MS(5), 100, 100, 1);
+	sb->cpu0[1] = build_slice(MS(12), MS(20), 200, 201, 3);
+	sb->cpu0[2] = other_slice(MS(20), MS(25));
+	sb->cpu0[3] = build_slice(MS(45), MS(50), 200, 200, 1);
+	sb->cpu0[4] = build_slice(MS(95), MS(130), 100, 100, 1);
+	sb->cpu1[0] = build_slice(MS(35), MS(38), 200, 200, 1);
+	sb->cpu1[1] = build_slice(MS(40), MS(41), 200, 200, 1);
+	sb->cpu1[2] = build_slice(MS(60), MS(70), 999, 999, 1);
+	sb->cpu1[3] = build_slice(MS(70), MS(70) + 400, 300, 300, 1);
+	sb->cpu3[0] = other_slice(START_NS - 10000, START_NS);
+	sb->cpu3[1] = other_slice(MS(110), MS(120));
+	sb->cpus[0] = cpu_lane_of(0, sb->cpu0, 5);
+	sb->cpus[1] = cpu_lane_of(1, sb->cpu1, 4);
+	sb->cpus[2] = cpu_lane_of(2, NULL, 0);
+	sb->cpus[3] = cpu_lane_of(3, sb->cpu3, 2);
+	sb->cpus[0].build_ns = 18000000;
+	sb->cpus[0].other_ns = 5000000;
+	sb->cpus[0].idle_ns = 77000000;
+	sb->cpus[0].folded_ns = 1500;
+	sb->cpus[0].folded = 4;
+	sb->cpus[2].idle_ns = 100000000;
+
+	sb->samples[0] = sample(START_NS - 1000, 9, 9, 9); /* before the trace */
+	sb->samples[1] = sample(MS(0), 1, 0, 3);
+	sb->samples[2] = sample(MS(10), 2.5, 1.0 / 3, 1.25);
+	sb->samples[3] = sample(MS(50) + 500, 3.0006, 2.0 / 3, 0.5);
+	sb->samples[4] = sample(MS(150), 7, 7, 7); /* after it */
+
+	sb->s = (struct sched_model){
+		.level = SCHED_SUMMARY,
+		.resolution_ns = 1000000,
+		.bucket_ns = 5000000,
+		.start_ns = START_NS,
+		.end_ns = MS(100),
+		.cpus = sb->cpus,
+		.nr_cpus = 4,
+		.samples = sb->samples,
+		.nr_samples = 5,
+		.records = 12345,
+		.malformed = 2,
+		.reordered = 3,
+	};
+	sb->meta = default_meta;
+	sb->meta.nr_cpus = 4;
+	sb->meta.sched = &sb->s;
+}
+
+/* The event with phase ph on (pid, tid) at ts; NULL if there is none. */
+static struct json_object *event_at(struct json_object *root, const char *ph, int64_t pid, int64_t tid, int64_t ts)
+{
+	struct json_object *events = events_of(root);
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_is(ev, "ph", ph) && get_int(ev, "pid") == pid && has_int(ev, "tid") && get_int(ev, "tid") == tid &&
+		    get_int(ev, "ts") == ts)
+			return ev;
+	}
+	return NULL;
+}
+
+static struct json_object *must_be_at(struct json_object *root, const char *ph, int64_t pid, int64_t tid, int64_t ts)
+{
+	struct json_object *ev = event_at(root, ph, pid, tid, ts);
+
+	cr_assert(not(eq(ptr, ev, NULL)), "no %s event on pid %lld tid %lld at %lld", ph, (long long)pid,
+		  (long long)tid, (long long)ts);
+	return ev;
+}
+
+static size_t count_on_pid(struct json_object *root, int64_t pid)
+{
+	struct json_object *events = events_of(root);
+	size_t i, n = 0;
+
+	for (i = 0; i < json_object_array_length(events); i++)
+		n += get_int(json_object_array_get_idx(events, i), "pid") == pid;
+	return n;
+}
+
+/* The M event what (process_name, thread_sort_index, ...) of pid/tid (tid -1: the process's). */
+static struct json_object *meta_of(struct json_object *root, const char *what, int64_t pid, int64_t tid)
+{
+	struct json_object *events = events_of(root);
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_is(ev, "ph", "M") && str_is(ev, "name", what) && get_int(ev, "pid") == pid &&
+		    (tid < 0 ? !has_int(ev, "tid") : has_int(ev, "tid") && get_int(ev, "tid") == tid))
+			return ev;
+	}
+	cr_assert(false, "no %s for pid %lld tid %lld", what, (long long)pid, (long long)tid);
+	return NULL;
+}
+
+static const char *meta_name(struct json_object *root, const char *what, int64_t pid, int64_t tid)
+{
+	return get_str(args_of(meta_of(root, what, pid, tid)), "name");
+}
+
+static int64_t meta_sort(struct json_object *root, const char *what, int64_t pid, int64_t tid)
+{
+	return get_int(args_of(meta_of(root, what, pid, tid)), "sort_index");
+}
+
+static double get_dbl(struct json_object *obj, const char *key)
+{
+	struct json_object *val = get(obj, key);
+
+	cr_assert(not(eq(ptr, val, NULL)), "no key %s", key);
+	cr_assert(json_object_is_type(val, json_type_double), "%s is not a double", key);
+	return json_object_get_double(val);
+}
+
+Test(chrome_trace, sched_tracks_are_named_and_ordered)
+{
+	struct sched_build sb;
+	struct json_object *root;
+	char want[16];
+	int cpu;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+
+	/* The build first, the CPUs below it, the counters last. */
+	cr_assert(eq(str, (char *)meta_name(root, "process_name", 1, -1), "make -j8"));
+	cr_assert(eq(i64, meta_sort(root, "process_sort_index", 1, -1), 0));
+	cr_assert(eq(str, (char *)meta_name(root, "process_name", 2, -1), "CPUs"));
+	cr_assert(eq(i64, meta_sort(root, "process_sort_index", 2, -1), 1));
+	cr_assert(eq(str, (char *)meta_name(root, "process_name", 3, -1), "Parallelism"));
+	cr_assert(eq(i64, meta_sort(root, "process_sort_index", 3, -1), 2));
+	cr_assert(eq(str, (char *)meta_name(root, "thread_name", 3, 1), "counters"));
+	cr_assert(eq(i64, meta_sort(root, "thread_sort_index", 3, 1), 1));
+
+	/* Every CPU is named, also the idle one and the one with nothing in the trace. */
+	for (cpu = 0; cpu < 4; cpu++) {
+		snprintf(want, sizeof(want), "CPU %d", cpu);
+		cr_assert(eq(str, (char *)meta_name(root, "thread_name", 2, cpu + 1), want));
+		cr_assert(eq(i64, meta_sort(root, "thread_sort_index", 2, cpu + 1), cpu + 1));
+	}
+	/* 2 + 2 * 3 lanes for the build, 2 + 2 * 4 CPUs, 2 + 2 counters. */
+	cr_assert(eq(sz, count_events(root, "M", NULL), 8 + 10 + 4));
+	json_object_put(root);
+}
+
+Test(chrome_trace, cpu_slices_named_through_pid_reuse)
+{
+	struct sched_build sb;
+	struct json_object *root, *ev, *args;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+
+	ev = must_be_at(root, "X", 2, 1, 1);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "make"));
+	cr_assert(eq(str, (char *)get_str(ev, "cat"), "cpu"));
+	cr_assert(eq(i64, get_int(ev, "dur"), 5000));
+	args = args_of(ev);
+	cr_assert(eq(int, (int)get_int(args, "pid"), 100));
+	cr_assert(eq(int, (int)get_int(args, "tid"), 100));
+	cr_assert(eq(ptr, get(args, "merged"), NULL));
+
+	/* pid 200's first life, a thread of it, three intervals merged. */
+	ev = must_be_at(root, "X", 2, 1, 12001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "cc a.c"));
+	cr_assert(eq(i64, get_int(ev, "dur"), 8000));
+	args = args_of(ev);
+	cr_assert(eq(int, (int)get_int(args, "pid"), 200));
+	cr_assert(eq(int, (int)get_int(args, "tid"), 201));
+	cr_assert(eq(int, (int)get_int(args, "merged"), 3));
+
+	/* Its second life is another program. */
+	ev = must_be_at(root, "X", 2, 1, 45001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld"));
+	cr_assert(eq(int, (int)get_int(args_of(ev), "pid"), 200));
+	ev = must_be_at(root, "X", 2, 2, 40001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld"));
+	/* Between the two: the last one to start. */
+	ev = must_be_at(root, "X", 2, 2, 35001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "cc a.c"));
+
+	/* No instance with that pid; one that never exec'd. */
+	ev = must_be_at(root, "X", 2, 2, 60001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "pid 999"));
+	cr_assert(eq(int, (int)get_int(args_of(ev), "pid"), 999));
+	ev = must_be_at(root, "X", 2, 2, 70001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "make (fork)"));
+	cr_assert(eq(i64, get_int(ev, "dur"), 0));
+	json_object_put(root);
+}
+
+Test(chrome_trace, cpu_slices_of_other_work_and_at_the_edges)
+{
+	struct sched_build sb;
+	struct json_object *root, *ev, *args;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+
+	ev = must_be_at(root, "X", 2, 1, 20001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "other (not the build)"));
+	cr_assert(eq(str, (char *)get_str(ev, "cat"), "cpu_other"));
+	cr_assert(eq(i64, get_int(ev, "dur"), 5000));
+	args = args_of(ev);
+	cr_assert(json_object_is_type(args, json_type_object));
+	cr_assert(eq(int, json_object_object_length(args), 0));
+
+	/* Past the end: cut at the trace end. */
+	ev = must_be_at(root, "X", 2, 1, 95001);
+	cr_assert(eq(i64, get_int(ev, "dur"), 5000));
+	/* CPU 3's slices lie wholly outside; CPU 2 was idle. */
+	cr_assert(eq(sz, count_events(root, "X", "cpu"), 8));
+	cr_assert(eq(sz, count_events(root, "X", "cpu_other"), 1));
+	cr_assert(eq(sz, count_on_pid(root, 2), 9 + 2 + 2 * 4));
+	json_object_put(root);
+}
+
+Test(chrome_trace, sched_accounting_in_process_args)
+{
+	struct sched_build sb;
+	struct json_object *root, *args;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+	args = args_of(must_find(root, "X", "process", "cc a.c"));
+	cr_assert(eq(dbl, get_dbl(args, "on_cpu_ms"), 8.0));
+	cr_assert(eq(dbl, get_dbl(args, "runq_wait_ms"), 1.234));
+	cr_assert(eq(dbl, get_dbl(args, "blocked_ms"), 0.003));
+	cr_assert(eq(dbl, get_dbl(args, "sleep_ms"), 10.765));
+	cr_assert(eq(int, (int)get_int(args, "switches_voluntary"), 5));
+	cr_assert(eq(int, (int)get_int(args, "switches_involuntary"), 2));
+	cr_assert(eq(int, (int)get_int(args, "migrations"), 1));
+	/* Recorded but zero for the others: present all the same. */
+	args = args_of(must_find(root, "X", "process", "ld"));
+	cr_assert(eq(dbl, get_dbl(args, "on_cpu_ms"), 0.0));
+	cr_assert(eq(int, (int)get_int(args, "migrations"), 0));
+	json_object_put(root);
+}
+
+static void assert_counters(struct json_object *root, int64_t ts, double running, double runnable, double idle)
+{
+	struct json_object *threads = NULL, *idle_ev = NULL, *events = events_of(root);
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!str_is(ev, "ph", "C") || get_int(ev, "ts") != ts)
+			continue;
+		cr_assert(eq(int, (int)get_int(ev, "pid"), 3));
+		cr_assert(eq(int, (int)get_int(ev, "tid"), 1));
+		if (str_is(ev, "name", "build threads")) {
+			cr_assert(eq(ptr, threads, NULL), "two build threads samples at %lld", (long long)ts);
+			threads = ev;
+		} else {
+			cr_assert(str_is(ev, "name", "CPUs idle"));
+			cr_assert(eq(ptr, idle_ev, NULL), "two CPUs idle samples at %lld", (long long)ts);
+			idle_ev = ev;
+		}
+	}
+	cr_assert(not(eq(ptr, threads, NULL)), "no build threads sample at %lld", (long long)ts);
+	cr_assert(not(eq(ptr, idle_ev, NULL)), "no CPUs idle sample at %lld", (long long)ts);
+	cr_assert(eq(int, json_object_object_length(args_of(threads)), 2));
+	cr_assert(eq(dbl, get_dbl(args_of(threads), "running"), running));
+	cr_assert(eq(dbl, get_dbl(args_of(threads), "runnable"), runnable));
+	cr_assert(eq(int, json_object_object_length(args_of(idle_ev)), 1));
+	cr_assert(eq(dbl, get_dbl(args_of(idle_ev), "idle"), idle));
+}
+
+Test(chrome_trace, counters_rounded_and_closed_at_the_end)
+{
+	struct sched_build sb;
+	struct json_object *root;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+	/* Three samples inside the trace and the closing pair: 2 events each. */
+	cr_assert(eq(sz, count_events(root, "C", NULL), 8));
+	assert_counters(root, 1, 1.0, 0.0, 3.0);
+	assert_counters(root, 10001, 2.5, 0.333, 1.25);
+	assert_counters(root, 50001, 3.001, 0.667, 0.5);
+	/* The last values again at the trace end, so the tracks reach it. */
+	assert_counters(root, 100001, 3.001, 0.667, 0.5);
+	json_object_put(root);
+}
+
+Test(chrome_trace, counters_need_no_closing_sample_at_the_end)
+{
+	struct sched_build sb;
+	struct json_object *root;
+
+	sched_build_init(&sb);
+	sb.samples[4] = sample(MS(100), 0, 0, 4);
+	root = export(&sb.m, &sb.meta);
+	cr_assert(eq(sz, count_events(root, "C", NULL), 8));
+	assert_counters(root, 100001, 0.0, 0.0, 4.0);
+	json_object_put(root);
+}
+
+Test(chrome_trace, other_data_sched)
+{
+	struct sched_build sb;
+	struct json_object *root, *sched, *cpus, *cpu;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+	sched = get(get(root, "otherData"), "sched");
+	cr_assert(not(eq(ptr, sched, NULL)));
+	cr_assert(json_object_is_type(sched, json_type_object));
+	cr_assert(eq(str, (char *)get_str(sched, "level"), "summary"));
+	cr_assert(eq(i64, get_int(sched, "resolution_us"), 1000));
+	cr_assert(eq(i64, get_int(sched, "counter_bucket_us"), 5000));
+	cr_assert(eq(i64, get_int(sched, "records"), 12345));
+	cr_assert(eq(i64, get_int(sched, "reordered"), 3));
+	cr_assert(eq(i64, get_int(sched, "malformed"), 2));
+	cpus = get(sched, "cpus");
+	cr_assert(json_object_is_type(cpus, json_type_array));
+	cr_assert(eq(sz, json_object_array_length(cpus), 4));
+	cpu = json_object_array_get_idx(cpus, 0);
+	cr_assert(eq(i64, get_int(cpu, "cpu"), 0));
+	cr_assert(eq(dbl, get_dbl(cpu, "build_ms"), 18.0));
+	cr_assert(eq(dbl, get_dbl(cpu, "other_ms"), 5.0));
+	cr_assert(eq(dbl, get_dbl(cpu, "idle_ms"), 77.0));
+	cr_assert(eq(dbl, get_dbl(cpu, "folded_ms"), 0.001));
+	cr_assert(eq(i64, get_int(cpu, "folded_slices"), 4));
+	cr_assert(eq(i64, get_int(cpu, "slices"), 5));
+	cpu = json_object_array_get_idx(cpus, 2);
+	cr_assert(eq(i64, get_int(cpu, "cpu"), 2));
+	cr_assert(eq(dbl, get_dbl(cpu, "idle_ms"), 100.0));
+	cr_assert(eq(i64, get_int(cpu, "slices"), 0));
+	json_object_put(root);
+
+	sb.s.level = SCHED_FULL;
+	sb.s.resolution_ns = 0;
+	root = export(&sb.m, &sb.meta);
+	sched = get(get(root, "otherData"), "sched");
+	cr_assert(eq(str, (char *)get_str(sched, "level"), "full"));
+	cr_assert(eq(i64, get_int(sched, "resolution_us"), 0));
+	json_object_put(root);
+}
+
+Test(chrome_trace, sched_off_emits_no_cpu_tracks)
+{
+	struct sched_build sb;
+	struct json_object *root, *args, *sched;
+
+	sched_build_init(&sb);
+	sb.meta.sched = NULL;
+	root = export(&sb.m, &sb.meta);
+	cr_assert(eq(sz, count_on_pid(root, 2), 0));
+	cr_assert(eq(sz, count_on_pid(root, 3), 0));
+	cr_assert(eq(sz, count_events(root, "C", NULL), 0));
+	cr_assert(eq(sz, count_events(root, "X", "cpu"), 0));
+	cr_assert(eq(sz, count_events(root, "X", "process"), 4));
+	args = args_of(must_find(root, "X", "process", "cc a.c"));
+	cr_assert(eq(ptr, get(args, "on_cpu_ms"), NULL));
+	cr_assert(eq(ptr, get(args, "runq_wait_ms"), NULL));
+	cr_assert(eq(ptr, get(args, "blocked_ms"), NULL));
+	cr_assert(eq(ptr, get(args, "sleep_ms"), NULL));
+	cr_assert(eq(ptr, get(args, "switches_voluntary"), NULL));
+	cr_assert(eq(ptr, get(args, "switches_involuntary"), NULL));
+	cr_assert(eq(ptr, get(args, "migrations"), NULL));
+	sched = get(get(root, "otherData"), "sched");
+	cr_assert(not(eq(ptr, sched, NULL)));
+	cr_assert(eq(str, (char *)json_object_get_string(sched), "off"));
+	json_object_put(root);
+
+	/* No meta at all is the same. */
+	root = export(&sb.m, NULL);
+	cr_assert(eq(sz, count_on_pid(root, 2) + count_on_pid(root, 3), 0));
+	cr_assert(eq(str, (char *)json_object_get_string(get(get(root, "otherData"), "sched")), "off"));
+	json_object_put(root);
+}
+
+Test(chrome_trace, sched_with_no_slices_and_no_samples)
+{
+	struct proc_instance p[1];
+	struct cpu_lane cpus[2] = { cpu_lane_of(0, NULL, 0), cpu_lane_of(1, NULL, 0) };
+	struct sched_model s = { .level = SCHED_SUMMARY, .cpus = cpus, .nr_cpus = 2 };
+	struct trace_meta meta = default_meta;
+	struct model m;
+	struct json_object *root;
+
+	p[0] = proc(0, -1, 10, MS(0), MS(10), 0, "make");
+	m = model_of(p, 1, MS(10));
+	meta.sched = &s;
+	root = export(&m, &meta);
+	cr_assert(eq(sz, count_events(root, "C", NULL), 0));
+	cr_assert(eq(sz, count_on_pid(root, 2), 2 + 2 * 2));
+	json_object_put(root);
+}
+
+/* ---- many CPU slices: names through the pid index, every rule ---- */
+
+#define RANDOM_SCHED_PROCS 300
+#define RANDOM_SCHED_PIDS 12
+#define RANDOM_SCHED_CPUS 4
+#define RANDOM_SCHED_SLICES 4000
+#define RANDOM_SCHED_END_MS 10000
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct proc_instance *x = a, *y = b;
+
+	return x->start_ns < y->start_ns ? -1 : x->start_ns > y->start_ns;
+}
+
+/* The name a CPU slice of tgid starting at ts must carry, by a plain scan. */
+static char *expected_cpu_name(const struct proc_instance *procs, size_t nr, __u32 tgid, __u64 ts)
+{
+	const struct proc_instance *best = NULL, *first = NULL;
+	char *name;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (procs[i].pid != tgid)
+			continue;
+		if (procs[i].start_ns <= ts && (!best || procs[i].start_ns >= best->start_ns))
+			best = &procs[i];
+		if (!first || procs[i].start_ns < first->start_ns)
+			first = &procs[i];
+	}
+	if (best || first)
+		return proc_display_name(best ? best : first);
+	cr_assert(gt(int, asprintf(&name, "pid %u", tgid), 0));
+	return name;
+}
+
+Test(chrome_trace, random_cpu_lanes_keep_every_rule)
+{
+	static struct proc_instance procs[RANDOM_SCHED_PROCS];
+	static struct exec_image execs[RANDOM_SCHED_PROCS];
+	static char prog[RANDOM_SCHED_PROCS][32];
+	static char *argvs[RANDOM_SCHED_PROCS][2];
+	static struct cpu_slice slices[RANDOM_SCHED_CPUS][RANDOM_SCHED_SLICES];
+	static char *want[RANDOM_SCHED_CPUS][RANDOM_SCHED_SLICES];
+	struct cpu_lane cpus[RANDOM_SCHED_CPUS];
+	struct counter_sample samples[RANDOM_SCHED_END_MS / 100];
+	struct sched_model s = { .level = SCHED_FULL, .bucket_ns = 100000000 };
+	struct trace_meta meta = default_meta;
+	struct json_object *root, *events;
+	__u64 seed = 7, t[RANDOM_SCHED_PIDS];
+	bool done[RANDOM_SCHED_PIDS] = { false };
+	size_t i, k, nr = 1, nr_done = 0, cpu, checked = 0;
+	struct model m;
+
+	/* The root, then the instances of a few pids, each pid living again and
+	 * again, never twice at once. */
+	procs[0] = proc(0, -1, 1, MS(0), MS(RANDOM_SCHED_END_MS), 0, "make");
+	for (i = 0; i < RANDOM_SCHED_PIDS; i++)
+		t[i] = MS(rand_next(&seed) % 100);
+	while (nr < RANDOM_SCHED_PROCS && nr_done < RANDOM_SCHED_PIDS) {
+		size_t pid = rand_next(&seed) % RANDOM_SCHED_PIDS;
+		__u64 start = t[pid], end = start + 1000 + rand_next(&seed) % 200000000;
+
+		if (done[pid])
+			continue;
+		if (end > MS(RANDOM_SCHED_END_MS)) {
+			done[pid] = true;
+			nr_done++;
+			continue;
+		}
+		procs[nr] = proc(0, -1, 1000 + (__u32)pid, start, end, 0, "job");
+		t[pid] = end + rand_next(&seed) % 50000000;
+		nr++;
+	}
+	qsort(procs + 1, nr - 1, sizeof(procs[0]), cmp_start);
+	for (i = 0; i < nr; i++) {
+		procs[i].id = i;
+		procs[i].lane = pack_lane(procs, i, &procs[i]);
+		snprintf(prog[i], sizeof(prog[i]), "prog%zu", i);
+		argvs[i][0] = prog[i];
+		execs[i] = image(procs[i].start_ns, procs[i].end_ns, argvs[i], prog[i]);
+		/* A few fork without exec: named after their comm. */
+		if (i % 7)
+			attach(&procs[i], &execs[i], 1);
+	}
+
+	/* Back-to-back or spaced slices on each CPU, at least 1 us long, so
+	 * their starts are distinct in microseconds. */
+	for (cpu = 0; cpu < RANDOM_SCHED_CPUS; cpu++) {
+		__u64 at = MS(0);
+
+		for (k = 0; k < RANDOM_SCHED_SLICES; k++) {
+			__u64 len = 1000 + rand_next(&seed) % 2000000;
+			__u32 roll = rand_next(&seed) % 10;
+			__u32 tgid = roll == 0 ? 1 : roll == 1 ? 77 : 1000 + rand_next(&seed) % RANDOM_SCHED_PIDS;
+
+			if (roll == 9) {
+				slices[cpu][k] = other_slice(at, at + len);
+				want[cpu][k] = strdup("other (not the build)");
+			} else {
+				slices[cpu][k] = build_slice(at, at + len, tgid, tgid, 1 + roll % 3);
+				want[cpu][k] = expected_cpu_name(procs, nr, tgid, at);
+			}
+			at += len + (rand_next(&seed) % 2 ? 0 : rand_next(&seed) % 500000);
+		}
+		cr_assert(lt(u64, at, MS(RANDOM_SCHED_END_MS)), "slices run past the trace end");
+		cpus[cpu] = cpu_lane_of((__u32)cpu, slices[cpu], RANDOM_SCHED_SLICES);
+	}
+	for (i = 0; i < RANDOM_SCHED_END_MS / 100; i++)
+		samples[i] = sample(MS(i * 100), (double)(rand_next(&seed) % 5000) / 1000,
+				    (double)(rand_next(&seed) % 3000) / 1000, (double)(rand_next(&seed) % 4000) / 1000);
+	s.start_ns = START_NS;
+	s.end_ns = MS(RANDOM_SCHED_END_MS);
+	s.cpus = cpus;
+	s.nr_cpus = RANDOM_SCHED_CPUS;
+	s.samples = samples;
+	s.nr_samples = RANDOM_SCHED_END_MS / 100;
+	m = model_of(procs, nr, MS(RANDOM_SCHED_END_MS));
+	meta.sched = &s;
+	root = export(&m, &meta);
+
+	/* Each CPU slice, found by its start, carries the name a scan gives. */
+	events = events_of(root);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+		size_t lo = 0, hi = RANDOM_SCHED_SLICES;
+		int64_t ts;
+
+		if (!str_is(ev, "ph", "X") || get_int(ev, "pid") != 2)
+			continue;
+		cpu = (size_t)get_int(ev, "tid") - 1;
+		ts = get_int(ev, "ts");
+		cr_assert(lt(sz, cpu, RANDOM_SCHED_CPUS));
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if ((int64_t)((slices[cpu][mid].start_ns - START_NS) / 1000 + 1) < ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		cr_assert(lt(sz, lo, RANDOM_SCHED_SLICES));
+		cr_assert(eq(i64, (int64_t)((slices[cpu][lo].start_ns - START_NS) / 1000 + 1), ts));
+		cr_assert(eq(str, (char *)get_str(ev, "name"), want[cpu][lo]), "CPU %zu slice %zu", cpu, lo);
+		checked++;
+	}
+	cr_assert(eq(sz, checked, RANDOM_SCHED_CPUS * RANDOM_SCHED_SLICES));
+	cr_assert(eq(sz, count_events(root, "C", NULL), 2 * (RANDOM_SCHED_END_MS / 100 + 1)));
+	json_object_put(root);
+	for (cpu = 0; cpu < RANDOM_SCHED_CPUS; cpu++) {
+		for (k = 0; k < RANDOM_SCHED_SLICES; k++)
+			free(want[cpu][k]);
+	}
 }

@@ -3,16 +3,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "capture.h"
 #include "events.h"
 #include "proc_events.skel.h"
+#include "sched_events.skel.h"
 
 struct capture {
-	struct proc_events_bpf *skel;
+	struct proc_events_bpf *proc;
+	struct sched_events_bpf *sched; /* NULL without --sched */
 	struct ring_buffer *rb;
+	int nr_cpus;
 	capture_record_fn fn;
 	void *ctx;
 };
@@ -54,11 +58,30 @@ static const char *load_hint(int err)
 	}
 }
 
+/* The scheduler object shares the process object's maps (same fds). */
+static int open_sched(struct capture *c)
+{
+	int err;
+
+	c->sched = sched_events_bpf__open();
+	if (!c->sched)
+		return -errno;
+	c->sched->rodata->wakeup_bytes = c->proc->rodata->wakeup_bytes;
+	err = bpf_map__reuse_fd(c->sched->maps.tracked, bpf_map__fd(c->proc->maps.tracked));
+	if (!err)
+		err = bpf_map__reuse_fd(c->sched->maps.threads, bpf_map__fd(c->proc->maps.threads));
+	if (!err)
+		err = bpf_map__reuse_fd(c->sched->maps.events, bpf_map__fd(c->proc->maps.events));
+	if (!err)
+		err = sched_events_bpf__load(c->sched);
+	return err;
+}
+
 int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
 {
 	struct capture *c;
 	long page_size = sysconf(_SC_PAGESIZE);
-	int ncpus, err;
+	int err;
 
 	*out = NULL;
 	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
@@ -69,41 +92,50 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->fn = fn;
 	c->ctx = ctx;
 
-	c->skel = proc_events_bpf__open();
-	if (!c->skel) {
+	c->proc = proc_events_bpf__open();
+	if (!c->proc) {
 		err = -errno;
 		fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));
 		goto cleanup;
 	}
-	c->skel->rodata->args_max = opts->args_max;
-	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->proc->rodata->args_max = opts->args_max;
+	c->proc->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->proc->rodata->sched_enabled = opts->sched;
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
-	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
+	c->proc->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
 
-	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
+	err = bpf_map__set_max_entries(c->proc->maps.events, opts->ringbuf_bytes);
 	if (err)
 		goto load_error;
-	ncpus = libbpf_num_possible_cpus();
-	if (ncpus < 0) {
-		err = ncpus;
+	c->nr_cpus = libbpf_num_possible_cpus();
+	if (c->nr_cpus < 0) {
+		err = c->nr_cpus;
 		goto load_error;
 	}
-	err = bpf_map__set_max_entries(c->skel->maps.exec_scratch, ncpus);
+	err = bpf_map__set_max_entries(c->proc->maps.exec_scratch, c->nr_cpus);
 	if (err)
 		goto load_error;
 
-	err = proc_events_bpf__load(c->skel);
+	err = proc_events_bpf__load(c->proc);
 	if (err)
 		goto load_error;
-	err = proc_events_bpf__attach(c->skel);
+	if (opts->sched) {
+		err = open_sched(c);
+		if (err)
+			goto load_error;
+	}
+
+	err = proc_events_bpf__attach(c->proc);
+	if (!err && c->sched)
+		err = sched_events_bpf__attach(c->sched);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot attach to the sched tracepoints: %s%s\n", strerror(-err),
 			load_hint(err));
 		goto cleanup;
 	}
 
-	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), on_record, c, NULL);
+	c->rb = ring_buffer__new(bpf_map__fd(c->proc->maps.events), on_record, c, NULL);
 	if (!c->rb) {
 		err = -errno;
 		fprintf(stderr, "buildbpf: cannot open the ring buffer: %s\n", strerror(-err));
@@ -119,12 +151,30 @@ cleanup:
 	return err;
 }
 
+static __u64 monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
 int capture__track(struct capture *c, pid_t pid)
 {
 	struct bb_proc_acct zero = {};
+	/* It waits on the launch pipe: asleep, from now on. */
+	struct bb_thread thread = {
+		.state_ts = monotonic_ns(),
+		.tgid = pid,
+		.state = BB_THREAD_SLEEPING,
+		.last_cpu = -1,
+	};
 	__u32 key = pid;
 
-	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
+	if (bpf_map__update_elem(c->proc->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
+		return -errno;
+	if (c->sched &&
+	    bpf_map__update_elem(c->proc->maps.threads, &key, sizeof(key), &thread, sizeof(thread), BPF_ANY))
 		return -errno;
 	return 0;
 }
@@ -139,9 +189,67 @@ int capture__consume(struct capture *c)
 	return ring_buffer__consume(c->rb);
 }
 
+/* What runs on one CPU now, as a record closed at end_ns. */
+static int flush_cpu(struct capture *c, int cpu, const struct bb_cpu_slot *slot, __u64 end_ns)
+{
+	struct bb_cpu_slice_event slice = {};
+	struct bb_cpu_idle_event idle = {};
+	struct bb_thread t;
+	__u32 tid = slot->cur_tid;
+
+	if (slot->idle_start && slot->idle_start < end_ns) {
+		idle.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_IDLE, cpu, 0, 0 };
+		idle.start_ns = slot->idle_start;
+		return c->fn(c->ctx, &idle, sizeof(idle));
+	}
+	if (!slot->known || !slot->cur_tracked ||
+	    bpf_map__lookup_elem(c->proc->maps.threads, &tid, sizeof(tid), &t, sizeof(t), 0) ||
+	    t.state != BB_THREAD_RUNNING || t.last_cpu != cpu || t.state_ts >= end_ns)
+		return 0;
+	slice.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_SLICE, cpu, tid, t.tgid };
+	slice.start_ns = t.state_ts;
+	slice.wait_ns = t.last_wait_ns;
+	slice.end_state = BB_SLICE_PREEMPTED;
+	return c->fn(c->ctx, &slice, sizeof(slice));
+}
+
+int capture__finish_sched(struct capture *c, __u64 end_ns)
+{
+	struct bb_cpu_slot *slots;
+	__u32 zero = 0;
+	int cpu, err;
+
+	if (!c->sched)
+		return 0;
+	/* No switch is recorded after this, so the slots stay what the last
+	 * records left: each CPU's record order is preserved. */
+	sched_events_bpf__detach(c->sched);
+	err = ring_buffer__consume(c->rb);
+	if (err < 0)
+		return err;
+	slots = calloc(c->nr_cpus, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(c->sched->maps.cpu_slots, &zero, sizeof(zero), slots,
+				   c->nr_cpus * sizeof(*slots), 0);
+	for (cpu = 0; !err && cpu < c->nr_cpus; cpu++)
+		err = flush_cpu(c, cpu, &slots[cpu], end_ns);
+	free(slots);
+	return err < 0 ? err : 0;
+}
+
+int capture__nr_cpus(const struct capture *c)
+{
+	return c->nr_cpus;
+}
+
 __u64 capture__lost_events(const struct capture *c)
 {
-	return c->skel->bss->dropped_events;
+	__u64 lost = c->proc->bss->dropped_events;
+
+	if (c->sched)
+		lost += c->sched->bss->dropped_events;
+	return lost;
 }
 
 void capture__free(struct capture *c)
@@ -149,6 +257,7 @@ void capture__free(struct capture *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
-	proc_events_bpf__destroy(c->skel);
+	sched_events_bpf__destroy(c->sched);
+	proc_events_bpf__destroy(c->proc);
 	free(c);
 }

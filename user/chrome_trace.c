@@ -5,6 +5,10 @@
  * process instance is an X slice on its lane, with one X sub-slice per
  * image when it exec'd more than once; a fork that is not drawn directly
  * below its parent gets a flow arrow from the parent.
+ *
+ * With scheduler data two more trace processes follow the build's: "CPUs"
+ * (pid 2), one thread per CPU (tid = cpu + 1) holding what ran there, and
+ * "Parallelism" (pid 3), the counters on a single thread.
  */
 #include <errno.h>
 #include <signal.h>
@@ -20,8 +24,12 @@
 #include "utf8.h"
 #include "version.h"
 
-/* Our own trace pid: real pids are reused by the kernel (TRACE-RULES 6). */
+/* Our own trace pids: real pids are reused by the kernel (TRACE-RULES 6). */
 #define TRACE_PID 1
+#define CPUS_PID 2
+#define COUNTERS_PID 3
+/* Counter events need a tid like any other event (TRACE-RULES 2). */
+#define COUNTERS_TID 1
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
 
@@ -29,6 +37,13 @@
 struct span {
 	__s64 ts;
 	__s64 end;
+};
+
+/* One proc in the pid index the CPU slices are named through. */
+struct pid_key {
+	__u32 pid;
+	__u64 start_ns;
+	size_t proc;
 };
 
 struct builder {
@@ -41,6 +56,9 @@ struct builder {
 	__u32 *lanes;		    /* the distinct lanes in use, ascending */
 	size_t nr_lanes;
 	__s64 last_flow_id;
+	const struct sched_model *sched; /* NULL: no scheduler data */
+	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
+	char **cpu_names;		 /* with sched: per proc, its display name once needed */
 };
 
 /*
@@ -194,7 +212,7 @@ static struct json_object *new_argv(char *const *argv, size_t argc)
 }
 
 /* An event with the fields every phase has; M events get ts 0 (see below). */
-static struct json_object *new_event(const char *ph, const char *cat, const char *name, __s64 tid, __s64 ts)
+static struct json_object *new_event(const char *ph, const char *cat, const char *name, int pid, __s64 tid, __s64 ts)
 {
 	struct json_object *ev = json_object_new_object();
 
@@ -202,7 +220,7 @@ static struct json_object *new_event(const char *ph, const char *cat, const char
 		return NULL;
 	if (obj_put(ev, "ph", json_object_new_string(ph)) ||
 	    (cat && obj_put(ev, "cat", json_object_new_string(cat))) ||
-	    obj_put(ev, "name", json_object_new_string(name)) || obj_put(ev, "pid", json_object_new_int(TRACE_PID)) ||
+	    obj_put(ev, "name", json_object_new_string(name)) || obj_put(ev, "pid", json_object_new_int(pid)) ||
 	    (tid > 0 && obj_put(ev, "tid", json_object_new_int64(tid))) || obj_put(ev, "ts", json_object_new_int64(ts))) {
 		json_object_put(ev);
 		return NULL;
@@ -220,11 +238,11 @@ static __s64 lane_tid(__u32 lane)
  * ts 0 on M is what Chrome itself writes: metadata is outside the
  * timeline, and viewers that sort by ts need a number there.
  */
-static int add_meta(struct builder *b, const char *what, __s64 tid, struct json_object *arg)
+static int add_meta(struct builder *b, int pid, const char *what, __s64 tid, struct json_object *arg)
 {
 	const char *key = strstr(what, "sort_index") ? "sort_index" : "name";
 
-	return arr_put(b->events, with(new_event("M", NULL, what, tid, 0), "args",
+	return arr_put(b->events, with(new_event("M", NULL, what, pid, tid, 0), "args",
 				       with(json_object_new_object(), key, arg)));
 }
 
@@ -249,16 +267,16 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 	size_t i;
 	int err;
 
-	err = add_meta(b, "process_name", 0, new_owned_string(track_name(b->m, meta)));
+	err = add_meta(b, TRACE_PID, "process_name", 0, new_owned_string(track_name(b->m, meta)));
 	if (!err)
-		err = add_meta(b, "process_sort_index", 0, json_object_new_int(0));
+		err = add_meta(b, TRACE_PID, "process_sort_index", 0, json_object_new_int(0));
 	for (i = 0; !err && i < b->nr_lanes; i++) {
 		__s64 tid = lane_tid(b->lanes[i]);
 
 		snprintf(name, sizeof(name), "lane %lld", (long long)tid);
-		err = add_meta(b, "thread_name", tid, json_object_new_string(name));
+		err = add_meta(b, TRACE_PID, "thread_name", tid, json_object_new_string(name));
 		if (!err)
-			err = add_meta(b, "thread_sort_index", tid, json_object_new_int64(tid));
+			err = add_meta(b, TRACE_PID, "thread_sort_index", tid, json_object_new_int64(tid));
 	}
 	return err;
 }
@@ -416,7 +434,20 @@ static int add_image_args(struct json_object *args, const struct exec_image *img
 	return err;
 }
 
-static struct json_object *proc_args(const struct proc_instance *p)
+/* Where the process's threads spent their lifetime, from the sched tracepoints. */
+static int add_sched_args(struct json_object *args, const struct bb_sched_acct *acct)
+{
+	return obj_put(args, "on_cpu_ms", new_ms(acct->on_cpu_ns)) ?:
+	       obj_put(args, "runq_wait_ms", new_ms(acct->runq_ns)) ?:
+	       obj_put(args, "blocked_ms", new_ms(acct->blocked_ns)) ?:
+	       obj_put(args, "sleep_ms", new_ms(acct->sleep_ns)) ?:
+	       obj_put(args, "switches_voluntary", json_object_new_int64(acct->nr_voluntary)) ?:
+	       obj_put(args, "switches_involuntary", json_object_new_int64(acct->nr_involuntary)) ?:
+	       obj_put(args, "migrations", json_object_new_int64(acct->nr_migrations));
+}
+
+/* sched: whether the sched accounting was recorded (all zero otherwise). */
+static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 {
 	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
 	struct json_object *args = json_object_new_object();
@@ -434,6 +465,8 @@ static struct json_object *proc_args(const struct proc_instance *p)
 	      obj_put(args, "threads", json_object_new_int64(p->nr_threads)) ?:
 	      obj_put(args, "images", json_object_new_int64(p->nr_execs)) ?:
 	      obj_put(args, "comm", new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
+	if (!err && sched)
+		err = add_sched_args(args, &p->sched);
 	if (!err && p->unfinished)
 		err = obj_put(args, "unfinished", json_object_new_boolean(1));
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
@@ -449,15 +482,28 @@ static struct json_object *proc_args(const struct proc_instance *p)
 	return args;
 }
 
-/* An X slice; takes ownership of the malloc'd name and of args. */
+/* An X slice on any track; takes ownership of args. */
+static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct span span,
+		 struct json_object *args)
+{
+	struct json_object *ev = name ? new_event("X", cat, name, pid, tid, span.ts) : NULL;
+
+	if (!ev) {
+		json_object_put(args);
+		return -ENOMEM;
+	}
+	ev = with(ev, "dur", json_object_new_int64(span.end - span.ts));
+	return arr_put(b->events, with(ev, "args", args));
+}
+
+/* An X slice on a lane; takes ownership of the malloc'd name and of args. */
 static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct span span,
 		     struct json_object *args)
 {
-	struct json_object *ev = name ? new_event("X", cat, name, lane_tid(lane), span.ts) : NULL;
+	int err = add_x(b, TRACE_PID, lane_tid(lane), cat, name, span, args);
 
 	free(name);
-	ev = with(ev, "dur", json_object_new_int64(span.end - span.ts));
-	return arr_put(b->events, with(ev, "args", args));
+	return err;
 }
 
 static int add_image_slices(struct builder *b, size_t i)
@@ -481,7 +527,7 @@ static int add_image_slices(struct builder *b, size_t i)
 
 static struct json_object *new_flow(const char *ph, __u32 lane, __s64 ts, __s64 id)
 {
-	struct json_object *ev = new_event(ph, "process", "fork", lane_tid(lane), ts);
+	struct json_object *ev = new_event(ph, "process", "fork", TRACE_PID, lane_tid(lane), ts);
 
 	ev = with(ev, "id", json_object_new_int64(id));
 	/* Perfetto: bind the end to the enclosing slice, not the next one. */
@@ -524,12 +570,275 @@ static int add_proc(struct builder *b, size_t i)
 	const struct proc_instance *p = &b->m->procs[i];
 	int err;
 
-	err = add_slice(b, "process", proc_display_name(p), p->lane, b->spans[i], proc_args(p));
+	err = add_slice(b, "process", proc_display_name(p), p->lane, b->spans[i], proc_args(p, b->sched != NULL));
 	if (!err && p->nr_execs >= 2 && !b->flat[i])
 		err = add_image_slices(b, i);
 	if (!err)
 		err = add_fork_flow(b, i);
 	return err;
+}
+
+/* ---- CPU lanes and parallelism counters (scheduler data) ---- */
+
+static int cmp_pid_key(const void *a, const void *b)
+{
+	const struct pid_key *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/*
+ * CPU lanes can hold millions of slices, each named after the process that
+ * ran: sorting the procs by (pid, start) once makes that a binary search.
+ */
+static int index_pids(struct builder *b)
+{
+	const struct model *m = b->m;
+	size_t i, n = m->nr_procs ? m->nr_procs : 1;
+
+	b->by_pid = malloc(n * sizeof(*b->by_pid));
+	b->cpu_names = calloc(n, sizeof(*b->cpu_names));
+	if (!b->by_pid || !b->cpu_names)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		b->by_pid[i] = (struct pid_key){ m->procs[i].pid, m->procs[i].start_ns, i };
+	qsort(b->by_pid, m->nr_procs, sizeof(*b->by_pid), cmp_pid_key);
+	return 0;
+}
+
+/*
+ * The instance of tgid that was alive at ts: the kernel reuses pids, so the
+ * last one to start no later than ts (instances of one pid follow one
+ * another).  A tracked tgid running before any of its instances started is
+ * the first one, seen late (the root starts at its first sighting).  -1:
+ * no instance has that pid.
+ */
+static long proc_at(const struct builder *b, __u32 tgid, __u64 ts)
+{
+	size_t lo = 0, hi = b->m->nr_procs, mid;
+
+	/* hi: the first key after (tgid, ts). */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (b->by_pid[mid].pid < tgid || (b->by_pid[mid].pid == tgid && b->by_pid[mid].start_ns <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (hi > 0 && b->by_pid[hi - 1].pid == tgid)
+		return (long)b->by_pid[hi - 1].proc;
+	if (hi < b->m->nr_procs && b->by_pid[hi].pid == tgid)
+		return (long)b->by_pid[hi].proc;
+	return -1;
+}
+
+/* The display name of proc i, computed once: it names every slice it ran. */
+static const char *cached_proc_name(struct builder *b, size_t i)
+{
+	if (!b->cpu_names[i])
+		b->cpu_names[i] = proc_display_name(&b->m->procs[i]);
+	return b->cpu_names[i];
+}
+
+static __s64 cpu_tid(__u32 cpu)
+{
+	return (__s64)cpu + 1;
+}
+
+static int add_cpu_track_names(struct builder *b)
+{
+	const struct sched_model *s = b->sched;
+	char name[32];
+	size_t i;
+	int err;
+
+	err = add_meta(b, CPUS_PID, "process_name", 0, json_object_new_string("CPUs")) ?:
+	      add_meta(b, CPUS_PID, "process_sort_index", 0, json_object_new_int(1)) ?:
+	      add_meta(b, COUNTERS_PID, "process_name", 0, json_object_new_string("Parallelism")) ?:
+	      add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2)) ?:
+	      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_object_new_string("counters")) ?:
+	      add_meta(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, json_object_new_int(COUNTERS_TID));
+	/* Every CPU, also one that stayed idle: an empty named track is fine. */
+	for (i = 0; !err && i < s->nr_cpus; i++) {
+		__s64 tid = cpu_tid(s->cpus[i].cpu);
+
+		snprintf(name, sizeof(name), "CPU %u", s->cpus[i].cpu);
+		err = add_meta(b, CPUS_PID, "thread_name", tid, json_object_new_string(name)) ?:
+		      add_meta(b, CPUS_PID, "thread_sort_index", tid, json_object_new_int64(tid));
+	}
+	return err;
+}
+
+/*
+ * A CPU slice's span, clamped into the trace; false when it lies outside.
+ * Clamping and integer division are both monotonic, so the slices of a
+ * lane, in order and disjoint in ns, stay in order and disjoint in us.
+ */
+static bool cpu_span(const struct model *m, const struct cpu_slice *sl, struct span *out)
+{
+	__u64 end_ns = m->end_ns < m->start_ns ? m->start_ns : m->end_ns;
+	__u64 start = clamp_ns(sl->start_ns, m->start_ns, end_ns);
+	__u64 end = clamp_ns(sl->end_ns, start, end_ns);
+
+	if (sl->end_ns < m->start_ns || sl->start_ns > end_ns || (start == end && sl->end_ns > sl->start_ns))
+		return false;
+	*out = (struct span){ ts_us(m, start), ts_us(m, end) };
+	return true;
+}
+
+static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const struct cpu_slice *sl)
+{
+	struct json_object *args;
+	const char *name;
+	char fallback[32];
+	struct span span;
+	long proc;
+
+	if (!cpu_span(b->m, sl, &span))
+		return 0;
+	if (sl->kind != CPU_SLICE_BUILD)
+		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu_other", "other (not the build)", span,
+			     json_object_new_object());
+	proc = proc_at(b, sl->tgid, sl->start_ns);
+	if (proc >= 0) {
+		name = cached_proc_name(b, proc);
+		if (!name)
+			return -ENOMEM;
+	} else {
+		snprintf(fallback, sizeof(fallback), "pid %u", sl->tgid);
+		name = fallback;
+	}
+	args = with(json_object_new_object(), "pid", json_object_new_int64(sl->tgid));
+	args = with(args, "tid", json_object_new_int64(sl->tid));
+	if (sl->merged > 1)
+		args = with(args, "merged", json_object_new_int64(sl->merged));
+	if (!args)
+		return -ENOMEM;
+	return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", name, span, args);
+}
+
+static int add_cpu_slices(struct builder *b)
+{
+	const struct sched_model *s = b->sched;
+	size_t i, k;
+	int err = 0;
+
+	for (i = 0; !err && i < s->nr_cpus; i++) {
+		const struct cpu_lane *lane = &s->cpus[i];
+
+		for (k = 0; !err && k < lane->nr_slices; k++)
+			err = add_cpu_slice(b, lane, &lane->slices[k]);
+	}
+	return err;
+}
+
+/*
+ * A counter value rounded to 3 decimals and printed that way, in integer
+ * arithmetic so neither the locale nor %.17g noise reaches the file.
+ */
+static struct json_object *new_counter_value(double x)
+{
+	long long milli;
+	char text[48];
+
+	if (!(x > -1e12 && x < 1e12)) /* NaN, infinities, nonsense */
+		x = 0;
+	milli = (long long)(x * 1000.0 + (x < 0 ? -0.5 : 0.5));
+	snprintf(text, sizeof(text), "%s%lld.%03lld", milli < 0 ? "-" : "", llabs(milli) / 1000, llabs(milli) % 1000);
+	return json_object_new_double_s((double)milli / 1000.0, text);
+}
+
+static int add_counter_samples(struct builder *b, __s64 ts, const struct counter_sample *cs)
+{
+	struct json_object *args;
+	int err;
+
+	args = with(json_object_new_object(), "running", new_counter_value(cs->running));
+	args = with(args, "runnable", new_counter_value(cs->runnable));
+	err = arr_put(b->events,
+		      with(new_event("C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
+	if (err)
+		return err;
+	args = with(json_object_new_object(), "idle", new_counter_value(cs->idle_cpus));
+	return arr_put(b->events, with(new_event("C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
+}
+
+/*
+ * One pair of counter events per sample inside the trace, and a last pair
+ * at the trace end repeating the final values: a counter track is drawn
+ * up to its last sample, so without it the last bucket would vanish.
+ */
+static int add_counters(struct builder *b)
+{
+	const struct model *m = b->m;
+	const struct sched_model *s = b->sched;
+	const struct counter_sample *last = NULL;
+	__s64 last_ts = 0, end_ts = ts_us(m, m->end_ns);
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < s->nr_samples; i++) {
+		const struct counter_sample *cs = &s->samples[i];
+
+		if (cs->ts_ns < m->start_ns || cs->ts_ns > m->end_ns)
+			continue;
+		last = cs;
+		last_ts = ts_us(m, cs->ts_ns);
+		err = add_counter_samples(b, last_ts, cs);
+	}
+	if (!err && last && last_ts < end_ts)
+		err = add_counter_samples(b, end_ts, last);
+	return err;
+}
+
+static const char *sched_level_name(enum sched_level level)
+{
+	switch (level) {
+	case SCHED_SUMMARY:
+		return "summary";
+	case SCHED_FULL:
+		return "full";
+	default:
+		return "off";
+	}
+}
+
+static struct json_object *new_cpu_summary(const struct cpu_lane *lane)
+{
+	struct json_object *cpu = json_object_new_object();
+
+	cpu = with(cpu, "cpu", json_object_new_int64(lane->cpu));
+	cpu = with(cpu, "build_ms", new_ms(lane->build_ns));
+	cpu = with(cpu, "other_ms", new_ms(lane->other_ns));
+	cpu = with(cpu, "idle_ms", new_ms(lane->idle_ns));
+	cpu = with(cpu, "folded_ms", new_ms(lane->folded_ns));
+	cpu = with(cpu, "folded_slices", json_object_new_int64((__s64)lane->folded));
+	return with(cpu, "slices", json_object_new_int64((__s64)lane->nr_slices));
+}
+
+/* otherData.sched: how the CPU lanes were recorded, and each CPU's totals. */
+static struct json_object *new_sched_summary(const struct sched_model *s)
+{
+	struct json_object *sched, *cpus = json_object_new_array();
+	size_t i;
+
+	for (i = 0; cpus && i < s->nr_cpus; i++) {
+		if (arr_put(cpus, new_cpu_summary(&s->cpus[i]))) {
+			json_object_put(cpus);
+			cpus = NULL;
+		}
+	}
+	sched = with(json_object_new_object(), "level", json_object_new_string(sched_level_name(s->level)));
+	sched = with(sched, "resolution_us", json_object_new_int64((__s64)(s->resolution_ns / 1000)));
+	sched = with(sched, "counter_bucket_us", json_object_new_int64((__s64)(s->bucket_ns / 1000)));
+	sched = with(sched, "cpus", cpus);
+	sched = with(sched, "records", json_object_new_int64((__s64)s->records));
+	sched = with(sched, "reordered", json_object_new_int64((__s64)s->reordered));
+	return with(sched, "malformed", json_object_new_int64((__s64)s->malformed));
 }
 
 static struct json_object *new_iso8601(__u64 realtime_ns)
@@ -574,7 +883,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      obj_put(od, "processes", json_object_new_int64(m->nr_procs)) ?:
 	      obj_put(od, "lanes", json_object_new_int64(b->nr_lanes)) ?:
 	      obj_put(od, "unfinished_processes", json_object_new_int64(unfinished)) ?:
-	      obj_put(od, "duration_us", json_object_new_int64(ts_us(m, m->end_ns) - 1));
+	      obj_put(od, "duration_us", json_object_new_int64(ts_us(m, m->end_ns) - 1)) ?:
+	      obj_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (err) {
 		json_object_put(od);
 		return NULL;
@@ -583,13 +893,14 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 }
 
 /* Per-proc scratch the builder needs before it emits anything. */
-static int builder_init(struct builder *b, const struct model *m)
+static int builder_init(struct builder *b, const struct model *m, const struct sched_model *sched)
 {
 	size_t i, n = m->nr_procs ? m->nr_procs : 1, max_execs = 1;
 	int err;
 
 	memset(b, 0, sizeof(*b));
 	b->m = m;
+	b->sched = sched;
 	for (i = 0; i < m->nr_procs; i++) {
 		if (m->procs[i].nr_execs > max_execs)
 			max_execs = m->procs[i].nr_execs;
@@ -607,16 +918,24 @@ static int builder_init(struct builder *b, const struct model *m)
 		err = link_lane_stacks(b);
 	if (!err)
 		mark_flat(b);
+	if (!err && sched)
+		err = index_pids(b);
 	return err;
 }
 
 static void builder_free(struct builder *b)
 {
+	size_t i;
+
 	free(b->spans);
 	free(b->image_spans);
 	free(b->above);
 	free(b->flat);
 	free(b->lanes);
+	free(b->by_pid);
+	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
+		free(b->cpu_names[i]);
+	free(b->cpu_names);
 }
 
 struct json_object *chrome_trace__build(const struct model *m, const struct trace_meta *meta)
@@ -629,7 +948,7 @@ struct json_object *chrome_trace__build(const struct model *m, const struct trac
 
 	if (!meta)
 		meta = &no_meta;
-	err = builder_init(&b, m);
+	err = builder_init(&b, m, meta->sched);
 	if (err)
 		goto cleanup;
 
@@ -641,8 +960,12 @@ struct json_object *chrome_trace__build(const struct model *m, const struct trac
 	if (obj_put(trace, "traceEvents", b.events))
 		goto cleanup;
 	err = add_track_names(&b, meta);
+	if (!err && b.sched)
+		err = add_cpu_track_names(&b);
 	for (i = 0; !err && i < m->nr_procs; i++)
 		err = add_proc(&b, i);
+	if (!err && b.sched)
+		err = add_cpu_slices(&b) ?: add_counters(&b);
 	if (err)
 		goto cleanup;
 	err = obj_put(trace, "displayTimeUnit", json_object_new_string("ms")) ?:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -13,6 +14,8 @@ enum {
 	OPT_ARGS_MAX,
 	OPT_BUFFER_SIZE,
 	OPT_WAIT_ALL,
+	OPT_SCHED,
+	OPT_SCHED_RESOLUTION,
 };
 
 static const char usage_text[] =
@@ -32,6 +35,13 @@ static const char usage_text[] =
 	"      --args-max BYTES   argv bytes kept per exec, up to 128K (default: 16K);\n"
 	"                         longer argv is cut and flagged in the trace\n"
 	"      --buffer-size SIZE kernel ring buffer size, a power of two (default: 16M)\n"
+	"      --sched LEVEL      scheduler detail: off (process tree only), summary\n"
+	"                         (default: per-process CPU/run-queue/blocked/sleep\n"
+	"                         time, CPU lanes and parallelism counters at a bounded\n"
+	"                         resolution), full (every context switch)\n"
+	"      --sched-resolution TIME  with --sched=summary: merge a thread's CPU\n"
+	"                         slices across gaps shorter than TIME and fold slices\n"
+	"                         shorter than it (default: 1ms; units ns, us, ms, s)\n"
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
@@ -42,6 +52,34 @@ static const char usage_text[] =
 	"\n"
 	"Example:\n"
 	"  sudo buildbpf -o trace.json -- make -j8\n";
+
+/* "1ms", "500us", "2s", "100000ns": a duration; a bare number is ns. */
+static int parse_duration(const char *s, __u64 *out)
+{
+	static const struct {
+		const char *unit;
+		__u64 ns;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { "", 1 } };
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > UINT64_MAX / units[i].ns)
+			return -EINVAL;
+		*out = v * units[i].ns;
+		return 0;
+	}
+	return -EINVAL;
+}
 
 /* "16K", "4M", "4096": a byte count with an optional binary suffix. */
 static int parse_size(const char *s, unsigned long long *out)
@@ -87,6 +125,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
+		{ "sched", required_argument, NULL, OPT_SCHED },
+		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -100,6 +140,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->output = CLI_DEFAULT_OUTPUT;
 	opts->args_max = BB_ARGS_MAX_DEFAULT;
 	opts->ringbuf_bytes = CLI_DEFAULT_RINGBUF;
+	opts->sched = SCHED_SUMMARY;
+	opts->sched_resolution_ns = SCHED_DEFAULT_RESOLUTION_NS;
 
 	/* '+': stop at the command, whose own options are not ours.
 	 * ':': report a missing argument ourselves. */
@@ -138,6 +180,26 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 				return -EINVAL;
 			}
 			opts->ringbuf_bytes = size;
+			break;
+		case OPT_SCHED:
+			if (!strcmp(optarg, "off")) {
+				opts->sched = SCHED_OFF;
+			} else if (!strcmp(optarg, "summary")) {
+				opts->sched = SCHED_SUMMARY;
+			} else if (!strcmp(optarg, "full")) {
+				opts->sched = SCHED_FULL;
+			} else {
+				fprintf(err, "buildbpf: --sched '%s': expected off, summary or full\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_SCHED_RESOLUTION:
+			if (parse_duration(optarg, &opts->sched_resolution_ns) || !opts->sched_resolution_ns ||
+			    opts->sched_resolution_ns > 10000000000ull) {
+				fprintf(err, "buildbpf: --sched-resolution '%s': expected a duration from 1ns to 10s "
+					     "(e.g. 1ms, 500us)\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case OPT_WAIT_ALL:
 			opts->wait_all = true;

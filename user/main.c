@@ -19,6 +19,7 @@
 #include "capture.h"
 #include "chrome_trace.h"
 #include "cli.h"
+#include "cpu_sched.h"
 #include "launch.h"
 #include "model.h"
 #include "output.h"
@@ -34,7 +35,11 @@
 /* Where the records go, and how many of the build's processes are alive. */
 struct record_sink {
 	struct model *model;
+	struct sched_model *sched; /* NULL with --sched=off */
 	long live; /* processes of the tree still running, root included */
+	__u32 root_pid;
+	__u64 root_exit_ns; /* the command's own exit record; 0: not seen */
+	__u64 last_exit_ns; /* the latest process exit record */
 	int err;   /* first fatal error (out of memory) */
 };
 
@@ -46,12 +51,25 @@ static int on_record(void *ctx, const void *rec, size_t len)
 
 	if (!sink->model)
 		return 0;
+	if (len >= sizeof(*hdr) && (hdr->type == BB_EV_CPU_SLICE || hdr->type == BB_EV_CPU_IDLE)) {
+		err = sink->sched ? sched_model__add_event(sink->sched, rec, len) : 0;
+		if (err == -ENOMEM) {
+			sink->err = err;
+			return err;
+		}
+		return 0;
+	}
 	if (len >= sizeof(struct bb_fork_event) && hdr->type == BB_EV_FORK &&
 	    !(((const struct bb_fork_event *)rec)->flags & BB_FORK_THREAD))
 		sink->live++;
 	else if (len >= sizeof(struct bb_exit_event) && hdr->type == BB_EV_EXIT &&
-		 (((const struct bb_exit_event *)rec)->flags & BB_EXIT_GROUP_DEAD))
+		 (((const struct bb_exit_event *)rec)->flags & BB_EXIT_GROUP_DEAD)) {
 		sink->live--;
+		if (hdr->ts_ns > sink->last_exit_ns)
+			sink->last_exit_ns = hdr->ts_ns;
+		if (hdr->tgid == sink->root_pid)
+			sink->root_exit_ns = hdr->ts_ns;
+	}
 	err = model__add_event(sink->model, rec, len);
 	if (err == -ENOMEM) {
 		sink->err = err;
@@ -279,6 +297,7 @@ int main(int argc, char **argv)
 		.args_max = opts.args_max,
 		.ringbuf_bytes = opts.ringbuf_bytes,
 		.verbose = opts.verbose,
+		.sched = opts.sched != SCHED_OFF,
 	};
 	if (capture__open(&cap, &cap_opts, on_record, &sink))
 		goto cleanup;
@@ -291,8 +310,11 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	rs.pid = launch.pid;
+	sink.root_pid = launch.pid;
 	sink.model = model__new(launch.pid, start_ns);
-	if (!sink.model) {
+	if (opts.sched != SCHED_OFF)
+		sink.sched = sched_model__new(opts.sched, opts.sched_resolution_ns, capture__nr_cpus(cap), start_ns);
+	if (!sink.model || (opts.sched != SCHED_OFF && !sink.sched)) {
 		fprintf(stderr, "buildbpf: out of memory\n");
 		goto abort_launch;
 	}
@@ -325,9 +347,25 @@ int main(int argc, char **argv)
 		}
 	}
 	exit_code = status_to_exit_code(rs.status);
-	end_ns = opts.wait_all ? now_ns(CLOCK_MONOTONIC) : rs.exit_ns;
+	/*
+	 * The trace ends when the command exited, as the kernel stamped it
+	 * (the reap comes a little later), or with --wait-all when the last
+	 * process did.  The waitpid/clock times are fallbacks for a lost record.
+	 */
+	if (opts.wait_all)
+		end_ns = sink.live <= 0 && sink.last_exit_ns ? sink.last_exit_ns : now_ns(CLOCK_MONOTONIC);
+	else
+		end_ns = sink.root_exit_ns ? sink.root_exit_ns : rs.exit_ns;
+
+	err = capture__finish_sched(cap, end_ns);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
+	if (sink.err)
+		fprintf(stderr, "buildbpf: warning: out of memory while recording: the trace is incomplete\n");
 
 	err = model__finish(sink.model, end_ns);
+	if (!err && sink.sched)
+		err = sched_model__finish(sink.sched, end_ns);
 	if (err) {
 		fprintf(stderr, "buildbpf: warning: cannot reconstruct the trace: %s; no trace written\n",
 			strerror(-err));
@@ -335,6 +373,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	fill_meta(&meta, &opts, &ra, &uts, start_realtime_ns, capture__lost_events(cap));
+	meta.sched = sink.sched;
 	trace = chrome_trace__build(sink.model, &meta);
 	if (!trace) {
 		fprintf(stderr, "buildbpf: warning: out of memory building the trace; no trace written\n");
@@ -362,6 +401,7 @@ cleanup:
 	json_object_put(trace);
 	free(fallback_path);
 	model__free(sink.model);
+	sched_model__free(sink.sched);
 	capture__free(cap);
 	output__free(&out);
 	if (sfd >= 0)

@@ -378,6 +378,7 @@ static int apply_exit(struct model *m, const struct bb_exit_event *e)
 	p->exited = true;
 	p->exit_status = e->exit_status;
 	p->maxrss_kb = e->maxrss_kb;
+	p->sched = e->sched;
 	if (e->nr_threads > p->nr_threads)
 		p->nr_threads = e->nr_threads;
 	split_cpu_time(p, e);

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Maps and helpers both BPF objects use.  proc_events.bpf.c owns the maps;
+ * user space hands their fds to sched_events.bpf.c (bpf_map__reuse_fd)
+ * before that object loads, so the definitions here must stay identical
+ * for both.
+ */
+#ifndef BUILDBPF_SHARED_MAPS_BPF_H
+#define BUILDBPF_SHARED_MAPS_BPF_H
+
+#include "events.h"
+
+/* The build's processes, keyed by tgid: see struct bb_proc_acct. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	/* Allocated as processes appear: preallocating 64K entries costs every
+	 * run ~10 ms at start-up.  Safe for tp_btf programs. */
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct bb_proc_acct);
+} tracked SEC(".maps");
+
+/* The build's threads, keyed by tid, with --sched: see struct bb_thread. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 262144);
+	__type(key, __u32);
+	__type(value, struct bb_thread);
+} threads SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 * 1024 * 1024); /* resized by user space */
+} events SEC(".maps");
+
+/* Set by user space: wake the reader only when this many bytes wait. */
+const volatile __u64 wakeup_bytes = 256 * 1024;
+
+/* Records the ring buffer had no room for: read back by user space. */
+__u64 dropped_events = 0;
+
+static __always_inline __u64 wakeup_flag(void)
+{
+	/* Waking the reader per event would cost the build a context switch
+	 * each time; user space polls on a short timeout instead. */
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void count_drop(void)
+{
+	__sync_fetch_and_add(&dropped_events, 1);
+}
+
+static __always_inline void fill_header(struct bb_event_header *hdr, __u32 type, __u32 pid, __u32 tgid, __u64 ts)
+{
+	hdr->ts_ns = ts;
+	hdr->type = type;
+	hdr->cpu = bpf_get_smp_processor_id();
+	hdr->pid = pid;
+	hdr->tgid = tgid;
+}
+
+/* One on-CPU interval of t, ending now, into the ring buffer. */
+static __always_inline void emit_cpu_slice(const struct bb_thread *t, __u32 tid, __u32 end_state, __u64 now)
+{
+	struct bb_cpu_slice_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop();
+		return;
+	}
+	fill_header(&e->hdr, BB_EV_CPU_SLICE, tid, t->tgid, now);
+	e->start_ns = t->state_ts;
+	e->wait_ns = t->last_wait_ns;
+	e->end_state = end_state;
+	e->__pad = 0;
+	bpf_ringbuf_submit(e, wakeup_flag());
+}
+
+/*
+ * Closes the time t spent in its current state at now.  Returns the time
+ * it was RUNNING (0 in any other state).
+ */
+static __always_inline __u64 thread_close_state(struct bb_thread *t, __u64 now)
+{
+	__u64 dur = now > t->state_ts ? now - t->state_ts : 0;
+
+	switch (t->state) {
+	case BB_THREAD_RUNNING:
+		t->acct.on_cpu_ns += dur;
+		return dur;
+	case BB_THREAD_BLOCKED:
+		t->acct.blocked_ns += dur;
+		break;
+	case BB_THREAD_SLEEPING:
+		t->acct.sleep_ns += dur;
+		break;
+	default: /* NEW, RUNNABLE: it wanted a CPU */
+		t->acct.runq_ns += dur;
+		break;
+	}
+	return 0;
+}
+
+#endif /* BUILDBPF_SHARED_MAPS_BPF_H */

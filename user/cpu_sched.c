@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CPU lanes and parallelism counters from the scheduler records.
+ *
+ * Each CPU emits its own records with preemption off, so the records of one
+ * CPU arrive in time order while different CPUs interleave arbitrarily.
+ * Everything here is therefore per CPU and streaming: a lane's cursor says
+ * how far its time is classified (build thread, other, idle), and intervals
+ * pass through one pending slice that either absorbs them (same thread
+ * back after a short gap), folds them (a short interruption) or is flushed
+ * as a drawn slice.  The counters are integrals per bucket; addition does
+ * not care in which order the CPUs deliver.
+ *
+ * The trace end is known only at sched_model__finish(), but the last
+ * records of every CPU straddle it: a CPU's final idle period is reported
+ * when the next task switches in, after the command has exited.  So each
+ * lane holds its newest HOLD_BACK records unclassified, and finish() clips
+ * them to the end exactly.  Only a CPU with more records than that past the
+ * end is clipped approximately (lane_clip_overshoot()).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cpu_sched.h"
+
+#define NSEC_PER_MSEC 1000000ull
+#define FULL_BUCKET_NS NSEC_PER_MSEC
+/* Records held back per CPU: more than a CPU emits between the command's
+ * exit and the final drain of the ring buffer. */
+#define HOLD_BACK 256
+
+/* What a stretch of a CPU's time was: cpu_slice_kind, plus idle. */
+enum interval_kind {
+	IV_BUILD = CPU_SLICE_BUILD,
+	IV_OTHER = CPU_SLICE_OTHER,
+	IV_IDLE,
+};
+
+enum counter {
+	CNT_RUNNING,
+	CNT_RUNNABLE,
+	CNT_IDLE,
+	NR_COUNTERS,
+};
+
+/* A record as it waits in a lane's hold-back ring. */
+struct held_record {
+	__u64 start_ns, end_ns;		/* on CPU or idle; already clamped to the lane's order */
+	__u64 wait_start, wait_end;	/* runnable before it (build only) */
+	__u32 kind;			/* IV_BUILD or IV_IDLE */
+	__u32 tid, tgid;
+	__u32 __pad;
+};
+
+struct interval {
+	__u64 start_ns, end_ns;
+	__u32 kind; /* enum interval_kind */
+	__u32 tid, tgid;
+};
+
+/* The slice being extended; not yet known to be drawn or folded. */
+struct pending_slice {
+	__u64 start_ns, end_ns;
+	__u64 own_ns; /* its own kind's time, without the interruptions it spans */
+	__u32 kind;   /* enum interval_kind */
+	__u32 tid, tgid;
+	__u32 nr;     /* intervals merged into it */
+};
+
+struct lane_state {
+	__u64 cursor;	  /* the lane's time before it is classified */
+	__u64 queued_end; /* end of its newest record: where the next may start */
+	struct pending_slice pending;
+	bool has_pending;
+	size_t slices_cap;
+	struct held_record *held; /* ring; contiguous from 0 until first full */
+	size_t held_head, held_len, held_cap;
+};
+
+struct sched_priv {
+	struct lane_state *lanes;
+	__u64 (*buckets)[NR_COUNTERS]; /* ns integrals, from start_ns */
+	size_t nr_buckets, buckets_cap;
+	size_t samples_cap;
+	bool finished;
+};
+
+static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
+{
+	size_t new_cap = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (new_cap < need) {
+		if (new_cap > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		new_cap *= 2;
+	}
+	p = realloc(*ptr, new_cap * elem);
+	if (!p)
+		return -ENOMEM;
+	*ptr = p;
+	*cap = new_cap;
+	return 0;
+}
+
+static __u64 min_u64(__u64 a, __u64 b)
+{
+	return a < b ? a : b;
+}
+
+static __u64 max_u64(__u64 a, __u64 b)
+{
+	return a > b ? a : b;
+}
+
+void sched_model__free(struct sched_model *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_cpus; i++) {
+		free(s->cpus[i].slices);
+		if (s->priv && s->priv->lanes)
+			free(s->priv->lanes[i].held);
+	}
+	free(s->cpus);
+	if (s->priv) {
+		free(s->priv->lanes);
+		free(s->priv->buckets);
+	}
+	free(s->priv);
+	free(s->samples);
+	free(s);
+}
+
+struct sched_model *sched_model__new(enum sched_level level, __u64 resolution_ns, size_t nr_cpus, __u64 start_ns)
+{
+	struct sched_model *s;
+	size_t i;
+
+	if (level != SCHED_OFF && level != SCHED_SUMMARY && level != SCHED_FULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->priv = calloc(1, sizeof(*s->priv));
+	if (!s->priv)
+		goto cleanup;
+	s->level = level;
+	s->start_ns = start_ns;
+	s->end_ns = start_ns;
+	if (level == SCHED_OFF)
+		return s;
+
+	if (level == SCHED_FULL) {
+		s->resolution_ns = 0;
+		s->bucket_ns = FULL_BUCKET_NS;
+	} else {
+		s->resolution_ns = resolution_ns ? resolution_ns : SCHED_DEFAULT_RESOLUTION_NS;
+		s->bucket_ns = s->resolution_ns > UINT64_MAX / 10 ? UINT64_MAX : s->resolution_ns * 10;
+	}
+	if (!nr_cpus)
+		return s;
+	s->cpus = calloc(nr_cpus, sizeof(*s->cpus));
+	s->priv->lanes = calloc(nr_cpus, sizeof(*s->priv->lanes));
+	if (!s->cpus || !s->priv->lanes)
+		goto cleanup;
+	s->nr_cpus = nr_cpus;
+	for (i = 0; i < nr_cpus; i++) {
+		s->cpus[i].cpu = i;
+		s->priv->lanes[i].cursor = start_ns;
+		s->priv->lanes[i].queued_end = start_ns;
+	}
+	return s;
+
+cleanup:
+	sched_model__free(s);
+	return NULL;
+}
+
+/* Adds [from, to) to one counter, split exactly across the buckets it spans. */
+static int counter_add(struct sched_model *s, enum counter c, __u64 from, __u64 to)
+{
+	struct sched_priv *pv = s->priv;
+	size_t idx, last;
+	__u64 edge;
+
+	if (from >= to)
+		return 0;
+	idx = (from - s->start_ns) / s->bucket_ns;
+	last = (to - 1 - s->start_ns) / s->bucket_ns;
+	if (last >= pv->nr_buckets) {
+		if (last == SIZE_MAX ||
+		    grow((void **)&pv->buckets, &pv->buckets_cap, last + 1, sizeof(*pv->buckets)))
+			return -ENOMEM;
+		memset(pv->buckets + pv->nr_buckets, 0, (last + 1 - pv->nr_buckets) * sizeof(*pv->buckets));
+		pv->nr_buckets = last + 1;
+	}
+	for (; from < to; idx++) {
+		/* The last bucket's edge may lie past UINT64_MAX; `to` bounds it. */
+		edge = idx == last ? to : s->start_ns + (idx + 1) * s->bucket_ns;
+		pv->buckets[idx][c] += edge - from;
+		from = edge;
+	}
+	return 0;
+}
+
+static bool same_owner(const struct pending_slice *p, const struct interval *iv)
+{
+	return p->kind == iv->kind && (iv->kind != IV_BUILD || (p->tid == iv->tid && p->tgid == iv->tgid));
+}
+
+static int lane_flush(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls)
+{
+	struct pending_slice *p = &ls->pending;
+	struct cpu_slice *slice;
+
+	if (!ls->has_pending)
+		return 0;
+	ls->has_pending = false;
+	if (p->kind == IV_IDLE)
+		return 0;
+	if (p->end_ns - p->start_ns < s->resolution_ns) {
+		lane->folded_ns += p->own_ns;
+		lane->folded += p->nr;
+		return 0;
+	}
+	if (grow((void **)&lane->slices, &ls->slices_cap, lane->nr_slices + 1, sizeof(*lane->slices)))
+		return -ENOMEM;
+	slice = &lane->slices[lane->nr_slices++];
+	slice->start_ns = p->start_ns;
+	slice->end_ns = p->end_ns;
+	slice->kind = p->kind;
+	slice->tid = p->tid;
+	slice->tgid = p->tgid;
+	slice->merged = p->kind == IV_BUILD ? p->nr : 1;
+	return 0;
+}
+
+/* One classified stretch of a lane, in time order, at or after the previous. */
+static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls,
+			 const struct interval *iv)
+{
+	struct pending_slice *p = &ls->pending;
+	__u64 len = iv->end_ns - iv->start_ns, gap;
+	int err = 0;
+
+	switch (iv->kind) {
+	case IV_BUILD:
+		lane->build_ns += len;
+		err = counter_add(s, CNT_RUNNING, iv->start_ns, iv->end_ns);
+		break;
+	case IV_IDLE:
+		lane->idle_ns += len;
+		err = counter_add(s, CNT_IDLE, iv->start_ns, iv->end_ns);
+		break;
+	default:
+		lane->other_ns += len;
+		break;
+	}
+	if (err)
+		return err;
+
+	if (ls->has_pending) {
+		/* The pending slice never ends past the cursor, so no wrap. */
+		gap = iv->start_ns - p->end_ns;
+		if (same_owner(p, iv) && (gap == 0 || gap < s->resolution_ns)) {
+			/* Back after a short gap: one slice, spanning whatever was folded. */
+			p->end_ns = iv->end_ns;
+			p->own_ns += len;
+			p->nr++;
+			return 0;
+		}
+		if (!same_owner(p, iv) && len < s->resolution_ns) {
+			/* A short interruption: too thin to draw, and the pending
+			 * slice may still resume across it. */
+			if (iv->kind != IV_IDLE) {
+				lane->folded_ns += len;
+				lane->folded++;
+			}
+			return 0;
+		}
+	}
+	err = lane_flush(s, lane, ls);
+	if (err)
+		return err;
+	p->start_ns = iv->start_ns;
+	p->end_ns = iv->end_ns;
+	p->own_ns = len;
+	p->kind = iv->kind;
+	p->tid = iv->tid;
+	p->tgid = iv->tgid;
+	p->nr = 1;
+	ls->has_pending = true;
+	return 0;
+}
+
+/* Classifies a held record, clipped to limit: the gap before it, then itself. */
+static int lane_commit(struct sched_model *s, size_t cpu, const struct held_record *h, __u64 limit)
+{
+	struct lane_state *ls = &s->priv->lanes[cpu];
+	struct cpu_lane *lane = &s->cpus[cpu];
+	struct interval iv = {};
+	__u64 end = min_u64(h->end_ns, limit);
+	int err;
+
+	err = counter_add(s, CNT_RUNNABLE, h->wait_start, min_u64(h->wait_end, limit));
+	if (err || h->start_ns >= end)
+		return err;
+	if (h->start_ns > ls->cursor) {
+		iv.start_ns = ls->cursor;
+		iv.end_ns = h->start_ns;
+		iv.kind = IV_OTHER;
+		err = lane_interval(s, lane, ls, &iv);
+		if (err)
+			return err;
+	}
+	iv.start_ns = h->start_ns;
+	iv.end_ns = end;
+	iv.kind = h->kind;
+	iv.tid = h->tid;
+	iv.tgid = h->tgid;
+	ls->cursor = end;
+	return lane_interval(s, lane, ls, &iv);
+}
+
+static int lane_hold(struct sched_model *s, size_t cpu, const struct held_record *h)
+{
+	struct lane_state *ls = &s->priv->lanes[cpu];
+	struct held_record *ring;
+	size_t cap;
+	int err;
+
+	if (ls->held_len == HOLD_BACK) {
+		err = lane_commit(s, cpu, &ls->held[ls->held_head], UINT64_MAX);
+		if (err)
+			return err;
+		ls->held_head = (ls->held_head + 1) % ls->held_cap;
+		ls->held_len--;
+	} else if (ls->held_len == ls->held_cap) {
+		/* Nothing has left the ring yet, so it is still contiguous. */
+		cap = ls->held_cap ? ls->held_cap * 2 : 16;
+		if (cap > HOLD_BACK)
+			cap = HOLD_BACK;
+		ring = realloc(ls->held, cap * sizeof(*ring));
+		if (!ring)
+			return -ENOMEM;
+		ls->held = ring;
+		ls->held_cap = cap;
+	}
+	ls->held[(ls->held_head + ls->held_len) % ls->held_cap] = *h;
+	ls->held_len++;
+	return 0;
+}
+
+int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
+{
+	struct bb_cpu_slice_event slice;
+	struct bb_cpu_idle_event idle;
+	struct bb_event_header hdr;
+	struct held_record h = {};
+	struct lane_state *ls;
+	__u64 start;
+
+	if (s->level == SCHED_OFF)
+		return 0;
+	if (s->priv->finished || len < sizeof(hdr))
+		goto malformed;
+	/* Copied out: a caller's buffer need not be aligned for the u64s. */
+	memcpy(&hdr, rec, sizeof(hdr));
+	switch (hdr.type) {
+	case BB_EV_CPU_SLICE:
+		if (len < sizeof(slice))
+			goto malformed;
+		memcpy(&slice, rec, sizeof(slice));
+		start = slice.start_ns;
+		h.kind = IV_BUILD;
+		h.tid = hdr.pid;
+		h.tgid = hdr.tgid;
+		/* The thread's wait, independent of what the lane did meanwhile. */
+		h.wait_end = start;
+		h.wait_start = max_u64(start > slice.wait_ns ? start - slice.wait_ns : 0, s->start_ns);
+		break;
+	case BB_EV_CPU_IDLE:
+		if (len < sizeof(idle))
+			goto malformed;
+		memcpy(&idle, rec, sizeof(idle));
+		start = idle.start_ns;
+		h.kind = IV_IDLE;
+		break;
+	default:
+		return 0;
+	}
+	if (hdr.cpu >= s->nr_cpus || hdr.ts_ns < start)
+		goto malformed;
+
+	ls = &s->priv->lanes[hdr.cpu];
+	h.start_ns = max_u64(start, s->start_ns);
+	if (h.start_ns < ls->queued_end) {
+		s->reordered++;
+		h.start_ns = ls->queued_end;
+	}
+	h.end_ns = max_u64(hdr.ts_ns, h.start_ns);
+	ls->queued_end = h.end_ns;
+	s->records++;
+	if (h.start_ns == h.end_ns && h.wait_start >= h.wait_end)
+		return 0;
+	return lane_hold(s, hdr.cpu, &h);
+
+malformed:
+	s->malformed++;
+	return -EINVAL;
+}
+
+/*
+ * The lane was classified past the end: more than HOLD_BACK records of the
+ * CPU came after it.  Drawn slices are cut exactly, but which kinds the time
+ * past the end was is no longer known; it is taken from idle first, what a
+ * CPU mostly does once the build is over, so the totals still add up.
+ */
+static void lane_clip_overshoot(struct cpu_lane *lane, struct lane_state *ls, __u64 end, __u64 res)
+{
+	__u64 *totals[] = { &lane->idle_ns, &lane->other_ns, &lane->build_ns };
+	struct cpu_slice *last;
+	__u64 over = ls->cursor - end, take;
+	size_t i;
+
+	for (i = 0; i < sizeof(totals) / sizeof(totals[0]) && over; i++) {
+		take = min_u64(over, *totals[i]);
+		*totals[i] -= take;
+		over -= take;
+	}
+	while (lane->nr_slices && lane->slices[lane->nr_slices - 1].start_ns >= end)
+		lane->nr_slices--;
+	last = lane->nr_slices ? &lane->slices[lane->nr_slices - 1] : NULL;
+	if (last && last->end_ns > end) {
+		last->end_ns = end;
+		if (end - last->start_ns < res) {
+			lane->folded_ns += end - last->start_ns;
+			lane->folded++;
+			lane->nr_slices--;
+		}
+	}
+	if (ls->has_pending && ls->pending.start_ns >= end) {
+		ls->has_pending = false;
+	} else if (ls->has_pending && ls->pending.end_ns > end) {
+		ls->pending.end_ns = end;
+		ls->pending.own_ns = min_u64(ls->pending.own_ns, end - ls->pending.start_ns);
+	}
+	ls->cursor = end;
+}
+
+static int lane_finish(struct sched_model *s, size_t cpu)
+{
+	struct lane_state *ls = &s->priv->lanes[cpu];
+	struct cpu_lane *lane = &s->cpus[cpu];
+	struct interval gap = { .kind = IV_OTHER };
+	int err;
+
+	for (; ls->held_len; ls->held_len--) {
+		err = lane_commit(s, cpu, &ls->held[ls->held_head], s->end_ns);
+		if (err)
+			return err;
+		ls->held_head = (ls->held_head + 1) % ls->held_cap;
+	}
+	if (ls->cursor < s->end_ns) {
+		gap.start_ns = ls->cursor;
+		gap.end_ns = s->end_ns;
+		ls->cursor = s->end_ns;
+		err = lane_interval(s, lane, ls, &gap);
+		if (err)
+			return err;
+	} else if (ls->cursor > s->end_ns) {
+		lane_clip_overshoot(lane, ls, s->end_ns, s->resolution_ns);
+	}
+	err = lane_flush(s, lane, ls);
+	free(ls->held);
+	ls->held = NULL;
+	ls->held_cap = 0;
+	return err;
+}
+
+/* Bucket integrals to averages; equal neighbours become one sample. */
+static int build_samples(struct sched_model *s)
+{
+	struct sched_priv *pv = s->priv;
+	__u64 span = s->end_ns - s->start_ns, ts, width;
+	size_t i, nr = span / s->bucket_ns + (span % s->bucket_ns != 0);
+	struct counter_sample sample, *last;
+	static const __u64 none[NR_COUNTERS];
+	const __u64 *sum;
+
+	for (i = 0; i < nr; i++) {
+		ts = s->start_ns + i * s->bucket_ns;
+		width = min_u64(s->bucket_ns, s->end_ns - ts);
+		sum = i < pv->nr_buckets ? pv->buckets[i] : none;
+		sample.ts_ns = ts;
+		sample.running = (double)sum[CNT_RUNNING] / width;
+		sample.runnable = (double)sum[CNT_RUNNABLE] / width;
+		sample.idle_cpus = (double)sum[CNT_IDLE] / width;
+		last = s->nr_samples ? &s->samples[s->nr_samples - 1] : NULL;
+		if (last && last->running == sample.running && last->runnable == sample.runnable &&
+		    last->idle_cpus == sample.idle_cpus)
+			continue;
+		if (grow((void **)&s->samples, &pv->samples_cap, s->nr_samples + 1, sizeof(*s->samples)))
+			return -ENOMEM;
+		s->samples[s->nr_samples++] = sample;
+	}
+	return 0;
+}
+
+int sched_model__finish(struct sched_model *s, __u64 end_ns)
+{
+	size_t i;
+	int err;
+
+	if (s->priv->finished)
+		return -EINVAL;
+	s->priv->finished = true;
+	s->end_ns = end_ns > s->start_ns ? end_ns : s->start_ns;
+	if (s->level == SCHED_OFF)
+		return 0;
+	for (i = 0; i < s->nr_cpus; i++) {
+		err = lane_finish(s, i);
+		if (err)
+			return err;
+	}
+	return build_samples(s);
+}
