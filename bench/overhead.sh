@@ -18,6 +18,7 @@
 #   --targets N   targets in the generated Makefile (default 2000)
 #   --reps R      measured repetitions of each pair (default 7)
 #   --jobs J      make's -j (default 2)
+#   --sched LEVEL buildbpf's --sched for the traced runs (default summary)
 #   --bin PATH    buildbpf binary (default: build/buildbpf in the repository)
 #   -h, --help    show this help and exit
 #
@@ -43,6 +44,7 @@ script_dir=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(cd -- "$script_dir/.." && pwd)
 
 targets=2000
+sched=summary
 reps=7
 jobs=2
 bin=$repo_root/build/buildbpf
@@ -79,6 +81,8 @@ while [[ $# -gt 0 ]]; do
 	--reps=*) reps=${1#*=}; shift ;;
 	--jobs) need_value "$1" $#; jobs=$2; shift 2 ;;
 	--jobs=*) jobs=${1#*=}; shift ;;
+	--sched) need_value "$1" $#; sched=$2; shift 2 ;;
+	--sched=*) sched=${1#*=}; shift ;;
 	--bin) need_value "$1" $#; bin=$2; shift 2 ;;
 	--bin=*) bin=${1#*=}; shift ;;
 	*) usage_error "unknown argument '$1'" ;;
@@ -176,7 +180,7 @@ run_traced_make() {
 	clean_targets
 	rm -f -- "$tmp/t.json"
 	local rc=0
-	measure "$bin" --keep-root -f -o "$tmp/t.json" -- \
+	measure "$bin" --keep-root --sched="$sched" -f -o "$tmp/t.json" -- \
 		make -C "$work" -j"$jobs" -s --no-print-directory 2>"$1" || rc=$?
 	if [[ $rc -ne 0 ]]; then
 		cat -- "$1" >&2
@@ -193,7 +197,7 @@ run_true() {
 run_traced_true() {
 	rm -f -- "$tmp/t0.json"
 	local rc=0
-	measure "$bin" --keep-root -q -f -o "$tmp/t0.json" -- /bin/true || rc=$?
+	measure "$bin" --keep-root --sched="$sched" -q -f -o "$tmp/t0.json" -- /bin/true || rc=$?
 	[[ $rc -eq 0 ]] || die "buildbpf -- /bin/true failed with status $rc"
 	[[ -s $tmp/t0.json ]] || die "trace file $tmp/t0.json was not written"
 }
@@ -241,6 +245,7 @@ check_load() { # WHEN
 noisy=0
 printf 'buildbpf overhead benchmark\n'
 printf '  binary:  %s\n' "$bin"
+printf '  sched:   %s\n' "$sched"
 printf '  build:   %d targets (each one fork+exec of cp), make -j%d -s\n' "$targets" "$jobs"
 printf '  reps:    %d (alternating untraced/traced, after one warm-up of each)\n' "$reps"
 printf '  machine: %s CPUs, kernel %s\n\n' "$(nproc)" "$(uname -r)"

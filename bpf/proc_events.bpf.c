@@ -10,7 +10,7 @@
 #include <bpf/bpf_core_read.h>
 #include "shared_maps.bpf.h"
 
-char LICENSE[] SEC("license") = "GPL";
+char LICENSE[] SEC("license") __weak = "GPL";
 
 /* Set by user space before load (rodata: the verifier prunes dead branches). */
 const volatile __u32 args_max = BB_ARGS_MAX_DEFAULT;

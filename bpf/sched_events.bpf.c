@@ -16,7 +16,7 @@
 #include <bpf/bpf_core_read.h>
 #include "shared_maps.bpf.h"
 
-char LICENSE[] SEC("license") = "GPL";
+char LICENSE[] SEC("license") __weak = "GPL";
 
 #define TASK_RUNNING_STATE 0x0000
 #define TASK_UNINTERRUPTIBLE_STATE 0x0002

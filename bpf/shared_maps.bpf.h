@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Maps and helpers both BPF objects use.  proc_events.bpf.c owns the maps;
- * user space hands their fds to sched_events.bpf.c (bpf_map__reuse_fd)
- * before that object loads, so the definitions here must stay identical
- * for both.
+ * Maps, globals and helpers both BPF programs files use.  The two objects
+ * are statically linked into one (bpftool gen object): each defines these
+ * as __weak and the linker merges the identical definitions, so there is
+ * one map of each and one kernel BTF parse at load time.
  */
 #ifndef BUILDBPF_SHARED_MAPS_BPF_H
 #define BUILDBPF_SHARED_MAPS_BPF_H
@@ -19,7 +19,7 @@ struct {
 	__uint(max_entries, 65536);
 	__type(key, __u32);
 	__type(value, struct bb_proc_acct);
-} tracked SEC(".maps");
+} tracked SEC(".maps") __weak;
 
 /* The build's threads, keyed by tid, with --sched: see struct bb_thread. */
 struct {
@@ -28,18 +28,18 @@ struct {
 	__uint(max_entries, 262144);
 	__type(key, __u32);
 	__type(value, struct bb_thread);
-} threads SEC(".maps");
+} threads SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 * 1024 * 1024); /* resized by user space */
-} events SEC(".maps");
+} events SEC(".maps") __weak;
 
 /* Set by user space: wake the reader only when this many bytes wait. */
-const volatile __u64 wakeup_bytes = 256 * 1024;
+const volatile __u64 wakeup_bytes __weak = 256 * 1024;
 
 /* Records the ring buffer had no room for: read back by user space. */
-__u64 dropped_events = 0;
+__u64 dropped_events __weak = 0;
 
 static __always_inline __u64 wakeup_flag(void)
 {

@@ -9,12 +9,11 @@
 #include <bpf/libbpf.h>
 #include "capture.h"
 #include "events.h"
-#include "proc_events.skel.h"
-#include "sched_events.skel.h"
+#include "buildbpf.skel.h"
 
 struct capture {
-	struct proc_events_bpf *proc;
-	struct sched_events_bpf *sched; /* NULL without --sched */
+	struct buildbpf_bpf *skel;
+	bool sched; /* the scheduler programs are loaded and attached */
 	struct ring_buffer *rb;
 	int nr_cpus;
 	capture_record_fn fn;
@@ -58,30 +57,34 @@ static const char *load_hint(int err)
 	}
 }
 
-/* The scheduler object shares the process object's maps (same fds). */
-static int open_sched(struct capture *c)
+/* The scheduler programs: with --sched=off they are neither loaded nor attached. */
+static struct bpf_program *sched_prog(struct buildbpf_bpf *skel, int i)
 {
-	int err;
+	struct bpf_program *progs[] = {
+		skel->progs.handle_switch,
+		skel->progs.handle_wakeup,
+		skel->progs.handle_wakeup_new,
+	};
 
-	c->sched = sched_events_bpf__open();
-	if (!c->sched)
-		return -errno;
-	c->sched->rodata->wakeup_bytes = c->proc->rodata->wakeup_bytes;
-	err = bpf_map__reuse_fd(c->sched->maps.tracked, bpf_map__fd(c->proc->maps.tracked));
-	if (!err)
-		err = bpf_map__reuse_fd(c->sched->maps.threads, bpf_map__fd(c->proc->maps.threads));
-	if (!err)
-		err = bpf_map__reuse_fd(c->sched->maps.events, bpf_map__fd(c->proc->maps.events));
-	if (!err)
-		err = sched_events_bpf__load(c->sched);
-	return err;
+	return i < (int)(sizeof(progs) / sizeof(progs[0])) ? progs[i] : NULL;
+}
+
+static struct bpf_link **sched_link(struct buildbpf_bpf *skel, int i)
+{
+	struct bpf_link **links[] = {
+		&skel->links.handle_switch,
+		&skel->links.handle_wakeup,
+		&skel->links.handle_wakeup_new,
+	};
+
+	return i < (int)(sizeof(links) / sizeof(links[0])) ? links[i] : NULL;
 }
 
 int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
 {
 	struct capture *c;
 	long page_size = sysconf(_SC_PAGESIZE);
-	int err;
+	int i, err;
 
 	*out = NULL;
 	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
@@ -92,20 +95,20 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->fn = fn;
 	c->ctx = ctx;
 
-	c->proc = proc_events_bpf__open();
-	if (!c->proc) {
+	c->skel = buildbpf_bpf__open();
+	if (!c->skel) {
 		err = -errno;
 		fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));
 		goto cleanup;
 	}
-	c->proc->rodata->args_max = opts->args_max;
-	c->proc->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
-	c->proc->rodata->sched_enabled = opts->sched;
+	c->skel->rodata->args_max = opts->args_max;
+	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->skel->rodata->sched_enabled = opts->sched;
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
-	c->proc->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
+	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
 
-	err = bpf_map__set_max_entries(c->proc->maps.events, opts->ringbuf_bytes);
+	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
 	if (err)
 		goto load_error;
 	c->nr_cpus = libbpf_num_possible_cpus();
@@ -113,29 +116,25 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		err = c->nr_cpus;
 		goto load_error;
 	}
-	err = bpf_map__set_max_entries(c->proc->maps.exec_scratch, c->nr_cpus);
+	err = bpf_map__set_max_entries(c->skel->maps.exec_scratch, c->nr_cpus);
 	if (err)
 		goto load_error;
 
-	err = proc_events_bpf__load(c->proc);
+	c->sched = opts->sched;
+	for (i = 0; !c->sched && sched_prog(c->skel, i); i++)
+		bpf_program__set_autoload(sched_prog(c->skel, i), false);
+
+	err = buildbpf_bpf__load(c->skel);
 	if (err)
 		goto load_error;
-	if (opts->sched) {
-		err = open_sched(c);
-		if (err)
-			goto load_error;
-	}
-
-	err = proc_events_bpf__attach(c->proc);
-	if (!err && c->sched)
-		err = sched_events_bpf__attach(c->sched);
+	err = buildbpf_bpf__attach(c->skel);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot attach to the sched tracepoints: %s%s\n", strerror(-err),
 			load_hint(err));
 		goto cleanup;
 	}
 
-	c->rb = ring_buffer__new(bpf_map__fd(c->proc->maps.events), on_record, c, NULL);
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), on_record, c, NULL);
 	if (!c->rb) {
 		err = -errno;
 		fprintf(stderr, "buildbpf: cannot open the ring buffer: %s\n", strerror(-err));
@@ -171,10 +170,10 @@ int capture__track(struct capture *c, pid_t pid)
 	};
 	__u32 key = pid;
 
-	if (bpf_map__update_elem(c->proc->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
+	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
 		return -errno;
 	if (c->sched &&
-	    bpf_map__update_elem(c->proc->maps.threads, &key, sizeof(key), &thread, sizeof(thread), BPF_ANY))
+	    bpf_map__update_elem(c->skel->maps.threads, &key, sizeof(key), &thread, sizeof(thread), BPF_ANY))
 		return -errno;
 	return 0;
 }
@@ -203,7 +202,7 @@ static int flush_cpu(struct capture *c, int cpu, const struct bb_cpu_slot *slot,
 		return c->fn(c->ctx, &idle, sizeof(idle));
 	}
 	if (!slot->known || !slot->cur_tracked ||
-	    bpf_map__lookup_elem(c->proc->maps.threads, &tid, sizeof(tid), &t, sizeof(t), 0) ||
+	    bpf_map__lookup_elem(c->skel->maps.threads, &tid, sizeof(tid), &t, sizeof(t), 0) ||
 	    t.state != BB_THREAD_RUNNING || t.last_cpu != cpu || t.state_ts >= end_ns)
 		return 0;
 	slice.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_SLICE, cpu, tid, t.tgid };
@@ -217,20 +216,23 @@ int capture__finish_sched(struct capture *c, __u64 end_ns)
 {
 	struct bb_cpu_slot *slots;
 	__u32 zero = 0;
-	int cpu, err;
+	int i, cpu, err;
 
 	if (!c->sched)
 		return 0;
 	/* No switch is recorded after this, so the slots stay what the last
 	 * records left: each CPU's record order is preserved. */
-	sched_events_bpf__detach(c->sched);
+	for (i = 0; sched_link(c->skel, i); i++) {
+		bpf_link__destroy(*sched_link(c->skel, i));
+		*sched_link(c->skel, i) = NULL;
+	}
 	err = ring_buffer__consume(c->rb);
 	if (err < 0)
 		return err;
 	slots = calloc(c->nr_cpus, sizeof(*slots));
 	if (!slots)
 		return -ENOMEM;
-	err = bpf_map__lookup_elem(c->sched->maps.cpu_slots, &zero, sizeof(zero), slots,
+	err = bpf_map__lookup_elem(c->skel->maps.cpu_slots, &zero, sizeof(zero), slots,
 				   c->nr_cpus * sizeof(*slots), 0);
 	for (cpu = 0; !err && cpu < c->nr_cpus; cpu++)
 		err = flush_cpu(c, cpu, &slots[cpu], end_ns);
@@ -245,11 +247,7 @@ int capture__nr_cpus(const struct capture *c)
 
 __u64 capture__lost_events(const struct capture *c)
 {
-	__u64 lost = c->proc->bss->dropped_events;
-
-	if (c->sched)
-		lost += c->sched->bss->dropped_events;
-	return lost;
+	return c->skel->bss->dropped_events;
 }
 
 void capture__free(struct capture *c)
@@ -257,7 +255,6 @@ void capture__free(struct capture *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
-	sched_events_bpf__destroy(c->sched);
-	proc_events_bpf__destroy(c->proc);
+	buildbpf_bpf__destroy(c->skel);
 	free(c);
 }
