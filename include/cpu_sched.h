@@ -3,10 +3,10 @@
  * CPU lanes and parallelism counters from the scheduler records
  * (BB_EV_CPU_SLICE, BB_EV_CPU_IDLE).  Pure: records in, per-CPU slices and
  * counter samples out.  Streaming: each record is folded in as it arrives,
- * so memory grows with what will be drawn (bounded by the resolution), not
- * with the number of context switches.
+ * so memory grows with what will be drawn (at SUMMARY at most one slice per
+ * resolution and CPU), not with the number of context switches.
  *
- *   struct sched_model *s = sched_model__new(SCHED_SUMMARY, 1000000, nr_cpus, start_ns);
+ *   struct sched_model *s = sched_model__new(SCHED_SUMMARY, SCHED_DEFAULT_RESOLUTION_NS, nr_cpus, start_ns);
  *   sched_model__add_event(s, rec, len);   ... every record, ring order
  *   sched_model__finish(s, end_ns);
  *   ... read s->cpus[c].slices, s->samples ...
@@ -21,11 +21,11 @@
 
 enum sched_level {
 	SCHED_OFF = 0,	   /* no sched programs attached, no CPU lanes */
-	SCHED_SUMMARY = 1, /* bounded resolution (default) */
+	SCHED_SUMMARY = 1, /* per resolution bucket, what held the CPU most (default) */
 	SCHED_FULL = 2,	   /* every on-CPU interval */
 };
 
-#define SCHED_DEFAULT_RESOLUTION_NS 1000000ull /* 1 ms */
+#define SCHED_DEFAULT_RESOLUTION_NS 10000000ull /* 10 ms */
 
 enum cpu_slice_kind {
 	CPU_SLICE_BUILD = 0, /* a thread of the build ran */
@@ -39,7 +39,7 @@ struct cpu_slice {
 	__u32 kind; /* enum cpu_slice_kind */
 	__u32 tid;  /* CPU_SLICE_BUILD: the thread ... */
 	__u32 tgid; /* ... and its process */
-	__u32 merged; /* on-CPU intervals merged into this slice (>= 1) */
+	__u32 merged; /* its kind's intervals (on-CPU, or outside stretches) inside it (>= 1) */
 };
 
 struct cpu_lane {
@@ -49,8 +49,11 @@ struct cpu_lane {
 	__u64 build_ns; /* time the build ran on this CPU */
 	__u64 other_ns; /* time something else ran */
 	__u64 idle_ns;	/* time the CPU was idle */
-	__u64 folded_ns; /* build or other time in intervals too short to draw */
-	size_t folded;	 /* how many such intervals */
+	/* build or other time not drawn as its own kind: at SUMMARY, what did not
+	 * hold its bucket's CPU most; build_ns + other_ns is the drawn slices'
+	 * own time plus this (unless the CPU ran far past the end).  0 at FULL. */
+	__u64 folded_ns;
+	size_t folded; /* intervals with folded time, each counted once */
 };
 
 /*
@@ -66,8 +69,16 @@ struct counter_sample {
 
 struct sched_model {
 	enum sched_level level;
-	__u64 resolution_ns; /* SUMMARY: gaps to merge across, slices to fold; FULL: 0 */
-	__u64 bucket_ns;     /* counter bucket width */
+	/*
+	 * SUMMARY: each lane is cut into buckets [start_ns + k * resolution_ns,
+	 * + resolution_ns), the last ending at end_ns.  A bucket's dominant kind
+	 * (the build thread, outside work or idle with the most time in it; of
+	 * equals, the one that ran first) is drawn, idle as nothing; a run of
+	 * buckets with the same dominant kind is one slice, from where that kind
+	 * first ran in the run to where it last ran.  FULL: 0, every interval.
+	 */
+	__u64 resolution_ns;
+	__u64 bucket_ns; /* counter bucket width: 10 * resolution_ns; FULL: 1 ms */
 	__u64 start_ns, end_ns;
 	struct cpu_lane *cpus; /* nr_cpus lanes, cpus[i].cpu == i */
 	size_t nr_cpus;

@@ -5,11 +5,21 @@
  * Each CPU emits its own records with preemption off, so the records of one
  * CPU arrive in time order while different CPUs interleave arbitrarily.
  * Everything here is therefore per CPU and streaming: a lane's cursor says
- * how far its time is classified (build thread, other, idle), and intervals
- * pass through one pending slice that either absorbs them (same thread
- * back after a short gap), folds them (a short interruption) or is flushed
- * as a drawn slice.  The counters are integrals per bucket; addition does
- * not care in which order the CPUs deliver.
+ * how far its time is classified (build thread, other, idle), and the
+ * classified stretches arrive contiguous, from the trace start on.  The
+ * counters are integrals per bucket; addition does not care in which order
+ * the CPUs deliver.
+ *
+ * FULL draws every stretch (one pending slice absorbs an exactly adjacent
+ * one of the same thread).  SUMMARY cuts each lane into buckets of the
+ * resolution and draws, per bucket, only the kind that held the CPU most:
+ * with threads trading a CPU every few ms, a slice per switch would make an
+ * hour-long trace too big to open, and folding short slices away would leave
+ * a busy CPU looking empty.  A run of buckets with the same dominant kind is
+ * one slice, so a compiler holding a CPU for seconds is one slice, whatever
+ * the resolution.  The slice starts where that kind first ran in the run's
+ * first bucket and ends where it last ran in the last one, never claiming
+ * time before or after its own.  Everything else in the buckets is folded.
  *
  * The trace end is known only at sched_model__finish(), but the last
  * records of every CPU straddle it: a CPU's final idle period is reported
@@ -30,6 +40,8 @@
 /* Records held back per CPU: more than a CPU emits between the command's
  * exit and the final drain of the ring buffer. */
 #define HOLD_BACK 256
+/* Build threads a SUMMARY bucket tells apart; see bucket_share(). */
+#define BUCKET_THREADS 8
 
 /* What a stretch of a CPU's time was: cpu_slice_kind, plus idle. */
 enum interval_kind {
@@ -60,13 +72,36 @@ struct interval {
 	__u32 tid, tgid;
 };
 
-/* The slice being extended; not yet known to be drawn or folded. */
+/*
+ * The slice being extended, not yet drawn: FULL's last interval, or
+ * SUMMARY's open run of buckets.  An idle one is never drawn.
+ */
 struct pending_slice {
 	__u64 start_ns, end_ns;
-	__u64 own_ns; /* its own kind's time, without the interruptions it spans */
-	__u32 kind;   /* enum interval_kind */
+	__u32 kind; /* enum interval_kind */
 	__u32 tid, tgid;
-	__u32 nr;     /* intervals merged into it */
+	__u32 nr;   /* intervals merged into it */
+};
+
+/* One kind's share of a SUMMARY bucket. */
+struct kind_share {
+	__u64 ns;		 /* its time in the bucket */
+	__u64 first_ns, last_ns; /* where it first started and last stopped there */
+	__u32 kind;		 /* enum interval_kind */
+	__u32 tid, tgid;
+	__u32 starts; /* its intervals that began in the bucket */
+	bool cont;    /* its first piece continues an interval from the bucket before */
+};
+
+struct bucket {
+	__u64 start_ns, end_ns; /* nominal: the last one is cut at the trace end */
+	__u64 ns;		/* time classified into it so far */
+	__u64 busy_ns;		/* of which build or other */
+	struct kind_share other, idle;
+	struct kind_share threads[BUCKET_THREADS];
+	size_t nr_threads;
+	struct kind_share spill; /* threads evicted from threads[]: folded, never drawn */
+	struct kind_share *tail; /* the share of the newest piece */
 };
 
 struct lane_state {
@@ -74,6 +109,10 @@ struct lane_state {
 	__u64 queued_end; /* end of its newest record: where the next may start */
 	struct pending_slice pending;
 	bool has_pending;
+	struct bucket bucket; /* SUMMARY: the one the cursor is in */
+	/* SUMMARY: the interval crossing into the current bucket is counted
+	 * in lane->folded already, folded in a bucket before. */
+	bool tail_counted;
 	size_t slices_cap;
 	struct held_record *held; /* ring; contiguous from 0 until first full */
 	size_t held_head, held_len, held_cap;
@@ -117,6 +156,12 @@ static __u64 max_u64(__u64 a, __u64 b)
 	return a > b ? a : b;
 }
 
+/* a + b, held at UINT64_MAX: a bucket edge past it is never reached. */
+static __u64 add_sat(__u64 a, __u64 b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 void sched_model__free(struct sched_model *s)
 {
 	size_t i;
@@ -136,6 +181,13 @@ void sched_model__free(struct sched_model *s)
 	free(s->priv);
 	free(s->samples);
 	free(s);
+}
+
+static void bucket_reset(struct bucket *b, __u64 start_ns, __u64 width)
+{
+	memset(b, 0, sizeof(*b));
+	b->start_ns = start_ns;
+	b->end_ns = add_sat(start_ns, width);
 }
 
 struct sched_model *sched_model__new(enum sched_level level, __u64 resolution_ns, size_t nr_cpus, __u64 start_ns)
@@ -177,6 +229,7 @@ struct sched_model *sched_model__new(enum sched_level level, __u64 resolution_ns
 		s->cpus[i].cpu = i;
 		s->priv->lanes[i].cursor = start_ns;
 		s->priv->lanes[i].queued_end = start_ns;
+		bucket_reset(&s->priv->lanes[i].bucket, start_ns, s->resolution_ns);
 	}
 	return s;
 
@@ -212,12 +265,13 @@ static int counter_add(struct sched_model *s, enum counter c, __u64 from, __u64 
 	return 0;
 }
 
-static bool same_owner(const struct pending_slice *p, const struct interval *iv)
+static bool same_owner(const struct pending_slice *p, __u32 kind, __u32 tid, __u32 tgid)
 {
-	return p->kind == iv->kind && (iv->kind != IV_BUILD || (p->tid == iv->tid && p->tgid == iv->tgid));
+	return p->kind == kind && (kind != IV_BUILD || (p->tid == tid && p->tgid == tgid));
 }
 
-static int lane_flush(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls)
+/* Draws the pending slice, unless it is idle. */
+static int lane_flush(struct cpu_lane *lane, struct lane_state *ls)
 {
 	struct pending_slice *p = &ls->pending;
 	struct cpu_slice *slice;
@@ -227,11 +281,6 @@ static int lane_flush(struct sched_model *s, struct cpu_lane *lane, struct lane_
 	ls->has_pending = false;
 	if (p->kind == IV_IDLE)
 		return 0;
-	if (p->end_ns - p->start_ns < s->resolution_ns) {
-		lane->folded_ns += p->own_ns;
-		lane->folded += p->nr;
-		return 0;
-	}
 	if (grow((void **)&lane->slices, &ls->slices_cap, lane->nr_slices + 1, sizeof(*lane->slices)))
 		return -ENOMEM;
 	slice = &lane->slices[lane->nr_slices++];
@@ -240,16 +289,195 @@ static int lane_flush(struct sched_model *s, struct cpu_lane *lane, struct lane_
 	slice->kind = p->kind;
 	slice->tid = p->tid;
 	slice->tgid = p->tgid;
-	slice->merged = p->kind == IV_BUILD ? p->nr : 1;
+	slice->merged = p->nr;
 	return 0;
 }
 
-/* One classified stretch of a lane, in time order, at or after the previous. */
+/* Ends the pending slice and opens another; nr counts the intervals in it. */
+static int lane_open(struct cpu_lane *lane, struct lane_state *ls, __u64 start_ns, __u64 end_ns, __u32 kind,
+		     __u32 tid, __u32 tgid, __u32 nr)
+{
+	int err = lane_flush(lane, ls);
+
+	if (err)
+		return err;
+	ls->pending = (struct pending_slice){
+		.start_ns = start_ns, .end_ns = end_ns, .kind = kind, .tid = tid, .tgid = tgid, .nr = nr,
+	};
+	ls->has_pending = true;
+	return 0;
+}
+
+/* FULL: every stretch drawn; the same thread back without a gap is one slice. */
+static int full_interval(struct cpu_lane *lane, struct lane_state *ls, const struct interval *iv)
+{
+	struct pending_slice *p = &ls->pending;
+
+	/* Stretches arrive contiguous, so the pending one ends where iv starts. */
+	if (ls->has_pending && same_owner(p, iv->kind, iv->tid, iv->tgid)) {
+		p->end_ns = iv->end_ns;
+		p->nr++;
+		return 0;
+	}
+	return lane_open(lane, ls, iv->start_ns, iv->end_ns, iv->kind, iv->tid, iv->tgid, 1);
+}
+
+/*
+ * The share of a bucket that a piece of iv goes to.  A bucket seldom sees
+ * more than a few build threads, so their shares are a fixed table.  When a
+ * new thread finds it full, the thread with the least time so far (of
+ * equals, the one that came latest) moves to the spill share and the
+ * newcomer takes its place: the running thread is always in the table, and
+ * the thread that held the CPU most keeps its place unless more than
+ * BUCKET_THREADS others outran it at some point of the bucket.  The spill is
+ * folded, never drawn; if it would have held the most time, the best thread
+ * in the table is drawn instead.  An evicted thread that comes back starts a
+ * new share, so only then can its time be split and the dominance be off.
+ */
+static struct kind_share *bucket_share(struct bucket *b, const struct interval *iv)
+{
+	struct kind_share *sh, *victim;
+	size_t i;
+
+	if (iv->kind == IV_OTHER)
+		return &b->other;
+	if (iv->kind == IV_IDLE)
+		return &b->idle;
+	for (i = 0; i < b->nr_threads; i++) {
+		sh = &b->threads[i];
+		if (sh->tid == iv->tid && sh->tgid == iv->tgid)
+			return sh;
+	}
+	if (b->nr_threads < BUCKET_THREADS) {
+		sh = &b->threads[b->nr_threads++];
+	} else {
+		victim = &b->threads[0];
+		for (i = 1; i < BUCKET_THREADS; i++) {
+			sh = &b->threads[i];
+			if (sh->ns < victim->ns || (sh->ns == victim->ns && sh->first_ns > victim->first_ns))
+				victim = sh;
+		}
+		if (!b->spill.ns)
+			b->spill.first_ns = victim->first_ns;
+		b->spill.ns += victim->ns;
+		b->spill.starts += victim->starts;
+		b->spill.cont |= victim->cont;
+		sh = victim;
+	}
+	*sh = (struct kind_share){ .kind = IV_BUILD, .tid = iv->tid, .tgid = iv->tgid };
+	return sh;
+}
+
+/* Adds the piece [from, to) of iv to the current bucket; begins: it is iv's start. */
+static void bucket_add(struct bucket *b, const struct interval *iv, __u64 from, __u64 to, bool begins)
+{
+	struct kind_share *sh = bucket_share(b, iv);
+
+	if (!sh->ns) {
+		sh->kind = iv->kind;
+		sh->first_ns = from;
+		sh->cont = !begins;
+	}
+	sh->ns += to - from;
+	sh->last_ns = to;
+	sh->starts += begins;
+	b->ns += to - from;
+	if (iv->kind != IV_IDLE)
+		b->busy_ns += to - from;
+	b->tail = sh;
+}
+
+/* Most time wins; of equals, the one that ran first.  The spill never does. */
+static const struct kind_share *bucket_dominant(const struct bucket *b)
+{
+	const struct kind_share *best = NULL, *sh;
+	size_t i;
+
+	for (i = 0; i < 2 + b->nr_threads; i++) {
+		sh = i == 0 ? &b->other : i == 1 ? &b->idle : &b->threads[i - 2];
+		if (sh->ns && (!best || sh->ns > best->ns || (sh->ns == best->ns && sh->first_ns < best->first_ns)))
+			best = sh;
+	}
+	return best;
+}
+
+/* Build or other time of a share that is not drawn: its intervals, each once. */
+static void lane_fold(struct cpu_lane *lane, const struct lane_state *ls, const struct kind_share *sh)
+{
+	if (!sh->ns || sh->kind == IV_IDLE)
+		return;
+	lane->folded += sh->starts + (sh->cont && !ls->tail_counted);
+}
+
+/*
+ * The current bucket is complete: its dominant kind extends the open run
+ * or starts a new one; idle ends it.  Then the bucket after it is current.
+ */
+static int bucket_close(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls)
+{
+	struct bucket *b = &ls->bucket;
+	const struct kind_share *dom = bucket_dominant(b);
+	struct pending_slice *run = &ls->pending;
+	size_t i;
+	int err = 0;
+
+	lane_fold(lane, ls, &b->spill);
+	for (i = 0; i < 2 + b->nr_threads; i++) {
+		const struct kind_share *sh = i == 0 ? &b->other : i == 1 ? &b->idle : &b->threads[i - 2];
+
+		if (sh != dom || dom->kind == IV_IDLE)
+			lane_fold(lane, ls, sh);
+	}
+	lane->folded_ns += b->busy_ns - (dom->kind == IV_IDLE ? 0 : dom->ns);
+	/* A tail share with no start of its own is one interval filling the
+	 * bucket: it is dominant, and whether it was counted stays as it was. */
+	if (b->tail->starts)
+		ls->tail_counted = b->tail->kind != IV_IDLE && (b->tail != dom || dom->kind == IV_IDLE);
+
+	if (dom->kind == IV_IDLE) {
+		err = lane_flush(lane, ls);
+	} else if (ls->has_pending && same_owner(run, dom->kind, dom->tid, dom->tgid)) {
+		run->end_ns = dom->last_ns;
+		run->nr += dom->starts;
+	} else {
+		err = lane_open(lane, ls, dom->first_ns, dom->last_ns, dom->kind, dom->tid, dom->tgid,
+				dom->starts + dom->cont);
+	}
+	bucket_reset(b, b->end_ns, s->resolution_ns);
+	return err;
+}
+
+/* SUMMARY: iv, cut at the bucket edges it crosses. */
+static int summary_interval(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls,
+			    const struct interval *iv)
+{
+	struct bucket *b = &ls->bucket;
+	__u64 from = iv->start_ns, to;
+	bool begins = true;
+	int err;
+
+	/* Stretches arrive contiguous from the trace start, which is a bucket
+	 * edge, so each piece starts inside the current bucket.  A bucket is
+	 * complete when the lane's time reaches its end. */
+	while (from < iv->end_ns) {
+		to = min_u64(iv->end_ns, b->end_ns);
+		bucket_add(b, iv, from, to, begins);
+		begins = false;
+		from = to;
+		if (to < b->end_ns)
+			break;
+		err = bucket_close(s, lane, ls);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One classified stretch of a lane, starting where the previous one ended. */
 static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls,
 			 const struct interval *iv)
 {
-	struct pending_slice *p = &ls->pending;
-	__u64 len = iv->end_ns - iv->start_ns, gap;
+	__u64 len = iv->end_ns - iv->start_ns;
 	int err = 0;
 
 	switch (iv->kind) {
@@ -267,39 +495,9 @@ static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct la
 	}
 	if (err)
 		return err;
-
-	if (ls->has_pending) {
-		/* The pending slice never ends past the cursor, so no wrap. */
-		gap = iv->start_ns - p->end_ns;
-		if (same_owner(p, iv) && (gap == 0 || gap < s->resolution_ns)) {
-			/* Back after a short gap: one slice, spanning whatever was folded. */
-			p->end_ns = iv->end_ns;
-			p->own_ns += len;
-			p->nr++;
-			return 0;
-		}
-		if (!same_owner(p, iv) && len < s->resolution_ns) {
-			/* A short interruption: too thin to draw, and the pending
-			 * slice may still resume across it. */
-			if (iv->kind != IV_IDLE) {
-				lane->folded_ns += len;
-				lane->folded++;
-			}
-			return 0;
-		}
-	}
-	err = lane_flush(s, lane, ls);
-	if (err)
-		return err;
-	p->start_ns = iv->start_ns;
-	p->end_ns = iv->end_ns;
-	p->own_ns = len;
-	p->kind = iv->kind;
-	p->tid = iv->tid;
-	p->tgid = iv->tgid;
-	p->nr = 1;
-	ls->has_pending = true;
-	return 0;
+	if (s->level == SCHED_FULL)
+		return full_interval(lane, ls, iv);
+	return summary_interval(s, lane, ls, iv);
 }
 
 /* Classifies a held record, clipped to limit: the gap before it, then itself. */
@@ -423,9 +621,11 @@ malformed:
  * The lane was classified past the end: more than HOLD_BACK records of the
  * CPU came after it.  Drawn slices are cut exactly, but which kinds the time
  * past the end was is no longer known; it is taken from idle first, what a
- * CPU mostly does once the build is over, so the totals still add up.
+ * CPU mostly does once the build is over, so the totals still add up.  At
+ * SUMMARY the buckets around the end were decided and folded with that time
+ * in them, so the folded time is only held within the totals.
  */
-static void lane_clip_overshoot(struct cpu_lane *lane, struct lane_state *ls, __u64 end, __u64 res)
+static void lane_clip_overshoot(struct cpu_lane *lane, struct lane_state *ls, __u64 end)
 {
 	__u64 *totals[] = { &lane->idle_ns, &lane->other_ns, &lane->build_ns };
 	struct cpu_slice *last;
@@ -437,23 +637,12 @@ static void lane_clip_overshoot(struct cpu_lane *lane, struct lane_state *ls, __
 		*totals[i] -= take;
 		over -= take;
 	}
+	lane->folded_ns = min_u64(lane->folded_ns, lane->build_ns + lane->other_ns);
 	while (lane->nr_slices && lane->slices[lane->nr_slices - 1].start_ns >= end)
 		lane->nr_slices--;
 	last = lane->nr_slices ? &lane->slices[lane->nr_slices - 1] : NULL;
-	if (last && last->end_ns > end) {
+	if (last && last->end_ns > end)
 		last->end_ns = end;
-		if (end - last->start_ns < res) {
-			lane->folded_ns += end - last->start_ns;
-			lane->folded++;
-			lane->nr_slices--;
-		}
-	}
-	if (ls->has_pending && ls->pending.start_ns >= end) {
-		ls->has_pending = false;
-	} else if (ls->has_pending && ls->pending.end_ns > end) {
-		ls->pending.end_ns = end;
-		ls->pending.own_ns = min_u64(ls->pending.own_ns, end - ls->pending.start_ns);
-	}
 	ls->cursor = end;
 }
 
@@ -470,6 +659,9 @@ static int lane_finish(struct sched_model *s, size_t cpu)
 			return err;
 		ls->held_head = (ls->held_head + 1) % ls->held_cap;
 	}
+	free(ls->held);
+	ls->held = NULL;
+	ls->held_cap = 0;
 	if (ls->cursor < s->end_ns) {
 		gap.start_ns = ls->cursor;
 		gap.end_ns = s->end_ns;
@@ -477,14 +669,19 @@ static int lane_finish(struct sched_model *s, size_t cpu)
 		err = lane_interval(s, lane, ls, &gap);
 		if (err)
 			return err;
-	} else if (ls->cursor > s->end_ns) {
-		lane_clip_overshoot(lane, ls, s->end_ns, s->resolution_ns);
 	}
-	err = lane_flush(s, lane, ls);
-	free(ls->held);
-	ls->held = NULL;
-	ls->held_cap = 0;
-	return err;
+	/* The last bucket, cut at the end (or past it, see below). */
+	if (s->level == SCHED_SUMMARY && ls->bucket.ns) {
+		err = bucket_close(s, lane, ls);
+		if (err)
+			return err;
+	}
+	err = lane_flush(lane, ls);
+	if (err)
+		return err;
+	if (ls->cursor > s->end_ns)
+		lane_clip_overshoot(lane, ls, s->end_ns);
+	return 0;
 }
 
 /* Bucket integrals to averages; equal neighbours become one sample. */
