@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Chrome Trace Event JSON exporter: model in, json-c tree out.  Knows
- * nothing of BPF.  The trace keeps every rule of shared/TRACE-RULES.md:
- * trace pids/tids are our own ids (the build with lanes as tids; with
- * scheduler data also CPUs with a tid per CPU, and counters), real pids
- * live in args, ts >= 1 relative to the trace start, X slices on one
- * tid nest, flows bind to slices, every pid/tid is named.
+ * Chrome Trace Event JSON exporter: model in, JSON streamed to a file
+ * descriptor one json-c event at a time.  Knows nothing of BPF.  The trace
+ * keeps every rule of shared/TRACE-RULES.md: trace pids/tids are our own
+ * ids (the build with lanes as tids; with scheduler data also CPUs with a
+ * tid per CPU, and counters), real pids live in args, ts >= 1 relative to
+ * the trace start, X slices on one tid nest, flows bind to slices, every
+ * pid/tid is named.
  */
 #ifndef BUILDBPF_CHROME_TRACE_H
 #define BUILDBPF_CHROME_TRACE_H
 
-#include <json-c/json.h>
 #include <linux/types.h>
 #include "cpu_sched.h"
 #include "model.h"
@@ -30,9 +30,11 @@ struct trace_meta {
 	const struct sched_model *sched;
 };
 
-/* Builds the whole trace; NULL on allocation failure.  json_object_put() it. */
-struct json_object *chrome_trace__build(const struct model *m, const struct trace_meta *meta);
-/* Serialises to fd; 0, or -errno (e.g. -ENOSPC).  Does not close fd. */
-int chrome_trace__write_fd(struct json_object *trace, int fd);
+/*
+ * Writes the whole trace to fd as it is generated: 0, or -errno (e.g.
+ * -ENOSPC); -ENOMEM.  Memory follows the model, not the number of events.
+ * On failure fd holds a partial trace.  Does not close fd.
+ */
+int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd);
 
 #endif /* BUILDBPF_CHROME_TRACE_H */

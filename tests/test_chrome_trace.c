@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
@@ -111,7 +113,7 @@ static const struct trace_meta default_meta = {
 
 /* ---- writing and reading back ---- */
 
-static char *write_to_memfd(struct json_object *trace, size_t *len)
+static char *write_to_memfd(const struct model *m, const struct trace_meta *meta, size_t *len)
 {
 	int fd = memfd_create("trace", MFD_CLOEXEC);
 	size_t cap = 1 << 16, used = 0;
@@ -119,7 +121,7 @@ static char *write_to_memfd(struct json_object *trace, size_t *len)
 	ssize_t n;
 
 	cr_assert(ge(int, fd, 0));
-	cr_assert(eq(int, chrome_trace__write_fd(trace, fd), 0));
+	cr_assert(eq(int, chrome_trace__write(m, meta, fd), 0));
 	cr_assert(eq(int, (int)lseek(fd, 0, SEEK_SET), 0));
 	while ((n = read(fd, buf + used, cap - used - 1)) > 0) {
 		used += n;
@@ -489,16 +491,14 @@ static void check_trace_rules(struct json_object *root)
 	free(x);
 }
 
-/* Build, write, read back, check every rule: the parsed trace. */
+/* Write, read back, check every rule: the parsed trace. */
 static struct json_object *export(const struct model *m, const struct trace_meta *meta)
 {
-	struct json_object *trace = chrome_trace__build(m, meta), *root;
+	struct json_object *root;
 	size_t len;
 	char *text;
 
-	cr_assert(not(eq(ptr, trace, NULL)));
-	text = write_to_memfd(trace, &len);
-	json_object_put(trace);
+	text = write_to_memfd(m, meta, &len);
 	check_raw_text(text, len);
 	root = parse_strict(text, len);
 	free(text);
@@ -1083,34 +1083,29 @@ Test(chrome_trace, random_trees_keep_every_rule)
 Test(chrome_trace, write_to_full_device_is_enospc)
 {
 	struct small_build sb;
-	struct json_object *trace;
 	int fd;
 
 	small_build_init(&sb);
-	trace = chrome_trace__build(&sb.m, &default_meta);
-	cr_assert(not(eq(ptr, trace, NULL)));
 	fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
 	cr_assert(ge(int, fd, 0));
-	cr_assert(eq(int, chrome_trace__write_fd(trace, fd), -ENOSPC));
+	cr_assert(eq(int, chrome_trace__write(&sb.m, &default_meta, fd), -ENOSPC));
 	close(fd);
-	json_object_put(trace);
 }
 
 Test(chrome_trace, write_to_bad_fd_is_ebadf)
 {
 	struct model m = model_of(NULL, 0, MS(1));
-	struct json_object *trace = chrome_trace__build(&m, &default_meta);
 
-	cr_assert(eq(int, chrome_trace__write_fd(trace, -1), -EBADF));
-	json_object_put(trace);
+	cr_assert(eq(int, chrome_trace__write(&m, &default_meta, -1), -EBADF));
 }
 
 Test(chrome_trace, write_through_a_pipe_in_pieces)
 {
 	static struct proc_instance procs[2000];
-	struct json_object *trace, *root;
+	struct json_object *root;
 	size_t i, len = 0, cap = 1 << 20;
 	char *buf = malloc(cap);
+	struct model m;
 	int pipefd[2];
 	pid_t child;
 	ssize_t n;
@@ -1120,17 +1115,13 @@ Test(chrome_trace, write_through_a_pipe_in_pieces)
 	for (i = 0; i < 2000; i++)
 		procs[i] = proc(i, i ? 0 : -1, 10 + i, MS(i), MS(i + 1), i ? 1 : 0, "job");
 	procs[0].end_ns = MS(3000);
-	{
-		struct model m = model_of(procs, 2000, MS(3000));
-
-		trace = chrome_trace__build(&m, &default_meta);
-	}
+	m = model_of(procs, 2000, MS(3000));
 	cr_assert(eq(int, pipe(pipefd), 0));
 	child = fork();
 	cr_assert(ge(int, child, 0));
 	if (child == 0) {
 		close(pipefd[0]);
-		_exit(chrome_trace__write_fd(trace, pipefd[1]) ? 1 : 0);
+		_exit(chrome_trace__write(&m, &default_meta, pipefd[1]) ? 1 : 0);
 	}
 	close(pipefd[1]);
 	while ((n = read(pipefd[0], buf + len, cap - len - 1)) > 0) {
@@ -1147,8 +1138,47 @@ Test(chrome_trace, write_through_a_pipe_in_pieces)
 	check_trace_rules(root);
 	cr_assert(eq(sz, count_events(root, "X", NULL), 2000));
 	json_object_put(root);
-	json_object_put(trace);
 	free(buf);
+}
+
+/*
+ * A write that fails once part of the trace is out (here the file size
+ * limit, as a disk filling up mid-trace would) is what the writer returns,
+ * after the short write before it filled the file up to the limit.
+ */
+Test(chrome_trace, write_error_midway_is_returned)
+{
+	static struct proc_instance procs[2000];
+	const struct rlimit limit = { 100000, 100000 };
+	struct model m;
+	struct stat st;
+	int fd, err, status;
+	pid_t child;
+	size_t i;
+
+	for (i = 0; i < 2000; i++)
+		procs[i] = proc(i, i ? 0 : -1, 10 + i, MS(i), MS(i + 1), i ? 1 : 0, "job");
+	procs[0].end_ns = MS(3000);
+	m = model_of(procs, 2000, MS(3000));
+	fd = memfd_create("trace", MFD_CLOEXEC);
+	cr_assert(ge(int, fd, 0));
+	child = fork();
+	cr_assert(ge(int, child, 0));
+	if (child == 0) {
+		/* With SIGXFSZ ignored, a write past the limit fails with EFBIG. */
+		signal(SIGXFSZ, SIG_IGN);
+		if (setrlimit(RLIMIT_FSIZE, &limit))
+			_exit(2);
+		err = chrome_trace__write(&m, &default_meta, fd);
+		if (err != -EFBIG)
+			fprintf(stderr, "chrome_trace__write: %d, not -EFBIG\n", err);
+		_exit(err == -EFBIG ? 0 : 1);
+	}
+	cr_assert(eq(int, waitpid(child, &status, 0), child));
+	cr_assert(eq(int, status, 0));
+	cr_assert(eq(int, fstat(fd, &st), 0));
+	cr_assert(eq(i64, (int64_t)st.st_size, (int64_t)limit.rlim_cur));
+	close(fd);
 }
 
 /* ---- scheduler data: CPU lanes, counters, accounting ---- */
@@ -1771,4 +1801,182 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 		for (k = 0; k < RANDOM_SCHED_SLICES; k++)
 			free(want[cpu][k]);
 	}
+}
+
+/* ---- a trace too large to hold: memory follows the model ---- */
+
+#define MANY_SLICES 200000 /* over 4 CPUs */
+#define MANY_CPUS 4
+#define MANY_PROCS 64
+/* Peak RSS the writer may add; holding the trace as one json-c tree took
+ * ~2.3 KB per event, over 400 MB here. */
+#define MANY_RSS_BUDGET_KB (16 * 1024)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+struct many_counts {
+	char *names[MANY_PROCS]; /* per tgid - 1000: the name its slices carry */
+	size_t meta, proc_slices, flows, cpu_slices, other;
+};
+
+static void count_many(struct json_object *ev, void *ctx)
+{
+	struct many_counts *c = ctx;
+	const char *ph = get_str(ev, "ph");
+	int64_t tgid;
+
+	if (!strcmp(ph, "M")) {
+		c->meta++;
+	} else if (!strcmp(ph, "X") && get_int(ev, "pid") == 1) {
+		c->proc_slices++;
+	} else if (!strcmp(ph, "s") || !strcmp(ph, "f")) {
+		c->flows++;
+	} else if (!strcmp(ph, "X") && get_int(ev, "pid") == 2) {
+		cr_assert(ge(i64, get_int(ev, "tid"), 1));
+		cr_assert(le(i64, get_int(ev, "tid"), MANY_CPUS));
+		cr_assert(ge(i64, get_int(ev, "ts"), 1));
+		cr_assert(ge(i64, get_int(ev, "dur"), 0));
+		if (str_is(ev, "cat", "cpu")) {
+			tgid = get_int(args_of(ev), "pid");
+			cr_assert(ge(i64, tgid, 1000));
+			cr_assert(lt(i64, tgid, 1000 + MANY_PROCS));
+			cr_assert(eq(str, (char *)get_str(ev, "name"), c->names[tgid - 1000]));
+		} else {
+			cr_assert(eq(str, (char *)get_str(ev, "name"), "other (not the build)"));
+		}
+		c->cpu_slices++;
+	} else {
+		c->other++;
+	}
+}
+
+/*
+ * A trace too large to parse as one tree: each element of traceEvents is
+ * parsed on its own, strictly, handed to visit and freed; what follows the
+ * array is parsed as an object of its own and returned.
+ */
+static struct json_object *parse_event_by_event(const char *text, size_t len,
+						void (*visit)(struct json_object *ev, void *ctx), void *ctx)
+{
+	static const char head[] = "{\"traceEvents\":[";
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *ev, *rest;
+	size_t at = sizeof(head) - 1;
+	char *tail;
+
+	cr_assert(gt(sz, len, at));
+	cr_assert(eq(int, memcmp(text, head, at), 0));
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_ALLOW_TRAILING_CHARS |
+					    JSON_TOKENER_VALIDATE_UTF8);
+	while (at < len && text[at] != ']') {
+		json_tokener_reset(tok);
+		ev = json_tokener_parse_ex(tok, text + at, (int)(len - at));
+		cr_assert(not(eq(ptr, ev, NULL)), "event at offset %zu: %s", at,
+			  json_tokener_error_desc(json_tokener_get_error(tok)));
+		cr_assert(json_object_is_type(ev, json_type_object));
+		visit(ev, ctx);
+		json_object_put(ev);
+		at += json_tokener_get_parse_end(tok);
+		cr_assert(at < len && (text[at] == ',' || text[at] == ']'), "offset %zu: no , or ] after an event", at);
+		if (text[at] == ',')
+			cr_assert(at + 1 < len && text[++at] != ']', "offset %zu: trailing comma", at);
+	}
+	json_tokener_free(tok);
+	cr_assert(at + 1 < len && text[at + 1] == ',', "offset %zu: nothing after traceEvents", at);
+	/* "],REST}\n" -> "{REST}\n" */
+	tail = strndup(text + at + 1, len - at - 1);
+	tail[0] = '{';
+	rest = parse_strict(tail, len - at - 1);
+	free(tail);
+	return rest;
+}
+
+static long peak_rss_kb(void)
+{
+	struct rusage ru;
+
+	cr_assert(eq(int, getrusage(RUSAGE_SELF, &ru), 0));
+	return ru.ru_maxrss;
+}
+
+Test(chrome_trace, many_cpu_slices_stream_in_little_memory)
+{
+	static struct proc_instance procs[MANY_PROCS];
+	struct cpu_slice *slices = calloc(MANY_SLICES, sizeof(*slices));
+	struct cpu_lane cpus[MANY_CPUS];
+	struct sched_model s = { .level = SCHED_FULL, .bucket_ns = 1000000 };
+	struct many_counts counts = { .meta = 0 };
+	struct trace_meta meta = default_meta;
+	struct json_object *rest;
+	size_t i, k, per_cpu = MANY_SLICES / MANY_CPUS;
+	long before_kb, after_kb;
+	struct model m;
+	struct stat st;
+	char *text;
+	int fd;
+
+	/* make on lane 0, its children one after another on lane 1. */
+	cr_assert(not(eq(ptr, slices, NULL)));
+	procs[0] = proc(0, -1, 1000, MS(0), MS(1000), 0, "make");
+	for (i = 1; i < MANY_PROCS; i++)
+		procs[i] = proc(i, 0, 1000 + i, MS(10 * i), MS(10 * i + 9), 1, "cc");
+	for (i = 0; i < MANY_PROCS; i++)
+		counts.names[i] = proc_display_name(&procs[i]);
+	/* 4 us apart on every CPU: 200 ms of back-to-back switching, every
+	 * tenth slice something outside the build. */
+	for (i = 0; i < MANY_CPUS; i++) {
+		for (k = 0; k < per_cpu; k++) {
+			__u64 at = START_NS + k * 4000 + i * 1000;
+			__u32 tgid = 1000 + (__u32)((k + i) % MANY_PROCS);
+
+			slices[i * per_cpu + k] = k % 10 == 9 ? other_slice(at, at + 3000)
+							      : build_slice(at, at + 3000, tgid, tgid, 1);
+		}
+		cpus[i] = cpu_lane_of((__u32)i, slices + i * per_cpu, per_cpu);
+	}
+	s.start_ns = START_NS;
+	s.end_ns = MS(1000);
+	s.cpus = cpus;
+	s.nr_cpus = MANY_CPUS;
+	m = model_of(procs, MANY_PROCS, MS(1000));
+	meta.sched = &s;
+
+	/* The file's pages are page cache, not this process's RSS. */
+	fd = memfd_create("trace", MFD_CLOEXEC);
+	cr_assert(ge(int, fd, 0));
+	before_kb = peak_rss_kb();
+	cr_assert(eq(int, chrome_trace__write(&m, &meta, fd), 0));
+	after_kb = peak_rss_kb();
+	cr_log_info("%d slices: peak RSS %ld -> %ld KB", MANY_SLICES, before_kb, after_kb);
+#ifndef UNDER_ASAN
+	/* (ASan's quarantine keeps freed memory resident: no bound there.) */
+	cr_assert(lt(long, after_kb - before_kb, MANY_RSS_BUDGET_KB), "the writer grew the peak RSS by %ld KB",
+		  after_kb - before_kb);
+#endif
+
+	cr_assert(eq(int, fstat(fd, &st), 0));
+	text = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	cr_assert(not(eq(ptr, text, MAP_FAILED)));
+	cr_assert(eq(chr, text[st.st_size - 1], '\n'));
+	rest = parse_event_by_event(text, st.st_size, count_many, &counts);
+	cr_assert(eq(sz, counts.cpu_slices, MANY_SLICES));
+	cr_assert(eq(sz, counts.proc_slices, MANY_PROCS));
+	cr_assert(eq(sz, counts.flows, 2 * (MANY_PROCS - 1)));
+	/* Both processes, both lanes and the counter thread, every CPU: named, ordered. */
+	cr_assert(eq(sz, counts.meta, 2 + 2 * 2 + 6 + 2 * MANY_CPUS));
+	cr_assert(eq(sz, counts.other, 0));
+	cr_assert(eq(str, (char *)get_str(rest, "displayTimeUnit"), "ms"));
+	cr_assert(eq(i64, get_int(get(rest, "otherData"), "processes"), MANY_PROCS));
+	json_object_put(rest);
+	munmap(text, st.st_size);
+	close(fd);
+	for (i = 0; i < MANY_PROCS; i++)
+		free(counts.names[i]);
+	free(slices);
 }

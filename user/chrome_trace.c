@@ -9,6 +9,12 @@
  * With scheduler data two more trace processes follow the build's: "CPUs"
  * (pid 2), one thread per CPU (tid = cpu + 1) holding what ran there, and
  * "Parallelism" (pid 3), the counters on a single thread.
+ *
+ * The trace is streamed: each event is built as a small json-c object,
+ * serialised into a write buffer and freed as the next one comes, so
+ * memory follows the model (per-proc spans, names, the pid index), never
+ * the number of events.  A build traced with --sched=full can have
+ * millions of them.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,6 +25,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include "chrome_trace.h"
 #include "proc_name.h"
 #include "utf8.h"
@@ -32,6 +39,10 @@
 #define COUNTERS_TID 1
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
+/* Plain: no indentation, the file is for viewers and can be large. */
+#define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+/* Output gathered per write(2): not a system call per event. */
+#define WRITE_BUF_BYTES (64 * 1024)
 
 /* A slice's bounds in trace microseconds. */
 struct span {
@@ -48,7 +59,12 @@ struct pid_key {
 
 struct builder {
 	const struct model *m;
-	struct json_object *events; /* the trace's traceEvents, borrowed */
+	int fd;			    /* where the trace goes */
+	char *buf;		    /* WRITE_BUF_BYTES: output not yet written */
+	size_t buf_used;
+	int write_err;		    /* the first write error; nothing is written after it */
+	struct json_object *slot;   /* a one-element array: the value being written */
+	size_t nr_events;	    /* in traceEvents so far */
 	struct span *spans;	    /* per proc: its process slice */
 	struct span *image_spans;   /* scratch: one proc's exec sub-slices */
 	long *above;		    /* per proc: innermost proc around it on its lane, or -1 */
@@ -160,6 +176,110 @@ static struct json_object *with(struct json_object *obj, const char *key, struct
 	return obj;
 }
 
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, buf, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * Output goes through b->buf.  The first write error sticks: every later
+ * put returns it without writing, and the generators stop on it.
+ */
+static int flush(struct builder *b)
+{
+	if (!b->write_err && b->buf_used)
+		b->write_err = write_all(b->fd, b->buf, b->buf_used);
+	b->buf_used = 0;
+	return b->write_err;
+}
+
+static int put_text(struct builder *b, const char *text, size_t len)
+{
+	if (b->write_err)
+		return b->write_err;
+	if (len > WRITE_BUF_BYTES - b->buf_used) {
+		if (flush(b))
+			return b->write_err;
+		/* An event larger than the buffer (a long argv) goes out directly. */
+		if (len >= WRITE_BUF_BYTES) {
+			b->write_err = write_all(b->fd, text, len);
+			return b->write_err;
+		}
+	}
+	memcpy(b->buf + b->buf_used, text, len);
+	b->buf_used += len;
+	return 0;
+}
+
+/*
+ * Only the trace's frame is literal text (constant keys, nothing to
+ * escape); every value, and every string in it, is written by json-c.
+ */
+static int put_str(struct builder *b, const char *frame)
+{
+	return put_text(b, frame, strlen(frame));
+}
+
+/*
+ * Serialises val and writes it; takes ownership of val (NULL: -ENOMEM).
+ * val goes in as the one element of b->slot, an array kept for the whole
+ * trace, and stays there until the next value replaces (and frees) it.
+ * json-c's print buffer, the array's, so grows to the largest value once
+ * rather than from nothing for every event; besides the reallocations
+ * that saves, a failed growth, which json-c ignores in the middle of an
+ * object and writes the object truncated, can only come on the few values
+ * larger than all before them.
+ */
+static int put_json(struct builder *b, struct json_object *val)
+{
+	const char *text;
+	size_t len;
+
+	if (!val)
+		return -ENOMEM;
+	if (json_object_array_put_idx(b->slot, 0, val)) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	text = json_object_to_json_string_length(b->slot, JSON_FLAGS, &len);
+	if (!text || len < 2)
+		return -ENOMEM;
+	/* "[val]" */
+	return put_text(b, text + 1, len - 2);
+}
+
+/*
+ * The next element of traceEvents, written at once: only the event at
+ * hand is ever in memory.  Takes ownership of ev.
+ */
+static int emit(struct builder *b, struct json_object *ev)
+{
+	int err;
+
+	if (!ev)
+		return -ENOMEM;
+	err = b->nr_events++ ? put_text(b, ",", 1) : 0;
+	if (err) {
+		json_object_put(ev);
+		return err;
+	}
+	return put_json(b, ev);
+}
+
 /* A JSON string from raw kernel bytes: always valid UTF-8. */
 static struct json_object *new_clean_string(const char *raw, size_t len)
 {
@@ -242,8 +362,7 @@ static int add_meta(struct builder *b, int pid, const char *what, __s64 tid, str
 {
 	const char *key = strstr(what, "sort_index") ? "sort_index" : "name";
 
-	return arr_put(b->events, with(new_event("M", NULL, what, pid, tid, 0), "args",
-				       with(json_object_new_object(), key, arg)));
+	return emit(b, with(new_event("M", NULL, what, pid, tid, 0), "args", with(json_object_new_object(), key, arg)));
 }
 
 static size_t cmd_argc(const struct trace_meta *meta)
@@ -493,7 +612,7 @@ static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const c
 		return -ENOMEM;
 	}
 	ev = with(ev, "dur", json_object_new_int64(span.end - span.ts));
-	return arr_put(b->events, with(ev, "args", args));
+	return emit(b, with(ev, "args", args));
 }
 
 /* An X slice on a lane; takes ownership of the malloc'd name and of args. */
@@ -559,9 +678,9 @@ static int add_fork_flow(struct builder *b, size_t i)
 	if (b->spans[i].ts < b->spans[parent].ts)
 		return 0;
 	id = ++b->last_flow_id;
-	err = arr_put(b->events, new_flow("s", m->procs[parent].lane, b->spans[parent].ts, id));
+	err = emit(b, new_flow("s", m->procs[parent].lane, b->spans[parent].ts, id));
 	if (!err)
-		err = arr_put(b->events, new_flow("f", p->lane, b->spans[i].ts, id));
+		err = emit(b, new_flow("f", p->lane, b->spans[i].ts, id));
 	return err;
 }
 
@@ -759,12 +878,11 @@ static int add_counter_samples(struct builder *b, __s64 ts, const struct counter
 
 	args = with(json_object_new_object(), "running", new_counter_value(cs->running));
 	args = with(args, "runnable", new_counter_value(cs->runnable));
-	err = arr_put(b->events,
-		      with(new_event("C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
+	err = emit(b, with(new_event("C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
 	if (err)
 		return err;
 	args = with(json_object_new_object(), "idle", new_counter_value(cs->idle_cpus));
-	return arr_put(b->events, with(new_event("C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
+	return emit(b, with(new_event("C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
 }
 
 /*
@@ -893,7 +1011,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 }
 
 /* Per-proc scratch the builder needs before it emits anything. */
-static int builder_init(struct builder *b, const struct model *m, const struct sched_model *sched)
+static int builder_init(struct builder *b, const struct model *m, const struct sched_model *sched, int fd)
 {
 	size_t i, n = m->nr_procs ? m->nr_procs : 1, max_execs = 1;
 	int err;
@@ -901,15 +1019,18 @@ static int builder_init(struct builder *b, const struct model *m, const struct s
 	memset(b, 0, sizeof(*b));
 	b->m = m;
 	b->sched = sched;
+	b->fd = fd;
 	for (i = 0; i < m->nr_procs; i++) {
 		if (m->procs[i].nr_execs > max_execs)
 			max_execs = m->procs[i].nr_execs;
 	}
+	b->buf = malloc(WRITE_BUF_BYTES);
+	b->slot = json_object_new_array();
 	b->spans = calloc(n, sizeof(*b->spans));
 	b->image_spans = calloc(max_execs, sizeof(*b->image_spans));
 	b->above = calloc(n, sizeof(*b->above));
 	b->flat = calloc(n, sizeof(*b->flat));
-	if (!b->spans || !b->image_spans || !b->above || !b->flat)
+	if (!b->buf || !b->slot || !b->spans || !b->image_spans || !b->above || !b->flat)
 		return -ENOMEM;
 	for (i = 0; i < m->nr_procs; i++)
 		b->spans[i] = proc_span(m, &m->procs[i]);
@@ -927,6 +1048,8 @@ static void builder_free(struct builder *b)
 {
 	size_t i;
 
+	free(b->buf);
+	json_object_put(b->slot);
 	free(b->spans);
 	free(b->image_spans);
 	free(b->above);
@@ -938,81 +1061,29 @@ static void builder_free(struct builder *b)
 	free(b->cpu_names);
 }
 
-struct json_object *chrome_trace__build(const struct model *m, const struct trace_meta *meta)
+int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd)
 {
 	static const struct trace_meta no_meta;
-	struct json_object *trace = NULL;
 	struct builder b;
 	size_t i;
 	int err;
 
 	if (!meta)
 		meta = &no_meta;
-	err = builder_init(&b, m, meta->sched);
-	if (err)
-		goto cleanup;
-
-	err = -ENOMEM;
-	trace = json_object_new_object();
-	if (!trace)
-		goto cleanup;
-	b.events = json_object_new_array();
-	if (obj_put(trace, "traceEvents", b.events))
-		goto cleanup;
-	err = add_track_names(&b, meta);
+	err = builder_init(&b, m, meta->sched, fd);
+	if (!err)
+		err = put_str(&b, "{\"traceEvents\":[");
+	if (!err)
+		err = add_track_names(&b, meta);
 	if (!err && b.sched)
 		err = add_cpu_track_names(&b);
 	for (i = 0; !err && i < m->nr_procs; i++)
 		err = add_proc(&b, i);
 	if (!err && b.sched)
 		err = add_cpu_slices(&b) ?: add_counters(&b);
-	if (err)
-		goto cleanup;
-	err = obj_put(trace, "displayTimeUnit", json_object_new_string("ms")) ?:
-	      obj_put(trace, "otherData", other_data(&b, meta));
-
-cleanup:
-	builder_free(&b);
-	if (err) {
-		json_object_put(trace);
-		errno = -err;
-		return NULL;
-	}
-	return trace;
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int chrome_trace__write_fd(struct json_object *trace, int fd)
-{
-	const char *text;
-	size_t len;
-	int err;
-
-	/* Plain: no indentation, the file is for viewers and can be large. */
-	text = json_object_to_json_string_length(trace, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
-						 &len);
-	if (!text)
-		return -ENOMEM;
-	err = write_all(fd, text, len);
 	if (!err)
-		err = write_all(fd, "\n", 1);
+		err = put_str(&b, "],\"displayTimeUnit\":\"ms\",\"otherData\":") ?: put_json(&b, other_data(&b, meta)) ?:
+		      put_str(&b, "}\n") ?: flush(&b);
+	builder_free(&b);
 	return err;
 }

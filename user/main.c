@@ -204,12 +204,18 @@ static void fill_meta(struct trace_meta *meta, const struct cli_opts *opts, cons
  * temporary directory instead.  A trace-write problem never changes the
  * exit status.  Returns the path the trace is in, or NULL.
  */
-static const char *write_trace(struct output *out, struct json_object *trace, const struct run_as *ra,
-			       char **fallback_path)
+static const char *write_trace(struct output *out, const struct model *model, const struct trace_meta *meta,
+			       const struct run_as *ra, char **fallback_path)
 {
 	int err, fd;
 
-	err = chrome_trace__write_fd(trace, out->fd);
+	err = chrome_trace__write(model, meta, out->fd);
+	/* Not the file's fault: another file would not help. */
+	if (err == -ENOMEM) {
+		fprintf(stderr, "buildbpf: warning: out of memory building the trace; no trace written\n");
+		output__discard(out);
+		return NULL;
+	}
 	if (!err)
 		err = output__commit(out);
 	if (!err)
@@ -227,7 +233,7 @@ static const char *write_trace(struct output *out, struct json_object *trace, co
 			strerror(-fd));
 		return NULL;
 	}
-	err = chrome_trace__write_fd(trace, fd);
+	err = chrome_trace__write(model, meta, fd);
 	if (!err && fsync(fd))
 		err = -errno;
 	if (close(fd) && !err)
@@ -249,7 +255,6 @@ int main(int argc, char **argv)
 	struct output out = { .fd = -1 };
 	struct capture_opts cap_opts;
 	struct capture *cap = NULL;
-	struct json_object *trace = NULL;
 	struct summary_info summary;
 	struct run_state rs = {};
 	struct trace_meta meta;
@@ -374,13 +379,7 @@ int main(int argc, char **argv)
 	}
 	fill_meta(&meta, &opts, &ra, &uts, start_realtime_ns, capture__lost_events(cap));
 	meta.sched = sink.sched;
-	trace = chrome_trace__build(sink.model, &meta);
-	if (!trace) {
-		fprintf(stderr, "buildbpf: warning: out of memory building the trace; no trace written\n");
-		output__discard(&out);
-	} else {
-		written = write_trace(&out, trace, &ra, &fallback_path);
-	}
+	written = write_trace(&out, sink.model, &meta, &ra, &fallback_path);
 	if (!opts.quiet) {
 		summary = (struct summary_info){
 			.cmd_argv = opts.cmd_argv,
@@ -398,7 +397,6 @@ abort_launch:
 	waitpid(launch.pid, NULL, 0);
 	output__discard(&out);
 cleanup:
-	json_object_put(trace);
 	free(fallback_path);
 	model__free(sink.model);
 	sched_model__free(sink.sched);
