@@ -8,9 +8,10 @@
 #       alone and while buildbpf --sched=LEVEL traces an unrelated `sleep`,
 #       alternating, R times per level.  Median ratio (with / without).
 #   (b) A real multi-process build: the bundled demo (tests/demo: a generated
-#       header, seven compilations, ar, a link) with make -jJ, untraced and
-#       traced at --sched=off, summary and full, alternating, R times.  Median
-#       traced/untraced wall-time ratio per level and the lost events.
+#       header, seven compilations, ar, a link) built from clean 4 times in a
+#       row with make -jJ, untraced and traced at --sched=off, summary and
+#       full, in an order that rotates each of the R reps.  Median of the
+#       per-rep traced/untraced wall-time ratios per level, and lost events.
 #   (c) Trace size per CPU-hour at each level, from (b): bytes / (wall x CPUs).
 #
 # Options: --reps R (default 7), --jobs J (default: CPUs), --loops N (pipe
@@ -78,30 +79,39 @@ done
 
 # (b) and (c) ----------------------------------------------------------------
 cp -r "$repo_root/tests/demo" "$tmp/demo"
-build() { make -s -C "$tmp/demo" clean >/dev/null; make -s -C "$tmp/demo" -j"$jobs" >/dev/null; }
+# One measured run: the demo built from clean $rounds times in a row (a few
+# seconds, long enough that this VM's jitter does not swamp a few percent).
+rounds=4
+build_cmd=(sh -c "for i in \$(seq $rounds); do make -s -C '$tmp/demo' clean && make -s -C '$tmp/demo' -j$jobs; done >/dev/null")
 declare -A ratios bytes lost
-echo "(b) demo build, make -j$jobs, $reps reps, alternating"
-build # warm-up: page cache, compiler binaries
+echo "(b) demo build x$rounds from clean, make -j$jobs, $reps reps; the order of the four runs rotates each rep"
+"${build_cmd[@]}" # warm-up: page cache, compiler binaries
+runs=(untraced off summary full)
 for ((i = 0; i < reps; i++)); do
-	t0=$(now); build; t1=$(now)
-	base=$((t1 - t0))
-	for level in off summary full; do
-		make -s -C "$tmp/demo" clean >/dev/null
+	declare -A took=()
+	for ((k = 0; k < 4; k++)); do
+		level=${runs[(i + k) % 4]}
 		t0=$(now)
-		if ! "$bin" -f --keep-root --sched="$level" -o "$tmp/$level.json" -- make -s -C "$tmp/demo" -j"$jobs" \
-			>/dev/null 2>"$tmp/err"; then
+		if [[ $level == untraced ]]; then
+			"${build_cmd[@]}"
+		elif ! "$bin" -f --keep-root --sched="$level" -o "$tmp/$level.json" -- "${build_cmd[@]}" 2>"$tmp/err"; then
 			echo "traced build failed at --sched=$level:" >&2; cat "$tmp/err" >&2; status=1
 		fi
 		t1=$(now)
+		took[$level]=$((t1 - t0))
+		[[ $level == untraced ]] && continue
 		n=$(sed -n 's/.* \([0-9][0-9]*\) lost event.*/\1/p' "$tmp/err")
 		[[ -n $n ]] || { echo "no summary from the traced run" >&2; status=1; n=0; }
 		((n == 0)) || status=1
 		lost[$level]=$(( ${lost[$level]:-0} + n ))
-		ratios[$level]+="$(awk -v b="$base" -v t="$((t1 - t0))" 'BEGIN {printf "%.4f", t / b}') "
 		# bytes per CPU-hour of wall time
 		sz=$(stat -c %s "$tmp/$level.json")
 		bytes[$level]+="$(awk -v s="$sz" -v w="$((t1 - t0))" -v c="$ncpu" 'BEGIN {printf "%.0f", s / (w / 1e6 * c) * 3600}') "
 	done
+	for level in off summary full; do
+		ratios[$level]+="$(awk -v b="${took[untraced]}" -v t="${took[$level]}" 'BEGIN {printf "%.4f", t / b}') "
+	done
+	unset took
 done
 for level in off summary full; do
 	r=$(tr ' ' '\n' <<< "${ratios[$level]}" | sed '/^$/d' | median)

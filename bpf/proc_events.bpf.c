@@ -60,13 +60,10 @@ int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 		count_drop();
 	}
 	if (sched_enabled) {
-		struct bb_thread thread = {
-			.state_ts = ts,
-			.tgid = child_tgid,
-			.state = BB_THREAD_NEW,
-			.last_cpu = -1,
-		};
 		__u32 child_tid = BPF_CORE_READ(child, pid);
+		struct bb_thread thread;
+
+		thread_init(&thread, child_tgid, BB_THREAD_NEW, ts);
 
 		if (bpf_map_update_elem(&threads, &child_tid, &thread, BPF_ANY))
 			count_drop();
@@ -206,11 +203,13 @@ static __always_inline void exit_thread_sched(__u32 tid, struct bb_proc_acct *ac
 					      __u64 ts)
 {
 	struct bb_thread *t = bpf_map_lookup_elem(&threads, &tid);
+	__u64 start;
 
 	if (!t)
 		return;
+	start = t->state_ts;
 	if (thread_close_state(t, ts))
-		emit_cpu_slice(t, tid, BB_SLICE_EXITED, ts);
+		emit_cpu_slice(t, tid, BB_SLICE_EXITED, start, ts);
 	*own = t->acct;
 	add_sched(&acct->sched, &t->acct);
 	bpf_map_delete_elem(&threads, &tid);

@@ -18,16 +18,6 @@
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
-#define TASK_RUNNING_STATE 0x0000
-#define TASK_UNINTERRUPTIBLE_STATE 0x0002
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct bb_cpu_slot);
-} cpu_slots SEC(".maps");
-
 /* task_struct::state was renamed __state in 5.14: read whichever exists. */
 struct task_struct___pre_5_14 {
 	long state;
@@ -51,54 +41,18 @@ static __always_inline void emit_idle(__u64 start, __u64 now)
 	}
 	fill_header(&e->hdr, BB_EV_CPU_IDLE, 0, 0, now);
 	e->start_ns = start;
+	e->short_idle_ns = take_short_idle();
 	bpf_ringbuf_submit(e, wakeup_flag());
 }
 
 static __always_inline void switch_out(struct bb_thread *t, __u32 tid, struct task_struct *prev, bool preempt,
 				       __u64 now)
 {
-	unsigned int state;
-	__u32 end;
+	__u64 start;
+	int end = thread_switch_out(t, preempt, task_state(prev), now, &start);
 
-	/* Only a running thread leaves a CPU; any other state means we did not
-	 * see it arrive (attached mid-run) and there is no interval to close. */
-	if (t->state != BB_THREAD_RUNNING)
-		return;
-	thread_close_state(t, now);
-	state = task_state(prev);
-	/* Preempted while it was setting a sleep state: still runnable. */
-	if (preempt || state == TASK_RUNNING_STATE) {
-		t->state = BB_THREAD_RUNNABLE;
-		t->acct.nr_involuntary++;
-		end = BB_SLICE_PREEMPTED;
-	} else if (state & TASK_UNINTERRUPTIBLE_STATE) {
-		t->state = BB_THREAD_BLOCKED;
-		t->acct.nr_voluntary++;
-		end = BB_SLICE_BLOCKED;
-	} else {
-		t->state = BB_THREAD_SLEEPING;
-		t->acct.nr_voluntary++;
-		end = BB_SLICE_SLEPT;
-	}
-	emit_cpu_slice(t, tid, end, now);
-	t->state_ts = now;
-}
-
-static __always_inline void switch_in(struct bb_thread *t, __u32 cpu, __u64 now)
-{
-	__u64 waited = 0;
-
-	/* Runnable until now is run-queue wait; a thread switched in from a
-	 * sleep state had a wakeup we did not see (before attach). */
-	if (t->state == BB_THREAD_RUNNABLE || t->state == BB_THREAD_NEW)
-		waited = now > t->state_ts ? now - t->state_ts : 0;
-	thread_close_state(t, now);
-	if (t->last_cpu >= 0 && (__u32)t->last_cpu != cpu)
-		t->acct.nr_migrations++;
-	t->last_cpu = cpu;
-	t->state = BB_THREAD_RUNNING;
-	t->state_ts = now;
-	t->last_wait_ns = waited;
+	if (end >= 0)
+		emit_cpu_slice(t, tid, end, start, now);
 }
 
 SEC("tp_btf/sched_switch")
@@ -117,7 +71,9 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 		/* The idle task leaves: one idle period of this CPU.  The first
 		 * switch seen on a CPU that was idle at attach ends a period
 		 * that began before the trace (user space clips it). */
-		if (slot->idle_start)
+		if (slot->idle_start && now - slot->idle_start < idle_min_ns)
+			slot->short_idle_ns += now - slot->idle_start;
+		else if (slot->idle_start)
 			emit_idle(slot->idle_start, now);
 		else if (!slot->known)
 			emit_idle(1, now);
@@ -138,7 +94,7 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 	t = bpf_map_lookup_elem(&threads, &next_tid);
 	slot->cur_tracked = t != NULL;
 	if (t)
-		switch_in(t, cpu, now);
+		thread_switch_in(t, cpu, now);
 	return 0;
 }
 
@@ -146,16 +102,9 @@ static __always_inline int wake(struct task_struct *p)
 {
 	__u32 tid = BPF_CORE_READ(p, pid);
 	struct bb_thread *t = bpf_map_lookup_elem(&threads, &tid);
-	__u64 now;
 
-	/* A wakeup of a task that is running or queued already changes
-	 * nothing (the kernel traces those too). */
-	if (!t || t->state == BB_THREAD_RUNNING || t->state == BB_THREAD_RUNNABLE)
-		return 0;
-	now = bpf_ktime_get_ns();
-	thread_close_state(t, now);
-	t->state = BB_THREAD_RUNNABLE;
-	t->state_ts = now;
+	if (t)
+		thread_wake(t, bpf_ktime_get_ns());
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #define BUILDBPF_SHARED_MAPS_BPF_H
 
 #include "events.h"
+#include "thread_sched.h"
 
 /* The build's processes, keyed by tgid: see struct bb_proc_acct. */
 struct {
@@ -34,6 +35,17 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 16 * 1024 * 1024); /* resized by user space */
 } events SEC(".maps") __weak;
+
+/* What runs on each CPU: see struct bb_cpu_slot. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bb_cpu_slot);
+} cpu_slots SEC(".maps") __weak;
+
+/* Set by user space: idle periods shorter than this are summed, not streamed. */
+const volatile __u64 idle_min_ns __weak = 0;
 
 /* Set by user space: wake the reader only when this many bytes wait. */
 const volatile __u64 wakeup_bytes __weak = 256 * 1024;
@@ -64,8 +76,24 @@ static __always_inline void fill_header(struct bb_event_header *hdr, __u32 type,
 	hdr->tgid = tgid;
 }
 
-/* One on-CPU interval of t, ending now, into the ring buffer. */
-static __always_inline void emit_cpu_slice(const struct bb_thread *t, __u32 tid, __u32 end_state, __u64 now)
+/* This CPU's short idle time not yet reported, handed to its next record. */
+static __always_inline __u64 take_short_idle(void)
+{
+	struct bb_cpu_slot *slot;
+	__u32 zero = 0;
+	__u64 ns;
+
+	slot = bpf_map_lookup_elem(&cpu_slots, &zero);
+	if (!slot)
+		return 0;
+	ns = slot->short_idle_ns;
+	slot->short_idle_ns = 0;
+	return ns;
+}
+
+/* One on-CPU interval of t, [start, now), into the ring buffer. */
+static __always_inline void emit_cpu_slice(const struct bb_thread *t, __u32 tid, __u32 end_state, __u64 start,
+					   __u64 now)
 {
 	struct bb_cpu_slice_event *e;
 
@@ -75,36 +103,12 @@ static __always_inline void emit_cpu_slice(const struct bb_thread *t, __u32 tid,
 		return;
 	}
 	fill_header(&e->hdr, BB_EV_CPU_SLICE, tid, t->tgid, now);
-	e->start_ns = t->state_ts;
+	e->start_ns = start;
 	e->wait_ns = t->last_wait_ns;
+	e->short_idle_ns = take_short_idle();
 	e->end_state = end_state;
 	e->__pad = 0;
 	bpf_ringbuf_submit(e, wakeup_flag());
-}
-
-/*
- * Closes the time t spent in its current state at now.  Returns the time
- * it was RUNNING (0 in any other state).
- */
-static __always_inline __u64 thread_close_state(struct bb_thread *t, __u64 now)
-{
-	__u64 dur = now > t->state_ts ? now - t->state_ts : 0;
-
-	switch (t->state) {
-	case BB_THREAD_RUNNING:
-		t->acct.on_cpu_ns += dur;
-		return dur;
-	case BB_THREAD_BLOCKED:
-		t->acct.blocked_ns += dur;
-		break;
-	case BB_THREAD_SLEEPING:
-		t->acct.sleep_ns += dur;
-		break;
-	default: /* NEW, RUNNABLE: it wanted a CPU */
-		t->acct.runq_ns += dur;
-		break;
-	}
-	return 0;
 }
 
 #endif /* BUILDBPF_SHARED_MAPS_BPF_H */

@@ -19,6 +19,7 @@ struct capture_opts {
 	size_t ringbuf_bytes; /* ring buffer size, a power of two >= page size */
 	bool verbose;	      /* show libbpf's debug messages */
 	bool sched;	      /* attach the scheduler programs too */
+	__u64 idle_min_ns;    /* shorter idle periods are summed, not streamed */
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */

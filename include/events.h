@@ -127,17 +127,26 @@ struct bb_cpu_slice_event {
 	struct bb_event_header hdr; /* ts: it left the CPU; pid/tgid: the thread */
 	__u64 start_ns;		    /* it went on the CPU */
 	__u64 wait_ns;		    /* runnable-but-waiting time just before start_ns */
+	__u64 short_idle_ns;	    /* see below */
 	__u32 end_state;	    /* enum bb_slice_end */
 	__u32 __pad;
 };
-_Static_assert(sizeof(struct bb_cpu_slice_event) == 48, "bb_cpu_slice_event ABI");
+_Static_assert(sizeof(struct bb_cpu_slice_event) == 56, "bb_cpu_slice_event ABI");
 
-/* hdr.cpu ran its idle task during [start_ns, hdr.ts_ns). pid/tgid are 0. */
+/*
+ * hdr.cpu ran its idle task during [start_ns, hdr.ts_ns). pid/tgid are 0.
+ * Idle periods shorter than the kernel's idle_min_ns are not streamed (an
+ * unrelated workload that ping-pongs through idle would otherwise cost a
+ * record per message); their total since the CPU's previous record rides
+ * on the next record of that CPU as short_idle_ns, all of it before that
+ * record's start_ns.
+ */
 struct bb_cpu_idle_event {
 	struct bb_event_header hdr;
 	__u64 start_ns;
+	__u64 short_idle_ns;
 };
-_Static_assert(sizeof(struct bb_cpu_idle_event) == 32, "bb_cpu_idle_event ABI");
+_Static_assert(sizeof(struct bb_cpu_idle_event) == 40, "bb_cpu_idle_event ABI");
 
 /*
  * Value of the `tracked` map, keyed by tgid: presence means the process is
@@ -186,12 +195,13 @@ _Static_assert(sizeof(struct bb_thread) == 80, "bb_thread ABI");
  * open when tracing ends.
  */
 struct bb_cpu_slot {
-	__u64 idle_start; /* the idle task runs since then; 0: it does not */
-	__u32 cur_tid;	  /* the task switched in last */
-	__u8 cur_tracked; /* ... and whether it is the build's */
-	__u8 known;	  /* cur_* are valid (a switch was seen since attach) */
+	__u64 idle_start;    /* the idle task runs since then; 0: it does not */
+	__u64 short_idle_ns; /* idle in periods too short to stream, not yet reported */
+	__u32 cur_tid;	     /* the task switched in last */
+	__u8 cur_tracked;    /* ... and whether it is the build's */
+	__u8 known;	     /* cur_* are valid (a switch was seen since attach) */
 	__u8 __pad[2];
 };
-_Static_assert(sizeof(struct bb_cpu_slot) == 16, "bb_cpu_slot ABI");
+_Static_assert(sizeof(struct bb_cpu_slot) == 24, "bb_cpu_slot ABI");
 
 #endif /* BUILDBPF_EVENTS_H */

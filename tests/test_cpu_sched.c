@@ -1146,3 +1146,54 @@ Test(cpu_sched, off_ignores_everything)
 	cr_assert(eq(ptr, s->cpus, NULL));
 	sched_model__free(s);
 }
+
+/* A build slice whose gap before it held idle the kernel summed, not streamed. */
+static void slice_after_short_idle(struct sched_model *s, __u32 cpu, __u32 tid, __u64 start, __u64 end,
+				   __u64 short_idle)
+{
+	struct bb_cpu_slice_event e = {};
+
+	fill_header(&e.hdr, BB_EV_CPU_SLICE, cpu, end, tid, tid / 10 * 10);
+	e.start_ns = start;
+	e.short_idle_ns = short_idle;
+	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
+}
+
+/*
+ * 20 ms between two slices, 15 ms of it in idle periods too short to be
+ * streamed: exactly 15 ms idle and 5 ms outside work, spread evenly, so at
+ * 10 ms buckets idle dominates the gap and nothing is drawn there.
+ */
+Test(cpu_sched, summed_short_idle_is_idle_not_outside_work)
+{
+	struct sched_model *s = summary_model_at(1, 10 * MS);
+
+	slice(s, 0, 11, T0, T0 + 10 * MS, 0);
+	slice_after_short_idle(s, 0, 11, T0 + 30 * MS, T0 + 40 * MS, 15 * MS);
+	cr_assert(eq(int, sched_model__finish(s, T0 + 40 * MS), 0));
+	cr_assert(eq(u64, s->cpus[0].idle_ns, 15 * MS));
+	cr_assert(eq(u64, s->cpus[0].other_ns, 5 * MS));
+	cr_assert(eq(u64, s->cpus[0].build_ns, 20 * MS));
+	cr_assert(eq(sz, s->cpus[0].nr_slices, 2));
+	expect_slice(&s->cpus[0], 0, CPU_SLICE_BUILD, 11, T0, T0 + 10 * MS, 1);
+	expect_slice(&s->cpus[0], 1, CPU_SLICE_BUILD, 11, T0 + 30 * MS, T0 + 40 * MS, 1);
+	sched_model__free(s);
+}
+
+/* The same at FULL: the outside work is drawn, the idle is not, totals exact. */
+Test(cpu_sched, summed_short_idle_at_full)
+{
+	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 1, T0);
+
+	slice(s, 0, 11, T0, T0 + 10 * MS, 0);
+	slice_after_short_idle(s, 0, 11, T0 + 30 * MS, T0 + 40 * MS, 15 * MS);
+	/* More summed idle than the gap holds is capped at the gap. */
+	slice_after_short_idle(s, 0, 11, T0 + 41 * MS, T0 + 42 * MS, 5 * MS);
+	cr_assert(eq(int, sched_model__finish(s, T0 + 42 * MS), 0));
+	cr_assert(eq(u64, s->cpus[0].idle_ns, 16 * MS));
+	cr_assert(eq(u64, s->cpus[0].other_ns, 5 * MS));
+	cr_assert(eq(u64, s->cpus[0].build_ns, 21 * MS));
+	expect_slice(&s->cpus[0], 1, CPU_SLICE_OTHER, 0, T0 + 10 * MS, T0 + 15 * MS, 1);
+	expect_slice(&s->cpus[0], 2, CPU_SLICE_BUILD, 11, T0 + 30 * MS, T0 + 40 * MS, 1);
+	sched_model__free(s);
+}

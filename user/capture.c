@@ -9,6 +9,7 @@
 #include <bpf/libbpf.h>
 #include "capture.h"
 #include "events.h"
+#include "thread_sched.h"
 #include "buildbpf.skel.h"
 
 struct capture {
@@ -104,6 +105,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->skel->rodata->args_max = opts->args_max;
 	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
 	c->skel->rodata->sched_enabled = opts->sched;
+	c->skel->rodata->idle_min_ns = opts->idle_min_ns;
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
 	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
@@ -161,14 +163,11 @@ static __u64 monotonic_ns(void)
 int capture__track(struct capture *c, pid_t pid)
 {
 	struct bb_proc_acct zero = {};
-	/* It waits on the launch pipe: asleep, from now on. */
-	struct bb_thread thread = {
-		.state_ts = monotonic_ns(),
-		.tgid = pid,
-		.state = BB_THREAD_SLEEPING,
-		.last_cpu = -1,
-	};
+	struct bb_thread thread;
 	__u32 key = pid;
+
+	/* It waits on the launch pipe: asleep, from now on. */
+	thread_init(&thread, pid, BB_THREAD_SLEEPING, monotonic_ns());
 
 	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
 		return -errno;
@@ -188,7 +187,11 @@ int capture__consume(struct capture *c)
 	return ring_buffer__consume(c->rb);
 }
 
-/* What runs on one CPU now, as a record closed at end_ns. */
+/*
+ * What runs on one CPU now, as a record closed at end_ns: a build thread's
+ * on-CPU interval or an idle period, or else an empty idle record that only
+ * hands over the short idle time not reported yet.
+ */
 static int flush_cpu(struct capture *c, int cpu, const struct bb_cpu_slot *slot, __u64 end_ns)
 {
 	struct bb_cpu_slice_event slice = {};
@@ -196,20 +199,22 @@ static int flush_cpu(struct capture *c, int cpu, const struct bb_cpu_slot *slot,
 	struct bb_thread t;
 	__u32 tid = slot->cur_tid;
 
-	if (slot->idle_start && slot->idle_start < end_ns) {
-		idle.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_IDLE, cpu, 0, 0 };
-		idle.start_ns = slot->idle_start;
-		return c->fn(c->ctx, &idle, sizeof(idle));
+	if (slot->known && slot->cur_tracked &&
+	    !bpf_map__lookup_elem(c->skel->maps.threads, &tid, sizeof(tid), &t, sizeof(t), 0) &&
+	    t.state == BB_THREAD_RUNNING && t.last_cpu == cpu && t.state_ts < end_ns) {
+		slice.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_SLICE, cpu, tid, t.tgid };
+		slice.start_ns = t.state_ts;
+		slice.wait_ns = t.last_wait_ns;
+		slice.short_idle_ns = slot->short_idle_ns;
+		slice.end_state = BB_SLICE_PREEMPTED;
+		return c->fn(c->ctx, &slice, sizeof(slice));
 	}
-	if (!slot->known || !slot->cur_tracked ||
-	    bpf_map__lookup_elem(c->skel->maps.threads, &tid, sizeof(tid), &t, sizeof(t), 0) ||
-	    t.state != BB_THREAD_RUNNING || t.last_cpu != cpu || t.state_ts >= end_ns)
+	idle.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_IDLE, cpu, 0, 0 };
+	idle.start_ns = slot->idle_start && slot->idle_start < end_ns ? slot->idle_start : end_ns;
+	idle.short_idle_ns = slot->short_idle_ns;
+	if (idle.start_ns == end_ns && !idle.short_idle_ns)
 		return 0;
-	slice.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_SLICE, cpu, tid, t.tgid };
-	slice.start_ns = t.state_ts;
-	slice.wait_ns = t.last_wait_ns;
-	slice.end_state = BB_SLICE_PREEMPTED;
-	return c->fn(c->ctx, &slice, sizeof(slice));
+	return c->fn(c->ctx, &idle, sizeof(idle));
 }
 
 int capture__finish_sched(struct capture *c, __u64 end_ns)

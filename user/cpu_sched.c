@@ -61,6 +61,7 @@ enum counter {
 struct held_record {
 	__u64 start_ns, end_ns;		/* on CPU or idle; already clamped to the lane's order */
 	__u64 wait_start, wait_end;	/* runnable before it (build only) */
+	__u64 short_idle_ns;		/* idle summed by the kernel in the gap before it */
 	__u32 kind;			/* IV_BUILD or IV_IDLE */
 	__u32 tid, tgid;
 	__u32 __pad;
@@ -500,26 +501,74 @@ static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct la
 	return summary_interval(s, lane, ls, iv);
 }
 
+/*
+ * The lane's time in [from, to) before a record: neither the build nor a
+ * streamed idle period, so outside work, except short_idle of it that the
+ * kernel summed instead of streaming (periods below idle_min_ns).  Where in
+ * the gap that idle lay is not known: it is spread evenly, piece by piece
+ * at bucket edges, so the totals are exact and each bucket gets its share.
+ */
+static int lane_gap(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls, __u64 from, __u64 to,
+		    __u64 short_idle)
+{
+	__u64 len = to - from, idle = min_u64(short_idle, len), idle_done = 0, a = from, b, edge, share;
+	struct interval iv = {};
+	int err;
+
+	while (a < to) {
+		b = to;
+		if (idle && s->resolution_ns) {
+			edge = s->start_ns + ((a - s->start_ns) / s->resolution_ns + 1) * s->resolution_ns;
+			b = min_u64(edge, to);
+		}
+		/* The idle owed up to b: the pieces add up to idle exactly. */
+		share = (__u64)((unsigned __int128)idle * (b - from) / len) - idle_done;
+		idle_done += share;
+		iv.start_ns = a;
+		iv.end_ns = b - share;
+		iv.kind = IV_OTHER;
+		if (iv.end_ns > iv.start_ns) {
+			err = lane_interval(s, lane, ls, &iv);
+			if (err)
+				return err;
+		}
+		iv.start_ns = b - share;
+		iv.end_ns = b;
+		iv.kind = IV_IDLE;
+		if (share) {
+			err = lane_interval(s, lane, ls, &iv);
+			if (err)
+				return err;
+		}
+		a = b;
+	}
+	return 0;
+}
+
 /* Classifies a held record, clipped to limit: the gap before it, then itself. */
 static int lane_commit(struct sched_model *s, size_t cpu, const struct held_record *h, __u64 limit)
 {
 	struct lane_state *ls = &s->priv->lanes[cpu];
 	struct cpu_lane *lane = &s->cpus[cpu];
 	struct interval iv = {};
-	__u64 end = min_u64(h->end_ns, limit);
+	__u64 end = min_u64(h->end_ns, limit), gap_end = min_u64(h->start_ns, limit), idle;
 	int err;
 
 	err = counter_add(s, CNT_RUNNABLE, h->wait_start, min_u64(h->wait_end, limit));
-	if (err || h->start_ns >= end)
+	if (err)
 		return err;
-	if (h->start_ns > ls->cursor) {
-		iv.start_ns = ls->cursor;
-		iv.end_ns = h->start_ns;
-		iv.kind = IV_OTHER;
-		err = lane_interval(s, lane, ls, &iv);
+	if (gap_end > ls->cursor) {
+		/* A gap cut at the limit keeps its share of the summed idle. */
+		idle = h->short_idle_ns;
+		if (gap_end < h->start_ns)
+			idle = (__u64)((unsigned __int128)idle * (gap_end - ls->cursor) / (h->start_ns - ls->cursor));
+		err = lane_gap(s, lane, ls, ls->cursor, gap_end, idle);
 		if (err)
 			return err;
+		ls->cursor = gap_end;
 	}
+	if (h->start_ns >= end)
+		return 0;
 	iv.start_ns = h->start_ns;
 	iv.end_ns = end;
 	iv.kind = h->kind;
@@ -585,6 +634,7 @@ int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
 		/* The thread's wait, independent of what the lane did meanwhile. */
 		h.wait_end = start;
 		h.wait_start = max_u64(start > slice.wait_ns ? start - slice.wait_ns : 0, s->start_ns);
+		h.short_idle_ns = slice.short_idle_ns;
 		break;
 	case BB_EV_CPU_IDLE:
 		if (len < sizeof(idle))
@@ -592,6 +642,7 @@ int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
 		memcpy(&idle, rec, sizeof(idle));
 		start = idle.start_ns;
 		h.kind = IV_IDLE;
+		h.short_idle_ns = idle.short_idle_ns;
 		break;
 	default:
 		return 0;
@@ -608,7 +659,7 @@ int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
 	h.end_ns = max_u64(hdr.ts_ns, h.start_ns);
 	ls->queued_end = h.end_ns;
 	s->records++;
-	if (h.start_ns == h.end_ns && h.wait_start >= h.wait_end)
+	if (h.start_ns == h.end_ns && h.wait_start >= h.wait_end && !h.short_idle_ns)
 		return 0;
 	return lane_hold(s, hdr.cpu, &h);
 

@@ -303,6 +303,9 @@ int main(int argc, char **argv)
 		.ringbuf_bytes = opts.ringbuf_bytes,
 		.verbose = opts.verbose,
 		.sched = opts.sched != SCHED_OFF,
+		/* Summary lanes are cut in buckets of the resolution: idle
+		 * periods far below it need no record of their own. */
+		.idle_min_ns = opts.sched == SCHED_FULL ? 0 : opts.sched_resolution_ns / 10,
 	};
 	if (capture__open(&cap, &cap_opts, on_record, &sink))
 		goto cleanup;
