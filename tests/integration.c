@@ -43,6 +43,19 @@ void integration_require_bpf(void)
 	cr_assert(access(bin_path(), X_OK) == 0, "%s is not built (make)", bin_path());
 }
 
+struct bb_run run;
+
+void integration_setup(void)
+{
+	integration_require_bpf();
+	bb_run_init(&run);
+}
+
+void integration_teardown(void)
+{
+	bb_run_fini(&run);
+}
+
 void bb_run_init(struct bb_run *r)
 {
 	memset(r, 0, sizeof(*r));

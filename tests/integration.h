@@ -18,6 +18,14 @@ struct bb_run {
 
 /* Skips the test, with the reason printed, when BPF cannot load here. */
 void integration_require_bpf(void);
+/*
+ * The run of the current test, for suites declared with
+ * TestSuite(name, .init = integration_setup, .fini = integration_teardown):
+ * setup requires BPF and makes run.dir, teardown removes it.
+ */
+extern struct bb_run run;
+void integration_setup(void);
+void integration_teardown(void);
 /* Makes r->dir; call before bb_run_in(). */
 void bb_run_init(struct bb_run *r);
 /*

@@ -13,18 +13,6 @@
 #include <criterion/new/assert.h>
 #include "integration.h"
 
-static struct bb_run run;
-
-static void setup(void)
-{
-	integration_require_bpf();
-	bb_run_init(&run);
-}
-
-static void teardown(void)
-{
-	bb_run_fini(&run);
-}
 
 static struct json_object *trace_other(struct json_object *trace, const char *key)
 {
@@ -64,7 +52,7 @@ static long long ev_int(struct json_object *ev, const char *key)
 	return json_object_get_int64(v);
 }
 
-TestSuite(integration, .init = setup, .fini = teardown, .timeout = 120);
+TestSuite(integration, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
 
 Test(integration, shell_with_background_children)
 {

@@ -13,20 +13,8 @@
 #include <criterion/new/assert.h>
 #include "integration.h"
 
-static struct bb_run run;
 
-static void setup(void)
-{
-	integration_require_bpf();
-	bb_run_init(&run);
-}
-
-static void teardown(void)
-{
-	bb_run_fini(&run);
-}
-
-TestSuite(sched, .init = setup, .fini = teardown, .timeout = 120);
+TestSuite(sched, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
 
 static double arg_double(struct json_object *ev, const char *key)
 {

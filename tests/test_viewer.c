@@ -13,20 +13,8 @@
 #include <criterion/new/assert.h>
 #include "integration.h"
 
-static struct bb_run run;
 
-static void setup(void)
-{
-	integration_require_bpf();
-	bb_run_init(&run);
-}
-
-static void teardown(void)
-{
-	bb_run_fini(&run);
-}
-
-TestSuite(viewer, .init = setup, .fini = teardown, .timeout = 300);
+TestSuite(viewer, .init = integration_setup, .fini = integration_teardown, .timeout = 300);
 
 static const char *viewer_dir(void)
 {

@@ -53,6 +53,16 @@ static const char usage_text[] =
 	"Example:\n"
 	"  sudo buildbpf -o trace.json -- make -j8\n";
 
+/* The leading decimal number of s; *end points past it.  No sign allowed. */
+static int parse_leading_u64(const char *s, unsigned long long *v, char **end)
+{
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno || *end == s ? -EINVAL : 0;
+}
+
 /* "1ms", "500us", "2s", "100000ns": a duration; a bare number is ns. */
 static int parse_duration(const char *s, __u64 *out)
 {
@@ -64,11 +74,7 @@ static int parse_duration(const char *s, __u64 *out)
 	char *end;
 	size_t i;
 
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
+	if (parse_leading_u64(s, &v, &end))
 		return -EINVAL;
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].unit))
@@ -88,13 +94,7 @@ static int parse_size(const char *s, unsigned long long *out)
 	bool suffix = true;
 	char *end;
 
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return -EINVAL;
-	if (v > (1ull << 40))
+	if (parse_leading_u64(s, &v, &end) || v > (1ull << 40))
 		return -EINVAL;
 	switch (*end) {
 	case 'k': case 'K': v <<= 10; break;

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array_grow.h"
 #include "cpu_sched.h"
 
 #define NSEC_PER_MSEC 1000000ull
@@ -126,26 +127,6 @@ struct sched_priv {
 	size_t samples_cap;
 	bool finished;
 };
-
-static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
-{
-	size_t new_cap = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (new_cap < need) {
-		if (new_cap > SIZE_MAX / 2 / elem)
-			return -ENOMEM;
-		new_cap *= 2;
-	}
-	p = realloc(*ptr, new_cap * elem);
-	if (!p)
-		return -ENOMEM;
-	*ptr = p;
-	*cap = new_cap;
-	return 0;
-}
 
 static __u64 min_u64(__u64 a, __u64 b)
 {
@@ -252,7 +233,7 @@ static int counter_add(struct sched_model *s, enum counter c, __u64 from, __u64 
 	last = (to - 1 - s->start_ns) / s->bucket_ns;
 	if (last >= pv->nr_buckets) {
 		if (last == SIZE_MAX ||
-		    grow((void **)&pv->buckets, &pv->buckets_cap, last + 1, sizeof(*pv->buckets)))
+		    array_grow((void **)&pv->buckets, &pv->buckets_cap, last + 1, sizeof(*pv->buckets)))
 			return -ENOMEM;
 		memset(pv->buckets + pv->nr_buckets, 0, (last + 1 - pv->nr_buckets) * sizeof(*pv->buckets));
 		pv->nr_buckets = last + 1;
@@ -282,7 +263,7 @@ static int lane_flush(struct cpu_lane *lane, struct lane_state *ls)
 	ls->has_pending = false;
 	if (p->kind == IV_IDLE)
 		return 0;
-	if (grow((void **)&lane->slices, &ls->slices_cap, lane->nr_slices + 1, sizeof(*lane->slices)))
+	if (array_grow((void **)&lane->slices, &ls->slices_cap, lane->nr_slices + 1, sizeof(*lane->slices)))
 		return -ENOMEM;
 	slice = &lane->slices[lane->nr_slices++];
 	slice->start_ns = p->start_ns;
@@ -757,7 +738,7 @@ static int build_samples(struct sched_model *s)
 		if (last && last->running == sample.running && last->runnable == sample.runnable &&
 		    last->idle_cpus == sample.idle_cpus)
 			continue;
-		if (grow((void **)&s->samples, &pv->samples_cap, s->nr_samples + 1, sizeof(*s->samples)))
+		if (array_grow((void **)&s->samples, &pv->samples_cap, s->nr_samples + 1, sizeof(*s->samples)))
 			return -ENOMEM;
 		s->samples[s->nr_samples++] = sample;
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array_grow.h"
 #include "lanes.h"
 #include "model.h"
 
@@ -39,26 +40,6 @@ struct model_priv {
 	size_t procs_cap;
 	bool finished;
 };
-
-static int grow(void **ptr, size_t *cap, size_t need, size_t elem)
-{
-	size_t new_cap = *cap ? *cap : 64;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	while (new_cap < need) {
-		if (new_cap > SIZE_MAX / 2 / elem)
-			return -ENOMEM;
-		new_cap *= 2;
-	}
-	p = realloc(*ptr, new_cap * elem);
-	if (!p)
-		return -ENOMEM;
-	*ptr = p;
-	*cap = new_cap;
-	return 0;
-}
 
 static size_t pid_hash(__u32 pid, size_t cap)
 {
@@ -186,8 +167,8 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 	    (size_t)exec->filename_len + exec->args_len > len - sizeof(*exec))
 		goto malformed;
 
-	if (grow((void **)&pv->events, &pv->events_cap, pv->nr_events + 1, sizeof(*pv->events)) ||
-	    grow((void **)&pv->arena, &pv->arena_cap, pv->arena_len + len, 1))
+	if (array_grow((void **)&pv->events, &pv->events_cap, pv->nr_events + 1, sizeof(*pv->events)) ||
+	    array_grow((void **)&pv->arena, &pv->arena_cap, pv->arena_len + len, 1))
 		return -ENOMEM;
 	be = &pv->events[pv->nr_events];
 	be->ts_ns = hdr->ts_ns;
@@ -197,7 +178,7 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 	memcpy(pv->arena + pv->arena_len, rec, len);
 	/* Keep 8-byte alignment for the next record's u64 fields. */
 	need = (len + 7) & ~(size_t)7;
-	if (grow((void **)&pv->arena, &pv->arena_cap, pv->arena_len + need, 1))
+	if (array_grow((void **)&pv->arena, &pv->arena_cap, pv->arena_len + need, 1))
 		return -ENOMEM;
 	pv->arena_len += need;
 	pv->nr_events++;
@@ -235,7 +216,7 @@ static long new_instance(struct model *m, __u32 pid, __u32 ppid, __u64 ts, bool 
 	long idx = m->nr_procs;
 	long previous = pid_index_get(pv, pid);
 
-	if (grow((void **)&m->procs, &pv->procs_cap, m->nr_procs + 1, sizeof(*m->procs)))
+	if (array_grow((void **)&m->procs, &pv->procs_cap, m->nr_procs + 1, sizeof(*m->procs)))
 		return -ENOMEM;
 	if (previous >= 0) {
 		/* The kernel reused a pid whose exit we never saw (a dropped

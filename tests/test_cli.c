@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The command line, from argv tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "cli.h"
+
+struct parsed {
+	struct cli_opts opts;
+	int ret;
+	char *out, *err;
+};
+
+/* argv without argv[0]; NULL-terminated. */
+static struct parsed parse(const char *const args[])
+{
+	static char *argv[64];
+	struct parsed p = {};
+	size_t out_len, err_len;
+	FILE *out, *err;
+	int argc = 0;
+
+	argv[argc++] = "buildbpf";
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	out = open_memstream(&p.out, &out_len);
+	err = open_memstream(&p.err, &err_len);
+	cr_assert(out && err);
+	p.ret = cli__parse(&p.opts, argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	return p;
+}
+
+static void done(struct parsed *p)
+{
+	free(p->out);
+	free(p->err);
+}
+
+Test(cli, defaults)
+{
+	struct parsed p = parse((const char *[]){ "make", "-j8", NULL });
+
+	cr_assert(gt(int, p.ret, 0));
+	cr_assert(eq(str, (char *)p.opts.output, CLI_DEFAULT_OUTPUT));
+	cr_assert(not(p.opts.force || p.opts.quiet || p.opts.verbose || p.opts.keep_root || p.opts.wait_all));
+	cr_assert(eq(u32, p.opts.args_max, BB_ARGS_MAX_DEFAULT));
+	cr_assert(eq(sz, p.opts.ringbuf_bytes, CLI_DEFAULT_RINGBUF));
+	cr_assert(eq(int, p.opts.sched, SCHED_SUMMARY));
+	cr_assert(eq(u64, p.opts.sched_resolution_ns, SCHED_DEFAULT_RESOLUTION_NS));
+	cr_assert(eq(int, p.opts.cmd_argc, 2));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "make"));
+	cr_assert(eq(str, p.opts.cmd_argv[1], "-j8"));
+	cr_assert(eq(ptr, p.opts.cmd_argv[2], NULL));
+	done(&p);
+}
+
+/* The command's own options are not ours, with or without "--". */
+Test(cli, options_stop_at_the_command)
+{
+	struct parsed p = parse((const char *[]){ "-f", "-o", "t.json", "gcc", "-o", "x", "-v", NULL });
+
+	cr_assert(gt(int, p.ret, 0));
+	cr_assert(p.opts.force);
+	cr_assert(not(p.opts.verbose));
+	cr_assert(eq(str, (char *)p.opts.output, "t.json"));
+	cr_assert(eq(int, p.opts.cmd_argc, 4));
+	done(&p);
+	p = parse((const char *[]){ "-q", "--", "-weird-command", NULL });
+	cr_assert(gt(int, p.ret, 0));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "-weird-command"));
+	done(&p);
+}
+
+Test(cli, every_option)
+{
+	struct parsed p = parse((const char *[]){ "--output=a.json", "--force", "--user", "nobody", "--args-max", "64K",
+						  "--buffer-size", "64M", "--wait-all", "-q", "-v", "--sched", "full",
+						  "--sched-resolution", "500us", "true", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(str, (char *)p.opts.output, "a.json"));
+	cr_assert(eq(str, (char *)p.opts.user, "nobody"));
+	cr_assert(eq(u32, p.opts.args_max, 64 * 1024));
+	cr_assert(eq(sz, p.opts.ringbuf_bytes, 64u << 20));
+	cr_assert(p.opts.wait_all && p.opts.quiet && p.opts.verbose && p.opts.force);
+	cr_assert(eq(int, p.opts.sched, SCHED_FULL));
+	cr_assert(eq(u64, p.opts.sched_resolution_ns, 500000));
+	done(&p);
+}
+
+Test(cli, help_and_version_exit_zero)
+{
+	struct parsed p = parse((const char *[]){ "--help", NULL });
+
+	cr_assert(eq(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.out, "Usage: buildbpf"), NULL)));
+	cr_assert(eq(str, p.err, ""));
+	done(&p);
+	p = parse((const char *[]){ "-V", NULL });
+	cr_assert(eq(int, p.ret, 0));
+	cr_assert(eq(int, strncmp(p.out, "buildbpf ", 9), 0));
+	done(&p);
+}
+
+/* Each mistake: an error return, one line on stderr starting "buildbpf: ". */
+Test(cli, mistakes_are_one_line_errors)
+{
+	static const char *const cases[][6] = {
+		{ NULL },
+		{ "-o", NULL },
+		{ "-o", "", "true", NULL },
+		{ "--bogus", "true", NULL },
+		{ "-x", "true", NULL },
+		{ "--args-max", "0", "true", NULL },
+		{ "--args-max", "129K", "true", NULL },
+		{ "--args-max", "-1", "true", NULL },
+		{ "--args-max", "1.5K", "true", NULL },
+		{ "--buffer-size", "3000", "true", NULL },
+		{ "--buffer-size", "2G", "true", NULL },
+		{ "--sched", "some", "true", NULL },
+		{ "--sched-resolution", "0", "true", NULL },
+		{ "--sched-resolution", "1min", "true", NULL },
+		{ "--sched-resolution", "11s", "true", NULL },
+		{ "--user", "x", "--keep-root", "true", NULL },
+		{ "-f", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct parsed p = parse(cases[i]);
+
+		cr_assert(lt(int, p.ret, 0), "case %zu", i);
+		cr_assert(eq(int, strncmp(p.err, "buildbpf: ", 10), 0), "case %zu: %s", i, p.err);
+		cr_assert(eq(ptr, strchr(p.err, '\n'), p.err + strlen(p.err) - 1), "case %zu: %s", i, p.err);
+		done(&p);
+	}
+}
+
+Test(cli, sizes_and_durations_take_units)
+{
+	struct parsed p = parse((const char *[]){ "--args-max", "4096", "--buffer-size", "4KiB",
+						  "--sched-resolution", "2s", "true", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(u32, p.opts.args_max, 4096));
+	cr_assert(eq(sz, p.opts.ringbuf_bytes, 4096));
+	cr_assert(eq(u64, p.opts.sched_resolution_ns, 2000000000ull));
+	done(&p);
+}
