@@ -59,7 +59,7 @@ TEST_PROGS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(subst _,-,$(wildcard
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean demo test test-unit deps viewer-deps vmlinux bench
+.PHONY: all clean demo test test-unit test-asan deps viewer-deps vmlinux bench
 all: $(BIN)
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
@@ -133,10 +133,25 @@ viewer-deps:
 test-unit: $(TEST_BIN)
 	$(Q)BUILDBPF_UNIT_ONLY=1 ./$(TEST_BIN)
 
+# Everything: the suite on the normal build, then again with the whole
+# userspace (buildbpf included) built under AddressSanitizer and
+# UndefinedBehaviorSanitizer, where any report fails the run.
 test: deps
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_PROGS)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
 	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN)
+	$(Q)$(MAKE) --no-print-directory test-asan
+
+ASAN_BUILD := build-asan
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+test-asan: deps viewer-deps
+	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS="-O1 -g" \
+		SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
+		all $(ASAN_BUILD)/tests/run-tests $(TEST_PROGS:$(BUILD)/%=$(ASAN_BUILD)/%)
+	$(Q)echo "  TEST     under AddressSanitizer + UndefinedBehaviorSanitizer"
+	$(Q)$(ASAN_ENV) BUILDBPF_BIN=$(abspath $(ASAN_BUILD)/buildbpf) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) \
+		./$(ASAN_BUILD)/tests/run-tests
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
@@ -152,6 +167,6 @@ bench: all
 
 clean:
 	$(call msg,CLEAN,$(BUILD))
-	$(Q)rm -rf $(BUILD)
+	$(Q)rm -rf $(BUILD) $(ASAN_BUILD)
 
 -include $(wildcard $(BUILD)/user/*.d $(BUILD)/tests/*.d $(BUILD)/bpf/*.d)

@@ -27,8 +27,11 @@ typedef int (*capture_record_fn)(void *ctx, const void *rec, size_t len);
 
 /* Opens, configures, loads and attaches.  0, or -errno with a message printed. */
 int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx);
-/* Starts tracking pid's process (before it execs). */
-int capture__track(struct capture *c, pid_t pid);
+/*
+ * Starts tracking pid's process (before it execs).  since_ns is when it was
+ * forked: its scheduler accounting starts there, like its span.
+ */
+int capture__track(struct capture *c, pid_t pid, __u64 since_ns);
 /* An fd that becomes readable when the kernel wakes the reader. */
 int capture__epoll_fd(const struct capture *c);
 /* Hands every record waiting in the ring buffer to the callback. */

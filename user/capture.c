@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -152,22 +151,14 @@ cleanup:
 	return err;
 }
 
-static __u64 monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-int capture__track(struct capture *c, pid_t pid)
+int capture__track(struct capture *c, pid_t pid, __u64 since_ns)
 {
 	struct bb_proc_acct zero = {};
 	struct bb_thread thread;
 	__u32 key = pid;
 
-	/* It waits on the launch pipe: asleep, from now on. */
-	thread_init(&thread, pid, BB_THREAD_SLEEPING, monotonic_ns());
+	/* It waits on the launch pipe: asleep since its fork. */
+	thread_init(&thread, pid, BB_THREAD_SLEEPING, since_ns);
 
 	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
 		return -errno;

@@ -326,7 +326,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "buildbpf: out of memory\n");
 		goto abort_launch;
 	}
-	err = capture__track(cap, launch.pid);
+	err = capture__track(cap, launch.pid, start_ns);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot track the command's pid: %s\n", strerror(-err));
 		goto abort_launch;

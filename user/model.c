@@ -411,7 +411,8 @@ int model__finish(struct model *m, __u64 end_ns)
 	if (pv->finished)
 		return -EINVAL;
 	pv->finished = true;
-	qsort(pv->events, pv->nr_events, sizeof(*pv->events), cmp_buffered);
+	if (pv->nr_events > 1)
+		qsort(pv->events, pv->nr_events, sizeof(*pv->events), cmp_buffered);
 
 	/* The root exists from the launcher's fork, before any record. */
 	m->root = new_instance(m, m->root_pid, 0, m->start_ns, false);
