@@ -24,6 +24,9 @@ struct trace_meta {
 	int cmd_argc;
 	__u64 start_realtime_ns; /* wall clock at the trace start */
 	__u64 lost_events;	 /* records the kernel could not deliver */
+	/* Why the recording does not show the whole build (buildbpf was
+	 * interrupted, events were lost); NULL when it does. */
+	const char *partial_reason;
 	__u32 args_max;		 /* --args-max in force */
 	const char *user;	 /* the user the command ran as */
 	/* CPU lanes and counters; NULL with --sched=off */

@@ -13,6 +13,7 @@ struct summary_info {
 	int exit_status; /* buildbpf's own exit status: the command's */
 	__u64 lost_events;
 	const char *output_path; /* where the trace went; NULL if nowhere */
+	const char *partial_reason; /* why the trace is partial; NULL if it is not */
 };
 
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info);

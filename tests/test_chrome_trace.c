@@ -969,6 +969,27 @@ Test(chrome_trace, other_data_fields)
 	json_object_put(root);
 }
 
+Test(chrome_trace, partial_recording_is_marked)
+{
+	struct small_build sb;
+	struct trace_meta meta = default_meta;
+	struct json_object *root, *od, *reason;
+
+	small_build_init(&sb);
+	root = export(&sb.m, &meta);
+	od = get(root, "otherData");
+	cr_assert(not(json_object_get_boolean(get(od, "partial"))));
+	cr_assert(not(json_object_object_get_ex(od, "partial_reason", &reason)));
+	json_object_put(root);
+
+	meta.partial_reason = "buildbpf received SIGINT: the build was interrupted";
+	root = export(&sb.m, &meta);
+	od = get(root, "otherData");
+	cr_assert(json_object_get_boolean(get(od, "partial")));
+	cr_assert(eq(str, (char *)get_str(od, "partial_reason"), (char *)meta.partial_reason));
+	json_object_put(root);
+}
+
 Test(chrome_trace, empty_model)
 {
 	struct model m = model_of(NULL, 0, MS(1));

@@ -996,6 +996,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      obj_put(od, "start_time", new_iso8601(meta->start_realtime_ns)) ?:
 	      obj_put(od, "start_time_unix_ns", json_object_new_int64((__s64)meta->start_realtime_ns)) ?:
 	      obj_put(od, "lost_events", json_object_new_int64((__s64)meta->lost_events)) ?:
+	      obj_put(od, "partial", json_object_new_boolean(meta->partial_reason != NULL)) ?:
 	      obj_put(od, "args_max", json_object_new_int64(meta->args_max)) ?:
 	      obj_put(od, "user", new_opt_string(meta->user)) ?:
 	      obj_put(od, "processes", json_object_new_int64(m->nr_procs)) ?:
@@ -1003,6 +1004,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      obj_put(od, "unfinished_processes", json_object_new_int64(unfinished)) ?:
 	      obj_put(od, "duration_us", json_object_new_int64(ts_us(m, m->end_ns) - 1)) ?:
 	      obj_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
+	if (!err && meta->partial_reason)
+		err = obj_put(od, "partial_reason", new_opt_string(meta->partial_reason));
 	if (err) {
 		json_object_put(od);
 		return NULL;

@@ -102,6 +102,7 @@ struct run_state {
 	int status;
 	__u64 exit_ns;
 	int interrupts;	 /* SIGINTs seen */
+	int signal_seen; /* the first of SIGINT/TERM/HUP/QUIT buildbpf got, or 0 */
 	bool stop_waiting; /* give up on descendants (--wait-all) */
 };
 
@@ -130,6 +131,8 @@ static void handle_signal(struct run_state *rs, const struct signalfd_siginfo *s
 		reap(rs);
 		return;
 	}
+	if (!rs->signal_seen)
+		rs->signal_seen = si->ssi_signo;
 	if (rs->exited) {
 		rs->stop_waiting = true;
 		return;
@@ -182,6 +185,26 @@ static int run_loop(struct capture *cap, int sfd, struct run_state *rs, const st
 cleanup:
 	close(ep);
 	return err < 0 ? err : 0;
+}
+
+/* Why the trace does not show the whole build, or NULL. */
+static const char *partial_reason(const struct run_state *rs, bool capture_failed, int sink_err, __u64 lost,
+				  char *buf, size_t size)
+{
+	if (capture_failed)
+		return "event capture failed during the build";
+	if (sink_err)
+		return "out of memory while recording";
+	if (rs->signal_seen) {
+		snprintf(buf, size, "buildbpf received SIG%s: the build was interrupted",
+			 sigabbrev_np(rs->signal_seen) ?: "?");
+		return buf;
+	}
+	if (lost) {
+		snprintf(buf, size, "%llu events lost (the ring buffer was full)", (unsigned long long)lost);
+		return buf;
+	}
+	return NULL;
 }
 
 static void fill_meta(struct trace_meta *meta, const struct cli_opts *opts, const struct run_as *ra,
@@ -263,7 +286,8 @@ int main(int argc, char **argv)
 	struct utsname uts;
 	sigset_t mask, orig_mask;
 	__u64 start_ns, start_realtime_ns, end_ns;
-	char *fallback_path = NULL;
+	char *fallback_path = NULL, partial_buf[128];
+	bool capture_failed = false;
 	const char *written = NULL;
 	int err, sfd = -1, exit_code = EXIT_FAILURE_SETUP;
 
@@ -345,6 +369,7 @@ int main(int argc, char **argv)
 	}
 
 	err = run_loop(cap, sfd, &rs, &sink, opts.wait_all);
+	capture_failed = err != 0;
 	if (err) {
 		/* The command is still ours to wait for: its status is ours. */
 		fprintf(stderr, "buildbpf: warning: event capture failed: %s; waiting for the command\n",
@@ -382,6 +407,8 @@ int main(int argc, char **argv)
 	}
 	fill_meta(&meta, &opts, &ra, &uts, start_realtime_ns, capture__lost_events(cap));
 	meta.sched = sink.sched;
+	meta.partial_reason = partial_reason(&rs, capture_failed, sink.err, meta.lost_events, partial_buf,
+					     sizeof(partial_buf));
 	written = write_trace(&out, sink.model, &meta, &ra, &fallback_path);
 	if (!opts.quiet) {
 		summary = (struct summary_info){
@@ -390,6 +417,7 @@ int main(int argc, char **argv)
 			.exit_status = exit_code,
 			.lost_events = meta.lost_events,
 			.output_path = written,
+			.partial_reason = meta.partial_reason,
 		};
 		summary__print(stderr, sink.model, &summary);
 	}

@@ -41,6 +41,11 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 	fprintf(out, ", %zu lane%s at peak, %llu lost event%s%s\n", m->nr_lanes, m->nr_lanes == 1 ? "" : "s",
 		(unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
 		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
+	if (info->partial_reason) {
+		fputs("buildbpf: the trace is partial: ", out);
+		summary__put_escaped(out, info->partial_reason);
+		fputc('\n', out);
+	}
 	if (info->output_path) {
 		fputs("buildbpf: trace written to ", out);
 		summary__put_escaped(out, info->output_path);
