@@ -22,7 +22,8 @@ struct run_as {
 
 /*
  * Decides who the command runs as: --user NAME, else the sudo caller
- * (SUDO_UID/SUDO_GID), else whoever runs buildbpf; --keep-root keeps root.
+ * (SUDO_UID/SUDO_GID), else whoever runs buildbpf; --keep-root keeps root
+ * (the command line already refused both at once).
  * 0, or -1 with a message printed.
  */
 int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root);

@@ -44,10 +44,6 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root)
 	const char *sudo_uid;
 
 	memset(ra, 0, sizeof(*ra));
-	if (user_opt && keep_root) {
-		fprintf(stderr, "buildbpf: --user and --keep-root exclude each other\n");
-		return -1;
-	}
 	if (user_opt) {
 		pw = getpwnam(user_opt);
 		if (!pw && parse_id(user_opt, &id) == 0)

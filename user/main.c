@@ -321,7 +321,6 @@ int main(int argc, char **argv)
 	if (output__prepare(&out, opts.output, opts.force, ra.drop, ra.uid, ra.gid))
 		goto cleanup;
 
-	sink.model = NULL;
 	cap_opts = (struct capture_opts){
 		.args_max = opts.args_max,
 		.ringbuf_bytes = opts.ringbuf_bytes,
