@@ -38,7 +38,7 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 # The pure stages (no libbpf): reconstruction and exporters.  Unit tests link
 # these alone.
 CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c \
-	     user/cpu_sched.c user/cli.c
+	     user/cpu_sched.c user/cli.c user/term_escape.c
 # Everything else of the loader: capture, launch, CLI, output, main.
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(wildcard user/*.c))
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)

@@ -127,12 +127,16 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 	BPF_CORE_READ_STR_INTO(&e->comm, p, comm);
 
 	filename = BPF_CORE_READ(bprm, filename);
-	n = bpf_probe_read_kernel_str(e->data, BB_FILENAME_MAX, filename);
+	/* One byte more than kept: a 4,095-byte name (the longest exec takes)
+	 * reads whole, a longer one (execveat's /dev/fd/N/...) reads past it. */
+	n = bpf_probe_read_kernel_str(e->data, BB_FILENAME_MAX + 1, filename);
 	if (n <= 0)
 		n = 1; /* empty name; keep the NUL slot arithmetic uniform */
 	name_len = n - 1; /* drop the NUL */
-	if (name_len >= BB_FILENAME_MAX - 1)
+	if (name_len > BB_FILENAME_MAX - 1) {
+		name_len = BB_FILENAME_MAX - 1;
 		e->flags |= BB_EXEC_FILENAME_TRUNCATED;
+	}
 	name_len &= BB_FILENAME_MAX - 1;
 	e->filename_len = name_len;
 

@@ -1000,6 +1000,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      obj_put(od, "args_max", json_object_new_int64(meta->args_max)) ?:
 	      obj_put(od, "user", new_opt_string(meta->user)) ?:
 	      obj_put(od, "processes", json_object_new_int64(m->nr_procs)) ?:
+	      obj_put(od, "records", json_object_new_int64(m->stats.events)) ?:
+	      obj_put(od, "orphan_records", json_object_new_int64(m->stats.orphan_events)) ?:
 	      obj_put(od, "lanes", json_object_new_int64(b->nr_lanes)) ?:
 	      obj_put(od, "unfinished_processes", json_object_new_int64(unfinished)) ?:
 	      obj_put(od, "duration_us", json_object_new_int64(ts_us(m, m->end_ns) - 1)) ?:

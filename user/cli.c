@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "events.h"
 #include "version.h"
+#include "term_escape.h"
 
 enum {
 	OPT_USER = 0x100,
@@ -133,6 +134,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	char esc[TERM_ESCAPE_BUF];
 	unsigned long long size;
 	int c;
 
@@ -168,7 +170,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		case OPT_ARGS_MAX:
 			if (parse_size(optarg, &size) || size < 1 || size > BB_ARGS_MAX_LIMIT) {
 				fprintf(err, "buildbpf: --args-max '%s': expected 1 to %u bytes (e.g. 4096, 64K)\n",
-					optarg, BB_ARGS_MAX_LIMIT);
+					term_escape(optarg, esc, sizeof(esc)), BB_ARGS_MAX_LIMIT);
 				return -EINVAL;
 			}
 			opts->args_max = size;
@@ -176,7 +178,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		case OPT_BUFFER_SIZE:
 			if (parse_size(optarg, &size) || size < 4096 || size > (1ull << 30) || (size & (size - 1))) {
 				fprintf(err, "buildbpf: --buffer-size '%s': expected a power of two from 4K to 1G\n",
-					optarg);
+					term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
 			opts->ringbuf_bytes = size;
@@ -189,7 +191,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			} else if (!strcmp(optarg, "full")) {
 				opts->sched = SCHED_FULL;
 			} else {
-				fprintf(err, "buildbpf: --sched '%s': expected off, summary or full\n", optarg);
+				fprintf(err, "buildbpf: --sched '%s': expected off, summary or full\n",
+					term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
 			break;
@@ -197,7 +200,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			if (parse_duration(optarg, &opts->sched_resolution_ns) || !opts->sched_resolution_ns ||
 			    opts->sched_resolution_ns > 10000000000ull) {
 				fprintf(err, "buildbpf: --sched-resolution '%s': expected a duration from 1ns to 10s "
-					     "(e.g. 1ms, 500us)\n", optarg);
+					     "(e.g. 1ms, 500us)\n", term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
 			break;
@@ -217,13 +220,16 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			fprintf(out, "buildbpf %s\n", BUILDBPF_VERSION);
 			return 0;
 		case ':':
-			fprintf(err, "buildbpf: option '%s' needs an argument (see --help)\n", argv[optind - 1]);
+			fprintf(err, "buildbpf: option '%s' needs an argument (see --help)\n",
+				term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		default:
 			if (optopt)
-				fprintf(err, "buildbpf: unknown option '-%c' (see --help)\n", optopt);
+				fprintf(err, "buildbpf: unknown option '-%s' (see --help)\n",
+					term_escape((char[]){ (char)optopt, '\0' }, esc, sizeof(esc)));
 			else
-				fprintf(err, "buildbpf: unknown option '%s' (see --help)\n", argv[optind - 1]);
+				fprintf(err, "buildbpf: unknown option '%s' (see --help)\n",
+					term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		}
 	}

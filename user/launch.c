@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "launch.h"
+#include "term_escape.h"
 
 /* What the child reports through errno_fd when it cannot go on. */
 enum launch_stage {
@@ -49,7 +50,10 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root)
 		if (!pw && parse_id(user_opt, &id) == 0)
 			pw = getpwuid(id);
 		if (!pw) {
-			fprintf(stderr, "buildbpf: --user '%s': no such user\n", user_opt);
+			char esc[TERM_ESCAPE_BUF];
+
+			fprintf(stderr, "buildbpf: --user '%s': no such user\n",
+				term_escape(user_opt, esc, sizeof(esc)));
 			return -1;
 		}
 		ra->drop = true;

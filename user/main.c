@@ -26,6 +26,7 @@
 #include "preflight.h"
 #include "summary.h"
 #include "version.h"
+#include "term_escape.h"
 
 /* How long records may wait in the ring buffer before we look (ms). */
 #define POLL_INTERVAL_MS 100
@@ -230,6 +231,7 @@ static void fill_meta(struct trace_meta *meta, const struct cli_opts *opts, cons
 static const char *write_trace(struct output *out, const struct model *model, const struct trace_meta *meta,
 			       const struct run_as *ra, char **fallback_path)
 {
+	char esc[TERM_ESCAPE_BUF];
 	int err, fd;
 
 	err = chrome_trace__write(model, meta, out->fd);
@@ -244,11 +246,13 @@ static const char *write_trace(struct output *out, const struct model *model, co
 	if (!err)
 		return out->path;
 	if (err == -EEXIST) {
-		fprintf(stderr, "buildbpf: warning: '%s' appeared during the build and was not overwritten; "
-				"the trace is in '%s'\n", out->path, out->tmp_path);
+		fprintf(stderr, "buildbpf: warning: '%s' appeared during the build and was not overwritten; ",
+			term_escape(out->path, esc, sizeof(esc)));
+		fprintf(stderr, "the trace is in '%s'\n", term_escape(out->tmp_path, esc, sizeof(esc)));
 		return out->tmp_path;
 	}
-	fprintf(stderr, "buildbpf: warning: cannot write the trace to '%s': %s\n", out->path, strerror(-err));
+	fprintf(stderr, "buildbpf: warning: cannot write the trace to '%s': %s\n",
+		term_escape(out->path, esc, sizeof(esc)), strerror(-err));
 	output__discard(out);
 	fd = output__create_fallback("buildbpf-trace", ra->drop, ra->uid, ra->gid, fallback_path);
 	if (fd < 0) {
@@ -263,11 +267,12 @@ static const char *write_trace(struct output *out, const struct model *model, co
 		err = -errno;
 	if (err) {
 		fprintf(stderr, "buildbpf: warning: cannot save the trace to '%s' either: %s; it is lost\n",
-			*fallback_path, strerror(-err));
+			term_escape(*fallback_path, esc, sizeof(esc)), strerror(-err));
 		unlink(*fallback_path);
 		return NULL;
 	}
-	fprintf(stderr, "buildbpf: warning: the trace was saved to '%s' instead\n", *fallback_path);
+	fprintf(stderr, "buildbpf: warning: the trace was saved to '%s' instead\n",
+		term_escape(*fallback_path, esc, sizeof(esc)));
 	return *fallback_path;
 }
 
@@ -286,7 +291,7 @@ int main(int argc, char **argv)
 	struct utsname uts;
 	sigset_t mask, orig_mask;
 	__u64 start_ns, start_realtime_ns, end_ns;
-	char *fallback_path = NULL, partial_buf[128];
+	char *fallback_path = NULL, partial_buf[128], esc[TERM_ESCAPE_BUF];
 	bool capture_failed = false;
 	const char *written = NULL;
 	int err, sfd = -1, exit_code = EXIT_FAILURE_SETUP;
@@ -358,9 +363,11 @@ int main(int argc, char **argv)
 	if (err) {
 		waitpid(launch.pid, &rs.status, 0);
 		if (err > 0)
-			fprintf(stderr, "buildbpf: cannot run '%s': %s\n", opts.cmd_argv[0], strerror(err));
+			fprintf(stderr, "buildbpf: cannot run '%s': %s\n",
+				term_escape(opts.cmd_argv[0], esc, sizeof(esc)), strerror(err));
 		else
-			fprintf(stderr, "buildbpf: cannot run the command as user '%s': %s\n", ra.name,
+			fprintf(stderr, "buildbpf: cannot run the command as user '%s': %s\n",
+				term_escape(ra.name, esc, sizeof(esc)),
 				strerror(-err));
 		exit_code = status_to_exit_code(rs.status);
 		output__discard(&out);
@@ -396,6 +403,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "buildbpf: warning: out of memory while recording: the trace is incomplete\n");
 
 	err = model__finish(sink.model, end_ns);
+	if (!err && sink.model->root >= 0 && rs.exited && !sink.model->procs[sink.model->root].exited) {
+		/* Its exit record was lost, but waitpid told us how it ended. */
+		struct proc_instance *root = &sink.model->procs[sink.model->root];
+
+		root->exited = true;
+		root->unfinished = false;
+		root->exit_status = rs.status;
+	}
 	if (!err && sink.sched)
 		err = sched_model__finish(sink.sched, end_ns);
 	if (err) {

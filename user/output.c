@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output.h"
+#include "term_escape.h"
 
 #define OUTPUT_MODE 0644
 
@@ -23,25 +24,35 @@ static int own_fd(int fd, bool chown_to, uid_t uid, gid_t gid)
 /* Refuses what must never be replaced; 0 when path may be (re)created. */
 static int check_target(const char *path, bool force)
 {
+	char esc[TERM_ESCAPE_BUF];
+	size_t len = strlen(path);
 	struct stat st;
+
+	term_escape(path, esc, sizeof(esc));
+	/* "dir/" names a directory even when it does not exist yet. */
+	if (len && path[len - 1] == '/') {
+		fprintf(stderr, "buildbpf: cannot write the trace to '%s': it names a directory (hint: -o DIR/trace.json)\n",
+			esc);
+		return -1;
+	}
 
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n", esc, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "buildbpf: cannot write the trace to '%s': it is a directory (hint: -o DIR/trace.json)\n",
-			path);
+			esc);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		fprintf(stderr, "buildbpf: refusing to write the trace to '%s': not a regular file\n", path);
+		fprintf(stderr, "buildbpf: refusing to write the trace to '%s': not a regular file\n", esc);
 		return -1;
 	}
 	if (!force) {
-		fprintf(stderr, "buildbpf: '%s' exists; not overwriting it (hint: -f/--force, or another -o)\n", path);
+		fprintf(stderr, "buildbpf: '%s' exists; not overwriting it (hint: -f/--force, or another -o)\n", esc);
 		return -1;
 	}
 	return 0;
@@ -49,7 +60,7 @@ static int check_target(const char *path, bool force)
 
 int output__prepare(struct output *o, const char *path, bool force, bool chown_to, uid_t uid, gid_t gid)
 {
-	char *dir_copy = NULL, *base_copy = NULL;
+	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF];
 	int err;
 
 	memset(o, 0, sizeof(*o));
@@ -59,32 +70,33 @@ int output__prepare(struct output *o, const char *path, bool force, bool chown_t
 		return -1;
 	o->path = strdup(path);
 	dir_copy = strdup(path);
-	base_copy = strdup(path);
-	if (!o->path || !dir_copy || !base_copy)
+	if (!o->path || !dir_copy)
 		goto nomem;
-	if (asprintf(&o->tmp_path, "%s/.%s.XXXXXX", dirname(dir_copy), basename(base_copy)) < 0) {
+	/* Not derived from the output's name: NAME plus a suffix could pass
+	 * the 255-byte file name limit that NAME itself keeps. */
+	if (asprintf(&o->tmp_path, "%s/.buildbpf-trace.XXXXXX", dirname(dir_copy)) < 0) {
 		o->tmp_path = NULL;
 		goto nomem;
 	}
 	o->fd = mkostemp(o->tmp_path, O_CLOEXEC);
 	if (o->fd < 0) {
-		fprintf(stderr, "buildbpf: cannot create the trace '%s': %s\n", path, strerror(errno));
+		fprintf(stderr, "buildbpf: cannot create the trace '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(errno));
 		goto fail;
 	}
 	err = own_fd(o->fd, chown_to, uid, gid);
 	if (err) {
-		fprintf(stderr, "buildbpf: cannot set owner and mode of '%s': %s\n", o->tmp_path, strerror(-err));
+		fprintf(stderr, "buildbpf: cannot set owner and mode of '%s': %s\n",
+			term_escape(o->tmp_path, esc, sizeof(esc)), strerror(-err));
 		goto fail;
 	}
 	free(dir_copy);
-	free(base_copy);
 	return 0;
 
 nomem:
 	fprintf(stderr, "buildbpf: out of memory\n");
 fail:
 	free(dir_copy);
-	free(base_copy);
 	output__discard(o);
 	output__free(o);
 	return -1;

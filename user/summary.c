@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "summary.h"
+#include "term_escape.h"
 
 void summary__put_escaped(FILE *out, const char *s)
 {
 	const unsigned char *c;
 
 	for (c = (const unsigned char *)s; *c; c++) {
-		if (*c < 0x20 || *c >= 0x7f || *c == '\\')
-			fprintf(out, "\\x%02x", *c);
-		else
+		if (term_byte_is_plain(*c))
 			fputc(*c, out);
+		else
+			fprintf(out, "\\x%02x", *c);
 	}
 }
 
