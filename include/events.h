@@ -36,12 +36,20 @@ _Static_assert(sizeof(struct bb_event_header) == 24, "bb_event_header ABI");
 
 #define BB_FORK_THREAD 0x1u /* the child is a thread of the parent's process */
 
+/*
+ * ns_tgid in the fork and exec records: hdr.tgid as the process's own
+ * (innermost) PID namespace numbers it, what getpid() returns inside it.
+ * hdr's ids are always the kernel's global ones; the two differ only in a
+ * build run inside a new PID namespace (unshare --pid, containers), where
+ * ns_tgid is what the build itself sees and writes.  Always filled, also
+ * when equal to hdr.tgid; 0: it could not be read.
+ */
 struct bb_fork_event {
 	struct bb_event_header hdr; /* pid/tgid: the child */
 	__u32 parent_pid;
 	__u32 parent_tgid;
-	__u32 flags; /* BB_FORK_* */
-	__u32 __pad;
+	__u32 flags;   /* BB_FORK_* */
+	__u32 ns_tgid; /* the child's process, see above (for a thread: its process's) */
 	char comm[BB_COMM_LEN]; /* the child's comm, inherited from the parent */
 };
 _Static_assert(sizeof(struct bb_fork_event) == 56, "bb_fork_event ABI");
@@ -64,10 +72,12 @@ struct bb_exec_event {
 	__u32 filename_len;
 	__u32 args_len;
 	__u32 args_full_len; /* argv's real size, before truncation */
+	__u32 ns_tgid;	     /* the process, see bb_fork_event */
+	__u32 __pad;
 	char comm[BB_COMM_LEN];
-	char data[];
+	char data[]; /* last: the record's variable part */
 };
-_Static_assert(sizeof(struct bb_exec_event) == 64, "bb_exec_event ABI");
+_Static_assert(sizeof(struct bb_exec_event) == 72, "bb_exec_event ABI");
 
 #define BB_EXIT_GROUP_DEAD 0x1u /* the last thread: the process is gone */
 

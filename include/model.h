@@ -39,6 +39,7 @@ struct proc_instance {
 	long parent;	/* index of the parent instance; -1: not traced */
 	__u32 pid;	/* thread group id */
 	__u32 ppid;	/* the kernel's real parent tgid, as last reported */
+	__u32 ns_pid;	/* pid in its own (innermost) PID namespace; 0: unknown */
 	__u64 start_ns; /* fork, or first sighting when the fork was not seen */
 	__u64 end_ns;	/* exit of the last thread, or trace end if unfinished */
 	bool forked;	/* start_ns is a real fork (false for the root) */

@@ -13,7 +13,8 @@ static void header(struct bb_event_header *hdr, __u32 type, __u64 ts, __u32 pid,
 	hdr->tgid = tgid;
 }
 
-void synth_fork(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgid, __u32 child_tid, bool thread)
+static void fork_record(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgid, __u32 child_tid,
+			bool thread, __u32 ns_tgid)
 {
 	struct bb_fork_event e = {};
 
@@ -21,12 +22,23 @@ void synth_fork(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgid, 
 	e.parent_pid = parent_tgid;
 	e.parent_tgid = parent_tgid;
 	e.flags = thread ? BB_FORK_THREAD : 0;
+	e.ns_tgid = ns_tgid;
 	strncpy(e.comm, "forked", sizeof(e.comm));
 	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
 }
 
-void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *args,
-		    size_t args_len, __u32 flags)
+void synth_fork(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgid, __u32 child_tid, bool thread)
+{
+	fork_record(m, ts, parent_tgid, child_tgid, child_tid, thread, child_tgid);
+}
+
+void synth_fork_ns(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgid, __u32 ns_tgid)
+{
+	fork_record(m, ts, parent_tgid, child_tgid, child_tgid, false, ns_tgid);
+}
+
+static void exec_record(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
+			const char *args, size_t args_len, __u32 flags)
 {
 	size_t name_len = strlen(filename), len = sizeof(struct bb_exec_event) + name_len + args_len;
 	struct bb_exec_event *e = calloc(1, len);
@@ -37,6 +49,7 @@ void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const cha
 	e->ppid = ppid;
 	e->old_tid = tgid;
 	e->flags = flags;
+	e->ns_tgid = ns_tgid;
 	e->filename_len = name_len;
 	e->args_len = args_len;
 	e->args_full_len = args_len;
@@ -47,7 +60,14 @@ void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const cha
 	free(e);
 }
 
-void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *const argv[])
+void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *args,
+		    size_t args_len, __u32 flags)
+{
+	exec_record(m, ts, tgid, ppid, tgid, filename, args, args_len, flags);
+}
+
+void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
+		   const char *const argv[])
 {
 	char args[4096];
 	size_t len = 0, n;
@@ -58,7 +78,12 @@ void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *f
 		memcpy(args + len, *argv, n);
 		len += n;
 	}
-	synth_exec_raw(m, ts, tgid, ppid, filename, args, len, 0);
+	exec_record(m, ts, tgid, ppid, ns_tgid, filename, args, len, 0);
+}
+
+void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *const argv[])
+{
+	synth_exec_ns(m, ts, tgid, ppid, tgid, filename, argv);
 }
 
 void synth_exit(struct model *m, __u64 ts, __u32 tgid, __u32 tid, bool group_dead, __u32 status)

@@ -940,6 +940,37 @@ Test(chrome_trace, exit_not_seen)
 	json_object_put(root);
 }
 
+/* Inside a new PID namespace: ns_pid in args, only where it tells something. */
+Test(chrome_trace, ns_pid_only_when_it_differs_from_pid)
+{
+	static struct proc_instance p[3];
+	struct json_object *root, *args;
+	struct model m;
+
+	p[0] = proc(0, -1, 100, MS(0), MS(30), 0, "outer");
+	p[0].ns_pid = 100; /* the initial namespace: the same number */
+	p[1] = proc(1, 0, 101, MS(1), MS(20), 0, "inner");
+	p[1].ns_pid = 1;
+	p[1].ppid = 100;
+	p[2] = proc(2, 1, 102, MS(2), MS(10), 0, "unread");
+	p[2].ns_pid = 0; /* unknown */
+	p[2].ppid = 101;
+	m = model_of(p, 3, MS(30));
+	root = export(&m, &default_meta);
+
+	args = args_of(must_find(root, "X", "process", "outer (fork)"));
+	cr_assert(eq(int, (int)get_int(args, "pid"), 100));
+	cr_assert(eq(ptr, get(args, "ns_pid"), NULL));
+	args = args_of(must_find(root, "X", "process", "inner (fork)"));
+	cr_assert(eq(int, (int)get_int(args, "pid"), 101));
+	cr_assert(eq(int, (int)get_int(args, "ppid"), 100));
+	cr_assert(eq(int, (int)get_int(args, "ns_pid"), 1));
+	args = args_of(must_find(root, "X", "process", "unread (fork)"));
+	cr_assert(eq(int, (int)get_int(args, "pid"), 102));
+	cr_assert(eq(ptr, get(args, "ns_pid"), NULL));
+	json_object_put(root);
+}
+
 /* ---- trace-level metadata ---- */
 
 Test(chrome_trace, other_data_fields)

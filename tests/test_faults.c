@@ -834,7 +834,7 @@ Test(faults, disk_full_saves_the_trace_elsewhere)
 	trace = bb_load_trace(saved);
 	slices = bb_slices(trace, "process");
 	for (i = 0; i < 50; i++) {
-		char target[8];
+		char target[16];
 
 		snprintf(target, sizeof(target), "t%03d", i);
 		cr_assert(slice_with_arg(slices, 2, target) != NULL, "the saved trace lacks the process that made %s",
@@ -1430,4 +1430,67 @@ Test(faults, environment_of_traced_processes_is_not_recorded)
 		free(raw);
 	}
 	cr_assert(strstr(run.err, secret) == NULL);
+}
+
+/* ---- 10. a build inside a new PID namespace ---- */
+
+static bool has_arg(struct json_object *ev, const char *key)
+{
+	struct json_object *args;
+
+	return json_object_object_get_ex(ev, "args", &args) && json_object_object_get_ex(args, key, NULL);
+}
+
+/*
+ * The sh is pid 1 of its namespace and its sleep pid 2 or so there, while
+ * the kernel gives both ordinary pids: args.pid must be those (the
+ * unshare's child, and the sh's), args.ns_pid what the build saw.
+ */
+Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
+{
+	static const char script[] = "echo $$ > inner.pid; sleep 0.1 & echo $! > sleep.pid; wait";
+	struct json_object *trace, *slices, *unshare, *sh, *sleeper;
+	long long unshare_pid, sh_pid, sleep_pid;
+	pid_t inner_sh, inner_sleep;
+
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "unshare", "--pid", "--fork", "sh", "-c", script,
+					  NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	inner_sh = read_pid_file(bb_path(&run, "inner.pid"));
+	inner_sleep = read_pid_file(bb_path(&run, "sleep.pid"));
+	cr_assert(eq(int, inner_sh, 1), "the sh is not its namespace's first process: the case proves nothing");
+	cr_assert(gt(int, inner_sleep, 1));
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	cr_assert(eq(i64, lost_events(trace), 0));
+	slices = bb_slices(trace, "process");
+
+	/* The command runs in buildbpf's (the initial) namespace: no ns_pid. */
+	unshare = slice_with_arg(slices, 0, "unshare");
+	cr_assert(unshare != NULL, "unshare is not in the trace");
+	unshare_pid = bb_arg_int(unshare, "pid");
+	cr_assert(gt(i64, unshare_pid, 1));
+	cr_assert(not(has_arg(unshare, "ns_pid")), "unshare: %s", json_object_to_json_string(unshare));
+
+	sh = slice_by_ppid(slices, unshare_pid);
+	cr_assert(sh != NULL, "no child of unshare (pid %lld) in the trace", unshare_pid);
+	cr_log_info("in the namespace: %s", json_object_to_json_string(sh));
+	cr_assert(eq(str, (char *)bb_arg_argv(sh, 0), "sh"));
+	sh_pid = bb_arg_int(sh, "pid");
+	cr_assert(gt(i64, sh_pid, 1), "the sh's pid is not the global one");
+	cr_assert(ne(i64, sh_pid, unshare_pid));
+	cr_assert(has_arg(sh, "ns_pid"));
+	cr_assert(eq(i64, bb_arg_int(sh, "ns_pid"), 1));
+
+	sleeper = slice_by_ppid(slices, sh_pid);
+	cr_assert(sleeper != NULL, "no child of the sh (pid %lld) in the trace", sh_pid);
+	cr_log_info("in the namespace: %s", json_object_to_json_string(sleeper));
+	cr_assert(eq(str, (char *)bb_arg_argv(sleeper, 0), "sleep"));
+	sleep_pid = bb_arg_int(sleeper, "pid");
+	cr_assert(gt(i64, sleep_pid, 1));
+	cr_assert(ne(i64, sleep_pid, sh_pid));
+	cr_assert(ne(i64, sleep_pid, (long long)inner_sleep), "the sleep's pid is its namespace pid");
+	cr_assert(eq(i64, bb_arg_int(sleeper, "ns_pid"), (long long)inner_sleep));
+	json_object_put(slices);
+	json_object_put(trace);
 }

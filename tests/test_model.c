@@ -268,3 +268,59 @@ Test(model, records_before_the_launch_are_ignored)
 	cr_assert(eq(sz, m->nr_procs, 1));
 	model__free(m);
 }
+
+/* unshare --pid --fork sh -c 'cc &': the sh is pid 1 of a new namespace. */
+Test(model, namespace_pid_from_fork_kept_through_exec)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *root, *sh, *cc;
+
+	synth_exec(m, 1 * MS, 100, 1, "/usr/bin/unshare", (const char *[]){ "unshare", "--pid", "--fork", NULL });
+	synth_fork_ns(m, 2 * MS, 100, 101, 1);
+	synth_exec_ns(m, 3 * MS, 101, 100, 1, "/bin/sh", (const char *[]){ "sh", "-c", "cc &", NULL });
+	synth_fork_ns(m, 4 * MS, 101, 102, 2);
+	synth_fork(m, 5 * MS, 102, 102, 103, true); /* a thread: not a process's pid */
+	synth_exec_ns(m, 6 * MS, 102, 101, 2, "/usr/bin/cc", (const char *[]){ "cc", NULL });
+	synth_exit(m, 7 * MS, 102, 102, true, 0);
+	synth_exit(m, 8 * MS, 101, 101, true, 0);
+	synth_exit(m, 9 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 9 * MS), 0));
+
+	root = find_proc(m, 100, 0);
+	sh = find_proc(m, 101, 0);
+	cc = find_proc(m, 102, 0);
+	cr_assert(root && sh && cc);
+	cr_assert(eq(u32, root->ns_pid, 100), "the root's comes from its exec");
+	cr_assert(eq(u32, sh->ns_pid, 1));
+	cr_assert(eq(u32, sh->pid, 101));
+	cr_assert(eq(u32, cc->ns_pid, 2));
+	cr_assert(eq(u32, cc->pid, 102));
+	cr_assert(eq(u32, cc->nr_threads, 1));
+	model__free(m);
+}
+
+Test(model, namespace_pid_unknown_until_a_record_has_it)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *p;
+
+	synth_fork_ns(m, 1 * MS, 100, 101, 0); /* not read by the kernel */
+	synth_fork_ns(m, 2 * MS, 100, 102, 7);
+	synth_exec_ns(m, 3 * MS, 102, 100, 0, "/bin/true", (const char *[]){ "true", NULL });
+	synth_exec_ns(m, 4 * MS, 103, 100, 9, "/bin/true", (const char *[]){ "true", NULL }); /* fork dropped */
+	cr_assert(eq(int, model__finish(m, 5 * MS), 0));
+
+	p = find_proc(m, 101, 0);
+	cr_assert(p != NULL);
+	cr_assert(eq(u32, p->ns_pid, 0));
+	p = find_proc(m, 102, 0);
+	cr_assert(p != NULL);
+	cr_assert(eq(u32, p->ns_pid, 7), "an exec that could not read it keeps the fork's");
+	p = find_proc(m, 103, 0);
+	cr_assert(p != NULL);
+	cr_assert(eq(u32, p->ns_pid, 9));
+	p = find_proc(m, 100, 0);
+	cr_assert(p != NULL);
+	cr_assert(eq(u32, p->ns_pid, 0), "the root without an exec record");
+	model__free(m);
+}

@@ -565,6 +565,21 @@ static int add_sched_args(struct json_object *args, const struct bb_sched_acct *
 	       obj_put(args, "migrations", json_object_new_int64(acct->nr_migrations));
 }
 
+/*
+ * README, "Reading the trace": a process slice's pid and ppid are the
+ * kernel's global ids, the ones ps and /proc show outside the build.
+ * "ns_pid" is the pid the process has in its own PID namespace, the one the
+ * build itself sees ($$, getpid(), pid files) when it runs in a new one
+ * (unshare --pid --fork, a container).  It is there only when it differs
+ * from pid, so the trace of an ordinary build has none.
+ */
+static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
+{
+	if (!p->ns_pid || p->ns_pid == p->pid)
+		return 0;
+	return obj_put(args, "ns_pid", json_object_new_int64(p->ns_pid));
+}
+
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
 static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 {
@@ -577,6 +592,7 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 	err = add_image_args(args, last) ?:
 	      obj_put(args, "pid", json_object_new_int64(p->pid)) ?:
 	      obj_put(args, "ppid", json_object_new_int64(p->ppid)) ?:
+	      add_ns_pid(args, p) ?:
 	      add_exit_status(args, p) ?:
 	      obj_put(args, "cpu_user_ms", new_ms(p->utime_ns)) ?:
 	      obj_put(args, "cpu_sys_ms", new_ms(p->stime_ns)) ?:

@@ -256,6 +256,7 @@ static int apply_fork(struct model *m, const struct bb_fork_event *e)
 	if (idx < 0)
 		return idx;
 	copy_comm(m->procs[idx].comm, e->comm);
+	m->procs[idx].ns_pid = e->ns_tgid;
 	return 0;
 }
 
@@ -323,6 +324,11 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	if (!img->filename)
 		return -ENOMEM;
 	p->ppid = e->ppid;
+	/* A process never changes PID namespace, so this is the fork's value;
+	 * it names the root (whose fork is never seen) and a process whose
+	 * fork record was dropped.  0, not read, keeps what is known. */
+	if (e->ns_tgid)
+		p->ns_pid = e->ns_tgid;
 	return split_argv(img, e->data + e->filename_len, e->args_len);
 }
 
