@@ -45,6 +45,8 @@ struct proc_instance {
 	bool forked;	/* start_ns is a real fork (false for the root) */
 	bool exited;	/* the group-dead exit was seen */
 	bool unfinished; /* still running at trace end: end_ns is the trace end */
+	bool exit_record_lost; /* exited, but the status came from waitpid(): its
+				* exit record (and CPU totals) were lost */
 	__u32 exit_status; /* wait(2) status word; valid when exited */
 	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
 	__u64 stime_ns;	   /* system CPU time */

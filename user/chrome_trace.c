@@ -604,6 +604,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = add_sched_args(args, &p->sched);
 	if (!err && p->unfinished)
 		err = obj_put(args, "unfinished", json_object_new_boolean(1));
+	if (!err && p->exit_record_lost)
+		err = obj_put(args, "exit_record_lost", json_object_new_boolean(1));
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = obj_put(args, "args_truncated", json_object_new_boolean(1));
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))

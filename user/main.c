@@ -409,6 +409,7 @@ int main(int argc, char **argv)
 
 		root->exited = true;
 		root->unfinished = false;
+		root->exit_record_lost = true;
 		root->exit_status = rs.status;
 	}
 	if (!err && sink.sched)
