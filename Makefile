@@ -56,10 +56,12 @@ TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 TEST_BIN  := $(BUILD)/tests/run-tests
 # Workloads the integration tests trace.
 TEST_PROGS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(subst _,-,$(wildcard tests/progs/*.c)))
+# Reads a trace back for the shell checks (tests/valgrind_check.sh).
+TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean demo test test-unit test-asan deps viewer-deps vmlinux bench
+.PHONY: all clean demo test test-unit test-asan test-valgrind deps viewer-deps vmlinux bench
 all: $(BIN)
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
@@ -97,13 +99,20 @@ $(BUILD)/tests/%: tests/progs/$$(subst -,_,%).c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -pthread -o $@ $<
 
+$(TRACE_CHECK): tests/trace_check.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(shell pkg-config --cflags json-c 2>/dev/null) -o $@ $< \
+		$(shell pkg-config --libs json-c 2>/dev/null)
+
 vmlinux:
 	$(call msg,GEN,vmlinux/vmlinux.h)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > vmlinux/vmlinux.h.tmp
 	$(Q)mv vmlinux/vmlinux.h.tmp vmlinux/vmlinux.h
 
 # Debian 12 packages the build and the tests need; installed only if missing.
-DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-dev zlib1g-dev libcriterion-dev
+DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-dev zlib1g-dev libcriterion-dev \
+	    valgrind
 VIEWER_DEB_PKGS := chromium nodejs npm
 deps:
 	$(Q)missing=; for p in $(DEB_PKGS); do \
@@ -133,14 +142,33 @@ viewer-deps:
 test-unit: $(TEST_BIN)
 	$(Q)BUILDBPF_UNIT_ONLY=1 ./$(TEST_BIN)
 
-# Everything: the suite on the normal build, then again with the whole
-# userspace (buildbpf included) built under AddressSanitizer and
-# UndefinedBehaviorSanitizer, where any report fails the run.
+# Everything: the suite on the normal build; buildbpf under valgrind's
+# Memcheck; the reliability table from what those two printed; then the suite
+# again with the whole userspace (buildbpf included) built under
+# AddressSanitizer and UndefinedBehaviorSanitizer.  Any report fails the run.
+# The first run is verbose: its output, kept in $(TEST_OUTPUT), carries the
+# figures each case measured (the RELIABILITY| rows of tests/integration.h)
+# that tests/reliability_table.sh turns into $(RELIABILITY_MD).
+TEST_OUTPUT    := $(BUILD)/test-output.txt
+RELIABILITY_MD := $(BUILD)/reliability.md
+# pipefail: a failing suite fails the run although its output goes through tee.
+test: SHELL := /bin/bash
+test: .SHELLFLAGS := -o pipefail -c
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_PROGS)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_PROGS) $(TRACE_CHECK)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
-	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN)
+	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN) --verbose 2>&1 | \
+		tee $(TEST_OUTPUT)
+	$(Q)$(MAKE) --no-print-directory test-valgrind 2>&1 | tee -a $(TEST_OUTPUT)
+	$(call msg,TABLE,$(RELIABILITY_MD))
+	$(Q)tests/reliability_table.sh $(TEST_OUTPUT) > $(RELIABILITY_MD).tmp && mv $(RELIABILITY_MD).tmp $(RELIABILITY_MD)
 	$(Q)$(MAKE) --no-print-directory test-asan
+
+# buildbpf under Memcheck on real traced commands (root): any Memcheck error,
+# definite or indirect leak, or a trace missing, invalid or incomplete fails.
+test-valgrind: deps
+	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all $(TRACE_CHECK) $(BUILD)/tests/load-gen
+	$(Q)tests/valgrind_check.sh $(BUILD)
 
 ASAN_BUILD := build-asan
 # Leaks are checked in buildbpf (BUILDBPF_ASAN_OPTIONS, set for it by the

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
+#include <criterion/logging.h>
 #include "integration.h"
 
 static const char *bin_path(void)
@@ -220,4 +222,56 @@ struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
 		if (bb_arg_int(json_object_array_get_idx(slices, i), "pid") == pid)
 			return json_object_array_get_idx(slices, i);
 	return NULL;
+}
+
+/* "|" separates the fields of a RELIABILITY row and a line ends it. */
+static char *row_field(char *text)
+{
+	char *c;
+
+	for (c = text; *c; c++)
+		if (*c == '|' || *c == '\n' || *c == '\r')
+			*c = *c == '|' ? '/' : ' ';
+	return text;
+}
+
+/* otherData.<key> (otherData.sched.<key> when sched) into buf as text; false, and "-", when absent. */
+static bool other_field(struct json_object *trace, bool sched, const char *key, char *buf, size_t size)
+{
+	struct json_object *obj, *v;
+
+	snprintf(buf, size, "-");
+	if (!trace || !json_object_object_get_ex(trace, "otherData", &obj) ||
+	    (sched && !json_object_object_get_ex(obj, "sched", &obj)) || !json_object_is_type(obj, json_type_object) ||
+	    !json_object_object_get_ex(obj, key, &v))
+		return false;
+	snprintf(buf, size, "%lld", (long long)json_object_get_int64(v));
+	return true;
+}
+
+void bb_reliability(const char *label, const char *checked, struct json_object *trace, const char *measured, ...)
+{
+	char processes[32], records[32], sched_records[32], lost[32], wall_us[32], events[32] = "-", wall[32] = "-";
+	char *label_copy = strdup(label), *checked_copy = strdup(checked), *figure = NULL;
+	va_list ap;
+
+	va_start(ap, measured);
+	cr_assert(vasprintf(&figure, measured, ap) >= 0);
+	va_end(ap);
+	cr_assert(label_copy && checked_copy);
+	other_field(trace, false, "processes", processes, sizeof(processes));
+	other_field(trace, false, "lost_events", lost, sizeof(lost));
+	if (other_field(trace, false, "records", records, sizeof(records))) {
+		/* No scheduler records with --sched=off: sched is null. */
+		other_field(trace, true, "records", sched_records, sizeof(sched_records));
+		snprintf(events, sizeof(events), "%lld", atoll(records) + atoll(sched_records));
+	}
+	if (other_field(trace, false, "duration_us", wall_us, sizeof(wall_us)))
+		snprintf(wall, sizeof(wall), "%.2f", atoll(wall_us) / 1e6);
+	cr_log_info("RELIABILITY|%s::%s|%s|%s|%s|%s|%s|%s|%s", criterion_current_test->category,
+		    criterion_current_test->name, row_field(label_copy), row_field(checked_copy), processes, events, lost,
+		    wall, row_field(figure));
+	free(label_copy);
+	free(checked_copy);
+	free(figure);
 }

@@ -53,4 +53,19 @@ const char *bb_arg_argv(struct json_object *ev, size_t i);
 /* The process slice whose args.pid is pid, or NULL. */
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
 
+/*
+ * One row of the reliability table (docs/reliability.md), logged as
+ *
+ *   RELIABILITY|suite::test|label|checked|processes|events|lost|wall_s|measured
+ *
+ * which tests/reliability_table.sh reads from make test's (verbose) output.
+ * label names the case, checked says what the test asserts; processes,
+ * events (process and scheduler records received), lost and the traced wall
+ * time come from trace's otherData ("-" without a trace); measured is the
+ * case's own figure (printf-like).  Call it once the assertions have passed,
+ * so that a row stands for a check that held.
+ */
+void bb_reliability(const char *label, const char *checked, struct json_object *trace, const char *measured, ...)
+	__attribute__((format(printf, 4, 5)));
+
 #endif /* BUILDBPF_TESTS_INTEGRATION_H */

@@ -513,6 +513,9 @@ Test(faults, command_killed_by_sigkill_is_137_with_a_trace)
 	cr_assert(eq(int, temp_files(run.dir, "t.json"), 0), "a temporary file was left behind");
 	cr_log_info("SIGKILL: status %d, %zu process slices, command lived %lld us", run.status,
 		    json_object_array_length(slices), ev_int(sh, "dur"));
+	bb_reliability("command SIGKILLed", "exit status 137, SIGKILL on the command's slice, trace complete "
+		       "(not partial), no temporary file left; 0 lost", trace, "the command lived %lld us",
+		       ev_int(sh, "dur"));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -525,7 +528,7 @@ static void forwarded_signal_ends_the_command(int sig)
 	struct json_object *trace, *slices, *cmd;
 	const char *reason;
 	struct bg_run b;
-	char name[32];
+	char name[32], label[48];
 	pid_t sleep_pid;
 	double sent;
 
@@ -550,6 +553,10 @@ static void forwarded_signal_ends_the_command(int sig)
 	cr_assert(trace_partial(trace, &reason), "an interrupted build is not marked partial");
 	cr_assert(strstr(reason, sigabbrev_np(sig)) != NULL, "partial_reason: %s", reason);
 	cr_assert(eq(int, temp_files(run.dir, name), 0), "a temporary file was left behind");
+	snprintf(label, sizeof(label), "SIG%s sent to buildbpf alone", sigabbrev_np(sig));
+	bb_reliability(label, "forwarded: the command ends by it, exit status 128+N, trace written and marked "
+		       "partial, no temporary file", trace, "exit status %d, %.3f s from the signal to buildbpf's exit",
+		       b.status, b.exited_at - sent);
 	json_object_put(slices);
 	json_object_put(trace);
 	bg_free(&b);
@@ -605,6 +612,9 @@ Test(faults, second_sigint_kills_a_command_that_ignores_sigint)
 	cr_assert(trace_partial(trace, &reason), "an interrupted build is not marked partial");
 	cr_assert(strstr(reason, "SIGINT") != NULL, "partial_reason: %s", reason);
 	cr_assert(eq(int, temp_files(run.dir, "t.json"), 0), "a temporary file was left behind");
+	bb_reliability("second SIGINT, command ignoring SIGINT", "the first does not end buildbpf; the second kills "
+		       "the command: exit status 137, trace marked partial", trace,
+		       "%.3f s from the second SIGINT to buildbpf's exit", b.exited_at - second);
 	json_object_put(slices);
 	json_object_put(trace);
 	bg_free(&b);
@@ -649,6 +659,8 @@ Test(faults, ctrl_c_on_the_terminal_interrupts_and_a_second_one_kills)
 	cmd = bb_slice_by_pid(slices, sleep_pid);
 	cr_assert(cmd != NULL);
 	cr_assert(eq(i64, bb_arg_int(cmd, "signal"), SIGINT));
+	bb_reliability("Ctrl-C on the terminal", "reaches the command once (not forwarded again): exit status 130, "
+		       "SIGINT on its slice", trace, "%.3f s from Ctrl-C to buildbpf's exit", b.exited_at - typed);
 	json_object_put(slices);
 	json_object_put(trace);
 	bg_free(&b);
@@ -665,7 +677,11 @@ Test(faults, ctrl_c_on_the_terminal_interrupts_and_a_second_one_kills)
 	cr_log_info("second Ctrl-C on the terminal: exit status %d after %.3f s", b.status, b.exited_at - typed);
 	cr_assert(eq(int, b.status, 137), "stderr: %s", b.err);
 	cr_assert(lt(dbl, b.exited_at - typed, PROMPT_S));
-	json_object_put(bb_load_trace(bb_path(&run, "b.json")));
+	trace = bb_load_trace(bb_path(&run, "b.json"));
+	bb_reliability("second Ctrl-C, command ignoring SIGINT", "the first does not end it, the second kills it: "
+		       "exit status 137, trace written", trace, "%.3f s from the second Ctrl-C to buildbpf's exit",
+		       b.exited_at - typed);
+	json_object_put(trace);
 	bg_free(&b);
 	close(master);
 }
@@ -712,6 +728,9 @@ Test(faults, output_directory_removed_during_the_build)
 		  "the command is not in the saved trace");
 	cr_assert(strstr(b.err, "trace written to ") != NULL && strstr(strstr(b.err, "trace written to "), saved),
 		  "the summary does not point to the saved trace: %s", b.err);
+	bb_reliability("output directory removed during the build", "exit status the build's, a warning, the trace "
+		       "saved to $TMPDIR as the sudo user's (0644), the summary points to it", trace,
+		       "exit status %d, %lld-byte trace saved", b.status, (long long)st.st_size);
 	json_object_put(slices);
 	json_object_put(trace);
 	free(saved);
@@ -747,6 +766,9 @@ Test(faults, output_appearing_during_the_build_is_not_overwritten)
 	cr_assert(eq(u32, st.st_uid, 65534));
 	cr_assert(eq(u32, st.st_mode & 07777, 0644));
 	trace = bb_load_trace(tmp[0] == '/' ? tmp : bb_path(&run, tmp));
+	bb_reliability("output file appearing during the build", "the file that appeared is kept; the trace goes "
+		       "beside it, the sudo user's (0644), and stderr says where; exit status 0", trace,
+		       "exit status %d, %lld-byte trace beside it", b.status, (long long)st.st_size);
 	json_object_put(trace);
 	free(tmp);
 	bg_free(&b);
@@ -852,6 +874,9 @@ Test(faults, disk_full_saves_the_trace_elsewhere)
 	}
 	closedir(d);
 	cr_assert(eq(int, entries, 1));
+	bb_reliability("disk full during the build", "exit status 0, a warning, the trace saved to $TMPDIR with all "
+		       "50 targets, no partial file left; 0 lost", trace,
+		       "%llu bytes left on a 64 KiB tmpfs, %lld-byte trace saved", left, (long long)st.st_size);
 	json_object_put(slices);
 	json_object_put(trace);
 	free(saved);
@@ -913,6 +938,8 @@ Test(faults, daemon_is_unfinished_or_waited_for)
 	cr_assert(bool_arg(daemon, "unfinished"), "the daemon is not flagged unfinished");
 	/* The daemon, and its sleep if it already forked it. */
 	cr_assert(strstr(run.err, " still running at the end)") != NULL, "summary: %s", run.err);
+	bb_reliability("daemon, without --wait-all", "buildbpf returns with the command; the daemon is in the trace, "
+		       "flagged unfinished, and the summary says so", trace, "buildbpf took %.3f s", elapsed);
 	json_object_put(slices);
 	json_object_put(trace);
 
@@ -930,6 +957,9 @@ Test(faults, daemon_is_unfinished_or_waited_for)
 			  "unfinished with --wait-all: %s",
 			  json_object_to_json_string(json_object_array_get_idx(slices, i)));
 	cr_assert(slice_with_arg(slices, 0, "sleep") != NULL, "the daemon's sleep is not in the trace");
+	bb_reliability("daemon, with --wait-all", "buildbpf waits for the daemon's 3 s sleep; the daemon and its "
+		       "sleep are in the trace, nothing unfinished", trace, "buildbpf took %.3f s, the daemon lived %lld us",
+		       elapsed, ev_int(daemon, "dur"));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -1003,6 +1033,9 @@ Test(faults, hostile_argv_gives_utf8_json_and_a_clean_summary)
 	cr_assert(eq(i64, at, -1), "raw control byte 0x%02x in the summary at %ld", at < 0 ? 0 : run.err[at], at);
 	cr_log_info("hostile argv: trace valid UTF-8, %zu argv elements kept; summary line: %.*s", n,
 		    (int)strcspn(run.err, "\n"), run.err);
+	bb_reliability("hostile argv", "the trace file strict UTF-8 without raw control bytes, each argument kept or "
+		       "its invalid bytes replaced by U+FFFD; no raw control byte in the summary", trace,
+		       "%zu argv elements, %zu-byte trace", n, len);
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -1046,6 +1079,9 @@ Test(faults, error_messages_do_not_print_raw_control_characters)
 	if (shown)
 		unlink(shown);
 	free(shown);
+	bb_reliability("control characters in names quoted by errors", "command-not-found, existing-output and "
+		       "write-failure messages print no raw control byte", NULL, "exit statuses 127, %d, %d",
+		       run.status, b.status);
 	bg_free(&b);
 }
 
@@ -1105,6 +1141,9 @@ Test(faults, symlink_output_is_refused_then_replaced_never_followed)
 	cr_assert(eq(int, S_ISREG(st.st_mode), 1));
 	cr_assert(access(target, F_OK) != 0, "a dangling link was followed");
 	cr_assert(eq(int, temp_files(run.dir, "t.json") + temp_files(run.dir, "d.json"), 0));
+	bb_reliability("symlink at the output path", "refused without --force (the command does not run); with "
+		       "--force replaced by the trace, never followed, dangling or not", NULL,
+		       "4 runs: 2 refused, 2 replaced the link; its target unchanged");
 }
 
 Test(faults, existing_file_is_refused_before_the_command_runs)
@@ -1119,6 +1158,8 @@ Test(faults, existing_file_is_refused_before_the_command_runs)
 	cr_assert(eq(str, text, "keep me\n"));
 	free(text);
 	cr_assert(eq(int, temp_files(run.dir, "t.json"), 0), "a temporary file was left behind");
+	bb_reliability("existing output file", "refused before the command runs, the message names --force, the "
+		       "file untouched", NULL, "exit status %d, the command did not run", run.status);
 }
 
 /* "DIR/" names a directory: it can never become the trace file. */
@@ -1138,6 +1179,8 @@ Test(faults, output_path_naming_a_directory_is_refused_before_the_command_runs)
 	cr_log_info("-o newdir/: status %d, command ran: %s; stderr:\n%s", b.status, ran ? "yes" : "no", b.err);
 	cr_assert(ran == false, "the command ran; the trace could only be written elsewhere afterwards:\n%s", b.err);
 	cr_assert(ne(int, b.status, 0));
+	bb_reliability("output path ending in '/'", "refused before the command runs", NULL,
+		       "exit status %d, the command did not run", b.status);
 	bg_free(&b);
 }
 
@@ -1169,6 +1212,8 @@ Test(faults, directory_fifo_and_device_outputs_are_refused_even_with_force)
 	cr_assert(eq(int, S_ISCHR(st.st_mode), 1), "null.json was replaced");
 	cr_assert(eq(int, temp_files(run.dir, "dir.json") + temp_files(run.dir, "fifo.json") +
 				  temp_files(run.dir, "null.json"), 0));
+	bb_reliability("directory, FIFO and device outputs", "refused with and without --force, before the command "
+		       "runs; none replaced", NULL, "6 runs refused, the command ran in none");
 }
 
 /* ---- 9. least privilege ---- */
@@ -1225,6 +1270,9 @@ Test(faults, sudo_user_runs_unprivileged_without_buildbpf_fds)
 	cr_assert(eq(u32, st.st_gid, 65534), "the trace belongs to gid %u", st.st_gid);
 	cr_assert(eq(u32, st.st_mode & 07777 & ~0644u, 0), "mode %o is looser than 0644", st.st_mode & 07777);
 	json_object_put(bb_load_trace(bb_path(&run, "t.json")));
+	bb_reliability("command run as the sudo user", "its uid, gids, HOME and USER, no capability; no fd, limit, "
+		       "blocked or ignored signal of buildbpf inherited; the trace the user's", NULL,
+		       "uid %u, CapEff 0, trace mode %o", st.st_uid, st.st_mode & 07777);
 }
 
 /* IDs of what bpftool lists (kind: prog, map or link), and how many progs are named handle_*. */
@@ -1397,6 +1445,9 @@ Test(faults, no_bpf_object_outlives_buildbpf)
 		    progs, maps, links, before, during, after, now_s() - exited, pins_before, pins_after);
 	cr_assert(still == NULL, "%s id %lld of buildbpf is still loaded 3 s after it exited", still, still_id);
 	cr_assert(eq(int, pins_after, pins_before), "something was pinned under /sys/fs/bpf");
+	bb_reliability("no BPF object outlives buildbpf", "every program, map and link it held is gone after it "
+		       "exits; nothing pinned under /sys/fs/bpf", NULL, "%d programs, %d maps, %d links held, all gone",
+		       progs, maps, links);
 	bg_free(&b);
 }
 
@@ -1430,6 +1481,8 @@ Test(faults, environment_of_traced_processes_is_not_recorded)
 		free(raw);
 	}
 	cr_assert(strstr(run.err, secret) == NULL);
+	bb_reliability("environment of traced processes", "no trace (--args-max 16K or 128K) and no summary holds a "
+		       "variable's name or value", NULL, "2 traces searched, the last %zu bytes", len);
 }
 
 /* ---- 10. a build inside a new PID namespace ---- */
@@ -1491,6 +1544,9 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	cr_assert(ne(i64, sleep_pid, sh_pid));
 	cr_assert(ne(i64, sleep_pid, (long long)inner_sleep), "the sleep's pid is its namespace pid");
 	cr_assert(eq(i64, bb_arg_int(sleeper, "ns_pid"), (long long)inner_sleep));
+	bb_reliability("build in a new PID namespace", "args.pid the kernel's pids, args.ns_pid the build's own (its "
+		       "sh is 1); 0 lost", trace, "sh pid %lld (1 inside), sleep pid %lld (%d inside)", sh_pid,
+		       sleep_pid, (int)inner_sleep);
 	json_object_put(slices);
 	json_object_put(trace);
 }

@@ -5,7 +5,8 @@
  * short processes, thousands alive at once, hundreds of threads, argv and
  * paths at the kernel's own limits, and a ring buffer too small on purpose,
  * where every record that did not arrive must be counted as lost.
- * Each test logs what it measured (cr_log_info, shown with --verbose).
+ * Each test logs what it measured (cr_log_info, shown with --verbose), and
+ * one row of the reliability table per case (bb_reliability).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -215,6 +216,9 @@ Test(load, make_j2_with_20000_processes_loses_nothing)
 	cr_assert(eq(i64, other_int(trace, "processes"), TARGETS + 1));
 	cr_assert(eq(i64, other_int(trace, "unfinished_processes"), 0));
 	cr_assert(eq(i64, lost, 0));
+	bb_reliability("20,000 processes from make -j2",
+		       "every target made exactly once, by make, exit 0; no process unfinished; 0 lost", trace,
+		       "%zu of %d targets; %.1f s with loading the trace", found, TARGETS, seconds_since(&start));
 	free(seen);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -289,6 +293,10 @@ Test(load, two_thousand_concurrent_sleepers)
 	cr_assert(ge(i64, peak, SLEEPERS), "at most %ld children alive at once", peak);
 	cr_assert(eq(i64, other_int(trace, "unfinished_processes"), 0));
 	cr_assert(eq(i64, lost, 0));
+	bb_reliability("2,000 concurrent sleepers",
+		       "every child pid the workload printed is traced, all alive at once, each asleep >= 300 ms; "
+		       "0 lost",
+		       trace, "peak %ld alive at once, %lld lanes", peak, other_int(trace, "lanes"));
 	free(printed);
 	free(traced);
 	free(edges);
@@ -327,6 +335,9 @@ Test(load, five_hundred_threads_in_one_process)
 	cr_assert(ge(dbl, arg_ms(proc, "sleep_ms"), THREADS * SLEEP_MS * 0.99), "asleep %.1f ms in all",
 		  arg_ms(proc, "sleep_ms"));
 	cr_assert(eq(i64, lost, 0));
+	bb_reliability("500 threads in one process",
+		       "one process; every thread's exit arrived (its sleep adds up to >= 500 x 300 ms); 0 lost", trace,
+		       "%lld threads, %.0f ms asleep in all", bb_arg_int(proc, "threads"), arg_ms(proc, "sleep_ms"));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -428,6 +439,10 @@ Test(load, argv_of_128k_is_cut_at_args_max_and_whole_at_128k)
 	cr_assert(eq(sz, got_len, cut), "kept %zu argv bytes", got_len);
 	cr_assert(eq(int, memcmp(got, area, cut), 0), "the kept argv is not the start of the real one");
 	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	bb_reliability("128 KiB argv, default --args-max",
+		       "the first 16 KiB kept byte for byte, the cut flagged args_truncated; 0 lost", trace,
+		       "%zu of %d argv bytes, %zu of %zu arguments kept",
+		       got_len + (got_len < AREA && area[got_len] == '\0'), AREA, arg_argc(proc), argc);
 	free(got);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -452,6 +467,9 @@ Test(load, argv_of_128k_is_cut_at_args_max_and_whole_at_128k)
 		last--;
 	cr_assert(eq(str, (char *)bb_arg_argv(proc, argc - 1), last), "the last argument differs");
 	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	bb_reliability("128 KiB argv, --args-max 128K", "every argument kept whole, byte for byte, not flagged; 0 lost",
+		       trace, "%zu of %d argv bytes, %zu of %zu arguments kept",
+		       got_len + (got_len < AREA && area[got_len] == '\0'), AREA, arg_argc(proc), argc);
 	free(got);
 	free(area);
 	json_object_put(slices);
@@ -538,6 +556,8 @@ Test(load, exec_of_a_4k_path)
 	cr_assert(eq(int, arg_flag(proc, "filename_truncated"), 0));
 	cr_assert(eq(str, (char *)arg_str(proc, "exit_status"), "exit 0"));
 	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	bb_reliability("exec of a 4,094-byte path", "filename and argv[0] recorded whole, not flagged; 0 lost", trace,
+		       "%zu-byte filename recorded", strlen(filename));
 	free(path);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -567,6 +587,9 @@ Test(load, exec_of_a_4k_path)
 	cr_assert(arg_flag(proc, "filename_truncated"));
 	cr_assert(eq(str, (char *)bb_arg_argv(proc, 0), rel), "argv[0] is REL, whole");
 	cr_assert(eq(str, (char *)arg_str(proc, "exit_status"), "exit 0"));
+	bb_reliability("execveat image name longer than PATH_MAX",
+		       "the name cut at 4,095 bytes, a prefix of the real one, flagged filename_truncated", trace,
+		       "%zu-byte name, %zu bytes recorded", strlen(expected), strlen(filename));
 	free(expected);
 	free(rel);
 	json_object_put(slices);
@@ -586,6 +609,8 @@ Test(load, exec_of_a_path_max_path_is_whole_and_not_flagged)
 		    strlen(path), filename ? strlen(filename) : 0, arg_flag(proc, "filename_truncated"));
 	cr_assert(eq(str, (char *)filename, path));
 	cr_assert(eq(int, arg_flag(proc, "filename_truncated"), 0), "a whole filename is flagged truncated");
+	bb_reliability("exec of a 4,095-byte (PATH_MAX) path", "filename recorded whole, not flagged", trace,
+		       "%zu-byte filename recorded", strlen(filename));
 	free(path);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -669,6 +694,11 @@ Test(load, a_too_small_ring_buffer_counts_every_lost_record)
 	cr_assert(strstr(run.err, summary) != NULL, "summary does not say '%s': %s", summary, run.err);
 	snprintf(summary, sizeof(summary), "buildbpf: %zu processes", n);
 	cr_assert(strstr(run.err, summary) != NULL, "summary does not say '%s': %s", summary, run.err);
+	bb_reliability("4 KiB ring buffer, 300 children forked at SCHED_FIFO",
+		       "records lost > 0, and received + counted lost account for every record produced (only "
+		       "exits of children left invisible may be neither); the summary says the loss",
+		       trace, "%lld of %lld records received, %lld counted lost, %lld exits of invisible children",
+		       received, expected, lost, orphan_exits);
 	json_object_put(slices);
 	json_object_put(trace);
 }
