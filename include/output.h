@@ -26,8 +26,12 @@ struct output {
 int output__prepare(struct output *o, const char *path, bool force, bool chown_to, uid_t uid, gid_t gid);
 /* Makes the written temporary file the output.  0, or -errno. */
 int output__commit(struct output *o);
-/* Removes the temporary file. */
-void output__discard(struct output *o);
+/*
+ * Removes the temporary file.  0, or -errno when it could not be removed
+ * (an immutable directory, say): tmp_path then still names it, for the
+ * caller to report, until output__free().
+ */
+int output__discard(struct output *o);
 void output__free(struct output *o);
 
 /*

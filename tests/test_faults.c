@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/fs.h>
 #include <sched.h>
 #include <pwd.h>
 #include <signal.h>
@@ -46,6 +47,7 @@ struct bg_run {
 /* What the suite's fini must undo even when a test fails half-way. */
 static pid_t live_group;    /* a buildbpf process group that may still run */
 static char tmpfs_dir[512]; /* a tmpfs mounted by the test */
+static char immutable_dir[512]; /* a directory made immutable by the test */
 
 static double now_s(void)
 {
@@ -97,6 +99,30 @@ static char *file_text(const char *path)
 	return text;
 }
 
+/* chattr +i / -i: an immutable directory refuses even root new names. */
+static int set_immutable(const char *path, bool on)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC), flags, err = 0;
+
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		flags = on ? flags | FS_IMMUTABLE_FL : flags & ~FS_IMMUTABLE_FL;
+		err = ioctl(fd, FS_IOC_SETFLAGS, &flags);
+	} else {
+		err = -1;
+	}
+	if (err) {
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 static void faults_teardown(void)
 {
 	/* The group leader is a zombie or reaped only after the kill below, so
@@ -110,6 +136,11 @@ static void faults_teardown(void)
 		if (umount2(tmpfs_dir, MNT_DETACH))
 			cr_log_warn("cannot unmount %s: %s", tmpfs_dir, strerror(errno));
 		tmpfs_dir[0] = '\0';
+	}
+	if (immutable_dir[0]) {
+		if (set_immutable(immutable_dir, false))
+			cr_log_warn("cannot make %s mutable again: %s", immutable_dir, strerror(errno));
+		immutable_dir[0] = '\0';
 	}
 	integration_teardown();
 }
@@ -731,6 +762,66 @@ Test(faults, output_directory_removed_during_the_build)
 	bb_reliability("output directory removed during the build", "exit status the build's, a warning, the trace "
 		       "saved to $TMPDIR as the sudo user's (0644), the summary points to it", trace,
 		       "exit status %d, %lld-byte trace saved", b.status, (long long)st.st_size);
+	json_object_put(slices);
+	json_object_put(trace);
+	free(saved);
+	bg_free(&b);
+}
+
+/*
+ * Made read-only during the build.  Root ignores a directory's mode bits, so
+ * the test makes it immutable (chattr +i), which stops root as well: the
+ * temporary file already open there can still be written, but not renamed
+ * into place nor removed.
+ */
+Test(faults, output_directory_made_read_only_during_the_build)
+{
+	char fallback_dir[256], tmpdir_env[300], temp_name[64];
+	struct json_object *trace, *slices;
+	struct bg_run b;
+	struct stat st;
+	char *saved;
+
+	cr_assert_eq(mkdir(bb_path(&run, "out"), 0755), 0);
+	snprintf(fallback_dir, sizeof(fallback_dir), "%s", bb_path(&run, "fallback"));
+	cr_assert_eq(mkdir(fallback_dir, 0755), 0);
+	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", fallback_dir);
+
+	bg_start(&b, &run, (const char *[]){ "-o", "out/t.json", "--", "sh", "-c", "sleep 1", NULL },
+		 (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", tmpdir_env, NULL });
+	bg_wait_running(&b, "sleep");
+	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1), "no temporary trace file in out/");
+	snprintf(immutable_dir, sizeof(immutable_dir), "%s", bb_path(&run, "out"));
+	cr_assert_eq(set_immutable(immutable_dir, true), 0, "chattr +i %s: %s", immutable_dir, strerror(errno));
+	cr_assert(bg_exited(&b) == false, "the build ended before out/ was made read-only: the case was not exercised");
+	bg_wait(&b, 15);
+	cr_assert_eq(set_immutable(immutable_dir, false), 0, "chattr -i %s: %s", immutable_dir, strerror(errno));
+	immutable_dir[0] = '\0';
+
+	cr_log_info("output directory made read-only: status %d; stderr:\n%s", b.status, b.err);
+	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
+	cr_assert(strstr(b.err, "warning: cannot write the trace to 'out/t.json': Operation not permitted") != NULL,
+		  "stderr: %s", b.err);
+	/* The temporary file it could not remove is named, not left silently. */
+	cr_assert(strstr(b.err, "warning: cannot remove the temporary file '") != NULL, "stderr: %s", b.err);
+	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1));
+	snprintf(temp_name, sizeof(temp_name), "%s", strstr(b.err, "temporary file '") + strlen("temporary file '"));
+	cr_assert(strncmp(temp_name, "out/.buildbpf-trace.", strlen("out/.buildbpf-trace.")) == 0, "%s", temp_name);
+	saved = fallback_path(b.err);
+	cr_assert(saved != NULL, "no 'saved to' path: %s", b.err);
+	cr_assert(strncmp(saved, fallback_dir, strlen(fallback_dir)) == 0, "saved outside $TMPDIR: %s", saved);
+	cr_assert(eq(int, stat(saved, &st), 0), "%s: %s", saved, strerror(errno));
+	cr_assert(eq(u32, st.st_uid, 65534), "the saved trace belongs to uid %u", st.st_uid);
+	cr_assert(eq(u32, st.st_mode & 07777, 0644), "mode %o", st.st_mode & 07777);
+	trace = bb_load_trace(saved);
+	slices = bb_slices(trace, "process");
+	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
+		  "the command is not in the saved trace");
+	cr_assert(eq(i64, lost_events(trace), 0));
+	bb_reliability("output directory made read-only (chattr +i) during the build",
+		       "exit status the build's, a warning, the trace saved to $TMPDIR as the sudo user's (0644), "
+		       "the temporary file left behind named", trace, "exit status %d, %lld-byte trace saved",
+		       b.status, (long long)st.st_size);
 	json_object_put(slices);
 	json_object_put(trace);
 	free(saved);

@@ -253,7 +253,10 @@ static const char *write_trace(struct output *out, const struct model *model, co
 	}
 	fprintf(stderr, "buildbpf: warning: cannot write the trace to '%s': %s\n",
 		term_escape(out->path, esc, sizeof(esc)), strerror(-err));
-	output__discard(out);
+	err = output__discard(out);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot remove the temporary file '%s': %s\n",
+			term_escape(out->tmp_path, esc, sizeof(esc)), strerror(-err));
 	fd = output__create_fallback("buildbpf-trace", ra->drop, ra->uid, ra->gid, fallback_path);
 	if (fd < 0) {
 		fprintf(stderr, "buildbpf: warning: cannot save the trace elsewhere either: %s; it is lost\n",

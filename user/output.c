@@ -127,15 +127,16 @@ int output__commit(struct output *o)
 	return 0;
 }
 
-void output__discard(struct output *o)
+int output__discard(struct output *o)
 {
 	if (o->fd >= 0)
 		close(o->fd);
 	o->fd = -1;
-	if (o->tmp_path)
-		unlink(o->tmp_path);
+	if (o->tmp_path && unlink(o->tmp_path) && errno != ENOENT)
+		return -errno;
 	free(o->tmp_path);
 	o->tmp_path = NULL;
+	return 0;
 }
 
 void output__free(struct output *o)
