@@ -38,6 +38,7 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 # The pure stages (no libbpf): reconstruction and exporters.  Unit tests link
 # these alone.
 CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c \
+	     user/event_log_read.c user/event_log_write.c user/replay.c \
 	     user/cpu_sched.c user/cli.c user/term_escape.c
 # Everything else of the loader: capture, launch, CLI, output, main.
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(wildcard user/*.c))
@@ -61,7 +62,7 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean demo test test-unit test-asan test-valgrind deps viewer-deps vmlinux bench
+.PHONY: all clean demo test test-unit test-asan test-valgrind fuzz deps viewer-deps vmlinux bench bench-convert
 all: $(BIN)
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
@@ -112,7 +113,7 @@ vmlinux:
 
 # Debian 12 packages the build and the tests need; installed only if missing.
 DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-dev zlib1g-dev libcriterion-dev \
-	    valgrind
+	    valgrind libclang-rt-14-dev
 VIEWER_DEB_PKGS := chromium nodejs npm
 deps:
 	$(Q)missing=; for p in $(DEB_PKGS); do \
@@ -143,7 +144,8 @@ test-unit: $(TEST_BIN)
 	$(Q)BUILDBPF_UNIT_ONLY=1 ./$(TEST_BIN)
 
 # Everything: the suite on the normal build; buildbpf under valgrind's
-# Memcheck; the reliability table from what those two printed; then the suite
+# Memcheck; the event-log reader under libFuzzer for $(FUZZ_SECONDS) s; the
+# reliability table from what those printed; then the suite
 # again with the whole userspace (buildbpf included) built under
 # AddressSanitizer and UndefinedBehaviorSanitizer.  Any report fails the run.
 # The first run is verbose: its output, kept in $(TEST_OUTPUT), carries the
@@ -160,6 +162,7 @@ test: deps
 	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN) --verbose 2>&1 | \
 		tee $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory test-valgrind 2>&1 | tee -a $(TEST_OUTPUT)
+	$(Q)$(MAKE) --no-print-directory fuzz 2>&1 | tee -a $(TEST_OUTPUT)
 	$(call msg,TABLE,$(RELIABILITY_MD))
 	$(Q)tests/reliability_table.sh $(TEST_OUTPUT) > $(RELIABILITY_MD).tmp && mv $(RELIABILITY_MD).tmp $(RELIABILITY_MD)
 	$(Q)$(MAKE) --no-print-directory test-asan
@@ -185,6 +188,26 @@ test-asan: deps viewer-deps
 	$(Q)$(ASAN_ENV) BUILDBPF_BIN=$(abspath $(ASAN_BUILD)/buildbpf) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) \
 		./$(ASAN_BUILD)/tests/run-tests
 
+# The event-log reader under libFuzzer (clang), with ASan and UBSan: any
+# crash, leak, hang (-timeout) or RSS past the limit fails.  The corpus
+# starts from the checked-in recordings; it grows in $(FUZZ_BUILD) only.
+FUZZ_BUILD   := build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_BIN     := $(FUZZ_BUILD)/tests/event-log-fuzz
+$(BUILD)/tests/event-log-fuzz: $(BUILD)/tests/fuzz/event_log_fuzz.o $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(CLANG) CFLAGS="-O1 -g" \
+		SAN_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+		$(FUZZ_BIN)
+	$(Q)mkdir -p $(FUZZ_BUILD)/corpus && cp tests/fixtures/*.bbl $(FUZZ_BUILD)/corpus/
+	$(Q)echo "  FUZZ     event log reader, $(FUZZ_SECONDS) s"
+	$(Q)./$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+		-print_final_stats=1 $(FUZZ_BUILD)/corpus > $(FUZZ_BUILD)/fuzz.log 2>&1 || \
+		{ tail -60 $(FUZZ_BUILD)/fuzz.log; echo "fuzz: the event log reader failed (see $(FUZZ_BUILD)/fuzz.log)"; exit 1; }
+	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz.log $(FUZZ_SECONDS)
+
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)rm -rf $(BUILD)/demo && cp -r tests/demo $(BUILD)/demo
@@ -197,8 +220,15 @@ demo: deps
 bench: all
 	$(Q)bench/overhead.sh
 
+# Writes synthetic event logs for bench/convert.sh (make bench-convert).
+$(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+bench-convert: all $(BUILD)/bench/gen-log
+	$(Q)bench/convert.sh --build $(BUILD)
+
 clean:
 	$(call msg,CLEAN,$(BUILD))
-	$(Q)rm -rf $(BUILD) $(ASAN_BUILD)
+	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 
 -include $(wildcard $(BUILD)/user/*.d $(BUILD)/tests/*.d $(BUILD)/bpf/*.d)

@@ -10,10 +10,22 @@
 #include "cpu_sched.h"
 
 #define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
+#define CLI_DEFAULT_LOG "buildbpf.bbl"
 #define CLI_DEFAULT_RINGBUF (16u << 20)
 
+/* What buildbpf was asked to do: its first argument names it. */
+enum cli_mode {
+	CLI_TRACE,   /* buildbpf [OPTIONS] -- CMD: record, convert, report */
+	CLI_RECORD,  /* buildbpf record -o LOG -- CMD: only the event log */
+	CLI_CONVERT, /* buildbpf convert LOG -o TRACE */
+	CLI_REPORT,  /* buildbpf report LOG */
+};
+
 struct cli_opts {
+	enum cli_mode mode;
+	const char *log_path; /* convert, report: the recording to read */
 	const char *output;
+	const char *keep_log; /* trace: also keep the event log here */
 	bool force;
 	const char *user;
 	bool keep_root;
@@ -23,7 +35,9 @@ struct cli_opts {
 	__u32 args_max;
 	size_t ringbuf_bytes;
 	enum sched_level sched;	 /* --sched */
+	bool sched_given;	 /* convert, report: else the recording's */
 	__u64 sched_resolution_ns; /* --sched-resolution */
+	bool resolution_given;
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

@@ -35,10 +35,17 @@ int output__discard(struct output *o);
 void output__free(struct output *o);
 
 /*
- * Creates a fresh file for a trace that could not be written where asked
- * (in $TMPDIR or /tmp), owned like the output.  Returns an fd and sets
- * *path (malloc'd), or -errno.
+ * Creates a fresh file BASE.XXXXXX SUFFIX in $TMPDIR (or /tmp), owned like
+ * the output: for a trace that could not be written where asked, and for
+ * the one-step path's event log.  Returns an fd and sets *path (malloc'd),
+ * or -errno.
  */
-int output__create_fallback(const char *base, bool chown_to, uid_t uid, gid_t gid, char **path);
+int output__create_fallback(const char *base, const char *suffix, bool chown_to, uid_t uid, gid_t gid, char **path);
+/*
+ * Creates path itself, not a temporary beside it (record's event log: a
+ * crash leaves it where the user asked), with output__prepare()'s checks
+ * and refusals.  An fd, or -1 with a one-line message printed.
+ */
+int output__create_direct(const char *path, bool force, bool chown_to, uid_t uid, gid_t gid);
 
 #endif /* BUILDBPF_OUTPUT_H */

@@ -10,7 +10,7 @@
 struct summary_info {
 	char *const *cmd_argv;
 	int cmd_argc;
-	int exit_status; /* buildbpf's own exit status: the command's */
+	int exit_status; /* buildbpf's own exit status: the command's; -1 unknown */
 	__u64 lost_events;
 	const char *output_path; /* where the trace went; NULL if nowhere */
 	const char *partial_reason; /* why the trace is partial; NULL if it is not */

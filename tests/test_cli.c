@@ -128,6 +128,14 @@ Test(cli, mistakes_are_one_line_errors)
 		{ "--sched-resolution", "11s", "true", NULL },
 		{ "--user", "x", "--keep-root", "true", NULL },
 		{ "-f", NULL },
+		{ "record", NULL },
+		{ "record", "--log", "x.bbl", "true", NULL },
+		{ "convert", NULL },
+		{ "convert", "a.bbl", "b.bbl", NULL },
+		{ "convert", "--user", "nobody", "a.bbl", NULL },
+		{ "convert", "--wait-all", "a.bbl", NULL },
+		{ "report", "a.bbl", "-o", "t.json", NULL },
+		{ "--log", "", "true", NULL },
 	};
 	size_t i;
 
@@ -139,6 +147,42 @@ Test(cli, mistakes_are_one_line_errors)
 		cr_assert(eq(ptr, strchr(p.err, '\n'), p.err + strlen(p.err) - 1), "case %zu: %s", i, p.err);
 		done(&p);
 	}
+}
+
+/* The first argument names a mode; "--" traces a command of that name. */
+Test(cli, record_convert_and_report)
+{
+	struct parsed p = parse((const char *[]){ "record", "-q", "make", "-j2", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_RECORD));
+	cr_assert(eq(str, (char *)p.opts.output, CLI_DEFAULT_LOG));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "make"));
+	cr_assert(p.opts.quiet);
+	done(&p);
+
+	/* Options may follow the recording. */
+	p = parse((const char *[]){ "convert", "b.bbl", "-o", "t.json", "--sched=off", NULL });
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_CONVERT));
+	cr_assert(eq(str, (char *)p.opts.log_path, "b.bbl"));
+	cr_assert(eq(str, (char *)p.opts.output, "t.json"));
+	cr_assert(p.opts.sched_given && !p.opts.resolution_given);
+	cr_assert(eq(int, p.opts.sched, SCHED_OFF));
+	done(&p);
+
+	p = parse((const char *[]){ "report", "b.bbl", NULL });
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_REPORT));
+	cr_assert(not(p.opts.sched_given));
+	done(&p);
+
+	p = parse((const char *[]){ "--log", "k.bbl", "--", "report", NULL });
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_TRACE));
+	cr_assert(eq(str, (char *)p.opts.keep_log, "k.bbl"));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "report"));
+	done(&p);
 }
 
 Test(cli, sizes_and_durations_take_units)

@@ -47,7 +47,7 @@ struct bg_run {
 /* What the suite's fini must undo even when a test fails half-way. */
 static pid_t live_group;    /* a buildbpf process group that may still run */
 static char tmpfs_dir[512]; /* a tmpfs mounted by the test */
-static char immutable_dir[512]; /* a directory made immutable by the test */
+static char immutable_dirs[2][512]; /* directories made immutable by the test */
 
 static double now_s(void)
 {
@@ -123,6 +123,24 @@ static int set_immutable(const char *path, bool on)
 	return 0;
 }
 
+/* chattr +i dir, undone by make_mutable_again() or the suite's fini. */
+static void make_immutable(int slot, const char *dir)
+{
+	snprintf(immutable_dirs[slot], sizeof(immutable_dirs[slot]), "%s", dir);
+	cr_assert_eq(set_immutable(dir, true), 0, "chattr +i %s: %s", dir, strerror(errno));
+}
+
+static void make_mutable_again(void)
+{
+	for (size_t i = 0; i < sizeof(immutable_dirs) / sizeof(immutable_dirs[0]); i++) {
+		if (!immutable_dirs[i][0])
+			continue;
+		cr_assert_eq(set_immutable(immutable_dirs[i], false), 0, "chattr -i %s: %s", immutable_dirs[i],
+			     strerror(errno));
+		immutable_dirs[i][0] = '\0';
+	}
+}
+
 static void faults_teardown(void)
 {
 	/* The group leader is a zombie or reaped only after the kill below, so
@@ -137,10 +155,10 @@ static void faults_teardown(void)
 			cr_log_warn("cannot unmount %s: %s", tmpfs_dir, strerror(errno));
 		tmpfs_dir[0] = '\0';
 	}
-	if (immutable_dir[0]) {
-		if (set_immutable(immutable_dir, false))
-			cr_log_warn("cannot make %s mutable again: %s", immutable_dir, strerror(errno));
-		immutable_dir[0] = '\0';
+	for (size_t i = 0; i < sizeof(immutable_dirs) / sizeof(immutable_dirs[0]); i++) {
+		if (immutable_dirs[i][0] && set_immutable(immutable_dirs[i], false))
+			cr_log_warn("cannot make %s mutable again: %s", immutable_dirs[i], strerror(errno));
+		immutable_dirs[i][0] = '\0';
 	}
 	integration_teardown();
 }
@@ -387,6 +405,15 @@ static struct json_object *slice_by_ppid(struct json_object *slices, long long p
 		if (bb_arg_int(json_object_array_get_idx(slices, k), "ppid") == ppid)
 			return json_object_array_get_idx(slices, k);
 	return NULL;
+}
+
+static long long other_int_of(struct json_object *trace, const char *key)
+{
+	struct json_object *other, *v;
+
+	cr_assert(json_object_object_get_ex(trace, "otherData", &other) &&
+		  json_object_object_get_ex(other, key, &v), "otherData.%s missing", key);
+	return json_object_get_int64(v);
 }
 
 static long long lost_events(struct json_object *trace)
@@ -791,12 +818,10 @@ Test(faults, output_directory_made_read_only_during_the_build)
 		 (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", tmpdir_env, NULL });
 	bg_wait_running(&b, "sleep");
 	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1), "no temporary trace file in out/");
-	snprintf(immutable_dir, sizeof(immutable_dir), "%s", bb_path(&run, "out"));
-	cr_assert_eq(set_immutable(immutable_dir, true), 0, "chattr +i %s: %s", immutable_dir, strerror(errno));
+	make_immutable(0, bb_path(&run, "out"));
 	cr_assert(bg_exited(&b) == false, "the build ended before out/ was made read-only: the case was not exercised");
 	bg_wait(&b, 15);
-	cr_assert_eq(set_immutable(immutable_dir, false), 0, "chattr -i %s: %s", immutable_dir, strerror(errno));
-	immutable_dir[0] = '\0';
+	make_mutable_again();
 
 	cr_log_info("output directory made read-only: status %d; stderr:\n%s", b.status, b.err);
 	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
@@ -825,6 +850,94 @@ Test(faults, output_directory_made_read_only_during_the_build)
 	json_object_put(slices);
 	json_object_put(trace);
 	free(saved);
+	bg_free(&b);
+}
+
+/* ---- the event log: nothing recorded is lost ---- */
+
+/* The recording on disk outlives a buildbpf killed mid-build. */
+Test(faults, recording_of_a_sigkilled_buildbpf_converts)
+{
+	struct json_object *trace, *slices;
+	const char *reason;
+	struct bg_run b;
+
+	bg_start(&b, &run, (const char *[]){ "record", "-o", "k.bbl", "--", "sh", "-c",
+					     "for i in 1 2 3; do /bin/true; done; exec sleep 5", NULL },
+		 NULL);
+	bg_wait_running(&b, "sleep");
+	/* The loop writes what arrived every 100 ms. */
+	sleep_s(0.4);
+	cr_assert_eq(kill(b.pid, SIGKILL), 0);
+	bg_wait(&b, 5);
+	cr_assert(eq(int, b.status, 137));
+
+	bb_run_in(&run, (const char *[]){ "convert", "k.bbl", "-o", "k.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "warning: 'k.bbl': the log ends at byte ") != NULL, "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "converted up to its last complete record") != NULL, "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "exit status unknown") != NULL, "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "k.json"));
+	cr_assert(trace_partial(trace, &reason), "a cut recording is not marked partial");
+	cr_assert(strstr(reason, "cut short") != NULL, "reason: %s", reason);
+	slices = bb_slices(trace, "process");
+	cr_assert(eq(i64, other_int_of(trace, "processes"), 4), "sh (then sleep) and three /bin/true");
+	cr_assert(slice_with_arg(slices, 0, "/bin/true") != NULL, "the /bin/true runs are missing");
+	cr_assert(slice_with_arg(slices, 0, "sleep") != NULL, "the exec of sleep before the kill is missing");
+	bb_reliability("buildbpf record SIGKILLed mid-build", "exit 137; the log on disk converts, marked partial "
+		       "(cut short), with every process started before the kill", trace,
+		       "%lld processes recovered", other_int_of(trace, "processes"));
+	json_object_put(slices);
+	json_object_put(trace);
+	bg_free(&b);
+}
+
+/* Output directory and $TMPDIR both refuse the trace: the log stays. */
+Test(faults, a_trace_written_nowhere_leaves_the_recording_to_convert)
+{
+	char tmpdir_env[300], *kept, *end;
+	struct json_object *trace, *slices;
+	struct bg_run b;
+	const char *at;
+
+	cr_assert_eq(mkdir(bb_path(&run, "out"), 0755), 0);
+	cr_assert_eq(mkdir(bb_path(&run, "tmp"), 0755), 0);
+	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", bb_path(&run, "tmp"));
+	bg_start(&b, &run, (const char *[]){ "-o", "out/t.json", "--", "sh", "-c", "sleep 1", NULL },
+		 (const char *[]){ tmpdir_env, NULL });
+	bg_wait_running(&b, "sleep");
+	make_immutable(0, bb_path(&run, "out"));
+	make_immutable(1, bb_path(&run, "tmp"));
+	cr_assert(bg_exited(&b) == false, "the build ended too soon: the case was not exercised");
+	bg_wait(&b, 15);
+	make_mutable_again();
+
+	cr_log_info("trace written nowhere: status %d; stderr:\n%s", b.status, b.err);
+	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
+	cr_assert(strstr(b.err, "cannot save the trace elsewhere either") != NULL, "stderr: %s", b.err);
+	at = strstr(b.err, "buildbpf: the recording is kept in '");
+	cr_assert(at != NULL, "stderr: %s", b.err);
+	kept = strdup(at + strlen("buildbpf: the recording is kept in '"));
+	end = strchr(kept, '\'');
+	cr_assert(end != NULL);
+	*end = '\0';
+	cr_assert(strstr(b.err, "convert it with: buildbpf convert '") != NULL, "stderr: %s", b.err);
+	cr_assert(strncmp(kept, bb_path(&run, "tmp"), strlen(bb_path(&run, "tmp"))) == 0, "kept outside $TMPDIR: %s",
+		  kept);
+
+	bb_run_in(&run, (const char *[]){ "convert", kept, "-o", "later.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "later.json"));
+	slices = bb_slices(trace, "process");
+	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
+		  "the command is not in the converted trace");
+	cr_assert(eq(i64, lost_events(trace), 0));
+	bb_reliability("trace unwritable in the output directory and in $TMPDIR", "exit status the build's; the "
+		       "event log kept and named with the command that converts it; it converts", trace,
+		       "exit status %d", b.status);
+	json_object_put(slices);
+	json_object_put(trace);
+	free(kept);
 	bg_free(&b);
 }
 

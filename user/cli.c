@@ -17,19 +17,32 @@ enum {
 	OPT_WAIT_ALL,
 	OPT_SCHED,
 	OPT_SCHED_RESOLUTION,
+	OPT_LOG,
 };
 
 static const char usage_text[] =
 	"Usage: buildbpf [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
+	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
+	"       buildbpf report [OPTIONS] LOG\n"
 	"\n"
 	"Runs COMMAND unchanged and records, with eBPF, every fork, exec and exit of\n"
 	"its whole process tree.  Writes a Chrome Trace Event JSON file that opens in\n"
 	"Perfetto (ui.perfetto.dev) or chrome://tracing.  Exits with COMMAND's status\n"
 	"(128+N when it was killed by signal N).  Needs root, or CAP_BPF and CAP_PERFMON.\n"
 	"\n"
+	"  record   only records: streams the events to LOG (default: " CLI_DEFAULT_LOG ")\n"
+	"  convert  renders a recording as a trace, with the trace options below\n"
+	"  report   prints a recording's summary\n"
+	"To trace a command named record, convert or report, put -- before it.\n"
+	"\n"
 	"Options:\n"
-	"  -o, --output FILE      trace file to write (default: " CLI_DEFAULT_OUTPUT ")\n"
-	"  -f, --force            replace FILE if it exists\n"
+	"  -o, --output FILE      trace file to write (default: " CLI_DEFAULT_OUTPUT ");\n"
+	"                         with record: the event log (default: " CLI_DEFAULT_LOG ")\n"
+	"  -f, --force            replace FILE (and the --log file) if it exists\n"
+	"      --log LOG          also keep the event log in LOG, for convert and\n"
+	"                         report later (default: a temporary log, removed once\n"
+	"                         the trace is written)\n"
 	"      --user USER        run COMMAND as USER (default under sudo: the invoking\n"
 	"                         user, from SUDO_UID/SUDO_GID)\n"
 	"      --keep-root        under sudo, run COMMAND as root\n"
@@ -39,7 +52,9 @@ static const char usage_text[] =
 	"      --sched LEVEL      scheduler detail: off (process tree only), summary\n"
 	"                         (default: per-process CPU/run-queue/blocked/sleep\n"
 	"                         time, CPU lanes and parallelism counters at a bounded\n"
-	"                         resolution), full (every context switch)\n"
+	"                         resolution), full (every context switch); convert\n"
+	"                         and report default to the recording's level and can\n"
+	"                         only lower it\n"
 	"      --sched-resolution TIME  with --sched=summary: the time grain of the\n"
 	"                         CPU lanes; each lane shows, per TIME, what held the\n"
 	"                         CPU most (default: 10ms; units ns, us, ms, s)\n"
@@ -51,8 +66,10 @@ static const char usage_text[] =
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and exit\n"
 	"\n"
-	"Example:\n"
-	"  sudo buildbpf -o trace.json -- make -j8\n";
+	"Examples:\n"
+	"  sudo buildbpf -o trace.json -- make -j8\n"
+	"  sudo buildbpf record -o build.bbl -- make -j8\n"
+	"  buildbpf convert build.bbl -o trace.json --sched=off\n";
 
 /* The leading decimal number of s; *end points past it.  No sign allowed. */
 static int parse_leading_u64(const char *s, unsigned long long *v, char **end)
@@ -128,6 +145,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
 		{ "sched", required_argument, NULL, OPT_SCHED },
 		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
+		{ "log", required_argument, NULL, OPT_LOG },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -138,8 +156,28 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	unsigned long long size;
 	int c;
 
+	static const struct {
+		const char *name;
+		enum cli_mode mode;
+	} modes[] = { { "record", CLI_RECORD }, { "convert", CLI_CONVERT }, { "report", CLI_REPORT } };
+	/* Options that only make sense where a command runs. */
+	const char *run_only = NULL;
+	const char *mode_name = NULL, *optstring;
+	bool output_given = false;
+	size_t i;
+
 	memset(opts, 0, sizeof(*opts));
-	opts->output = CLI_DEFAULT_OUTPUT;
+	for (i = 0; argc > 1 && i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcmp(argv[1], modes[i].name))
+			continue;
+		opts->mode = modes[i].mode;
+		mode_name = modes[i].name;
+		/* getopt sees the subcommand as its program name. */
+		argc--;
+		argv++;
+		break;
+	}
+	opts->output = opts->mode == CLI_RECORD ? CLI_DEFAULT_LOG : CLI_DEFAULT_OUTPUT;
 	opts->args_max = BB_ARGS_MAX_DEFAULT;
 	opts->ringbuf_bytes = CLI_DEFAULT_RINGBUF;
 	opts->sched = SCHED_SUMMARY;
@@ -149,7 +187,9 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	 * ':': report a missing argument ourselves. */
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:fqvhV", longopts, NULL)) != -1) {
+	/* A recording is one operand: options may follow it (convert LOG -o T). */
+	optstring = opts->mode == CLI_CONVERT || opts->mode == CLI_REPORT ? ":o:fqvhV" : "+:o:fqvhV";
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!*optarg) {
@@ -157,17 +197,21 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 				return -EINVAL;
 			}
 			opts->output = optarg;
+			output_given = true;
 			break;
 		case 'f':
 			opts->force = true;
 			break;
 		case OPT_USER:
+			run_only = "--user";
 			opts->user = optarg;
 			break;
 		case OPT_KEEP_ROOT:
+			run_only = "--keep-root";
 			opts->keep_root = true;
 			break;
 		case OPT_ARGS_MAX:
+			run_only = "--args-max";
 			if (parse_size(optarg, &size) || size < 1 || size > BB_ARGS_MAX_LIMIT) {
 				fprintf(err, "buildbpf: --args-max '%s': expected 1 to %u bytes (e.g. 4096, 64K)\n",
 					term_escape(optarg, esc, sizeof(esc)), BB_ARGS_MAX_LIMIT);
@@ -176,6 +220,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			opts->args_max = size;
 			break;
 		case OPT_BUFFER_SIZE:
+			run_only = "--buffer-size";
 			if (parse_size(optarg, &size) || size < 4096 || size > (1ull << 30) || (size & (size - 1))) {
 				fprintf(err, "buildbpf: --buffer-size '%s': expected a power of two from 4K to 1G\n",
 					term_escape(optarg, esc, sizeof(esc)));
@@ -184,6 +229,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			opts->ringbuf_bytes = size;
 			break;
 		case OPT_SCHED:
+			opts->sched_given = true;
 			if (!strcmp(optarg, "off")) {
 				opts->sched = SCHED_OFF;
 			} else if (!strcmp(optarg, "summary")) {
@@ -197,6 +243,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			}
 			break;
 		case OPT_SCHED_RESOLUTION:
+			opts->resolution_given = true;
 			if (parse_duration(optarg, &opts->sched_resolution_ns) || !opts->sched_resolution_ns ||
 			    opts->sched_resolution_ns > 10000000000ull) {
 				fprintf(err, "buildbpf: --sched-resolution '%s': expected a duration from 1ns to 10s "
@@ -204,7 +251,20 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 				return -EINVAL;
 			}
 			break;
+		case OPT_LOG:
+			if (opts->mode != CLI_TRACE) {
+				fprintf(err, "buildbpf: %s: --log is for tracing (record writes its log with -o)\n",
+					mode_name);
+				return -EINVAL;
+			}
+			if (!*optarg) {
+				fprintf(err, "buildbpf: --log needs a file name\n");
+				return -EINVAL;
+			}
+			opts->keep_log = optarg;
+			break;
 		case OPT_WAIT_ALL:
+			run_only = "--wait-all";
 			opts->wait_all = true;
 			break;
 		case 'q':
@@ -237,8 +297,27 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		fprintf(err, "buildbpf: --user and --keep-root exclude each other\n");
 		return -EINVAL;
 	}
+	if (opts->mode == CLI_CONVERT || opts->mode == CLI_REPORT) {
+		if (run_only) {
+			fprintf(err, "buildbpf: %s: %s applies when a command runs, not to a recording\n", mode_name,
+				run_only);
+			return -EINVAL;
+		}
+		if (opts->mode == CLI_REPORT && output_given) {
+			fprintf(err, "buildbpf: report prints to stdout; -o is for convert\n");
+			return -EINVAL;
+		}
+		if (argc - optind != 1) {
+			fprintf(err, "buildbpf: %s: expected one recording (usage: buildbpf %s [OPTIONS] LOG)\n",
+				mode_name, mode_name);
+			return -EINVAL;
+		}
+		opts->log_path = argv[optind];
+		return 1;
+	}
 	if (optind >= argc) {
-		fprintf(err, "buildbpf: no command to trace (usage: buildbpf [OPTIONS] -- COMMAND [ARG...])\n");
+		fprintf(err, "buildbpf: no command to %s (usage: buildbpf %s[OPTIONS] -- COMMAND [ARG...])\n",
+			opts->mode == CLI_RECORD ? "record" : "trace", opts->mode == CLI_RECORD ? "record " : "");
 		return -EINVAL;
 	}
 	opts->cmd_argv = argv + optind;

@@ -149,7 +149,38 @@ void output__free(struct output *o)
 	o->path = o->tmp_path = NULL;
 }
 
-int output__create_fallback(const char *base, bool chown_to, uid_t uid, gid_t gid, char **path)
+int output__create_direct(const char *path, bool force, bool chown_to, uid_t uid, gid_t gid)
+{
+	char esc[TERM_ESCAPE_BUF];
+	int fd, err;
+
+	if (check_target(path, force))
+		return -1;
+	/* check_target() let only a regular file or a symlink through, and
+	 * only with force: the name is removed, never what a link points to. */
+	if (force && unlink(path) && errno != ENOENT) {
+		fprintf(stderr, "buildbpf: cannot replace '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(errno));
+		return -1;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, OUTPUT_MODE);
+	if (fd < 0) {
+		fprintf(stderr, "buildbpf: cannot create '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(errno));
+		return -1;
+	}
+	err = own_fd(fd, chown_to, uid, gid);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot set owner and mode of '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(-err));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	return fd;
+}
+
+int output__create_fallback(const char *base, const char *suffix, bool chown_to, uid_t uid, gid_t gid, char **path)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	int fd, err;
@@ -157,11 +188,11 @@ int output__create_fallback(const char *base, bool chown_to, uid_t uid, gid_t gi
 	*path = NULL;
 	if (!tmpdir || !*tmpdir)
 		tmpdir = "/tmp";
-	if (asprintf(path, "%s/%s.XXXXXX.json", tmpdir, base) < 0) {
+	if (asprintf(path, "%s/%s.XXXXXX%s", tmpdir, base, suffix) < 0) {
 		*path = NULL;
 		return -ENOMEM;
 	}
-	fd = mkostemps(*path, 5, O_CLOEXEC);
+	fd = mkostemps(*path, strlen(suffix), O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 		goto fail;

@@ -35,7 +35,10 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 
 	fputs("buildbpf: traced '", out);
 	put_command(out, info->cmd_argv, info->cmd_argc);
-	fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
+	if (info->exit_status >= 0)
+		fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
+	else /* a recording cut short before the command ended */
+		fprintf(out, "': exit status unknown, %.3f s wall recorded\n", wall_s);
 	fprintf(out, "buildbpf: %zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
 	if (unfinished)
 		fprintf(out, " (%zu still running at the end)", unfinished);
