@@ -224,6 +224,28 @@ struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
 	return NULL;
 }
 
+long long bb_other_int(struct json_object *trace, const char *key)
+{
+	struct json_object *od, *v;
+
+	cr_assert(json_object_object_get_ex(trace, "otherData", &od), "the trace has no otherData");
+	cr_assert(json_object_object_get_ex(od, key, &v), "otherData.%s missing", key);
+	return json_object_get_int64(v);
+}
+
+void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe)
+{
+	FILE *f = fopen(bb_path(r, "Makefile"), "w");
+	int i;
+
+	cr_assert_not_null(f);
+	fprintf(f, "T :=");
+	for (i = 0; i < n; i++)
+		fprintf(f, " t%03d", i);
+	fprintf(f, "\nall: $(T)\n$(T):\n\t%s\n", recipe);
+	cr_assert_eq(fclose(f), 0);
+}
+
 /* "|" separates the fields of a RELIABILITY row and a line ends it. */
 static char *row_field(char *text)
 {

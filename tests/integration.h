@@ -50,6 +50,13 @@ struct json_object *bb_slices(struct json_object *trace, const char *cat);
 long long bb_arg_int(struct json_object *ev, const char *key);
 /* args.argv[i] of an event, or NULL. */
 const char *bb_arg_argv(struct json_object *ev, size_t i);
+/* otherData.<key> of a trace as int64; the test fails if it is missing. */
+long long bb_other_int(struct json_object *trace, const char *key);
+/*
+ * A Makefile in r->dir of n independent targets t000, t001, ..., each made
+ * by its own recipe line (e.g. "@cp /dev/null $@").
+ */
+void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe);
 /* The process slice whose args.pid is pid, or NULL. */
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
 

@@ -17,6 +17,7 @@
 #include "chrome_trace.h"
 #include "event_log.h"
 #include "replay.h"
+#include "integration.h"
 
 #define START 1000000000ull
 #define ROOT 100
@@ -506,15 +507,6 @@ static struct json_object *convert_fixture(const char *name, struct replay *rp)
 	return trace;
 }
 
-static long long other_int(struct json_object *trace, const char *key)
-{
-	struct json_object *od, *v;
-
-	cr_assert(json_object_object_get_ex(trace, "otherData", &od));
-	cr_assert(json_object_object_get_ex(od, key, &v), "no otherData.%s", key);
-	return json_object_get_int64(v);
-}
-
 Test(event_log, fixture_of_a_complete_build_converts_without_root)
 {
 	struct replay rp;
@@ -525,8 +517,8 @@ Test(event_log, fixture_of_a_complete_build_converts_without_root)
 	cr_assert_null(rp.partial_reason);
 	cr_assert(eq(int, replay__exit_code(&rp), 4));
 	cr_assert(eq(sz, rp.model->nr_procs, 3));
-	cr_assert(eq(i64, other_int(trace, "processes"), 3));
-	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), 3));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	cr_assert_not_null(rp.sched);
 	json_object_put(trace);
 	replay__free(&rp);

@@ -407,15 +407,6 @@ static struct json_object *slice_by_ppid(struct json_object *slices, long long p
 	return NULL;
 }
 
-static long long other_int_of(struct json_object *trace, const char *key)
-{
-	struct json_object *other, *v;
-
-	cr_assert(json_object_object_get_ex(trace, "otherData", &other) &&
-		  json_object_object_get_ex(other, key, &v), "otherData.%s missing", key);
-	return json_object_get_int64(v);
-}
-
 static long long lost_events(struct json_object *trace)
 {
 	struct json_object *other, *v;
@@ -746,11 +737,17 @@ Test(faults, ctrl_c_on_the_terminal_interrupts_and_a_second_one_kills)
 
 /* ---- 4. the output directory removed during the build ---- */
 
-Test(faults, output_directory_removed_during_the_build)
+/*
+ * The output directory goes bad while `sh -c "sleep 1"` runs (spoil):
+ * the build's status stands, buildbpf warns, and the trace is saved in
+ * $TMPDIR as the sudo user's (uid 65534, mode 0644) with the command in it.
+ * Returns the saved path (malloc'd) and fills b, *trace, *size.
+ */
+static char *output_spoiled_during_the_build(struct bg_run *b, void (*spoil)(const char *dir), const char *why,
+					    struct json_object **trace, long long *size)
 {
-	char fallback_dir[256], tmpdir_env[300], cmd[600];
-	struct json_object *trace, *slices;
-	struct bg_run b;
+	char fallback_dir[256], tmpdir_env[300], expected[200];
+	struct json_object *slices;
 	struct stat st;
 	char *saved;
 
@@ -760,94 +757,89 @@ Test(faults, output_directory_removed_during_the_build)
 	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", fallback_dir);
 
 	/* As under sudo: the trace belongs to the invoking user (65534). */
-	bg_start(&b, &run, (const char *[]){ "-o", "out/t.json", "--", "sh", "-c", "sleep 1", NULL },
+	bg_start(b, &run, (const char *[]){ "-o", "out/t.json", "--", "sh", "-c", "sleep 1", NULL },
 		 (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", tmpdir_env, NULL });
-	bg_wait_running(&b, "sleep");
-	cr_assert(ge(int, temp_files(bb_path(&run, "out"), "t.json"), 1), "no temporary trace file in out/");
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", bb_path(&run, "out"));
-	cr_assert_eq(system(cmd), 0);
-	cr_assert(bg_exited(&b) == false, "the build ended before out/ was removed: the case was not exercised");
-	bg_wait(&b, 15);
+	bg_wait_running(b, "sleep");
+	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1), "no temporary trace file in out/");
+	spoil(bb_path(&run, "out"));
+	cr_assert(bg_exited(b) == false, "the build ended before out/ was spoiled: the case was not exercised");
+	bg_wait(b, 15);
+	make_mutable_again();
 
-	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
-	cr_assert(strstr(b.err, "warning: cannot write the trace to 'out/t.json'") != NULL, "stderr: %s", b.err);
-	saved = fallback_path(b.err);
-	cr_assert(saved != NULL, "no 'saved to' path: %s", b.err);
-	cr_log_info("output directory removed: status %d; stderr:\n%s", b.status, b.err);
+	cr_log_info("output directory %s: status %d; stderr:\n%s", why, b->status, b->err);
+	cr_assert(eq(int, b->status, 0), "stderr: %s", b->err);
+	snprintf(expected, sizeof(expected), "warning: cannot write the trace to 'out/t.json': %s", why);
+	cr_assert(strstr(b->err, expected) != NULL, "stderr: %s", b->err);
+	saved = fallback_path(b->err);
+	cr_assert(saved != NULL, "no 'saved to' path: %s", b->err);
 	cr_assert(strncmp(saved, fallback_dir, strlen(fallback_dir)) == 0, "saved outside $TMPDIR: %s", saved);
 	cr_assert(eq(int, stat(saved, &st), 0), "%s: %s", saved, strerror(errno));
 	cr_assert(eq(int, S_ISREG(st.st_mode), 1));
 	cr_assert(eq(u32, st.st_uid, 65534), "the saved trace belongs to uid %u", st.st_uid);
 	cr_assert(eq(u32, st.st_gid, 65534), "the saved trace belongs to gid %u", st.st_gid);
 	cr_assert(eq(u32, st.st_mode & 07777, 0644), "mode %o", st.st_mode & 07777);
-	trace = bb_load_trace(saved);
-	slices = bb_slices(trace, "process");
+	*trace = bb_load_trace(saved);
+	slices = bb_slices(*trace, "process");
 	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
 		  "the command is not in the saved trace");
-	cr_assert(strstr(b.err, "trace written to ") != NULL && strstr(strstr(b.err, "trace written to "), saved),
-		  "the summary does not point to the saved trace: %s", b.err);
+	cr_assert(eq(i64, lost_events(*trace), 0));
+	cr_assert(strstr(b->err, "trace written to ") != NULL && strstr(strstr(b->err, "trace written to "), saved),
+		  "the summary does not point to the saved trace: %s", b->err);
+	json_object_put(slices);
+	*size = st.st_size;
+	return saved;
+}
+
+static void remove_dir(const char *dir)
+{
+	char cmd[600];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
+}
+
+Test(faults, output_directory_removed_during_the_build)
+{
+	struct json_object *trace;
+	struct bg_run b;
+	long long size;
+	char *saved = output_spoiled_during_the_build(&b, remove_dir, "No such file or directory", &trace, &size);
+
 	bb_reliability("output directory removed during the build", "exit status the build's, a warning, the trace "
 		       "saved to $TMPDIR as the sudo user's (0644), the summary points to it", trace,
-		       "exit status %d, %lld-byte trace saved", b.status, (long long)st.st_size);
-	json_object_put(slices);
+		       "exit status %d, %lld-byte trace saved", b.status, size);
 	json_object_put(trace);
 	free(saved);
 	bg_free(&b);
 }
 
 /*
- * Made read-only during the build.  Root ignores a directory's mode bits, so
- * the test makes it immutable (chattr +i), which stops root as well: the
- * temporary file already open there can still be written, but not renamed
- * into place nor removed.
+ * Made read-only.  Root ignores a directory's mode bits, so the test makes
+ * it immutable (chattr +i), which stops root as well: the temporary file
+ * already open there can still be written, but not renamed into place nor
+ * removed.
  */
+static void make_read_only(const char *dir)
+{
+	make_immutable(0, dir);
+}
+
 Test(faults, output_directory_made_read_only_during_the_build)
 {
-	char fallback_dir[256], tmpdir_env[300], temp_name[64];
-	struct json_object *trace, *slices;
+	struct json_object *trace;
 	struct bg_run b;
-	struct stat st;
-	char *saved;
+	long long size;
+	char *saved = output_spoiled_during_the_build(&b, make_read_only, "Operation not permitted", &trace, &size);
+	const char *temp;
 
-	cr_assert_eq(mkdir(bb_path(&run, "out"), 0755), 0);
-	snprintf(fallback_dir, sizeof(fallback_dir), "%s", bb_path(&run, "fallback"));
-	cr_assert_eq(mkdir(fallback_dir, 0755), 0);
-	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", fallback_dir);
-
-	bg_start(&b, &run, (const char *[]){ "-o", "out/t.json", "--", "sh", "-c", "sleep 1", NULL },
-		 (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", tmpdir_env, NULL });
-	bg_wait_running(&b, "sleep");
-	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1), "no temporary trace file in out/");
-	make_immutable(0, bb_path(&run, "out"));
-	cr_assert(bg_exited(&b) == false, "the build ended before out/ was made read-only: the case was not exercised");
-	bg_wait(&b, 15);
-	make_mutable_again();
-
-	cr_log_info("output directory made read-only: status %d; stderr:\n%s", b.status, b.err);
-	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
-	cr_assert(strstr(b.err, "warning: cannot write the trace to 'out/t.json': Operation not permitted") != NULL,
-		  "stderr: %s", b.err);
 	/* The temporary file it could not remove is named, not left silently. */
-	cr_assert(strstr(b.err, "warning: cannot remove the temporary file '") != NULL, "stderr: %s", b.err);
+	temp = strstr(b.err, "warning: cannot remove the temporary file 'out/.buildbpf-trace.");
+	cr_assert(temp != NULL, "stderr: %s", b.err);
 	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1));
-	snprintf(temp_name, sizeof(temp_name), "%s", strstr(b.err, "temporary file '") + strlen("temporary file '"));
-	cr_assert(strncmp(temp_name, "out/.buildbpf-trace.", strlen("out/.buildbpf-trace.")) == 0, "%s", temp_name);
-	saved = fallback_path(b.err);
-	cr_assert(saved != NULL, "no 'saved to' path: %s", b.err);
-	cr_assert(strncmp(saved, fallback_dir, strlen(fallback_dir)) == 0, "saved outside $TMPDIR: %s", saved);
-	cr_assert(eq(int, stat(saved, &st), 0), "%s: %s", saved, strerror(errno));
-	cr_assert(eq(u32, st.st_uid, 65534), "the saved trace belongs to uid %u", st.st_uid);
-	cr_assert(eq(u32, st.st_mode & 07777, 0644), "mode %o", st.st_mode & 07777);
-	trace = bb_load_trace(saved);
-	slices = bb_slices(trace, "process");
-	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
-		  "the command is not in the saved trace");
-	cr_assert(eq(i64, lost_events(trace), 0));
 	bb_reliability("output directory made read-only (chattr +i) during the build",
 		       "exit status the build's, a warning, the trace saved to $TMPDIR as the sudo user's (0644), "
 		       "the temporary file left behind named", trace, "exit status %d, %lld-byte trace saved",
-		       b.status, (long long)st.st_size);
-	json_object_put(slices);
+		       b.status, size);
 	json_object_put(trace);
 	free(saved);
 	bg_free(&b);
@@ -881,12 +873,12 @@ Test(faults, recording_of_a_sigkilled_buildbpf_converts)
 	cr_assert(trace_partial(trace, &reason), "a cut recording is not marked partial");
 	cr_assert(strstr(reason, "cut short") != NULL, "reason: %s", reason);
 	slices = bb_slices(trace, "process");
-	cr_assert(eq(i64, other_int_of(trace, "processes"), 4), "sh (then sleep) and three /bin/true");
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), 4), "sh (then sleep) and three /bin/true");
 	cr_assert(slice_with_arg(slices, 0, "/bin/true") != NULL, "the /bin/true runs are missing");
 	cr_assert(slice_with_arg(slices, 0, "sleep") != NULL, "the exec of sleep before the kill is missing");
 	bb_reliability("buildbpf record SIGKILLed mid-build", "exit 137; the log on disk converts, marked partial "
 		       "(cut short), with every process started before the kill", trace,
-		       "%lld processes recovered", other_int_of(trace, "processes"));
+		       "%lld processes recovered", bb_other_int(trace, "processes"));
 	json_object_put(slices);
 	json_object_put(trace);
 	bg_free(&b);
@@ -980,20 +972,6 @@ Test(faults, output_appearing_during_the_build_is_not_overwritten)
 
 /* ---- 5. disk full ---- */
 
-/* A Makefile of n independent targets, each made by its own process. */
-static void write_fanout_makefile(const struct bb_run *r, int n)
-{
-	FILE *f = fopen(bb_path(r, "Makefile"), "w");
-	int i;
-
-	cr_assert_not_null(f);
-	fprintf(f, "T :=");
-	for (i = 0; i < n; i++)
-		fprintf(f, " t%03d", i);
-	fprintf(f, "\nall: $(T)\n$(T):\n\t@cp /dev/null $@\n");
-	cr_assert_eq(fclose(f), 0);
-}
-
 /* Fills the filesystem of dir to all but keep bytes; returns what is left. */
 static unsigned long long fill_to(const char *dir, unsigned long long keep)
 {
@@ -1042,7 +1020,7 @@ Test(faults, disk_full_saves_the_trace_elsewhere)
 	snprintf(fallback_dir, sizeof(fallback_dir), "%s", bb_path(&run, "fallback"));
 	cr_assert_eq(mkdir(fallback_dir, 0755), 0);
 	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", fallback_dir);
-	write_fanout_makefile(&run, 50);
+	bb_write_fanout_makefile(&run, 50, "@cp /dev/null $@");
 
 	bb_run_in(&run, (const char *[]){ "-o", "full/t.json", "--", "make", "-j2", NULL },
 		  (const char *[]){ tmpdir_env, NULL });

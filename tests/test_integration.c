@@ -83,27 +83,13 @@ Test(integration, shell_with_background_children)
 	json_object_put(trace);
 }
 
-/* A Makefile of n independent targets, each made by its own process. */
-static void write_fanout_makefile(const struct bb_run *r, int n)
-{
-	FILE *f = fopen(bb_path(r, "Makefile"), "w");
-	int i;
-
-	cr_assert_not_null(f);
-	fprintf(f, "T :=");
-	for (i = 0; i < n; i++)
-		fprintf(f, " t%03d", i);
-	fprintf(f, "\nall: $(T)\n$(T):\n\t@cp /dev/null $@\n");
-	cr_assert_eq(fclose(f), 0);
-}
-
 Test(integration, make_j2_with_200_targets_loses_nothing)
 {
 	struct json_object *trace, *slices, *make;
 	char name[16];
 	int i;
 
-	write_fanout_makefile(&run, 200);
+	bb_write_fanout_makefile(&run, 200, "@cp /dev/null $@");
 	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "make", "-j2", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));

@@ -35,28 +35,6 @@ static char *read_whole(const char *path, size_t *len)
 	return buf;
 }
 
-static void write_makefile(int targets)
-{
-	FILE *f = fopen(bb_path(&run, "Makefile"), "w");
-	int i;
-
-	cr_assert_not_null(f);
-	fprintf(f, "T :=");
-	for (i = 0; i < targets; i++)
-		fprintf(f, " t%03d", i);
-	fprintf(f, "\nall: $(T)\n$(T):\n\t@sh -c 'echo $@ > $@'\n");
-	cr_assert_eq(fclose(f), 0);
-}
-
-static long long other_int(struct json_object *trace, const char *key)
-{
-	struct json_object *od, *v;
-
-	cr_assert(json_object_object_get_ex(trace, "otherData", &od));
-	cr_assert(json_object_object_get_ex(od, key, &v), "no otherData.%s", key);
-	return json_object_get_int64(v);
-}
-
 Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
 {
 	struct json_object *trace;
@@ -64,7 +42,7 @@ Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
 	size_t a, b;
 	struct stat st;
 
-	write_makefile(40);
+	bb_write_fanout_makefile(&run, 40, "@sh -c 'echo $@ > $@'");
 	bb_run_in(&run, (const char *[]){ "--log", "build.bbl", "-o", "t.json", "--", "make", "-j2", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "recording kept in build.bbl") != NULL, "stderr: %s", run.err);
@@ -79,7 +57,7 @@ Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
 	cr_assert(eq(sz, a, b), "one-step trace %zu bytes, converted %zu", a, b);
 	cr_assert(memcmp(one_step, converted, a) == 0, "the converted trace differs from the one-step trace");
 	trace = bb_load_trace(bb_path(&run, "c.json"));
-	cr_assert(eq(i64, other_int(trace, "processes"), 41));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), 41));
 	cr_log_info("record round trip: %lld-byte log, %zu-byte trace, identical", (long long)st.st_size, a);
 	bb_reliability("one-step trace vs convert of its kept log (make -j2, 40 targets)",
 		       "the two traces are byte-for-byte identical; 41 processes", trace,
@@ -93,7 +71,7 @@ Test(record, record_convert_and_report_as_a_user_runs_them)
 {
 	struct json_object *trace;
 
-	write_makefile(10);
+	bb_write_fanout_makefile(&run, 10, "@sh -c 'echo $@ > $@'");
 	bb_run_in(&run, (const char *[]){ "record", "-o", "b.bbl", "--", "sh", "-c", "make -j2; exit 5", NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 5), "record's status is the command's; stderr: %s", run.err);
@@ -115,7 +93,7 @@ Test(record, record_convert_and_report_as_a_user_runs_them)
 	bb_run_in(&run, (const char *[]){ "convert", "-q", "--sched=off", "b.bbl", "-o", "off.json", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "off.json"));
-	cr_assert(eq(i64, other_int(trace, "processes"), 12));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), 12));
 	json_object_put(trace);
 	bb_run_in(&run, (const char *[]){ "convert", "--sched=full", "b.bbl", "-o", "full.json", NULL }, NULL);
 	cr_assert(eq(int, run.status, 1), "stderr: %s", run.err);

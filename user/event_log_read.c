@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "error_text.h"
 #include "event_log.h"
 
 struct event_log_reader {
@@ -22,16 +23,6 @@ struct event_log_reader {
 	bool have_trailer;
 	bool done; /* trailer seen, or an error: nothing more to read */
 };
-
-static int fail(int err, char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 /* Reads exactly len bytes: 0; -ENODATA at end of file (partial or not); -EIO. */
 static int read_exact(struct event_log_reader *r, void *buf, size_t len)
@@ -65,26 +56,26 @@ static int read_frame(struct event_log_reader *r, struct bbl_frame *fr, char *er
 
 	e = read_exact(r, fr, sizeof(*fr));
 	if (e == -ENODATA)
-		return fail(e, err, size, "the log ends at byte %llu, cut short (no trailer)",
+		return error_text(e, err, size, "the log ends at byte %llu, cut short (no trailer)",
 			    (unsigned long long)r->offset);
 	if (e)
-		return fail(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
+		return error_text(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
 	if (fr->type == 0 && fr->len == 0)
-		return fail(-ENODATA, err, size, "the log ends at byte %llu, cut short (zeros follow)",
+		return error_text(-ENODATA, err, size, "the log ends at byte %llu, cut short (zeros follow)",
 			    (unsigned long long)r->offset);
 	if (fr->type < BBL_FRAME_INFO || fr->type > BBL_FRAME_TRAILER)
-		return fail(-EBADMSG, err, size, "corrupt: unknown frame type %u at byte %llu", fr->type,
+		return error_text(-EBADMSG, err, size, "corrupt: unknown frame type %u at byte %llu", fr->type,
 			    (unsigned long long)r->offset);
 	if (fr->len > BBL_FRAME_MAX)
-		return fail(-EBADMSG, err, size, "corrupt: a %u-byte frame at byte %llu (at most %u)", fr->len,
+		return error_text(-EBADMSG, err, size, "corrupt: a %u-byte frame at byte %llu (at most %u)", fr->len,
 			    (unsigned long long)r->offset, BBL_FRAME_MAX);
 	padded = (fr->len + 7) & ~7u;
 	e = read_exact(r, r->frame, padded);
 	if (e == -ENODATA)
-		return fail(e, err, size, "the log ends inside the frame at byte %llu, cut short",
+		return error_text(e, err, size, "the log ends inside the frame at byte %llu, cut short",
 			    (unsigned long long)r->offset);
 	if (e)
-		return fail(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
+		return error_text(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
 	r->offset += sizeof(*fr) + padded;
 	return 0;
 }
@@ -133,11 +124,11 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	int e = 0;
 
 	if (!tok)
-		return fail(-ENOMEM, err, size, "out of memory");
+		return error_text(-ENOMEM, err, size, "out of memory");
 	obj = json_tokener_parse_ex(tok, (const char *)r->frame, len);
 	if (!obj || json_tokener_get_error(tok) != json_tokener_success ||
 	    json_tokener_get_parse_end(tok) != len || !json_object_is_type(obj, json_type_object)) {
-		e = fail(-EBADMSG, err, size, "corrupt: the recording's description is not a JSON object");
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is not a JSON object");
 		goto out;
 	}
 	if (!get_string(obj, "buildbpf_version", &info->buildbpf_version))
@@ -170,7 +161,7 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	else if (!json_object_object_get_ex(obj, "sched", &v) || !json_object_is_type(v, json_type_string))
 		missing = "sched";
 	if (missing) {
-		e = fail(-EBADMSG, err, size, "corrupt: the recording's '%s' is missing or out of range", missing);
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's '%s' is missing or out of range", missing);
 		goto out;
 	}
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
@@ -182,7 +173,7 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	} else if (!strcmp(sched, "full")) {
 		info->sched = SCHED_FULL;
 	} else {
-		e = fail(-EBADMSG, err, size, "corrupt: unknown scheduler level in the recording");
+		e = error_text(-EBADMSG, err, size, "corrupt: unknown scheduler level in the recording");
 		goto out;
 	}
 out:
@@ -198,18 +189,18 @@ static int parse_argv(struct event_log_reader *r, size_t len, char *err, size_t 
 	size_t i, argc = 0, start = 0;
 
 	if (!len || r->frame[len - 1] != '\0')
-		return fail(-EBADMSG, err, size, "corrupt: the recorded command line is not NUL-terminated");
+		return error_text(-EBADMSG, err, size, "corrupt: the recorded command line is not NUL-terminated");
 	for (i = 0; i < len; i++)
 		argc += r->frame[i] == '\0';
 	info->cmd_argv = calloc(argc + 1, sizeof(*info->cmd_argv));
 	if (!info->cmd_argv)
-		return fail(-ENOMEM, err, size, "out of memory");
+		return error_text(-ENOMEM, err, size, "out of memory");
 	for (i = 0; i < len; i++) {
 		if (r->frame[i])
 			continue;
 		info->cmd_argv[info->cmd_argc] = strdup((const char *)r->frame + start);
 		if (!info->cmd_argv[info->cmd_argc])
-			return fail(-ENOMEM, err, size, "out of memory");
+			return error_text(-ENOMEM, err, size, "out of memory");
 		info->cmd_argc++;
 		start = i + 1;
 	}
@@ -226,38 +217,38 @@ int event_log_reader__open(struct event_log_reader **out, FILE *f, char *err, si
 	*out = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r)
-		return fail(-ENOMEM, err, size, "out of memory");
+		return error_text(-ENOMEM, err, size, "out of memory");
 	r->f = f;
 	r->frame = malloc(BBL_FRAME_MAX);
 	if (!r->frame) {
-		e = fail(-ENOMEM, err, size, "out of memory");
+		e = error_text(-ENOMEM, err, size, "out of memory");
 		goto fail;
 	}
 	e = read_exact(r, &hdr, sizeof(hdr));
 	if (e || memcmp(hdr.magic, BBL_MAGIC, BBL_MAGIC_LEN)) {
-		e = e == -EIO ? fail(e, err, size, "read error") :
-			fail(-EBADMSG, err, size, "not a buildbpf recording (no BUILDBPF header)");
+		e = e == -EIO ? error_text(e, err, size, "read error") :
+			error_text(-EBADMSG, err, size, "not a buildbpf recording (no BUILDBPF header)");
 		goto fail;
 	}
 	if (hdr.byte_order != BBL_BYTE_ORDER) {
-		e = fail(-EPROTONOSUPPORT, err, size, "recorded on a machine of the other byte order");
+		e = error_text(-EPROTONOSUPPORT, err, size, "recorded on a machine of the other byte order");
 		goto fail;
 	}
 	if (hdr.version != BBL_VERSION) {
-		e = fail(-EPROTONOSUPPORT, err, size, "format version %u; this buildbpf reads version %u", hdr.version,
+		e = error_text(-EPROTONOSUPPORT, err, size, "format version %u; this buildbpf reads version %u", hdr.version,
 			 BBL_VERSION);
 		goto fail;
 	}
 	r->offset = sizeof(hdr);
 	e = read_frame(r, &fr, err, size);
 	if (!e && fr.type != BBL_FRAME_INFO)
-		e = fail(-EBADMSG, err, size, "corrupt: the recording's description is missing");
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is missing");
 	if (!e)
 		e = parse_info(r, fr.len, err, size);
 	if (!e)
 		e = read_frame(r, &fr, err, size);
 	if (!e && fr.type != BBL_FRAME_ARGV)
-		e = fail(-EBADMSG, err, size, "corrupt: the recorded command line is missing");
+		e = error_text(-EBADMSG, err, size, "corrupt: the recorded command line is missing");
 	if (!e)
 		e = parse_argv(r, fr.len, err, size);
 	if (e)
@@ -282,7 +273,7 @@ int event_log_reader__next(struct event_log_reader *r, const void **rec, size_t 
 	if (r->have_trailer)
 		return 0;
 	if (r->done)
-		return fail(-EINVAL, err, size, "read past an error");
+		return error_text(-EINVAL, err, size, "read past an error");
 	e = read_frame(r, &fr, err, size);
 	if (!e && fr.type == BBL_FRAME_EVENT) {
 		*rec = r->frame;
@@ -291,7 +282,7 @@ int event_log_reader__next(struct event_log_reader *r, const void **rec, size_t 
 	}
 	if (!e && fr.type == BBL_FRAME_TRAILER) {
 		if (fr.len != sizeof(r->trailer) || !all_zero(&((struct bbl_trailer *)r->frame)->__pad, 4))
-			e = fail(-EBADMSG, err, size, "corrupt: a malformed trailer at byte %llu",
+			e = error_text(-EBADMSG, err, size, "corrupt: a malformed trailer at byte %llu",
 				 (unsigned long long)r->offset);
 		if (!e) {
 			memcpy(&r->trailer, r->frame, sizeof(r->trailer));
@@ -300,7 +291,7 @@ int event_log_reader__next(struct event_log_reader *r, const void **rec, size_t 
 		}
 	}
 	if (!e)
-		e = fail(-EBADMSG, err, size, "corrupt: a second description frame before byte %llu",
+		e = error_text(-EBADMSG, err, size, "corrupt: a second description frame before byte %llu",
 			 (unsigned long long)r->offset);
 	r->done = true;
 	return e;

@@ -6,17 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "error_text.h"
 #include "replay.h"
-
-static int fail(int err, char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	return err;
-}
 
 static const char *level_name(enum sched_level level)
 {
@@ -68,14 +59,14 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	memset(rp, 0, sizeof(*rp));
 	rp->info = info;
 	if (level > info->sched)
-		return fail(-EINVAL, err, size, "recorded with --sched=%s: --sched=%s needs a recording made with it",
+		return error_text(-EINVAL, err, size, "recorded with --sched=%s: --sched=%s needs a recording made with it",
 			    level_name(info->sched), level_name(level));
 	limit = info->start_ns > UINT64_MAX - span ? UINT64_MAX : info->start_ns + span;
 	rp->model = model__new(info->root_pid, info->start_ns);
 	if (level != SCHED_OFF)
 		rp->sched = sched_model__new(level, resolution, info->possible_cpus, info->start_ns);
 	if (!rp->model || (level != SCHED_OFF && !rp->sched))
-		return fail(-ENOMEM, err, size, "out of memory");
+		return error_text(-ENOMEM, err, size, "out of memory");
 
 	while ((e = event_log_reader__next(r, &rec, &len, err, size)) == 1) {
 		const struct bb_event_header *hdr = rec;
@@ -94,12 +85,12 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 			if (rp->sched) {
 				e = sched_model__add_event(rp->sched, rec, len);
 				if (e == -ENOMEM)
-					return fail(e, err, size, "out of memory");
+					return error_text(e, err, size, "out of memory");
 			}
 		} else {
 			e = model__add_event(rp->model, rec, len);
 			if (e == -ENOMEM)
-				return fail(e, err, size, "out of memory");
+				return error_text(e, err, size, "out of memory");
 		}
 		if (hdr->ts_ns > last_ts)
 			last_ts = hdr->ts_ns;
@@ -110,7 +101,7 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	rp->complete = t != NULL;
 	if (t) {
 		if (t->end_ns < info->start_ns || t->end_ns > limit)
-			return fail(-EBADMSG, err, size, "corrupt: the trailer's end time lies outside the recording");
+			return error_text(-EBADMSG, err, size, "corrupt: the trailer's end time lies outside the recording");
 		rp->end_ns = t->end_ns;
 		rp->lost_events = t->lost_events;
 		rp->exited = t->flags & BBL_EXITED;
@@ -134,7 +125,7 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	if (!e && rp->sched)
 		e = sched_model__finish(rp->sched, rp->end_ns);
 	if (e)
-		return fail(e, err, size, "cannot reconstruct the build: %s", strerror(-e));
+		return error_text(e, err, size, "cannot reconstruct the build: %s", strerror(-e));
 	return 0;
 }
 
