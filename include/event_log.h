@@ -96,6 +96,12 @@ struct event_log_info {
 	enum sched_level sched;	   /* what the kernel side recorded */
 	__u64 sched_resolution_ns; /* --sched-resolution when recording */
 	bool wait_all;
+	/* The CPUs online when recording, in the kernel's list format
+	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
+	char *online_cpu_list;
+	/* MAKEFLAGS in buildbpf's environment (the job count make inherits);
+	 * NULL when unset. */
+	char *makeflags;
 	char **cmd_argv; /* NULL-terminated */
 	int cmd_argc;
 };

@@ -164,6 +164,13 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's '%s' is missing or out of range", missing);
 		goto out;
 	}
+	/* Optional: absent means unknown, or unset. */
+	if ((json_object_object_get_ex(obj, "online_cpu_list", NULL) &&
+	     !get_string(obj, "online_cpu_list", &info->online_cpu_list)) ||
+	    (json_object_object_get_ex(obj, "makeflags", NULL) && !get_string(obj, "makeflags", &info->makeflags))) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
+		goto out;
+	}
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
 	sched = json_object_get_string(v);
 	if (!strcmp(sched, "off")) {
@@ -314,6 +321,8 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->buildbpf_version);
 	free(info->kernel_release);
 	free(info->user);
+	free(info->online_cpu_list);
+	free(info->makeflags);
 	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
 		free(info->cmd_argv[i]);
 	free(info->cmd_argv);

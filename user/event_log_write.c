@@ -116,6 +116,10 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	      obj_add(obj, "sched", json_object_new_string(sched_name(info->sched))) ?:
 	      obj_add(obj, "sched_resolution_ns", json_object_new_uint64(info->sched_resolution_ns)) ?:
 	      obj_add(obj, "wait_all", json_object_new_boolean(info->wait_all));
+	if (!err && info->online_cpu_list)
+		err = obj_add(obj, "online_cpu_list", json_object_new_string(info->online_cpu_list));
+	if (!err && info->makeflags)
+		err = obj_add(obj, "makeflags", json_object_new_string(info->makeflags));
 	if (!err) {
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;

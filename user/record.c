@@ -222,8 +222,24 @@ cleanup:
 	return err < 0 ? err : 0;
 }
 
+/* /sys/devices/system/cpu/online, without its newline; false if unreadable. */
+static bool read_online_list(char *buf, size_t size)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok && *buf;
+}
+
 static void fill_info(struct event_log_info *info, const struct cli_opts *opts, const struct run_as *ra,
-		      struct utsname *uts, const struct capture *cap, pid_t pid, __u64 start_ns, __s64 offset)
+		      struct utsname *uts, const struct capture *cap, pid_t pid, __u64 start_ns, __s64 offset,
+		      char *online_list)
 {
 	memset(info, 0, sizeof(*info));
 	info->buildbpf_version = (char *)BUILDBPF_VERSION;
@@ -240,6 +256,8 @@ static void fill_info(struct event_log_info *info, const struct cli_opts *opts, 
 	info->sched = opts->sched;
 	info->sched_resolution_ns = opts->sched_resolution_ns;
 	info->wait_all = opts->wait_all;
+	info->online_cpu_list = online_list;
+	info->makeflags = getenv("MAKEFLAGS");
 	info->cmd_argv = opts->cmd_argv;
 	info->cmd_argc = opts->cmd_argc;
 }
@@ -258,7 +276,7 @@ void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_f
 	sigset_t mask, orig_mask;
 	__u64 start_ns, end_ns;
 	__s64 offset;
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], online_list[4096];
 	bool capture_failed = false;
 	int err, sfd = -1;
 
@@ -305,7 +323,8 @@ void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_f
 	}
 	rs.pid = launch.pid;
 	sink.root_pid = launch.pid;
-	fill_info(&info, opts, ra, &uts, cap, launch.pid, start_ns, offset);
+	fill_info(&info, opts, ra, &uts, cap, launch.pid, start_ns, offset,
+		  read_online_list(online_list, sizeof(online_list)) ? online_list : NULL);
 	err = event_log_writer__open(&sink.log, log_fd, &info);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
