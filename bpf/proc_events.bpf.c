@@ -132,8 +132,11 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 {
 	__u64 ts = bpf_ktime_get_ns();
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	__u32 cpu = bpf_get_smp_processor_id(), name_len, size;
-	__u64 args_len, full_len;
+	__u32 cpu = bpf_get_smp_processor_id(), name_len;
+	/* 64-bit: a __u32 size is clamped in one register and zero-extended
+	 * again into the helper's argument, which 6.1's verifier sees as
+	 * unbounded ("R3 unbounded memory access"). */
+	__u64 args_len, full_len, size;
 	unsigned long arg_start, arg_end;
 	struct bb_exec_event *e;
 	struct exec_buf *buf;
