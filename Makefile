@@ -3,6 +3,8 @@
 #   make            build build/buildbpf          (V=1 shows the commands)
 #   sudo make demo  trace the bundled example build into build/demo-trace.json
 #   sudo make test  install missing Debian packages, build, run every test
+#   sudo make test-kernels  the CO-RE kernel matrix under qemu (ACCEL=tcg
+#                   without KVM)
 #   make vmlinux    regenerate vmlinux/vmlinux.h from the running kernel's BTF
 
 .DELETE_ON_ERROR:
@@ -62,7 +64,8 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean demo test test-unit test-asan test-valgrind fuzz deps viewer-deps vmlinux bench bench-convert
+.PHONY: all clean demo test test-unit test-asan test-valgrind test-kernels fuzz deps viewer-deps vmlinux bench \
+	bench-convert
 all: $(BIN)
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
@@ -166,6 +169,18 @@ test: deps
 	$(call msg,TABLE,$(RELIABILITY_MD))
 	$(Q)tests/reliability_table.sh $(TEST_OUTPUT) > $(RELIABILITY_MD).tmp && mv $(RELIABILITY_MD).tmp $(RELIABILITY_MD)
 	$(Q)$(MAKE) --no-print-directory test-asan
+	$(Q)$(MAKE) --no-print-directory test-kernels
+
+# The CO-RE kernel matrix (tests/kernels/matrix.sh): Debian 12's 6.1 and 6.12
+# kernels, and the running one when its image is on disk, each booted under
+# qemu with the suites run inside on the binary built here.  Under KVM by
+# default, and SKIPPED (never passed) without a usable /dev/kvm, before any
+# download; ACCEL=tcg runs it under software emulation instead.
+ACCEL ?= kvm
+test-kernels: deps
+	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all $(TEST_BIN) $(TEST_PROGS) $(TRACE_CHECK)
+	$(call msg,MATRIX,kernels under qemu ($(ACCEL)))
+	$(Q)ACCEL=$(ACCEL) tests/kernels/matrix.sh $(BUILD)
 
 # buildbpf under Memcheck on real traced commands (root): any Memcheck error,
 # definite or indirect leak, or a trace missing, invalid or incomplete fails.
