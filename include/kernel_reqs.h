@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What buildbpf needs of the kernel (README "Requirements"), and the one
+ * line that says what a kernel lacks.  Pure, so it is unit-tested from
+ * tables; preflight.c probes the running kernel.
+ */
+#ifndef BUILDBPF_KERNEL_REQS_H
+#define BUILDBPF_KERNEL_REQS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The oldest kernel with everything: ring buffers arrived in 5.8. */
+#define KERNEL_REQS_MIN "Linux 5.8"
+
+struct kernel_features {
+	const char *release; /* uname -r */
+	bool btf;	     /* /sys/kernel/btf/vmlinux is readable */
+	/* Probe results, libbpf's convention: 1 supported, 0 not, <0 the probe
+	 * itself failed (then the load says what went wrong, not this check). */
+	int tp_btf;  /* BPF_PROG_TYPE_TRACING programs (tp_btf, 5.5) */
+	int ringbuf; /* BPF_MAP_TYPE_RINGBUF (5.8) */
+};
+
+/*
+ * 0 when nothing buildbpf needs is known to be missing; else -1 with the
+ * line (no "buildbpf: " prefix, no newline) in buf, naming everything that
+ * is missing at once.
+ */
+int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len);
+
+#endif /* BUILDBPF_KERNEL_REQS_H */
