@@ -44,8 +44,10 @@ static const char *load_hint(int err)
 {
 	switch (err) {
 	case -EPERM:
-	case -EACCES:
 		return " (hint: run as root, or with CAP_BPF and CAP_PERFMON)";
+	case -EACCES:
+		/* Privileges were checked at start-up: this is the verifier. */
+		return " (hint: the kernel's verifier refused a program; buildbpf -v prints its log)";
 	case -ENOENT:
 	case -ESRCH:
 		return " (hint: the kernel lacks a tracepoint or BTF type buildbpf needs)";
