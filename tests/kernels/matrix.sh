@@ -60,9 +60,11 @@ tcg)
 	# clocksource (a thread that burned 0.4 s by its clock shows 0.32 s
 	# on-CPU) and is 10-50x slower (sleep 0.3 takes 155 ms of CPU): two
 	# tests' bounds assume real CPUs, and are left to KVM and the host.
-	tcg_skipped="sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
-	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep))}
-	say NOTE "ACCEL=tcg: software emulation; not run in guests: $tcg_skipped" ;;
+	if [ -z "${KERNEL_TESTS:-}" ]; then
+		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep))'
+		say NOTE "ACCEL=tcg: software emulation; not run in guests:"
+		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
+	fi ;;
 *)	die "ACCEL=$ACCEL: use kvm or tcg" ;;
 esac
 
