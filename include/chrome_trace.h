@@ -15,6 +15,8 @@
 #include "cpu_sched.h"
 #include "model.h"
 
+struct trace_merge;
+
 /* What the trace says about the recording as a whole. */
 struct trace_meta {
 	const char *version;	    /* buildbpf version */
@@ -31,6 +33,8 @@ struct trace_meta {
 	const char *user;	 /* the user the command ran as */
 	/* CPU lanes and counters; NULL with --sched=off */
 	const struct sched_model *sched;
+	/* Events merged from the build's own traces; NULL: none */
+	const struct trace_merge *merge;
 };
 
 /*

@@ -12,6 +12,8 @@
 #define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
 #define CLI_DEFAULT_LOG "buildbpf.bbl"
 #define CLI_DEFAULT_RINGBUF (16u << 20)
+/* --merge may be given this many times. */
+#define CLI_MERGE_MAX 64
 
 /* What buildbpf was asked to do: its first argument names it. */
 enum cli_mode {
@@ -38,6 +40,12 @@ struct cli_opts {
 	bool sched_given;	 /* convert, report: else the recording's */
 	__u64 sched_resolution_ns; /* --sched-resolution */
 	bool resolution_given;
+	const char *merge[CLI_MERGE_MAX]; /* --merge paths or globs, in order */
+	size_t nr_merge;
+	bool keep_trace_dir;	/* leave $BUILDBPF_TRACE_DIR in place */
+	bool no_trace_dir;	/* export no $BUILDBPF_TRACE_DIR */
+	size_t merge_max_file;	/* --merge-max-file: bytes */
+	size_t merge_max_events; /* --merge-max-events: over all files */
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

@@ -37,9 +37,11 @@ struct launch {
 /*
  * Forks the command; it blocks until launch__release().  child_mask is the
  * signal mask the command starts with (buildbpf blocks signals it reads
- * through a signalfd; the command must not inherit that).
+ * through a signalfd; the command must not inherit that).  trace_dir, when
+ * not NULL, is exported to it as $BUILDBPF_TRACE_DIR.
  */
-int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra, const sigset_t *child_mask);
+int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra, const char *trace_dir,
+		  const sigset_t *child_mask);
 /*
  * Lets the command exec.  Returns 0 when exec succeeded, the errno of a
  * failed exec (> 0; the child then exits 127 or 126), or minus the errno of

@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 #include "chrome_trace.h"
 #include "proc_name.h"
+#include "trace_merge.h"
 #include "utf8.h"
 #include "version.h"
 
@@ -35,6 +36,9 @@
 #define TRACE_PID 1
 #define CPUS_PID 2
 #define COUNTERS_PID 3
+/* Merged traces with no traced writer, and merged counters. */
+#define MERGED_PID 4
+#define MERGED_COUNTERS_TID 1
 /* Counter events need a tid like any other event (TRACE-RULES 2). */
 #define COUNTERS_TID 1
 /* The process track's name is the command line, cut to stay readable. */
@@ -1026,6 +1030,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      obj_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = obj_put(od, "partial_reason", new_opt_string(meta->partial_reason));
+	if (!err && meta->merge)
+		err = obj_put(od, "merge", trace_merge__summary(meta->merge));
 	if (err) {
 		json_object_put(od);
 		return NULL;
@@ -1084,6 +1090,79 @@ static void builder_free(struct builder *b)
 	free(b->cpu_names);
 }
 
+/* ---- traces merged from the build's own tools (--merge, BUILDBPF_TRACE_DIR) ---- */
+
+static __s64 merged_track_tid(size_t track)
+{
+	return (__s64)track + MERGED_COUNTERS_TID + 1;
+}
+
+static int add_merged_track_names(struct builder *b, const struct trace_merge *tm)
+{
+	bool counters = false;
+	size_t i;
+	int err;
+
+	for (i = 0; i < tm->nr_events; i++)
+		counters = counters || tm->events[i].kind == MERGED_COUNTER;
+	if (!counters && !tm->nr_tracks)
+		return 0;
+	err = add_meta(b, MERGED_PID, "process_name", 0, json_object_new_string("Merged traces")) ?:
+	      add_meta(b, MERGED_PID, "process_sort_index", 0, json_object_new_int(3));
+	if (!err && counters)
+		err = add_meta(b, MERGED_PID, "thread_name", MERGED_COUNTERS_TID, json_object_new_string("counters")) ?:
+		      add_meta(b, MERGED_PID, "thread_sort_index", MERGED_COUNTERS_TID,
+			       json_object_new_int(MERGED_COUNTERS_TID));
+	for (i = 0; !err && i < tm->nr_tracks; i++)
+		err = add_meta(b, MERGED_PID, "thread_name", merged_track_tid(i), json_object_new_string(tm->tracks[i])) ?:
+		      add_meta(b, MERGED_PID, "thread_sort_index", merged_track_tid(i),
+			       json_object_new_int64(merged_track_tid(i)));
+	return err;
+}
+
+/*
+ * One merged event, on its writer's lane (the merge made its slices nest
+ * there) or on its file's own track.  cat is always "merged": a flow end
+ * binds to the slice with its ts and cat, which must stay the process's.
+ */
+static int add_merged_event(struct builder *b, const struct merged_event *ev)
+{
+	int pid = ev->proc >= 0 ? TRACE_PID : MERGED_PID;
+	__s64 tid = ev->proc >= 0 ? lane_tid(b->m->procs[ev->proc].lane) : merged_track_tid(ev->track);
+	struct json_object *args = ev->args ? json_object_get(ev->args) : json_object_new_object(), *e;
+	int err;
+
+	switch (ev->kind) {
+	case MERGED_SLICE:
+		return add_x(b, pid, tid, "merged", ev->name, (struct span){ ev->ts, ev->ts + ev->dur }, args);
+	case MERGED_INSTANT:
+		e = with(new_event("i", "merged", ev->name, pid, tid, ev->ts), "s", json_object_new_string("t"));
+		return emit(b, with(e, "args", args));
+	case MERGED_COUNTER:
+		return emit(b, with(new_event("C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts), "args",
+				    args));
+	case MERGED_ASYNC:
+		e = with(new_event("b", "merged", ev->name, pid, tid, ev->ts), "id", json_object_new_int64(ev->id));
+		err = emit(b, with(e, "args", args));
+		if (!err)
+			err = emit(b, with(new_event("e", "merged", ev->name, pid, tid, ev->ts + ev->dur), "id",
+					   json_object_new_int64(ev->id)));
+		return err;
+	}
+	json_object_put(args);
+	return 0;
+}
+
+static int add_merged(struct builder *b, const struct trace_merge *tm)
+{
+	size_t i;
+	int err = add_merged_track_names(b, tm);
+
+	for (i = 0; !err && i < tm->nr_events; i++)
+		err = add_merged_event(b, &tm->events[i]);
+	return err;
+}
+
 int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd)
 {
 	static const struct trace_meta no_meta;
@@ -1104,6 +1183,8 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 		err = add_proc(&b, i);
 	if (!err && b.sched)
 		err = add_cpu_slices(&b) ?: add_counters(&b);
+	if (!err && meta->merge)
+		err = add_merged(&b, meta->merge);
 	if (!err)
 		err = put_str(&b, "],\"displayTimeUnit\":\"ms\",\"otherData\":") ?: put_json(&b, other_data(&b, meta)) ?:
 		      put_str(&b, "}\n") ?: flush(&b);

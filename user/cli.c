@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "trace_merge.h"
 #include "events.h"
 #include "version.h"
 #include "term_escape.h"
@@ -18,6 +19,11 @@ enum {
 	OPT_SCHED,
 	OPT_SCHED_RESOLUTION,
 	OPT_LOG,
+	OPT_MERGE,
+	OPT_KEEP_TRACE_DIR,
+	OPT_NO_TRACE_DIR,
+	OPT_MERGE_MAX_FILE,
+	OPT_MERGE_MAX_EVENTS,
 };
 
 static const char usage_text[] =
@@ -61,13 +67,28 @@ static const char usage_text[] =
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
+	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
+	"                         glob where '**' matches any number of directories,\n"
+	"                         read after the build (repeatable; quote globs), e.g.\n"
+	"                         --merge 'build/**/*.json' for clang -ftime-trace\n"
+	"      --keep-trace-dir   keep $BUILDBPF_TRACE_DIR after the build (its path\n"
+	"                         is printed); by default it is removed once merged\n"
+	"      --no-trace-dir     do not create and export $BUILDBPF_TRACE_DIR\n"
+	"      --merge-max-file SIZE  skip a merged file larger than SIZE (default: 64M)\n"
+	"      --merge-max-events N   merge at most N events in all; a file that would\n"
+	"                         pass it is skipped (default: 1000000)\n"
 	"  -q, --quiet            no summary at the end\n"
 	"  -v, --verbose          show libbpf's messages\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and exit\n"
 	"\n"
+	"The command gets BUILDBPF_TRACE_DIR, a private directory of its own: any\n"
+	"tool may write Chrome trace files there (one file per writer, named\n"
+	"<tool>-<pid>.json); they are merged under the process that wrote them.\n"
+	"\n"
 	"Examples:\n"
 	"  sudo buildbpf -o trace.json -- make -j8\n"
+	"  sudo buildbpf -o t.json --merge 'build/**/*.json' -- make CFLAGS=-ftime-trace\n"
 	"  sudo buildbpf record -o build.bbl -- make -j8\n"
 	"  buildbpf convert build.bbl -o trace.json --sched=off\n";
 
@@ -146,6 +167,11 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "sched", required_argument, NULL, OPT_SCHED },
 		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
 		{ "log", required_argument, NULL, OPT_LOG },
+		{ "merge", required_argument, NULL, OPT_MERGE },
+		{ "keep-trace-dir", no_argument, NULL, OPT_KEEP_TRACE_DIR },
+		{ "no-trace-dir", no_argument, NULL, OPT_NO_TRACE_DIR },
+		{ "merge-max-file", required_argument, NULL, OPT_MERGE_MAX_FILE },
+		{ "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -182,6 +208,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->ringbuf_bytes = CLI_DEFAULT_RINGBUF;
 	opts->sched = SCHED_SUMMARY;
 	opts->sched_resolution_ns = SCHED_DEFAULT_RESOLUTION_NS;
+	opts->merge_max_file = MERGE_DEFAULT_FILE_MAX_BYTES;
+	opts->merge_max_events = MERGE_DEFAULT_MAX_EVENTS;
 
 	/* '+': stop at the command, whose own options are not ours.
 	 * ':': report a missing argument ourselves. */
@@ -263,6 +291,38 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			}
 			opts->keep_log = optarg;
 			break;
+		case OPT_MERGE:
+			if (!*optarg || opts->nr_merge >= CLI_MERGE_MAX) {
+				fprintf(err, "buildbpf: --merge: %s\n",
+					*optarg ? "too many (at most 64; use a glob)" : "needs a path or a glob");
+				return -EINVAL;
+			}
+			opts->merge[opts->nr_merge++] = optarg;
+			break;
+		case OPT_KEEP_TRACE_DIR:
+			run_only = "--keep-trace-dir";
+			opts->keep_trace_dir = true;
+			break;
+		case OPT_NO_TRACE_DIR:
+			run_only = "--no-trace-dir";
+			opts->no_trace_dir = true;
+			break;
+		case OPT_MERGE_MAX_FILE:
+			if (parse_size(optarg, &size) || size < 1 || size > (1ull << 30)) {
+				fprintf(err, "buildbpf: --merge-max-file '%s': expected 1 byte to 1G (e.g. 64M)\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->merge_max_file = size;
+			break;
+		case OPT_MERGE_MAX_EVENTS:
+			if (parse_size(optarg, &size) || size > 100000000) {
+				fprintf(err, "buildbpf: --merge-max-events '%s': expected 0 to 100000000\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->merge_max_events = size;
+			break;
 		case OPT_WAIT_ALL:
 			run_only = "--wait-all";
 			opts->wait_all = true;
@@ -314,6 +374,10 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		}
 		opts->log_path = argv[optind];
 		return 1;
+	}
+	if (opts->keep_trace_dir && opts->no_trace_dir) {
+		fprintf(err, "buildbpf: --keep-trace-dir and --no-trace-dir exclude each other\n");
+		return -EINVAL;
 	}
 	if (optind >= argc) {
 		fprintf(err, "buildbpf: no command to %s (usage: buildbpf %s[OPTIONS] -- COMMAND [ARG...])\n",

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "launch.h"
 #include "term_escape.h"
+#include "trace_files.h"
 
 /* What the child reports through errno_fd when it cannot go on. */
 enum launch_stage {
@@ -113,7 +114,8 @@ static void __attribute__((noreturn)) child_fail(int fd, int stage, int err)
 }
 
 static void __attribute__((noreturn)) child_main(char *const argv[], const struct run_as *ra,
-						  const sigset_t *child_mask, int go_fd, int errno_fd)
+						  const char *trace_dir, const sigset_t *child_mask, int go_fd,
+						  int errno_fd)
 {
 	char go;
 	ssize_t n;
@@ -123,6 +125,8 @@ static void __attribute__((noreturn)) child_main(char *const argv[], const struc
 	 * across exec and change how the build's pipelines end. */
 	signal(SIGPIPE, SIG_DFL);
 	if (ra->drop && become_user(ra))
+		child_fail(errno_fd, STAGE_CREDENTIALS, errno);
+	if (trace_dir && setenv(TRACE_DIR_ENV, trace_dir, 1))
 		child_fail(errno_fd, STAGE_CREDENTIALS, errno);
 	/* Held here until the parent has put this pid in the tracked map. */
 	do {
@@ -134,7 +138,8 @@ static void __attribute__((noreturn)) child_main(char *const argv[], const struc
 	child_fail(errno_fd, STAGE_EXEC, errno);
 }
 
-int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra, const sigset_t *child_mask)
+int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra, const char *trace_dir,
+		  const sigset_t *child_mask)
 {
 	int go[2], failure[2];
 	pid_t pid;
@@ -163,7 +168,7 @@ int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra,
 	if (pid == 0) {
 		close(go[1]);
 		close(failure[0]);
-		child_main(argv, ra, child_mask, go[0], failure[1]);
+		child_main(argv, ra, trace_dir, child_mask, go[0], failure[1]);
 	}
 	close(go[0]);
 	close(failure[1]);
