@@ -196,3 +196,29 @@ Test(cli, sizes_and_durations_take_units)
 	cr_assert(eq(u64, p.opts.sched_resolution_ns, 2000000000ull));
 	done(&p);
 }
+
+Test(cli, merge_options)
+{
+	struct parsed p = parse((const char *[]){ "--merge", "build/**/*.json", "--merge", "x.json", "--keep-trace-dir",
+						  "--merge-max-file", "2M", "--merge-max-events", "500", "make", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(sz, p.opts.nr_merge, 2));
+	cr_assert(eq(str, (char *)p.opts.merge[0], "build/**/*.json"));
+	cr_assert(eq(str, (char *)p.opts.merge[1], "x.json"));
+	cr_assert(p.opts.keep_trace_dir && !p.opts.no_trace_dir);
+	cr_assert(eq(sz, p.opts.merge_max_file, 2u << 20));
+	cr_assert(eq(sz, p.opts.merge_max_events, 500));
+	done(&p);
+
+	p = parse((const char *[]){ "--keep-trace-dir", "--no-trace-dir", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "exclude"), NULL)));
+	done(&p);
+	p = parse((const char *[]){ "--merge-max-file", "0", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+	p = parse((const char *[]){ "--merge", "", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+}

@@ -76,3 +76,38 @@ Test(viewer, make_j2_trace_renders_every_slice)
 	rc = run_viewer("engine_check.mjs", trace, "", log, sizeof(log));
 	cr_assert(eq(int, rc, 0), "DevTools trace engine rejected the trace:\n%s", log);
 }
+
+/*
+ * The same with clang -ftime-trace files merged (--merge): the compilers'
+ * own slices nest in their process slices, so DevTools must draw them all.
+ */
+Test(viewer, merged_clang_trace_renders_every_slice)
+{
+	char trace[512], extra[64], log[16384], src[256], name[16];
+	int i, rc;
+
+	if (system("clang --version > /dev/null 2>&1"))
+		cr_skip_test("clang is not installed");
+	snprintf(trace, sizeof(trace), "%s", bb_path(&run, "t.json"));
+	cr_assert(access(viewer_dir(), R_OK) == 0,
+		  "viewer not installed at %s (make viewer-deps, or BUILDBPF_VIEWER_DIR)", viewer_dir());
+	bb_write_file(&run, "Makefile",
+		      "OBJS := $(patsubst %.c,%.o,$(wildcard *.c))\nall: $(OBJS)\n"
+		      "%.o: %.c\n\t@sh -c 'exec clang -ftime-trace -O2 -c $< -o $@'\n");
+	for (i = 0; i < 6; i++) {
+		snprintf(name, sizeof(name), "f%d.c", i);
+		snprintf(src, sizeof(src), "int f%d(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i] * %d; "
+			 "return s; }\n", i, i + 1);
+		bb_write_file(&run, name, src);
+	}
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--merge", "*.json", "--", "make", "-j2", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(eq(ptr, strstr(run.err, "warning"), NULL), "stderr: %s", run.err);
+
+	snprintf(extra, sizeof(extra), "--expect-track '^make'");
+	rc = run_viewer("devtools_load.cjs", trace, extra, log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools did not draw the merged trace as written:\n%s", log);
+	cr_log_info("devtools_load (merged): %s", log);
+	rc = run_viewer("engine_check.mjs", trace, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools trace engine rejected the merged trace:\n%s", log);
+}
