@@ -256,7 +256,8 @@ static int list_dir(int dir_fd, char ***names, size_t *nr)
 			(*nr)++;
 	}
 	closedir(dir);
-	qsort(*names, *nr, sizeof(**names), cmp_names);
+	if (*nr)
+		qsort(*names, *nr, sizeof(**names), cmp_names);
 	return err;
 }
 
