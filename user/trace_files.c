@@ -288,7 +288,7 @@ static int walk_dir(struct trace_files *tf, int dir_fd, const char *dir_path, in
 			break;
 		}
 		/* O_NONBLOCK: a FIFO planted there must not hang us (it is then skipped). */
-		fd = openat(dir_fd, names[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		fd = openat(dir_fd, names[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd >= 0 && !fstat(fd, &st) && S_ISDIR(st.st_mode)) {
 			if (depth < TRACE_FILES_MAX_DEPTH)
 				err = walk_dir(tf, fd, path, depth + 1);
@@ -356,7 +356,7 @@ static int glob_in(struct trace_files *tf, int dir_fd, const char *dir_path, cha
 		path = join(dir_path, names[i]);
 		if (!path)
 			return free_names(names, nr), -ENOMEM;
-		fd = openat(dir_fd, names[i], O_RDONLY | O_NONBLOCK | O_CLOEXEC | (star2 ? O_NOFOLLOW : 0));
+		fd = openat(dir_fd, names[i], O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (star2 ? O_NOFOLLOW : 0));
 		if (fd >= 0 && !fstat(fd, &st)) {
 			if (star2 && S_ISDIR(st.st_mode))
 				err = glob_in(tf, fd, path, comps, n, depth + 1, matched);
