@@ -26,9 +26,10 @@ struct record_result {
 
 /*
  * Runs opts->cmd_argv as ra, traced, streaming every record to log_fd
- * (log_name is for messages).  Always fills res; messages are printed.
+ * (log_name is for messages), with $BUILDBPF_TRACE_DIR set to trace_dir
+ * when not NULL.  Always fills res; messages are printed.
  */
 void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
-		 struct record_result *res);
+		 const char *trace_dir, struct record_result *res);
 
 #endif /* BUILDBPF_RECORD_H */

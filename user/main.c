@@ -9,11 +9,13 @@
  *   convert  open the log -> prepare output -> replay -> write -> report
  *   report   open the log -> replay -> report
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <unistd.h>
 #include "chrome_trace.h"
 #include "cli.h"
@@ -25,6 +27,8 @@
 #include "replay.h"
 #include "summary.h"
 #include "term_escape.h"
+#include "trace_files.h"
+#include "trace_merge.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILURE_SETUP 1
@@ -59,6 +63,124 @@ static void print_summary(FILE *out, const struct replay *rp, int exit_code, con
 	};
 
 	summary__print(out, rp->model, &summary);
+}
+
+/*
+ * Files in the build's user's reach are read with that user's file
+ * access rights (fsuid/fsgid), not root's: a symlink or a --merge glob
+ * can then only bring into the trace what the user could read anyway.
+ */
+static void fs_creds_user(const struct run_as *ra, bool on)
+{
+	if (!ra || !ra->drop)
+		return;
+	setfsgid(on ? ra->gid : getegid());
+	setfsuid(on ? ra->uid : geteuid());
+}
+
+/* The toolchain's own traces: the trace directory, then each --merge. */
+static struct trace_merge *merge_traces(const struct cli_opts *opts, const struct model *m,
+					const struct trace_dir *tdir, const struct run_as *ra, __s64 offset_ns)
+{
+	struct merge_limits limits = { opts->merge_max_file, opts->merge_max_events };
+	struct trace_merge *tm = NULL;
+	struct trace_files *tf = NULL;
+	size_t i;
+	int err = -ENOMEM;
+
+	if (tdir->fd < 0 && !opts->nr_merge)
+		return NULL;
+	tm = trace_merge__new(m, offset_ns, &limits);
+	tf = tm ? trace_files__new(tm, stderr) : NULL;
+	if (!tf)
+		goto cleanup;
+	fs_creds_user(ra, true);
+	err = tdir->fd >= 0 ? trace_files__add_dir(tf, tdir->fd, tdir->path) : 0;
+	for (i = 0; !err && i < opts->nr_merge; i++)
+		err = trace_files__add_glob(tf, opts->merge[i]);
+	fs_creds_user(ra, false);
+	if (!err)
+		err = trace_merge__finish(tm);
+cleanup:
+	trace_files__free(tf);
+	if (err) {
+		fprintf(stderr, "buildbpf: warning: out of memory merging the tools' traces; none merged\n");
+		trace_merge__free(tm);
+		return NULL;
+	}
+	return tm;
+}
+
+static void say_merged(const struct trace_merge *merged)
+{
+	if (merged && (merged->stats.files || merged->stats.skipped))
+		fprintf(stderr, "buildbpf: merged %zu trace files (%zu events, %zu clamped), skipped %zu\n",
+			merged->stats.files, merged->stats.events, merged->stats.clamped, merged->stats.skipped);
+}
+
+/* Whether the trace directory holds anything (a tool wrote there). */
+static bool trace_dir_has_files(const struct trace_dir *tdir)
+{
+	int fd = openat(tdir->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	bool found = false;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return true; /* unknown: keep it */
+	}
+	while (!found && (de = readdir(d)))
+		found = strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return found;
+}
+
+/*
+ * Removes $BUILDBPF_TRACE_DIR after the run, unless --keep-trace-dir; with
+ * keep_if_used (record, whose tool traces are merged at convert time) it
+ * stays when a tool wrote there.
+ */
+static void finish_trace_dir(struct trace_dir *tdir, const struct cli_opts *opts, const struct run_as *ra,
+			     bool keep_if_used)
+{
+	char esc[TERM_ESCAPE_BUF];
+	int err;
+
+	if (tdir->fd < 0)
+		return;
+	if (opts->keep_trace_dir || (keep_if_used && trace_dir_has_files(tdir))) {
+		term_escape(tdir->path, esc, sizeof(esc));
+		if (keep_if_used)
+			fprintf(stderr, "buildbpf: the tools' own traces are in %s; merge them with: buildbpf convert "
+					"--merge '%s/**' ...\n", esc, esc);
+		else
+			fprintf(stderr, "buildbpf: trace directory kept: %s\n", esc);
+		trace_dir__close(tdir);
+		return;
+	}
+	fs_creds_user(ra, true);
+	err = trace_dir__remove(tdir);
+	fs_creds_user(ra, false);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot remove the trace directory '%s': %s (remove it by hand)\n",
+			term_escape(tdir->path, esc, sizeof(esc)), strerror(-err));
+}
+
+/* $BUILDBPF_TRACE_DIR for the command, unless --no-trace-dir; fd -1 without. */
+static void make_trace_dir(struct trace_dir *tdir, const struct cli_opts *opts, const struct run_as *ra)
+{
+	int err;
+
+	tdir->fd = -1;
+	if (opts->no_trace_dir)
+		return;
+	err = trace_dir__create(tdir, ra->drop, ra->uid, ra->gid);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot create a trace directory: %s; "
+				"BUILDBPF_TRACE_DIR is not set (hint: set TMPDIR, or --no-trace-dir)\n",
+			strerror(-err));
 }
 
 /*
@@ -176,6 +298,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 {
 	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true };
 	struct event_log_reader *reader = NULL;
+	struct trace_dir tdir = { .fd = -1 };
+	struct trace_merge *merged = NULL;
 	struct output out = { .fd = -1 };
 	struct record_result res;
 	struct trace_meta meta;
@@ -207,7 +331,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 		output__discard(&out);
 		goto cleanup;
 	}
-	record__run(opts, ra, log_fd, log_path, &res);
+	make_trace_dir(&tdir, opts, ra);
+	record__run(opts, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	exit_code = res.exit_code;
 	if (!res.ran) {
 		output__discard(&out);
@@ -218,10 +343,14 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	if (replay_log(log_fd, log_path, &ropts, &rp, &reader, false)) {
 		output__discard(&out);
 	} else {
+		merged = merge_traces(opts, rp.model, &tdir, ra, rp.info->realtime_offset_ns);
 		fill_meta(&meta, &rp);
+		meta.merge = merged;
 		written = write_trace(&out, rp.model, &meta, ra, &fallback_path);
-		if (!opts->quiet)
+		if (!opts->quiet) {
 			print_summary(stderr, &rp, exit_code, written);
+			say_merged(merged);
+		}
 	}
 	if (opts->keep_log) {
 		if (!opts->quiet)
@@ -236,6 +365,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	}
 
 cleanup:
+	finish_trace_dir(&tdir, opts, ra, false);
+	trace_merge__free(merged);
 	replay__free(&rp);
 	event_log_reader__free(reader);
 	output__free(&out);
@@ -249,6 +380,7 @@ cleanup:
 /* buildbpf record -o LOG -- CMD */
 static int cmd_record(const struct cli_opts *opts, const struct run_as *ra)
 {
+	struct trace_dir tdir = { .fd = -1 };
 	struct record_result res;
 	char esc[TERM_ESCAPE_BUF];
 	int fd;
@@ -256,8 +388,10 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra)
 	fd = output__create_direct(opts->output, opts->force, ra->drop, ra->uid, ra->gid);
 	if (fd < 0)
 		return EXIT_FAILURE_SETUP;
-	record__run(opts, ra, fd, opts->output, &res);
+	make_trace_dir(&tdir, opts, ra);
+	record__run(opts, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	close(fd);
+	finish_trace_dir(&tdir, opts, ra, res.ran);
 	if (!res.ran) {
 		unlink(opts->output);
 		return res.exit_code;
@@ -283,6 +417,8 @@ static int cmd_read(const struct cli_opts *opts)
 		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
 	};
 	struct event_log_reader *reader = NULL;
+	const struct trace_dir no_dir = { .fd = -1 };
+	struct trace_merge *merged = NULL;
 	struct output out = { .fd = -1 };
 	struct trace_meta meta;
 	struct replay rp = {};
@@ -307,7 +443,9 @@ static int cmd_read(const struct cli_opts *opts)
 		exit_code = 0;
 		goto cleanup;
 	}
+	merged = merge_traces(opts, rp.model, &no_dir, NULL, rp.info->realtime_offset_ns);
 	fill_meta(&meta, &rp);
+	meta.merge = merged;
 	err = chrome_trace__write(rp.model, &meta, out.fd) ?: output__commit(&out);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n",
@@ -315,10 +453,13 @@ static int cmd_read(const struct cli_opts *opts)
 		output__discard(&out);
 		goto cleanup;
 	}
-	if (!opts->quiet)
+	if (!opts->quiet) {
 		print_summary(stderr, &rp, replay__exit_code(&rp), out.path);
+		say_merged(merged);
+	}
 	exit_code = 0;
 cleanup:
+	trace_merge__free(merged);
 	replay__free(&rp);
 	event_log_reader__free(reader);
 	output__free(&out);

@@ -263,7 +263,7 @@ static void fill_info(struct event_log_info *info, const struct cli_opts *opts, 
 }
 
 void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
-		 struct record_result *res)
+		 const char *trace_dir, struct record_result *res)
 {
 	struct launch launch = { .pid = -1, .go_fd = -1, .errno_fd = -1 };
 	struct record_sink sink = { .live = 1, .log_name = log_name };
@@ -316,7 +316,7 @@ void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_f
 
 	offset = realtime_offset_ns();
 	start_ns = now_ns(CLOCK_MONOTONIC);
-	err = launch__spawn(&launch, opts->cmd_argv, ra, &orig_mask);
+	err = launch__spawn(&launch, opts->cmd_argv, ra, trace_dir, &orig_mask);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot fork: %s\n", strerror(-err));
 		goto cleanup;
