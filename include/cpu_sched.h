@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "events.h"
+#include "parallelism.h"
 
 enum sched_level {
 	SCHED_OFF = 0,	   /* no sched programs attached, no CPU lanes */
@@ -84,6 +85,8 @@ struct sched_model {
 	size_t nr_cpus;
 	struct counter_sample *samples;
 	size_t nr_samples;
+	/* Exact running/runnable histograms and serial phases; NULL at OFF */
+	struct parallelism *par;
 	size_t records;	  /* records folded in */
 	size_t malformed; /* rejected: too short, unknown CPU */
 	size_t reordered; /* records older than their CPU's previous one (clamped) */

@@ -35,6 +35,7 @@
 #include <string.h>
 #include "array_grow.h"
 #include "cpu_sched.h"
+#include "parallelism.h"
 
 #define NSEC_PER_MSEC 1000000ull
 #define FULL_BUCKET_NS NSEC_PER_MSEC
@@ -162,6 +163,7 @@ void sched_model__free(struct sched_model *s)
 	}
 	free(s->priv);
 	free(s->samples);
+	par__free(s->par);
 	free(s);
 }
 
@@ -200,6 +202,9 @@ struct sched_model *sched_model__new(enum sched_level level, __u64 resolution_ns
 		s->resolution_ns = resolution_ns ? resolution_ns : SCHED_DEFAULT_RESOLUTION_NS;
 		s->bucket_ns = s->resolution_ns > UINT64_MAX / 10 ? UINT64_MAX : s->resolution_ns * 10;
 	}
+	s->par = par__new(nr_cpus, start_ns);
+	if (!s->par)
+		goto cleanup;
 	if (!nr_cpus)
 		return s;
 	s->cpus = calloc(nr_cpus, sizeof(*s->cpus));
@@ -465,14 +470,17 @@ static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct la
 	switch (iv->kind) {
 	case IV_BUILD:
 		lane->build_ns += len;
-		err = counter_add(s, CNT_RUNNING, iv->start_ns, iv->end_ns);
+		err = counter_add(s, CNT_RUNNING, iv->start_ns, iv->end_ns) ?:
+		      par__interval(s->par, PAR_RUN, iv->tgid, iv->start_ns, iv->end_ns);
 		break;
 	case IV_IDLE:
 		lane->idle_ns += len;
-		err = counter_add(s, CNT_IDLE, iv->start_ns, iv->end_ns);
+		err = counter_add(s, CNT_IDLE, iv->start_ns, iv->end_ns) ?:
+		      par__interval(s->par, PAR_IDLE, 0, iv->start_ns, iv->end_ns);
 		break;
 	default:
 		lane->other_ns += len;
+		err = par__interval(s->par, PAR_OTHER, 0, iv->start_ns, iv->end_ns);
 		break;
 	}
 	if (err)
@@ -535,7 +543,8 @@ static int lane_commit(struct sched_model *s, size_t cpu, const struct held_reco
 	__u64 end = min_u64(h->end_ns, limit), gap_end = min_u64(h->start_ns, limit), idle;
 	int err;
 
-	err = counter_add(s, CNT_RUNNABLE, h->wait_start, min_u64(h->wait_end, limit));
+	err = counter_add(s, CNT_RUNNABLE, h->wait_start, min_u64(h->wait_end, limit)) ?:
+	      par__interval(s->par, PAR_WAIT, 0, h->wait_start, min_u64(h->wait_end, limit));
 	if (err)
 		return err;
 	if (gap_end > ls->cursor) {
@@ -559,6 +568,17 @@ static int lane_commit(struct sched_model *s, size_t cpu, const struct held_reco
 	return lane_interval(s, lane, ls, &iv);
 }
 
+/* Every lane is classified up to here: no interval will start before it. */
+static __u64 classified_until(const struct sched_model *s)
+{
+	__u64 until = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->nr_cpus; i++)
+		until = min_u64(until, s->priv->lanes[i].cursor);
+	return until;
+}
+
 static int lane_hold(struct sched_model *s, size_t cpu, const struct held_record *h)
 {
 	struct lane_state *ls = &s->priv->lanes[cpu];
@@ -572,6 +592,11 @@ static int lane_hold(struct sched_model *s, size_t cpu, const struct held_record
 			return err;
 		ls->held_head = (ls->held_head + 1) % ls->held_cap;
 		ls->held_len--;
+		if (par__wants_sweep(s->par)) {
+			err = par__sweep(s->par, classified_until(s));
+			if (err)
+				return err;
+		}
 	} else if (ls->held_len == ls->held_cap) {
 		/* Nothing has left the ring yet, so it is still contiguous. */
 		cap = ls->held_cap ? ls->held_cap * 2 : 16;
@@ -761,5 +786,8 @@ int sched_model__finish(struct sched_model *s, __u64 end_ns)
 		if (err)
 			return err;
 	}
+	err = par__finish(s->par, s->end_ns);
+	if (err)
+		return err;
 	return build_samples(s);
 }
