@@ -12,6 +12,7 @@
 #define BUILDBPF_CHROME_TRACE_H
 
 #include <linux/types.h>
+#include "audit.h"
 #include "cpu_sched.h"
 #include "model.h"
 
@@ -35,6 +36,8 @@ struct trace_meta {
 	const struct sched_model *sched;
 	/* Events merged from the build's own traces; NULL: none */
 	const struct trace_merge *merge;
+	/* The parallelism audit, as otherData.audit; NULL: none */
+	const struct audit *audit;
 };
 
 /*

@@ -28,6 +28,8 @@ struct cli_opts {
 	const char *log_path; /* convert, report: the recording to read */
 	const char *output;
 	const char *keep_log; /* trace: also keep the event log here */
+	const char *summary_json; /* --summary-json: the audit as JSON; NULL: none */
+	const char *svg;	  /* --svg: the build drawn; NULL: none */
 	bool force;
 	const char *user;
 	bool keep_root;

@@ -21,9 +21,11 @@ struct output {
  * Checks that path can be created (refusing an existing file unless force,
  * and always a directory, FIFO or device) and creates the temporary file,
  * mode 0644, owned by uid:gid when owner is set.  0, or -1 with a one-line
- * message printed.
+ * message printed that names the file as `what` ("trace") and the option
+ * that chose it (opt, "-o").
  */
-int output__prepare(struct output *o, const char *path, bool force, bool chown_to, uid_t uid, gid_t gid);
+int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
+		    bool chown_to, uid_t uid, gid_t gid);
 /* Makes the written temporary file the output.  0, or -errno. */
 int output__commit(struct output *o);
 /*

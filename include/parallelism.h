@@ -23,7 +23,7 @@
 
 enum par_kind {
 	PAR_RUN = 0,   /* a build thread on a CPU (tgid: its process) */
-	PAR_WAIT = 1,  /* a build thread runnable, waiting for a CPU */
+	PAR_WAIT = 1,  /* a build thread runnable, waiting for a CPU (tgid: its process) */
 	PAR_IDLE = 2,  /* a CPU running its idle task */
 	PAR_OTHER = 3, /* a CPU running something outside the build */
 	PAR_NR_KINDS,
@@ -44,7 +44,11 @@ struct par_phase_proc {
 	__u64 on_cpu_ns; /* its threads' CPU time inside the phase */
 };
 
-/* At most one build process on a CPU while at least one CPU idled. */
+/*
+ * At most one build process made progress (had threads running or waiting
+ * for a CPU) while fewer build threads ran than there are CPUs: the other
+ * CPUs idled or ran work outside the build.
+ */
 struct par_phase {
 	__u64 start_ns, end_ns;
 	struct par_phase_proc procs[PAR_PHASE_PROCS]; /* most CPU time first */
@@ -75,7 +79,7 @@ struct parallelism {
 };
 
 struct parallelism *par__new(size_t nr_cpus, __u64 start_ns);
-/* [from, to) was of kind; tgid only for PAR_RUN.  0 or -ENOMEM. */
+/* [from, to) was of kind; tgid only for PAR_RUN and PAR_WAIT.  0 or -ENOMEM. */
 int par__interval(struct parallelism *p, enum par_kind kind, __u32 tgid, __u64 from, __u64 to);
 /* True when enough ends are buffered that a sweep is worth its sort. */
 bool par__wants_sweep(const struct parallelism *p);

@@ -68,9 +68,9 @@ Test(parallelism, oversubscribed_build_waits_and_meets_a_noisy_neighbour)
 	struct parallelism *p = new_par(1);
 
 	iv(p, PAR_RUN, 10, 0, 1 * S);
-	iv(p, PAR_WAIT, 0, 0, 1 * S);
+	iv(p, PAR_WAIT, 20, 0, 1 * S);
 	iv(p, PAR_RUN, 20, 1 * S, 2 * S);
-	iv(p, PAR_WAIT, 0, 1 * S, 3 * S);
+	iv(p, PAR_WAIT, 10, 1 * S, 3 * S);
 	iv(p, PAR_OTHER, 0, 2 * S, 3 * S);
 	cr_assert(eq(int, par__finish(p, T0 + 3 * S), 0));
 	cr_assert(eq(u64, p->running_ns[1], 2 * S));
@@ -79,7 +79,26 @@ Test(parallelism, oversubscribed_build_waits_and_meets_a_noisy_neighbour)
 	cr_assert(eq(u64, p->wait_thread_ns, 3 * S));
 	cr_assert(eq(u64, p->noisy_ns, 1 * S));
 	cr_assert(eq(u32, p->peak_runnable, 1));
-	cr_assert(eq(sz, p->nr_phases, 0)); /* no CPU ever idled */
+	/* Only while the neighbour held the CPU did one process alone want it. */
+	cr_assert(eq(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].start_ns, T0 + 2 * S));
+	cr_assert(eq(u64, p->phases[0].end_ns, T0 + 3 * S));
+	cr_assert(eq(sz, p->phases[0].nr_procs, 0));
+	par__free(p);
+}
+
+/* A serial step on a machine whose other CPU is busy with outside work. */
+Test(parallelism, a_busy_neighbour_does_not_hide_a_serial_step)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 30, 0, 2 * S);
+	iv(p, PAR_OTHER, 0, 0, 2 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(eq(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].end_ns - p->phases[0].start_ns, 2 * S));
+	cr_assert(eq(u32, p->phases[0].procs[0].tgid, 30));
+	cr_assert(eq(u64, p->running_idle_ns[1], 0));
 	par__free(p);
 }
 
@@ -188,9 +207,12 @@ Test(parallelism, sched_model_histograms_are_exact_at_every_level)
 		cr_assert(eq(u64, s->par->wait_thread_ns, 299 * MS), "level %zu", l);
 		cr_assert(eq(u64, s->par->runnable_ns[1], 299 * MS), "level %zu", l);
 		cr_assert(eq(u64, s->par->late_ns, 0), "level %zu", l);
-		/* Two processes alternate on cpu 0: at most one at a time. */
+		/* Two processes alternate on cpu 0, the next one waiting 1 ms of
+		 * every 3: bridged into one phase, which ends where the wait
+		 * before cpu 1 got busy began. */
 		cr_assert(eq(sz, s->par->nr_phases, 1), "level %zu", l);
-		cr_assert(eq(u64, s->par->phases[0].end_ns, T0 + 600 * MS), "level %zu", l);
+		cr_assert(eq(u64, s->par->phases[0].start_ns, T0), "level %zu", l);
+		cr_assert(eq(u64, s->par->phases[0].end_ns, T0 + 599 * MS), "level %zu", l);
 		sched_model__free(s);
 	}
 }

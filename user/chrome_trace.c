@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <json-c/json.h>
+#include "audit_json.h"
 #include "chrome_trace.h"
 #include "proc_name.h"
 #include "trace_merge.h"
@@ -1032,6 +1033,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 		err = obj_put(od, "partial_reason", new_opt_string(meta->partial_reason));
 	if (!err && meta->merge)
 		err = obj_put(od, "merge", trace_merge__summary(meta->merge));
+	if (!err && meta->audit)
+		err = obj_put(od, "audit", audit_json__new(meta->audit, m));
 	if (err) {
 		json_object_put(od);
 		return NULL;

@@ -24,6 +24,8 @@ enum {
 	OPT_NO_TRACE_DIR,
 	OPT_MERGE_MAX_FILE,
 	OPT_MERGE_MAX_EVENTS,
+	OPT_SUMMARY_JSON,
+	OPT_SVG,
 };
 
 static const char usage_text[] =
@@ -77,7 +79,11 @@ static const char usage_text[] =
 	"      --merge-max-file SIZE  skip a merged file larger than SIZE (default: 64M)\n"
 	"      --merge-max-events N   merge at most N events in all; a file that would\n"
 	"                         pass it is skipped (default: 1000000)\n"
-	"  -q, --quiet            no summary at the end\n"
+	"      --summary-json FILE  also write the parallelism audit as JSON to FILE\n"
+	"                         (fields in the README; same rules as -o)\n"
+	"      --svg FILE         also draw the build as a self-contained SVG: process\n"
+	"                         lanes, a CPU/parallelism strip, serial phases marked\n"
+	"  -q, --quiet            no summary or audit report at the end\n"
 	"  -v, --verbose          show libbpf's messages\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version and exit\n"
@@ -154,6 +160,21 @@ static int parse_size(const char *s, unsigned long long *out)
 	return 0;
 }
 
+/* Two outputs named alike would overwrite each other at the end. */
+static bool same_file_names(const struct cli_opts *opts, FILE *err)
+{
+	const char *names[] = { opts->output, opts->summary_json, opts->svg, opts->keep_log };
+	size_t i, k, n = sizeof(names) / sizeof(names[0]);
+
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++)
+			if (names[i] && names[k] && !strcmp(names[i], names[k])) {
+				fprintf(err, "buildbpf: -o, --summary-json, --svg and --log must name different files\n");
+				return false;
+			}
+	return true;
+}
+
 int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err)
 {
 	static const struct option longopts[] = {
@@ -172,6 +193,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "no-trace-dir", no_argument, NULL, OPT_NO_TRACE_DIR },
 		{ "merge-max-file", required_argument, NULL, OPT_MERGE_MAX_FILE },
 		{ "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS },
+		{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
+		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -323,6 +346,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			}
 			opts->merge_max_events = size;
 			break;
+		case OPT_SUMMARY_JSON:
+		case OPT_SVG:
+			if (!*optarg) {
+				fprintf(err, "buildbpf: %s needs a file name\n",
+					c == OPT_SVG ? "--svg" : "--summary-json");
+				return -EINVAL;
+			}
+			*(c == OPT_SVG ? &opts->svg : &opts->summary_json) = optarg;
+			break;
 		case OPT_WAIT_ALL:
 			run_only = "--wait-all";
 			opts->wait_all = true;
@@ -352,6 +384,13 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 					term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		}
+	}
+	if (!same_file_names(opts, err))
+		return -EINVAL;
+	if (opts->mode == CLI_RECORD && (opts->summary_json || opts->svg)) {
+		fprintf(err, "buildbpf: record writes only the event log (hint: buildbpf convert LOG %s FILE)\n",
+			opts->svg ? "--svg" : "--summary-json");
+		return -EINVAL;
 	}
 	if (opts->user && opts->keep_root) {
 		fprintf(err, "buildbpf: --user and --keep-root exclude each other\n");

@@ -544,7 +544,7 @@ static int lane_commit(struct sched_model *s, size_t cpu, const struct held_reco
 	int err;
 
 	err = counter_add(s, CNT_RUNNABLE, h->wait_start, min_u64(h->wait_end, limit)) ?:
-	      par__interval(s->par, PAR_WAIT, 0, h->wait_start, min_u64(h->wait_end, limit));
+	      par__interval(s->par, PAR_WAIT, h->tgid, h->wait_start, min_u64(h->wait_end, limit));
 	if (err)
 		return err;
 	if (gap_end > ls->cursor) {

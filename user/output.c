@@ -22,7 +22,7 @@ static int own_fd(int fd, bool chown_to, uid_t uid, gid_t gid)
 }
 
 /* Refuses what must never be replaced; 0 when path may be (re)created. */
-static int check_target(const char *path, bool force)
+static int check_target(const char *path, const char *what, const char *opt, bool force)
 {
 	char esc[TERM_ESCAPE_BUF];
 	size_t len = strlen(path);
@@ -31,34 +31,35 @@ static int check_target(const char *path, bool force)
 	term_escape(path, esc, sizeof(esc));
 	/* "dir/" names a directory even when it does not exist yet. */
 	if (len && path[len - 1] == '/') {
-		fprintf(stderr, "buildbpf: cannot write the trace to '%s': it names a directory (hint: -o DIR/trace.json)\n",
-			esc);
+		fprintf(stderr, "buildbpf: cannot write the %s to '%s': it names a directory (hint: %s DIR/FILE)\n",
+			what, esc, opt);
 		return -1;
 	}
 
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n", esc, strerror(errno));
+		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", what, esc, strerror(errno));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "buildbpf: cannot write the trace to '%s': it is a directory (hint: -o DIR/trace.json)\n",
-			esc);
+		fprintf(stderr, "buildbpf: cannot write the %s to '%s': it is a directory (hint: %s DIR/FILE)\n",
+			what, esc, opt);
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
-		fprintf(stderr, "buildbpf: refusing to write the trace to '%s': not a regular file\n", esc);
+		fprintf(stderr, "buildbpf: refusing to write the %s to '%s': not a regular file\n", what, esc);
 		return -1;
 	}
 	if (!force) {
-		fprintf(stderr, "buildbpf: '%s' exists; not overwriting it (hint: -f/--force, or another -o)\n", esc);
+		fprintf(stderr, "buildbpf: '%s' exists; not overwriting it (hint: -f/--force, or another %s)\n", esc, opt);
 		return -1;
 	}
 	return 0;
 }
 
-int output__prepare(struct output *o, const char *path, bool force, bool chown_to, uid_t uid, gid_t gid)
+int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
+		    bool chown_to, uid_t uid, gid_t gid)
 {
 	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF];
 	int err;
@@ -66,7 +67,7 @@ int output__prepare(struct output *o, const char *path, bool force, bool chown_t
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->force = force;
-	if (check_target(path, force))
+	if (check_target(path, what, opt, force))
 		return -1;
 	o->path = strdup(path);
 	dir_copy = strdup(path);
@@ -80,7 +81,7 @@ int output__prepare(struct output *o, const char *path, bool force, bool chown_t
 	}
 	o->fd = mkostemp(o->tmp_path, O_CLOEXEC);
 	if (o->fd < 0) {
-		fprintf(stderr, "buildbpf: cannot create the trace '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s\n", what, term_escape(path, esc, sizeof(esc)),
 			strerror(errno));
 		goto fail;
 	}

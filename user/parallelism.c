@@ -28,9 +28,11 @@ struct par_end {
 	__u8 __pad[2];
 };
 
+/* A process with threads running or waiting now: it is making progress. */
 struct tgid_count {
 	__u32 tgid;
-	int n; /* its threads on a CPU now; negative only within one timestamp */
+	int run;  /* its threads on a CPU; negative only within one timestamp */
+	int wait; /* its threads runnable, waiting for one */
 };
 
 struct par_priv {
@@ -38,7 +40,7 @@ struct par_priv {
 	size_t nr_ends, ends_cap, sweep_at;
 	__u64 swept; /* figures are final before this */
 	int count[PAR_NR_KINDS];
-	struct tgid_count *running; /* processes with threads on a CPU */
+	struct tgid_count *running; /* processes with threads running or waiting */
 	size_t nr_running, running_cap;
 	bool in_phase;
 	__u64 phase_start;
@@ -100,7 +102,7 @@ int par__interval(struct parallelism *p, enum par_kind kind, __u32 tgid, __u64 f
 
 	if (kind >= PAR_NR_KINDS || pv->finished)
 		return -EINVAL;
-	if (kind != PAR_RUN)
+	if (kind != PAR_RUN && kind != PAR_WAIT)
 		tgid = 0;
 	if (from < p->start_ns)
 		from = p->start_ns;
@@ -125,21 +127,24 @@ static int cmp_end(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static int running_add(struct par_priv *pv, __u32 tgid, int delta)
+static int running_add(struct par_priv *pv, __u32 tgid, bool wait, int delta)
 {
+	struct tgid_count *tc;
 	size_t i;
 
 	for (i = 0; i < pv->nr_running; i++) {
-		if (pv->running[i].tgid != tgid)
+		tc = &pv->running[i];
+		if (tc->tgid != tgid)
 			continue;
-		pv->running[i].n += delta;
-		if (!pv->running[i].n)
-			pv->running[i] = pv->running[--pv->nr_running];
+		*(wait ? &tc->wait : &tc->run) += delta;
+		if (!tc->run && !tc->wait)
+			*tc = pv->running[--pv->nr_running];
 		return 0;
 	}
 	if (array_grow((void **)&pv->running, &pv->running_cap, pv->nr_running + 1, sizeof(*pv->running)))
 		return -ENOMEM;
-	pv->running[pv->nr_running++] = (struct tgid_count){ .tgid = tgid, .n = delta };
+	pv->running[pv->nr_running++] = (struct tgid_count){ .tgid = tgid, .run = wait ? 0 : delta,
+							     .wait = wait ? delta : 0 };
 	return 0;
 }
 
@@ -225,7 +230,9 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 	if ((__u32)runnable > p->peak_runnable)
 		p->peak_runnable = runnable;
 
-	serial = pv->nr_running <= 1 && idle > 0;
+	/* One process at most made progress, and the build left a CPU to idle
+	 * or to others: a busy neighbour must not hide a serial step. */
+	serial = pv->nr_running <= 1 && (size_t)running < p->nr_cpus;
 	if (serial) {
 		if (!pv->in_phase) {
 			pv->in_phase = true;
@@ -233,8 +240,8 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 			pv->nr_phase_procs = 0;
 		}
 		pv->nonserial_since = 0;
-		if (pv->nr_running == 1)
-			phase_charge(pv, pv->running[0].tgid, (__u64)pv->running[0].n * d);
+		if (pv->nr_running == 1 && pv->running[0].run > 0)
+			phase_charge(pv, pv->running[0].tgid, (__u64)pv->running[0].run * d);
 		return;
 	}
 	if (!pv->in_phase)
@@ -263,8 +270,8 @@ static int sweep_sorted(struct parallelism *p, __u64 limit, size_t *done)
 		/* Every change at one instant first, then the state counts. */
 		for (; i < pv->nr_ends && pv->ends[i].ts == ts; i++) {
 			pv->count[pv->ends[i].kind] += pv->ends[i].delta;
-			if (pv->ends[i].kind == PAR_RUN) {
-				err = running_add(pv, pv->ends[i].tgid, pv->ends[i].delta);
+			if (pv->ends[i].kind == PAR_RUN || pv->ends[i].kind == PAR_WAIT) {
+				err = running_add(pv, pv->ends[i].tgid, pv->ends[i].kind == PAR_WAIT, pv->ends[i].delta);
 				if (err)
 					return err;
 			}
