@@ -216,3 +216,18 @@ Test(parallelism, sched_model_histograms_are_exact_at_every_level)
 		sched_model__free(s);
 	}
 }
+
+/* A possible but offline CPU sends nothing: not idle, not outside work. */
+Test(parallelism, an_offline_cpu_is_not_counted_as_left_to_others)
+{
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, T0);
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	slice(s, 0, 10, 0, 1000 * MS, 0);
+	cr_assert(eq(int, sched_model__finish(s, T0 + 1000 * MS), 0));
+	cr_assert(eq(u64, s->par->running_ns[1], 1000 * MS));
+	cr_assert(eq(sz, s->par->nr_phases, 0));
+	cr_assert(eq(u64, s->par->noisy_ns, 0));
+	cr_assert(eq(u64, s->cpus[1].other_ns, 1000 * MS)); /* drawn as before */
+	sched_model__free(s);
+}

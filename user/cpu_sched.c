@@ -119,6 +119,10 @@ struct lane_state {
 	size_t slices_cap;
 	struct held_record *held; /* ring; contiguous from 0 until first full */
 	size_t held_head, held_len, held_cap;
+	/* A record came from this CPU.  A possible CPU that is offline never
+	 * sends one: its lane is filled as outside work for drawing, but the
+	 * parallelism figures must not count it as a CPU the build could have had. */
+	bool seen;
 };
 
 struct sched_priv {
@@ -480,7 +484,7 @@ static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct la
 		break;
 	default:
 		lane->other_ns += len;
-		err = par__interval(s->par, PAR_OTHER, 0, iv->start_ns, iv->end_ns);
+		err = ls->seen ? par__interval(s->par, PAR_OTHER, 0, iv->start_ns, iv->end_ns) : 0;
 		break;
 	}
 	if (err)
@@ -664,6 +668,7 @@ int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
 	}
 	h.end_ns = max_u64(hdr.ts_ns, h.start_ns);
 	ls->queued_end = h.end_ns;
+	ls->seen = true;
 	s->records++;
 	if (h.start_ns == h.end_ns && h.wait_start >= h.wait_end && !h.short_idle_ns)
 		return 0;

@@ -231,8 +231,9 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 		p->peak_runnable = runnable;
 
 	/* One process at most made progress, and the build left a CPU to idle
-	 * or to others: a busy neighbour must not hide a serial step. */
-	serial = pv->nr_running <= 1 && (size_t)running < p->nr_cpus;
+	 * or to others: a busy neighbour must not hide a serial step.  (Not
+	 * running < nr_cpus: an offline CPU is neither idle nor other.) */
+	serial = pv->nr_running <= 1 && idle + other > 0;
 	if (serial) {
 		if (!pv->in_phase) {
 			pv->in_phase = true;
