@@ -94,8 +94,12 @@ static void put_histogram(FILE *out, const char *title, const __u64 *bins, size_
 	for (k = 0; k < nr; k++) {
 		if (!bins[k])
 			continue;
-		fprintf(out, "%s%zu%s: %.0f %%", first ? " " : ", ", k, last_or_more && k == nr - 1 ? "+" : "",
-			pct(bins[k], wall));
+		fprintf(out, "%s%zu%s: ", first ? " " : ", ", k, last_or_more && k == nr - 1 ? "+" : "");
+		/* Some time, however little, is not "0 %". */
+		if (pct(bins[k], wall) < 0.5)
+			fputs("<1 %", out);
+		else
+			fprintf(out, "%.0f %%", pct(bins[k], wall));
 		first = false;
 	}
 	fputs(first ? " none\n" : "\n", out);
@@ -159,6 +163,10 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 		fprintf(out, "buildbpf:   %.2f s at %.2f-%.2f s:", sec(ph->end_ns - ph->start_ns),
 			sec(ph->start_ns - m->start_ns), sec(ph->end_ns - m->start_ns));
 		for (k = 0; k < ph->nr_procs; k++) {
+			/* The phase's own process first; one that barely ran in it
+			 * (the previous job's last moments, make) is noise here. */
+			if (k && ph->procs[k].on_cpu_ns * 100 < ph->end_ns - ph->start_ns)
+				break;
 			fputs(k ? ", " : " ", out);
 			put_proc(out, m, ph->procs[k].proc);
 			if (ph->procs[k].on_cpu_ns)

@@ -290,6 +290,8 @@ int par__sweep(struct parallelism *p, __u64 watermark)
 
 	if (pv->finished)
 		return -EINVAL;
+	if (!pv->nr_ends)
+		return 0;
 	qsort(pv->ends, pv->nr_ends, sizeof(*pv->ends), cmp_end);
 	err = sweep_sorted(p, watermark, &done);
 	if (err)
@@ -311,7 +313,8 @@ int par__finish(struct parallelism *p, __u64 end_ns)
 	if (pv->finished)
 		return -EINVAL;
 	p->end_ns = end_ns > p->start_ns ? end_ns : p->start_ns;
-	qsort(pv->ends, pv->nr_ends, sizeof(*pv->ends), cmp_end);
+	if (pv->nr_ends) /* ends is NULL until the first */
+		qsort(pv->ends, pv->nr_ends, sizeof(*pv->ends), cmp_end);
 	err = sweep_sorted(p, p->end_ns, &done);
 	if (err)
 		return err;
