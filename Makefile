@@ -42,7 +42,8 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c \
 	     user/event_log_read.c user/event_log_write.c user/replay.c user/trace_merge.c \
 	     user/trace_files.c user/cpu_sched.c user/cli.c user/term_escape.c user/kernel_reqs.c \
-	     user/parallelism.c user/audit.c user/audit_report.c user/audit_json.c user/svg.c
+	     user/parallelism.c user/audit.c user/audit_report.c user/audit_json.c user/svg.c \
+	     user/cpu_list.c
 # Everything else of the loader: capture, launch, CLI, output, main.
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(wildcard user/*.c))
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)

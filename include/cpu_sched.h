@@ -99,6 +99,11 @@ struct sched_model {
  */
 struct sched_model *sched_model__new(enum sched_level level, __u64 resolution_ns, size_t nr_cpus, __u64 start_ns);
 /*
+ * cpu is possible but offline: it will send nothing, and is left out of
+ * the parallelism figures.  Call before the first record.
+ */
+void sched_model__set_absent(struct sched_model *s, size_t cpu);
+/*
  * Folds in one record.  Records of other types are ignored (0).  -EINVAL
  * for a malformed one (counted), -ENOMEM.
  */

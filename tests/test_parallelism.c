@@ -223,11 +223,42 @@ Test(parallelism, an_offline_cpu_is_not_counted_as_left_to_others)
 	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, T0);
 
 	cr_assert(not(eq(ptr, s, NULL)));
+	sched_model__set_absent(s, 1);
 	slice(s, 0, 10, 0, 1000 * MS, 0);
 	cr_assert(eq(int, sched_model__finish(s, T0 + 1000 * MS), 0));
 	cr_assert(eq(u64, s->par->running_ns[1], 1000 * MS));
 	cr_assert(eq(sz, s->par->nr_phases, 0));
 	cr_assert(eq(u64, s->par->noisy_ns, 0));
 	cr_assert(eq(u64, s->cpus[1].other_ns, 1000 * MS)); /* drawn as before */
+	sched_model__free(s);
+}
+
+/* An online CPU that sends nothing ran outside work all along: a neighbour. */
+Test(parallelism, a_silent_online_cpu_is_outside_work)
+{
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, T0);
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	slice(s, 0, 10, 0, 1000 * MS, 0);
+	cr_assert(eq(int, sched_model__finish(s, T0 + 1000 * MS), 0));
+	cr_assert(eq(sz, s->par->nr_phases, 1));
+	sched_model__free(s);
+}
+
+/* The sweep does not wait for an offline CPU: memory stays bounded. */
+Test(parallelism, sweeps_do_not_wait_for_an_offline_cpu)
+{
+	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 2, T0);
+	size_t i;
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	sched_model__set_absent(s, 1);
+	for (i = 0; i < 200000; i++)
+		slice(s, 0, 10 + i % 2 * 10, i * MS, (i + 1) * MS, 0);
+	/* Swept as it went: the phases so far are final, and nothing was late. */
+	cr_assert(gt(u64, s->par->running_ns[1], 100000 * MS));
+	cr_assert(eq(int, sched_model__finish(s, T0 + 200000 * MS), 0));
+	cr_assert(eq(u64, s->par->running_ns[1], 200000 * MS));
+	cr_assert(eq(u64, s->par->late_ns, 0));
 	sched_model__free(s);
 }

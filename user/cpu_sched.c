@@ -119,10 +119,11 @@ struct lane_state {
 	size_t slices_cap;
 	struct held_record *held; /* ring; contiguous from 0 until first full */
 	size_t held_head, held_len, held_cap;
-	/* A record came from this CPU.  A possible CPU that is offline never
-	 * sends one: its lane is filled as outside work for drawing, but the
-	 * parallelism figures must not count it as a CPU the build could have had. */
-	bool seen;
+	/* An offline CPU (sched_model__set_absent): it sends no record, so
+	 * its lane is filled as outside work for drawing, but the parallelism
+	 * figures must not count it as a CPU the build could have had, nor
+	 * wait for it before sweeping. */
+	bool absent;
 };
 
 struct sched_priv {
@@ -484,7 +485,7 @@ static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct la
 		break;
 	default:
 		lane->other_ns += len;
-		err = ls->seen ? par__interval(s->par, PAR_OTHER, 0, iv->start_ns, iv->end_ns) : 0;
+		err = ls->absent ? 0 : par__interval(s->par, PAR_OTHER, 0, iv->start_ns, iv->end_ns);
 		break;
 	}
 	if (err)
@@ -579,7 +580,8 @@ static __u64 classified_until(const struct sched_model *s)
 	size_t i;
 
 	for (i = 0; i < s->nr_cpus; i++)
-		until = min_u64(until, s->priv->lanes[i].cursor);
+		if (!s->priv->lanes[i].absent)
+			until = min_u64(until, s->priv->lanes[i].cursor);
 	return until;
 }
 
@@ -615,6 +617,12 @@ static int lane_hold(struct sched_model *s, size_t cpu, const struct held_record
 	ls->held[(ls->held_head + ls->held_len) % ls->held_cap] = *h;
 	ls->held_len++;
 	return 0;
+}
+
+void sched_model__set_absent(struct sched_model *s, size_t cpu)
+{
+	if (s->priv->lanes && cpu < s->nr_cpus)
+		s->priv->lanes[cpu].absent = true;
 }
 
 int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
@@ -668,7 +676,6 @@ int sched_model__add_event(struct sched_model *s, const void *rec, size_t len)
 	}
 	h.end_ns = max_u64(hdr.ts_ns, h.start_ns);
 	ls->queued_end = h.end_ns;
-	ls->seen = true;
 	s->records++;
 	if (h.start_ns == h.end_ns && h.wait_start >= h.wait_end && !h.short_idle_ns)
 		return 0;
