@@ -30,11 +30,13 @@
 /* Processes narrower than this (px) are not drawn: they would not show. */
 #define MIN_DRAW_W 0.25
 
+/* One colour per program among those with most CPU time; the rest grey. */
 static const char *const palette[] = {
-	"#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2",
-	"#edc948", "#ff9da7", "#9c755f", "#e15759", "#bab0ac",
+	"#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+	"#ff9da7", "#9c755f", "#4e79a7", "#f28e2b",
 };
 #define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
+#define OTHER_COLOUR "#bab0ac"
 
 struct canvas {
 	FILE *out;
@@ -75,28 +77,34 @@ static double x_of(const struct canvas *cv, __u64 ts)
 	return MARGIN_L + (double)(ts - cv->start_ns) * PLOT_W / cv->span_ns;
 }
 
-static const char *colour_of(const char *program)
+/* a->programs is sorted by CPU time: the first NR_COLOURS get their own. */
+static const char *colour_of(const struct audit *a, const char *program)
 {
-	unsigned int h = 5381;
+	size_t i;
 
-	for (; *program; program++)
-		h = h * 33 + (unsigned char)*program;
-	return palette[h % NR_COLOURS];
+	for (i = 0; i < a->nr_programs && i < NR_COLOURS; i++)
+		if (!strcmp(a->programs[i].name, program))
+			return palette[i];
+	return OTHER_COLOUR;
 }
 
-/* Program colours are by name; the legend shows the programs with most CPU. */
 static void put_legend(struct canvas *cv, const struct audit *a, int y)
 {
 	double x = MARGIN_L;
 	size_t i;
 
-	for (i = 0; i < a->nr_programs && i < 10 && x < WIDTH - 200; i++) {
+	for (i = 0; i < a->nr_programs && i < NR_COLOURS && x < WIDTH - 200; i++) {
 		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
-			colour_of(a->programs[i].name));
+			palette[i]);
 		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">", x + 16, y + 10);
 		xml_put(cv->out, a->programs[i].name);
 		fprintf(cv->out, " %.0f%%</text>\n", a->cpu_ns ? 100.0 * a->programs[i].cpu_ns / a->cpu_ns : 0);
 		x += 16 + CHAR_W * (strlen(a->programs[i].name) + 6) + 12;
+	}
+	if (a->nr_programs > NR_COLOURS && x < WIDTH - 200) {
+		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
+			OTHER_COLOUR);
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">others</text>\n", x + 16, y + 10);
 	}
 }
 
@@ -180,8 +188,8 @@ static void put_strip(struct canvas *cv, const struct audit *a, const struct sch
 
 static void put_phases(struct canvas *cv, const struct audit *a, const struct model *m)
 {
-	size_t i;
-	char *name;
+	char *name = NULL;
+	size_t i, k;
 
 	for (i = 0; i < a->nr_phases; i++) {
 		const struct audit_phase *ph = &a->phases[i];
@@ -190,20 +198,33 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" class=\"serial\"><title>",
 			x, cv->strip_y, w < 1 ? 1 : w, cv->total_h - cv->strip_y - LEGEND_H);
 		fprintf(cv->out, "serial phase %zu: %.2f s", i + 1, (ph->end_ns - ph->start_ns) / 1e9);
-		fputs("</title></rect>\n", cv->out);
-		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"sl\">serial %.2f s", x + 3, cv->strip_y + 26,
-			(ph->end_ns - ph->start_ns) / 1e9);
-		if (ph->nr_procs && ph->procs[0].proc >= 0) {
-			name = proc_display_name(&m->procs[ph->procs[0].proc]);
-			fputs(": ", cv->out);
+		for (k = 0; k < ph->nr_procs; k++) {
+			if (ph->procs[k].proc < 0)
+				continue;
+			name = proc_display_name(&m->procs[ph->procs[k].proc]);
+			fputs(k ? ", " : ": ", cv->out);
 			xml_put(cv->out, name ? name : "?");
 			free(name);
 		}
+		fputs("</title></rect>\n", cv->out);
+		name = ph->nr_procs && ph->procs[0].proc >= 0 ? proc_display_name(&m->procs[ph->procs[0].proc]) : NULL;
+		/* The longest phase is always labelled; the others where the label fits. */
+		if (i && w < CHAR_W * (16 + (name ? strlen(name) : 0))) {
+			free(name);
+			continue;
+		}
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"sl\">serial %.2f s", x + 3, cv->strip_y + 26,
+			(ph->end_ns - ph->start_ns) / 1e9);
+		if (name) {
+			fputs(": ", cv->out);
+			xml_put(cv->out, name);
+		}
+		free(name);
 		fputs("</text>\n", cv->out);
 	}
 }
 
-static void put_lanes(struct canvas *cv, const struct model *m)
+static void put_lanes(struct canvas *cv, const struct audit *a, const struct model *m)
 {
 	size_t i, fit;
 	char *name;
@@ -217,7 +238,7 @@ static void put_lanes(struct canvas *cv, const struct model *m)
 			continue;
 		name = proc_display_name(p);
 		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>", x, y,
-			w, cv->lane_h - 1, colour_of(audit__program_of(p)));
+			w, cv->lane_h - 1, colour_of(a, audit__program_of(p)));
 		xml_put(cv->out, name ? name : p->comm);
 		fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU</title></rect>\n", p->pid,
 			(p->start_ns - cv->start_ns) / 1e9, (p->end_ns - cv->start_ns) / 1e9,
@@ -262,7 +283,7 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 	put_axis(&cv, HEADER_H, cv.total_h - LEGEND_H);
 	put_strip(&cv, a, s);
 	fputs("<g>\n", out);
-	put_lanes(&cv, m);
+	put_lanes(&cv, a, m);
 	fputs("</g>\n", out);
 	put_phases(&cv, a, m);
 	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
