@@ -48,6 +48,7 @@ int output__create_fallback(const char *base, const char *suffix, bool chown_to,
  * crash leaves it where the user asked), with output__prepare()'s checks
  * and refusals.  An fd, or -1 with a one-line message printed.
  */
-int output__create_direct(const char *path, bool force, bool chown_to, uid_t uid, gid_t gid);
+int output__create_direct(const char *path, const char *what, const char *opt, bool force, bool chown_to, uid_t uid,
+			  gid_t gid);
 
 #endif /* BUILDBPF_OUTPUT_H */

@@ -17,6 +17,9 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <unistd.h>
+#include "audit.h"
+#include "audit_json.h"
+#include "audit_report.h"
 #include "chrome_trace.h"
 #include "cli.h"
 #include "event_log.h"
@@ -26,6 +29,7 @@
 #include "record.h"
 #include "replay.h"
 #include "summary.h"
+#include "svg.h"
 #include "term_escape.h"
 #include "trace_files.h"
 #include "trace_merge.h"
@@ -183,6 +187,93 @@ static void make_trace_dir(struct trace_dir *tdir, const struct cli_opts *opts, 
 			strerror(-err));
 }
 
+/* --summary-json and --svg: checked before the work, written after it. */
+struct side_outputs {
+	struct output json, svg;
+};
+
+static int side_outputs__prepare(struct side_outputs *so, const struct cli_opts *opts, const struct run_as *ra)
+{
+	bool drop = ra && ra->drop;
+	uid_t uid = ra ? ra->uid : 0;
+	gid_t gid = ra ? ra->gid : 0;
+
+	so->json = (struct output){ .fd = -1 };
+	so->svg = (struct output){ .fd = -1 };
+	if (opts->summary_json && output__prepare(&so->json, opts->summary_json, "summary", "--summary-json",
+						  opts->force, drop, uid, gid))
+		return -1;
+	if (opts->svg && output__prepare(&so->svg, opts->svg, "SVG", "--svg", opts->force, drop, uid, gid))
+		return -1;
+	return 0;
+}
+
+/*
+ * Commits a side output that writer filled, or says why not.  Like the
+ * trace, a failure here never fails the build.
+ */
+static void finish_side_output(struct output *o, const char *what, int err)
+{
+	char esc[TERM_ESCAPE_BUF];
+
+	if (!o->tmp_path)
+		return;
+	if (!err)
+		err = output__commit(o);
+	if (!err)
+		return;
+	if (err == -EEXIST) {
+		fprintf(stderr, "buildbpf: warning: '%s' appeared during the build and was not overwritten; ",
+			term_escape(o->path, esc, sizeof(esc)));
+		fprintf(stderr, "the %s is in '%s'\n", what, term_escape(o->tmp_path, esc, sizeof(esc)));
+		free(o->tmp_path); /* kept: not discarded at cleanup */
+		o->tmp_path = NULL;
+		return;
+	}
+	fprintf(stderr, "buildbpf: warning: cannot write the %s to '%s': %s\n", what,
+		term_escape(o->path, esc, sizeof(esc)), strerror(-err));
+	output__discard(o);
+}
+
+/* Writes the outputs that were asked for; a missing audit writes none. */
+static void side_outputs__write(struct side_outputs *so, const struct audit *a, const struct replay *rp)
+{
+	if (so->json.tmp_path)
+		finish_side_output(&so->json, "summary", a ? audit_json__write(a, rp->model, so->json.fd) : -ENOMEM);
+	if (so->svg.tmp_path)
+		finish_side_output(&so->svg, "SVG", a ? svg__write_fd(so->svg.fd, a, rp->model, rp->sched) : -ENOMEM);
+}
+
+/* Outputs not committed by now are unfinished: removed. */
+static void side_outputs__free(struct side_outputs *so)
+{
+	output__discard(&so->json);
+	output__discard(&so->svg);
+	output__free(&so->json);
+	output__free(&so->svg);
+}
+
+/* The parallelism audit of a replayed recording; NULL (and a warning) without memory. */
+static struct audit *compute_audit(struct audit *a, const struct replay *rp)
+{
+	const struct event_log_info *info = rp->info;
+	struct audit_input in = {
+		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
+		.cmd_argv = info->cmd_argv,
+		.cmd_argc = info->cmd_argc,
+		.makeflags = info->makeflags,
+		.lost_events = rp->lost_events,
+		.partial_reason = rp->partial_reason,
+	};
+
+	memset(a, 0, sizeof(*a));
+	if (audit__compute(a, rp->model, rp->sched, &in)) {
+		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
+		return NULL;
+	}
+	return a;
+}
+
 /*
  * Opens and replays the log on fd (from its start; fd stays open).  0, or
  * -1 with "buildbpf: NAME: reason" printed.
@@ -301,6 +392,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	struct trace_dir tdir = { .fd = -1 };
 	struct trace_merge *merged = NULL;
 	struct output out = { .fd = -1 };
+	struct side_outputs side = { .json = { .fd = -1 }, .svg = { .fd = -1 } };
+	struct audit audit_buf, *audit = NULL;
 	struct record_result res;
 	struct trace_meta meta;
 	struct replay rp = {};
@@ -308,10 +401,14 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
-	if (output__prepare(&out, opts->output, opts->force, ra->drop, ra->uid, ra->gid))
+	/* Every output is checked before the build starts: a typo in a name
+	 * must not cost a whole build. */
+	if (output__prepare(&out, opts->output, "trace", "-o", opts->force, ra->drop, ra->uid, ra->gid) ||
+	    side_outputs__prepare(&side, opts, ra))
 		goto cleanup;
 	if (opts->keep_log) {
-		log_fd = output__create_direct(opts->keep_log, opts->force, ra->drop, ra->uid, ra->gid);
+		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, ra->drop, ra->uid,
+					       ra->gid);
 		log_path = strdup(opts->keep_log);
 		if (log_fd < 0 || !log_path) {
 			if (log_fd >= 0)
@@ -344,12 +441,17 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 		output__discard(&out);
 	} else {
 		merged = merge_traces(opts, rp.model, &tdir, ra, rp.info->realtime_offset_ns);
+		audit = compute_audit(&audit_buf, &rp);
 		fill_meta(&meta, &rp);
 		meta.merge = merged;
+		meta.audit = audit;
 		written = write_trace(&out, rp.model, &meta, ra, &fallback_path);
+		side_outputs__write(&side, audit, &rp);
 		if (!opts->quiet) {
 			print_summary(stderr, &rp, exit_code, written);
 			say_merged(merged);
+			if (audit)
+				audit_report__print(stderr, audit, rp.model);
 		}
 	}
 	if (opts->keep_log) {
@@ -365,6 +467,9 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	}
 
 cleanup:
+	if (audit)
+		audit__free(audit);
+	side_outputs__free(&side);
 	finish_trace_dir(&tdir, opts, ra, false);
 	trace_merge__free(merged);
 	replay__free(&rp);
@@ -385,7 +490,7 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra)
 	char esc[TERM_ESCAPE_BUF];
 	int fd;
 
-	fd = output__create_direct(opts->output, opts->force, ra->drop, ra->uid, ra->gid);
+	fd = output__create_direct(opts->output, "event log", "-o", opts->force, ra->drop, ra->uid, ra->gid);
 	if (fd < 0)
 		return EXIT_FAILURE_SETUP;
 	make_trace_dir(&tdir, opts, ra);
@@ -420,6 +525,8 @@ static int cmd_read(const struct cli_opts *opts)
 	const struct trace_dir no_dir = { .fd = -1 };
 	struct trace_merge *merged = NULL;
 	struct output out = { .fd = -1 };
+	struct side_outputs side = { .json = { .fd = -1 }, .svg = { .fd = -1 } };
+	struct audit audit_buf, *audit = NULL;
 	struct trace_meta meta;
 	struct replay rp = {};
 	char esc[TERM_ESCAPE_BUF];
@@ -432,20 +539,26 @@ static int cmd_read(const struct cli_opts *opts)
 		return EXIT_FAILURE_SETUP;
 	}
 	/* Checked before a long conversion, like before a build. */
-	if (opts->mode == CLI_CONVERT && output__prepare(&out, opts->output, opts->force, false, 0, 0))
+	if ((opts->mode == CLI_CONVERT && output__prepare(&out, opts->output, "trace", "-o", opts->force, false, 0, 0)) ||
+	    side_outputs__prepare(&side, opts, NULL))
 		goto cleanup;
 	if (replay_log(fd, opts->log_path, &ropts, &rp, &reader, true)) {
 		output__discard(&out);
 		goto cleanup;
 	}
+	audit = compute_audit(&audit_buf, &rp);
+	side_outputs__write(&side, audit, &rp);
 	if (opts->mode == CLI_REPORT) {
 		print_summary(stdout, &rp, replay__exit_code(&rp), NULL);
+		if (audit)
+			audit_report__print(stdout, audit, rp.model);
 		exit_code = 0;
 		goto cleanup;
 	}
 	merged = merge_traces(opts, rp.model, &no_dir, NULL, rp.info->realtime_offset_ns);
 	fill_meta(&meta, &rp);
 	meta.merge = merged;
+	meta.audit = audit;
 	err = chrome_trace__write(rp.model, &meta, out.fd) ?: output__commit(&out);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n",
@@ -456,9 +569,14 @@ static int cmd_read(const struct cli_opts *opts)
 	if (!opts->quiet) {
 		print_summary(stderr, &rp, replay__exit_code(&rp), out.path);
 		say_merged(merged);
+		if (audit)
+			audit_report__print(stderr, audit, rp.model);
 	}
 	exit_code = 0;
 cleanup:
+	if (audit)
+		audit__free(audit);
+	side_outputs__free(&side);
 	trace_merge__free(merged);
 	replay__free(&rp);
 	event_log_reader__free(reader);

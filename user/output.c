@@ -150,12 +150,13 @@ void output__free(struct output *o)
 	o->path = o->tmp_path = NULL;
 }
 
-int output__create_direct(const char *path, bool force, bool chown_to, uid_t uid, gid_t gid)
+int output__create_direct(const char *path, const char *what, const char *opt, bool force, bool chown_to, uid_t uid,
+			  gid_t gid)
 {
 	char esc[TERM_ESCAPE_BUF];
 	int fd, err;
 
-	if (check_target(path, force))
+	if (check_target(path, what, opt, force))
 		return -1;
 	/* check_target() let only a regular file or a symlink through, and
 	 * only with force: the name is removed, never what a link points to. */

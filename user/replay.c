@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include "cpu_list.h"
 #include "error_text.h"
 #include "replay.h"
 
@@ -43,6 +44,22 @@ static const char *partial_reason(struct replay *rp, const struct bbl_trailer *t
 	return NULL;
 }
 
+/*
+ * Possible CPUs that were offline when recording sent no records: the
+ * parallelism figures leave them out.  An unreadable list leaves them in.
+ */
+static void mark_offline_cpus(struct sched_model *s, const char *online_list)
+{
+	bool *online = calloc(s->nr_cpus ? s->nr_cpus : 1, sizeof(*online));
+	size_t cpu;
+
+	if (online && !cpu_list__parse(online_list, online, s->nr_cpus))
+		for (cpu = 0; cpu < s->nr_cpus; cpu++)
+			if (!online[cpu])
+				sched_model__set_absent(s, cpu);
+	free(online);
+}
+
 int replay__run(struct replay *rp, struct event_log_reader *r, const struct replay_opts *opts, char *err,
 		size_t size)
 {
@@ -67,6 +84,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 		rp->sched = sched_model__new(level, resolution, info->possible_cpus, info->start_ns);
 	if (!rp->model || (level != SCHED_OFF && !rp->sched))
 		return error_text(-ENOMEM, err, size, "out of memory");
+	if (rp->sched && info->online_cpu_list)
+		mark_offline_cpus(rp->sched, info->online_cpu_list);
 
 	while ((e = event_log_reader__next(r, &rec, &len, err, size)) == 1) {
 		const struct bb_event_header *hdr = rec;
