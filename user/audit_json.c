@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "audit_json.h"
+#include "json_put.h"
 #include "proc_name.h"
 #include "utf8.h"
 
@@ -47,15 +48,6 @@ static struct json_object *push(struct json_object *arr, struct json_object *val
 		return NULL;
 	}
 	return arr;
-}
-
-static struct json_object *new_ms(__u64 ns)
-{
-	char text[32];
-
-	snprintf(text, sizeof(text), "%llu.%03llu", (unsigned long long)(ns / 1000000),
-		 (unsigned long long)(ns / 1000 % 1000));
-	return json_object_new_double_s((double)(ns / 1000) / 1000.0, text);
 }
 
 /* A share in [0, 1] with four decimals. */
@@ -100,7 +92,7 @@ static struct json_object *new_ms_array(const __u64 *bins, size_t nr)
 	size_t i;
 
 	for (i = 0; arr && i < nr; i++)
-		arr = push(arr, new_ms(bins[i]));
+		arr = push(arr, json_new_ms(bins[i]));
 	return arr;
 }
 
@@ -126,9 +118,9 @@ static struct json_object *new_parallelism(const struct audit *a)
 	o = with(o, "average_running", new_share(a->avg_running));
 	o = with(o, "peak_running", json_object_new_int64(par->peak_running));
 	o = with(o, "peak_runnable", json_object_new_int64(par->peak_runnable));
-	o = with(o, "lost_ms", new_ms(a->lost_ns));
+	o = with(o, "lost_ms", json_new_ms(a->lost_ns));
 	o = with(o, "lost_share", new_share(a->wall_ns ? (double)a->lost_ns / a->wall_ns : 0));
-	return with(o, "late_wait_ms", new_ms(par->late_ns));
+	return with(o, "late_wait_ms", json_new_ms(par->late_ns));
 }
 
 static struct json_object *new_jobs(const struct audit *a)
@@ -150,8 +142,8 @@ static struct json_object *new_runqueue(const struct audit *a)
 {
 	struct json_object *o = json_object_new_object();
 
-	o = with(o, "wait_ms", new_ms(a->runq_wait_ns));
-	return with(o, "noisy_neighbour_ms", new_ms(a->noisy_ns));
+	o = with(o, "wait_ms", json_new_ms(a->runq_wait_ns));
+	return with(o, "noisy_neighbour_ms", json_new_ms(a->noisy_ns));
 }
 
 static struct json_object *new_phases(const struct audit *a, const struct model *m)
@@ -166,16 +158,16 @@ static struct json_object *new_phases(const struct audit *a, const struct model 
 		for (k = 0; procs && k < ph->nr_procs; k++) {
 			p = with(json_object_new_object(), "name", new_proc_name(m, ph->procs[k].proc));
 			p = with(p, "pid", json_object_new_int64(ph->procs[k].pid));
-			p = with(p, "cpu_ms", new_ms(ph->procs[k].on_cpu_ns));
+			p = with(p, "cpu_ms", json_new_ms(ph->procs[k].on_cpu_ns));
 			procs = push(procs, p);
 		}
-		p = with(json_object_new_object(), "start_ms", new_ms(ph->start_ns - m->start_ns));
-		p = with(p, "end_ms", new_ms(ph->end_ns - m->start_ns));
-		p = with(p, "duration_ms", new_ms(ph->end_ns - ph->start_ns));
+		p = with(json_object_new_object(), "start_ms", json_new_ms(ph->start_ns - m->start_ns));
+		p = with(p, "end_ms", json_new_ms(ph->end_ns - m->start_ns));
+		p = with(p, "duration_ms", json_new_ms(ph->end_ns - ph->start_ns));
 		p = with(p, "processes", procs);
 		arr = push(arr, p);
 	}
-	o = with(o, "threshold_ms", new_ms(a->serial_threshold_ns));
+	o = with(o, "threshold_ms", json_new_ms(a->serial_threshold_ns));
 	return with(o, "phases", arr);
 }
 
@@ -189,13 +181,13 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 
 		p = with(json_object_new_object(), "name", new_proc_name(m, a->chain[i]));
 		p = with(p, "pid", json_object_new_int64(pi->pid));
-		p = with(p, "start_ms", new_ms(pi->start_ns - m->start_ns));
-		p = with(p, "end_ms", new_ms(pi->end_ns - m->start_ns));
+		p = with(p, "start_ms", json_new_ms(pi->start_ns - m->start_ns));
+		p = with(p, "end_ms", json_new_ms(pi->end_ns - m->start_ns));
 		arr = push(arr, p);
 	}
 	o = with(o, "estimate", json_object_new_boolean(true));
 	o = with(o, "count", json_object_new_int64(a->nr_chain));
-	o = with(o, "busy_ms", new_ms(a->chain_busy_ns));
+	o = with(o, "busy_ms", json_new_ms(a->chain_busy_ns));
 	return with(o, "processes", arr);
 }
 
@@ -210,7 +202,7 @@ static struct json_object *new_top(const struct audit_top *t, const struct model
 		if (kb)
 			p = with(p, "kb", json_object_new_int64(t->items[i].value));
 		else
-			p = with(p, "ms", new_ms(t->items[i].value));
+			p = with(p, "ms", json_new_ms(t->items[i].value));
 		arr = push(arr, p);
 	}
 	return arr;
@@ -233,7 +225,7 @@ static struct json_object *new_programs(const struct audit *a)
 
 	for (i = 0; arr && i < a->nr_programs && i < JSON_PROGRAMS_MAX; i++) {
 		p = with(json_object_new_object(), "program", new_clean(a->programs[i].name));
-		p = with(p, "cpu_ms", new_ms(a->programs[i].cpu_ns));
+		p = with(p, "cpu_ms", json_new_ms(a->programs[i].cpu_ns));
 		p = with(p, "share", new_share(a->cpu_ns ? (double)a->programs[i].cpu_ns / a->cpu_ns : 0));
 		p = with(p, "processes", json_object_new_int64(a->programs[i].nr_procs));
 		arr = push(arr, p);
@@ -251,9 +243,9 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	struct json_object *o = json_object_new_object();
 
 	o = with(o, "version", json_object_new_int(AUDIT_JSON_VERSION));
-	o = with(o, "wall_ms", new_ms(a->wall_ns));
+	o = with(o, "wall_ms", json_new_ms(a->wall_ns));
 	o = with(o, "cpu_count", json_object_new_int64(a->nr_cpus));
-	o = with(o, "cpu_ms", new_ms(a->cpu_ns));
+	o = with(o, "cpu_ms", json_new_ms(a->cpu_ns));
 	o = with(o, "utilisation", new_share(a->utilisation));
 	o = with(o, "sched", json_object_new_string(level_name(a->sched)));
 	o = with(o, "unavailable", new_unavailable(a));

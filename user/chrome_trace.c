@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 #include "audit_json.h"
 #include "chrome_trace.h"
+#include "json_put.h"
 #include "proc_name.h"
 #include "trace_merge.h"
 #include "utf8.h"
@@ -307,17 +308,6 @@ static struct json_object *new_owned_string(char *s)
 	return str;
 }
 
-/* Nanoseconds as milliseconds with microsecond precision, printed as such
- * rather than with %.17g digits of binary noise. */
-static struct json_object *new_ms(__u64 ns)
-{
-	char text[32];
-
-	snprintf(text, sizeof(text), "%llu.%03llu", (unsigned long long)(ns / 1000000),
-		 (unsigned long long)(ns / 1000 % 1000));
-	return json_object_new_double_s((double)(ns / 1000) / 1000.0, text);
-}
-
 static struct json_object *new_argv(char *const *argv, size_t argc)
 {
 	struct json_object *arr = json_object_new_array();
@@ -561,10 +551,10 @@ static int add_image_args(struct json_object *args, const struct exec_image *img
 /* Where the process's threads spent their lifetime, from the sched tracepoints. */
 static int add_sched_args(struct json_object *args, const struct bb_sched_acct *acct)
 {
-	return obj_put(args, "on_cpu_ms", new_ms(acct->on_cpu_ns)) ?:
-	       obj_put(args, "runq_wait_ms", new_ms(acct->runq_ns)) ?:
-	       obj_put(args, "blocked_ms", new_ms(acct->blocked_ns)) ?:
-	       obj_put(args, "sleep_ms", new_ms(acct->sleep_ns)) ?:
+	return obj_put(args, "on_cpu_ms", json_new_ms(acct->on_cpu_ns)) ?:
+	       obj_put(args, "runq_wait_ms", json_new_ms(acct->runq_ns)) ?:
+	       obj_put(args, "blocked_ms", json_new_ms(acct->blocked_ns)) ?:
+	       obj_put(args, "sleep_ms", json_new_ms(acct->sleep_ns)) ?:
 	       obj_put(args, "switches_voluntary", json_object_new_int64(acct->nr_voluntary)) ?:
 	       obj_put(args, "switches_involuntary", json_object_new_int64(acct->nr_involuntary)) ?:
 	       obj_put(args, "migrations", json_object_new_int64(acct->nr_migrations));
@@ -599,8 +589,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 	      obj_put(args, "ppid", json_object_new_int64(p->ppid)) ?:
 	      add_ns_pid(args, p) ?:
 	      add_exit_status(args, p) ?:
-	      obj_put(args, "cpu_user_ms", new_ms(p->utime_ns)) ?:
-	      obj_put(args, "cpu_sys_ms", new_ms(p->stime_ns)) ?:
+	      obj_put(args, "cpu_user_ms", json_new_ms(p->utime_ns)) ?:
+	      obj_put(args, "cpu_sys_ms", json_new_ms(p->stime_ns)) ?:
 	      obj_put(args, "peak_rss_kb", json_object_new_int64(p->maxrss_kb)) ?:
 	      obj_put(args, "threads", json_object_new_int64(p->nr_threads)) ?:
 	      obj_put(args, "images", json_object_new_int64(p->nr_execs)) ?:
@@ -953,10 +943,10 @@ static struct json_object *new_cpu_summary(const struct cpu_lane *lane)
 	struct json_object *cpu = json_object_new_object();
 
 	cpu = with(cpu, "cpu", json_object_new_int64(lane->cpu));
-	cpu = with(cpu, "build_ms", new_ms(lane->build_ns));
-	cpu = with(cpu, "other_ms", new_ms(lane->other_ns));
-	cpu = with(cpu, "idle_ms", new_ms(lane->idle_ns));
-	cpu = with(cpu, "folded_ms", new_ms(lane->folded_ns));
+	cpu = with(cpu, "build_ms", json_new_ms(lane->build_ns));
+	cpu = with(cpu, "other_ms", json_new_ms(lane->other_ns));
+	cpu = with(cpu, "idle_ms", json_new_ms(lane->idle_ns));
+	cpu = with(cpu, "folded_ms", json_new_ms(lane->folded_ns));
 	cpu = with(cpu, "folded_slices", json_object_new_int64((__s64)lane->folded));
 	return with(cpu, "slices", json_object_new_int64((__s64)lane->nr_slices));
 }

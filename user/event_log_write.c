@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "event_log.h"
+#include "json_put.h"
 
 /* Four largest records fit; a build writes it out a few times a second. */
 #define WRITE_BUF_SIZE (1u << 20)
@@ -78,17 +79,6 @@ static const char *sched_name(enum sched_level level)
 	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
 }
 
-static int obj_add(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val)) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 static struct json_object *opt_string(const char *s)
 {
 	return json_object_new_string(s ? s : "");
@@ -102,24 +92,24 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 
 	if (!obj)
 		return -ENOMEM;
-	err = obj_add(obj, "buildbpf_version", opt_string(info->buildbpf_version)) ?:
-	      obj_add(obj, "kernel_release", opt_string(info->kernel_release)) ?:
-	      obj_add(obj, "user", opt_string(info->user)) ?:
-	      obj_add(obj, "online_cpus", json_object_new_int64(info->online_cpus)) ?:
-	      obj_add(obj, "possible_cpus", json_object_new_int64(info->possible_cpus)) ?:
-	      obj_add(obj, "page_size", json_object_new_int64(info->page_size)) ?:
-	      obj_add(obj, "start_ns", json_object_new_uint64(info->start_ns)) ?:
-	      obj_add(obj, "realtime_offset_ns", json_object_new_int64(info->realtime_offset_ns)) ?:
-	      obj_add(obj, "root_pid", json_object_new_int64(info->root_pid)) ?:
-	      obj_add(obj, "args_max", json_object_new_int64(info->args_max)) ?:
-	      obj_add(obj, "buffer_size", json_object_new_uint64(info->ringbuf_bytes)) ?:
-	      obj_add(obj, "sched", json_object_new_string(sched_name(info->sched))) ?:
-	      obj_add(obj, "sched_resolution_ns", json_object_new_uint64(info->sched_resolution_ns)) ?:
-	      obj_add(obj, "wait_all", json_object_new_boolean(info->wait_all));
+	err = json_put(obj, "buildbpf_version", opt_string(info->buildbpf_version)) ?:
+	      json_put(obj, "kernel_release", opt_string(info->kernel_release)) ?:
+	      json_put(obj, "user", opt_string(info->user)) ?:
+	      json_put(obj, "online_cpus", json_object_new_int64(info->online_cpus)) ?:
+	      json_put(obj, "possible_cpus", json_object_new_int64(info->possible_cpus)) ?:
+	      json_put(obj, "page_size", json_object_new_int64(info->page_size)) ?:
+	      json_put(obj, "start_ns", json_object_new_uint64(info->start_ns)) ?:
+	      json_put(obj, "realtime_offset_ns", json_object_new_int64(info->realtime_offset_ns)) ?:
+	      json_put(obj, "root_pid", json_object_new_int64(info->root_pid)) ?:
+	      json_put(obj, "args_max", json_object_new_int64(info->args_max)) ?:
+	      json_put(obj, "buffer_size", json_object_new_uint64(info->ringbuf_bytes)) ?:
+	      json_put(obj, "sched", json_object_new_string(sched_name(info->sched))) ?:
+	      json_put(obj, "sched_resolution_ns", json_object_new_uint64(info->sched_resolution_ns)) ?:
+	      json_put(obj, "wait_all", json_object_new_boolean(info->wait_all));
 	if (!err && info->online_cpu_list)
-		err = obj_add(obj, "online_cpu_list", json_object_new_string(info->online_cpu_list));
+		err = json_put(obj, "online_cpu_list", json_object_new_string(info->online_cpu_list));
 	if (!err && info->makeflags)
-		err = obj_add(obj, "makeflags", json_object_new_string(info->makeflags));
+		err = json_put(obj, "makeflags", json_object_new_string(info->makeflags));
 	if (!err) {
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "array_grow.h"
+#include "json_put.h"
 #include "trace_merge.h"
 #include "utf8.h"
 
@@ -322,17 +323,6 @@ static struct json_object *copy_args(struct json_object *ev)
 	return json_object_new_object();
 }
 
-static int put_key(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add(obj, key, val)) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
 static bool is_total(const struct raw_event *r)
 {
 	return r->ph == 'X' && r->ts == 0 && !strncmp(r->name, "Total ", 6);
@@ -349,12 +339,12 @@ static int add_total(struct file_ctx *fc, const struct raw_event *r)
 	if (json_object_object_get_ex(r->ev, "args", &args))
 		get_opt_int(args, "count", &count);
 	fc->nr_totals++;
-	if (put_key(total, "dur_ms", json_object_new_double(r->dur / 1000.0)) ||
-	    put_key(total, "count", json_object_new_int64(count))) {
+	if (json_put(total, "dur_ms", json_object_new_double(r->dur / 1000.0)) ||
+	    json_put(total, "count", json_object_new_int64(count))) {
 		json_object_put(total);
 		return -ENOMEM;
 	}
-	return put_key(fc->totals, r->name + 6, total);
+	return json_put(fc->totals, r->name + 6, total);
 }
 
 static int remember_thread_name(struct file_ctx *fc, struct json_object *ev)
@@ -368,7 +358,7 @@ static int remember_thread_name(struct file_ctx *fc, struct json_object *ev)
 	    !(thread = get_string(args, "name")) || !get_opt_int(ev, "tid", &tid))
 		return 0;
 	snprintf(key, sizeof(key), "%lld", (long long)tid);
-	return put_key(fc->thread_names, key, json_object_new_string(thread));
+	return json_put(fc->thread_names, key, json_object_new_string(thread));
 }
 
 /*
@@ -693,7 +683,7 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 			if (!json_object_is_type(val, json_type_int) && !json_object_is_type(val, json_type_double))
 				continue;
 			d = json_object_get_double(val);
-			if (isfinite(d) && put_key(args, key, json_object_new_double(d)))
+			if (isfinite(d) && json_put(args, key, json_object_new_double(d)))
 				return -ENOMEM;
 		}
 		return 0;
@@ -704,7 +694,7 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 		return -ENOMEM;
 	/* The trace's cat is "merged" (see chrome_trace.c): the writer's goes in args. */
 	if (out->cat && !json_object_object_get_ex(args, "category", NULL) &&
-	    put_key(args, "category", json_object_new_string(out->cat)))
+	    json_put(args, "category", json_object_new_string(out->cat)))
 		return -ENOMEM;
 	if (fc->multi_tid) {
 		/* The writer's threads share its lane: say which one it was. */
@@ -713,9 +703,9 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 
 		snprintf(key, sizeof(key), "%lld", (long long)r->tid);
 		if (json_object_object_get_ex(fc->thread_names, key, &name))
-			err = put_key(args, "thread", json_object_get(name));
+			err = json_put(args, "thread", json_object_get(name));
 		else
-			err = put_key(args, "tid", json_object_new_int64(r->tid));
+			err = json_put(args, "tid", json_object_new_int64(r->tid));
 		if (err)
 			return err;
 	}
@@ -730,7 +720,7 @@ static struct json_object *open_stack(struct file_ctx *fc, const char *key)
 	if (json_object_object_get_ex(fc->open, key, &stack))
 		return stack;
 	stack = json_object_new_array();
-	if (put_key(fc->open, key, stack))
+	if (json_put(fc->open, key, stack))
 		return NULL;
 	return stack;
 }
@@ -780,7 +770,7 @@ static int begin_end(struct file_ctx *fc, const struct raw_event *r, size_t i)
 	/* One id in the merge per (cat, id) of this file: ids never collide across files. */
 	if (!json_object_object_get_ex(fc->async_ids, key, &id)) {
 		id = json_object_new_int64(++fc->tm->last_async_id);
-		if (put_key(fc->async_ids, key, id))
+		if (json_put(fc->async_ids, key, id))
 			return -ENOMEM;
 	}
 	return add_out(fc, MERGED_ASYNC, begin, to_mono_ns(fc, begin->ts), to_mono_ns(fc, r->ts),
@@ -843,15 +833,15 @@ static struct json_object *file_summary(const struct file_ctx *fc, const char *p
 
 	if (!file)
 		return NULL;
-	err = put_key(file, "path", json_object_new_string(path)) ?:
-	      put_key(file, "attributed_by", json_object_new_string(fc->attributed_by)) ?:
-	      put_key(file, "clock", json_object_new_string(clock_names[fc->clock])) ?:
-	      put_key(file, "events", json_object_new_int64(fc->nr_out)) ?:
-	      put_key(file, "clamped", json_object_new_int64(fc->clamped));
+	err = json_put(file, "path", json_object_new_string(path)) ?:
+	      json_put(file, "attributed_by", json_object_new_string(fc->attributed_by)) ?:
+	      json_put(file, "clock", json_object_new_string(clock_names[fc->clock])) ?:
+	      json_put(file, "events", json_object_new_int64(fc->nr_out)) ?:
+	      json_put(file, "clamped", json_object_new_int64(fc->clamped));
 	if (!err && fc->proc >= 0)
-		err = put_key(file, "writer_pid", json_object_new_int64(fc->m->procs[fc->proc].pid));
+		err = json_put(file, "writer_pid", json_object_new_int64(fc->m->procs[fc->proc].pid));
 	if (!err && fc->nr_totals)
-		err = put_key(file, "totals", json_object_get(fc->totals));
+		err = json_put(file, "totals", json_object_get(fc->totals));
 	if (err) {
 		json_object_put(file);
 		return NULL;
@@ -1208,15 +1198,15 @@ struct json_object *trace_merge__summary(const struct trace_merge *tm)
 
 	if (!s)
 		return NULL;
-	err = put_key(s, "files", json_object_new_int64(tm->stats.files)) ?:
-	      put_key(s, "skipped", json_object_new_int64(tm->stats.skipped)) ?:
-	      put_key(s, "events", json_object_new_int64(tm->stats.events)) ?:
-	      put_key(s, "clamped", json_object_new_int64(tm->stats.clamped)) ?:
-	      put_key(s, "bad_events", json_object_new_int64(tm->stats.bad_events)) ?:
-	      put_key(s, "unpaired", json_object_new_int64(tm->stats.unpaired)) ?:
-	      put_key(s, "unsupported", json_object_new_int64(tm->stats.unsupported)) ?:
-	      put_key(s, "totals", json_object_new_int64(tm->stats.totals)) ?:
-	      put_key(s, "merged_files", json_object_get(tm->files));
+	err = json_put(s, "files", json_object_new_int64(tm->stats.files)) ?:
+	      json_put(s, "skipped", json_object_new_int64(tm->stats.skipped)) ?:
+	      json_put(s, "events", json_object_new_int64(tm->stats.events)) ?:
+	      json_put(s, "clamped", json_object_new_int64(tm->stats.clamped)) ?:
+	      json_put(s, "bad_events", json_object_new_int64(tm->stats.bad_events)) ?:
+	      json_put(s, "unpaired", json_object_new_int64(tm->stats.unpaired)) ?:
+	      json_put(s, "unsupported", json_object_new_int64(tm->stats.unsupported)) ?:
+	      json_put(s, "totals", json_object_new_int64(tm->stats.totals)) ?:
+	      json_put(s, "merged_files", json_object_get(tm->files));
 	if (err) {
 		json_object_put(s);
 		return NULL;

@@ -1,0 +1,3 @@
+out/crc.o: src/crc.c include/demo.h include/vec.h
+include/demo.h:
+include/vec.h:

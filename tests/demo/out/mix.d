@@ -1,0 +1,3 @@
+out/mix.o: src/mix.c include/demo.h include/vec.h
+include/demo.h:
+include/vec.h:

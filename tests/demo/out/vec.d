@@ -1,0 +1,2 @@
+out/vec.o: src/vec.c include/vec.h
+include/vec.h:
