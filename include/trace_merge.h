@@ -23,8 +23,8 @@
 #include <json-c/json.h>
 #include "model.h"
 
-#define MERGE_DEFAULT_FILE_MAX_BYTES (64u << 20)
-#define MERGE_DEFAULT_MAX_EVENTS 1000000u
+#define MERGE_DEFAULT_FILE_MAX_BYTES (16u << 20)
+#define MERGE_DEFAULT_MAX_EVENTS 500000u
 /* json_tokener depth: a trace is object > array > event > args > a little. */
 #define MERGE_JSON_DEPTH 32
 
