@@ -275,6 +275,8 @@ Test(merge, slices_nest_with_each_other_and_with_child_processes)
 	cr_assert(eq(i64, find_event(tm, "into child")->ts + find_event(tm, "into child")->dur, us(T0 + 40 * MS)));
 	cr_assert(eq(i64, find_event(tm, "out of child")->ts, us(T0 + 30 * MS)));
 	cr_assert(gt(sz, tm->stats.clamped, 0));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(file_summary(tm, 0), "clamped")),
+		     (long long)tm->stats.clamped));
 	trace_merge__free(tm);
 }
 

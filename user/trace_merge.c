@@ -1047,6 +1047,16 @@ static int cmp_nest(const void *a, const void *b)
 	return x->event < y->event ? -1 : x->event > y->event;
 }
 
+/* A slice moved by the nesting pass: counted in all and for its file. */
+static void count_clamp(struct trace_merge *tm, const struct merged_event *ev)
+{
+	struct json_object *clamped;
+
+	tm->stats.clamped++;
+	if (json_object_object_get_ex(json_object_array_get_idx(tm->files, ev->file), "clamped", &clamped))
+		json_object_int_inc(clamped, 1);
+}
+
 /* Slices of one writer (or one own track) are contiguous in this order. */
 static int cmp_writer(const void *a, const void *b, void *ctx)
 {
@@ -1114,7 +1124,7 @@ static int nest_writer(struct trace_merge *tm, const long *above, const size_t *
 		    k->end <= ev->box_end)
 			end = k->end;
 		if (ts != ev->ts || end != ev->ts + ev->dur)
-			tm->stats.clamped++;
+			count_clamp(tm, ev);
 		items[i] = (struct nest_item){ ts, end, (long)idx[i] };
 	}
 	nr_items = n + nr_kids;
@@ -1126,7 +1136,7 @@ static int nest_writer(struct trace_merge *tm, const long *above, const size_t *
 			depth--;
 		if (depth && it->end > stack[depth - 1]->end && it->event >= 0) {
 			it->end = stack[depth - 1]->end;
-			tm->stats.clamped++;
+			count_clamp(tm, &tm->events[it->event]);
 		}
 		stack[depth++] = it;
 		if (it->event >= 0) {
