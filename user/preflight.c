@@ -47,7 +47,8 @@ static int check_privileges(void)
  * without fentry refuse (EPERM) although tp_btf works.  This one asks for a
  * tp_btf program on BTF type 1, which is never a tracepoint's: a kernel that
  * knows the type refuses it with a verifier log naming attach_btf_id; one
- * that does not refuses it with EINVAL before any log.  No vmlinux BTF is
+ * that does not refuses it with EINVAL before any log, or with E2BIG when
+ * it predates the attach_btf_id field itself.  No vmlinux BTF is
  * parsed for it (the load parses it once, and that costs ~90 ms).
  */
 static int probe_tp_btf(void)
@@ -69,7 +70,7 @@ static int probe_tp_btf(void)
 	}
 	if (err == -EINVAL)
 		return strstr(log, "attach_btf_id") ? 1 : 0;
-	return err;
+	return err == -E2BIG ? 0 : err;
 }
 
 /*
