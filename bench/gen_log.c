@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 	t.end_ns = end;
 	t.exit_ns = end + 1000;
 	t.flags = BBL_EXITED;
-	err = event_log_writer__finish(w, &t);
+	err = event_log_writer__finish(w, &t, true);
 	if (err)
 		die("finish", err);
 	printf("%llu\n", (unsigned long long)event_log_writer__events(w));

@@ -125,8 +125,12 @@ int event_log_writer__open(struct event_log_writer **out, int fd, const struct e
 int event_log_writer__add(struct event_log_writer *w, const void *rec, size_t len);
 /* Writes out what is buffered: the event loop calls it after each poll. */
 int event_log_writer__flush(struct event_log_writer *w);
-/* Appends the trailer, flushes and fsyncs.  0, or -errno. */
-int event_log_writer__finish(struct event_log_writer *w, const struct bbl_trailer *trailer);
+/*
+ * Appends the trailer and flushes; with sync, fsyncs too (a log that must
+ * outlive buildbpf; the one-step path's temporary log is read back at once).
+ * 0, or -errno.
+ */
+int event_log_writer__finish(struct event_log_writer *w, const struct bbl_trailer *trailer, bool sync);
 /* EVENT frames accepted so far. */
 __u64 event_log_writer__events(const struct event_log_writer *w);
 void event_log_writer__free(struct event_log_writer *w);

@@ -127,7 +127,7 @@ static int write_sample(enum sched_level sched, bool trailer)
 		struct bbl_trailer t = { .lost_events = 0, .end_ns = START + 50000000, .exit_ns = START + 50100000,
 					 .wait_status = 2 << 8, .flags = BBL_EXITED };
 
-		cr_assert_eq(event_log_writer__finish(w, &t), 0);
+		cr_assert_eq(event_log_writer__finish(w, &t, false), 0);
 	} else {
 		cr_assert_eq(event_log_writer__flush(w), 0);
 	}
@@ -466,7 +466,7 @@ Test(event_log, records_dated_past_the_span_are_left_out_and_counted)
 	header(&idle.hdr, BB_EV_CPU_IDLE, START + 365ull * 86400 * 1000000000ull, 0);
 	idle.start_ns = START;
 	add(w, &idle, sizeof(idle));
-	cr_assert_eq(event_log_writer__finish(w, &t), 0);
+	cr_assert_eq(event_log_writer__finish(w, &t, false), 0);
 	event_log_writer__free(w);
 
 	run_replay(fd, &opts, &rp, &r, &f);

@@ -181,7 +181,7 @@ int event_log_writer__add(struct event_log_writer *w, const void *rec, size_t le
 	return err;
 }
 
-int event_log_writer__finish(struct event_log_writer *w, const struct bbl_trailer *trailer)
+int event_log_writer__finish(struct event_log_writer *w, const struct bbl_trailer *trailer, bool sync)
 {
 	struct bbl_trailer t = *trailer;
 	int err;
@@ -189,7 +189,7 @@ int event_log_writer__finish(struct event_log_writer *w, const struct bbl_traile
 	t.events = w->events;
 	t.__pad = 0;
 	err = put_frame(w, BBL_FRAME_TRAILER, &t, sizeof(t)) ?: event_log_writer__flush(w);
-	if (!err && fsync(w->fd))
+	if (!err && sync && fsync(w->fd))
 		err = w->err = -errno;
 	return err;
 }

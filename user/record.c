@@ -385,7 +385,9 @@ void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_f
 		.signal_seen = rs.signal_seen,
 	};
 	res->lost_events = trailer.lost_events;
-	if (!sink.log_err && (err = event_log_writer__finish(sink.log, &trailer)))
+	/* A log the user keeps must be on disk; the temporary one is read back now. */
+	if (!sink.log_err &&
+	    (err = event_log_writer__finish(sink.log, &trailer, opts->mode == CLI_RECORD || opts->keep_log)))
 		log_failed(&sink, err);
 	res->log_complete = !sink.log_err;
 	res->events = event_log_writer__events(sink.log);
