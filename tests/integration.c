@@ -12,7 +12,7 @@
 #include <criterion/logging.h>
 #include "integration.h"
 
-static const char *bin_path(void)
+const char *bb_bin_path(void)
 {
 	const char *bin = getenv("BUILDBPF_BIN");
 
@@ -22,10 +22,10 @@ static const char *bin_path(void)
 const char *bb_test_prog(const char *name)
 {
 	static char path[1024];
-	char *bin = realpath(bin_path(), NULL);
+	char *bin = realpath(bb_bin_path(), NULL);
 	char *slash;
 
-	cr_assert_not_null(bin, "%s is not built (make)", bin_path());
+	cr_assert_not_null(bin, "%s is not built (make)", bb_bin_path());
 	slash = strrchr(bin, '/');
 	*slash = '\0';
 	snprintf(path, sizeof(path), "%s/tests/%s", bin, name);
@@ -42,7 +42,7 @@ void integration_require_bpf(void)
 		cr_skip_test("integration suites need root to load BPF programs (run: sudo make test)");
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		cr_skip_test("this kernel has no BTF (/sys/kernel/btf/vmlinux): BPF CO-RE cannot load");
-	cr_assert(access(bin_path(), X_OK) == 0, "%s is not built (make)", bin_path());
+	cr_assert(access(bb_bin_path(), X_OK) == 0, "%s is not built (make)", bb_bin_path());
 }
 
 struct bb_run run;
@@ -100,43 +100,54 @@ void bb_write_file(const struct bb_run *r, const char *name, const char *text)
 	cr_assert_eq(fclose(f), 0);
 }
 
+void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[])
+{
+	size_t n = 0;
+
+	argv[n++] = bb_bin_path();
+	for (; *args; args++) {
+		cr_assert_lt(n, BB_ARGV_MAX - 1);
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+}
+
+void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
+	     const char *const extra_env[])
+{
+	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || chdir(dir))
+		_exit(99);
+	/* Under make test-asan: leak detection for buildbpf itself (the
+	 * test runner's own, inside libcriterion, is not ours to fix). */
+	if (getenv("BUILDBPF_ASAN_OPTIONS"))
+		setenv("ASAN_OPTIONS", getenv("BUILDBPF_ASAN_OPTIONS"), 1);
+	unsetenv("SUDO_UID");
+	unsetenv("SUDO_GID");
+	unsetenv("SUDO_USER");
+	for (; extra_env && *extra_env; extra_env++)
+		putenv((char *)*extra_env);
+	execv(argv[0], (char *const *)argv);
+	_exit(98);
+}
+
 void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[])
 {
 	char out_path[128], err_path[128];
-	const char *argv[64];
-	size_t n = 0;
+	const char *argv[BB_ARGV_MAX];
 	pid_t pid;
 	int status;
 
 	snprintf(out_path, sizeof(out_path), "%s.stdout", r->dir);
 	snprintf(err_path, sizeof(err_path), "%s.stderr", r->dir);
-	argv[n++] = bin_path();
-	for (; *args; args++) {
-		cr_assert_lt(n, 63);
-		argv[n++] = *args;
-	}
-	argv[n] = NULL;
+	bb_argv(argv, args);
 
 	pid = fork();
 	cr_assert_geq(pid, 0);
-	if (pid == 0) {
-		int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || chdir(r->dir))
-			_exit(99);
-		/* Under make test-asan: leak detection for buildbpf itself (the
-		 * test runner's own, inside libcriterion, is not ours to fix). */
-		if (getenv("BUILDBPF_ASAN_OPTIONS"))
-			setenv("ASAN_OPTIONS", getenv("BUILDBPF_ASAN_OPTIONS"), 1);
-		unsetenv("SUDO_UID");
-		unsetenv("SUDO_GID");
-		unsetenv("SUDO_USER");
-		for (; extra_env && *extra_env; extra_env++)
-			putenv((char *)*extra_env);
-		execv(argv[0], (char *const *)argv);
-		_exit(98);
-	}
+	if (pid == 0)
+		bb_exec(argv, r->dir, out_path, err_path, extra_env);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	free(r->out);

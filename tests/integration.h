@@ -34,6 +34,18 @@ void bb_run_init(struct bb_run *r);
  * removed unless given there, so runs under `sudo make test` keep root.
  */
 void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[]);
+/* The buildbpf under test: $BUILDBPF_BIN, or build/buildbpf. */
+const char *bb_bin_path(void);
+#define BB_ARGV_MAX 64
+/* argv for a run: bb_bin_path(), then args (NULL-terminated). */
+void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[]);
+/*
+ * In a forked child: stdout/stderr to the two files, into dir, with the
+ * environment every run gets (see bb_run_in()), then execs argv.  Exits 99
+ * when it cannot set up, 98 when the exec fails.
+ */
+void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
+	     const char *const extra_env[]) __attribute__((noreturn));
 /* Frees the buffers and removes r->dir. */
 void bb_run_fini(struct bb_run *r);
 /* Writes a file in r->dir. */

@@ -165,13 +165,6 @@ static void faults_teardown(void)
 
 TestSuite(faults, .init = integration_setup, .fini = faults_teardown, .timeout = 60);
 
-static const char *bin_path(void)
-{
-	const char *bin = getenv("BUILDBPF_BIN");
-
-	return bin && *bin ? bin : "build/buildbpf";
-}
-
 /*
  * Starts buildbpf with args in r->dir, as bb_run_in() does, but without
  * waiting: in its own process group (so strays of the build can be
@@ -180,24 +173,16 @@ static const char *bin_path(void)
 static void bg_start_tty(struct bg_run *b, const struct bb_run *r, const char *const args[],
 			 const char *const extra_env[], const char *tty)
 {
-	const char *argv[64];
-	size_t n = 0;
+	const char *argv[BB_ARGV_MAX];
 
 	memset(b, 0, sizeof(*b));
 	snprintf(b->out_path, sizeof(b->out_path), "%s.bg-stdout", r->dir);
 	snprintf(b->err_path, sizeof(b->err_path), "%s.bg-stderr", r->dir);
-	argv[n++] = bin_path();
-	for (; *args; args++) {
-		cr_assert_lt(n, 63);
-		argv[n++] = *args;
-	}
-	argv[n] = NULL;
+	bb_argv(argv, args);
 
 	b->pid = fork();
 	cr_assert_geq(b->pid, 0);
 	if (b->pid == 0) {
-		int out = open(b->out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int err = open(b->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGPIPE };
 		struct rlimit no_core = { 0, 0 };
 		sigset_t none;
@@ -220,15 +205,7 @@ static void bg_start_tty(struct bg_run *b, const struct bb_run *r, const char *c
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		setrlimit(RLIMIT_CORE, &no_core);
-		if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || chdir(r->dir))
-			_exit(99);
-		unsetenv("SUDO_UID");
-		unsetenv("SUDO_GID");
-		unsetenv("SUDO_USER");
-		for (; extra_env && *extra_env; extra_env++)
-			putenv((char *)*extra_env);
-		execv(argv[0], (char *const *)argv);
-		_exit(98);
+		bb_exec(argv, r->dir, b->out_path, b->err_path, extra_env);
 	}
 	if (!tty)
 		setpgid(b->pid, b->pid); /* either side may win the race; both agree */
@@ -326,7 +303,7 @@ static void bg_wait(struct bg_run *b, double timeout_s)
 	cr_assert(b->out && b->err);
 	unlink(b->out_path);
 	unlink(b->err_path);
-	cr_assert(b->status != 98 && b->status != 99, "could not run %s", bin_path());
+	cr_assert(b->status != 98 && b->status != 99, "could not run %s", bb_bin_path());
 }
 
 static void bg_free(struct bg_run *b)
