@@ -11,7 +11,7 @@
 
 /* Sets set[i] for every CPU i < nr that text lists, clears the rest.  0 or -EINVAL. */
 int cpu_list__parse(const char *text, bool *set, size_t nr);
-/* The same from /sys/devices/system/cpu/online: 0 or -errno. */
-int cpu_list__read_online(bool *set, size_t nr);
+/* The text of /sys/devices/system/cpu/online, without its newline: 0 or -errno. */
+int cpu_list__read_online(char *buf, size_t size);
 
 #endif /* BUILDBPF_CPU_LIST_H */

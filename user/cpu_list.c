@@ -38,16 +38,18 @@ int cpu_list__parse(const char *text, bool *set, size_t nr)
 	return 0;
 }
 
-int cpu_list__read_online(bool *set, size_t nr)
+int cpu_list__read_online(char *buf, size_t size)
 {
-	char text[4096];
-	FILE *f = fopen(ONLINE_PATH, "r");
+	FILE *f = fopen(ONLINE_PATH, "re");
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	if (!fgets(text, sizeof(text), f))
+	if (!fgets(buf, size, f))
 		err = ferror(f) ? -EIO : -EINVAL;
 	fclose(f);
-	return err ?: cpu_list__parse(text, set, nr);
+	if (err)
+		return err;
+	buf[strcspn(buf, "\n")] = '\0';
+	return *buf ? 0 : -EINVAL;
 }

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "capture.h"
+#include "cpu_list.h"
 #include "event_log.h"
 #include "record.h"
 #include "term_escape.h"
@@ -222,21 +223,6 @@ cleanup:
 	return err < 0 ? err : 0;
 }
 
-/* /sys/devices/system/cpu/online, without its newline; false if unreadable. */
-static bool read_online_list(char *buf, size_t size)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fgets(buf, size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok && *buf;
-}
-
 static void fill_info(struct event_log_info *info, const struct cli_opts *opts, const struct run_as *ra,
 		      struct utsname *uts, const struct capture *cap, pid_t pid, __u64 start_ns, __s64 offset,
 		      char *online_list)
@@ -324,7 +310,7 @@ void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_f
 	rs.pid = launch.pid;
 	sink.root_pid = launch.pid;
 	fill_info(&info, opts, ra, &uts, cap, launch.pid, start_ns, offset,
-		  read_online_list(online_list, sizeof(online_list)) ? online_list : NULL);
+		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL);
 	err = event_log_writer__open(&sink.log, log_fd, &info);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
