@@ -34,18 +34,18 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
 SAN_FLAGS ?=
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Iinclude -I$(BUILD) $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Iinclude -I$(BUILD) $(EXTRA_INC) $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
-# The pure stages (no libbpf): reconstruction and exporters.  Unit tests link
-# these alone.
-CORE_SRCS := user/model.c user/lanes.c user/chrome_trace.c user/proc_name.c user/utf8.c user/summary.c \
-	     user/event_log_read.c user/event_log_write.c user/replay.c user/trace_merge.c \
-	     user/trace_files.c user/cpu_sched.c user/cli.c user/term_escape.c user/kernel_reqs.c \
-	     user/parallelism.c user/audit.c user/audit_report.c user/audit_json.c user/svg.c \
-	     user/cpu_list.c
-# Everything else of the loader: capture, launch, CLI, output, main.
-APP_SRCS  := $(filter-out $(CORE_SRCS),$(wildcard user/*.c))
+# The pipeline's stages are folders of user/ (README "Layout").  Code that
+# touches the kernel, the build's processes or output files lives in
+# user/record/ and user/output/, and user/main.c wires it; every other
+# folder is pure and links into the unit tests, with the record stage's
+# kernel-requirements table (pure, tested from tables).
+SYSTEM_DIRS := record output
+ALL_SRCS  := $(wildcard user/*/*.c)
+CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c
+APP_SRCS  := $(filter-out $(CORE_SRCS),$(ALL_SRCS)) user/main.c
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -56,11 +56,18 @@ BPF_OBJS  := $(BPF_SRCS:bpf/%.bpf.c=$(BUILD)/bpf/%.bpf.o)
 BPF_LINKED := $(BUILD)/bpf/buildbpf.bpf.o
 SKELS	  := $(BUILD)/buildbpf.skel.h
 
-TEST_SRCS := $(wildcard tests/test_*.c) tests/synth.c tests/integration.c
-TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
-TEST_BIN  := $(BUILD)/tests/run-tests
+# Unit suites (tests/unit/, no root) and integration suites
+# (tests/integration/, root: they load the BPF programs) are two binaries;
+# tests/lib/ holds the helpers both use.
+TEST_LIB_SRCS := $(wildcard tests/lib/*.c)
+TEST_LIB_OBJS := $(filter-out $(BUILD)/tests/lib/trace_check.o,$(TEST_LIB_SRCS:%.c=$(BUILD)/%.o))
+UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
+INTEG_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/integration/*.c))
+UNIT_BIN  := $(BUILD)/tests/unit-tests
+INTEG_BIN := $(BUILD)/tests/integration-tests
+TEST_BINS := $(UNIT_BIN) $(INTEG_BIN)
 # Workloads the integration tests trace.
-TEST_PROGS := $(patsubst tests/progs/%.c,$(BUILD)/tests/%,$(subst _,-,$(wildcard tests/progs/*.c)))
+TEST_PROGS := $(patsubst tests/workloads/%.c,$(BUILD)/tests/%,$(subst _,-,$(wildcard tests/workloads/*.c)))
 # Reads a trace back for the shell checks (tests/valgrind_check.sh).
 TRACE_CHECK := $(BUILD)/tests/trace-check
 
@@ -96,16 +103,23 @@ $(SKELS): $(BPF_LINKED)
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name buildbpf_bpf > $@
 
-$(TEST_BIN): $(TEST_OBJS) $(CORE_OBJS)
+# Suites include their helpers as "lib/…".
+$(UNIT_OBJS) $(INTEG_OBJS) $(TEST_LIB_OBJS): EXTRA_INC := -Itests
+
+$(UNIT_BIN): $(UNIT_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
 
-$(BUILD)/tests/%: tests/progs/$$(subst -,_,%).c
+$(INTEG_BIN): $(INTEG_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
+
+$(BUILD)/tests/%: tests/workloads/$$(subst -,_,%).c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 $(WARN) -O2 -pthread -o $@ $<
 
-$(TRACE_CHECK): tests/trace_check.c
+$(TRACE_CHECK): tests/lib/trace_check.c
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(shell pkg-config --cflags json-c 2>/dev/null) -o $@ $< \
@@ -145,8 +159,8 @@ viewer-deps:
 
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.
-test-unit: $(TEST_BIN)
-	$(Q)BUILDBPF_UNIT_ONLY=1 ./$(TEST_BIN)
+test-unit: $(UNIT_BIN)
+	$(Q)./$(UNIT_BIN)
 
 # Everything: the suite on the normal build; buildbpf under valgrind's
 # Memcheck; the event-log reader under libFuzzer for $(FUZZ_SECONDS) s; the
@@ -162,10 +176,11 @@ RELIABILITY_MD := $(BUILD)/reliability.md
 test: SHELL := /bin/bash
 test: .SHELLFLAGS := -o pipefail -c
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BIN) $(TEST_PROGS) $(TRACE_CHECK)
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
-	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(TEST_BIN) --verbose 2>&1 | \
-		tee $(TEST_OUTPUT)
+	$(Q)./$(UNIT_BIN) --verbose 2>&1 | tee $(TEST_OUTPUT)
+	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(INTEG_BIN) --verbose 2>&1 | \
+		tee -a $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory test-valgrind 2>&1 | tee -a $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory fuzz 2>&1 | tee -a $(TEST_OUTPUT)
 	$(call msg,TABLE,$(RELIABILITY_MD))
@@ -180,7 +195,7 @@ test: deps
 # download; ACCEL=tcg runs it under software emulation instead.
 ACCEL ?= kvm
 test-kernels: deps
-	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all $(TEST_BIN) $(TEST_PROGS) $(TRACE_CHECK)
+	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK)
 	$(call msg,MATRIX,kernels under qemu ($(ACCEL)))
 	$(Q)ACCEL=$(ACCEL) tests/kernels/matrix.sh $(BUILD)
 
@@ -200,10 +215,11 @@ ASAN_ENV := ASAN_OPTIONS=detect_leaks=0:abort_on_error=0:exitcode=99 \
 test-asan: deps viewer-deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(ASAN_BUILD) CFLAGS="-O1 -g" \
 		SAN_FLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer" \
-		all $(ASAN_BUILD)/tests/run-tests $(TEST_PROGS:$(BUILD)/%=$(ASAN_BUILD)/%)
+		all $(TEST_BINS:$(BUILD)/%=$(ASAN_BUILD)/%) $(TEST_PROGS:$(BUILD)/%=$(ASAN_BUILD)/%)
 	$(Q)echo "  TEST     under AddressSanitizer + UndefinedBehaviorSanitizer"
+	$(Q)$(ASAN_ENV) ./$(ASAN_BUILD)/tests/unit-tests
 	$(Q)$(ASAN_ENV) BUILDBPF_BIN=$(abspath $(ASAN_BUILD)/buildbpf) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) \
-		./$(ASAN_BUILD)/tests/run-tests
+		./$(ASAN_BUILD)/tests/integration-tests
 
 # The event-log reader under libFuzzer (clang), with ASan and UBSan: any
 # crash, leak, hang (-timeout) or RSS past the limit fails.  The corpus
@@ -248,4 +264,4 @@ clean:
 	$(call msg,CLEAN,$(BUILD))
 	$(Q)rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
 
--include $(wildcard $(BUILD)/user/*.d $(BUILD)/tests/*.d $(BUILD)/bpf/*.d)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "event_log.h"
+#include "log/event_log.h"
 
 #define START 1000000000ull
 #define ROOT 1000

@@ -17,22 +17,22 @@
 #include <string.h>
 #include <sys/fsuid.h>
 #include <unistd.h>
-#include "audit.h"
-#include "audit_json.h"
-#include "audit_report.h"
-#include "chrome_trace.h"
-#include "cli.h"
-#include "event_log.h"
-#include "launch.h"
-#include "output.h"
-#include "preflight.h"
-#include "record.h"
-#include "replay.h"
-#include "summary.h"
-#include "svg.h"
-#include "term_escape.h"
-#include "trace_files.h"
-#include "trace_merge.h"
+#include "report/audit.h"
+#include "report/audit_json.h"
+#include "report/audit_report.h"
+#include "report/chrome_trace.h"
+#include "cli/cli.h"
+#include "log/event_log.h"
+#include "record/launch.h"
+#include "output/output.h"
+#include "record/preflight.h"
+#include "record/record.h"
+#include "model/replay.h"
+#include "report/summary.h"
+#include "report/svg.h"
+#include "util/term_escape.h"
+#include "merge/trace_files.h"
+#include "merge/trace_merge.h"
 
 #define EXIT_USAGE 2
 #define EXIT_FAILURE_SETUP 1

@@ -9,9 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
-#include "chrome_trace.h"
-#include "event_log.h"
-#include "replay.h"
+#include "report/chrome_trace.h"
+#include "log/event_log.h"
+#include "model/replay.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -79,7 +79,7 @@ if [ ${#need[@]} -gt 0 ]; then
 	say DEPS "installing: ${need[*]}"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null
 fi
-for f in buildbpf tests/run-tests tests/trace-check; do
+for f in buildbpf tests/integration-tests tests/trace-check; do
 	[ -x "$build/$f" ] || die "$build/$f is not built (make test-kernels builds it)"
 done
 
@@ -100,7 +100,7 @@ while IFS= read -r line; do
 	*:\ [0-9]*\ test*) suite=${line%%:*} ;;
 	*[├└]──\ *) [[ "$suite/${line##*── }" == $KERNEL_TESTS ]] && expected=$((expected + 1)) ;;
 	esac
-done < <(BUILDBPF_UNIT_ONLY=1 "$build/tests/run-tests" --list 2>&1)
+done < <("$build/tests/integration-tests" --list 2>&1)
 [ "$expected" -gt 0 ] || die "KERNEL_TESTS=$KERNEL_TESTS selects no test"
 
 mkdir -p "$kdir"

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line of buildbpf. */
+#ifndef BUILDBPF_CLI_H
+#define BUILDBPF_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include "sched_level.h"
+
+#define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
+#define CLI_DEFAULT_LOG "buildbpf.bbl"
+#define CLI_DEFAULT_RINGBUF (16u << 20)
+/* --merge may be given this many times. */
+#define CLI_MERGE_MAX 64
+
+/* What buildbpf was asked to do: its first argument names it. */
+enum cli_mode {
+	CLI_TRACE,   /* buildbpf [OPTIONS] -- CMD: record, convert, report */
+	CLI_RECORD,  /* buildbpf record -o LOG -- CMD: only the event log */
+	CLI_CONVERT, /* buildbpf convert LOG -o TRACE */
+	CLI_REPORT,  /* buildbpf report LOG */
+};
+
+struct cli_opts {
+	enum cli_mode mode;
+	const char *log_path; /* convert, report: the recording to read */
+	const char *output;
+	const char *keep_log; /* trace: also keep the event log here */
+	const char *summary_json; /* --summary-json: the audit as JSON; NULL: none */
+	const char *svg;	  /* --svg: the build drawn; NULL: none */
+	bool force;
+	const char *user;
+	bool keep_root;
+	bool wait_all; /* keep tracing until every descendant has exited */
+	bool quiet;
+	bool verbose;
+	__u32 args_max;
+	size_t ringbuf_bytes;
+	enum sched_level sched;	 /* --sched */
+	bool sched_given;	 /* convert, report: else the recording's */
+	__u64 sched_resolution_ns; /* --sched-resolution */
+	bool resolution_given;
+	const char *merge[CLI_MERGE_MAX]; /* --merge paths or globs, in order */
+	size_t nr_merge;
+	bool keep_trace_dir;	/* leave $BUILDBPF_TRACE_DIR in place */
+	bool no_trace_dir;	/* export no $BUILDBPF_TRACE_DIR */
+	size_t merge_max_file;	/* --merge-max-file: bytes */
+	size_t merge_max_events; /* --merge-max-events: over all files */
+	char **cmd_argv; /* NULL-terminated, points into argv */
+	int cmd_argc;
+};
+
+/*
+ * Parses argv (systemd's parse_argv shape): < 0 on a usage error (message
+ * printed to err), 0 when the program should exit successfully now (--help,
+ * --version printed to out), > 0 to go on and trace opts->cmd_argv.
+ */
+int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
+
+#endif /* BUILDBPF_CLI_H */

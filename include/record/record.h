@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Recording: launches the command, captures its process tree's events and
+ * streams them into an event log until the command ends.  Knows BPF only
+ * through capture; knows nothing of traces.
+ */
+#ifndef BUILDBPF_RECORD_H
+#define BUILDBPF_RECORD_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "cli/cli.h"
+#include "record/launch.h"
+
+struct record_result {
+	/* buildbpf's exit status: the command's (128+N for signal N), 127/126
+	 * when it could not run, 1 when buildbpf failed before it ran */
+	int exit_code;
+	bool ran;	    /* the command ran: the log is worth converting */
+	bool log_complete;  /* every event and the trailer reached the log */
+	__u64 events;	    /* records written to the log */
+	__u64 unwritten;    /* records that arrived after the log failed */
+	__u64 lost_events;  /* records the kernel could not deliver */
+	double wall_s;	    /* the command's wall time */
+};
+
+/*
+ * Runs opts->cmd_argv as ra, traced, streaming every record to log_fd
+ * (log_name is for messages), with $BUILDBPF_TRACE_DIR set to trace_dir
+ * when not NULL.  Always fills res; messages are printed.
+ */
+void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
+		 const char *trace_dir, struct record_result *res);
+
+#endif /* BUILDBPF_RECORD_H */

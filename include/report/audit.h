@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The parallelism audit: was the build parallel, and if not, where and why.
+ * Pure: the process model and the scheduler model in, figures out; the
+ * stderr report (audit_report.h), the JSON (audit_json.h) and the SVG
+ * (svg.h) only present them.
+ *
+ *   struct audit a;
+ *   audit__compute(&a, model, sched_or_NULL, &input);
+ *   ...
+ *   audit__free(&a);
+ */
+#ifndef BUILDBPF_AUDIT_H
+#define BUILDBPF_AUDIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "model/cpu_sched.h"
+#include "model/model.h"
+#include "model/parallelism.h"
+
+/* Version of the --summary-json schema; bumped when a field changes meaning. */
+#define AUDIT_JSON_VERSION 1
+#define AUDIT_TOP 5		/* processes per top list */
+#define AUDIT_MAX_PHASES 5	/* serial phases reported */
+#define AUDIT_SERIAL_MIN_NS 1000000000ull /* a serial phase counts from 1 s ... */
+#define AUDIT_SERIAL_WALL_PERMILLE 20	   /* ... or 2 % of wall, whichever is less */
+
+/* What the run knows besides the models. */
+struct audit_input {
+	size_t nr_cpus;		 /* online CPUs */
+	char *const *cmd_argv;	 /* the traced command */
+	int cmd_argc;
+	const char *makeflags;	 /* $MAKEFLAGS the build inherits; NULL: unset */
+	__u64 lost_events;
+	const char *partial_reason; /* NULL: the trace is complete */
+};
+
+enum audit_jobs_source {
+	JOBS_UNKNOWN = 0,   /* not a build tool we can read */
+	JOBS_ARGUMENT,	    /* -jN, -j N, --jobs=N on the command */
+	JOBS_MAKEFLAGS,	    /* from $MAKEFLAGS */
+	JOBS_TOOL_DEFAULT,  /* the tool's own default (make: 1, ninja: CPUs + 2) */
+};
+
+/* The -j a build asked for.  jobs: 0 unknown, -1 unlimited (-j alone). */
+struct audit_jobs {
+	long jobs;
+	enum audit_jobs_source source;
+	char tool[16]; /* "make", "ninja", or "" */
+};
+
+/* A process in a top list: index in model->procs and the value it is ranked by. */
+struct audit_rank {
+	size_t proc;
+	__u64 value;
+};
+
+struct audit_top {
+	struct audit_rank items[AUDIT_TOP];
+	size_t nr;
+};
+
+struct audit_phase_proc {
+	long proc;	 /* index in model->procs; -1 when not found */
+	__u32 pid;
+	__u64 on_cpu_ns; /* its CPU time in the phase; 0: it only waited */
+};
+
+struct audit_phase {
+	__u64 start_ns, end_ns; /* absolute */
+	struct audit_phase_proc procs[PAR_PHASE_PROCS];
+	size_t nr_procs;
+};
+
+/* CPU time of every process that ran one program (its last image). */
+struct audit_program {
+	char *name; /* basename, raw bytes */
+	__u64 cpu_ns;
+	size_t nr_procs;
+};
+
+struct audit {
+	__u64 wall_ns;
+	size_t nr_cpus;
+	__u64 cpu_ns;	     /* user + system time of every process */
+	double utilisation;  /* cpu_ns / (wall_ns * nr_cpus) */
+	enum sched_level sched; /* SCHED_OFF: the figures below marked (sched) are unavailable */
+	const struct parallelism *par; /* (sched) histograms, owned by the sched model */
+	double avg_running;  /* (sched) build CPU time / wall */
+	struct audit_jobs jobs;
+	size_t jobs_target;  /* what "fewer jobs" is measured against: jobs capped at the CPUs */
+	__u64 lost_ns;	     /* (sched) fewer than jobs_target ran while a CPU idled */
+	__u64 runq_wait_ns;  /* (sched) the build's total run-queue wait */
+	__u64 noisy_ns;	     /* (sched) build threads waited while a CPU ran outside work */
+	__u64 serial_threshold_ns;
+	struct audit_phase phases[AUDIT_MAX_PHASES]; /* (sched) longest first */
+	size_t nr_phases;
+	/* Critical-chain estimate: indexes in model->procs, oldest first. */
+	size_t *chain;
+	size_t nr_chain;
+	__u64 chain_busy_ns; /* time the chain's processes themselves ran */
+	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
+	struct audit_program *programs; /* most CPU first */
+	size_t nr_programs;
+	__u64 lost_events;
+	const char *partial_reason;
+};
+
+/* 0, or -ENOMEM (a freed, empty audit). */
+int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
+		   const struct audit_input *in);
+void audit__free(struct audit *a);
+
+/*
+ * The job count a command line asks for: make/gmake (-jN, -j N, -j,
+ * --jobs[=N], clustered short options like -kj8, then $MAKEFLAGS) and
+ * ninja/samu (-jN, -j N, default CPUs + 2).  jobs 0 for anything else.
+ */
+void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const char *makeflags,
+			   size_t nr_cpus);
+
+/* Basename of the program a process ran last (its comm before any exec). */
+const char *audit__program_of(const struct proc_instance *p);
+
+#endif /* BUILDBPF_AUDIT_H */

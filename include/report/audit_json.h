@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The audit as JSON: the --summary-json file and the trace's
+ * otherData.audit.  Field names are a stable, documented schema (README,
+ * "--summary-json"), versioned by AUDIT_JSON_VERSION.
+ */
+#ifndef BUILDBPF_AUDIT_JSON_H
+#define BUILDBPF_AUDIT_JSON_H
+
+#include <json-c/json.h>
+#include "report/audit.h"
+
+/* A new json-c object, or NULL on allocation failure. */
+struct json_object *audit_json__new(const struct audit *a, const struct model *m);
+/* Writes it to fd with a final newline: 0 or -errno.  Does not close fd. */
+int audit_json__write(const struct audit *a, const struct model *m, int fd);
+
+#endif /* BUILDBPF_AUDIT_JSON_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Chrome Trace Event JSON exporter: model in, JSON streamed to a file
+ * descriptor one json-c event at a time.  Knows nothing of BPF.  The trace
+ * keeps every rule of shared/TRACE-RULES.md: trace pids/tids are our own
+ * ids (the build with lanes as tids; with scheduler data also CPUs with a
+ * tid per CPU, and counters), real pids live in args, ts >= 1 relative to
+ * the trace start, X slices on one tid nest, flows bind to slices, every
+ * pid/tid is named.
+ */
+#ifndef BUILDBPF_CHROME_TRACE_H
+#define BUILDBPF_CHROME_TRACE_H
+
+#include <linux/types.h>
+#include "report/audit.h"
+#include "model/cpu_sched.h"
+#include "model/model.h"
+
+struct trace_merge;
+
+/* What the trace says about the recording as a whole. */
+struct trace_meta {
+	const char *version;	    /* buildbpf version */
+	const char *kernel_release; /* uname -r */
+	long nr_cpus;		    /* online CPUs */
+	char *const *cmd_argv;	    /* the traced command line */
+	int cmd_argc;
+	__u64 start_realtime_ns; /* wall clock at the trace start */
+	__u64 lost_events;	 /* records the kernel could not deliver */
+	/* Why the recording does not show the whole build (buildbpf was
+	 * interrupted, events were lost); NULL when it does. */
+	const char *partial_reason;
+	__u32 args_max;		 /* --args-max in force */
+	const char *user;	 /* the user the command ran as */
+	/* CPU lanes and counters; NULL with --sched=off */
+	const struct sched_model *sched;
+	/* Events merged from the build's own traces; NULL: none */
+	const struct trace_merge *merge;
+	/* The parallelism audit, as otherData.audit; NULL: none */
+	const struct audit *audit;
+};
+
+/*
+ * Writes the whole trace to fd as it is generated: 0, or -errno (e.g.
+ * -ENOSPC); -ENOMEM.  Memory follows the model, not the number of events.
+ * On failure fd holds a partial trace.  Does not close fd.
+ */
+int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd);
+
+#endif /* BUILDBPF_CHROME_TRACE_H */

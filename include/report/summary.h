@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The short report on stderr at the end of a run. */
+#ifndef BUILDBPF_SUMMARY_H
+#define BUILDBPF_SUMMARY_H
+
+#include <stdio.h>
+#include <linux/types.h>
+#include "model/model.h"
+
+struct summary_info {
+	char *const *cmd_argv;
+	int cmd_argc;
+	int exit_status; /* buildbpf's own exit status: the command's; -1 unknown */
+	__u64 lost_events;
+	const char *output_path; /* where the trace went; NULL if nowhere */
+	const char *partial_reason; /* why the trace is partial; NULL if it is not */
+};
+
+void summary__print(FILE *out, const struct model *m, const struct summary_info *info);
+/* Writes s to out with control and non-ASCII bytes as \xNN: terminal-safe. */
+void summary__put_escaped(FILE *out, const char *s);
+
+#endif /* BUILDBPF_SUMMARY_H */

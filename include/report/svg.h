@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The build as a picture, for people who do not want to open a viewer
+ * (bootchart's idea): one self-contained SVG with the process lanes, a
+ * CPU/parallelism strip and the serial phases marked.  No scripts, no
+ * external fonts or URLs; every name from the build is XML-escaped.
+ */
+#ifndef BUILDBPF_SVG_H
+#define BUILDBPF_SVG_H
+
+#include <stdio.h>
+#include "report/audit.h"
+#include "model/cpu_sched.h"
+#include "model/model.h"
+
+/* Writes the SVG to out: 0, or -errno (-EIO for a stream error).  s may be NULL. */
+int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s);
+/* Writes the SVG to fd (not closed): 0 or -errno. */
+int svg__write_fd(int fd, const struct audit *a, const struct model *m, const struct sched_model *s);
+
+#endif /* BUILDBPF_SVG_H */

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Integration: the real binary loads the BPF programs and traces real
+ * commands.  Needs root; skipped with the reason printed where BPF cannot
+ * load at all.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "lib/integration.h"
+
+
+static struct json_object *trace_other(struct json_object *trace, const char *key)
+{
+	struct json_object *other, *v = NULL;
+
+	cr_assert(json_object_object_get_ex(trace, "otherData", &other));
+	cr_assert(json_object_object_get_ex(other, key, &v), "otherData.%s missing", key);
+	return v;
+}
+
+/* The slice of the process whose argv[0] ends in prog and has argument arg. */
+static struct json_object *find_exec(struct json_object *slices, const char *prog, const char *arg)
+{
+	size_t i, j;
+
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *ev = json_object_array_get_idx(slices, i);
+		const char *argv0 = bb_arg_argv(ev, 0), *a;
+		size_t plen = strlen(prog), alen;
+
+		if (!argv0 || (alen = strlen(argv0)) < plen || strcmp(argv0 + alen - plen, prog))
+			continue;
+		for (j = 1; (a = bb_arg_argv(ev, j)); j++)
+			if (!arg || !strcmp(a, arg))
+				return ev;
+		if (!arg)
+			return ev;
+	}
+	return NULL;
+}
+
+static long long ev_int(struct json_object *ev, const char *key)
+{
+	struct json_object *v;
+
+	cr_assert(json_object_object_get_ex(ev, key, &v), "event has no %s", key);
+	return json_object_get_int64(v);
+}
+
+TestSuite(integration, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
+
+Test(integration, shell_with_background_children)
+{
+	struct json_object *trace, *slices, *sh, *slow, *fast;
+
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "sh", "-c",
+					  "sleep 0.4 & sleep 0.1 & wait; exit 0", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	sh = find_exec(slices, "sh", "-c");
+	slow = find_exec(slices, "sleep", "0.4");
+	fast = find_exec(slices, "sleep", "0.1");
+	cr_assert(sh && slow && fast, "processes missing from the trace");
+	cr_assert(eq(i64, bb_arg_int(slow, "ppid"), bb_arg_int(sh, "pid")));
+	cr_assert(eq(i64, bb_arg_int(fast, "ppid"), bb_arg_int(sh, "pid")));
+	/* Durations in microseconds, generous bounds for a loaded machine. */
+	cr_assert(ge(i64, ev_int(slow, "dur"), 390000));
+	cr_assert(le(i64, ev_int(slow, "dur"), 2000000));
+	cr_assert(ge(i64, ev_int(fast, "dur"), 90000));
+	cr_assert(lt(i64, ev_int(fast, "dur"), ev_int(slow, "dur")));
+	cr_assert(ge(i64, ev_int(sh, "dur"), ev_int(slow, "dur")));
+	/* Both sleeps overlap in time, so they cannot share a lane. */
+	cr_assert(ne(i64, ev_int(slow, "tid"), ev_int(fast, "tid")));
+	cr_assert(eq(i64, json_object_get_int64(trace_other(trace, "lost_events")), 0));
+	cr_assert(strstr(run.err, "0 lost events") != NULL, "summary: %s", run.err);
+	json_object_put(slices);
+	json_object_put(trace);
+}
+
+Test(integration, make_j2_with_200_targets_loses_nothing)
+{
+	struct json_object *trace, *slices, *make;
+	char name[16];
+	int i;
+
+	bb_write_fanout_makefile(&run, 200, "@cp /dev/null $@");
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "make", "-j2", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	make = find_exec(slices, "make", "-j2");
+	cr_assert(make != NULL);
+	for (i = 0; i < 200; i++) {
+		snprintf(name, sizeof(name), "t%03d", i);
+		struct json_object *cp = find_exec(slices, "cp", name);
+
+		cr_assert(cp != NULL, "no process made %s", name);
+		/* make runs a recipe without shell metacharacters directly. */
+		cr_assert(eq(i64, bb_arg_int(cp, "ppid"), bb_arg_int(make, "pid")), "%s has the wrong parent", name);
+		cr_assert(eq(i64, bb_arg_int(cp, "exit_code"), 0));
+	}
+	cr_assert(eq(i64, json_object_get_int64(trace_other(trace, "lost_events")), 0));
+	/* Two jobs at a time: a handful of lanes, not one per process. */
+	cr_assert(le(i64, json_object_get_int64(trace_other(trace, "lanes")), 4));
+	json_object_put(slices);
+	json_object_put(trace);
+}
+
+Test(integration, exit_status_passes_through)
+{
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "a.json", "--", "true", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "b.json", "--", "sh", "-c", "exit 3", NULL }, NULL);
+	cr_assert(eq(int, run.status, 3), "stderr: %s", run.err);
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "c.json", "--", "sh", "-c", "kill -KILL $$", NULL }, NULL);
+	cr_assert(eq(int, run.status, 128 + 9), "stderr: %s", run.err);
+
+	struct json_object *trace = bb_load_trace(bb_path(&run, "c.json"));
+	struct json_object *slices = bb_slices(trace, "process");
+	struct json_object *sh = find_exec(slices, "sh", "-c");
+
+	cr_assert(sh != NULL);
+	cr_assert(eq(i64, bb_arg_int(sh, "signal"), 9));
+	json_object_put(slices);
+	json_object_put(trace);
+}
+
+Test(integration, command_not_found_is_127)
+{
+	struct stat st;
+
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "no-such-command-buildbpf", NULL }, NULL);
+	cr_assert(eq(int, run.status, 127));
+	cr_assert(strstr(run.err, "buildbpf: cannot run 'no-such-command-buildbpf': No such file or directory") != NULL,
+		  "stderr: %s", run.err);
+	cr_assert(stat(bb_path(&run, "t.json"), &st) != 0, "a trace was written for a command that never ran");
+}
+
+Test(integration, not_executable_is_126)
+{
+	bb_write_file(&run, "script.sh", "#!/bin/sh\nexit 0\n");
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "./script.sh", NULL }, NULL);
+	cr_assert(eq(int, run.status, 126), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "Permission denied") != NULL, "stderr: %s", run.err);
+}
+
+Test(integration, command_runs_as_the_sudo_user)
+{
+	struct stat st;
+
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "id", "-u", NULL },
+		  (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(eq(str, run.out, "65534\n"));
+	cr_assert(eq(int, stat(bb_path(&run, "t.json"), &st), 0));
+	cr_assert(eq(u32, st.st_uid, 65534), "the trace belongs to uid %u", st.st_uid);
+	cr_assert(eq(u32, st.st_mode & 0777, 0644));
+
+	/* --keep-root keeps root. */
+	bb_run_in(&run, (const char *[]){ "-q", "--keep-root", "-o", "u.json", "--", "id", "-u", NULL },
+		  (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", NULL });
+	cr_assert(eq(str, run.out, "0\n"));
+}
+
+Test(integration, existing_output_is_not_overwritten_without_force)
+{
+	struct json_object *trace;
+	char *text;
+	FILE *f;
+
+	bb_write_file(&run, "t.json", "keep me\n");
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "true", NULL }, NULL);
+	cr_assert(ne(int, run.status, 0));
+	cr_assert(strstr(run.err, "exists") != NULL, "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "--force") != NULL, "no hint: %s", run.err);
+	f = fopen(bb_path(&run, "t.json"), "r");
+	cr_assert_not_null(f);
+	text = calloc(1, 64);
+	cr_assert(fread(text, 1, 63, f) > 0);
+	fclose(f);
+	cr_assert(eq(str, text, "keep me\n"));
+	free(text);
+
+	bb_run_in(&run, (const char *[]){ "-f", "-o", "t.json", "--", "true", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	json_object_put(trace);
+}
+
+Test(integration, unwritable_output_fails_before_the_build)
+{
+	bb_run_in(&run, (const char *[]){ "-o", "no/such/dir/t.json", "--", "touch", "ran", NULL }, NULL);
+	cr_assert(ne(int, run.status, 0));
+	cr_assert(strstr(run.err, "buildbpf: cannot create the trace") != NULL, "stderr: %s", run.err);
+	cr_assert(access(bb_path(&run, "ran"), F_OK) != 0, "the command ran although the output was unwritable");
+}
+
+Test(integration, hostile_argv_stays_valid_json)
+{
+	struct json_object *trace;
+
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "sh", "-c", "true", "x",
+					  "\xff\xfe bad utf8", "quote\"back\\slash", "new\nline", "\x1b[31mred",
+					  NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	json_object_put(trace);
+}

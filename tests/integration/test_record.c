@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Record once, convert many (root, real BPF): the event log of a real
+ * build converts to exactly the trace the one-step run wrote; record,
+ * convert and report as a user runs them.  Kill -9 and a failed trace
+ * write are in the faults suite.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "lib/integration.h"
+
+TestSuite(record, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
+
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long size;
+
+	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
+	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
+	size = ftell(f);
+	rewind(f);
+	buf = malloc(size + 1);
+	cr_assert_not_null(buf);
+	cr_assert(eq(sz, fread(buf, 1, size, f), (size_t)size));
+	fclose(f);
+	*len = size;
+	return buf;
+}
+
+Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
+{
+	struct json_object *trace;
+	char *one_step, *converted;
+	size_t a, b;
+	struct stat st;
+
+	bb_write_fanout_makefile(&run, 40, "@sh -c 'echo $@ > $@'");
+	/* The tools' own traces are files beside the log, not in it: none here. */
+	bb_run_in(&run, (const char *[]){ "--no-trace-dir", "--log", "build.bbl", "-o", "t.json", "--", "make", "-j2",
+					  NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "recording kept in build.bbl") != NULL, "stderr: %s", run.err);
+	cr_assert_eq(stat(bb_path(&run, "build.bbl"), &st), 0);
+	cr_assert(eq(u32, st.st_mode & 07777, 0644));
+	one_step = read_whole(bb_path(&run, "t.json"), &a);
+
+	bb_run_in(&run, (const char *[]){ "convert", "build.bbl", "-o", "c.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "buildbpf: 41 processes") != NULL, "stderr: %s", run.err);
+	converted = read_whole(bb_path(&run, "c.json"), &b);
+	cr_assert(eq(sz, a, b), "one-step trace %zu bytes, converted %zu", a, b);
+	cr_assert(memcmp(one_step, converted, a) == 0, "the converted trace differs from the one-step trace");
+	trace = bb_load_trace(bb_path(&run, "c.json"));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), 41));
+	cr_log_info("record round trip: %lld-byte log, %zu-byte trace, identical", (long long)st.st_size, a);
+	bb_reliability("one-step trace vs convert of its kept log (make -j2, 40 targets)",
+		       "the two traces are byte-for-byte identical; 41 processes", trace,
+		       "%lld-byte log, %zu-byte trace", (long long)st.st_size, a);
+	json_object_put(trace);
+	free(one_step);
+	free(converted);
+}
+
+Test(record, record_convert_and_report_as_a_user_runs_them)
+{
+	struct json_object *trace;
+
+	bb_write_fanout_makefile(&run, 10, "@sh -c 'echo $@ > $@'");
+	bb_run_in(&run, (const char *[]){ "record", "-o", "b.bbl", "--", "sh", "-c", "make -j2; exit 5", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 5), "record's status is the command's; stderr: %s", run.err);
+	cr_assert(strstr(run.err, "buildbpf: recording written to b.bbl; convert it with: buildbpf convert 'b.bbl'") !=
+		  NULL, "stderr: %s", run.err);
+
+	/* Not overwritten without -f, and refused before anything runs. */
+	bb_run_in(&run, (const char *[]){ "record", "-o", "b.bbl", "--", "touch", "ran", NULL }, NULL);
+	cr_assert(eq(int, run.status, 1), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "'b.bbl' exists; not overwriting it") != NULL, "stderr: %s", run.err);
+	cr_assert(access(bb_path(&run, "ran"), F_OK) != 0, "the command ran although the log was refused");
+
+	bb_run_in(&run, (const char *[]){ "report", "b.bbl", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.out, "exit status 5") != NULL, "stdout: %s", run.out);
+	cr_assert(strstr(run.out, "buildbpf: 12 processes") != NULL, "stdout: %s", run.out);
+
+	/* Re-rendered with less scheduler detail; more is refused. */
+	bb_run_in(&run, (const char *[]){ "convert", "-q", "--sched=off", "b.bbl", "-o", "off.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "off.json"));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), 12));
+	json_object_put(trace);
+	bb_run_in(&run, (const char *[]){ "convert", "--sched=full", "b.bbl", "-o", "full.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 1), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "recorded with --sched=summary: --sched=full needs a recording made with it") !=
+		  NULL, "stderr: %s", run.err);
+	cr_assert(access(bb_path(&run, "full.json"), F_OK) != 0);
+
+	/* Not a recording: one clear line, no trace. */
+	bb_write_file(&run, "junk.bbl", "{\"traceEvents\": []}");
+	bb_run_in(&run, (const char *[]){ "convert", "junk.bbl", "-o", "j.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 1));
+	cr_assert(eq(str, run.err, "buildbpf: 'junk.bbl': not a buildbpf recording (no BUILDBPF header)\n"));
+	cr_assert(access(bb_path(&run, "j.json"), F_OK) != 0);
+}
+
+Test(record, the_temporary_log_of_a_one_step_run_is_removed)
+{
+	char tmpdir_env[300];
+
+	cr_assert_eq(mkdir(bb_path(&run, "tmp"), 0755), 0);
+	snprintf(tmpdir_env, sizeof(tmpdir_env), "TMPDIR=%s", bb_path(&run, "tmp"));
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "true", NULL }, (const char *[]){ tmpdir_env, NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(eq(str, run.err, ""));
+	cr_assert_eq(rmdir(bb_path(&run, "tmp")), 0, "the temporary log was left in $TMPDIR: %s", strerror(errno));
+}

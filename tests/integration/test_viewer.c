@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Real-viewer check: a trace of a real `make -j2` build is loaded into the
+ * DevTools Performance panel of Debian's chromium (shared/viewer) and must
+ * draw exactly the slices the file holds: a viewer silently drops slices
+ * that overlap on one track, which no JSON-level check would notice.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "lib/integration.h"
+
+
+TestSuite(viewer, .init = integration_setup, .fini = integration_teardown, .timeout = 300);
+
+static const char *viewer_dir(void)
+{
+	const char *dir = getenv("BUILDBPF_VIEWER_DIR");
+
+	return dir && *dir ? dir : "build/viewer";
+}
+
+/* Runs a viewer script on the trace; returns its exit status, output in log. */
+static int run_viewer(const char *script, const char *trace, const char *extra, char *log, size_t log_size)
+{
+	char cmd[2048];
+	FILE *p;
+	size_t n;
+	int status;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && node %s '%s' %s 2>&1", viewer_dir(), script, trace, extra);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(log, 1, log_size - 1, p);
+	log[n] = '\0';
+	status = pclose(p);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+Test(viewer, make_j2_trace_renders_every_slice)
+{
+	char trace[512], png[512], extra[700], log[16384];
+	char *cwd;
+	FILE *f;
+	int i, rc;
+
+	snprintf(trace, sizeof(trace), "%s", bb_path(&run, "t.json"));
+	cr_assert(access(viewer_dir(), R_OK) == 0,
+		  "viewer not installed at %s (make viewer-deps, or BUILDBPF_VIEWER_DIR)", viewer_dir());
+
+	/* Recipes through a shell, each with children: nesting and flows. */
+	f = fopen(bb_path(&run, "Makefile"), "w");
+	cr_assert_not_null(f);
+	fprintf(f, "T :=");
+	for (i = 0; i < 40; i++)
+		fprintf(f, " t%02d", i);
+	fprintf(f, "\nall: $(T)\n\t@cat $(T) > all.txt && sh -c 'exec wc -l all.txt' > /dev/null\n"
+		   "$(T):\n\t@echo $@ > $@ && cat $@ > /dev/null && sleep 0.0$$(( $(subst t,1,$@) %% 7 ))\n");
+	cr_assert_eq(fclose(f), 0);
+
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "make", "-j2", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+
+	/* Keep a screenshot for people to look at, next to the build. */
+	cwd = getcwd(NULL, 0);
+	snprintf(png, sizeof(png), "%s/build/viewer-make-j2.png", cwd);
+	free(cwd);
+	snprintf(extra, sizeof(extra), "--png '%s' --expect-track '^make'", png);
+	rc = run_viewer("devtools_load.cjs", trace, extra, log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools did not draw the trace as written:\n%s", log);
+	cr_log_info("devtools_load: %s", log);
+
+	rc = run_viewer("engine_check.mjs", trace, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools trace engine rejected the trace:\n%s", log);
+}
+
+/*
+ * The same with clang -ftime-trace files merged (--merge): the compilers'
+ * own slices nest in their process slices, so DevTools must draw them all.
+ */
+Test(viewer, merged_clang_trace_renders_every_slice)
+{
+	char trace[512], extra[64], log[16384], src[256], name[16];
+	int i, rc;
+
+	if (system("clang --version > /dev/null 2>&1"))
+		cr_skip_test("clang is not installed");
+	snprintf(trace, sizeof(trace), "%s", bb_path(&run, "t.json"));
+	cr_assert(access(viewer_dir(), R_OK) == 0,
+		  "viewer not installed at %s (make viewer-deps, or BUILDBPF_VIEWER_DIR)", viewer_dir());
+	bb_write_file(&run, "Makefile",
+		      "OBJS := $(patsubst %.c,%.o,$(wildcard *.c))\nall: $(OBJS)\n"
+		      "%.o: %.c\n\t@sh -c 'exec clang -ftime-trace -O2 -c $< -o $@'\n");
+	for (i = 0; i < 6; i++) {
+		snprintf(name, sizeof(name), "f%d.c", i);
+		snprintf(src, sizeof(src), "int f%d(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) s += v[i] * %d; "
+			 "return s; }\n", i, i + 1);
+		bb_write_file(&run, name, src);
+	}
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--merge", "*.json", "--", "make", "-j2", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(eq(ptr, strstr(run.err, "warning"), NULL), "stderr: %s", run.err);
+
+	snprintf(extra, sizeof(extra), "--expect-track '^make'");
+	rc = run_viewer("devtools_load.cjs", trace, extra, log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools did not draw the merged trace as written:\n%s", log);
+	cr_log_info("devtools_load (merged): %s", log);
+	rc = run_viewer("engine_check.mjs", trace, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools trace engine rejected the merged trace:\n%s", log);
+}

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include "integration.h"
+
+const char *bb_bin_path(void)
+{
+	const char *bin = getenv("BUILDBPF_BIN");
+
+	return bin && *bin ? bin : "build/buildbpf";
+}
+
+const char *bb_test_prog(const char *name)
+{
+	static char path[1024];
+	char *bin = realpath(bb_bin_path(), NULL);
+	char *slash;
+
+	cr_assert_not_null(bin, "%s is not built (make)", bb_bin_path());
+	slash = strrchr(bin, '/');
+	*slash = '\0';
+	snprintf(path, sizeof(path), "%s/tests/%s", bin, name);
+	free(bin);
+	cr_assert(access(path, X_OK) == 0, "%s is not built (make test builds it)", path);
+	return path;
+}
+
+void integration_require_bpf(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("integration suites need root to load BPF programs (run: sudo make test)");
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		cr_skip_test("this kernel has no BTF (/sys/kernel/btf/vmlinux): BPF CO-RE cannot load");
+	cr_assert(access(bb_bin_path(), X_OK) == 0, "%s is not built (make)", bb_bin_path());
+}
+
+struct bb_run run;
+
+void integration_setup(void)
+{
+	integration_require_bpf();
+	bb_run_init(&run);
+}
+
+void integration_teardown(void)
+{
+	bb_run_fini(&run);
+}
+
+void bb_run_init(struct bb_run *r)
+{
+	memset(r, 0, sizeof(*r));
+	snprintf(r->dir, sizeof(r->dir), "/tmp/buildbpf-test.XXXXXX");
+	cr_assert_not_null(mkdtemp(r->dir));
+	/* Readable by a dropped-privilege command too. */
+	cr_assert_eq(chmod(r->dir, 0755), 0);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return strdup("");
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+const char *bb_path(const struct bb_run *r, const char *name)
+{
+	static char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", r->dir, name);
+	return path;
+}
+
+void bb_write_file(const struct bb_run *r, const char *name, const char *text)
+{
+	FILE *f = fopen(bb_path(r, name), "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	cr_assert_eq(fclose(f), 0);
+}
+
+void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[])
+{
+	size_t n = 0;
+
+	argv[n++] = bb_bin_path();
+	for (; *args; args++) {
+		cr_assert_lt(n, BB_ARGV_MAX - 1);
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+}
+
+void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
+	     const char *const extra_env[])
+{
+	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0 || chdir(dir))
+		_exit(99);
+	/* Under make test-asan: leak detection for buildbpf itself (the
+	 * test runner's own, inside libcriterion, is not ours to fix). */
+	if (getenv("BUILDBPF_ASAN_OPTIONS"))
+		setenv("ASAN_OPTIONS", getenv("BUILDBPF_ASAN_OPTIONS"), 1);
+	unsetenv("SUDO_UID");
+	unsetenv("SUDO_GID");
+	unsetenv("SUDO_USER");
+	for (; extra_env && *extra_env; extra_env++)
+		putenv((char *)*extra_env);
+	execv(argv[0], (char *const *)argv);
+	_exit(98);
+}
+
+void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[])
+{
+	char out_path[128], err_path[128];
+	const char *argv[BB_ARGV_MAX];
+	pid_t pid;
+	int status;
+
+	snprintf(out_path, sizeof(out_path), "%s.stdout", r->dir);
+	snprintf(err_path, sizeof(err_path), "%s.stderr", r->dir);
+	bb_argv(argv, args);
+
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		bb_exec(argv, r->dir, out_path, err_path, extra_env);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	free(r->out);
+	free(r->err);
+	r->out = slurp(out_path);
+	r->err = slurp(err_path);
+	unlink(out_path);
+	unlink(err_path);
+	cr_assert(r->status != 98 && r->status != 99, "could not run %s", argv[0]);
+}
+
+void bb_run_fini(struct bb_run *r)
+{
+	char cmd[128];
+
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+	if (r->dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", r->dir);
+		if (system(cmd) != 0)
+			cr_log_warn("could not remove %s", r->dir);
+	}
+}
+
+struct json_object *bb_load_trace(const char *path)
+{
+	struct json_object *trace = json_object_from_file(path), *events;
+
+	cr_assert_not_null(trace, "%s is not valid JSON: %s", path, json_util_get_last_err());
+	cr_assert(json_object_object_get_ex(trace, "traceEvents", &events) &&
+		  json_object_is_type(events, json_type_array));
+	return trace;
+}
+
+static const char *str_field(struct json_object *obj, const char *key)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(obj, key, &v) ? json_object_get_string(v) : NULL;
+}
+
+struct json_object *bb_slices(struct json_object *trace, const char *cat)
+{
+	struct json_object *events, *out = json_object_new_array();
+	size_t i;
+
+	json_object_object_get_ex(trace, "traceEvents", &events);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+		const char *ph = str_field(ev, "ph"), *c = str_field(ev, "cat");
+
+		if (ph && !strcmp(ph, "X") && c && !strcmp(c, cat))
+			json_object_array_add(out, json_object_get(ev));
+	}
+	return out;
+}
+
+long long bb_arg_int(struct json_object *ev, const char *key)
+{
+	struct json_object *args, *v;
+
+	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, key, &v))
+		return 0;
+	return json_object_get_int64(v);
+}
+
+const char *bb_arg_argv(struct json_object *ev, size_t i)
+{
+	struct json_object *args, *argv;
+
+	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, "argv", &argv) ||
+	    i >= json_object_array_length(argv))
+		return NULL;
+	return json_object_get_string(json_object_array_get_idx(argv, i));
+}
+
+struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(slices); i++)
+		if (bb_arg_int(json_object_array_get_idx(slices, i), "pid") == pid)
+			return json_object_array_get_idx(slices, i);
+	return NULL;
+}
+
+long long bb_other_int(struct json_object *trace, const char *key)
+{
+	struct json_object *od, *v;
+
+	cr_assert(json_object_object_get_ex(trace, "otherData", &od), "the trace has no otherData");
+	cr_assert(json_object_object_get_ex(od, key, &v), "otherData.%s missing", key);
+	return json_object_get_int64(v);
+}
+
+void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe)
+{
+	FILE *f = fopen(bb_path(r, "Makefile"), "w");
+	int i;
+
+	cr_assert_not_null(f);
+	fprintf(f, "T :=");
+	for (i = 0; i < n; i++)
+		fprintf(f, " t%03d", i);
+	fprintf(f, "\nall: $(T)\n$(T):\n\t%s\n", recipe);
+	cr_assert_eq(fclose(f), 0);
+}
+
+/* "|" separates the fields of a RELIABILITY row and a line ends it. */
+static char *row_field(char *text)
+{
+	char *c;
+
+	for (c = text; *c; c++)
+		if (*c == '|' || *c == '\n' || *c == '\r')
+			*c = *c == '|' ? '/' : ' ';
+	return text;
+}
+
+/* otherData.<key> (otherData.sched.<key> when sched) into buf as text; false, and "-", when absent. */
+static bool other_field(struct json_object *trace, bool sched, const char *key, char *buf, size_t size)
+{
+	struct json_object *obj, *v;
+
+	snprintf(buf, size, "-");
+	if (!trace || !json_object_object_get_ex(trace, "otherData", &obj) ||
+	    (sched && !json_object_object_get_ex(obj, "sched", &obj)) || !json_object_is_type(obj, json_type_object) ||
+	    !json_object_object_get_ex(obj, key, &v))
+		return false;
+	snprintf(buf, size, "%lld", (long long)json_object_get_int64(v));
+	return true;
+}
+
+void bb_reliability(const char *label, const char *checked, struct json_object *trace, const char *measured, ...)
+{
+	char processes[32], records[32], sched_records[32], lost[32], wall_us[32], events[32] = "-", wall[32] = "-";
+	char *label_copy = strdup(label), *checked_copy = strdup(checked), *figure = NULL;
+	va_list ap;
+
+	va_start(ap, measured);
+	cr_assert(vasprintf(&figure, measured, ap) >= 0);
+	va_end(ap);
+	cr_assert(label_copy && checked_copy);
+	other_field(trace, false, "processes", processes, sizeof(processes));
+	other_field(trace, false, "lost_events", lost, sizeof(lost));
+	if (other_field(trace, false, "records", records, sizeof(records))) {
+		/* No scheduler records with --sched=off: sched is null. */
+		other_field(trace, true, "records", sched_records, sizeof(sched_records));
+		snprintf(events, sizeof(events), "%lld", atoll(records) + atoll(sched_records));
+	}
+	if (other_field(trace, false, "duration_us", wall_us, sizeof(wall_us)))
+		snprintf(wall, sizeof(wall), "%.2f", atoll(wall_us) / 1e6);
+	cr_log_info("RELIABILITY|%s::%s|%s|%s|%s|%s|%s|%s|%s", criterion_current_test->category,
+		    criterion_current_test->name, row_field(label_copy), row_field(checked_copy), processes, events, lost,
+		    wall, row_field(figure));
+	free(label_copy);
+	free(checked_copy);
+	free(figure);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers for the integration suites: they run the real build/buildbpf (the
+ * BPF programs really load) on real commands and read back what it wrote.
+ */
+#ifndef BUILDBPF_TESTS_INTEGRATION_H
+#define BUILDBPF_TESTS_INTEGRATION_H
+
+#include <stdbool.h>
+#include <json-c/json.h>
+
+struct bb_run {
+	int status;   /* buildbpf's exit status (or 128+signal) */
+	char *out;    /* its stdout */
+	char *err;    /* its stderr */
+	char dir[64]; /* a fresh directory the run happens in, mode 0755 */
+};
+
+/* Skips the test, with the reason printed, when BPF cannot load here. */
+void integration_require_bpf(void);
+/*
+ * The run of the current test, for suites declared with
+ * TestSuite(name, .init = integration_setup, .fini = integration_teardown):
+ * setup requires BPF and makes run.dir, teardown removes it.
+ */
+extern struct bb_run run;
+void integration_setup(void);
+void integration_teardown(void);
+/* Makes r->dir; call before bb_run_in(). */
+void bb_run_init(struct bb_run *r);
+/*
+ * Runs buildbpf with args (NULL-terminated) in r->dir.  extra_env entries
+ * ("NAME=value") are added to the environment; SUDO_UID/SUDO_GID are
+ * removed unless given there, so runs under `sudo make test` keep root.
+ */
+void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[]);
+/* The buildbpf under test: $BUILDBPF_BIN, or build/buildbpf. */
+const char *bb_bin_path(void);
+#define BB_ARGV_MAX 64
+/* argv for a run: bb_bin_path(), then args (NULL-terminated). */
+void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[]);
+/*
+ * In a forked child: stdout/stderr to the two files, into dir, with the
+ * environment every run gets (see bb_run_in()), then execs argv.  Exits 99
+ * when it cannot set up, 98 when the exec fails.
+ */
+void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
+	     const char *const extra_env[]) __attribute__((noreturn));
+/* Frees the buffers and removes r->dir. */
+void bb_run_fini(struct bb_run *r);
+/* Writes a file in r->dir. */
+void bb_write_file(const struct bb_run *r, const char *name, const char *text);
+/* Path of a file in r->dir (static buffer). */
+const char *bb_path(const struct bb_run *r, const char *name);
+/* Absolute path of a workload built from tests/workloads (build/tests/NAME). */
+const char *bb_test_prog(const char *name);
+/* Parses a trace; the test fails if it is not a JSON object with traceEvents. */
+struct json_object *bb_load_trace(const char *path);
+/* The X events of category cat (a new array holding references). */
+struct json_object *bb_slices(struct json_object *trace, const char *cat);
+/* args.<key> of an event, as int64 (0 when absent). */
+long long bb_arg_int(struct json_object *ev, const char *key);
+/* args.argv[i] of an event, or NULL. */
+const char *bb_arg_argv(struct json_object *ev, size_t i);
+/* otherData.<key> of a trace as int64; the test fails if it is missing. */
+long long bb_other_int(struct json_object *trace, const char *key);
+/*
+ * A Makefile in r->dir of n independent targets t000, t001, ..., each made
+ * by its own recipe line (e.g. "@cp /dev/null $@").
+ */
+void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe);
+/* The process slice whose args.pid is pid, or NULL. */
+struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
+
+/*
+ * One row of the reliability table (docs/reliability.md), logged as
+ *
+ *   RELIABILITY|suite::test|label|checked|processes|events|lost|wall_s|measured
+ *
+ * which tests/reliability_table.sh reads from make test's (verbose) output.
+ * label names the case, checked says what the test asserts; processes,
+ * events (process and scheduler records received), lost and the traced wall
+ * time come from trace's otherData ("-" without a trace); measured is the
+ * case's own figure (printf-like).  Call it once the assertions have passed,
+ * so that a row stands for a check that held.
+ */
+void bb_reliability(const char *label, const char *checked, struct json_object *trace, const char *measured, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#endif /* BUILDBPF_TESTS_INTEGRATION_H */

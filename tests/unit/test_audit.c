@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The audit's figures, JSON and SVG from synthetic builds with known answers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <json-c/json.h>
+#include "report/audit.h"
+#include "report/audit_json.h"
+#include "report/audit_report.h"
+#include "model/cpu_sched.h"
+#include "model/model.h"
+#include "model/proc_name.h"
+#include "report/svg.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define S 1000000000ull
+#define T0 (1000 * MS)
+#define MAKE_PID 100
+
+/* A build: make (pid 100) and its jobs, with their CPU slices. */
+struct build {
+	struct model *m;
+	struct sched_model *s; /* NULL: --sched=off */
+	struct audit a;
+	bool computed;
+};
+
+static void build_start(struct build *b, size_t nr_cpus, bool sched, const char *const make_argv[])
+{
+	memset(b, 0, sizeof(*b));
+	b->m = model__new(MAKE_PID, T0);
+	cr_assert(not(eq(ptr, b->m, NULL)));
+	synth_exec(b->m, T0, MAKE_PID, 1, "/usr/bin/make", make_argv);
+	if (sched) {
+		b->s = sched_model__new(SCHED_SUMMARY, 0, nr_cpus, T0);
+		cr_assert(not(eq(ptr, b->s, NULL)));
+	}
+}
+
+static void cpu_slice(struct build *b, __u32 cpu, __u32 pid, __u64 from, __u64 to)
+{
+	struct bb_cpu_slice_event e = { .hdr = { .ts_ns = T0 + to, .type = BB_EV_CPU_SLICE, .cpu = cpu, .pid = pid,
+						 .tgid = pid },
+					.start_ns = T0 + from };
+
+	if (b->s)
+		cr_assert(eq(int, sched_model__add_event(b->s, &e, sizeof(e)), 0));
+}
+
+static void cpu_idle(struct build *b, __u32 cpu, __u64 from, __u64 to)
+{
+	struct bb_cpu_idle_event e = { .hdr = { .ts_ns = T0 + to, .type = BB_EV_CPU_IDLE, .cpu = cpu },
+				       .start_ns = T0 + from };
+
+	if (b->s)
+		cr_assert(eq(int, sched_model__add_event(b->s, &e, sizeof(e)), 0));
+}
+
+/* A job of make: path run by pid over [from, to), on cpu the whole time. */
+static void job(struct build *b, __u32 pid, const char *path, const char *const argv[], __u32 cpu, __u64 from,
+		__u64 to, __u64 rss_kb)
+{
+	synth_fork(b->m, T0 + from, MAKE_PID, pid, pid, false);
+	synth_exec(b->m, T0 + from, pid, MAKE_PID, path, argv);
+	synth_exit_acct(b->m, T0 + to, pid, 0, to - from, 0, to - from, rss_kb);
+	cpu_slice(b, cpu, pid, from, to);
+}
+
+static const struct audit *build_finish(struct build *b, __u64 end, size_t nr_cpus)
+{
+	struct audit_input in = { .nr_cpus = nr_cpus };
+	const struct proc_instance *root;
+
+	synth_exit_acct(b->m, T0 + end, MAKE_PID, 0, 0, 0, 0, 1000);
+	cr_assert(eq(int, model__finish(b->m, T0 + end), 0));
+	if (b->s)
+		cr_assert(eq(int, sched_model__finish(b->s, T0 + end), 0));
+	root = &b->m->procs[b->m->root];
+	in.cmd_argv = root->execs[0].argv;
+	in.cmd_argc = root->execs[0].argc;
+	cr_assert(eq(int, audit__compute(&b->a, b->m, b->s, &in), 0));
+	b->computed = true;
+	return &b->a;
+}
+
+static void build_free(struct build *b)
+{
+	if (b->computed)
+		audit__free(&b->a);
+	model__free(b->m);
+	sched_model__free(b->s);
+}
+
+static char *proc_name(const struct model *m, size_t idx)
+{
+	char *name = proc_display_name(&m->procs[idx]);
+
+	cr_assert(not(eq(ptr, name, NULL)));
+	return name;
+}
+
+static const char *const make_j2[] = { "make", "-j2", NULL };
+static const char *const cc_a[] = { "cc1", "a.c", NULL };
+static const char *const cc_b[] = { "cc1", "b.c", NULL };
+static const char *const ld_argv[] = { "ld", "-o", "prog", "a.o", "b.o", NULL };
+
+/* make -j2 on 2 CPUs, but one job after the other: 2 s of one running. */
+Test(audit, purely_serial_build)
+{
+	struct build b;
+	const struct audit *a;
+	char *name;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 0, 1 * S, 2 * S, 100);
+	cpu_idle(&b, 1, 0, 2 * S);
+	a = build_finish(&b, 2 * S, 2);
+
+	cr_assert(eq(u64, a->wall_ns, 2 * S));
+	cr_assert(eq(u64, a->cpu_ns, 2 * S));
+	cr_assert(eq(dbl, a->utilisation, 0.5));
+	cr_assert(eq(dbl, a->avg_running, 1.0));
+	cr_assert(eq(long, a->jobs.jobs, 2));
+	cr_assert(eq(int, a->jobs.source, JOBS_ARGUMENT));
+	cr_assert(eq(sz, a->jobs_target, 2));
+	cr_assert(eq(u64, a->lost_ns, 2 * S));
+	cr_assert(eq(u64, a->par->running_ns[1], 2 * S));
+	cr_assert(eq(sz, a->nr_phases, 1));
+	cr_assert(eq(u64, a->phases[0].end_ns - a->phases[0].start_ns, 2 * S));
+	cr_assert(eq(sz, a->phases[0].nr_procs, 2));
+	name = proc_name(b.m, a->phases[0].procs[0].proc);
+	cr_assert(eq(str, name, "cc1 a.c")); /* equal CPU: the one that ran first */
+	free(name);
+	/* Chain: cc1 b.c started after cc1 a.c ended. */
+	cr_assert(eq(sz, a->nr_chain, 2));
+	cr_assert(eq(u32, b.m->procs[a->chain[0]].pid, 200));
+	cr_assert(eq(u32, b.m->procs[a->chain[1]].pid, 201));
+	cr_assert(eq(u64, a->chain_busy_ns, 2 * S));
+	build_free(&b);
+}
+
+Test(audit, perfect_j2_build)
+{
+	struct build b;
+	const struct audit *a;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	a = build_finish(&b, 1 * S, 2);
+
+	cr_assert(eq(dbl, a->utilisation, 1.0));
+	cr_assert(eq(dbl, a->avg_running, 2.0));
+	cr_assert(eq(u32, a->par->peak_running, 2));
+	cr_assert(eq(u64, a->lost_ns, 0));
+	cr_assert(eq(sz, a->nr_phases, 0));
+	cr_assert(eq(u64, a->noisy_ns, 0));
+	build_free(&b);
+}
+
+/* Four jobs on one CPU with -j4: each waits for the ones before it. */
+Test(audit, oversubscribed_build)
+{
+	struct build b;
+	const struct audit *a;
+	struct bb_cpu_slice_event e = {};
+	__u32 i;
+
+	build_start(&b, 1, true, (const char *const[]){ "make", "-j4", NULL });
+	for (i = 0; i < 4; i++) {
+		synth_fork(b.m, T0, MAKE_PID, 200 + i, 200 + i, false);
+		synth_exec(b.m, T0, 200 + i, MAKE_PID, "/usr/lib/gcc/cc1", cc_a);
+		synth_exit_acct(b.m, T0 + (i + 1) * S, 200 + i, 0, 1 * S, 0, 1 * S, 100);
+		e = (struct bb_cpu_slice_event){ .hdr = { .ts_ns = T0 + (i + 1) * S, .type = BB_EV_CPU_SLICE,
+							  .pid = 200 + i, .tgid = 200 + i },
+						 .start_ns = T0 + i * S, .wait_ns = i * S };
+		cr_assert(eq(int, sched_model__add_event(b.s, &e, sizeof(e)), 0));
+	}
+	a = build_finish(&b, 4 * S, 1);
+
+	cr_assert(eq(dbl, a->utilisation, 1.0));
+	cr_assert(eq(u64, a->par->wait_thread_ns, (0 + 1 + 2 + 3) * S));
+	cr_assert(eq(u64, a->par->runnable_ns[3], 1 * S));
+	cr_assert(eq(u64, a->par->runnable_ns[2], 1 * S));
+	cr_assert(eq(u64, a->par->runnable_ns[1], 1 * S));
+	cr_assert(eq(u64, a->par->runnable_ns[0], 1 * S));
+	cr_assert(eq(u32, a->par->peak_runnable, 3));
+	cr_assert(eq(sz, a->jobs_target, 1)); /* -j4 on one CPU: one can run */
+	cr_assert(eq(u64, a->lost_ns, 0));
+	cr_assert(eq(sz, a->nr_phases, 0));
+	build_free(&b);
+}
+
+/* Two compiles in parallel for 1 s, then a 2 s link alone. */
+Test(audit, serial_link_step_is_the_top_phase_and_ends_the_chain)
+{
+	struct build b;
+	const struct audit *a;
+	char *name;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	job(&b, 202, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 5000);
+	cpu_idle(&b, 1, 1 * S, 3 * S);
+	a = build_finish(&b, 3 * S, 2);
+
+	cr_assert(eq(u64, a->serial_threshold_ns, 60 * MS)); /* 2 % of 3 s */
+	cr_assert(eq(sz, a->nr_phases, 1));
+	cr_assert(eq(u64, a->phases[0].start_ns, T0 + 1 * S));
+	cr_assert(eq(u64, a->phases[0].end_ns, T0 + 3 * S));
+	name = proc_name(b.m, a->phases[0].procs[0].proc);
+	cr_assert(eq(str, name, "ld"));
+	free(name);
+	cr_assert(eq(u64, a->phases[0].procs[0].on_cpu_ns, 2 * S));
+	cr_assert(eq(u64, a->lost_ns, 2 * S));
+	cr_assert(eq(sz, a->nr_chain, 2));
+	cr_assert(eq(u32, b.m->procs[a->chain[1]].pid, 202));
+	cr_assert(eq(u32, b.m->procs[a->top_rss.items[0].proc].pid, 202));
+	cr_assert(eq(u32, b.m->procs[a->top_cpu.items[0].proc].pid, 202));
+	cr_assert(eq(u64, a->top_cpu.items[0].value, 2 * S));
+	cr_assert(eq(u32, b.m->procs[a->top_wall.items[0].proc].pid, MAKE_PID));
+	build_free(&b);
+}
+
+Test(audit, per_program_totals)
+{
+	struct build b;
+	const struct audit *a;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 3 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 3 * S, 100);
+	job(&b, 202, "/bin/sh", (const char *const[]){ "sh", "-c", "true", NULL }, 1, 3 * S, 4 * S, 10);
+	job(&b, 203, "/usr/bin/ld", ld_argv, 0, 4 * S, 6 * S, 5000);
+	a = build_finish(&b, 6 * S, 2);
+
+	cr_assert(eq(u64, a->cpu_ns, 9 * S));
+	cr_assert(eq(sz, a->nr_programs, 4));
+	cr_assert(eq(str, a->programs[0].name, "cc1"));
+	cr_assert(eq(u64, a->programs[0].cpu_ns, 6 * S));
+	cr_assert(eq(sz, a->programs[0].nr_procs, 2));
+	cr_assert(eq(str, a->programs[1].name, "ld"));
+	cr_assert(eq(u64, a->programs[1].cpu_ns, 2 * S));
+	cr_assert(eq(str, a->programs[2].name, "sh"));
+	cr_assert(eq(u64, a->programs[2].cpu_ns, 1 * S));
+	cr_assert(eq(str, a->programs[3].name, "make"));
+	cr_assert(eq(u64, a->programs[3].cpu_ns, 0));
+	build_free(&b);
+}
+
+struct jobs_case {
+	const char *argv[8];
+	const char *makeflags;
+	long jobs;
+	enum audit_jobs_source source;
+};
+
+Test(audit, job_count_from_the_command)
+{
+	static const struct jobs_case cases[] = {
+		{ { "make", "-j8" }, NULL, 8, JOBS_ARGUMENT },
+		{ { "/usr/bin/make", "-j", "8", "all" }, NULL, 8, JOBS_ARGUMENT },
+		{ { "make", "-j", "all" }, NULL, -1, JOBS_ARGUMENT },
+		{ { "make", "-kj4" }, NULL, 4, JOBS_ARGUMENT },
+		{ { "make", "--jobs=3" }, NULL, 3, JOBS_ARGUMENT },
+		{ { "make", "--jobs" }, NULL, -1, JOBS_ARGUMENT },
+		{ { "make", "-C", "-j3dir", "-j2" }, NULL, 2, JOBS_ARGUMENT },
+		{ { "gmake", "V=1" }, NULL, 1, JOBS_TOOL_DEFAULT },
+		{ { "make" }, "j5", 5, JOBS_MAKEFLAGS },
+		{ { "make" }, "k -j6 --no-print-directory", 6, JOBS_MAKEFLAGS },
+		{ { "make" }, " --no-print-directory -- CFLAGS=-j9", 1, JOBS_TOOL_DEFAULT },
+		{ { "make", "-j3" }, "j5", 3, JOBS_ARGUMENT },
+		{ { "ninja", "-j10" }, NULL, 10, JOBS_ARGUMENT },
+		{ { "ninja", "-j", "12", "-C", "out" }, NULL, 12, JOBS_ARGUMENT },
+		{ { "ninja" }, NULL, 6, JOBS_TOOL_DEFAULT }, /* 4 CPUs + 2 */
+		{ { "cc", "-j4" }, NULL, 0, JOBS_UNKNOWN },
+	};
+	struct audit_jobs j;
+	size_t i, argc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (argc = 0; cases[i].argv[argc]; argc++)
+			;
+		audit__jobs_from_argv(&j, (char *const *)cases[i].argv, argc, cases[i].makeflags, 4);
+		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
+		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
+	}
+}
+
+/* With --sched=off the figures that need the scheduler are missing, not zero. */
+Test(audit, sched_off_says_what_is_unavailable)
+{
+	struct build b;
+	const struct audit *a;
+	struct json_object *o, *v;
+	char *text = NULL;
+	size_t len;
+	FILE *out;
+
+	build_start(&b, 2, false, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	a = build_finish(&b, 2 * S, 2);
+	cr_assert(eq(ptr, (void *)a->par, NULL));
+	cr_assert(eq(u64, a->cpu_ns, 1 * S));
+	cr_assert(eq(sz, a->top_wait.nr, 0));
+
+	o = audit_json__new(a, b.m);
+	cr_assert(not(eq(ptr, o, NULL)));
+	cr_assert(json_object_object_get_ex(o, "parallelism", &v) && v == NULL);
+	cr_assert(json_object_object_get_ex(o, "serial_phases", &v) && v == NULL);
+	cr_assert(json_object_object_get_ex(o, "runqueue", &v) && v == NULL);
+	cr_assert(json_object_object_get_ex(o, "unavailable", &v));
+	cr_assert(eq(sz, json_object_array_length(v), 4));
+	cr_assert(json_object_object_get_ex(o, "sched", &v));
+	cr_assert(eq(str, (char *)json_object_get_string(v), "off"));
+	json_object_put(o);
+
+	out = open_memstream(&text, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	audit_report__print(out, a, b.m);
+	fclose(out);
+	cr_assert(strstr(text, "unavailable (traced with --sched=off)") != NULL, "%s", text);
+	cr_assert(strstr(text, "lost parallelism:") == NULL, "%s", text);
+	cr_assert(strstr(text, "serial phases (") == NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
+/* The schema is a contract: its top-level keys, in order, and their types. */
+Test(audit, json_schema_is_stable)
+{
+	static const struct {
+		const char *key;
+		enum json_type type;
+	} schema[] = {
+		{ "version", json_type_int },	      { "wall_ms", json_type_double },
+		{ "cpu_count", json_type_int },	      { "cpu_ms", json_type_double },
+		{ "utilisation", json_type_double },  { "sched", json_type_string },
+		{ "unavailable", json_type_array },   { "parallelism", json_type_object },
+		{ "jobs", json_type_object },	      { "runqueue", json_type_object },
+		{ "serial_phases", json_type_object }, { "critical_chain", json_type_object },
+		{ "top", json_type_object },	      { "programs", json_type_array },
+		{ "lost_events", json_type_int },     { "partial", json_type_boolean },
+		{ "partial_reason", json_type_null },
+	};
+	struct build b;
+	const struct audit *a;
+	struct json_object *o, *parsed, *v, *ph;
+	size_t i = 0;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 100);
+	cpu_idle(&b, 1, 0, 3 * S);
+	a = build_finish(&b, 3 * S, 2);
+	o = audit_json__new(a, b.m);
+	cr_assert(not(eq(ptr, o, NULL)));
+	/* Through text, as a reader gets it. */
+	parsed = json_tokener_parse(json_object_to_json_string(o));
+	cr_assert(not(eq(ptr, parsed, NULL)));
+	json_object_object_foreach(parsed, key, val) {
+		cr_assert(lt(sz, i, sizeof(schema) / sizeof(schema[0])), "extra key %s", key);
+		cr_assert(eq(str, key, (char *)schema[i].key));
+		cr_assert(eq(int, json_object_get_type(val), schema[i].type), "%s", key);
+		i++;
+	}
+	cr_assert(eq(sz, i, sizeof(schema) / sizeof(schema[0])));
+	cr_assert(eq(int, json_object_get_int(json_object_object_get(parsed, "version")), AUDIT_JSON_VERSION));
+	v = json_object_object_get(parsed, "parallelism");
+	cr_assert(eq(sz, json_object_array_length(json_object_object_get(v, "running_ms")), 3));
+	cr_assert(eq(dbl, json_object_get_double(json_object_array_get_idx(json_object_object_get(v, "running_ms"), 1)),
+		     3000.0));
+	v = json_object_object_get(json_object_object_get(parsed, "serial_phases"), "phases");
+	cr_assert(eq(sz, json_object_array_length(v), 1));
+	ph = json_object_array_get_idx(v, 0);
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(ph, "duration_ms")), 3000.0));
+	v = json_object_object_get(json_object_object_get(parsed, "critical_chain"), "estimate");
+	cr_assert(json_object_get_boolean(v));
+	v = json_object_object_get(json_object_object_get(parsed, "jobs"), "requested");
+	cr_assert(eq(int, json_object_get_int(v), 2));
+	json_object_put(parsed);
+	json_object_put(o);
+	build_free(&b);
+}
+
+/*
+ * A small XML well-formedness check: tags balance, attributes are quoted,
+ * text and attribute values hold no raw '<' or bare '&', no control bytes.
+ * Returns NULL or what is wrong.
+ */
+static const char *xml_check(const char *x, size_t *nr_elements)
+{
+	const char *stack[256], *p = x, *name, *end;
+	size_t depth = 0, n, len[256];
+
+	*nr_elements = 0;
+	if (strncmp(p, "<?xml", 5))
+		return "no XML declaration";
+	p = strstr(p, "?>") + 2;
+	for (; *p; p++) {
+		if ((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r')
+			return "control byte";
+		if (*p == '&') {
+			n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz#0123456789");
+			if (!n || p[1 + n] != ';')
+				return "bare &";
+			continue;
+		}
+		if (*p == '>')
+			return "stray >";
+		if (*p != '<')
+			continue;
+		if (p[1] == '/') {
+			name = p + 2;
+			n = strcspn(name, ">");
+			if (!depth || n != len[depth - 1] || strncmp(name, stack[depth - 1], n))
+				return "unbalanced close tag";
+			depth--;
+			p = name + n;
+			continue;
+		}
+		name = p + 1;
+		n = strcspn(name, " />");
+		if (!n)
+			return "empty tag name";
+		/* Attributes: name="value" with no '<' inside. */
+		for (end = name + n; *end && *end != '>'; end++) {
+			if (*end == '"') {
+				const char *close = strchr(end + 1, '"');
+
+				if (!close || memchr(end + 1, '<', close - end - 1))
+					return "bad attribute";
+				end = close;
+			} else if (*end == '<') {
+				return "< in a tag";
+			}
+		}
+		if (!*end)
+			return "unterminated tag";
+		(*nr_elements)++;
+		if (end[-1] != '/') {
+			if (depth == 256)
+				return "too deep";
+			stack[depth] = name;
+			len[depth++] = n;
+		}
+		p = end;
+	}
+	return depth ? "unclosed element" : NULL;
+}
+
+Test(audit, svg_is_well_formed_and_has_its_parts)
+{
+	static const char *const odd_argv[] = { "cc1", "<b>&\"'\x01\xff.c", NULL };
+	struct build b;
+	const struct audit *a;
+	char *svg = NULL;
+	const char *problem;
+	size_t len, elements;
+	FILE *out;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", odd_argv, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	job(&b, 202, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 5000);
+	cpu_idle(&b, 1, 1 * S, 3 * S);
+	a = build_finish(&b, 3 * S, 2);
+	out = open_memstream(&svg, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(int, svg__write(out, a, b.m, b.s), 0));
+	fclose(out);
+
+	problem = xml_check(svg, &elements);
+	cr_assert(eq(ptr, (void *)problem, NULL), "%s", problem);
+	cr_assert(gt(sz, elements, 10));
+	cr_assert(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\"") != NULL);
+	cr_assert(strstr(svg, "class=\"serial\"") != NULL);	/* the link step */
+	cr_assert(strstr(svg, "class=\"run\"") != NULL);	/* the CPU strip */
+	cr_assert(strstr(svg, "serial 2.00 s: ld") != NULL);
+	cr_assert(strstr(svg, "&lt;b&gt;&amp;&quot;&apos;") != NULL);
+	cr_assert(strstr(svg, "<script") == NULL);
+	cr_assert(strstr(svg, "href") == NULL);
+	cr_assert(strstr(svg, "url(") == NULL);
+	cr_assert(strstr(svg, "@font-face") == NULL);
+	free(svg);
+	build_free(&b);
+}
+
+/* The stderr report: every section, and nothing a terminal would obey. */
+Test(audit, report_has_every_section_and_no_control_bytes)
+{
+	static const char *const odd_argv[] = { "ld", "\x1b]0;pwned\x07", NULL };
+	struct build b;
+	const struct audit *a;
+	char *text = NULL;
+	size_t len, i;
+	FILE *out;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	job(&b, 202, "/usr/bin/ld", odd_argv, 0, 1 * S, 3 * S, 5000);
+	cpu_idle(&b, 1, 1 * S, 3 * S);
+	a = build_finish(&b, 3 * S, 2);
+	out = open_memstream(&text, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	audit_report__print(out, a, b.m);
+	fclose(out);
+	for (i = 0; i < len; i++)
+		cr_assert(text[i] == '\n' || ((unsigned char)text[i] >= 0x20 && (unsigned char)text[i] < 0x7f),
+			  "byte %zu: %02x", i, (unsigned char)text[i]);
+	cr_assert(strstr(text, "buildbpf: audit: 3.00 s wall on 2 CPUs, 4.00 s CPU: 67 % utilisation") != NULL, "%s",
+		  text);
+	cr_assert(strstr(text, "make -j2 (from the command)") != NULL, "%s", text);
+	cr_assert(strstr(text, "lost parallelism: 2.00 s (67 % of wall) with fewer than 2 running") != NULL, "%s",
+		  text);
+	cr_assert(strstr(text, "2.00 s at 1.00-3.00 s: ld") != NULL, "%s", text);
+	cr_assert(strstr(text, "chain to the end (estimate") != NULL, "%s", text);
+	cr_assert(strstr(text, "CPU by program: cc1 50 %, ld 50 %") != NULL, "%s", text);
+	cr_assert(strstr(text, "LOST EVENTS") == NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}

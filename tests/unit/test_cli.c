@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The command line, from argv tables. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "cli/cli.h"
+#include "events.h"
+
+struct parsed {
+	struct cli_opts opts;
+	int ret;
+	char *out, *err;
+};
+
+/* argv without argv[0]; NULL-terminated. */
+static struct parsed parse(const char *const args[])
+{
+	static char *argv[64];
+	struct parsed p = {};
+	size_t out_len, err_len;
+	FILE *out, *err;
+	int argc = 0;
+
+	argv[argc++] = "buildbpf";
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	out = open_memstream(&p.out, &out_len);
+	err = open_memstream(&p.err, &err_len);
+	cr_assert(out && err);
+	p.ret = cli__parse(&p.opts, argc, argv, out, err);
+	fclose(out);
+	fclose(err);
+	return p;
+}
+
+static void done(struct parsed *p)
+{
+	free(p->out);
+	free(p->err);
+}
+
+Test(cli, defaults)
+{
+	struct parsed p = parse((const char *[]){ "make", "-j8", NULL });
+
+	cr_assert(gt(int, p.ret, 0));
+	cr_assert(eq(str, (char *)p.opts.output, CLI_DEFAULT_OUTPUT));
+	cr_assert(not(p.opts.force || p.opts.quiet || p.opts.verbose || p.opts.keep_root || p.opts.wait_all));
+	cr_assert(eq(u32, p.opts.args_max, BB_ARGS_MAX_DEFAULT));
+	cr_assert(eq(sz, p.opts.ringbuf_bytes, CLI_DEFAULT_RINGBUF));
+	cr_assert(eq(int, p.opts.sched, SCHED_SUMMARY));
+	cr_assert(eq(u64, p.opts.sched_resolution_ns, SCHED_DEFAULT_RESOLUTION_NS));
+	cr_assert(eq(int, p.opts.cmd_argc, 2));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "make"));
+	cr_assert(eq(str, p.opts.cmd_argv[1], "-j8"));
+	cr_assert(eq(ptr, p.opts.cmd_argv[2], NULL));
+	done(&p);
+}
+
+/* The command's own options are not ours, with or without "--". */
+Test(cli, options_stop_at_the_command)
+{
+	struct parsed p = parse((const char *[]){ "-f", "-o", "t.json", "gcc", "-o", "x", "-v", NULL });
+
+	cr_assert(gt(int, p.ret, 0));
+	cr_assert(p.opts.force);
+	cr_assert(not(p.opts.verbose));
+	cr_assert(eq(str, (char *)p.opts.output, "t.json"));
+	cr_assert(eq(int, p.opts.cmd_argc, 4));
+	done(&p);
+	p = parse((const char *[]){ "-q", "--", "-weird-command", NULL });
+	cr_assert(gt(int, p.ret, 0));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "-weird-command"));
+	done(&p);
+}
+
+Test(cli, every_option)
+{
+	struct parsed p = parse((const char *[]){ "--output=a.json", "--force", "--user", "nobody", "--args-max", "64K",
+						  "--buffer-size", "64M", "--wait-all", "-q", "-v", "--sched", "full",
+						  "--sched-resolution", "500us", "true", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(str, (char *)p.opts.output, "a.json"));
+	cr_assert(eq(str, (char *)p.opts.user, "nobody"));
+	cr_assert(eq(u32, p.opts.args_max, 64 * 1024));
+	cr_assert(eq(sz, p.opts.ringbuf_bytes, 64u << 20));
+	cr_assert(p.opts.wait_all && p.opts.quiet && p.opts.verbose && p.opts.force);
+	cr_assert(eq(int, p.opts.sched, SCHED_FULL));
+	cr_assert(eq(u64, p.opts.sched_resolution_ns, 500000));
+	done(&p);
+}
+
+Test(cli, help_and_version_exit_zero)
+{
+	struct parsed p = parse((const char *[]){ "--help", NULL });
+
+	cr_assert(eq(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.out, "Usage: buildbpf"), NULL)));
+	cr_assert(eq(str, p.err, ""));
+	done(&p);
+	p = parse((const char *[]){ "-V", NULL });
+	cr_assert(eq(int, p.ret, 0));
+	cr_assert(eq(int, strncmp(p.out, "buildbpf ", 9), 0));
+	done(&p);
+}
+
+/* Each mistake: an error return, one line on stderr starting "buildbpf: ". */
+Test(cli, mistakes_are_one_line_errors)
+{
+	static const char *const cases[][6] = {
+		{ NULL },
+		{ "-o", NULL },
+		{ "-o", "", "true", NULL },
+		{ "--bogus", "true", NULL },
+		{ "-x", "true", NULL },
+		{ "--args-max", "0", "true", NULL },
+		{ "--args-max", "129K", "true", NULL },
+		{ "--args-max", "-1", "true", NULL },
+		{ "--args-max", "1.5K", "true", NULL },
+		{ "--buffer-size", "3000", "true", NULL },
+		{ "--buffer-size", "2G", "true", NULL },
+		{ "--sched", "some", "true", NULL },
+		{ "--sched-resolution", "0", "true", NULL },
+		{ "--sched-resolution", "1min", "true", NULL },
+		{ "--sched-resolution", "11s", "true", NULL },
+		{ "--user", "x", "--keep-root", "true", NULL },
+		{ "-f", NULL },
+		{ "record", NULL },
+		{ "record", "--log", "x.bbl", "true", NULL },
+		{ "convert", NULL },
+		{ "convert", "a.bbl", "b.bbl", NULL },
+		{ "convert", "--user", "nobody", "a.bbl", NULL },
+		{ "convert", "--wait-all", "a.bbl", NULL },
+		{ "report", "a.bbl", "-o", "t.json", NULL },
+		{ "--log", "", "true", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct parsed p = parse(cases[i]);
+
+		cr_assert(lt(int, p.ret, 0), "case %zu", i);
+		cr_assert(eq(int, strncmp(p.err, "buildbpf: ", 10), 0), "case %zu: %s", i, p.err);
+		cr_assert(eq(ptr, strchr(p.err, '\n'), p.err + strlen(p.err) - 1), "case %zu: %s", i, p.err);
+		done(&p);
+	}
+}
+
+/* The first argument names a mode; "--" traces a command of that name. */
+Test(cli, record_convert_and_report)
+{
+	struct parsed p = parse((const char *[]){ "record", "-q", "make", "-j2", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_RECORD));
+	cr_assert(eq(str, (char *)p.opts.output, CLI_DEFAULT_LOG));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "make"));
+	cr_assert(p.opts.quiet);
+	done(&p);
+
+	/* Options may follow the recording. */
+	p = parse((const char *[]){ "convert", "b.bbl", "-o", "t.json", "--sched=off", NULL });
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_CONVERT));
+	cr_assert(eq(str, (char *)p.opts.log_path, "b.bbl"));
+	cr_assert(eq(str, (char *)p.opts.output, "t.json"));
+	cr_assert(p.opts.sched_given && !p.opts.resolution_given);
+	cr_assert(eq(int, p.opts.sched, SCHED_OFF));
+	done(&p);
+
+	p = parse((const char *[]){ "report", "b.bbl", NULL });
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_REPORT));
+	cr_assert(not(p.opts.sched_given));
+	done(&p);
+
+	p = parse((const char *[]){ "--log", "k.bbl", "--", "report", NULL });
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_TRACE));
+	cr_assert(eq(str, (char *)p.opts.keep_log, "k.bbl"));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "report"));
+	done(&p);
+}
+
+Test(cli, sizes_and_durations_take_units)
+{
+	struct parsed p = parse((const char *[]){ "--args-max", "4096", "--buffer-size", "4KiB",
+						  "--sched-resolution", "2s", "true", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(u32, p.opts.args_max, 4096));
+	cr_assert(eq(sz, p.opts.ringbuf_bytes, 4096));
+	cr_assert(eq(u64, p.opts.sched_resolution_ns, 2000000000ull));
+	done(&p);
+}
+
+Test(cli, merge_options)
+{
+	struct parsed p = parse((const char *[]){ "--merge", "build/**/*.json", "--merge", "x.json", "--keep-trace-dir",
+						  "--merge-max-file", "2M", "--merge-max-events", "500", "make", NULL });
+
+	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(eq(sz, p.opts.nr_merge, 2));
+	cr_assert(eq(str, (char *)p.opts.merge[0], "build/**/*.json"));
+	cr_assert(eq(str, (char *)p.opts.merge[1], "x.json"));
+	cr_assert(p.opts.keep_trace_dir && !p.opts.no_trace_dir);
+	cr_assert(eq(sz, p.opts.merge_max_file, 2u << 20));
+	cr_assert(eq(sz, p.opts.merge_max_events, 500));
+	done(&p);
+
+	p = parse((const char *[]){ "--keep-trace-dir", "--no-trace-dir", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "exclude"), NULL)));
+	done(&p);
+	p = parse((const char *[]){ "--merge-max-file", "0", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+	p = parse((const char *[]){ "--merge", "", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+}

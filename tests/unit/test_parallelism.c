@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Exact parallelism histograms and serial phases from synthetic intervals. */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "model/cpu_sched.h"
+#include "model/parallelism.h"
+
+#define MS 1000000ull
+#define S 1000000000ull
+#define T0 (1000 * MS)
+
+static struct parallelism *new_par(size_t nr_cpus)
+{
+	struct parallelism *p = par__new(nr_cpus, T0);
+
+	cr_assert(not(eq(ptr, p, NULL)));
+	return p;
+}
+
+static void iv(struct parallelism *p, enum par_kind kind, __u32 tgid, __u64 from, __u64 to)
+{
+	cr_assert(eq(int, par__interval(p, kind, tgid, T0 + from, T0 + to), 0));
+}
+
+/* One CPU runs tgid 10 for 2 s while the other idles. */
+Test(parallelism, purely_serial_build_is_one_phase)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 10, 0, 2 * S);
+	iv(p, PAR_IDLE, 0, 0, 2 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(eq(u64, p->running_ns[0], 0));
+	cr_assert(eq(u64, p->running_ns[1], 2 * S));
+	cr_assert(eq(u64, p->running_ns[2], 0));
+	cr_assert(eq(u64, p->running_idle_ns[1], 2 * S));
+	cr_assert(eq(u64, p->run_thread_ns, 2 * S));
+	cr_assert(eq(u32, p->peak_running, 1));
+	cr_assert(eq(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].start_ns, T0));
+	cr_assert(eq(u64, p->phases[0].end_ns, T0 + 2 * S));
+	cr_assert(eq(sz, p->phases[0].nr_procs, 1));
+	cr_assert(eq(u32, p->phases[0].procs[0].tgid, 10));
+	cr_assert(eq(u64, p->phases[0].procs[0].on_cpu_ns, 2 * S));
+	par__free(p);
+}
+
+Test(parallelism, perfect_j2_has_no_serial_phase)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	iv(p, PAR_RUN, 20, 0, 1 * S);
+	iv(p, PAR_RUN, 30, 1 * S, 2 * S);
+	iv(p, PAR_RUN, 40, 1 * S, 2 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(eq(u64, p->running_ns[2], 2 * S));
+	cr_assert(eq(u64, p->running_idle_ns[2], 0));
+	cr_assert(eq(u64, p->run_thread_ns, 4 * S));
+	cr_assert(eq(u32, p->peak_running, 2));
+	cr_assert(eq(sz, p->nr_phases, 0));
+	par__free(p);
+}
+
+/* One CPU, two threads taking turns; then outside work runs while one waits. */
+Test(parallelism, oversubscribed_build_waits_and_meets_a_noisy_neighbour)
+{
+	struct parallelism *p = new_par(1);
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	iv(p, PAR_WAIT, 20, 0, 1 * S);
+	iv(p, PAR_RUN, 20, 1 * S, 2 * S);
+	iv(p, PAR_WAIT, 10, 1 * S, 3 * S);
+	iv(p, PAR_OTHER, 0, 2 * S, 3 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 3 * S), 0));
+	cr_assert(eq(u64, p->running_ns[1], 2 * S));
+	cr_assert(eq(u64, p->running_ns[0], 1 * S));
+	cr_assert(eq(u64, p->runnable_ns[1], 3 * S));
+	cr_assert(eq(u64, p->wait_thread_ns, 3 * S));
+	cr_assert(eq(u64, p->noisy_ns, 1 * S));
+	cr_assert(eq(u32, p->peak_runnable, 1));
+	/* Only while the neighbour held the CPU did one process alone want it. */
+	cr_assert(eq(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].start_ns, T0 + 2 * S));
+	cr_assert(eq(u64, p->phases[0].end_ns, T0 + 3 * S));
+	cr_assert(eq(sz, p->phases[0].nr_procs, 0));
+	par__free(p);
+}
+
+/* A serial step on a machine whose other CPU is busy with outside work. */
+Test(parallelism, a_busy_neighbour_does_not_hide_a_serial_step)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 30, 0, 2 * S);
+	iv(p, PAR_OTHER, 0, 0, 2 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(eq(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].end_ns - p->phases[0].start_ns, 2 * S));
+	cr_assert(eq(u32, p->phases[0].procs[0].tgid, 30));
+	cr_assert(eq(u64, p->running_idle_ns[1], 0));
+	par__free(p);
+}
+
+/* Two compiles in parallel for 1 s, then a 2 s link on one CPU. */
+Test(parallelism, serial_link_step_is_the_top_phase)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	iv(p, PAR_RUN, 20, 0, 1 * S);
+	iv(p, PAR_RUN, 30, 1 * S, 3 * S);
+	iv(p, PAR_IDLE, 0, 1 * S, 3 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 3 * S), 0));
+	cr_assert(eq(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].start_ns, T0 + 1 * S));
+	cr_assert(eq(u64, p->phases[0].end_ns, T0 + 3 * S));
+	cr_assert(eq(u32, p->phases[0].procs[0].tgid, 30));
+	cr_assert(eq(u64, p->running_idle_ns[1], 2 * S));
+	par__free(p);
+}
+
+/* A moment of overlap does not cut a phase; a long one does. */
+Test(parallelism, short_overlaps_are_bridged_long_ones_split)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	iv(p, PAR_IDLE, 0, 0, 1 * S);
+	iv(p, PAR_RUN, 20, 1 * S - 5 * MS, 1 * S); /* 5 ms overlap: bridged */
+	iv(p, PAR_RUN, 20, 1 * S, 2 * S);
+	iv(p, PAR_IDLE, 0, 1 * S, 2 * S);
+	iv(p, PAR_RUN, 30, 2 * S, 3 * S);	   /* 1 s of two processes */
+	iv(p, PAR_RUN, 40, 2 * S, 3 * S);
+	iv(p, PAR_RUN, 50, 3 * S, 3500 * MS);
+	iv(p, PAR_IDLE, 0, 3 * S, 3500 * MS);
+	cr_assert(eq(int, par__finish(p, T0 + 3500 * MS), 0));
+	cr_assert(eq(sz, p->nr_phases, 2));
+	cr_assert(eq(u64, p->phases[0].start_ns, T0));
+	cr_assert(eq(u64, p->phases[0].end_ns, T0 + 2 * S));
+	cr_assert(eq(sz, p->phases[0].nr_procs, 2));
+	cr_assert(eq(u32, p->phases[0].procs[0].tgid, 20));
+	cr_assert(eq(u64, p->phases[0].procs[0].on_cpu_ns, 1 * S));
+	cr_assert(eq(u32, p->phases[0].procs[1].tgid, 10));
+	cr_assert(eq(u64, p->phases[0].procs[1].on_cpu_ns, 1 * S - 5 * MS));
+	cr_assert(eq(u64, p->phases[1].start_ns, T0 + 3 * S));
+	cr_assert(eq(u64, p->phases[1].end_ns, T0 + 3500 * MS));
+	par__free(p);
+}
+
+/* Sweeping early gives the same figures; a wait behind the sweep is counted late. */
+Test(parallelism, sweeps_below_a_watermark_are_exact_and_late_waits_counted)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	iv(p, PAR_RUN, 20, 0, 2 * S);
+	cr_assert(eq(int, par__sweep(p, T0 + 1 * S + 1), 0));
+	iv(p, PAR_IDLE, 0, 1 * S, 2 * S);
+	iv(p, PAR_WAIT, 0, 500 * MS, 1500 * MS); /* 0.5..1 s already swept */
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(eq(u64, p->running_ns[2], 1 * S));
+	cr_assert(eq(u64, p->running_ns[1], 1 * S));
+	cr_assert(eq(u64, p->running_idle_ns[1], 1 * S));
+	cr_assert(eq(u64, p->late_ns, 500 * MS));
+	cr_assert(eq(u64, p->runnable_ns[1], 500 * MS));
+	cr_assert(eq(u64, p->runnable_ns[0], 1500 * MS));
+	par__free(p);
+}
+
+static void slice(struct sched_model *s, __u32 cpu, __u32 tgid, __u64 start, __u64 end, __u64 wait)
+{
+	struct bb_cpu_slice_event e = { .hdr = { .ts_ns = T0 + end, .type = BB_EV_CPU_SLICE, .cpu = cpu,
+						 .pid = tgid, .tgid = tgid },
+					.start_ns = T0 + start, .wait_ns = wait };
+
+	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
+}
+
+static void idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
+{
+	struct bb_cpu_idle_event e = { .hdr = { .ts_ns = T0 + end, .type = BB_EV_CPU_IDLE, .cpu = cpu },
+				       .start_ns = T0 + start };
+
+	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
+}
+
+/* The sched model feeds every interval, so SUMMARY and FULL agree exactly. */
+Test(parallelism, sched_model_histograms_are_exact_at_every_level)
+{
+	enum sched_level levels[] = { SCHED_SUMMARY, SCHED_FULL };
+	size_t l, i;
+
+	for (l = 0; l < 2; l++) {
+		struct sched_model *s = sched_model__new(levels[l], 0, 2, T0);
+
+		cr_assert(not(eq(ptr, s, NULL)));
+		/* 300 short alternations on cpu 0 with waits; cpu 1 idle, then busy. */
+		for (i = 0; i < 300; i++)
+			slice(s, 0, i % 2 ? 10 : 20, i * 3 * MS, (i + 1) * 3 * MS, i ? 1 * MS : 0);
+		idle(s, 1, 0, 600 * MS);
+		slice(s, 1, 30, 600 * MS, 900 * MS, 0);
+		cr_assert(eq(int, sched_model__finish(s, T0 + 900 * MS), 0));
+		cr_assert(eq(u64, s->par->running_ns[1], 600 * MS), "level %zu", l);
+		cr_assert(eq(u64, s->par->running_ns[2], 300 * MS), "level %zu", l);
+		cr_assert(eq(u64, s->par->running_idle_ns[1], 600 * MS), "level %zu", l);
+		cr_assert(eq(u64, s->par->wait_thread_ns, 299 * MS), "level %zu", l);
+		cr_assert(eq(u64, s->par->runnable_ns[1], 299 * MS), "level %zu", l);
+		cr_assert(eq(u64, s->par->late_ns, 0), "level %zu", l);
+		/* Two processes alternate on cpu 0, the next one waiting 1 ms of
+		 * every 3: bridged into one phase, which ends where the wait
+		 * before cpu 1 got busy began. */
+		cr_assert(eq(sz, s->par->nr_phases, 1), "level %zu", l);
+		cr_assert(eq(u64, s->par->phases[0].start_ns, T0), "level %zu", l);
+		cr_assert(eq(u64, s->par->phases[0].end_ns, T0 + 599 * MS), "level %zu", l);
+		sched_model__free(s);
+	}
+}
+
+/* A possible but offline CPU sends nothing: not idle, not outside work. */
+Test(parallelism, an_offline_cpu_is_not_counted_as_left_to_others)
+{
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, T0);
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	sched_model__set_absent(s, 1);
+	slice(s, 0, 10, 0, 1000 * MS, 0);
+	cr_assert(eq(int, sched_model__finish(s, T0 + 1000 * MS), 0));
+	cr_assert(eq(u64, s->par->running_ns[1], 1000 * MS));
+	cr_assert(eq(sz, s->par->nr_phases, 0));
+	cr_assert(eq(u64, s->par->noisy_ns, 0));
+	cr_assert(eq(u64, s->cpus[1].other_ns, 1000 * MS)); /* drawn as before */
+	sched_model__free(s);
+}
+
+/* An online CPU that sends nothing ran outside work all along: a neighbour. */
+Test(parallelism, a_silent_online_cpu_is_outside_work)
+{
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, T0);
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	slice(s, 0, 10, 0, 1000 * MS, 0);
+	cr_assert(eq(int, sched_model__finish(s, T0 + 1000 * MS), 0));
+	cr_assert(eq(sz, s->par->nr_phases, 1));
+	sched_model__free(s);
+}
+
+/* The sweep does not wait for an offline CPU: memory stays bounded. */
+Test(parallelism, sweeps_do_not_wait_for_an_offline_cpu)
+{
+	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 2, T0);
+	size_t i;
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	sched_model__set_absent(s, 1);
+	for (i = 0; i < 200000; i++)
+		slice(s, 0, 10 + i % 2 * 10, i * MS, (i + 1) * MS, 0);
+	/* Swept as it went: the phases so far are final, and nothing was late. */
+	cr_assert(gt(u64, s->par->running_ns[1], 100000 * MS));
+	cr_assert(eq(int, sched_model__finish(s, T0 + 200000 * MS), 0));
+	cr_assert(eq(u64, s->par->running_ns[1], 200000 * MS));
+	cr_assert(eq(u64, s->par->late_ns, 0));
+	sched_model__free(s);
+}

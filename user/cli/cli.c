@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "merge/trace_merge.h"
+#include "events.h"
+#include "version.h"
+#include "util/term_escape.h"
+
+enum {
+	OPT_USER = 0x100,
+	OPT_KEEP_ROOT,
+	OPT_ARGS_MAX,
+	OPT_BUFFER_SIZE,
+	OPT_WAIT_ALL,
+	OPT_SCHED,
+	OPT_SCHED_RESOLUTION,
+	OPT_LOG,
+	OPT_MERGE,
+	OPT_KEEP_TRACE_DIR,
+	OPT_NO_TRACE_DIR,
+	OPT_MERGE_MAX_FILE,
+	OPT_MERGE_MAX_EVENTS,
+	OPT_SUMMARY_JSON,
+	OPT_SVG,
+};
+
+static const char usage_text[] =
+	"Usage: buildbpf [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
+	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
+	"       buildbpf report [OPTIONS] LOG\n"
+	"\n"
+	"Runs COMMAND unchanged and records, with eBPF, every fork, exec and exit of\n"
+	"its whole process tree.  Writes a Chrome Trace Event JSON file that opens in\n"
+	"Perfetto (ui.perfetto.dev) or chrome://tracing.  Exits with COMMAND's status\n"
+	"(128+N when it was killed by signal N).  Needs root, or CAP_BPF and CAP_PERFMON.\n"
+	"\n"
+	"  record   only records: streams the events to LOG (default: " CLI_DEFAULT_LOG ")\n"
+	"  convert  renders a recording as a trace, with the trace options below\n"
+	"  report   prints a recording's summary\n"
+	"To trace a command named record, convert or report, put -- before it.\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output FILE      trace file to write (default: " CLI_DEFAULT_OUTPUT ");\n"
+	"                         with record: the event log (default: " CLI_DEFAULT_LOG ")\n"
+	"  -f, --force            replace FILE (and the --log file) if it exists\n"
+	"      --log LOG          also keep the event log in LOG, for convert and\n"
+	"                         report later (default: a temporary log, removed once\n"
+	"                         the trace is written)\n"
+	"      --user USER        run COMMAND as USER (default under sudo: the invoking\n"
+	"                         user, from SUDO_UID/SUDO_GID)\n"
+	"      --keep-root        under sudo, run COMMAND as root\n"
+	"      --args-max BYTES   argv bytes kept per exec, up to 128K (default: 16K);\n"
+	"                         longer argv is cut and flagged in the trace\n"
+	"      --buffer-size SIZE kernel ring buffer size, a power of two (default: 16M)\n"
+	"      --sched LEVEL      scheduler detail: off (process tree only), summary\n"
+	"                         (default: per-process CPU/run-queue/blocked/sleep\n"
+	"                         time, CPU lanes and parallelism counters at a bounded\n"
+	"                         resolution), full (every context switch); convert\n"
+	"                         and report default to the recording's level and can\n"
+	"                         only lower it\n"
+	"      --sched-resolution TIME  with --sched=summary: the time grain of the\n"
+	"                         CPU lanes; each lane shows, per TIME, what held the\n"
+	"                         CPU most (default: 10ms; units ns, us, ms, s)\n"
+	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
+	"                         it started has exited too (default: stop, and mark the\n"
+	"                         ones still running as unfinished)\n"
+	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
+	"                         glob where '**' matches any number of directories,\n"
+	"                         read after the build (repeatable; quote globs), e.g.\n"
+	"                         --merge 'build/**/*.json' for clang -ftime-trace\n"
+	"      --keep-trace-dir   keep $BUILDBPF_TRACE_DIR after the build (its path\n"
+	"                         is printed); by default it is removed once merged\n"
+	"      --no-trace-dir     do not create and export $BUILDBPF_TRACE_DIR\n"
+	"      --merge-max-file SIZE  skip a merged file larger than SIZE (default: 16M)\n"
+	"      --merge-max-events N   merge at most N events in all; a file that would\n"
+	"                         pass it is skipped (default: 500000)\n"
+	"      --summary-json FILE  also write the parallelism audit as JSON to FILE\n"
+	"                         (fields in the README; same rules as -o)\n"
+	"      --svg FILE         also draw the build as a self-contained SVG: process\n"
+	"                         lanes, a CPU/parallelism strip, serial phases marked\n"
+	"  -q, --quiet            no summary or audit report at the end\n"
+	"  -v, --verbose          show libbpf's messages\n"
+	"  -h, --help             show this help and exit\n"
+	"  -V, --version          show the version and exit\n"
+	"\n"
+	"The command gets BUILDBPF_TRACE_DIR, a private directory of its own: any\n"
+	"tool may write Chrome trace files there (one file per writer, named\n"
+	"<tool>-<pid>.json); they are merged under the process that wrote them.\n"
+	"\n"
+	"Examples:\n"
+	"  sudo buildbpf -o trace.json -- make -j8\n"
+	"  sudo buildbpf -o t.json --merge 'build/**/*.json' -- make CFLAGS=-ftime-trace\n"
+	"  sudo buildbpf record -o build.bbl -- make -j8\n"
+	"  buildbpf convert build.bbl -o trace.json --sched=off\n";
+
+/* The leading decimal number of s; *end points past it.  No sign allowed. */
+static int parse_leading_u64(const char *s, unsigned long long *v, char **end)
+{
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	return errno || *end == s ? -EINVAL : 0;
+}
+
+/* "1ms", "500us", "2s", "100000ns": a duration; a bare number is ns. */
+static int parse_duration(const char *s, __u64 *out)
+{
+	static const struct {
+		const char *unit;
+		__u64 ns;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { "", 1 } };
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	if (parse_leading_u64(s, &v, &end))
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > UINT64_MAX / units[i].ns)
+			return -EINVAL;
+		*out = v * units[i].ns;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* "16K", "4M", "4096": a byte count with an optional binary suffix. */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	unsigned long long v;
+	bool suffix = true;
+	char *end;
+
+	if (parse_leading_u64(s, &v, &end) || v > (1ull << 40))
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; break;
+	case 'm': case 'M': v <<= 20; break;
+	case 'g': case 'G': v <<= 30; break;
+	default: suffix = false; break;
+	}
+	if (suffix) {
+		end++;
+		if (*end == 'i') /* "KiB"-style spellings */
+			end++;
+		if (*end == 'B')
+			end++;
+	}
+	if (*end)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Two outputs named alike would overwrite each other at the end. */
+static bool same_file_names(const struct cli_opts *opts, FILE *err)
+{
+	const char *names[] = { opts->output, opts->summary_json, opts->svg, opts->keep_log };
+	size_t i, k, n = sizeof(names) / sizeof(names[0]);
+
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++)
+			if (names[i] && names[k] && !strcmp(names[i], names[k])) {
+				fprintf(err, "buildbpf: -o, --summary-json, --svg and --log must name different files\n");
+				return false;
+			}
+	return true;
+}
+
+int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "user", required_argument, NULL, OPT_USER },
+		{ "keep-root", no_argument, NULL, OPT_KEEP_ROOT },
+		{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
+		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
+		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
+		{ "sched", required_argument, NULL, OPT_SCHED },
+		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
+		{ "log", required_argument, NULL, OPT_LOG },
+		{ "merge", required_argument, NULL, OPT_MERGE },
+		{ "keep-trace-dir", no_argument, NULL, OPT_KEEP_TRACE_DIR },
+		{ "no-trace-dir", no_argument, NULL, OPT_NO_TRACE_DIR },
+		{ "merge-max-file", required_argument, NULL, OPT_MERGE_MAX_FILE },
+		{ "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS },
+		{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	char esc[TERM_ESCAPE_BUF];
+	unsigned long long size;
+	int c;
+
+	static const struct {
+		const char *name;
+		enum cli_mode mode;
+	} modes[] = { { "record", CLI_RECORD }, { "convert", CLI_CONVERT }, { "report", CLI_REPORT } };
+	/* Options that only make sense where a command runs. */
+	const char *run_only = NULL;
+	const char *mode_name = NULL, *optstring;
+	bool output_given = false;
+	size_t i;
+
+	memset(opts, 0, sizeof(*opts));
+	for (i = 0; argc > 1 && i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcmp(argv[1], modes[i].name))
+			continue;
+		opts->mode = modes[i].mode;
+		mode_name = modes[i].name;
+		/* getopt sees the subcommand as its program name. */
+		argc--;
+		argv++;
+		break;
+	}
+	opts->output = opts->mode == CLI_RECORD ? CLI_DEFAULT_LOG : CLI_DEFAULT_OUTPUT;
+	opts->args_max = BB_ARGS_MAX_DEFAULT;
+	opts->ringbuf_bytes = CLI_DEFAULT_RINGBUF;
+	opts->sched = SCHED_SUMMARY;
+	opts->sched_resolution_ns = SCHED_DEFAULT_RESOLUTION_NS;
+	opts->merge_max_file = MERGE_DEFAULT_FILE_MAX_BYTES;
+	opts->merge_max_events = MERGE_DEFAULT_MAX_EVENTS;
+
+	/* '+': stop at the command, whose own options are not ours.
+	 * ':': report a missing argument ourselves. */
+	optind = 0;
+	opterr = 0;
+	/* A recording is one operand: options may follow it (convert LOG -o T). */
+	optstring = opts->mode == CLI_CONVERT || opts->mode == CLI_REPORT ? ":o:fqvhV" : "+:o:fqvhV";
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			if (!*optarg) {
+				fprintf(err, "buildbpf: -o/--output needs a file name\n");
+				return -EINVAL;
+			}
+			opts->output = optarg;
+			output_given = true;
+			break;
+		case 'f':
+			opts->force = true;
+			break;
+		case OPT_USER:
+			run_only = "--user";
+			opts->user = optarg;
+			break;
+		case OPT_KEEP_ROOT:
+			run_only = "--keep-root";
+			opts->keep_root = true;
+			break;
+		case OPT_ARGS_MAX:
+			run_only = "--args-max";
+			if (parse_size(optarg, &size) || size < 1 || size > BB_ARGS_MAX_LIMIT) {
+				fprintf(err, "buildbpf: --args-max '%s': expected 1 to %u bytes (e.g. 4096, 64K)\n",
+					term_escape(optarg, esc, sizeof(esc)), BB_ARGS_MAX_LIMIT);
+				return -EINVAL;
+			}
+			opts->args_max = size;
+			break;
+		case OPT_BUFFER_SIZE:
+			run_only = "--buffer-size";
+			if (parse_size(optarg, &size) || size < 4096 || size > (1ull << 30) || (size & (size - 1))) {
+				fprintf(err, "buildbpf: --buffer-size '%s': expected a power of two from 4K to 1G\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->ringbuf_bytes = size;
+			break;
+		case OPT_SCHED:
+			opts->sched_given = true;
+			if (!strcmp(optarg, "off")) {
+				opts->sched = SCHED_OFF;
+			} else if (!strcmp(optarg, "summary")) {
+				opts->sched = SCHED_SUMMARY;
+			} else if (!strcmp(optarg, "full")) {
+				opts->sched = SCHED_FULL;
+			} else {
+				fprintf(err, "buildbpf: --sched '%s': expected off, summary or full\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			break;
+		case OPT_SCHED_RESOLUTION:
+			opts->resolution_given = true;
+			if (parse_duration(optarg, &opts->sched_resolution_ns) || !opts->sched_resolution_ns ||
+			    opts->sched_resolution_ns > 10000000000ull) {
+				fprintf(err, "buildbpf: --sched-resolution '%s': expected a duration from 1ns to 10s "
+					     "(e.g. 1ms, 500us)\n", term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			break;
+		case OPT_LOG:
+			if (opts->mode != CLI_TRACE) {
+				fprintf(err, "buildbpf: %s: --log is for tracing (record writes its log with -o)\n",
+					mode_name);
+				return -EINVAL;
+			}
+			if (!*optarg) {
+				fprintf(err, "buildbpf: --log needs a file name\n");
+				return -EINVAL;
+			}
+			opts->keep_log = optarg;
+			break;
+		case OPT_MERGE:
+			if (!*optarg || opts->nr_merge >= CLI_MERGE_MAX) {
+				fprintf(err, "buildbpf: --merge: %s\n",
+					*optarg ? "too many (at most 64; use a glob)" : "needs a path or a glob");
+				return -EINVAL;
+			}
+			opts->merge[opts->nr_merge++] = optarg;
+			break;
+		case OPT_KEEP_TRACE_DIR:
+			run_only = "--keep-trace-dir";
+			opts->keep_trace_dir = true;
+			break;
+		case OPT_NO_TRACE_DIR:
+			run_only = "--no-trace-dir";
+			opts->no_trace_dir = true;
+			break;
+		case OPT_MERGE_MAX_FILE:
+			if (parse_size(optarg, &size) || size < 1 || size > (1ull << 30)) {
+				fprintf(err, "buildbpf: --merge-max-file '%s': expected 1 byte to 1G (e.g. 64M)\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->merge_max_file = size;
+			break;
+		case OPT_MERGE_MAX_EVENTS:
+			if (parse_size(optarg, &size) || size > 100000000) {
+				fprintf(err, "buildbpf: --merge-max-events '%s': expected 0 to 100000000\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->merge_max_events = size;
+			break;
+		case OPT_SUMMARY_JSON:
+		case OPT_SVG:
+			if (!*optarg) {
+				fprintf(err, "buildbpf: %s needs a file name\n",
+					c == OPT_SVG ? "--svg" : "--summary-json");
+				return -EINVAL;
+			}
+			*(c == OPT_SVG ? &opts->svg : &opts->summary_json) = optarg;
+			break;
+		case OPT_WAIT_ALL:
+			run_only = "--wait-all";
+			opts->wait_all = true;
+			break;
+		case 'q':
+			opts->quiet = true;
+			break;
+		case 'v':
+			opts->verbose = true;
+			break;
+		case 'h':
+			fputs(usage_text, out);
+			return 0;
+		case 'V':
+			fprintf(out, "buildbpf %s\n", BUILDBPF_VERSION);
+			return 0;
+		case ':':
+			fprintf(err, "buildbpf: option '%s' needs an argument (see --help)\n",
+				term_escape(argv[optind - 1], esc, sizeof(esc)));
+			return -EINVAL;
+		default:
+			if (optopt)
+				fprintf(err, "buildbpf: unknown option '-%s' (see --help)\n",
+					term_escape((char[]){ (char)optopt, '\0' }, esc, sizeof(esc)));
+			else
+				fprintf(err, "buildbpf: unknown option '%s' (see --help)\n",
+					term_escape(argv[optind - 1], esc, sizeof(esc)));
+			return -EINVAL;
+		}
+	}
+	if (!same_file_names(opts, err))
+		return -EINVAL;
+	if (opts->mode == CLI_RECORD && (opts->summary_json || opts->svg)) {
+		fprintf(err, "buildbpf: record writes only the event log (hint: buildbpf convert LOG %s FILE)\n",
+			opts->svg ? "--svg" : "--summary-json");
+		return -EINVAL;
+	}
+	if (opts->user && opts->keep_root) {
+		fprintf(err, "buildbpf: --user and --keep-root exclude each other\n");
+		return -EINVAL;
+	}
+	if (opts->mode == CLI_CONVERT || opts->mode == CLI_REPORT) {
+		if (run_only) {
+			fprintf(err, "buildbpf: %s: %s applies when a command runs, not to a recording\n", mode_name,
+				run_only);
+			return -EINVAL;
+		}
+		if (opts->mode == CLI_REPORT && output_given) {
+			fprintf(err, "buildbpf: report prints to stdout; -o is for convert\n");
+			return -EINVAL;
+		}
+		if (argc - optind != 1) {
+			fprintf(err, "buildbpf: %s: expected one recording (usage: buildbpf %s [OPTIONS] LOG)\n",
+				mode_name, mode_name);
+			return -EINVAL;
+		}
+		opts->log_path = argv[optind];
+		return 1;
+	}
+	if (opts->keep_trace_dir && opts->no_trace_dir) {
+		fprintf(err, "buildbpf: --keep-trace-dir and --no-trace-dir exclude each other\n");
+		return -EINVAL;
+	}
+	if (optind >= argc) {
+		fprintf(err, "buildbpf: no command to %s (usage: buildbpf %s[OPTIONS] -- COMMAND [ARG...])\n",
+			opts->mode == CLI_RECORD ? "record" : "trace", opts->mode == CLI_RECORD ? "record " : "");
+		return -EINVAL;
+	}
+	opts->cmd_argv = argv + optind;
+	opts->cmd_argc = argc - optind;
+	return 1;
+}

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the event log.  The file may be anything: cut short, corrupt or
+ * hostile.  Every length is checked against BBL_FRAME_MAX before it is
+ * read, so memory is one frame buffer whatever the file says, and every
+ * field of INFO is range-checked before anyone uses it.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "util/error_text.h"
+#include "log/event_log.h"
+
+struct event_log_reader {
+	FILE *f;
+	unsigned char *frame; /* BBL_FRAME_MAX bytes */
+	__u64 offset;	      /* end of the last complete frame */
+	struct event_log_info info;
+	struct bbl_trailer trailer;
+	bool have_trailer;
+	bool done; /* trailer seen, or an error: nothing more to read */
+};
+
+/* Reads exactly len bytes: 0; -ENODATA at end of file (partial or not); -EIO. */
+static int read_exact(struct event_log_reader *r, void *buf, size_t len)
+{
+	size_t n = fread(buf, 1, len, r->f);
+
+	if (n == len)
+		return 0;
+	return ferror(r->f) ? -EIO : -ENODATA;
+}
+
+static bool all_zero(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/*
+ * One frame into r->frame.  A frame of zeros is where a crash left the
+ * file's tail unwritten: the log ends there, cut short.
+ */
+static int read_frame(struct event_log_reader *r, struct bbl_frame *fr, char *err, size_t size)
+{
+	size_t padded;
+	int e;
+
+	e = read_exact(r, fr, sizeof(*fr));
+	if (e == -ENODATA)
+		return error_text(e, err, size, "the log ends at byte %llu, cut short (no trailer)",
+			    (unsigned long long)r->offset);
+	if (e)
+		return error_text(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
+	if (fr->type == 0 && fr->len == 0)
+		return error_text(-ENODATA, err, size, "the log ends at byte %llu, cut short (zeros follow)",
+			    (unsigned long long)r->offset);
+	if (fr->type < BBL_FRAME_INFO || fr->type > BBL_FRAME_TRAILER)
+		return error_text(-EBADMSG, err, size, "corrupt: unknown frame type %u at byte %llu", fr->type,
+			    (unsigned long long)r->offset);
+	if (fr->len > BBL_FRAME_MAX)
+		return error_text(-EBADMSG, err, size, "corrupt: a %u-byte frame at byte %llu (at most %u)", fr->len,
+			    (unsigned long long)r->offset, BBL_FRAME_MAX);
+	padded = (fr->len + 7) & ~7u;
+	e = read_exact(r, r->frame, padded);
+	if (e == -ENODATA)
+		return error_text(e, err, size, "the log ends inside the frame at byte %llu, cut short",
+			    (unsigned long long)r->offset);
+	if (e)
+		return error_text(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
+	r->offset += sizeof(*fr) + padded;
+	return 0;
+}
+
+/* ---- INFO ---- */
+
+static bool get_int(struct json_object *obj, const char *key, long long min, long long max, long long *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	errno = 0;
+	*out = json_object_get_int64(v);
+	return !errno && *out >= min && *out <= max;
+}
+
+static bool get_u64(struct json_object *obj, const char *key, __u64 *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_int))
+		return false;
+	errno = 0;
+	*out = json_object_get_uint64(v);
+	return !errno;
+}
+
+static bool get_string(struct json_object *obj, const char *key, char **out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string))
+		return false;
+	*out = strndup(json_object_get_string(v), json_object_get_string_len(v));
+	return *out != NULL;
+}
+
+static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t size)
+{
+	struct event_log_info *info = &r->info;
+	struct json_tokener *tok = json_tokener_new_ex(4);
+	struct json_object *obj = NULL, *v;
+	const char *sched, *missing = NULL;
+	long long n;
+	int e = 0;
+
+	if (!tok)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	obj = json_tokener_parse_ex(tok, (const char *)r->frame, len);
+	if (!obj || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len || !json_object_is_type(obj, json_type_object)) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is not a JSON object");
+		goto out;
+	}
+	if (!get_string(obj, "buildbpf_version", &info->buildbpf_version))
+		missing = "buildbpf_version";
+	else if (!get_string(obj, "kernel_release", &info->kernel_release))
+		missing = "kernel_release";
+	else if (!get_string(obj, "user", &info->user))
+		missing = "user";
+	else if (!get_int(obj, "online_cpus", 1, BBL_MAX_CPUS, &n) || !(info->online_cpus = n))
+		missing = "online_cpus";
+	else if (!get_int(obj, "possible_cpus", 1, BBL_MAX_CPUS, &n) || !(info->possible_cpus = n))
+		missing = "possible_cpus";
+	else if (!get_int(obj, "page_size", 1, 1 << 30, &n) || !(info->page_size = n))
+		missing = "page_size";
+	else if (!get_u64(obj, "start_ns", &info->start_ns))
+		missing = "start_ns";
+	else if (!get_int(obj, "realtime_offset_ns", INT64_MIN, INT64_MAX, &n) || ((info->realtime_offset_ns = n), 0))
+		missing = "realtime_offset_ns";
+	else if (!get_int(obj, "root_pid", 1, UINT32_MAX, &n) || !(info->root_pid = n))
+		missing = "root_pid";
+	else if (!get_int(obj, "args_max", 0, UINT32_MAX, &n) || ((info->args_max = n), 0))
+		missing = "args_max";
+	else if (!get_u64(obj, "buffer_size", &info->ringbuf_bytes))
+		missing = "buffer_size";
+	else if (!get_u64(obj, "sched_resolution_ns", &info->sched_resolution_ns) ||
+		 !info->sched_resolution_ns || info->sched_resolution_ns > 10000000000ull)
+		missing = "sched_resolution_ns";
+	else if (!json_object_object_get_ex(obj, "wait_all", &v) || !json_object_is_type(v, json_type_boolean))
+		missing = "wait_all";
+	else if (!json_object_object_get_ex(obj, "sched", &v) || !json_object_is_type(v, json_type_string))
+		missing = "sched";
+	if (missing) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's '%s' is missing or out of range", missing);
+		goto out;
+	}
+	/* Optional: absent means unknown, or unset. */
+	if ((json_object_object_get_ex(obj, "online_cpu_list", NULL) &&
+	     !get_string(obj, "online_cpu_list", &info->online_cpu_list)) ||
+	    (json_object_object_get_ex(obj, "makeflags", NULL) && !get_string(obj, "makeflags", &info->makeflags))) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
+		goto out;
+	}
+	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
+	sched = json_object_get_string(v);
+	if (!strcmp(sched, "off")) {
+		info->sched = SCHED_OFF;
+	} else if (!strcmp(sched, "summary")) {
+		info->sched = SCHED_SUMMARY;
+	} else if (!strcmp(sched, "full")) {
+		info->sched = SCHED_FULL;
+	} else {
+		e = error_text(-EBADMSG, err, size, "corrupt: unknown scheduler level in the recording");
+		goto out;
+	}
+out:
+	json_object_put(obj);
+	json_tokener_free(tok);
+	return e;
+}
+
+/* ARGV: NUL-terminated arguments, at least one. */
+static int parse_argv(struct event_log_reader *r, size_t len, char *err, size_t size)
+{
+	struct event_log_info *info = &r->info;
+	size_t i, argc = 0, start = 0;
+
+	if (!len || r->frame[len - 1] != '\0')
+		return error_text(-EBADMSG, err, size, "corrupt: the recorded command line is not NUL-terminated");
+	for (i = 0; i < len; i++)
+		argc += r->frame[i] == '\0';
+	info->cmd_argv = calloc(argc + 1, sizeof(*info->cmd_argv));
+	if (!info->cmd_argv)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	for (i = 0; i < len; i++) {
+		if (r->frame[i])
+			continue;
+		info->cmd_argv[info->cmd_argc] = strdup((const char *)r->frame + start);
+		if (!info->cmd_argv[info->cmd_argc])
+			return error_text(-ENOMEM, err, size, "out of memory");
+		info->cmd_argc++;
+		start = i + 1;
+	}
+	return 0;
+}
+
+int event_log_reader__open(struct event_log_reader **out, FILE *f, char *err, size_t size)
+{
+	struct event_log_reader *r;
+	struct bbl_file_header hdr;
+	struct bbl_frame fr;
+	int e;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	r->f = f;
+	r->frame = malloc(BBL_FRAME_MAX);
+	if (!r->frame) {
+		e = error_text(-ENOMEM, err, size, "out of memory");
+		goto fail;
+	}
+	e = read_exact(r, &hdr, sizeof(hdr));
+	if (e || memcmp(hdr.magic, BBL_MAGIC, BBL_MAGIC_LEN)) {
+		e = e == -EIO ? error_text(e, err, size, "read error") :
+			error_text(-EBADMSG, err, size, "not a buildbpf recording (no BUILDBPF header)");
+		goto fail;
+	}
+	if (hdr.byte_order != BBL_BYTE_ORDER) {
+		e = error_text(-EPROTONOSUPPORT, err, size, "recorded on a machine of the other byte order");
+		goto fail;
+	}
+	if (hdr.version != BBL_VERSION) {
+		e = error_text(-EPROTONOSUPPORT, err, size, "format version %u; this buildbpf reads version %u", hdr.version,
+			 BBL_VERSION);
+		goto fail;
+	}
+	r->offset = sizeof(hdr);
+	e = read_frame(r, &fr, err, size);
+	if (!e && fr.type != BBL_FRAME_INFO)
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is missing");
+	if (!e)
+		e = parse_info(r, fr.len, err, size);
+	if (!e)
+		e = read_frame(r, &fr, err, size);
+	if (!e && fr.type != BBL_FRAME_ARGV)
+		e = error_text(-EBADMSG, err, size, "corrupt: the recorded command line is missing");
+	if (!e)
+		e = parse_argv(r, fr.len, err, size);
+	if (e)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	event_log_reader__free(r);
+	return e;
+}
+
+const struct event_log_info *event_log_reader__info(const struct event_log_reader *r)
+{
+	return &r->info;
+}
+
+int event_log_reader__next(struct event_log_reader *r, const void **rec, size_t *len, char *err, size_t size)
+{
+	struct bbl_frame fr;
+	int e;
+
+	if (r->have_trailer)
+		return 0;
+	if (r->done)
+		return error_text(-EINVAL, err, size, "read past an error");
+	e = read_frame(r, &fr, err, size);
+	if (!e && fr.type == BBL_FRAME_EVENT) {
+		*rec = r->frame;
+		*len = fr.len;
+		return 1;
+	}
+	if (!e && fr.type == BBL_FRAME_TRAILER) {
+		if (fr.len != sizeof(r->trailer) || !all_zero(&((struct bbl_trailer *)r->frame)->__pad, 4))
+			e = error_text(-EBADMSG, err, size, "corrupt: a malformed trailer at byte %llu",
+				 (unsigned long long)r->offset);
+		if (!e) {
+			memcpy(&r->trailer, r->frame, sizeof(r->trailer));
+			r->have_trailer = true;
+			return 0;
+		}
+	}
+	if (!e)
+		e = error_text(-EBADMSG, err, size, "corrupt: a second description frame before byte %llu",
+			 (unsigned long long)r->offset);
+	r->done = true;
+	return e;
+}
+
+const struct bbl_trailer *event_log_reader__trailer(const struct event_log_reader *r)
+{
+	return r->have_trailer ? &r->trailer : NULL;
+}
+
+__u64 event_log_reader__offset(const struct event_log_reader *r)
+{
+	return r->offset;
+}
+
+void event_log_info__free(struct event_log_info *info)
+{
+	int i;
+
+	free(info->buildbpf_version);
+	free(info->kernel_release);
+	free(info->user);
+	free(info->online_cpu_list);
+	free(info->makeflags);
+	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
+		free(info->cmd_argv[i]);
+	free(info->cmd_argv);
+	memset(info, 0, sizeof(*info));
+}
+
+void event_log_reader__free(struct event_log_reader *r)
+{
+	if (!r)
+		return;
+	event_log_info__free(&r->info);
+	free(r->frame);
+	free(r);
+}

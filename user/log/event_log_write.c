@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writing the event log: the ring-buffer callback only copies a record into
+ * a buffer; the event loop writes the buffer out between polls.  Memory is
+ * the buffer, whatever the length of the build.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <json-c/json.h>
+#include "log/event_log.h"
+#include "util/json_put.h"
+
+/* Four largest records fit; a build writes it out a few times a second. */
+#define WRITE_BUF_SIZE (1u << 20)
+
+struct event_log_writer {
+	int fd;
+	unsigned char *buf;
+	size_t used;
+	__u64 events;
+	int err; /* first write error: sticky */
+};
+
+static size_t frame_size(size_t len)
+{
+	return sizeof(struct bbl_frame) + ((len + 7) & ~(size_t)7);
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int event_log_writer__flush(struct event_log_writer *w)
+{
+	if (w->err)
+		return w->err;
+	w->err = write_all(w->fd, w->buf, w->used);
+	w->used = 0;
+	return w->err;
+}
+
+/* One frame into the buffer, written out first when it would not fit. */
+static int put_frame(struct event_log_writer *w, __u32 type, const void *payload, size_t len)
+{
+	struct bbl_frame frame = { .type = type, .len = len };
+	size_t need = frame_size(len);
+
+	if (w->err)
+		return w->err;
+	if (len > BBL_FRAME_MAX)
+		return -EMSGSIZE;
+	if (w->used + need > WRITE_BUF_SIZE && event_log_writer__flush(w))
+		return w->err;
+	memcpy(w->buf + w->used, &frame, sizeof(frame));
+	memcpy(w->buf + w->used + sizeof(frame), payload, len);
+	memset(w->buf + w->used + sizeof(frame) + len, 0, need - sizeof(frame) - len);
+	w->used += need;
+	return 0;
+}
+
+static const char *sched_name(enum sched_level level)
+{
+	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
+}
+
+static struct json_object *opt_string(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+static int put_info(struct event_log_writer *w, const struct event_log_info *info)
+{
+	struct json_object *obj = json_object_new_object();
+	const char *text;
+	int err;
+
+	if (!obj)
+		return -ENOMEM;
+	err = json_put(obj, "buildbpf_version", opt_string(info->buildbpf_version)) ?:
+	      json_put(obj, "kernel_release", opt_string(info->kernel_release)) ?:
+	      json_put(obj, "user", opt_string(info->user)) ?:
+	      json_put(obj, "online_cpus", json_object_new_int64(info->online_cpus)) ?:
+	      json_put(obj, "possible_cpus", json_object_new_int64(info->possible_cpus)) ?:
+	      json_put(obj, "page_size", json_object_new_int64(info->page_size)) ?:
+	      json_put(obj, "start_ns", json_object_new_uint64(info->start_ns)) ?:
+	      json_put(obj, "realtime_offset_ns", json_object_new_int64(info->realtime_offset_ns)) ?:
+	      json_put(obj, "root_pid", json_object_new_int64(info->root_pid)) ?:
+	      json_put(obj, "args_max", json_object_new_int64(info->args_max)) ?:
+	      json_put(obj, "buffer_size", json_object_new_uint64(info->ringbuf_bytes)) ?:
+	      json_put(obj, "sched", json_object_new_string(sched_name(info->sched))) ?:
+	      json_put(obj, "sched_resolution_ns", json_object_new_uint64(info->sched_resolution_ns)) ?:
+	      json_put(obj, "wait_all", json_object_new_boolean(info->wait_all));
+	if (!err && info->online_cpu_list)
+		err = json_put(obj, "online_cpu_list", json_object_new_string(info->online_cpu_list));
+	if (!err && info->makeflags)
+		err = json_put(obj, "makeflags", json_object_new_string(info->makeflags));
+	if (!err) {
+		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
+		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;
+	}
+	json_object_put(obj);
+	return err;
+}
+
+static int put_argv(struct event_log_writer *w, char *const *argv, int argc)
+{
+	size_t len = 0, off = 0;
+	char *text;
+	int i, err;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	/* An argv too long for one frame is cut, on an argument boundary. */
+	text = malloc(len ? len : 1);
+	if (!text)
+		return -ENOMEM;
+	for (i = 0; i < argc; i++) {
+		size_t n = strlen(argv[i]) + 1;
+
+		if (off + n > BBL_FRAME_MAX)
+			break;
+		memcpy(text + off, argv[i], n);
+		off += n;
+	}
+	err = put_frame(w, BBL_FRAME_ARGV, text, off);
+	free(text);
+	return err;
+}
+
+int event_log_writer__open(struct event_log_writer **out, int fd, const struct event_log_info *info)
+{
+	struct bbl_file_header hdr = { .version = BBL_VERSION, .byte_order = BBL_BYTE_ORDER };
+	struct event_log_writer *w;
+	int err;
+
+	*out = NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->fd = fd;
+	w->buf = malloc(WRITE_BUF_SIZE);
+	if (!w->buf) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	memcpy(hdr.magic, BBL_MAGIC, BBL_MAGIC_LEN);
+	memcpy(w->buf, &hdr, sizeof(hdr));
+	w->used = sizeof(hdr);
+	err = put_info(w, info) ?: put_argv(w, info->cmd_argv, info->cmd_argc) ?: event_log_writer__flush(w);
+	if (err)
+		goto fail;
+	*out = w;
+	return 0;
+fail:
+	event_log_writer__free(w);
+	return err;
+}
+
+int event_log_writer__add(struct event_log_writer *w, const void *rec, size_t len)
+{
+	int err = put_frame(w, BBL_FRAME_EVENT, rec, len);
+
+	if (!err)
+		w->events++;
+	return err;
+}
+
+int event_log_writer__finish(struct event_log_writer *w, const struct bbl_trailer *trailer, bool sync)
+{
+	struct bbl_trailer t = *trailer;
+	int err;
+
+	t.events = w->events;
+	t.__pad = 0;
+	err = put_frame(w, BBL_FRAME_TRAILER, &t, sizeof(t)) ?: event_log_writer__flush(w);
+	if (!err && sync && fsync(w->fd))
+		err = w->err = -errno;
+	return err;
+}
+
+__u64 event_log_writer__events(const struct event_log_writer *w)
+{
+	return w->events;
+}
+
+void event_log_writer__free(struct event_log_writer *w)
+{
+	if (!w)
+		return;
+	free(w->buf);
+	free(w);
+}

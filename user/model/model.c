@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reconstruction of the process tree from kernel events.  Events are
+ * buffered as they arrive and replayed in timestamp order by
+ * model__finish(): the ring buffer delivers records in reservation order,
+ * but each program takes its timestamp before it reserves, so two CPUs can
+ * deliver slightly inverted timestamps.  Causality still holds in
+ * timestamp order: a fork is stamped before the child can run, an exit
+ * before the parent can reap.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/array_grow.h"
+#include "model/lanes.h"
+#include "model/model.h"
+
+struct buffered_event {
+	__u64 ts_ns;
+	size_t seq; /* arrival order: the tie-break that keeps sorting stable */
+	size_t off; /* into priv->arena */
+	size_t len;
+};
+
+/* pid -> index of the live instance; open addressing, linear probing. */
+struct pid_slot {
+	__u32 pid; /* 0: empty (pid 0 is never a traced process) */
+	long idx;  /* -1: deleted */
+};
+
+struct model_priv {
+	unsigned char *arena;
+	size_t arena_len, arena_cap;
+	struct buffered_event *events;
+	size_t nr_events, events_cap;
+	__u64 last_ts;
+	struct pid_slot *slots;
+	size_t slots_cap, slots_used; /* used counts deleted slots too */
+	size_t procs_cap;
+	bool finished;
+};
+
+static size_t pid_hash(__u32 pid, size_t cap)
+{
+	return (pid * 2654435761u) & (cap - 1);
+}
+
+static int pid_index_rehash(struct model_priv *pv, size_t new_cap)
+{
+	struct pid_slot *old = pv->slots;
+	size_t old_cap = pv->slots_cap, i, j;
+
+	pv->slots = calloc(new_cap, sizeof(*pv->slots));
+	if (!pv->slots) {
+		pv->slots = old;
+		return -ENOMEM;
+	}
+	pv->slots_cap = new_cap;
+	pv->slots_used = 0;
+	for (i = 0; i < old_cap; i++) {
+		if (!old[i].pid || old[i].idx < 0)
+			continue;
+		for (j = pid_hash(old[i].pid, new_cap); pv->slots[j].pid; j = (j + 1) & (new_cap - 1))
+			;
+		pv->slots[j] = old[i];
+		pv->slots_used++;
+	}
+	free(old);
+	return 0;
+}
+
+static struct pid_slot *pid_index_find(struct model_priv *pv, __u32 pid)
+{
+	size_t j;
+
+	if (!pv->slots_cap)
+		return NULL;
+	for (j = pid_hash(pid, pv->slots_cap); pv->slots[j].pid; j = (j + 1) & (pv->slots_cap - 1))
+		if (pv->slots[j].pid == pid && pv->slots[j].idx >= 0)
+			return &pv->slots[j];
+	return NULL;
+}
+
+static long pid_index_get(struct model_priv *pv, __u32 pid)
+{
+	struct pid_slot *s = pid_index_find(pv, pid);
+
+	return s ? s->idx : -1;
+}
+
+static int pid_index_set(struct model_priv *pv, __u32 pid, long idx)
+{
+	struct pid_slot *s = pid_index_find(pv, pid);
+	size_t j;
+	int err;
+
+	if (s) {
+		s->idx = idx;
+		return 0;
+	}
+	/* Keep the table at most half full, deleted slots included. */
+	if ((pv->slots_used + 1) * 2 > pv->slots_cap) {
+		err = pid_index_rehash(pv, pv->slots_cap ? pv->slots_cap * 2 : 256);
+		if (err)
+			return err;
+	}
+	for (j = pid_hash(pid, pv->slots_cap); pv->slots[j].pid; j = (j + 1) & (pv->slots_cap - 1))
+		;
+	pv->slots[j].pid = pid;
+	pv->slots[j].idx = idx;
+	pv->slots_used++;
+	return 0;
+}
+
+static void pid_index_del(struct model_priv *pv, __u32 pid)
+{
+	struct pid_slot *s = pid_index_find(pv, pid);
+
+	if (s)
+		s->idx = -1; /* tombstone: later probes must walk past it */
+}
+
+struct model *model__new(__u32 root_pid, __u64 start_ns)
+{
+	struct model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->priv = calloc(1, sizeof(*m->priv));
+	if (!m->priv) {
+		free(m);
+		return NULL;
+	}
+	m->root_pid = root_pid;
+	m->start_ns = start_ns;
+	m->end_ns = start_ns;
+	m->root = -1;
+	return m;
+}
+
+static size_t min_record_size(__u32 type)
+{
+	switch (type) {
+	case BB_EV_FORK:
+		return sizeof(struct bb_fork_event);
+	case BB_EV_EXEC:
+		return sizeof(struct bb_exec_event);
+	case BB_EV_EXIT:
+		return sizeof(struct bb_exit_event);
+	default:
+		return 0;
+	}
+}
+
+int model__add_event(struct model *m, const void *rec, size_t len)
+{
+	struct model_priv *pv = m->priv;
+	const struct bb_event_header *hdr = rec;
+	const struct bb_exec_event *exec = rec;
+	struct buffered_event *be;
+	size_t need;
+
+	if (pv->finished || len < sizeof(*hdr) || !min_record_size(hdr->type) || len < min_record_size(hdr->type))
+		goto malformed;
+	if (hdr->type == BB_EV_EXEC &&
+	    (size_t)exec->filename_len + exec->args_len > len - sizeof(*exec))
+		goto malformed;
+
+	if (array_grow((void **)&pv->events, &pv->events_cap, pv->nr_events + 1, sizeof(*pv->events)) ||
+	    array_grow((void **)&pv->arena, &pv->arena_cap, pv->arena_len + len, 1))
+		return -ENOMEM;
+	be = &pv->events[pv->nr_events];
+	be->ts_ns = hdr->ts_ns;
+	be->seq = pv->nr_events;
+	be->off = pv->arena_len;
+	be->len = len;
+	memcpy(pv->arena + pv->arena_len, rec, len);
+	/* Keep 8-byte alignment for the next record's u64 fields. */
+	need = (len + 7) & ~(size_t)7;
+	if (array_grow((void **)&pv->arena, &pv->arena_cap, pv->arena_len + need, 1))
+		return -ENOMEM;
+	pv->arena_len += need;
+	pv->nr_events++;
+	if (hdr->ts_ns < pv->last_ts)
+		m->stats.reordered++;
+	else
+		pv->last_ts = hdr->ts_ns;
+	m->stats.events++;
+	return 0;
+
+malformed:
+	m->stats.malformed++;
+	return -EINVAL;
+}
+
+static int cmp_buffered(const void *a, const void *b)
+{
+	const struct buffered_event *x = a, *y = b;
+
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void copy_comm(char dst[BB_COMM_LEN + 1], const char src[BB_COMM_LEN])
+{
+	memcpy(dst, src, BB_COMM_LEN);
+	dst[BB_COMM_LEN] = '\0';
+}
+
+static long new_instance(struct model *m, __u32 pid, __u32 ppid, __u64 ts, bool forked)
+{
+	struct model_priv *pv = m->priv;
+	struct proc_instance *p;
+	long idx = m->nr_procs;
+	long previous = pid_index_get(pv, pid);
+
+	if (array_grow((void **)&m->procs, &pv->procs_cap, m->nr_procs + 1, sizeof(*m->procs)))
+		return -ENOMEM;
+	if (previous >= 0) {
+		/* The kernel reused a pid whose exit we never saw (a dropped
+		 * record): the old instance ends here, unfinished. */
+		m->procs[previous].end_ns = ts;
+		m->procs[previous].unfinished = true;
+		m->stats.pid_reuses++;
+	}
+	p = &m->procs[idx];
+	memset(p, 0, sizeof(*p));
+	p->id = idx;
+	p->pid = pid;
+	p->ppid = ppid;
+	p->parent = pid_index_get(pv, ppid);
+	p->start_ns = ts;
+	p->end_ns = ts;
+	p->forked = forked;
+	if (pid_index_set(pv, pid, idx))
+		return -ENOMEM;
+	m->nr_procs++;
+	return idx;
+}
+
+static int apply_fork(struct model *m, const struct bb_fork_event *e)
+{
+	long idx;
+
+	if (e->flags & BB_FORK_THREAD) {
+		idx = pid_index_get(m->priv, e->hdr.tgid);
+		if (idx >= 0)
+			m->procs[idx].nr_threads++;
+		else
+			m->stats.orphan_events++;
+		return 0;
+	}
+	idx = new_instance(m, e->hdr.tgid, e->parent_tgid, e->hdr.ts_ns, true);
+	if (idx < 0)
+		return idx;
+	copy_comm(m->procs[idx].comm, e->comm);
+	m->procs[idx].ns_pid = e->ns_tgid;
+	return 0;
+}
+
+/* Splits the NUL-separated argv area into strings; a cut last arg is kept. */
+static int split_argv(struct exec_image *img, const char *args, size_t len)
+{
+	size_t i, start, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (args[i] == '\0')
+			n++;
+	if (len && args[len - 1] != '\0')
+		n++;
+	img->argv = calloc(n ? n : 1, sizeof(*img->argv));
+	if (!img->argv)
+		return -ENOMEM;
+	for (i = 0, start = 0; i <= len && img->argc < n; i++) {
+		if (i < len && args[i] != '\0')
+			continue;
+		img->argv[img->argc] = strndup(args + start, i - start);
+		if (!img->argv[img->argc])
+			return -ENOMEM;
+		img->argc++;
+		start = i + 1;
+	}
+	return 0;
+}
+
+static int apply_exec(struct model *m, const struct bb_exec_event *e)
+{
+	struct model_priv *pv = m->priv;
+	struct exec_image *img;
+	struct proc_instance *p;
+	long idx = pid_index_get(pv, e->hdr.tgid);
+
+	if (idx < 0) {
+		/* Seen first at exec: the root (forked before tracing began) or
+		 * a process whose fork record was dropped. */
+		if (e->hdr.tgid != m->root_pid)
+			m->stats.orphan_events++;
+		idx = new_instance(m, e->hdr.tgid, e->ppid, e->hdr.ts_ns, false);
+		if (idx < 0)
+			return idx;
+		copy_comm(m->procs[idx].comm, e->comm);
+	}
+	p = &m->procs[idx];
+	if (!p->comm[0]) /* the root is created before any record names it */
+		copy_comm(p->comm, e->comm);
+	/* Most processes exec once or twice: grow one image at a time. */
+	img = realloc(p->execs, (p->nr_execs + 1) * sizeof(*p->execs));
+	if (!img)
+		return -ENOMEM;
+	p->execs = img;
+	img = &p->execs[p->nr_execs];
+	memset(img, 0, sizeof(*img));
+	if (p->nr_execs)
+		p->execs[p->nr_execs - 1].end_ns = e->hdr.ts_ns;
+	p->nr_execs++;
+	img->start_ns = e->hdr.ts_ns;
+	img->end_ns = e->hdr.ts_ns;
+	img->flags = e->flags;
+	img->args_full_len = e->args_full_len;
+	copy_comm(img->comm, e->comm);
+	img->filename = strndup(e->data, e->filename_len);
+	if (!img->filename)
+		return -ENOMEM;
+	p->ppid = e->ppid;
+	/* A process never changes PID namespace, so this is the fork's value;
+	 * it names the root (whose fork is never seen) and a process whose
+	 * fork record was dropped.  0, not read, keeps what is known. */
+	if (e->ns_tgid)
+		p->ns_pid = e->ns_tgid;
+	return split_argv(img, e->data + e->filename_len, e->args_len);
+}
+
+/* getrusage's split: the precise runtime in the tick-sampled utime:stime ratio. */
+static void split_cpu_time(struct proc_instance *p, const struct bb_exit_event *e)
+{
+	__u64 total = e->utime_ns + e->stime_ns;
+
+	if (e->stime_ns == 0 || total == 0) {
+		p->utime_ns = e->sum_exec_ns;
+		p->stime_ns = 0;
+	} else if (e->utime_ns == 0) {
+		p->utime_ns = 0;
+		p->stime_ns = e->sum_exec_ns;
+	} else {
+		p->utime_ns = (__u64)((unsigned __int128)e->sum_exec_ns * e->utime_ns / total);
+		p->stime_ns = e->sum_exec_ns - p->utime_ns;
+	}
+}
+
+static int apply_exit(struct model *m, const struct bb_exit_event *e)
+{
+	struct proc_instance *p;
+	long idx = pid_index_get(m->priv, e->hdr.tgid);
+
+	if (idx < 0) {
+		m->stats.orphan_events++;
+		return 0;
+	}
+	if (!(e->flags & BB_EXIT_GROUP_DEAD))
+		return 0; /* a thread; the process lives on */
+	p = &m->procs[idx];
+	p->end_ns = e->hdr.ts_ns;
+	p->exited = true;
+	p->exit_status = e->exit_status;
+	p->maxrss_kb = e->maxrss_kb;
+	p->sched = e->sched;
+	if (e->nr_threads > p->nr_threads)
+		p->nr_threads = e->nr_threads;
+	split_cpu_time(p, e);
+	pid_index_del(m->priv, e->hdr.tgid);
+	return 0;
+}
+
+static int apply_event(struct model *m, const void *rec)
+{
+	const struct bb_event_header *hdr = rec;
+
+	switch (hdr->type) {
+	case BB_EV_FORK:
+		return apply_fork(m, rec);
+	case BB_EV_EXEC:
+		return apply_exec(m, rec);
+	case BB_EV_EXIT:
+		return apply_exit(m, rec);
+	default:
+		return 0; /* rejected by model__add_event already */
+	}
+}
+
+/* Still running at the end: closed at the trace end, flagged unfinished. */
+static void close_instances(struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		struct proc_instance *p = &m->procs[i];
+
+		if (!p->exited && !p->unfinished) {
+			p->unfinished = true;
+			p->end_ns = m->end_ns;
+		}
+		if (p->end_ns < p->start_ns)
+			p->end_ns = p->start_ns;
+		if (p->nr_execs)
+			p->execs[p->nr_execs - 1].end_ns = p->end_ns;
+	}
+}
+
+int model__finish(struct model *m, __u64 end_ns)
+{
+	struct model_priv *pv = m->priv;
+	size_t i;
+	int err;
+
+	if (pv->finished)
+		return -EINVAL;
+	pv->finished = true;
+	if (pv->nr_events > 1)
+		qsort(pv->events, pv->nr_events, sizeof(*pv->events), cmp_buffered);
+
+	/* The root exists from the launcher's fork, before any record. */
+	m->root = new_instance(m, m->root_pid, 0, m->start_ns, false);
+	if (m->root < 0)
+		return -ENOMEM;
+	m->procs[m->root].ppid = 0;
+
+	m->end_ns = end_ns > m->start_ns ? end_ns : m->start_ns;
+	for (i = 0; i < pv->nr_events; i++) {
+		struct buffered_event *be = &pv->events[i];
+
+		/* Records before the launch belong to no instance we track. */
+		if (be->ts_ns < m->start_ns)
+			continue;
+		if (be->ts_ns > m->end_ns)
+			m->end_ns = be->ts_ns;
+		err = apply_event(m, pv->arena + be->off);
+		if (err)
+			return err;
+	}
+	close_instances(m);
+	m->nr_lanes = lanes__assign(m->procs, m->nr_procs);
+
+	/* The buffered records are no longer needed. */
+	free(pv->arena);
+	free(pv->events);
+	pv->arena = NULL;
+	pv->events = NULL;
+	pv->arena_len = pv->arena_cap = pv->nr_events = pv->events_cap = 0;
+	return 0;
+}
+
+const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns)
+{
+	size_t i;
+
+	for (i = p->nr_execs; i > 0; i--)
+		if (p->execs[i - 1].start_ns <= ts_ns)
+			return &p->execs[i - 1];
+	return NULL;
+}
+
+static void free_image(struct exec_image *img)
+{
+	size_t i;
+
+	for (i = 0; i < img->argc; i++)
+		free(img->argv[i]);
+	free(img->argv);
+	free(img->filename);
+}
+
+void model__free(struct model *m)
+{
+	size_t i, j;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->nr_procs; i++) {
+		for (j = 0; j < m->procs[i].nr_execs; j++)
+			free_image(&m->procs[i].execs[j]);
+		free(m->procs[i].execs);
+	}
+	free(m->procs);
+	if (m->priv) {
+		free(m->priv->arena);
+		free(m->priv->events);
+		free(m->priv->slots);
+		free(m->priv);
+	}
+	free(m);
+}

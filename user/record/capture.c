@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "record/capture.h"
+#include "events.h"
+#include "thread_sched.h"
+#include "buildbpf.skel.h"
+
+struct capture {
+	struct buildbpf_bpf *skel;
+	bool sched; /* the scheduler programs are loaded and attached */
+	struct ring_buffer *rb;
+	int nr_cpus;
+	capture_record_fn fn;
+	void *ctx;
+};
+
+static int debug_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, args);
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct capture *c = ctx;
+
+	return c->fn(c->ctx, data, size);
+}
+
+static const char *load_hint(int err)
+{
+	switch (err) {
+	case -EPERM:
+		return " (hint: run as root, or with CAP_BPF and CAP_PERFMON)";
+	case -EACCES:
+		/* Privileges were checked at start-up: this is the verifier. */
+		return " (hint: the kernel's verifier refused a program; buildbpf -v prints its log)";
+	case -ENOENT:
+	case -ESRCH:
+		return " (hint: the kernel lacks a tracepoint or BTF type buildbpf needs)";
+	case -E2BIG:
+	case -ENOMEM:
+		return " (hint: the locked-memory limit or the ring buffer size may be too large)";
+	default:
+		return "";
+	}
+}
+
+/* The scheduler programs: with --sched=off they are neither loaded nor attached. */
+static struct bpf_program *sched_prog(struct buildbpf_bpf *skel, int i)
+{
+	struct bpf_program *progs[] = {
+		skel->progs.handle_switch,
+		skel->progs.handle_wakeup,
+		skel->progs.handle_wakeup_new,
+	};
+
+	return i < (int)(sizeof(progs) / sizeof(progs[0])) ? progs[i] : NULL;
+}
+
+static struct bpf_link **sched_link(struct buildbpf_bpf *skel, int i)
+{
+	struct bpf_link **links[] = {
+		&skel->links.handle_switch,
+		&skel->links.handle_wakeup,
+		&skel->links.handle_wakeup_new,
+	};
+
+	return i < (int)(sizeof(links) / sizeof(links[0])) ? links[i] : NULL;
+}
+
+int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
+{
+	struct capture *c;
+	long page_size = sysconf(_SC_PAGESIZE);
+	int i, err;
+
+	*out = NULL;
+	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fn = fn;
+	c->ctx = ctx;
+
+	c->skel = buildbpf_bpf__open();
+	if (!c->skel) {
+		err = -errno;
+		fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	c->skel->rodata->args_max = opts->args_max;
+	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->skel->rodata->sched_enabled = opts->sched;
+	c->skel->rodata->idle_min_ns = opts->idle_min_ns;
+	/* Wake the reader early enough that a burst never fills the buffer
+	 * between two polls, late enough that it is not woken per event. */
+	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
+
+	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
+	if (err)
+		goto load_error;
+	c->nr_cpus = libbpf_num_possible_cpus();
+	if (c->nr_cpus < 0) {
+		err = c->nr_cpus;
+		goto load_error;
+	}
+	err = bpf_map__set_max_entries(c->skel->maps.exec_scratch, c->nr_cpus);
+	if (err)
+		goto load_error;
+
+	c->sched = opts->sched;
+	for (i = 0; !c->sched && sched_prog(c->skel, i); i++)
+		bpf_program__set_autoload(sched_prog(c->skel, i), false);
+
+	err = buildbpf_bpf__load(c->skel);
+	if (err)
+		goto load_error;
+	err = buildbpf_bpf__attach(c->skel);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot attach to the sched tracepoints: %s%s\n", strerror(-err),
+			load_hint(err));
+		goto cleanup;
+	}
+
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), on_record, c, NULL);
+	if (!c->rb) {
+		err = -errno;
+		fprintf(stderr, "buildbpf: cannot open the ring buffer: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	*out = c;
+	return 0;
+
+load_error:
+	fprintf(stderr, "buildbpf: cannot load the BPF programs: %s%s\n", strerror(-err), load_hint(err));
+cleanup:
+	capture__free(c);
+	return err;
+}
+
+int capture__track(struct capture *c, pid_t pid, __u64 since_ns)
+{
+	struct bb_proc_acct zero = {};
+	struct bb_thread thread;
+	__u32 key = pid;
+
+	/* It waits on the launch pipe: asleep since its fork. */
+	thread_init(&thread, pid, BB_THREAD_SLEEPING, since_ns);
+
+	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), &zero, sizeof(zero), BPF_ANY))
+		return -errno;
+	if (c->sched &&
+	    bpf_map__update_elem(c->skel->maps.threads, &key, sizeof(key), &thread, sizeof(thread), BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+int capture__epoll_fd(const struct capture *c)
+{
+	return ring_buffer__epoll_fd(c->rb);
+}
+
+int capture__consume(struct capture *c)
+{
+	return ring_buffer__consume(c->rb);
+}
+
+/*
+ * What runs on one CPU now, as a record closed at end_ns: a build thread's
+ * on-CPU interval or an idle period, or else an empty idle record that only
+ * hands over the short idle time not reported yet.
+ */
+static int flush_cpu(struct capture *c, int cpu, const struct bb_cpu_slot *slot, __u64 end_ns)
+{
+	struct bb_cpu_slice_event slice = {};
+	struct bb_cpu_idle_event idle = {};
+	struct bb_thread t;
+	__u32 tid = slot->cur_tid;
+
+	if (slot->known && slot->cur_tracked &&
+	    !bpf_map__lookup_elem(c->skel->maps.threads, &tid, sizeof(tid), &t, sizeof(t), 0) &&
+	    t.state == BB_THREAD_RUNNING && t.last_cpu == cpu && t.state_ts < end_ns) {
+		slice.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_SLICE, cpu, tid, t.tgid };
+		slice.start_ns = t.state_ts;
+		slice.wait_ns = t.last_wait_ns;
+		slice.short_idle_ns = slot->short_idle_ns;
+		slice.end_state = BB_SLICE_PREEMPTED;
+		return c->fn(c->ctx, &slice, sizeof(slice));
+	}
+	idle.hdr = (struct bb_event_header){ end_ns, BB_EV_CPU_IDLE, cpu, 0, 0 };
+	idle.start_ns = slot->idle_start && slot->idle_start < end_ns ? slot->idle_start : end_ns;
+	idle.short_idle_ns = slot->short_idle_ns;
+	if (idle.start_ns == end_ns && !idle.short_idle_ns)
+		return 0;
+	return c->fn(c->ctx, &idle, sizeof(idle));
+}
+
+int capture__finish_sched(struct capture *c, __u64 end_ns)
+{
+	struct bb_cpu_slot *slots;
+	__u32 zero = 0;
+	int i, cpu, err;
+
+	if (!c->sched)
+		return 0;
+	/* No switch is recorded after this, so the slots stay what the last
+	 * records left: each CPU's record order is preserved. */
+	for (i = 0; sched_link(c->skel, i); i++) {
+		bpf_link__destroy(*sched_link(c->skel, i));
+		*sched_link(c->skel, i) = NULL;
+	}
+	err = ring_buffer__consume(c->rb);
+	if (err < 0)
+		return err;
+	slots = calloc(c->nr_cpus, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(c->skel->maps.cpu_slots, &zero, sizeof(zero), slots,
+				   c->nr_cpus * sizeof(*slots), 0);
+	for (cpu = 0; !err && cpu < c->nr_cpus; cpu++)
+		err = flush_cpu(c, cpu, &slots[cpu], end_ns);
+	free(slots);
+	return err < 0 ? err : 0;
+}
+
+int capture__nr_cpus(const struct capture *c)
+{
+	return c->nr_cpus;
+}
+
+__u64 capture__lost_events(const struct capture *c)
+{
+	return c->skel->bss->dropped_events;
+}
+
+void capture__free(struct capture *c)
+{
+	if (!c)
+		return;
+	ring_buffer__free(c->rb);
+	buildbpf_bpf__destroy(c->skel);
+	free(c);
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include "record/kernel_reqs.h"
+
+int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len)
+{
+	const char *missing[3];
+	size_t n = 0, i, used;
+
+	if (!f->btf)
+		missing[n++] = "BTF at /sys/kernel/btf/vmlinux (CONFIG_DEBUG_INFO_BTF=y)";
+	if (f->tp_btf == 0)
+		missing[n++] = "tp_btf programs (Linux 5.5)";
+	if (f->ringbuf == 0)
+		missing[n++] = "the BPF ring buffer (Linux 5.8)";
+	if (!n)
+		return 0;
+	used = snprintf(buf, len, "kernel %s lacks ", f->release ? f->release : "(unknown)");
+	for (i = 0; i < n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? (i + 1 == n ? " and " : ", ") : "", missing[i]);
+	if (used < len)
+		snprintf(buf + used, len - used, ": buildbpf needs " KERNEL_REQS_MIN " or later with BTF");
+	return -1;
+}

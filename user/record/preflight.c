@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "record/kernel_reqs.h"
+#include "record/preflight.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static int has_cap(const struct __user_cap_data_struct data[2], int cap)
+{
+	return !!(data[cap / 32].effective & (1u << (cap % 32)));
+}
+
+static int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
+	struct __user_cap_data_struct data[2] = {};
+
+	if (syscall(SYS_capget, &hdr, data)) {
+		fprintf(stderr, "buildbpf: cannot read this process's capabilities: %s\n", strerror(errno));
+		return -1;
+	}
+	if (has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON)))
+		return 0;
+	fprintf(stderr, "buildbpf: loading BPF programs needs root or CAP_BPF+CAP_PERFMON "
+			"(hint: sudo buildbpf ...)\n");
+	return -1;
+}
+
+/*
+ * 1 when the kernel loads tp_btf programs (BPF_PROG_TYPE_TRACING attached
+ * as BTF raw tracepoints), 0 when it does not, <0 when the probe failed.
+ * libbpf's own probe of the type uses an fentry program, which kernels
+ * without fentry refuse (EPERM) although tp_btf works.  This one asks for a
+ * tp_btf program on BTF type 1, which is never a tracepoint's: a kernel that
+ * knows the type refuses it with a verifier log naming attach_btf_id; one
+ * that does not refuses it with EINVAL before any log, or with E2BIG when
+ * it predates the attach_btf_id field itself.  No vmlinux BTF is
+ * parsed for it (the load parses it once, and that costs ~90 ms).
+ */
+static int probe_tp_btf(void)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	char log[512] = "";
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_RAW_TP, .attach_btf_id = 1,
+		    .log_buf = log, .log_size = sizeof(log), .log_level = 1);
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", ret0, 2, &opts);
+	err = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		close(fd);
+		return 1;
+	}
+	if (err == -EINVAL)
+		return strstr(log, "attach_btf_id") ? 1 : 0;
+	return err == -E2BIG ? 0 : err;
+}
+
+/*
+ * What the kernel can do, probed rather than read from its version:
+ * distribution kernels backport BPF features (and a new kernel can be built
+ * without BTF).
+ */
+static int check_kernel(void)
+{
+	struct kernel_features f = {};
+	struct utsname u;
+	char line[256];
+
+	f.release = uname(&u) == 0 ? u.release : NULL;
+	f.btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	f.tp_btf = probe_tp_btf();
+	f.ringbuf = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+	if (kernel_reqs__check(&f, line, sizeof(line)) == 0)
+		return 0;
+	fprintf(stderr, "buildbpf: %s\n", line);
+	return -1;
+}
+
+int preflight__check(void)
+{
+	if (check_privileges())
+		return -1;
+	return check_kernel();
+}

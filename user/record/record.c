@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recording run: signals are read from a signalfd by one loop that
+ * also drains the ring buffer, so nothing is handled asynchronously.  The
+ * ring-buffer callback only copies records into the log's write buffer;
+ * the loop writes it out between polls.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "record/capture.h"
+#include "util/cpu_list.h"
+#include "log/event_log.h"
+#include "events.h"
+#include "record/record.h"
+#include "util/term_escape.h"
+#include "version.h"
+
+/* How long records may wait in the ring buffer before we look (ms). */
+#define POLL_INTERVAL_MS 100
+#define EXIT_FAILURE_SETUP 1
+
+/* Where the records go, and how many of the build's processes are alive. */
+struct record_sink {
+	struct event_log_writer *log;
+	const char *log_name;
+	int log_err;	 /* first write error of the log: later records are counted */
+	__u64 unwritten; /* records not written since */
+	long live;	 /* processes of the tree still running, root included */
+	__u32 root_pid;
+	__u64 root_exit_ns; /* the command's own exit record; 0: not seen */
+	__u64 last_exit_ns; /* the latest process exit record */
+};
+
+static void log_failed(struct record_sink *sink, int err)
+{
+	char esc[TERM_ESCAPE_BUF];
+
+	if (sink->log_err)
+		return;
+	sink->log_err = err;
+	fprintf(stderr, "buildbpf: warning: cannot write the recording to '%s': %s; the events from now on are "
+			"counted, not kept\n",
+		term_escape(sink->log_name, esc, sizeof(esc)), strerror(-err));
+}
+
+static int on_record(void *ctx, const void *rec, size_t len)
+{
+	struct record_sink *sink = ctx;
+	const struct bb_event_header *hdr = rec;
+	int err;
+
+	if (len >= sizeof(struct bb_fork_event) && hdr->type == BB_EV_FORK &&
+	    !(((const struct bb_fork_event *)rec)->flags & BB_FORK_THREAD))
+		sink->live++;
+	else if (len >= sizeof(struct bb_exit_event) && hdr->type == BB_EV_EXIT &&
+		 (((const struct bb_exit_event *)rec)->flags & BB_EXIT_GROUP_DEAD)) {
+		sink->live--;
+		if (hdr->ts_ns > sink->last_exit_ns)
+			sink->last_exit_ns = hdr->ts_ns;
+		if (hdr->tgid == sink->root_pid)
+			sink->root_exit_ns = hdr->ts_ns;
+	}
+	if (sink->log_err) {
+		sink->unwritten++;
+		return 0;
+	}
+	err = event_log_writer__add(sink->log, rec, len);
+	if (err) {
+		log_failed(sink, err);
+		sink->unwritten++;
+	}
+	/* Never stop the capture: the counts of a build still matter. */
+	return 0;
+}
+
+static __u64 now_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC, from the tightest of a few paired
+ * reads: the pair least disturbed by preemption brackets the offset best.
+ */
+static __s64 realtime_offset_ns(void)
+{
+	__s64 best = 0;
+	__u64 best_gap = UINT64_MAX;
+	int i;
+
+	for (i = 0; i < 5; i++) {
+		__u64 m0 = now_ns(CLOCK_MONOTONIC), rt = now_ns(CLOCK_REALTIME), m1 = now_ns(CLOCK_MONOTONIC);
+
+		if (m1 - m0 < best_gap) {
+			best_gap = m1 - m0;
+			best = (__s64)(rt - (m0 + (m1 - m0) / 2));
+		}
+	}
+	return best;
+}
+
+static int status_to_exit_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return EXIT_FAILURE_SETUP;
+}
+
+/* State of the wait for the command, driven by the event loop. */
+struct run_state {
+	pid_t pid;
+	bool exited;
+	int status;
+	__u64 exit_ns;
+	int interrupts;	 /* SIGINTs seen */
+	int signal_seen; /* the first of SIGINT/TERM/HUP/QUIT buildbpf got, or 0 */
+	bool stop_waiting; /* give up on descendants (--wait-all) */
+};
+
+static void reap(struct run_state *rs)
+{
+	int status;
+
+	if (rs->exited)
+		return;
+	if (waitpid(rs->pid, &status, WNOHANG) == rs->pid) {
+		rs->exited = true;
+		rs->status = status;
+		rs->exit_ns = now_ns(CLOCK_MONOTONIC);
+	}
+}
+
+/*
+ * A signal for buildbpf is meant for the build.  Signals the terminal sent
+ * (SI_KERNEL) already reached the whole foreground process group, command
+ * included; only ones sent to buildbpf alone are forwarded.  A second
+ * Ctrl-C kills the command outright.
+ */
+static void handle_signal(struct run_state *rs, const struct signalfd_siginfo *si)
+{
+	if (si->ssi_signo == SIGCHLD) {
+		reap(rs);
+		return;
+	}
+	if (!rs->signal_seen)
+		rs->signal_seen = si->ssi_signo;
+	if (rs->exited) {
+		rs->stop_waiting = true;
+		return;
+	}
+	if (si->ssi_signo == SIGINT && ++rs->interrupts >= 2) {
+		kill(rs->pid, SIGKILL);
+		rs->stop_waiting = true;
+		return;
+	}
+	if (si->ssi_code != SI_KERNEL)
+		kill(rs->pid, si->ssi_signo);
+}
+
+/* Hands what the ring buffer holds to the log, and the log to the disk. */
+static int drain(struct capture *cap, struct record_sink *sink)
+{
+	int err = capture__consume(cap);
+
+	if (err < 0)
+		return err;
+	if (!sink->log_err && (err = event_log_writer__flush(sink->log)))
+		log_failed(sink, err);
+	return 0;
+}
+
+static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct record_sink *sink, bool wait_all)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, evs[2];
+	struct signalfd_siginfo si;
+	int ep, err = 0;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return -errno;
+	ev.data.fd = sfd;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev)) {
+		err = -errno;
+		goto cleanup;
+	}
+	ev.data.fd = capture__epoll_fd(cap);
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev)) {
+		err = -errno;
+		goto cleanup;
+	}
+	for (;;) {
+		if (epoll_wait(ep, evs, 2, POLL_INTERVAL_MS) < 0 && errno != EINTR) {
+			err = -errno;
+			goto cleanup;
+		}
+		err = drain(cap, sink);
+		if (err < 0)
+			goto cleanup;
+		while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			handle_signal(rs, &si);
+		reap(rs); /* a SIGCHLD merged with an earlier one is not re-sent */
+		if (rs->exited && (!wait_all || sink->live <= 0 || rs->stop_waiting))
+			break;
+	}
+	/* Everything submitted before the command's exit is in the buffer. */
+	err = drain(cap, sink);
+cleanup:
+	close(ep);
+	return err < 0 ? err : 0;
+}
+
+static void fill_info(struct event_log_info *info, const struct cli_opts *opts, const struct run_as *ra,
+		      struct utsname *uts, const struct capture *cap, pid_t pid, __u64 start_ns, __s64 offset,
+		      char *online_list)
+{
+	memset(info, 0, sizeof(*info));
+	info->buildbpf_version = (char *)BUILDBPF_VERSION;
+	info->kernel_release = uts->release;
+	info->user = (char *)ra->name;
+	info->online_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	info->possible_cpus = capture__nr_cpus(cap);
+	info->page_size = sysconf(_SC_PAGESIZE);
+	info->start_ns = start_ns;
+	info->realtime_offset_ns = offset;
+	info->root_pid = pid;
+	info->args_max = opts->args_max;
+	info->ringbuf_bytes = opts->ringbuf_bytes;
+	info->sched = opts->sched;
+	info->sched_resolution_ns = opts->sched_resolution_ns;
+	info->wait_all = opts->wait_all;
+	info->online_cpu_list = online_list;
+	info->makeflags = getenv("MAKEFLAGS");
+	info->cmd_argv = opts->cmd_argv;
+	info->cmd_argc = opts->cmd_argc;
+}
+
+void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
+		 const char *trace_dir, struct record_result *res)
+{
+	struct launch launch = { .pid = -1, .go_fd = -1, .errno_fd = -1 };
+	struct record_sink sink = { .live = 1, .log_name = log_name };
+	struct capture_opts cap_opts;
+	struct capture *cap = NULL;
+	struct event_log_info info;
+	struct bbl_trailer trailer = {};
+	struct run_state rs = {};
+	struct utsname uts;
+	sigset_t mask, orig_mask;
+	__u64 start_ns, end_ns;
+	__s64 offset;
+	char esc[TERM_ESCAPE_BUF], online_list[4096];
+	bool capture_failed = false;
+	int err, sfd = -1;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = EXIT_FAILURE_SETUP;
+	uname(&uts);
+
+	/* Signals are read from a signalfd by the loop, never handled async. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &mask, &orig_mask)) {
+		fprintf(stderr, "buildbpf: cannot block signals: %s\n", strerror(errno));
+		return;
+	}
+	signal(SIGPIPE, SIG_IGN);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		fprintf(stderr, "buildbpf: cannot create a signalfd: %s\n", strerror(errno));
+		goto cleanup;
+	}
+
+	cap_opts = (struct capture_opts){
+		.args_max = opts->args_max,
+		.ringbuf_bytes = opts->ringbuf_bytes,
+		.verbose = opts->verbose,
+		.sched = opts->sched != SCHED_OFF,
+		/* Summary lanes are cut in buckets of the resolution: idle
+		 * periods far below it need no record of their own. */
+		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,
+	};
+	if (capture__open(&cap, &cap_opts, on_record, &sink))
+		goto cleanup;
+
+	offset = realtime_offset_ns();
+	start_ns = now_ns(CLOCK_MONOTONIC);
+	err = launch__spawn(&launch, opts->cmd_argv, ra, trace_dir, &orig_mask);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot fork: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	rs.pid = launch.pid;
+	sink.root_pid = launch.pid;
+	fill_info(&info, opts, ra, &uts, cap, launch.pid, start_ns, offset,
+		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL);
+	err = event_log_writer__open(&sink.log, log_fd, &info);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
+			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
+		goto abort_launch;
+	}
+	err = capture__track(cap, launch.pid, start_ns);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot track the command's pid: %s\n", strerror(-err));
+		goto abort_launch;
+	}
+	err = launch__release(&launch);
+	if (err) {
+		waitpid(launch.pid, &rs.status, 0);
+		if (err > 0)
+			fprintf(stderr, "buildbpf: cannot run '%s': %s\n",
+				term_escape(opts->cmd_argv[0], esc, sizeof(esc)), strerror(err));
+		else
+			fprintf(stderr, "buildbpf: cannot run the command as user '%s': %s\n",
+				term_escape(ra->name, esc, sizeof(esc)), strerror(-err));
+		res->exit_code = status_to_exit_code(rs.status);
+		goto cleanup;
+	}
+	res->ran = true;
+
+	err = run_loop(cap, sfd, &rs, &sink, opts->wait_all);
+	capture_failed = err != 0;
+	if (err) {
+		/* The command is still ours to wait for: its status is ours. */
+		fprintf(stderr, "buildbpf: warning: event capture failed: %s; waiting for the command\n",
+			strerror(-err));
+		if (!rs.exited && waitpid(rs.pid, &rs.status, 0) == rs.pid) {
+			rs.exited = true;
+			rs.exit_ns = now_ns(CLOCK_MONOTONIC);
+		}
+	}
+	res->exit_code = status_to_exit_code(rs.status);
+	/*
+	 * The trace ends when the command exited, as the kernel stamped it
+	 * (the reap comes a little later), or with --wait-all when the last
+	 * process did.  The waitpid/clock times are fallbacks for a lost record.
+	 */
+	if (opts->wait_all)
+		end_ns = sink.live <= 0 && sink.last_exit_ns ? sink.last_exit_ns : now_ns(CLOCK_MONOTONIC);
+	else
+		end_ns = sink.root_exit_ns ? sink.root_exit_ns : rs.exit_ns;
+	res->wall_s = (end_ns - start_ns) / 1e9;
+
+	err = capture__finish_sched(cap, end_ns);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
+	trailer = (struct bbl_trailer){
+		.lost_events = capture__lost_events(cap),
+		.end_ns = end_ns,
+		.exit_ns = rs.exit_ns,
+		.wait_status = rs.status,
+		.flags = (rs.exited ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
+		.signal_seen = rs.signal_seen,
+	};
+	res->lost_events = trailer.lost_events;
+	/* A log the user keeps must be on disk; the temporary one is read back now. */
+	if (!sink.log_err &&
+	    (err = event_log_writer__finish(sink.log, &trailer, opts->mode == CLI_RECORD || opts->keep_log)))
+		log_failed(&sink, err);
+	res->log_complete = !sink.log_err;
+	res->events = event_log_writer__events(sink.log);
+	res->unwritten = sink.unwritten;
+	goto cleanup;
+
+abort_launch:
+	launch__abort(&launch);
+	waitpid(launch.pid, NULL, 0);
+cleanup:
+	event_log_writer__free(sink.log);
+	capture__free(cap);
+	if (sfd >= 0)
+		close(sfd);
+}

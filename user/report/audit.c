@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The audit's figures.  Whole-build times come from the process model (the
+ * kernel's per-process totals); everything about how many threads ran or
+ * waited at once comes from the exact sweep in the sched model, so with
+ * --sched=off those figures stay unset rather than zero.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/array_grow.h"
+#include "report/audit.h"
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+const char *audit__program_of(const struct proc_instance *p)
+{
+	const char *name;
+
+	if (p->nr_execs) {
+		name = base_name(p->execs[p->nr_execs - 1].filename);
+		if (*name)
+			return name;
+	}
+	return p->comm;
+}
+
+/* "8" -> 8; anything else that is not all digits -> -1. */
+static long parse_count(const char *s)
+{
+	long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 1000000)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v;
+}
+
+/*
+ * One word of make's options.  *jobs set when it says -j; returns how many
+ * following words it consumed (a separate -j count, or an option argument).
+ */
+static int make_word(const char *w, const char *next, bool cluster_without_dash, long *jobs)
+{
+	static const char takes_arg[] = "CfIoWlO"; /* short options with an argument */
+	const char *c;
+	long v;
+
+	if (!strcmp(w, "--jobs")) {
+		*jobs = -1;
+		return 0;
+	}
+	if (!strncmp(w, "--jobs=", 7)) {
+		v = parse_count(w + 7);
+		*jobs = v > 0 ? v : -1;
+		return 0;
+	}
+	if (!cluster_without_dash) {
+		if (w[0] != '-' || w[1] == '-' || !w[1])
+			return 0;
+		w++;
+	}
+	for (c = w; *c; c++) {
+		if (*c == 'j') {
+			if (c[1]) {
+				v = parse_count(c + 1);
+				*jobs = v > 0 ? v : -1;
+				return 0;
+			}
+			v = next ? parse_count(next) : -1;
+			*jobs = v > 0 ? v : -1;
+			return v > 0;
+		}
+		if (strchr(takes_arg, *c))
+			return !c[1] && next; /* the rest, or the next word, is its argument */
+	}
+	return 0;
+}
+
+static bool is_make(const char *tool)
+{
+	return !strcmp(tool, "make") || !strcmp(tool, "gmake");
+}
+
+static bool is_ninja(const char *tool)
+{
+	return !strcmp(tool, "ninja") || !strcmp(tool, "samu");
+}
+
+/* $MAKEFLAGS: "kj8 --no-print-directory -- VAR=x" or " -j8". */
+static void makeflags_jobs(const char *flags, long *jobs)
+{
+	char *copy = strdup(flags), *save = NULL, *w, *next;
+	bool first = true;
+
+	if (!copy)
+		return;
+	for (w = strtok_r(copy, " ", &save); w; w = next, first = false) {
+		next = strtok_r(NULL, " ", &save);
+		if (!strcmp(w, "--"))
+			break; /* variable definitions follow */
+		if (make_word(w, next, first && w[0] != '-' && !strchr(w, '='), jobs) && next)
+			next = strtok_r(NULL, " ", &save);
+	}
+	free(copy);
+}
+
+void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const char *makeflags,
+			   size_t nr_cpus)
+{
+	const char *tool;
+	long jobs = 0, v;
+	size_t i;
+
+	memset(j, 0, sizeof(*j));
+	if (!argc || !argv[0])
+		return;
+	tool = base_name(argv[0]);
+	if (is_make(tool)) {
+		for (i = 1; i < argc; i++) {
+			if (!strcmp(argv[i], "--"))
+				break;
+			i += make_word(argv[i], i + 1 < argc ? argv[i + 1] : NULL, false, &jobs);
+		}
+		j->source = JOBS_ARGUMENT;
+		if (!jobs && makeflags) {
+			makeflags_jobs(makeflags, &jobs);
+			j->source = JOBS_MAKEFLAGS;
+		}
+		if (!jobs) {
+			jobs = 1;
+			j->source = JOBS_TOOL_DEFAULT;
+		}
+	} else if (is_ninja(tool)) {
+		for (i = 1; i < argc; i++) {
+			if (!strncmp(argv[i], "-j", 2)) {
+				v = parse_count(argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : "");
+				jobs = v == 0 ? -1 : v; /* ninja -j0: no limit */
+			}
+		}
+		j->source = JOBS_ARGUMENT;
+		if (!jobs) {
+			/* ninja's GuessParallelism() */
+			jobs = nr_cpus <= 1 ? 2 : nr_cpus == 2 ? 3 : (long)nr_cpus + 2;
+			j->source = JOBS_TOOL_DEFAULT;
+		}
+	} else {
+		return;
+	}
+	j->jobs = jobs;
+	snprintf(j->tool, sizeof(j->tool), "%s", tool);
+}
+
+/* Inserts (proc, value) into a top list kept largest first. */
+static void top_offer(struct audit_top *t, size_t proc, __u64 value)
+{
+	size_t i;
+
+	if (!value)
+		return;
+	for (i = 0; i < t->nr; i++)
+		if (value > t->items[i].value)
+			break;
+	if (i >= AUDIT_TOP)
+		return;
+	if (t->nr < AUDIT_TOP)
+		t->nr++;
+	memmove(&t->items[i + 1], &t->items[i], (t->nr - 1 - i) * sizeof(t->items[0]));
+	t->items[i] = (struct audit_rank){ .proc = proc, .value = value };
+}
+
+static __u64 overlap(__u64 a0, __u64 a1, __u64 b0, __u64 b1)
+{
+	__u64 lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+
+	return hi > lo ? hi - lo : 0;
+}
+
+/* The instance of tgid that overlaps [start, end) most: pids are reused. */
+static long find_instance(const struct model *m, __u32 tgid, __u64 start, __u64 end)
+{
+	__u64 best_ns = 0, ns;
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		if (m->procs[i].pid != tgid)
+			continue;
+		ns = overlap(m->procs[i].start_ns, m->procs[i].end_ns, start, end);
+		if (best < 0 || ns > best_ns) {
+			best = i;
+			best_ns = ns;
+		}
+	}
+	return best;
+}
+
+static bool *leaf_flags(const struct model *m)
+{
+	bool *leaf = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*leaf));
+	size_t i;
+
+	if (!leaf)
+		return NULL;
+	for (i = 0; i < m->nr_procs; i++)
+		leaf[i] = true;
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].parent >= 0)
+			leaf[m->procs[i].parent] = false;
+	return leaf;
+}
+
+/* A phase where no process ran: name the leaf process alive through most of it. */
+static void phase_waiter(struct audit_phase *ph, const struct model *m, const bool *leaf)
+{
+	__u64 best_ns = 0, ns;
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		if (!leaf[i])
+			continue;
+		ns = overlap(m->procs[i].start_ns, m->procs[i].end_ns, ph->start_ns, ph->end_ns);
+		if (ns > best_ns) {
+			best_ns = ns;
+			ph->procs[0] = (struct audit_phase_proc){ .proc = i, .pid = m->procs[i].pid };
+			ph->nr_procs = 1;
+		}
+	}
+}
+
+static void compute_phases(struct audit *a, const struct model *m, const bool *leaf)
+{
+	const struct parallelism *par = a->par;
+	size_t i, k;
+
+	for (i = 0; i < par->nr_phases && a->nr_phases < AUDIT_MAX_PHASES; i++) {
+		const struct par_phase *pp = &par->phases[i];
+		struct audit_phase *ph = &a->phases[a->nr_phases];
+
+		if (pp->end_ns - pp->start_ns < a->serial_threshold_ns)
+			break; /* longest first: the rest are shorter */
+		memset(ph, 0, sizeof(*ph));
+		ph->start_ns = pp->start_ns;
+		ph->end_ns = pp->end_ns;
+		for (k = 0; k < pp->nr_procs; k++) {
+			ph->procs[k].pid = pp->procs[k].tgid;
+			ph->procs[k].on_cpu_ns = pp->procs[k].on_cpu_ns;
+			ph->procs[k].proc = find_instance(m, pp->procs[k].tgid, pp->start_ns, pp->end_ns);
+		}
+		ph->nr_procs = pp->nr_procs;
+		if (!ph->nr_procs)
+			phase_waiter(ph, m, leaf);
+		a->nr_phases++;
+	}
+}
+
+static int cmp_leaf_end(const void *x, const void *y, void *ctx)
+{
+	const struct model *m = ctx;
+	const struct proc_instance *p = &m->procs[*(const size_t *)x], *q = &m->procs[*(const size_t *)y];
+
+	if (p->end_ns != q->end_ns)
+		return p->end_ns < q->end_ns ? -1 : 1;
+	if (p->start_ns != q->start_ns)
+		return p->start_ns < q->start_ns ? -1 : 1;
+	return p->id < q->id ? -1 : p->id > q->id;
+}
+
+/*
+ * Walking back from the leaf process that exited last, each step takes the
+ * leaf that exited last before the current one started: what it plausibly
+ * waited for.  Leaves only, because a parent (make, a compiler driver) spans
+ * its children and would always be "the last to exit".  An estimate: the
+ * real dependencies are in the build graph, which a tracer does not see.
+ */
+static int compute_chain(struct audit *a, const struct model *m, const bool *leaf)
+{
+	size_t *leaves = NULL, nr = 0, i, lo, hi, cur, n;
+	int err = 0;
+
+	if (!m->nr_procs)
+		return 0;
+	leaves = malloc(m->nr_procs * sizeof(*leaves));
+	a->chain = malloc(m->nr_procs * sizeof(*a->chain));
+	if (!leaves || !a->chain) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	for (i = 0; i < m->nr_procs; i++)
+		if (leaf[i])
+			leaves[nr++] = i;
+	qsort_r(leaves, nr, sizeof(*leaves), cmp_leaf_end, (void *)m);
+	n = 0;
+	cur = nr; /* position in leaves of the current chain member */
+	if (nr)
+		cur = nr - 1;
+	while (cur < nr) {
+		const struct proc_instance *p = &m->procs[leaves[cur]];
+
+		a->chain[n++] = leaves[cur];
+		a->chain_busy_ns += p->end_ns - p->start_ns;
+		/* The last leaf with end <= p->start: ends are sorted. */
+		lo = 0;
+		hi = cur; /* every earlier position has end <= p->end */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (m->procs[leaves[mid]].end_ns <= p->start_ns)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* Always an earlier position than cur: the walk ends. */
+		cur = lo ? lo - 1 : nr;
+	}
+	/* Oldest first. */
+	for (i = 0; i < n / 2; i++) {
+		size_t t = a->chain[i];
+
+		a->chain[i] = a->chain[n - 1 - i];
+		a->chain[n - 1 - i] = t;
+	}
+	a->nr_chain = n;
+cleanup:
+	free(leaves);
+	return err;
+}
+
+static int cmp_program(const void *x, const void *y)
+{
+	const struct audit_program *p = x, *q = y;
+
+	if (p->cpu_ns != q->cpu_ns)
+		return p->cpu_ns > q->cpu_ns ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+static int compute_programs(struct audit *a, const struct model *m)
+{
+	size_t i, k, cap = 0;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+		const char *name = audit__program_of(p);
+
+		for (k = 0; k < a->nr_programs; k++)
+			if (!strcmp(a->programs[k].name, name))
+				break;
+		if (k == a->nr_programs) {
+			if (array_grow((void **)&a->programs, &cap, k + 1, sizeof(*a->programs)))
+				return -ENOMEM;
+			a->programs[k] = (struct audit_program){ .name = strdup(name) };
+			if (!a->programs[k].name)
+				return -ENOMEM;
+			a->nr_programs++;
+		}
+		a->programs[k].cpu_ns += p->utime_ns + p->stime_ns;
+		a->programs[k].nr_procs++;
+	}
+	if (a->nr_programs)
+		qsort(a->programs, a->nr_programs, sizeof(*a->programs), cmp_program);
+	return 0;
+}
+
+static void compute_parallelism(struct audit *a)
+{
+	const struct parallelism *par = a->par;
+	size_t k;
+
+	a->avg_running = a->wall_ns ? (double)par->run_thread_ns / a->wall_ns : 0;
+	for (k = 0; k < a->jobs_target && k <= par->nr_cpus; k++)
+		a->lost_ns += par->running_idle_ns[k];
+	a->noisy_ns = par->noisy_ns;
+}
+
+int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
+		   const struct audit_input *in)
+{
+	bool *leaf = NULL;
+	size_t i, cpus;
+	int err;
+
+	memset(a, 0, sizeof(*a));
+	a->wall_ns = m->end_ns - m->start_ns;
+	a->nr_cpus = in->nr_cpus ? in->nr_cpus : s ? s->nr_cpus : 1;
+	a->lost_events = in->lost_events;
+	a->partial_reason = in->partial_reason;
+	a->sched = s ? s->level : SCHED_OFF;
+	a->par = s ? s->par : NULL;
+	if (!a->par)
+		a->sched = SCHED_OFF;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+
+		a->cpu_ns += p->utime_ns + p->stime_ns;
+		a->runq_wait_ns += p->sched.runq_ns;
+		top_offer(&a->top_wall, i, p->end_ns - p->start_ns);
+		top_offer(&a->top_cpu, i, p->utime_ns + p->stime_ns);
+		top_offer(&a->top_rss, i, p->maxrss_kb);
+		if (a->par)
+			top_offer(&a->top_wait, i, p->sched.runq_ns);
+	}
+	if (!a->par)
+		a->runq_wait_ns = 0;
+	a->utilisation = a->wall_ns ? (double)a->cpu_ns / ((double)a->wall_ns * a->nr_cpus) : 0;
+
+	/* The root command first; a wrapper (sh -c, env) hides it: then the
+	 * first make or ninja the build ran. */
+	if (in->cmd_argc > 0)
+		audit__jobs_from_argv(&a->jobs, in->cmd_argv, in->cmd_argc, in->makeflags, a->nr_cpus);
+	for (i = 0; !a->jobs.jobs && i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+
+		if (p->nr_execs && p->execs[0].argc)
+			audit__jobs_from_argv(&a->jobs, p->execs[0].argv, p->execs[0].argc, in->makeflags,
+					      a->nr_cpus);
+	}
+	cpus = a->nr_cpus;
+	a->jobs_target = a->jobs.jobs > 0 && (size_t)a->jobs.jobs < cpus ? (size_t)a->jobs.jobs : cpus;
+
+	a->serial_threshold_ns = a->wall_ns / 1000 * AUDIT_SERIAL_WALL_PERMILLE;
+	if (a->serial_threshold_ns > AUDIT_SERIAL_MIN_NS)
+		a->serial_threshold_ns = AUDIT_SERIAL_MIN_NS;
+
+	leaf = leaf_flags(m);
+	if (!leaf) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	if (a->par) {
+		compute_parallelism(a);
+		compute_phases(a, m, leaf);
+	}
+	err = compute_chain(a, m, leaf) ?: compute_programs(a, m);
+cleanup:
+	free(leaf);
+	if (err)
+		audit__free(a);
+	return err;
+}
+
+void audit__free(struct audit *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_programs; i++)
+		free(a->programs[i].name);
+	free(a->programs);
+	free(a->chain);
+	a->programs = NULL;
+	a->chain = NULL;
+	a->nr_programs = a->nr_chain = 0;
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The audit as a person reads it at the end of a run: a few lines on
+ * stderr, every name from the build escaped (no raw control bytes reach the
+ * terminal), and figures that were not recorded said to be missing rather
+ * than printed as zero.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "report/audit_report.h"
+#include "model/proc_name.h"
+#include "report/summary.h"
+#include "util/term_escape.h"
+
+/* Names in the report are cut to this many bytes. */
+#define REPORT_NAME_MAX 40
+/* Chain members printed: the latest ones, which set the end time. */
+#define REPORT_CHAIN_MAX 6
+#define REPORT_PROGRAMS_MAX 6
+
+static const char ellipsis[] = "\xe2\x80\xa6";
+
+static double sec(__u64 ns)
+{
+	return ns / 1e9;
+}
+
+static double pct(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * part / whole : 0;
+}
+
+/* A display name, escaped, its ellipsis as "...", cut at max bytes. */
+static void put_name(FILE *out, const char *name, size_t max)
+{
+	const unsigned char *c = (const unsigned char *)name;
+	size_t shown = 0;
+
+	for (; *c; c++, shown++) {
+		if (shown >= max) {
+			fputs("...", out);
+			return;
+		}
+		if (!strncmp((const char *)c, ellipsis, 3)) {
+			fputs("...", out);
+			c += 2;
+		} else if (term_byte_is_plain(*c)) {
+			fputc(*c, out);
+		} else {
+			fprintf(out, "\\x%02x", *c);
+		}
+	}
+}
+
+static void put_proc(FILE *out, const struct model *m, long idx)
+{
+	char *name;
+
+	if (idx < 0 || (size_t)idx >= m->nr_procs) {
+		fputs("?", out);
+		return;
+	}
+	name = proc_display_name(&m->procs[idx]);
+	put_name(out, name ? name : m->procs[idx].comm, REPORT_NAME_MAX);
+	free(name);
+}
+
+static void put_top(FILE *out, const struct model *m, const char *title, const struct audit_top *t, bool kb)
+{
+	size_t i;
+
+	if (!t->nr)
+		return;
+	fprintf(out, "buildbpf:   %-15s", title);
+	for (i = 0; i < t->nr; i++) {
+		fputs(i ? ", " : " ", out);
+		put_proc(out, m, t->items[i].proc);
+		if (kb)
+			fprintf(out, " %.1f MB", t->items[i].value / 1024.0);
+		else
+			fprintf(out, " %.2f s", sec(t->items[i].value));
+	}
+	fputc('\n', out);
+}
+
+/* "0: 3 %, 1: 45 %": the bins with time in them, as shares of the wall time. */
+static void put_histogram(FILE *out, const char *title, const __u64 *bins, size_t nr, bool last_or_more,
+			  __u64 wall)
+{
+	size_t k;
+	bool first = true;
+
+	fprintf(out, "buildbpf:   %-9s", title);
+	for (k = 0; k < nr; k++) {
+		if (!bins[k])
+			continue;
+		fprintf(out, "%s%zu%s: ", first ? " " : ", ", k, last_or_more && k == nr - 1 ? "+" : "");
+		/* Some time, however little, is not "0 %". */
+		if (pct(bins[k], wall) < 0.5)
+			fputs("<1 %", out);
+		else
+			fprintf(out, "%.0f %%", pct(bins[k], wall));
+		first = false;
+	}
+	fputs(first ? " none\n" : "\n", out);
+}
+
+static const char *jobs_source_text(enum audit_jobs_source src)
+{
+	switch (src) {
+	case JOBS_ARGUMENT:
+		return "from the command";
+	case JOBS_MAKEFLAGS:
+		return "from MAKEFLAGS";
+	case JOBS_TOOL_DEFAULT:
+		return "its default";
+	default:
+		return "unknown";
+	}
+}
+
+static void put_jobs(FILE *out, const struct audit *a)
+{
+	if (!a->jobs.jobs) {
+		fputs("job count unknown", out);
+		return;
+	}
+	put_name(out, a->jobs.tool, sizeof(a->jobs.tool));
+	if (a->jobs.jobs < 0)
+		fprintf(out, " -j (unlimited, %s)", jobs_source_text(a->jobs.source));
+	else
+		fprintf(out, " -j%ld (%s)", a->jobs.jobs, jobs_source_text(a->jobs.source));
+}
+
+static void put_parallelism(FILE *out, const struct audit *a)
+{
+	const struct parallelism *par = a->par;
+
+	fprintf(out, "buildbpf: parallelism: average %.2f, peak %u running; ", a->avg_running, par->peak_running);
+	put_jobs(out, a);
+	fputc('\n', out);
+	put_histogram(out, "running", par->running_ns, par->nr_cpus + 1, false, a->wall_ns);
+	put_histogram(out, "runnable", par->runnable_ns, par->nr_runnable, true, a->wall_ns);
+	fprintf(out, "buildbpf:   lost parallelism: %.2f s (%.0f %% of wall) with fewer than %zu running while a CPU "
+		     "idled\n", sec(a->lost_ns), pct(a->lost_ns, a->wall_ns), a->jobs_target);
+	fprintf(out, "buildbpf: run-queue wait: %.2f s in total; %.2f s with build threads waiting while a CPU ran "
+		     "work outside the build\n", sec(a->runq_wait_ns), sec(a->noisy_ns));
+}
+
+static void put_phases(FILE *out, const struct audit *a, const struct model *m)
+{
+	size_t i, k;
+
+	if (!a->nr_phases) {
+		fprintf(out, "buildbpf: serial phases: none of %.2f s or more\n", sec(a->serial_threshold_ns));
+		return;
+	}
+	fprintf(out, "buildbpf: serial phases (one process at most made progress, CPUs left to idle or others; >= %.2f s):\n",
+		sec(a->serial_threshold_ns));
+	for (i = 0; i < a->nr_phases; i++) {
+		const struct audit_phase *ph = &a->phases[i];
+
+		fprintf(out, "buildbpf:   %.2f s at %.2f-%.2f s:", sec(ph->end_ns - ph->start_ns),
+			sec(ph->start_ns - m->start_ns), sec(ph->end_ns - m->start_ns));
+		for (k = 0; k < ph->nr_procs; k++) {
+			/* The phase's own process first; one that barely ran in it
+			 * (the previous job's last moments, make) is noise here. */
+			if (k && ph->procs[k].on_cpu_ns * 100 < ph->end_ns - ph->start_ns)
+				break;
+			fputs(k ? ", " : " ", out);
+			put_proc(out, m, ph->procs[k].proc);
+			if (ph->procs[k].on_cpu_ns)
+				fprintf(out, " (%.2f s CPU)", sec(ph->procs[k].on_cpu_ns));
+			else
+				fputs(" (waiting, not on a CPU)", out);
+		}
+		fputs(ph->nr_procs ? "\n" : " nothing ran\n", out);
+	}
+}
+
+static void put_chain(FILE *out, const struct audit *a, const struct model *m)
+{
+	size_t i, from;
+
+	if (!a->nr_chain)
+		return;
+	fprintf(out, "buildbpf: chain to the end (estimate, no build graph): %zu process%s, %.2f s of %.2f s wall:",
+		a->nr_chain, a->nr_chain == 1 ? "" : "es", sec(a->chain_busy_ns), sec(a->wall_ns));
+	from = a->nr_chain > REPORT_CHAIN_MAX ? a->nr_chain - REPORT_CHAIN_MAX : 0;
+	if (from)
+		fputs(" ...", out);
+	for (i = from; i < a->nr_chain; i++) {
+		const struct proc_instance *p = &m->procs[a->chain[i]];
+
+		fputs(i > from || from ? " -> " : " ", out);
+		put_proc(out, m, a->chain[i]);
+		fprintf(out, " %.2f s", sec(p->end_ns - p->start_ns));
+	}
+	fputc('\n', out);
+}
+
+static void put_programs(FILE *out, const struct audit *a)
+{
+	__u64 rest = a->cpu_ns;
+	size_t i;
+
+	if (!a->cpu_ns)
+		return;
+	fputs("buildbpf: CPU by program:", out);
+	for (i = 0; i < a->nr_programs && i < REPORT_PROGRAMS_MAX; i++) {
+		if (!a->programs[i].cpu_ns)
+			break;
+		fputs(i ? ", " : " ", out);
+		put_name(out, a->programs[i].name, REPORT_NAME_MAX);
+		fprintf(out, " %.0f %%", pct(a->programs[i].cpu_ns, a->cpu_ns));
+		rest -= a->programs[i].cpu_ns;
+	}
+	if (rest)
+		fprintf(out, ", others %.0f %%", pct(rest, a->cpu_ns));
+	fputc('\n', out);
+}
+
+void audit_report__print(FILE *out, const struct audit *a, const struct model *m)
+{
+	fprintf(out, "buildbpf: audit: %.2f s wall on %zu CPU%s, %.2f s CPU: %.0f %% utilisation\n", sec(a->wall_ns),
+		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
+	if (a->par) {
+		put_parallelism(out, a);
+		put_phases(out, a, m);
+	} else {
+		fputs("buildbpf: parallelism histograms, lost parallelism, run-queue wait and serial phases: "
+		      "unavailable (traced with --sched=off)\n", out);
+	}
+	put_chain(out, a, m);
+	fputs("buildbpf: top processes:\n", out);
+	put_top(out, m, "by wall:", &a->top_wall, false);
+	put_top(out, m, "by CPU:", &a->top_cpu, false);
+	put_top(out, m, "by peak RSS:", &a->top_rss, true);
+	if (a->par)
+		put_top(out, m, "by run-queue:", &a->top_wait, false);
+	put_programs(out, a);
+	if (a->lost_events)
+		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
+			(unsigned long long)a->lost_events);
+	if (a->par && a->par->late_ns)
+		fprintf(out, "buildbpf: note: %.3f s of run-queue wait arrived too late for the histograms\n",
+			sec(a->par->late_ns));
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "report/summary.h"
+#include "util/term_escape.h"
+
+void summary__put_escaped(FILE *out, const char *s)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)s; *c; c++) {
+		if (term_byte_is_plain(*c))
+			fputc(*c, out);
+		else
+			fprintf(out, "\\x%02x", *c);
+	}
+}
+
+static void put_command(FILE *out, char *const *argv, int argc)
+{
+	int i;
+
+	for (i = 0; i < argc; i++) {
+		if (i)
+			fputc(' ', out);
+		summary__put_escaped(out, argv[i]);
+	}
+}
+
+void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
+{
+	size_t i, unfinished = 0;
+	double wall_s = (m->end_ns - m->start_ns) / 1e9;
+
+	for (i = 0; i < m->nr_procs; i++)
+		unfinished += m->procs[i].unfinished;
+
+	fputs("buildbpf: traced '", out);
+	put_command(out, info->cmd_argv, info->cmd_argc);
+	if (info->exit_status >= 0)
+		fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
+	else /* a recording cut short before the command ended */
+		fprintf(out, "': exit status unknown, %.3f s wall recorded\n", wall_s);
+	fprintf(out, "buildbpf: %zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
+	if (unfinished)
+		fprintf(out, " (%zu still running at the end)", unfinished);
+	fprintf(out, ", %zu lane%s at peak, %llu lost event%s%s\n", m->nr_lanes, m->nr_lanes == 1 ? "" : "s",
+		(unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
+		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
+	if (info->partial_reason) {
+		fputs("buildbpf: the trace is partial: ", out);
+		summary__put_escaped(out, info->partial_reason);
+		fputc('\n', out);
+	}
+	if (info->output_path) {
+		fputs("buildbpf: trace written to ", out);
+		summary__put_escaped(out, info->output_path);
+		fputc('\n', out);
+	}
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SVG picture.  Top to bottom: a title with the headline figures, the
+ * CPU/parallelism strip (build threads running and waiting, from the sched
+ * model's counter samples, against the CPU count), then one row per process
+ * lane.  Serial phases are shaded across the whole height.  Hovering a
+ * process shows its <title>: plain SVG, no script.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "model/proc_name.h"
+#include "report/svg.h"
+#include "util/utf8.h"
+
+#define WIDTH 1600
+#define MARGIN_L 20
+#define MARGIN_R 20
+#define PLOT_W (WIDTH - MARGIN_L - MARGIN_R)
+#define HEADER_H 64
+#define STRIP_H 120
+#define AXIS_H 24
+#define LANES_MAX_H 1400
+#define LANE_H_MAX 18
+#define LANE_H_MIN 3
+#define LEGEND_H 40
+/* Roughly the width of one character of the 11 px labels. */
+#define CHAR_W 6.2
+/* Processes narrower than this (px) are not drawn: they would not show. */
+#define MIN_DRAW_W 0.25
+
+/* One colour per program among those with most CPU time; the rest grey. */
+static const char *const palette[] = {
+	"#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
+	"#ff9da7", "#9c755f", "#4e79a7", "#f28e2b",
+};
+#define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
+#define OTHER_COLOUR "#bab0ac"
+
+struct canvas {
+	FILE *out;
+	__u64 start_ns, span_ns;
+	int lanes_y, lane_h, strip_y, total_h;
+};
+
+/* Text as XML character data or attribute value: escaped, valid UTF-8, no
+ * control characters (XML 1.0 forbids most of them even escaped). */
+static void xml_put(FILE *out, const char *raw)
+{
+	char *clean = utf8_sanitize(raw, strlen(raw));
+	const unsigned char *c;
+
+	if (!clean) {
+		fputs("?", out);
+		return;
+	}
+	for (c = (const unsigned char *)clean; *c; c++) {
+		switch (*c) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default:
+			fputc(*c < 0x20 || *c == 0x7f ? '?' : *c, out);
+			break;
+		}
+	}
+	free(clean);
+}
+
+static double x_of(const struct canvas *cv, __u64 ts)
+{
+	if (ts < cv->start_ns)
+		ts = cv->start_ns;
+	return MARGIN_L + (double)(ts - cv->start_ns) * PLOT_W / cv->span_ns;
+}
+
+/* a->programs is sorted by CPU time: the first NR_COLOURS get their own. */
+static const char *colour_of(const struct audit *a, const char *program)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_programs && i < NR_COLOURS; i++)
+		if (!strcmp(a->programs[i].name, program))
+			return palette[i];
+	return OTHER_COLOUR;
+}
+
+static void put_legend(struct canvas *cv, const struct audit *a, int y)
+{
+	double x = MARGIN_L;
+	size_t i;
+
+	for (i = 0; i < a->nr_programs && i < NR_COLOURS && x < WIDTH - 200; i++) {
+		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
+			palette[i]);
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">", x + 16, y + 10);
+		xml_put(cv->out, a->programs[i].name);
+		fprintf(cv->out, " %.0f%%</text>\n", a->cpu_ns ? 100.0 * a->programs[i].cpu_ns / a->cpu_ns : 0);
+		x += 16 + CHAR_W * (strlen(a->programs[i].name) + 6) + 12;
+	}
+	if (a->nr_programs > NR_COLOURS && x < WIDTH - 200) {
+		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
+			OTHER_COLOUR);
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">others</text>\n", x + 16, y + 10);
+	}
+}
+
+static void put_header(struct canvas *cv, const struct audit *a, const struct model *m)
+{
+	const struct proc_instance *root = m->root >= 0 ? &m->procs[m->root] : NULL;
+	char *cmd = NULL;
+
+	/* The command as typed, not the short span name ("make", not "make -j8"). */
+	if (root && root->nr_execs)
+		cmd = argv_display_name(root->execs[0].argv, root->execs[0].argc, 120);
+
+	fputs("<text x=\"20\" y=\"24\" class=\"h\">buildbpf: ", cv->out);
+	xml_put(cv->out, cmd ? cmd : "?");
+	fputs("</text>\n", cv->out);
+	free(cmd);
+	fprintf(cv->out, "<text x=\"20\" y=\"44\" class=\"l\">%.2f s wall on %zu CPUs, %.2f s CPU, %.0f%% utilisation",
+		a->wall_ns / 1e9, a->nr_cpus, a->cpu_ns / 1e9, 100 * a->utilisation);
+	if (a->par)
+		fprintf(cv->out, "; average %.2f running, peak %u; %zu serial phase%s", a->avg_running,
+			a->par->peak_running, a->nr_phases, a->nr_phases == 1 ? "" : "s");
+	if (a->lost_events)
+		fprintf(cv->out, "; %llu EVENTS LOST", (unsigned long long)a->lost_events);
+	fputs("</text>\n", cv->out);
+}
+
+/* Seconds along the top of the strip, at a step giving about ten ticks. */
+static void put_axis(struct canvas *cv, int y, int bottom)
+{
+	static const double steps[] = { 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30,
+					 60, 120, 300, 600, 1200, 1800, 3600 };
+	double span = cv->span_ns / 1e9, step = steps[sizeof(steps) / sizeof(steps[0]) - 1], t, x;
+	size_t i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (span / steps[i] <= 12) {
+			step = steps[i];
+			break;
+		}
+	}
+	for (t = 0; t <= span + 1e-9; t += step) {
+		x = MARGIN_L + t * PLOT_W / span;
+		fprintf(cv->out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" class=\"g\"/>", x, y + 14, x, bottom);
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"t\">%g s</text>\n", x + 2, y + 11, t);
+	}
+}
+
+/* Running (and waiting above it) build threads as areas, scaled to the CPUs. */
+static void put_strip(struct canvas *cv, const struct audit *a, const struct sched_model *s)
+{
+	int y0 = cv->strip_y, base = y0 + STRIP_H;
+	double scale = (double)STRIP_H / (a->nr_cpus ? a->nr_cpus : 1), x, x2, v, top;
+	size_t i, layer;
+
+	fprintf(cv->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"bg\"/>\n", MARGIN_L, y0, PLOT_W,
+		STRIP_H);
+	if (!s || !s->nr_samples) {
+		fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"l\">no CPU data: traced with --sched=off</text>\n",
+			MARGIN_L + 8, y0 + STRIP_H / 2);
+		return;
+	}
+	/* Layer 0: running + runnable (drawn first, behind); layer 1: running. */
+	for (layer = 0; layer < 2; layer++) {
+		fprintf(cv->out, "<path class=\"%s\" d=\"M%d %d", layer ? "run" : "wait", MARGIN_L, base);
+		for (i = 0; i < s->nr_samples; i++) {
+			const struct counter_sample *c = &s->samples[i];
+
+			x = x_of(cv, c->ts_ns);
+			x2 = i + 1 < s->nr_samples ? x_of(cv, s->samples[i + 1].ts_ns) : MARGIN_L + PLOT_W;
+			v = layer ? c->running : c->running + c->runnable;
+			top = base - v * scale;
+			if (top < y0)
+				top = y0; /* more waiting than the strip shows */
+			fprintf(cv->out, " L%.1f %.1f L%.1f %.1f", x, top, x2, top);
+		}
+		fprintf(cv->out, " L%d %d Z\"/>\n", MARGIN_L + PLOT_W, base);
+	}
+	fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"l\">top of the strip: %zu CPUs; build threads running "
+			 "(blue), waiting for a CPU (orange)</text>\n", MARGIN_L, base + 14, a->nr_cpus);
+}
+
+static void put_phases(struct canvas *cv, const struct audit *a, const struct model *m)
+{
+	char *name = NULL;
+	size_t i, k;
+
+	for (i = 0; i < a->nr_phases; i++) {
+		const struct audit_phase *ph = &a->phases[i];
+		double x = x_of(cv, ph->start_ns), w = x_of(cv, ph->end_ns) - x;
+
+		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" class=\"serial\"><title>",
+			x, cv->strip_y, w < 1 ? 1 : w, cv->total_h - cv->strip_y - LEGEND_H);
+		fprintf(cv->out, "serial phase %zu: %.2f s", i + 1, (ph->end_ns - ph->start_ns) / 1e9);
+		for (k = 0; k < ph->nr_procs; k++) {
+			if (ph->procs[k].proc < 0)
+				continue;
+			name = proc_display_name(&m->procs[ph->procs[k].proc]);
+			fputs(k ? ", " : ": ", cv->out);
+			xml_put(cv->out, name ? name : "?");
+			free(name);
+		}
+		fputs("</title></rect>\n", cv->out);
+		name = ph->nr_procs && ph->procs[0].proc >= 0 ? proc_display_name(&m->procs[ph->procs[0].proc]) : NULL;
+		/* The longest phase is always labelled; the others where the label fits. */
+		if (i && w < CHAR_W * (16 + (name ? strlen(name) : 0))) {
+			free(name);
+			continue;
+		}
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"sl\">serial %.2f s", x + 3, cv->strip_y + 26,
+			(ph->end_ns - ph->start_ns) / 1e9);
+		if (name) {
+			fputs(": ", cv->out);
+			xml_put(cv->out, name);
+		}
+		free(name);
+		fputs("</text>\n", cv->out);
+	}
+}
+
+static void put_lanes(struct canvas *cv, const struct audit *a, const struct model *m)
+{
+	size_t i, fit;
+	char *name;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+		double x = x_of(cv, p->start_ns), w = x_of(cv, p->end_ns) - x;
+		int y = cv->lanes_y + (int)p->lane * cv->lane_h;
+
+		if (w < MIN_DRAW_W)
+			continue;
+		name = proc_display_name(p);
+		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>", x, y,
+			w, cv->lane_h - 1, colour_of(a, audit__program_of(p)));
+		xml_put(cv->out, name ? name : p->comm);
+		fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU</title></rect>\n", p->pid,
+			(p->start_ns - cv->start_ns) / 1e9, (p->end_ns - cv->start_ns) / 1e9,
+			(p->utime_ns + p->stime_ns) / 1e9);
+		/* A label only where it fits: a cut name would mislead. */
+		fit = (size_t)((w - 4) / CHAR_W);
+		if (name && cv->lane_h >= 12 && fit >= 3 && strlen(name) <= fit) {
+			fprintf(cv->out, "<text x=\"%.2f\" y=\"%d\" class=\"p\">", x + 2, y + cv->lane_h - 4);
+			xml_put(cv->out, name);
+			fputs("</text>\n", cv->out);
+		}
+		free(name);
+	}
+}
+
+int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s)
+{
+	struct canvas cv = { .out = out, .start_ns = m->start_ns };
+	size_t lanes = m->nr_lanes ? m->nr_lanes : 1;
+
+	cv.span_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1;
+	cv.lane_h = LANES_MAX_H / (int)(lanes < LANES_MAX_H ? lanes : LANES_MAX_H);
+	if (cv.lane_h > LANE_H_MAX)
+		cv.lane_h = LANE_H_MAX;
+	if (cv.lane_h < LANE_H_MIN)
+		cv.lane_h = LANE_H_MIN;
+	cv.strip_y = HEADER_H + AXIS_H;
+	cv.lanes_y = cv.strip_y + STRIP_H + 22; /* room for the strip's legend */
+	cv.total_h = cv.lanes_y + (int)lanes * cv.lane_h + 10 + LEGEND_H;
+
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
+	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\">\n", WIDTH, cv.total_h, WIDTH, cv.total_h);
+	/* Generic font families only: nothing is fetched. */
+	fputs("<style>text{font-family:sans-serif;font-size:11px;fill:#222}.h{font-size:16px;font-weight:bold}"
+	      ".t{fill:#666;font-size:10px}.p{fill:#fff;font-size:10px}.l{font-size:12px}"
+	      ".sl{fill:#a00;font-size:11px;font-weight:bold}.g{stroke:#ddd;stroke-width:1}.bg{fill:#f4f4f4}"
+	      ".run{fill:#4e79a7}.wait{fill:#f28e2b}.serial{fill:#d62728;fill-opacity:0.12;stroke:#d62728;"
+	      "stroke-opacity:0.6}</style>\n", out);
+	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, cv.total_h);
+	put_header(&cv, a, m);
+	put_axis(&cv, HEADER_H, cv.total_h - LEGEND_H);
+	put_strip(&cv, a, s);
+	fputs("<g>\n", out);
+	put_lanes(&cv, a, m);
+	fputs("</g>\n", out);
+	put_phases(&cv, a, m);
+	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
+	fputs("</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int svg__write_fd(int fd, const struct audit *a, const struct model *m, const struct sched_model *s)
+{
+	int dup_fd = dup(fd), err;
+	FILE *out;
+
+	if (dup_fd < 0)
+		return -errno;
+	out = fdopen(dup_fd, "w");
+	if (!out) {
+		err = -errno;
+		close(dup_fd);
+		return err;
+	}
+	err = svg__write(out, a, m, s);
+	if (fflush(out) && !err)
+		err = -errno;
+	if (fclose(out) && !err)
+		err = -errno;
+	return err;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * argv and filenames reach us as raw bytes from the kernel: any encoding,
+ * or none.  JSON must be UTF-8, so every such string passes through here.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/utf8.h"
+
+/* U+FFFD REPLACEMENT CHARACTER */
+static const char replacement[] = "\xef\xbf\xbd";
+#define REPLACEMENT_LEN (sizeof(replacement) - 1)
+
+/*
+ * Length of the well-formed sequence at s (Unicode table 3-7), or 0 when
+ * the byte at s does not start one.  The narrowed second-byte ranges are
+ * what reject overlongs (C0, C1, E0 80..9F, F0 80..8F), surrogates
+ * (ED A0..BF) and code points above U+10FFFF (F4 90.., F5..FF).
+ */
+static size_t utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2;
+	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+		len = 3;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		return 0;
+	}
+	if (avail < len)
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++) {
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	}
+	return len;
+}
+
+char *utf8_sanitize(const char *bytes, size_t len)
+{
+	const unsigned char *in = (const unsigned char *)bytes;
+	size_t pos = 0, out_len = 0, seq;
+	char *out;
+
+	/* Worst case every byte becomes a 3-byte U+FFFD. */
+	if (len > (SIZE_MAX - 1) / REPLACEMENT_LEN)
+		return NULL;
+	out = malloc(len * REPLACEMENT_LEN + 1);
+	if (!out)
+		return NULL;
+
+	while (pos < len) {
+		seq = utf8_seq_len(in + pos, len - pos);
+		if (seq == 0 || in[pos] == '\0') {
+			/* One replacement per offending byte, then resync on the
+			 * next byte: a broken sequence never swallows a valid
+			 * character that follows it. */
+			memcpy(out + out_len, replacement, REPLACEMENT_LEN);
+			out_len += REPLACEMENT_LEN;
+			pos++;
+			continue;
+		}
+		memcpy(out + out_len, in + pos, seq);
+		out_len += seq;
+		pos += seq;
+	}
+	out[out_len] = '\0';
+	return out;
+}
+
+size_t utf8_prefix_len(const char *s, size_t max_bytes)
+{
+	size_t len = strnlen(s, max_bytes + 1);
+
+	if (len <= max_bytes)
+		return len;
+	/* Back off continuation bytes so the cut lands before a lead byte. */
+	len = max_bytes;
+	while (len > 0 && ((unsigned char)s[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
