@@ -73,9 +73,23 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean demo test test-unit test-asan test-valgrind test-kernels fuzz deps viewer-deps vmlinux bench \
+.PHONY: all clean demo test test-unit test-repo test-asan test-valgrind test-kernels fuzz deps viewer-deps vmlinux bench \
 	bench-convert
 all: $(BIN)
+
+# --version names the commit built from: git's, when this is the top of a git
+# checkout (a tarball, or the Debian build of one, has none; BUILDBPF_COMMIT=
+# may say it instead).  Rewritten only when it changes, so a commit rebuilds
+# one object.
+BUILD_INFO := $(BUILD)/build_info.h
+BUILDBPF_COMMIT ?= $(shell [ "$$(git -C $(CURDIR) rev-parse --show-toplevel 2>/dev/null)" = "$(CURDIR)" ] && \
+	git -C $(CURDIR) describe --always --abbrev=12 --dirty 2>/dev/null)
+$(BUILD_INFO): FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '#define BUILDBPF_COMMIT "%s"\n' '$(BUILDBPF_COMMIT)' > $@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
+$(BUILD)/user/cli/cli.o: $(BUILD_INFO)
+FORCE:
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
 	$(call msg,LINK,$@)

@@ -592,8 +592,11 @@ int main(int argc, char **argv)
 	int err;
 
 	err = cli__parse(&opts, argc, argv, stdout, stderr);
-	if (err <= 0)
+	if (err <= 0) {
+		if (opts.version)
+			preflight__print_features(stdout);
 		return err < 0 ? EXIT_USAGE : 0;
+	}
 	if (opts.mode == CLI_CONVERT || opts.mode == CLI_REPORT)
 		return cmd_read(&opts);
 	if (preflight__check())

@@ -36,6 +36,7 @@ struct cli_opts {
 	bool wait_all; /* keep tracing until every descendant has exited */
 	bool quiet;
 	bool verbose;
+	bool version; /* -V printed the build's lines; main adds the kernel's */
 	__u32 args_max;
 	size_t ringbuf_bytes;
 	enum sched_level sched;	 /* --sched */
@@ -58,5 +59,12 @@ struct cli_opts {
  * --version printed to out), > 0 to go on and trace opts->cmd_argv.
  */
 int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
+
+/*
+ * The build's part of --version, one "name: value" line each after the
+ * first: the version, the git commit built from (commit NULL or "": not
+ * built from a git checkout) and the libbpf it runs with.
+ */
+void cli__print_version(FILE *out, const char *commit, const char *libbpf_version);
 
 #endif /* BUILDBPF_CLI_H */

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* The oldest kernel with everything: ring buffers arrived in 5.8. */
 #define KERNEL_REQS_MIN "Linux 5.8"
@@ -28,5 +29,11 @@ struct kernel_features {
  * is missing at once.
  */
 int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len);
+
+/*
+ * The kernel's part of --version, one line each: its release, then every
+ * feature buildbpf needs as "yes", "no" or why the probe could not tell.
+ */
+void kernel_reqs__print(FILE *out, const struct kernel_features *f);
 
 #endif /* BUILDBPF_KERNEL_REQS_H */

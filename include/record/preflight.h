@@ -3,7 +3,12 @@
 #ifndef BUILDBPF_PREFLIGHT_H
 #define BUILDBPF_PREFLIGHT_H
 
+#include <stdio.h>
+
 /* 0 when BPF tracing can work here, else -1 with one line and a hint printed. */
 int preflight__check(void);
+
+/* --version's kernel lines: the running kernel's features, probed. */
+void preflight__print_features(FILE *out);
 
 #endif /* BUILDBPF_PREFLIGHT_H */

@@ -7,6 +7,7 @@
 #include <criterion/new/assert.h>
 #include "cli/cli.h"
 #include "events.h"
+#include "version.h"
 
 struct parsed {
 	struct cli_opts opts;
@@ -105,7 +106,38 @@ Test(cli, help_and_version_exit_zero)
 	p = parse((const char *[]){ "-V", NULL });
 	cr_assert(eq(int, p.ret, 0));
 	cr_assert(eq(int, strncmp(p.out, "buildbpf ", 9), 0));
+	/* main adds the kernel's lines after these. */
+	cr_assert(p.opts.version);
+	cr_assert(not(eq(ptr, strstr(p.out, "\nlibbpf: "), NULL)), "%s", p.out);
 	done(&p);
+}
+
+/* --version's own lines: what a bug report needs, one line each. */
+static char *version_text(const char *commit, const char *libbpf)
+{
+	static char text[512];
+	FILE *out = fmemopen(text, sizeof(text), "w");
+
+	cr_assert_not_null(out);
+	cli__print_version(out, commit, libbpf);
+	cr_assert(eq(int, fclose(out), 0));
+	return text;
+}
+
+Test(cli, version_names_the_commit_and_libbpf)
+{
+	cr_assert(eq(str, version_text("9ceb859a3609", "v1.1"),
+		     "buildbpf " BUILDBPF_VERSION "\ncommit: 9ceb859a3609\nlibbpf: v1.1\n"));
+	cr_assert(eq(str, version_text("9ceb859a3609-dirty", "v1.4"),
+		     "buildbpf " BUILDBPF_VERSION "\ncommit: 9ceb859a3609-dirty\nlibbpf: v1.4\n"));
+}
+
+Test(cli, version_from_a_tarball_says_so)
+{
+	cr_assert(eq(str, version_text("", "v1.1"),
+		     "buildbpf " BUILDBPF_VERSION "\ncommit: unknown (not built from a git checkout)\nlibbpf: v1.1\n"));
+	cr_assert(eq(str, version_text(NULL, NULL),
+		     "buildbpf " BUILDBPF_VERSION "\ncommit: unknown (not built from a git checkout)\nlibbpf: unknown\n"));
 }
 
 /* Each mistake: an error return, one line on stderr starting "buildbpf: ". */

@@ -4,10 +4,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/libbpf.h>
 #include "cli/cli.h"
 #include "merge/trace_merge.h"
 #include "events.h"
 #include "version.h"
+/* BUILDBPF_COMMIT, written by the Makefile at build time. */
+#include "build_info.h"
 #include "util/term_escape.h"
 
 enum {
@@ -86,7 +89,8 @@ static const char usage_text[] =
 	"  -q, --quiet            no summary or audit report at the end\n"
 	"  -v, --verbose          show libbpf's messages\n"
 	"  -h, --help             show this help and exit\n"
-	"  -V, --version          show the version and exit\n"
+	"  -V, --version          show the version, the git commit and libbpf version\n"
+	"                         it was built from, and the kernel features probed\n"
 	"\n"
 	"The command gets BUILDBPF_TRACE_DIR, a private directory of its own: any\n"
 	"tool may write Chrome trace files there (one file per writer, named\n"
@@ -369,7 +373,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			fputs(usage_text, out);
 			return 0;
 		case 'V':
-			fprintf(out, "buildbpf %s\n", BUILDBPF_VERSION);
+			cli__print_version(out, BUILDBPF_COMMIT, libbpf_version_string());
+			opts->version = true;
 			return 0;
 		case ':':
 			fprintf(err, "buildbpf: option '%s' needs an argument (see --help)\n",
@@ -426,4 +431,14 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->cmd_argv = argv + optind;
 	opts->cmd_argc = argc - optind;
 	return 1;
+}
+
+void cli__print_version(FILE *out, const char *commit, const char *libbpf_version)
+{
+	fprintf(out, "buildbpf %s\n", BUILDBPF_VERSION);
+	if (commit && *commit)
+		fprintf(out, "commit: %s\n", commit);
+	else
+		fprintf(out, "commit: unknown (not built from a git checkout)\n");
+	fprintf(out, "libbpf: %s\n", libbpf_version && *libbpf_version ? libbpf_version : "unknown");
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "record/kernel_reqs.h"
 
 int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len)
@@ -21,4 +23,24 @@ int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len)
 	if (used < len)
 		snprintf(buf + used, len - used, ": buildbpf needs " KERNEL_REQS_MIN " or later with BTF");
 	return -1;
+}
+
+/* A probe result (libbpf's convention) as --version shows it. */
+static void print_probe(FILE *out, const char *name, int result, const char *needs)
+{
+	if (result > 0)
+		fprintf(out, "%s: yes\n", name);
+	else if (result == 0)
+		fprintf(out, "%s: no (%s)\n", name, needs);
+	else
+		fprintf(out, "%s: unknown (probe failed: %s%s)\n", name, strerror(-result),
+			result == -EPERM ? "; probing needs root or CAP_BPF" : "");
+}
+
+void kernel_reqs__print(FILE *out, const struct kernel_features *f)
+{
+	fprintf(out, "kernel: %s\n", f->release ? f->release : "unknown");
+	print_probe(out, "tp_btf", f->tp_btf, "Linux 5.5");
+	print_probe(out, "ring buffer", f->ringbuf, "Linux 5.8");
+	fprintf(out, "BTF: %s\n", f->btf ? "yes" : "no (no /sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF=y)");
 }

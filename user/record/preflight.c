@@ -24,16 +24,26 @@ static int has_cap(const struct __user_cap_data_struct data[2], int cap)
 	return !!(data[cap / 32].effective & (1u << (cap % 32)));
 }
 
-static int check_privileges(void)
+/* 1 when this process may load BPF programs, 0 when not, -errno when its capabilities cannot be read. */
+static int bpf_privileged(void)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3, .pid = 0 };
 	struct __user_cap_data_struct data[2] = {};
 
-	if (syscall(SYS_capget, &hdr, data)) {
-		fprintf(stderr, "buildbpf: cannot read this process's capabilities: %s\n", strerror(errno));
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	return has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON));
+}
+
+static int check_privileges(void)
+{
+	int priv = bpf_privileged();
+
+	if (priv < 0) {
+		fprintf(stderr, "buildbpf: cannot read this process's capabilities: %s\n", strerror(-priv));
 		return -1;
 	}
-	if (has_cap(data, CAP_SYS_ADMIN) || (has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON)))
+	if (priv)
 		return 0;
 	fprintf(stderr, "buildbpf: loading BPF programs needs root or CAP_BPF+CAP_PERFMON "
 			"(hint: sudo buildbpf ...)\n");
@@ -78,16 +88,26 @@ static int probe_tp_btf(void)
  * distribution kernels backport BPF features (and a new kernel can be built
  * without BTF).
  */
+/*
+ * Without the privilege to load BPF every probe fails with EPERM, and
+ * libbpf's map probe then says "not supported": the BPF probes are left
+ * at -EPERM (unknown) unless may_load.
+ */
+static void probe_kernel(struct kernel_features *f, struct utsname *u, bool may_load)
+{
+	f->release = uname(u) == 0 ? u->release : NULL;
+	f->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	f->tp_btf = may_load ? probe_tp_btf() : -EPERM;
+	f->ringbuf = may_load ? libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) : -EPERM;
+}
+
 static int check_kernel(void)
 {
 	struct kernel_features f = {};
 	struct utsname u;
 	char line[256];
 
-	f.release = uname(&u) == 0 ? u.release : NULL;
-	f.btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	f.tp_btf = probe_tp_btf();
-	f.ringbuf = libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL);
+	probe_kernel(&f, &u, true);
 	if (kernel_reqs__check(&f, line, sizeof(line)) == 0)
 		return 0;
 	fprintf(stderr, "buildbpf: %s\n", line);
@@ -99,4 +119,13 @@ int preflight__check(void)
 	if (check_privileges())
 		return -1;
 	return check_kernel();
+}
+
+void preflight__print_features(FILE *out)
+{
+	struct kernel_features f = {};
+	struct utsname u;
+
+	probe_kernel(&f, &u, bpf_privileged() > 0);
+	kernel_reqs__print(out, &f);
 }
