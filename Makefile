@@ -171,6 +171,12 @@ viewer-deps:
 		(cd $(VIEWER_DIR) && npm install --no-audit --no-fund --loglevel=error); \
 	fi
 
+# The checkout itself: no build output tracked by git (skipped, saying why,
+# outside a git checkout).
+test-repo:
+	$(Q)tests/repo/tracked_files_check.sh --self-test
+	$(Q)tests/repo/tracked_files_check.sh
+
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.
 test-unit: $(UNIT_BIN)
@@ -193,6 +199,7 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
 	$(Q)./$(UNIT_BIN) --verbose 2>&1 | tee $(TEST_OUTPUT)
+	$(Q)$(MAKE) --no-print-directory test-repo
 	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(INTEG_BIN) --verbose 2>&1 | \
 		tee -a $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory test-valgrind 2>&1 | tee -a $(TEST_OUTPUT)
@@ -257,7 +264,8 @@ fuzz: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)rm -rf $(BUILD)/demo && cp -r tests/demo $(BUILD)/demo
+	@# A clean copy: whatever a make -C tests/demo left in out/ stays out.
+	$(Q)rm -rf $(BUILD)/demo && cp -r tests/demo $(BUILD)/demo && rm -rf $(BUILD)/demo/out
 	@# Under sudo the build runs as the invoking user: it must own its tree.
 	$(Q)if [ -n "$$SUDO_UID" ]; then chown -R "$$SUDO_UID:$${SUDO_GID:-$$SUDO_UID}" $(BUILD)/demo; fi
 	$(Q)./$(BIN) -f -o $(BUILD)/demo-trace.json -- $(MAKE) --no-print-directory -C $(BUILD)/demo -j2

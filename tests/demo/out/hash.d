@@ -1,4 +1,0 @@
-out/hash.o: src/hash.c out/config.h include/demo.h include/vec.h
-out/config.h:
-include/demo.h:
-include/vec.h:

@@ -1,4 +1,0 @@
-out/main.o: src/main.c out/config.h include/demo.h include/vec.h
-out/config.h:
-include/demo.h:
-include/vec.h:

@@ -1,3 +1,0 @@
-out/mix.o: src/mix.c include/demo.h include/vec.h
-include/demo.h:
-include/vec.h:

@@ -1,2 +1,0 @@
-out/vec.o: src/vec.c include/vec.h
-include/vec.h:

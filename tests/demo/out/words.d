@@ -1,3 +1,0 @@
-out/words.o: src/words.c include/demo.h include/vec.h
-include/demo.h:
-include/vec.h:
