@@ -34,7 +34,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
 SAN_FLAGS ?=
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Iinclude -I$(BUILD) $(EXTRA_INC) $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Iinclude -I$(BUILD) $(EXTRA_INC) $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 # The pipeline's stages are folders of user/ (README "Layout").  Code that
@@ -73,7 +73,7 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean demo test test-unit test-repo test-asan test-valgrind test-kernels fuzz deps viewer-deps vmlinux bench \
+.PHONY: all clean install uninstall deb test-deb demo test test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
 	bench-convert
 all: $(BIN)
 
@@ -147,9 +147,15 @@ vmlinux:
 # Debian 12 packages the build and the tests need; installed only if missing.
 DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-dev zlib1g-dev libcriterion-dev \
 	    valgrind libclang-rt-14-dev
+# Only make test needs these (test-deps), so make demo stays quick: the
+# Debian package's build and check, the man page's rendering, and the
+# completion's run.
+PACKAGING_DEB_PKGS := debhelper dpkg-dev lintian man-db groff-base bash-completion
 VIEWER_DEB_PKGS := chromium nodejs npm
-deps:
-	$(Q)missing=; for p in $(DEB_PKGS); do \
+deps: WANTED_PKGS := $(DEB_PKGS)
+test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS)
+deps test-deps:
+	$(Q)missing=; for p in $(WANTED_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -182,11 +188,14 @@ test-repo:
 test-unit: $(UNIT_BIN)
 	$(Q)./$(UNIT_BIN)
 
-# Everything: the suite on the normal build; buildbpf under valgrind's
-# Memcheck; the event-log reader under libFuzzer for $(FUZZ_SECONDS) s; the
-# reliability table from what those printed; then the suite
-# again with the whole userspace (buildbpf included) built under
-# AddressSanitizer and UndefinedBehaviorSanitizer.  Any report fails the run.
+# Everything: the suite on the normal build (unit tests; the checkout's
+# hygiene; man page, completion and make install; the integration suites);
+# the Debian package built, installed, used and purged; buildbpf under
+# valgrind's Memcheck; the event-log reader under libFuzzer for
+# $(FUZZ_SECONDS) s; the reliability table from what those printed; then the
+# suite again with the whole userspace (buildbpf included) built under
+# AddressSanitizer and UndefinedBehaviorSanitizer; last the kernel matrix
+# under qemu.  Any report fails the run.
 # The first run is verbose: its output, kept in $(TEST_OUTPUT), carries the
 # figures each case measured (the RELIABILITY| rows of tests/integration.h)
 # that tests/reliability_table.sh turns into $(RELIABILITY_MD).
@@ -195,13 +204,15 @@ RELIABILITY_MD := $(BUILD)/reliability.md
 # pipefail: a failing suite fails the run although its output goes through tee.
 test: SHELL := /bin/bash
 test: .SHELLFLAGS := -o pipefail -c
-test: deps
+test: test-deps
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
 	$(Q)./$(UNIT_BIN) --verbose 2>&1 | tee $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory test-repo
+	$(Q)$(MAKE) --no-print-directory test-install
 	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(INTEG_BIN) --verbose 2>&1 | \
 		tee -a $(TEST_OUTPUT)
+	$(Q)$(MAKE) --no-print-directory test-deb
 	$(Q)$(MAKE) --no-print-directory test-valgrind 2>&1 | tee -a $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory fuzz 2>&1 | tee -a $(TEST_OUTPUT)
 	$(call msg,TABLE,$(RELIABILITY_MD))
@@ -281,6 +292,53 @@ $(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(CORE_OBJS)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 bench-convert: all $(BUILD)/bench/gen-log
 	$(Q)bench/convert.sh --build $(BUILD)
+
+# Installs like a packaged tool: the binary (its BPF programs inside, in the
+# skeleton), the man page, the bash completion and the README as its doc.
+PREFIX	?= /usr/local
+DESTDIR	?=
+BINDIR	 = $(PREFIX)/bin
+MANDIR	 = $(PREFIX)/share/man
+DOCDIR	 = $(PREFIX)/share/doc/buildbpf
+BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+INSTALLED := $(BINDIR)/buildbpf $(MANDIR)/man1/buildbpf.1 $(BASHCOMPDIR)/buildbpf $(DOCDIR)/README.md
+install: $(BIN)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/buildbpf
+	$(Q)install -D -m 0644 man/buildbpf.1 $(DESTDIR)$(MANDIR)/man1/buildbpf.1
+	$(Q)install -D -m 0644 completion/buildbpf $(DESTDIR)$(BASHCOMPDIR)/buildbpf
+	$(Q)install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(INSTALLED:%=$(DESTDIR)%)
+	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# The Debian package (debian/), built from a copy of the tree in $(DEB_DIR)
+# (dh_auto_clean must not clean this one), with the commit of this checkout.
+# lintian must report no error.
+VERSION := $(shell sed -n 's/^\#define BUILDBPF_VERSION "\(.*\)"/\1/p' include/version.h)
+DEB_DIR := $(BUILD)/deb
+DEB_SRC := $(DEB_DIR)/buildbpf-$(VERSION)
+deb: test-deps
+	$(call msg,DEB,$(DEB_DIR)/buildbpf_$(VERSION)_*.deb)
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
+	$(Q)tar -c --exclude=./.git --exclude=./build --exclude=./build-asan --exclude=./build-fuzz \
+		--exclude=./tests/demo/out . | tar -x -C $(DEB_SRC)
+	$(Q)cd $(DEB_SRC) && BUILDBPF_COMMIT='$(BUILDBPF_COMMIT)' dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || \
+		{ tail -40 ../build.log; echo "buildbpf: dpkg-buildpackage failed (see $(DEB_DIR)/build.log)" >&2; exit 1; }
+	$(call msg,LINTIAN,$(DEB_DIR)/buildbpf_$(VERSION)_*.changes)
+	$(Q)lintian --fail-on error $(DEB_DIR)/buildbpf_$(VERSION)_*.changes
+
+# make deb, then the package installed with apt-get, used and purged (root).
+test-deb: deb $(TRACE_CHECK)
+	$(Q)tests/install/deb_check.sh $(BUILD)
+
+# The man page and completion against --help, then an install into a
+# scratch DESTDIR, used from there, and uninstalled without a trace.
+test-install: test-deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)
+	$(Q)tests/install/docs_check.sh $(BIN)
+	$(Q)tests/install/install_check.sh
 
 clean:
 	$(call msg,CLEAN,$(BUILD))
