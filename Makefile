@@ -163,19 +163,24 @@ deps test-deps:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
-# The real-viewer check: shared/viewer (read-only) copied out and installed.
-VIEWER_SRC ?= ../shared/viewer
+# The real-viewer check (tests/viewer/): its scripts and the npm packages
+# of its lockfile (playwright-core drives Debian's chromium; the DevTools
+# trace engine) in $(VIEWER_DIR).  npm ci runs again only when the lockfile
+# changes; the scripts are copied every time.
 VIEWER_DIR := $(BUILD)/viewer
+VIEWER_FILES := $(wildcard tests/viewer/*.cjs tests/viewer/*.mjs) tests/viewer/package.json tests/viewer/package-lock.json
 viewer-deps:
 	$(Q)command -v chromium >/dev/null 2>&1 && command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || { \
 		echo "  DEPS     installing: chromium (and node/npm if missing)"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
 			$$(command -v node >/dev/null 2>&1 || echo nodejs) $$(command -v npm >/dev/null 2>&1 || echo npm); }
-	$(Q)if [ ! -d $(VIEWER_DIR)/node_modules ]; then \
-		test -d $(VIEWER_SRC) || { echo "buildbpf: viewer check needs $(VIEWER_SRC)" >&2; exit 1; }; \
-		rm -rf $(VIEWER_DIR) && mkdir -p $(BUILD) && cp -r $(VIEWER_SRC) $(VIEWER_DIR) && chmod -R u+w $(VIEWER_DIR) && \
-		(cd $(VIEWER_DIR) && npm install --no-audit --no-fund --loglevel=error); \
+	$(Q)mkdir -p $(VIEWER_DIR)
+	$(Q)if [ ! -d $(VIEWER_DIR)/node_modules ] || ! cmp -s tests/viewer/package-lock.json $(VIEWER_DIR)/package-lock.json; then \
+		echo "  NPM      npm ci in $(VIEWER_DIR)"; \
+		rm -rf $(VIEWER_DIR)/node_modules && cp $(VIEWER_FILES) $(VIEWER_DIR)/ && \
+		(cd $(VIEWER_DIR) && npm ci --no-audit --no-fund --loglevel=error) || exit 1; \
 	fi
+	$(Q)cp $(VIEWER_FILES) $(VIEWER_DIR)/
 
 # The checkout itself: no build output tracked by git (skipped, saying why,
 # outside a git checkout).

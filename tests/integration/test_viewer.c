@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Real-viewer check: a trace of a real `make -j2` build is loaded into the
- * DevTools Performance panel of Debian's chromium (shared/viewer) and must
- * draw exactly the slices the file holds: a viewer silently drops slices
- * that overlap on one track, which no JSON-level check would notice.
+ * DevTools Performance panel of Debian's chromium (tests/viewer/, installed
+ * by make viewer-deps) and must draw exactly the slices the file holds: a
+ * viewer silently drops slices that overlap on one track, which no
+ * JSON-level check would notice.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,12 +69,12 @@ Test(viewer, make_j2_trace_renders_every_slice)
 	cwd = getcwd(NULL, 0);
 	snprintf(png, sizeof(png), "%s/build/viewer-make-j2.png", cwd);
 	free(cwd);
-	snprintf(extra, sizeof(extra), "--png '%s' --expect-track '^make'", png);
-	rc = run_viewer("devtools_load.cjs", trace, extra, log, sizeof(log));
+	snprintf(extra, sizeof(extra), "--screenshot '%s' --expect-track '^make'", png);
+	rc = run_viewer("devtools-check.cjs", trace, extra, log, sizeof(log));
 	cr_assert(eq(int, rc, 0), "DevTools did not draw the trace as written:\n%s", log);
-	cr_log_info("devtools_load: %s", log);
+	cr_log_info("devtools-check: %s", log);
 
-	rc = run_viewer("engine_check.mjs", trace, "", log, sizeof(log));
+	rc = run_viewer("engine-check.mjs", trace, "", log, sizeof(log));
 	cr_assert(eq(int, rc, 0), "DevTools trace engine rejected the trace:\n%s", log);
 }
 
@@ -105,9 +106,64 @@ Test(viewer, merged_clang_trace_renders_every_slice)
 	cr_assert(eq(ptr, strstr(run.err, "warning"), NULL), "stderr: %s", run.err);
 
 	snprintf(extra, sizeof(extra), "--expect-track '^make'");
-	rc = run_viewer("devtools_load.cjs", trace, extra, log, sizeof(log));
+	rc = run_viewer("devtools-check.cjs", trace, extra, log, sizeof(log));
 	cr_assert(eq(int, rc, 0), "DevTools did not draw the merged trace as written:\n%s", log);
-	cr_log_info("devtools_load (merged): %s", log);
-	rc = run_viewer("engine_check.mjs", trace, "", log, sizeof(log));
+	cr_log_info("devtools-check (merged): %s", log);
+	rc = run_viewer("engine-check.mjs", trace, "", log, sizeof(log));
 	cr_assert(eq(int, rc, 0), "DevTools trace engine rejected the merged trace:\n%s", log);
+}
+
+/*
+ * The check catches what it exists for: a real trace with one slice added
+ * that starts inside a process slice and ends after it, on the same track,
+ * is drawn with a slice missing, and both checks fail; the same trace
+ * without it passes.
+ */
+Test(viewer, an_overlapping_slice_fails_the_check)
+{
+	struct json_object *trace, *slices, *victim, *events, *extra, *v;
+	char good[512], bad[512], log[16384];
+	long long ts, dur;
+	int rc;
+
+	cr_assert(access(viewer_dir(), R_OK) == 0,
+		  "viewer not installed at %s (make viewer-deps, or BUILDBPF_VIEWER_DIR)", viewer_dir());
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "sh", "-c", "sleep 0.2 & sleep 0.1; wait", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	snprintf(good, sizeof(good), "%s", bb_path(&run, "t.json"));
+	snprintf(bad, sizeof(bad), "%s", bb_path(&run, "overlap.json"));
+
+	trace = bb_load_trace(good);
+	slices = bb_slices(trace, "process");
+	cr_assert(gt(sz, json_object_array_length(slices), 0));
+	victim = json_object_array_get_idx(slices, 0);
+	cr_assert(json_object_object_get_ex(victim, "ts", &v));
+	ts = json_object_get_int64(v);
+	cr_assert(json_object_object_get_ex(victim, "dur", &v));
+	dur = json_object_get_int64(v);
+	cr_assert(gt(i64, dur, 2));
+	extra = json_object_new_object();
+	json_object_object_add(extra, "name", json_object_new_string("overlapping"));
+	json_object_object_add(extra, "cat", json_object_new_string("test"));
+	json_object_object_add(extra, "ph", json_object_new_string("X"));
+	json_object_object_add(extra, "ts", json_object_new_int64(ts + dur / 2));
+	json_object_object_add(extra, "dur", json_object_new_int64(dur));
+	json_object_object_get_ex(victim, "pid", &v);
+	json_object_object_add(extra, "pid", json_object_get(v));
+	json_object_object_get_ex(victim, "tid", &v);
+	json_object_object_add(extra, "tid", json_object_get(v));
+	cr_assert(json_object_object_get_ex(trace, "traceEvents", &events));
+	json_object_array_add(events, extra);
+	cr_assert(eq(int, json_object_to_file_ext(bad, trace, JSON_C_TO_STRING_PLAIN), 0));
+	json_object_put(slices);
+	json_object_put(trace);
+
+	rc = run_viewer("devtools-check.cjs", good, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "DevTools did not draw the untouched trace as written:\n%s", log);
+	rc = run_viewer("devtools-check.cjs", bad, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 1), "DevTools check passed a trace with an overlapping slice:\n%s", log);
+	cr_assert(not(eq(ptr, strstr(log, "slice count"), NULL)), "%s", log);
+	rc = run_viewer("engine-check.mjs", bad, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 1), "the trace engine check passed a trace with an overlapping slice:\n%s", log);
 }
