@@ -4,9 +4,10 @@
 #
 #   matrix.sh BUILD_DIR
 #
-#   ACCEL=kvm        (default) needs a usable /dev/kvm, else prints SKIPPED
-#                    and exits 0: a skipped matrix is never reported passed
-#   ACCEL=tcg        software emulation, opt-in: works anywhere, ~10x slower
+#   ACCEL=auto       (default) KVM when a guest really boots under it, else
+#                    TCG, saying why in the table: /dev/kvm can exist while
+#                    qemu cannot run a guest with it ("failed to set MSR")
+#   ACCEL=kvm        KVM or fail;  ACCEL=tcg  software emulation, ~10x slower
 #   KERNEL_PKGS=...  Debian linux-image packages (default: the newest 6.1 and
 #                    6.12 ABIs the apt sources carry)
 #   KERNEL_TIMEOUT=s one guest's budget, boot to power-off (default 300 under
@@ -14,8 +15,11 @@
 #   KERNEL_TESTS=glob Criterion --filter of the tests run in each guest
 #                    (default: the integration and sched suites; under TCG
 #                    without the two that hold CPU time to real-CPU bounds)
+#   BUILDBPF_CACHE=dir where downloaded kernels are kept (default
+#                    ~/.cache/buildbpf; make clean leaves it, ~180 MB)
 #
-# Kernels and guest logs go to BUILD_DIR/kernels; the per-kernel table to
+# SKIPPED (exit 0, never passed) only when qemu cannot be installed.  Guest
+# logs go to BUILD_DIR/kernels; the per-kernel table to
 # BUILD_DIR/kernels/results.md.  Exits 1 if any kernel failed or timed out.
 set -euo pipefail
 shopt -s extglob
@@ -24,12 +28,17 @@ build=$(cd "${1:?usage: matrix.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 kdir=$build/kernels
-ACCEL=${ACCEL:-kvm}
+cache=${BUILDBPF_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/buildbpf}/kernels
+ACCEL=${ACCEL:-auto}
+PROBE_SECONDS=60
 
 say() { printf '  %-8s %s\n' "$1" "$2"; }
 die() { echo "test-kernels: $*" >&2; exit 1; }
 
-kvm_problem() {
+case $ACCEL in auto|kvm|tcg) ;; *) die "ACCEL=$ACCEL: use auto, kvm or tcg" ;; esac
+
+# Why /dev/kvm cannot even be opened; empty when it can.
+kvm_device_problem() {
 	if [ ! -e /dev/kvm ] && grep -qwE 'vmx|svm' /proc/cpuinfo; then
 		modprobe kvm_intel 2>/dev/null || modprobe kvm_amd 2>/dev/null || true
 	fi
@@ -37,47 +46,46 @@ kvm_problem() {
 		if grep -qwE 'vmx|svm' /proc/cpuinfo; then
 			echo "no /dev/kvm: the kvm module is not loaded"
 		else
-			echo "no /dev/kvm, and the CPU shows no vmx/svm: this machine has no (nested) virtualization"
+			echo "no /dev/kvm: the CPU shows no vmx/svm"
 		fi
 	elif [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
 		echo "/dev/kvm is not readable and writable by $(id -un)"
 	fi
 }
 
-case $ACCEL in
-kvm)
-	problem=$(kvm_problem)
-	if [ -n "$problem" ]; then
-		echo "SKIPPED: kernel matrix: /dev/kvm not usable ($problem)."
-		echo "SKIPPED: no guest kernel was tested; ACCEL=tcg runs the matrix under software emulation."
-		exit 0
+# kvm_boot_problem VMLINUZ INITRD: boots the guest under KVM to its first
+# line (guest-init stops there with bb.probe=1); prints why it could not
+# (qemu's first error line, or the silence), nothing when it could.
+kvm_boot_problem() {
+	local log=$kdir/kvm-probe.log rc line
+	set +e
+	timeout --kill-after=5 "$PROBE_SECONDS" qemu-system-x86_64 -accel kvm -cpu host -m 512M -smp 1 \
+		-nographic -no-reboot -kernel "$1" -initrd "$2" \
+		-append "console=ttyS0 panic=-1 loglevel=1 bb.probe=1" < /dev/null > "$log" 2>&1
+	rc=$?
+	set -e
+	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+	grep -q '^MATRIX|kernel|' "$log" && return 0
+	line=$(grep -m1 '^qemu-system-x86_64: ' "$log" | sed -e 's/^qemu-system-x86_64: //' -e 's/^error: //' || true)
+	if [ -n "$line" ]; then
+		echo "$line"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		echo "the guest printed nothing in ${PROBE_SECONDS}s"
+	else
+		echo "qemu exited $rc before the guest printed anything"
 	fi
-	accel=kvm cpu=host timeout=${KERNEL_TIMEOUT:-300}
-	KERNEL_TESTS=${KERNEL_TESTS:-@(integration|sched)/*} ;;
-tcg)
-	# One host thread for all vCPUs: under multi-threaded TCG a 6.12
-	# guest died of "Oops: int3" in __schedule while the tracepoints'
-	# static keys were being patched (text_poke_bp racing across
-	# emulated CPUs), once in three runs.
-	accel=tcg,thread=single cpu=max timeout=${KERNEL_TIMEOUT:-900}
-	# An emulated CPU runs a thread's own CPU clock apart from the
-	# clocksource (a thread that burned 0.4 s by its clock shows 0.32 s
-	# on-CPU) and is 10-50x slower (sleep 0.3 takes 155 ms of CPU): two
-	# tests' bounds assume real CPUs, and are left to KVM and the host.
-	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep))'
-		say NOTE "ACCEL=tcg: software emulation; not run in guests:"
-		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
-	fi ;;
-*)	die "ACCEL=$ACCEL: use kvm or tcg" ;;
-esac
+}
 
 need=()
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need+=(busybox-static)
 if [ ${#need[@]} -gt 0 ]; then
 	say DEPS "installing: ${need[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${need[@]}" >/dev/null; then
+		echo "SKIPPED: kernel matrix: cannot install ${need[*]} (apt-get install failed)."
+		echo "SKIPPED: no guest kernel was tested."
+		exit 0
+	fi
 fi
 for f in buildbpf tests/integration-tests tests/trace-check; do
 	[ -x "$build/$f" ] || die "$build/$f is not built (make test-kernels builds it)"
@@ -92,18 +100,8 @@ if [ -z "${KERNEL_PKGS:-}" ]; then
 	KERNEL_PKGS="$k61 $k612"
 fi
 
-# How many tests the filter selects: a guest that skips some has not passed.
-expected=0
-suite=
-while IFS= read -r line; do
-	case $line in
-	*:\ [0-9]*\ test*) suite=${line%%:*} ;;
-	*[├└]──\ *) [[ "$suite/${line##*── }" == $KERNEL_TESTS ]] && expected=$((expected + 1)) ;;
-	esac
-done < <("$build/tests/integration-tests" --list 2>&1)
-[ "$expected" -gt 0 ] || die "KERNEL_TESTS=$KERNEL_TESTS selects no test"
-
 mkdir -p "$kdir"
+rm -f "$kdir"/*.initrd.gz
 results=$kdir/results.md
 {
 	echo "| kernel | accel | loaded | tests passed | probe: processes, events (lost) | time | result |"
@@ -117,8 +115,8 @@ boot_kernel() {
 	local log=$kdir/$name.log initrd=$kdir/$name.initrd.gz
 	local t0 rc secs loaded passed tested probe result
 
-	"$here/initramfs.sh" "$modroot" "$kver" "$initrd"
-	say BOOT "$kver ($ACCEL, ${timeout}s budget) > $log"
+	[ -e "$initrd" ] || "$here/initramfs.sh" "$modroot" "$kver" "$initrd"
+	say BOOT "$kver (${accel%%,*}, ${timeout}s budget) > $log"
 	t0=$(date +%s)
 	set +e
 	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2G -smp 2 \
@@ -150,22 +148,88 @@ boot_kernel() {
 	fi
 	[ "$result" = PASS ] || failed=1
 	say "$result" "$kver: loaded $loaded, tests $passed/$expected, probe processes, events (lost) ${probe:-?}, ${secs}s"
-	echo "| $kver | $ACCEL | $loaded | $passed/$expected | ${probe:--} | ${secs}s | $result |" >> "$results.tmp"
+	echo "| $kver | $accel_note | $loaded | $passed/$expected | ${probe:--} | ${secs}s | $result |" >> "$results.tmp"
 }
 
+# Fetch and unpack every kernel first (kept in the cache between runs and
+# across make clean): the accelerator is probed by booting the first.
+kvers=() vmlinuzes=() modroots=()
+mkdir -p "$cache"
 for pkg in $KERNEL_PKGS; do
-	deb=$(ls "$kdir/${pkg}"_*.deb 2>/dev/null | head -n1 || true)
+	deb=$(ls "$cache/${pkg}"_*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$deb" ]; then
-		say FETCH "$pkg"
-		(cd "$kdir" && apt-get download -q "$pkg" >/dev/null 2>&1) || die "apt-get download $pkg failed"
-		deb=$(ls "$kdir/${pkg}"_*.deb | head -n1)
+		say FETCH "$pkg > $cache"
+		(cd "$cache" && apt-get download -q "$pkg" >/dev/null 2>&1) || die "apt-get download $pkg failed"
+		deb=$(ls "$cache/${pkg}"_*.deb | head -n1)
 	fi
-	if [ ! -d "$kdir/$pkg" ]; then
+	if [ ! -d "$cache/$pkg" ]; then
 		say UNPACK "$deb"
-		dpkg-deb -x "$deb" "$kdir/$pkg.tmp" && mv "$kdir/$pkg.tmp" "$kdir/$pkg"
+		rm -rf "$cache/$pkg.tmp"
+		dpkg-deb -x "$deb" "$cache/$pkg.tmp" && mv "$cache/$pkg.tmp" "$cache/$pkg"
 	fi
-	kver=$(ls "$kdir/$pkg/lib/modules")
-	boot_kernel "$kver" "$kdir/$pkg/boot/vmlinuz-$kver" "$kdir/$pkg" "$kver"
+	kver=$(ls "$cache/$pkg/lib/modules")
+	kvers+=("$kver") vmlinuzes+=("$cache/$pkg/boot/vmlinuz-$kver") modroots+=("$cache/$pkg")
+	"$here/initramfs.sh" "$cache/$pkg" "$kver" "$kdir/$kver.initrd.gz"
+done
+# Kernels the apt sources have moved past are not kept.
+for old in "$cache"/linux-image-*; do
+	[ -e "$old" ] || continue
+	name=${old##*/} name=${name%%_*}
+	[[ " $KERNEL_PKGS " == *" $name "* ]] || { say PRUNE "$old"; rm -rf "$old"; }
+done
+
+# The accelerator: a guest that boots under KVM, else TCG, and the table
+# says which and why.
+accel_note=
+if [ "$ACCEL" = tcg ]; then
+	accel_note="tcg (ACCEL=tcg)"
+else
+	problem=$(kvm_device_problem)
+	if [ -z "$problem" ]; then
+		say PROBE "KVM: booting ${kvers[0]} to its first line (${PROBE_SECONDS}s budget)"
+		problem=$(kvm_boot_problem "${vmlinuzes[0]}" "$kdir/${kvers[0]}.initrd.gz")
+	fi
+	if [ -n "$problem" ]; then
+		[ "$ACCEL" = kvm ] && die "ACCEL=kvm: KVM is unusable: $problem (see $kdir/kvm-probe.log)"
+		accel_note="tcg (kvm unusable: $problem)"
+		say NOTE "KVM unusable ($problem): the matrix runs under TCG"
+	else
+		accel_note=kvm
+	fi
+fi
+if [ "$accel_note" = kvm ]; then
+	accel=kvm cpu=host timeout=${KERNEL_TIMEOUT:-300}
+	KERNEL_TESTS=${KERNEL_TESTS:-@(integration|sched)/*}
+else
+	# One host thread for all vCPUs: under multi-threaded TCG a 6.12
+	# guest died of "Oops: int3" in __schedule while the tracepoints'
+	# static keys were being patched (text_poke_bp racing across
+	# emulated CPUs), once in three runs.
+	accel=tcg,thread=single cpu=max timeout=${KERNEL_TIMEOUT:-900}
+	# An emulated CPU runs a thread's own CPU clock apart from the
+	# clocksource (a thread that burned 0.4 s by its clock shows 0.32 s
+	# on-CPU) and is 10-50x slower (sleep 0.3 takes 155 ms of CPU): two
+	# tests' bounds assume real CPUs, and are left to KVM and the host.
+	if [ -z "${KERNEL_TESTS:-}" ]; then
+		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep))'
+		say NOTE "under TCG, not run in guests:"
+		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
+	fi
+fi
+
+# How many tests the filter selects: a guest that skips some has not passed.
+expected=0
+suite=
+while IFS= read -r line; do
+	case $line in
+	*:\ [0-9]*\ test*) suite=${line%%:*} ;;
+	*[├└]──\ *) [[ "$suite/${line##*── }" == $KERNEL_TESTS ]] && expected=$((expected + 1)) ;;
+	esac
+done < <("$build/tests/integration-tests" --list 2>&1)
+[ "$expected" -gt 0 ] || die "KERNEL_TESTS=$KERNEL_TESTS selects no test"
+
+for i in "${!kvers[@]}"; do
+	boot_kernel "${kvers[$i]}" "${vmlinuzes[$i]}" "${modroots[$i]}" "${kvers[$i]}"
 done
 
 # The running kernel: booted too when its image and modules are on disk.
