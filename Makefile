@@ -330,7 +330,10 @@ deb: test-deps
 	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_SRC)
 	$(Q)tar -c --exclude=./.git --exclude=./build --exclude=./build-asan --exclude=./build-fuzz \
 		--exclude=./tests/demo/out . | tar -x -C $(DEB_SRC)
-	$(Q)cd $(DEB_SRC) && BUILDBPF_COMMIT='$(BUILDBPF_COMMIT)' dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || \
+	@# The package's make is its own: nothing of this make's command line or
+	@# jobserver leaks into it.
+	$(Q)cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL BUILDBPF_COMMIT='$(BUILDBPF_COMMIT)' \
+		dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || \
 		{ tail -40 ../build.log; echo "buildbpf: dpkg-buildpackage failed (see $(DEB_DIR)/build.log)" >&2; exit 1; }
 	$(call msg,LINTIAN,$(DEB_DIR)/buildbpf_$(VERSION)_*.changes)
 	$(Q)lintian --fail-on error $(DEB_DIR)/buildbpf_$(VERSION)_*.changes
