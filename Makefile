@@ -345,7 +345,7 @@ test-deb: deb $(TRACE_CHECK)
 # The man page and completion against --help, then an install into a
 # scratch DESTDIR, used from there, and uninstalled without a trace.
 test-install: test-deps
-	$(Q)$(MAKE) --no-print-directory $(BIN)
+	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) $(BIN)
 	$(Q)tests/install/docs_check.sh $(BIN)
 	$(Q)tests/install/install_check.sh
 
