@@ -12,8 +12,8 @@
  *   ... read tm->events[0 .. tm->nr_events), tm->tracks, tm->summary ...
  *   trace_merge__free(tm);
  *
- * Times follow chrome_trace.c exactly (integer microseconds since the
- * model's start, plus one), so that "inside the span" holds in the file.
+ * Times and process slices come from the trace layout the writer also
+ * draws from (model/trace_layout.h), so "inside the span" holds in the file.
  */
 #ifndef BUILDBPF_TRACE_MERGE_H
 #define BUILDBPF_TRACE_MERGE_H
@@ -22,6 +22,7 @@
 #include <linux/types.h>
 #include <json-c/json.h>
 #include "model/model.h"
+#include "model/trace_layout.h"
 
 #define MERGE_DEFAULT_FILE_MAX_BYTES (16u << 20)
 #define MERGE_DEFAULT_MAX_EVENTS 500000u
@@ -66,6 +67,7 @@ struct merge_stats {
 
 struct trace_merge {
 	const struct model *m;
+	struct trace_layout *layout; /* where the writer draws each process */
 	__s64 real_minus_mono_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	struct merge_limits limits;
 	struct merged_event *events;

@@ -91,137 +91,10 @@ struct file_ctx {
 	size_t clamped, bad, unpaired, unsupported, nr_totals;
 };
 
-static __s64 trace_us(const struct model *m, __s64 ns)
+/* Trace microseconds of a time that may lie (saturated) before the epoch. */
+static __s64 merge_us(const struct model *m, __s64 ns)
 {
-	if (ns < (__s64)m->start_ns)
-		ns = (__s64)m->start_ns;
-	return (ns - (__s64)m->start_ns) / 1000 + 1;
-}
-
-static __s64 model_end_ns(const struct model *m)
-{
-	return m->end_ns < m->start_ns ? (__s64)m->start_ns : (__s64)m->end_ns;
-}
-
-/* ---- the process slices, as chrome_trace.c lays them out ---- */
-
-/* Process i's slice on its lane, in trace microseconds. */
-static void proc_span_us(const struct model *m, size_t i, __s64 *ts, __s64 *end)
-{
-	const struct proc_instance *p = &m->procs[i];
-
-	*ts = trace_us(m, (__s64)p->start_ns);
-	*end = trace_us(m, (__s64)(p->end_ns < p->start_ns ? p->start_ns : p->end_ns));
-}
-
-static __u64 clamp_u64(__u64 v, __u64 lo, __u64 hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-/*
- * The process slice a proc is drawn directly under on its lane, as
- * chrome_trace.c's link_lane_stacks() finds it (same order, same spans):
- * merged slices must nest with those children.
- */
-static long *lane_parents(const struct model *m)
-{
-	long *above = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*above));
-	long *top = NULL;
-	size_t i, nr_lanes = 1;
-
-	for (i = 0; i < m->nr_procs; i++) {
-		if (m->procs[i].lane + 1 > nr_lanes)
-			nr_lanes = m->procs[i].lane + 1;
-	}
-	top = malloc(nr_lanes * sizeof(*top));
-	if (!above || !top) {
-		free(above);
-		free(top);
-		return NULL;
-	}
-	for (i = 0; i < nr_lanes; i++)
-		top[i] = -1;
-	for (i = 0; i < m->nr_procs; i++) {
-		__s64 ts, end, pts, pend;
-		long t = top[m->procs[i].lane];
-
-		proc_span_us(m, i, &ts, &end);
-		while (t >= 0) {
-			proc_span_us(m, t, &pts, &pend);
-			if (pts <= ts && end <= pend)
-				break;
-			t = above[t];
-		}
-		above[i] = t;
-		top[m->procs[i].lane] = i;
-	}
-	free(top);
-	return above;
-}
-
-/* Image k's bounds in ns, clamped as chrome_trace.c's image_spans() does. */
-static void image_bounds(const struct proc_instance *p, size_t k, __u64 *lo, __u64 *hi)
-{
-	__u64 floor = p->start_ns, top = p->end_ns < floor ? floor : p->end_ns, s = floor, e = floor;
-	size_t j;
-
-	for (j = 0; j <= k; j++) {
-		s = clamp_u64(p->execs[j].start_ns, floor, top);
-		e = clamp_u64(p->execs[j].end_ns, s, top);
-		floor = e;
-	}
-	*lo = s;
-	*hi = e;
-}
-
-static bool us_nest(__s64 a0, __s64 a1, __s64 b0, __s64 b1)
-{
-	return (a0 <= b0 && b1 <= a1) || (b0 <= a0 && a1 <= b1) || a1 <= b0 || b1 <= a0;
-}
-
-/* Whether chrome_trace.c draws proc i without exec sub-slices (mark_flat()). */
-static bool proc_flat(const struct model *m, const long *above, size_t i)
-{
-	const struct proc_instance *p = &m->procs[i];
-	__s64 ts, end;
-	__u64 lo, hi;
-	size_t j, k;
-
-	for (j = 0; j < m->nr_procs; j++) {
-		if (above[j] != (long)i)
-			continue;
-		proc_span_us(m, j, &ts, &end);
-		for (k = 0; k < p->nr_execs; k++) {
-			image_bounds(p, k, &lo, &hi);
-			if (!us_nest(trace_us(m, lo), trace_us(m, hi), ts, end))
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * The slice a file written by proc i at time t_ns goes in: its exec
- * sub-slice when it has them (the image alive at t), else its slice.
- */
-static void writer_box(const struct model *m, const long *above, size_t i, __s64 t_ns, __s64 *lo, __s64 *hi)
-{
-	const struct proc_instance *p = &m->procs[i];
-	__u64 ilo, ihi;
-	size_t k;
-
-	*lo = (__s64)p->start_ns;
-	*hi = (__s64)(p->end_ns < p->start_ns ? p->start_ns : p->end_ns);
-	if (p->nr_execs < 2 || proc_flat(m, above, i))
-		return;
-	for (k = 0; k < p->nr_execs; k++) {
-		image_bounds(p, k, &ilo, &ihi);
-		if (t_ns < (__s64)ihi || k + 1 == p->nr_execs)
-			break;
-	}
-	*lo = (__s64)ilo;
-	*hi = (__s64)ihi;
+	return trace_us(m, ns < 0 ? 0 : (__u64)ns);
 }
 
 /* ---- parsing ---- */
@@ -468,7 +341,8 @@ static bool fits_trace(struct file_ctx *fc, __s64 base_ns, double lo_us, double 
 	lo = to_mono_ns(fc, lo_us);
 	hi = to_mono_ns(fc, hi_us);
 	fc->base_ns = saved_base;
-	return lo >= (__s64)fc->m->start_ns - ABS_CLOCK_SLACK_NS && hi <= model_end_ns(fc->m) + ABS_CLOCK_SLACK_NS;
+	return lo >= (__s64)fc->m->start_ns - ABS_CLOCK_SLACK_NS &&
+	       hi <= (__s64)fc->tm->layout->end_ns + ABS_CLOCK_SLACK_NS;
 }
 
 /* The file's extent in its own microseconds. */
@@ -518,8 +392,9 @@ static bool anchor_clock(struct file_ctx *fc, double lo_us, double hi_us)
  * The kernel reuses pids, so an untimed match is a guess; a pid in the
  * build's own PID namespace (ns_pid) counts as well.
  */
-static long find_proc(const struct model *m, __s64 pid, bool timed, __s64 t_ns)
+static long find_proc(const struct trace_layout *tl, __s64 pid, bool timed, __s64 t_ns)
 {
+	const struct model *m = tl->m;
 	long near = -1;
 	size_t i;
 
@@ -527,7 +402,7 @@ static long find_proc(const struct model *m, __s64 pid, bool timed, __s64 t_ns)
 		return -1;
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
-		__s64 lo = (__s64)p->start_ns, hi = (__s64)(p->end_ns < p->start_ns ? p->start_ns : p->end_ns);
+		__s64 lo = (__s64)tl->procs[i].start_ns, hi = (__s64)tl->procs[i].end_ns;
 
 		if (p->pid != (__u32)pid && p->ns_pid != (__u32)pid)
 			continue;
@@ -549,7 +424,7 @@ static const char *base_name(const char *path)
 }
 
 /* A pid in the file name, e.g. "sh-4242.json": the last digit run that names a traced process. */
-static long find_proc_by_name(const struct model *m, const char *path, bool timed, __s64 t_ns)
+static long find_proc_by_name(const struct trace_layout *tl, const char *path, bool timed, __s64 t_ns)
 {
 	const char *name = base_name(path), *end = name + strlen(name), *p = end;
 	long proc;
@@ -567,7 +442,7 @@ static long find_proc_by_name(const struct model *m, const char *path, bool time
 			continue;
 		for (const char *d = digits_end; d > p; d--, scale *= 10)
 			pid += (d[-1] - '0') * scale;
-		proc = find_proc(m, pid, timed, t_ns);
+		proc = find_proc(tl, pid, timed, t_ns);
 		if (proc >= 0)
 			return proc;
 	}
@@ -585,8 +460,9 @@ static char *writer_label(const struct model *m, long proc, const char *path)
 }
 
 /* Who wrote the file, and how its clock maps on ours. */
-static int attribute(struct file_ctx *fc, const char *path, const long *above)
+static int attribute(struct file_ctx *fc, const char *path)
 {
+	const struct trace_layout *tl = fc->tm->layout;
 	const struct model *m = fc->m;
 	const struct proc_instance *p;
 	double lo_us, hi_us;
@@ -598,10 +474,10 @@ static int attribute(struct file_ctx *fc, const char *path, const long *above)
 	if (timed)
 		first_ns = to_mono_ns(fc, lo_us);
 	fc->attributed_by = "pid field";
-	fc->proc = find_proc(m, main_pid(fc), timed, first_ns);
+	fc->proc = find_proc(tl, main_pid(fc), timed, first_ns);
 	if (fc->proc < 0) {
 		fc->attributed_by = "file name";
-		fc->proc = find_proc_by_name(m, path, timed, first_ns);
+		fc->proc = find_proc_by_name(tl, path, timed, first_ns);
 	}
 	if (fc->proc < 0)
 		fc->attributed_by = "own track";
@@ -619,10 +495,14 @@ static int attribute(struct file_ctx *fc, const char *path, const long *above)
 		first_ns = fc->base_ns;
 	}
 	if (fc->proc >= 0) {
-		writer_box(m, above, fc->proc, first_ns, &fc->box_lo_ns, &fc->box_hi_ns);
+		__u64 lo, hi;
+
+		trace_layout__box_at(tl, fc->proc, first_ns, &lo, &hi);
+		fc->box_lo_ns = (__s64)lo;
+		fc->box_hi_ns = (__s64)hi;
 	} else {
 		fc->box_lo_ns = (__s64)m->start_ns;
-		fc->box_hi_ns = model_end_ns(m);
+		fc->box_hi_ns = (__s64)tl->end_ns;
 	}
 	fc->label = writer_label(m, fc->proc, path);
 	return fc->label ? 0 : -ENOMEM;
@@ -649,11 +529,11 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 	memset(out, 0, sizeof(*out));
 	out->kind = kind;
 	out->proc = fc->proc;
-	out->ts = trace_us(fc->m, s_ns);
-	out->dur = trace_us(fc->m, e_ns) - out->ts;
+	out->ts = merge_us(fc->m, s_ns);
+	out->dur = merge_us(fc->m, e_ns) - out->ts;
 	out->id = id;
-	out->box_ts = trace_us(fc->m, fc->box_lo_ns);
-	out->box_end = trace_us(fc->m, fc->box_hi_ns);
+	out->box_ts = merge_us(fc->m, fc->box_lo_ns);
+	out->box_end = merge_us(fc->m, fc->box_hi_ns);
 	if (kind == MERGED_COUNTER) {
 		char *name;
 
@@ -959,7 +839,6 @@ int trace_merge__add(struct trace_merge *tm, const char *path, const char *bytes
 	struct json_object *root = NULL, *events;
 	char *clean_path = utf8_sanitize(path, strlen(path));
 	const char *reason;
-	long *above = NULL;
 	size_t i;
 	int err = 1;
 
@@ -1001,12 +880,7 @@ int trace_merge__add(struct trace_merge *tm, const char *path, const char *bytes
 		snprintf(why, why_size, "no trace events%s", fc.bad ? " of a known shape" : "");
 		goto cleanup;
 	}
-	above = lane_parents(tm->m);
-	if (!above) {
-		err = -ENOMEM;
-		goto cleanup;
-	}
-	err = attribute(&fc, path, above) ?: convert_events(&fc);
+	err = attribute(&fc, path) ?: convert_events(&fc);
 	if (err)
 		goto cleanup;
 	err = 1;
@@ -1023,7 +897,6 @@ cleanup:
 	free(fc.out);
 	free(fc.raw);
 	free(fc.label);
-	free(above);
 	free(clean_path);
 	json_object_put(fc.thread_names);
 	json_object_put(fc.totals);
@@ -1092,9 +965,10 @@ static const struct nest_item *child_around(const struct nest_item *kids, size_t
  * Then a sweep in (start, longest first) order cuts a slice that sticks
  * out of the one around it at that one's end.
  */
-static int nest_writer(struct trace_merge *tm, const long *above, const size_t *idx, size_t n)
+static int nest_writer(struct trace_merge *tm, const size_t *idx, size_t n)
 {
 	const struct model *m = tm->m;
+	const struct proc_layout *procs = tm->layout->procs;
 	struct nest_item *items = NULL, *kids, **stack = NULL;
 	long proc = tm->events[idx[0]].proc;
 	size_t i, nr_kids = 0, nr_items, depth = 0;
@@ -1106,10 +980,9 @@ static int nest_writer(struct trace_merge *tm, const long *above, const size_t *
 		goto cleanup;
 	kids = items + n;
 	for (i = 0; proc >= 0 && i < m->nr_procs; i++) {
-		if (above[i] != proc)
+		if (procs[i].above != proc)
 			continue;
-		proc_span_us(m, i, &kids[nr_kids].ts, &kids[nr_kids].end);
-		kids[nr_kids++].event = -1;
+		kids[nr_kids++] = (struct nest_item){ procs[i].span.ts, procs[i].span.end, -1 };
 	}
 	qsort(kids, nr_kids, sizeof(*kids), cmp_nest);
 	for (i = 0; i < n; i++) {
@@ -1154,12 +1027,10 @@ cleanup:
 int trace_merge__finish(struct trace_merge *tm)
 {
 	size_t *idx = NULL, i, n = 0, start;
-	long *above = NULL;
 	int err = -ENOMEM;
 
 	idx = malloc((tm->nr_events ? tm->nr_events : 1) * sizeof(*idx));
-	above = lane_parents(tm->m);
-	if (!idx || !above)
+	if (!idx)
 		goto cleanup;
 	for (i = 0; i < tm->nr_events; i++) {
 		if (tm->events[i].kind == MERGED_SLICE)
@@ -1171,12 +1042,11 @@ int trace_merge__finish(struct trace_merge *tm)
 		if (i < n && tm->events[idx[i]].proc == tm->events[idx[start]].proc &&
 		    tm->events[idx[i]].track == tm->events[idx[start]].track)
 			continue;
-		err = nest_writer(tm, above, idx + start, i - start);
+		err = nest_writer(tm, idx + start, i - start);
 		start = i;
 	}
 cleanup:
 	free(idx);
-	free(above);
 	return err;
 }
 
@@ -1194,8 +1064,9 @@ struct trace_merge *trace_merge__new(const struct model *m, __s64 real_minus_mon
 	tm->limits = limits ? *limits
 			    : (struct merge_limits){ MERGE_DEFAULT_FILE_MAX_BYTES, MERGE_DEFAULT_MAX_EVENTS };
 	tm->files = json_object_new_array();
-	if (!tm->files) {
-		free(tm);
+	tm->layout = trace_layout__new(m);
+	if (!tm->files || !tm->layout) {
+		trace_merge__free(tm);
 		return NULL;
 	}
 	return tm;
@@ -1236,5 +1107,6 @@ void trace_merge__free(struct trace_merge *tm)
 		free(tm->tracks[i]);
 	free(tm->tracks);
 	json_object_put(tm->files);
+	trace_layout__free(tm->layout);
 	free(tm);
 }

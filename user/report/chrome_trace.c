@@ -30,6 +30,7 @@
 #include "report/chrome_trace.h"
 #include "util/json_put.h"
 #include "model/proc_name.h"
+#include "model/trace_layout.h"
 #include "merge/trace_merge.h"
 #include "util/utf8.h"
 #include "version.h"
@@ -50,12 +51,6 @@
 /* Output gathered per write(2): not a system call per event. */
 #define WRITE_BUF_BYTES (64 * 1024)
 
-/* A slice's bounds in trace microseconds. */
-struct span {
-	__s64 ts;
-	__s64 end;
-};
-
 /* One proc in the pid index the CPU slices are named through. */
 struct pid_key {
 	__u32 pid;
@@ -71,73 +66,12 @@ struct builder {
 	int write_err;		    /* the first write error; nothing is written after it */
 	struct json_object *slot;   /* a one-element array: the value being written */
 	size_t nr_events;	    /* in traceEvents so far */
-	struct span *spans;	    /* per proc: its process slice */
-	struct span *image_spans;   /* scratch: one proc's exec sub-slices */
-	long *above;		    /* per proc: innermost proc around it on its lane, or -1 */
-	bool *flat;		    /* per proc: emit no exec sub-slices */
-	__u32 *lanes;		    /* the distinct lanes in use, ascending */
-	size_t nr_lanes;
+	struct trace_layout *layout; /* where each process slice goes */
 	__s64 last_flow_id;
 	const struct sched_model *sched; /* NULL: no scheduler data */
 	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
 };
-
-/*
- * Integer microseconds since the trace start, plus one: DevTools leaves an
- * event at ts 0 outside the trace bounds.  Integer division is monotonic,
- * so spans nested in nanoseconds stay nested after conversion.
- */
-static __s64 ts_us(const struct model *m, __u64 ns)
-{
-	if (ns < m->start_ns)
-		ns = m->start_ns;
-	return (__s64)((ns - m->start_ns) / 1000) + 1;
-}
-
-static __u64 clamp_ns(__u64 ns, __u64 lo, __u64 hi)
-{
-	return ns < lo ? lo : ns > hi ? hi : ns;
-}
-
-static struct span proc_span(const struct model *m, const struct proc_instance *p)
-{
-	__u64 end = p->end_ns < p->start_ns ? p->start_ns : p->end_ns;
-
-	return (struct span){ ts_us(m, p->start_ns), ts_us(m, end) };
-}
-
-/*
- * The exec sub-slices of p, into out[0 .. p->nr_execs).  Each image is
- * clamped into the process span and to start no earlier than the previous
- * one ended, so they nest in the process slice and never overlap one
- * another even if the recorded times disagree.
- */
-static void image_spans(const struct model *m, const struct proc_instance *p, struct span *out)
-{
-	__u64 lo = p->start_ns, hi = p->end_ns < lo ? lo : p->end_ns;
-	__u64 start, end;
-	size_t k;
-
-	for (k = 0; k < p->nr_execs; k++) {
-		start = clamp_ns(p->execs[k].start_ns, lo, hi);
-		end = clamp_ns(p->execs[k].end_ns, start, hi);
-		out[k] = (struct span){ ts_us(m, start), ts_us(m, end) };
-		lo = end;
-	}
-}
-
-/* True when a and b may share a thread: nested either way, or disjoint. */
-static bool spans_nest(struct span a, struct span b)
-{
-	return (a.ts <= b.ts && b.end <= a.end) || (b.ts <= a.ts && a.end <= b.end) || a.end <= b.ts ||
-	       b.end <= a.ts;
-}
-
-static bool span_contains(struct span outer, struct span inner)
-{
-	return outer.ts <= inner.ts && inner.end <= outer.end;
-}
 
 /*
  * json-c helpers: each takes ownership of val, also when it fails.
@@ -384,8 +318,8 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 	err = add_meta(b, TRACE_PID, "process_name", 0, new_owned_string(track_name(b->m, meta)));
 	if (!err)
 		err = add_meta(b, TRACE_PID, "process_sort_index", 0, json_object_new_int(0));
-	for (i = 0; !err && i < b->nr_lanes; i++) {
-		__s64 tid = lane_tid(b->lanes[i]);
+	for (i = 0; !err && i < b->layout->nr_lanes; i++) {
+		__s64 tid = lane_tid(b->layout->lanes[i]);
 
 		snprintf(name, sizeof(name), "lane %lld", (long long)tid);
 		err = add_meta(b, TRACE_PID, "thread_name", tid, json_object_new_string(name));
@@ -393,99 +327,6 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 			err = add_meta(b, TRACE_PID, "thread_sort_index", tid, json_object_new_int64(tid));
 	}
 	return err;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static size_t lane_index(const struct builder *b, __u32 lane)
-{
-	const __u32 *found = bsearch(&lane, b->lanes, b->nr_lanes, sizeof(lane), cmp_u32);
-
-	return found - b->lanes;
-}
-
-/* The distinct lanes in use: every one gets a name, none more. */
-static int collect_lanes(struct builder *b)
-{
-	const struct model *m = b->m;
-	size_t i, n = 0;
-
-	b->lanes = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*b->lanes));
-	if (!b->lanes)
-		return -ENOMEM;
-	for (i = 0; i < m->nr_procs; i++)
-		b->lanes[i] = m->procs[i].lane;
-	qsort(b->lanes, m->nr_procs, sizeof(*b->lanes), cmp_u32);
-	for (i = 0; i < m->nr_procs; i++) {
-		if (n == 0 || b->lanes[n - 1] != b->lanes[i])
-			b->lanes[n++] = b->lanes[i];
-	}
-	b->nr_lanes = n;
-	return 0;
-}
-
-/*
- * above[i]: the proc whose slice the viewer draws proc i directly under.
- * Procs come sorted by start and the slices of a lane nest, so one stack
- * per lane (linked through above[] itself) finds it in a single pass.
- */
-static int link_lane_stacks(struct builder *b)
-{
-	const struct model *m = b->m;
-	long *top;
-	size_t i;
-
-	top = malloc((b->nr_lanes ? b->nr_lanes : 1) * sizeof(*top));
-	if (!top)
-		return -ENOMEM;
-	for (i = 0; i < b->nr_lanes; i++)
-		top[i] = -1;
-	for (i = 0; i < m->nr_procs; i++) {
-		size_t lane = lane_index(b, m->procs[i].lane);
-		long t = top[lane];
-
-		while (t >= 0 && !span_contains(b->spans[t], b->spans[i]))
-			t = b->above[t];
-		b->above[i] = t;
-		top[lane] = i;
-	}
-	free(top);
-	return 0;
-}
-
-/*
- * Lanes only make process slices nest.  A process that forks a child onto
- * its own lane and then execs while the child runs would have the child
- * straddle two of its exec sub-slices: such a process keeps its single
- * slice, its images still listed in args.
- */
-static void mark_flat(struct builder *b)
-{
-	const struct model *m = b->m;
-	size_t i, k;
-
-	for (i = 0; i < m->nr_procs; i++) {
-		long up = b->above[i];
-		const struct proc_instance *parent;
-
-		if (up < 0 || b->flat[up])
-			continue;
-		parent = &m->procs[up];
-		if (parent->nr_execs < 2)
-			continue;
-		image_spans(m, parent, b->image_spans);
-		for (k = 0; k < parent->nr_execs; k++) {
-			if (!spans_nest(b->image_spans[k], b->spans[i])) {
-				b->flat[up] = true;
-				break;
-			}
-		}
-	}
 }
 
 static bool any_exec_flag(const struct proc_instance *p, __u32 flag)
@@ -615,7 +456,7 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 }
 
 /* An X slice on any track; takes ownership of args. */
-static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct span span,
+static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct trace_span span,
 		 struct json_object *args)
 {
 	struct json_object *ev = name ? new_event("X", cat, name, pid, tid, span.ts) : NULL;
@@ -629,7 +470,7 @@ static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const c
 }
 
 /* An X slice on a lane; takes ownership of the malloc'd name and of args. */
-static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct span span,
+static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct trace_span span,
 		     struct json_object *args)
 {
 	int err = add_x(b, TRACE_PID, lane_tid(lane), cat, name, span, args);
@@ -641,18 +482,18 @@ static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane,
 static int add_image_slices(struct builder *b, size_t i)
 {
 	const struct proc_instance *p = &b->m->procs[i];
+	const struct image_layout *images = b->layout->procs[i].images;
 	struct json_object *args;
 	size_t k;
 	int err = 0;
 
-	image_spans(b->m, p, b->image_spans);
 	for (k = 0; !err && k < p->nr_execs; k++) {
 		args = with(json_object_new_object(), "image", json_object_new_int64(k));
 		if (args && add_image_args(args, &p->execs[k])) {
 			json_object_put(args);
 			args = NULL;
 		}
-		err = add_slice(b, "exec", image_display_name(&p->execs[k]), p->lane, b->image_spans[k], args);
+		err = add_slice(b, "exec", image_display_name(&p->execs[k]), p->lane, images[k].span, args);
 	}
 	return err;
 }
@@ -679,21 +520,22 @@ static int add_fork_flow(struct builder *b, size_t i)
 {
 	const struct model *m = b->m;
 	const struct proc_instance *p = &m->procs[i];
+	const struct proc_layout *procs = b->layout->procs;
 	long parent = p->parent;
 	__s64 id;
 	int err;
 
 	if (parent < 0 || (size_t)parent >= m->nr_procs || (size_t)parent == i)
 		return 0;
-	if (b->above[i] == parent)
+	if (procs[i].above == parent)
 		return 0;
 	/* f before s would be dropped; a child older than its parent is bad data. */
-	if (b->spans[i].ts < b->spans[parent].ts)
+	if (procs[i].span.ts < procs[parent].span.ts)
 		return 0;
 	id = ++b->last_flow_id;
-	err = emit(b, new_flow("s", m->procs[parent].lane, b->spans[parent].ts, id));
+	err = emit(b, new_flow("s", m->procs[parent].lane, procs[parent].span.ts, id));
 	if (!err)
-		err = emit(b, new_flow("f", p->lane, b->spans[i].ts, id));
+		err = emit(b, new_flow("f", p->lane, procs[i].span.ts, id));
 	return err;
 }
 
@@ -702,8 +544,9 @@ static int add_proc(struct builder *b, size_t i)
 	const struct proc_instance *p = &b->m->procs[i];
 	int err;
 
-	err = add_slice(b, "process", proc_display_name(p), p->lane, b->spans[i], proc_args(p, b->sched != NULL));
-	if (!err && p->nr_execs >= 2 && !b->flat[i])
+	err = add_slice(b, "process", proc_display_name(p), p->lane, b->layout->procs[i].span,
+			proc_args(p, b->sched != NULL));
+	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
 		err = add_fork_flow(b, i);
@@ -805,32 +648,15 @@ static int add_cpu_track_names(struct builder *b)
 	return err;
 }
 
-/*
- * A CPU slice's span, clamped into the trace; false when it lies outside.
- * Clamping and integer division are both monotonic, so the slices of a
- * lane, in order and disjoint in ns, stay in order and disjoint in us.
- */
-static bool cpu_span(const struct model *m, const struct cpu_slice *sl, struct span *out)
-{
-	__u64 end_ns = m->end_ns < m->start_ns ? m->start_ns : m->end_ns;
-	__u64 start = clamp_ns(sl->start_ns, m->start_ns, end_ns);
-	__u64 end = clamp_ns(sl->end_ns, start, end_ns);
-
-	if (sl->end_ns < m->start_ns || sl->start_ns > end_ns || (start == end && sl->end_ns > sl->start_ns))
-		return false;
-	*out = (struct span){ ts_us(m, start), ts_us(m, end) };
-	return true;
-}
-
 static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const struct cpu_slice *sl)
 {
 	struct json_object *args;
 	const char *name;
 	char fallback[32];
-	struct span span;
+	struct trace_span span;
 	long proc;
 
-	if (!cpu_span(b->m, sl, &span))
+	if (!trace_layout__clip(b->layout, sl->start_ns, sl->end_ns, &span))
 		return 0;
 	if (sl->kind != CPU_SLICE_BUILD)
 		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu_other", "other (not the build)", span,
@@ -908,7 +734,7 @@ static int add_counters(struct builder *b)
 	const struct model *m = b->m;
 	const struct sched_model *s = b->sched;
 	const struct counter_sample *last = NULL;
-	__s64 last_ts = 0, end_ts = ts_us(m, m->end_ns);
+	__s64 last_ts = 0, end_ts = trace_us(m, m->end_ns);
 	size_t i;
 	int err = 0;
 
@@ -918,7 +744,7 @@ static int add_counters(struct builder *b)
 		if (cs->ts_ns < m->start_ns || cs->ts_ns > m->end_ns)
 			continue;
 		last = cs;
-		last_ts = ts_us(m, cs->ts_ns);
+		last_ts = trace_us(m, cs->ts_ns);
 		err = add_counter_samples(b, last_ts, cs);
 	}
 	if (!err && last && last_ts < end_ts)
@@ -1015,9 +841,9 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      obj_put(od, "processes", json_object_new_int64(m->nr_procs)) ?:
 	      obj_put(od, "records", json_object_new_int64(m->stats.events)) ?:
 	      obj_put(od, "orphan_records", json_object_new_int64(m->stats.orphan_events)) ?:
-	      obj_put(od, "lanes", json_object_new_int64(b->nr_lanes)) ?:
+	      obj_put(od, "lanes", json_object_new_int64(b->layout->nr_lanes)) ?:
 	      obj_put(od, "unfinished_processes", json_object_new_int64(unfinished)) ?:
-	      obj_put(od, "duration_us", json_object_new_int64(ts_us(m, m->end_ns) - 1)) ?:
+	      obj_put(od, "duration_us", json_object_new_int64(trace_us(m, m->end_ns) - 1)) ?:
 	      obj_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = obj_put(od, "partial_reason", new_opt_string(meta->partial_reason));
@@ -1035,35 +861,16 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 /* Per-proc scratch the builder needs before it emits anything. */
 static int builder_init(struct builder *b, const struct model *m, const struct sched_model *sched, int fd)
 {
-	size_t i, n = m->nr_procs ? m->nr_procs : 1, max_execs = 1;
-	int err;
-
 	memset(b, 0, sizeof(*b));
 	b->m = m;
 	b->sched = sched;
 	b->fd = fd;
-	for (i = 0; i < m->nr_procs; i++) {
-		if (m->procs[i].nr_execs > max_execs)
-			max_execs = m->procs[i].nr_execs;
-	}
 	b->buf = malloc(WRITE_BUF_BYTES);
 	b->slot = json_object_new_array();
-	b->spans = calloc(n, sizeof(*b->spans));
-	b->image_spans = calloc(max_execs, sizeof(*b->image_spans));
-	b->above = calloc(n, sizeof(*b->above));
-	b->flat = calloc(n, sizeof(*b->flat));
-	if (!b->buf || !b->slot || !b->spans || !b->image_spans || !b->above || !b->flat)
+	b->layout = trace_layout__new(m);
+	if (!b->buf || !b->slot || !b->layout)
 		return -ENOMEM;
-	for (i = 0; i < m->nr_procs; i++)
-		b->spans[i] = proc_span(m, &m->procs[i]);
-	err = collect_lanes(b);
-	if (!err)
-		err = link_lane_stacks(b);
-	if (!err)
-		mark_flat(b);
-	if (!err && sched)
-		err = index_pids(b);
-	return err;
+	return sched ? index_pids(b) : 0;
 }
 
 static void builder_free(struct builder *b)
@@ -1072,11 +879,7 @@ static void builder_free(struct builder *b)
 
 	free(b->buf);
 	json_object_put(b->slot);
-	free(b->spans);
-	free(b->image_spans);
-	free(b->above);
-	free(b->flat);
-	free(b->lanes);
+	trace_layout__free(b->layout);
 	free(b->by_pid);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);
@@ -1127,7 +930,7 @@ static int add_merged_event(struct builder *b, const struct merged_event *ev)
 
 	switch (ev->kind) {
 	case MERGED_SLICE:
-		return add_x(b, pid, tid, "merged", ev->name, (struct span){ ev->ts, ev->ts + ev->dur }, args);
+		return add_x(b, pid, tid, "merged", ev->name, (struct trace_span){ ev->ts, ev->ts + ev->dur }, args);
 	case MERGED_INSTANT:
 		e = with(new_event("i", "merged", ev->name, pid, tid, ev->ts), "s", json_object_new_string("t"));
 		return emit(b, with(e, "args", args));

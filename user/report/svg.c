@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/proc_name.h"
+#include "model/trace_layout.h"
 #include "report/svg.h"
 #include "util/utf8.h"
 
@@ -224,15 +225,18 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 	}
 }
 
-static void put_lanes(struct canvas *cv, const struct audit *a, const struct model *m)
+/* Each process where the trace has it: its lane's row, its span (in ns: sub-pixel). */
+static void put_lanes(struct canvas *cv, const struct audit *a, const struct trace_layout *tl)
 {
+	const struct model *m = tl->m;
 	size_t i, fit;
 	char *name;
 
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
-		double x = x_of(cv, p->start_ns), w = x_of(cv, p->end_ns) - x;
-		int y = cv->lanes_y + (int)p->lane * cv->lane_h;
+		const struct proc_layout *pl = &tl->procs[i];
+		double x = x_of(cv, pl->start_ns), w = x_of(cv, pl->end_ns) - x;
+		int y = cv->lanes_y + (int)pl->row * cv->lane_h;
 
 		if (w < MIN_DRAW_W)
 			continue;
@@ -241,7 +245,7 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct mod
 			w, cv->lane_h - 1, colour_of(a, audit__program_of(p)));
 		xml_put(cv->out, name ? name : p->comm);
 		fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU</title></rect>\n", p->pid,
-			(p->start_ns - cv->start_ns) / 1e9, (p->end_ns - cv->start_ns) / 1e9,
+			(pl->start_ns - cv->start_ns) / 1e9, (pl->end_ns - cv->start_ns) / 1e9,
 			(p->utime_ns + p->stime_ns) / 1e9);
 		/* A label only where it fits: a cut name would mislead. */
 		fit = (size_t)((w - 4) / CHAR_W);
@@ -257,8 +261,12 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct mod
 int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s)
 {
 	struct canvas cv = { .out = out, .start_ns = m->start_ns };
-	size_t lanes = m->nr_lanes ? m->nr_lanes : 1;
+	struct trace_layout *tl = trace_layout__new(m);
+	size_t lanes;
 
+	if (!tl)
+		return -ENOMEM;
+	lanes = tl->nr_lanes ? tl->nr_lanes : 1;
 	cv.span_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1;
 	cv.lane_h = LANES_MAX_H / (int)(lanes < LANES_MAX_H ? lanes : LANES_MAX_H);
 	if (cv.lane_h > LANE_H_MAX)
@@ -283,11 +291,12 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 	put_axis(&cv, HEADER_H, cv.total_h - LEGEND_H);
 	put_strip(&cv, a, s);
 	fputs("<g>\n", out);
-	put_lanes(&cv, a, m);
+	put_lanes(&cv, a, tl);
 	fputs("</g>\n", out);
 	put_phases(&cv, a, m);
 	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
 	fputs("</svg>\n", out);
+	trace_layout__free(tl);
 	return ferror(out) ? -EIO : 0;
 }
 
