@@ -68,8 +68,6 @@ __s64 trace_us(const struct model *m, __u64 ns);
 struct trace_layout *trace_layout__new(const struct model *m);
 void trace_layout__free(struct trace_layout *tl);
 
-/* True when a and b may share a lane: nested either way, or disjoint. */
-bool trace_span_nests(struct trace_span a, struct trace_span b);
 bool trace_span_contains(struct trace_span outer, struct trace_span inner);
 
 /*

@@ -15,12 +15,6 @@ __s64 trace_us(const struct model *m, __u64 ns)
 	return (__s64)((ns - m->start_ns) / 1000) + 1;
 }
 
-bool trace_span_nests(struct trace_span a, struct trace_span b)
-{
-	return (a.ts <= b.ts && b.end <= a.end) || (b.ts <= a.ts && a.end <= b.end) || a.end <= b.ts ||
-	       b.end <= a.ts;
-}
-
 bool trace_span_contains(struct trace_span outer, struct trace_span inner)
 {
 	return outer.ts <= inner.ts && inner.end <= outer.end;
@@ -108,10 +102,17 @@ static int link_lane_stacks(struct trace_layout *tl)
 	return 0;
 }
 
+/* True when a slice drawn under a process sits inside one of its images or beside it. */
+static bool fits_image(struct trace_span image, struct trace_span below)
+{
+	return trace_span_contains(image, below) || below.end <= image.ts || image.end <= below.ts;
+}
+
 /*
  * Lanes only make process slices nest.  A process that forks a child onto
  * its own lane and then execs while the child runs would have the child
- * straddle two of its exec sub-slices: such a process keeps its single
+ * straddle two of its exec sub-slices (or hold one whole, which the merge
+ * could not keep its slices clear of): such a process keeps its single
  * slice, its images still listed in args.
  */
 static void mark_flat(struct trace_layout *tl)
@@ -129,7 +130,7 @@ static void mark_flat(struct trace_layout *tl)
 			continue;
 		parent = &tl->procs[up];
 		for (k = 0; k < m->procs[up].nr_execs; k++) {
-			if (!trace_span_nests(parent->images[k].span, tl->procs[i].span)) {
+			if (!fits_image(parent->images[k].span, tl->procs[i].span)) {
 				parent->flat = true;
 				break;
 			}
