@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "log/event_log.h"
-#include "util/json_put.h"
+#include "util/json_write.h"
 
 /* Four largest records fit; a build writes it out a few times a second. */
 #define WRITE_BUF_SIZE (1u << 20)
@@ -79,9 +79,9 @@ static const char *sched_name(enum sched_level level)
 	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
 }
 
-static struct json_object *opt_string(const char *s)
+static const char *opt_string(const char *s)
 {
-	return json_object_new_string(s ? s : "");
+	return s ? s : "";
 }
 
 static int put_info(struct event_log_writer *w, const struct event_log_info *info)
@@ -90,26 +90,24 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	const char *text;
 	int err;
 
-	if (!obj)
-		return -ENOMEM;
-	err = json_put(obj, "buildbpf_version", opt_string(info->buildbpf_version)) ?:
-	      json_put(obj, "kernel_release", opt_string(info->kernel_release)) ?:
-	      json_put(obj, "user", opt_string(info->user)) ?:
-	      json_put(obj, "online_cpus", json_object_new_int64(info->online_cpus)) ?:
-	      json_put(obj, "possible_cpus", json_object_new_int64(info->possible_cpus)) ?:
-	      json_put(obj, "page_size", json_object_new_int64(info->page_size)) ?:
-	      json_put(obj, "start_ns", json_object_new_uint64(info->start_ns)) ?:
-	      json_put(obj, "realtime_offset_ns", json_object_new_int64(info->realtime_offset_ns)) ?:
-	      json_put(obj, "root_pid", json_object_new_int64(info->root_pid)) ?:
-	      json_put(obj, "args_max", json_object_new_int64(info->args_max)) ?:
-	      json_put(obj, "buffer_size", json_object_new_uint64(info->ringbuf_bytes)) ?:
-	      json_put(obj, "sched", json_object_new_string(sched_name(info->sched))) ?:
-	      json_put(obj, "sched_resolution_ns", json_object_new_uint64(info->sched_resolution_ns)) ?:
-	      json_put(obj, "wait_all", json_object_new_boolean(info->wait_all));
+	err = json_put_str(obj, "buildbpf_version", opt_string(info->buildbpf_version)) ?:
+	      json_put_str(obj, "kernel_release", opt_string(info->kernel_release)) ?:
+	      json_put_str(obj, "user", opt_string(info->user)) ?:
+	      json_put_int(obj, "online_cpus", info->online_cpus) ?:
+	      json_put_int(obj, "possible_cpus", info->possible_cpus) ?:
+	      json_put_int(obj, "page_size", info->page_size) ?:
+	      json_put_uint(obj, "start_ns", info->start_ns) ?:
+	      json_put_int(obj, "realtime_offset_ns", info->realtime_offset_ns) ?:
+	      json_put_int(obj, "root_pid", info->root_pid) ?:
+	      json_put_int(obj, "args_max", info->args_max) ?:
+	      json_put_uint(obj, "buffer_size", info->ringbuf_bytes) ?:
+	      json_put_str(obj, "sched", sched_name(info->sched)) ?:
+	      json_put_uint(obj, "sched_resolution_ns", info->sched_resolution_ns) ?:
+	      json_put_bool(obj, "wait_all", info->wait_all);
 	if (!err && info->online_cpu_list)
-		err = json_put(obj, "online_cpu_list", json_object_new_string(info->online_cpu_list));
+		err = json_put_str(obj, "online_cpu_list", info->online_cpu_list);
 	if (!err && info->makeflags)
-		err = json_put(obj, "makeflags", json_object_new_string(info->makeflags));
+		err = json_put_str(obj, "makeflags", info->makeflags);
 	if (!err) {
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;

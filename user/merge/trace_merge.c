@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
-#include "util/json_put.h"
+#include "util/json_write.h"
 #include "merge/trace_merge.h"
 #include "util/utf8.h"
 
@@ -212,12 +212,9 @@ static int add_total(struct file_ctx *fc, const struct raw_event *r)
 	if (json_object_object_get_ex(r->ev, "args", &args))
 		get_opt_int(args, "count", &count);
 	fc->nr_totals++;
-	if (json_put(total, "dur_ms", json_object_new_double(r->dur / 1000.0)) ||
-	    json_put(total, "count", json_object_new_int64(count))) {
-		json_object_put(total);
-		return -ENOMEM;
-	}
-	return json_put(fc->totals, r->name + 6, total);
+	total = json_done(total, json_put_double(total, "dur_ms", r->dur / 1000.0) ?:
+					 json_put_int(total, "count", count));
+	return json_replace(fc->totals, r->name + 6, total);
 }
 
 static int remember_thread_name(struct file_ctx *fc, struct json_object *ev)
@@ -231,7 +228,7 @@ static int remember_thread_name(struct file_ctx *fc, struct json_object *ev)
 	    !(thread = get_string(args, "name")) || !get_opt_int(ev, "tid", &tid))
 		return 0;
 	snprintf(key, sizeof(key), "%lld", (long long)tid);
-	return json_put(fc->thread_names, key, json_object_new_string(thread));
+	return json_replace(fc->thread_names, key, json_object_new_string(thread));
 }
 
 /*
@@ -563,7 +560,8 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 			if (!json_object_is_type(val, json_type_int) && !json_object_is_type(val, json_type_double))
 				continue;
 			d = json_object_get_double(val);
-			if (isfinite(d) && json_put(args, key, json_object_new_double(d)))
+			/* key lives in the parsed file, which args outlives: copied. */
+			if (isfinite(d) && json_replace(args, key, json_object_new_double(d)))
 				return -ENOMEM;
 		}
 		return 0;
@@ -574,7 +572,7 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 		return -ENOMEM;
 	/* The trace's cat is "merged" (see chrome_trace.c): the writer's goes in args. */
 	if (out->cat && !json_object_object_get_ex(args, "category", NULL) &&
-	    json_put(args, "category", json_object_new_string(out->cat)))
+	    json_put_str(args, "category", out->cat))
 		return -ENOMEM;
 	if (fc->multi_tid) {
 		/* The writer's threads share its lane: say which one it was. */
@@ -583,9 +581,9 @@ static int add_out(struct file_ctx *fc, enum merged_kind kind, const struct raw_
 
 		snprintf(key, sizeof(key), "%lld", (long long)r->tid);
 		if (json_object_object_get_ex(fc->thread_names, key, &name))
-			err = json_put(args, "thread", json_object_get(name));
+			err = json_replace(args, "thread", json_object_get(name));
 		else
-			err = json_put(args, "tid", json_object_new_int64(r->tid));
+			err = json_replace(args, "tid", json_object_new_int64(r->tid));
 		if (err)
 			return err;
 	}
@@ -600,7 +598,7 @@ static struct json_object *open_stack(struct file_ctx *fc, const char *key)
 	if (json_object_object_get_ex(fc->open, key, &stack))
 		return stack;
 	stack = json_object_new_array();
-	if (json_put(fc->open, key, stack))
+	if (json_replace(fc->open, key, stack))
 		return NULL;
 	return stack;
 }
@@ -650,7 +648,7 @@ static int begin_end(struct file_ctx *fc, const struct raw_event *r, size_t i)
 	/* One id in the merge per (cat, id) of this file: ids never collide across files. */
 	if (!json_object_object_get_ex(fc->async_ids, key, &id)) {
 		id = json_object_new_int64(++fc->tm->last_async_id);
-		if (json_put(fc->async_ids, key, id))
+		if (json_replace(fc->async_ids, key, id))
 			return -ENOMEM;
 	}
 	return add_out(fc, MERGED_ASYNC, begin, to_mono_ns(fc, begin->ts), to_mono_ns(fc, r->ts),
@@ -713,13 +711,13 @@ static struct json_object *file_summary(const struct file_ctx *fc, const char *p
 
 	if (!file)
 		return NULL;
-	err = json_put(file, "path", json_object_new_string(path)) ?:
-	      json_put(file, "attributed_by", json_object_new_string(fc->attributed_by)) ?:
-	      json_put(file, "clock", json_object_new_string(clock_names[fc->clock])) ?:
-	      json_put(file, "events", json_object_new_int64(fc->nr_out)) ?:
-	      json_put(file, "clamped", json_object_new_int64(fc->clamped));
+	err = json_put_str(file, "path", path) ?:
+	      json_put_str(file, "attributed_by", fc->attributed_by) ?:
+	      json_put_str(file, "clock", clock_names[fc->clock]) ?:
+	      json_put_int(file, "events", fc->nr_out) ?:
+	      json_put_int(file, "clamped", fc->clamped);
 	if (!err && fc->proc >= 0)
-		err = json_put(file, "writer_pid", json_object_new_int64(fc->m->procs[fc->proc].pid));
+		err = json_put_int(file, "writer_pid", fc->m->procs[fc->proc].pid);
 	if (!err && fc->nr_totals)
 		err = json_put(file, "totals", json_object_get(fc->totals));
 	if (err) {
@@ -1079,14 +1077,14 @@ struct json_object *trace_merge__summary(const struct trace_merge *tm)
 
 	if (!s)
 		return NULL;
-	err = json_put(s, "files", json_object_new_int64(tm->stats.files)) ?:
-	      json_put(s, "skipped", json_object_new_int64(tm->stats.skipped)) ?:
-	      json_put(s, "events", json_object_new_int64(tm->stats.events)) ?:
-	      json_put(s, "clamped", json_object_new_int64(tm->stats.clamped)) ?:
-	      json_put(s, "bad_events", json_object_new_int64(tm->stats.bad_events)) ?:
-	      json_put(s, "unpaired", json_object_new_int64(tm->stats.unpaired)) ?:
-	      json_put(s, "unsupported", json_object_new_int64(tm->stats.unsupported)) ?:
-	      json_put(s, "totals", json_object_new_int64(tm->stats.totals)) ?:
+	err = json_put_int(s, "files", tm->stats.files) ?:
+	      json_put_int(s, "skipped", tm->stats.skipped) ?:
+	      json_put_int(s, "events", tm->stats.events) ?:
+	      json_put_int(s, "clamped", tm->stats.clamped) ?:
+	      json_put_int(s, "bad_events", tm->stats.bad_events) ?:
+	      json_put_int(s, "unpaired", tm->stats.unpaired) ?:
+	      json_put_int(s, "unsupported", tm->stats.unsupported) ?:
+	      json_put_int(s, "totals", tm->stats.totals) ?:
 	      json_put(s, "merged_files", json_object_get(tm->files));
 	if (err) {
 		json_object_put(s);

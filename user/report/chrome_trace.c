@@ -28,7 +28,7 @@
 #include <json-c/json.h>
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
-#include "util/json_put.h"
+#include "util/json_write.h"
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
 #include "merge/trace_merge.h"
@@ -72,49 +72,6 @@ struct builder {
 	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
 };
-
-/*
- * json-c helpers: each takes ownership of val, also when it fails.
- * Keys are always string literals, each added once: json-c may keep them
- * without a copy (which also avoids json-c 0.16 leaking its copy when the
- * insert fails) and skip the duplicate lookup.
- */
-static int obj_put(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_object_add_ex(obj, key, val,
-				      JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY)) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-static int arr_put(struct json_object *arr, struct json_object *val)
-{
-	if (!val)
-		return -ENOMEM;
-	if (json_object_array_add(arr, val)) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* obj with key: val added; NULL, both freed, on failure.  Chains. */
-static struct json_object *with(struct json_object *obj, const char *key, struct json_object *val)
-{
-	if (!obj) {
-		json_object_put(val);
-		return NULL;
-	}
-	if (obj_put(obj, key, val)) {
-		json_object_put(obj);
-		return NULL;
-	}
-	return obj;
-}
 
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -220,17 +177,18 @@ static int emit(struct builder *b, struct json_object *ev)
 	return put_json(b, ev);
 }
 
-/* A JSON string from raw kernel bytes: always valid UTF-8. */
-static struct json_object *new_clean_string(const char *raw, size_t len)
+/*
+ * ev, whose other fields were put with err, with args as its last field,
+ * emitted.  Takes ownership of ev and args, also on failure.
+ */
+static int emit_with_args(struct builder *b, struct json_object *ev, int err, struct json_object *args)
 {
-	struct json_object *str;
-	char *clean = utf8_sanitize(raw, len);
-
-	if (!clean)
-		return NULL;
-	str = json_object_new_string(clean);
-	free(clean);
-	return str;
+	if (err) {
+		json_object_put(args);
+		json_object_put(ev);
+		return err;
+	}
+	return emit(b, json_done(ev, json_put(ev, "args", args)));
 }
 
 /* Takes ownership of the malloc'd s. */
@@ -246,35 +204,29 @@ static struct json_object *new_argv(char *const *argv, size_t argc)
 {
 	struct json_object *arr = json_object_new_array();
 	size_t i;
+	int err = arr ? 0 : -ENOMEM;
 
-	if (!arr)
-		return NULL;
-	for (i = 0; i < argc; i++) {
+	for (i = 0; !err && i < argc; i++) {
 		const char *arg = argv[i] ? argv[i] : "";
 
-		if (arr_put(arr, new_clean_string(arg, strlen(arg)))) {
-			json_object_put(arr);
-			return NULL;
-		}
+		err = json_append(arr, json_new_clean_string(arg, strlen(arg)));
 	}
-	return arr;
+	return json_done(arr, err);
 }
 
 /* An event with the fields every phase has; M events get ts 0 (see below). */
 static struct json_object *new_event(const char *ph, const char *cat, const char *name, int pid, __s64 tid, __s64 ts)
 {
 	struct json_object *ev = json_object_new_object();
+	int err;
 
-	if (!ev)
-		return NULL;
-	if (obj_put(ev, "ph", json_object_new_string(ph)) ||
-	    (cat && obj_put(ev, "cat", json_object_new_string(cat))) ||
-	    obj_put(ev, "name", json_object_new_string(name)) || obj_put(ev, "pid", json_object_new_int(pid)) ||
-	    (tid > 0 && obj_put(ev, "tid", json_object_new_int64(tid))) || obj_put(ev, "ts", json_object_new_int64(ts))) {
-		json_object_put(ev);
-		return NULL;
-	}
-	return ev;
+	err = json_put_str(ev, "ph", ph) ?:
+	      (cat ? json_put_str(ev, "cat", cat) : 0) ?:
+	      json_put_str(ev, "name", name) ?:
+	      json_put_int(ev, "pid", pid) ?:
+	      (tid > 0 ? json_put_int(ev, "tid", tid) : 0) ?:
+	      json_put_int(ev, "ts", ts);
+	return json_done(ev, err);
 }
 
 static __s64 lane_tid(__u32 lane)
@@ -290,8 +242,10 @@ static __s64 lane_tid(__u32 lane)
 static int add_meta(struct builder *b, int pid, const char *what, __s64 tid, struct json_object *arg)
 {
 	const char *key = strstr(what, "sort_index") ? "sort_index" : "name";
+	struct json_object *args = json_object_new_object();
 
-	return emit(b, with(new_event("M", NULL, what, pid, tid, 0), "args", with(json_object_new_object(), key, arg)));
+	args = json_done(args, json_put(args, key, arg));
+	return emit_with_args(b, new_event("M", NULL, what, pid, tid, 0), 0, args);
 }
 
 static size_t cmd_argc(const struct trace_meta *meta)
@@ -359,46 +313,45 @@ static int add_exit_status(struct json_object *args, const struct proc_instance 
 	char text[64], sig[32];
 
 	if (!p->exited)
-		return obj_put(args, "exit_status",
-			       json_object_new_string(p->unfinished ? "running at trace end" : "unknown"));
+		return json_put_str(args, "exit_status", p->unfinished ? "running at trace end" : "unknown");
 	if (WIFEXITED(status)) {
 		snprintf(text, sizeof(text), "exit %d", WEXITSTATUS(status));
-		return obj_put(args, "exit_status", json_object_new_string(text)) ?:
-			       obj_put(args, "exit_code", json_object_new_int(WEXITSTATUS(status)));
+		return json_put_str(args, "exit_status", text) ?:
+			       json_put_int(args, "exit_code", WEXITSTATUS(status));
 	}
 	if (WIFSIGNALED(status)) {
 		signal_name(WTERMSIG(status), sig, sizeof(sig));
 		snprintf(text, sizeof(text), "killed by %s%s", sig, WCOREDUMP(status) ? " (core dumped)" : "");
-		err = obj_put(args, "exit_status", json_object_new_string(text)) ?:
-			      obj_put(args, "signal", json_object_new_int(WTERMSIG(status))) ?:
-			      obj_put(args, "signal_name", json_object_new_string(sig));
+		err = json_put_str(args, "exit_status", text) ?:
+			      json_put_int(args, "signal", WTERMSIG(status)) ?:
+			      json_put_str(args, "signal_name", sig);
 		if (!err && WCOREDUMP(status))
-			err = obj_put(args, "core_dumped", json_object_new_boolean(1));
+			err = json_put_bool(args, "core_dumped", true);
 		return err;
 	}
 	snprintf(text, sizeof(text), "status 0x%x", p->exit_status);
-	return obj_put(args, "exit_status", json_object_new_string(text));
+	return json_put_str(args, "exit_status", text);
 }
 
 static int add_image_args(struct json_object *args, const struct exec_image *img)
 {
-	int err = obj_put(args, "argv", new_argv(img ? img->argv : NULL, img ? img->argc : 0));
+	int err = json_put(args, "argv", new_argv(img ? img->argv : NULL, img ? img->argc : 0));
 
 	if (!err && img && img->filename)
-		err = obj_put(args, "filename", new_clean_string(img->filename, strlen(img->filename)));
+		err = json_put_clean_str(args, "filename", img->filename);
 	return err;
 }
 
 /* Where the process's threads spent their lifetime, from the sched tracepoints. */
 static int add_sched_args(struct json_object *args, const struct bb_sched_acct *acct)
 {
-	return obj_put(args, "on_cpu_ms", json_new_ms(acct->on_cpu_ns)) ?:
-	       obj_put(args, "runq_wait_ms", json_new_ms(acct->runq_ns)) ?:
-	       obj_put(args, "blocked_ms", json_new_ms(acct->blocked_ns)) ?:
-	       obj_put(args, "sleep_ms", json_new_ms(acct->sleep_ns)) ?:
-	       obj_put(args, "switches_voluntary", json_object_new_int64(acct->nr_voluntary)) ?:
-	       obj_put(args, "switches_involuntary", json_object_new_int64(acct->nr_involuntary)) ?:
-	       obj_put(args, "migrations", json_object_new_int64(acct->nr_migrations));
+	return json_put_ms(args, "on_cpu_ms", acct->on_cpu_ns) ?:
+	       json_put_ms(args, "runq_wait_ms", acct->runq_ns) ?:
+	       json_put_ms(args, "blocked_ms", acct->blocked_ns) ?:
+	       json_put_ms(args, "sleep_ms", acct->sleep_ns) ?:
+	       json_put_int(args, "switches_voluntary", acct->nr_voluntary) ?:
+	       json_put_int(args, "switches_involuntary", acct->nr_involuntary) ?:
+	       json_put_int(args, "migrations", acct->nr_migrations);
 }
 
 /*
@@ -413,7 +366,7 @@ static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
 {
 	if (!p->ns_pid || p->ns_pid == p->pid)
 		return 0;
-	return obj_put(args, "ns_pid", json_object_new_int64(p->ns_pid));
+	return json_put_int(args, "ns_pid", p->ns_pid);
 }
 
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
@@ -426,28 +379,28 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 	if (!args)
 		return NULL;
 	err = add_image_args(args, last) ?:
-	      obj_put(args, "pid", json_object_new_int64(p->pid)) ?:
-	      obj_put(args, "ppid", json_object_new_int64(p->ppid)) ?:
+	      json_put_int(args, "pid", p->pid) ?:
+	      json_put_int(args, "ppid", p->ppid) ?:
 	      add_ns_pid(args, p) ?:
 	      add_exit_status(args, p) ?:
-	      obj_put(args, "cpu_user_ms", json_new_ms(p->utime_ns)) ?:
-	      obj_put(args, "cpu_sys_ms", json_new_ms(p->stime_ns)) ?:
-	      obj_put(args, "peak_rss_kb", json_object_new_int64(p->maxrss_kb)) ?:
-	      obj_put(args, "threads", json_object_new_int64(p->nr_threads)) ?:
-	      obj_put(args, "images", json_object_new_int64(p->nr_execs)) ?:
-	      obj_put(args, "comm", new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
+	      json_put_ms(args, "cpu_user_ms", p->utime_ns) ?:
+	      json_put_ms(args, "cpu_sys_ms", p->stime_ns) ?:
+	      json_put_int(args, "peak_rss_kb", p->maxrss_kb) ?:
+	      json_put_int(args, "threads", p->nr_threads) ?:
+	      json_put_int(args, "images", p->nr_execs) ?:
+	      json_put(args, "comm", json_new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
 	if (!err && sched)
 		err = add_sched_args(args, &p->sched);
 	if (!err && p->unfinished)
-		err = obj_put(args, "unfinished", json_object_new_boolean(1));
+		err = json_put_bool(args, "unfinished", true);
 	if (!err && p->exit_record_lost)
-		err = obj_put(args, "exit_record_lost", json_object_new_boolean(1));
+		err = json_put_bool(args, "exit_record_lost", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
-		err = obj_put(args, "args_truncated", json_object_new_boolean(1));
+		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
-		err = obj_put(args, "args_unreadable", json_object_new_boolean(1));
+		err = json_put_bool(args, "args_unreadable", true);
 	if (!err && any_exec_flag(p, BB_EXEC_FILENAME_TRUNCATED))
-		err = obj_put(args, "filename_truncated", json_object_new_boolean(1));
+		err = json_put_bool(args, "filename_truncated", true);
 	if (err) {
 		json_object_put(args);
 		return NULL;
@@ -461,12 +414,7 @@ static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const c
 {
 	struct json_object *ev = name ? new_event("X", cat, name, pid, tid, span.ts) : NULL;
 
-	if (!ev) {
-		json_object_put(args);
-		return -ENOMEM;
-	}
-	ev = with(ev, "dur", json_object_new_int64(span.end - span.ts));
-	return emit(b, with(ev, "args", args));
+	return emit_with_args(b, ev, json_put_int(ev, "dur", span.end - span.ts), args);
 }
 
 /* An X slice on a lane; takes ownership of the malloc'd name and of args. */
@@ -488,11 +436,8 @@ static int add_image_slices(struct builder *b, size_t i)
 	int err = 0;
 
 	for (k = 0; !err && k < p->nr_execs; k++) {
-		args = with(json_object_new_object(), "image", json_object_new_int64(k));
-		if (args && add_image_args(args, &p->execs[k])) {
-			json_object_put(args);
-			args = NULL;
-		}
+		args = json_object_new_object();
+		args = json_done(args, json_put_int(args, "image", k) ?: add_image_args(args, &p->execs[k]));
 		err = add_slice(b, "exec", image_display_name(&p->execs[k]), p->lane, images[k].span, args);
 	}
 	return err;
@@ -501,12 +446,12 @@ static int add_image_slices(struct builder *b, size_t i)
 static struct json_object *new_flow(const char *ph, __u32 lane, __s64 ts, __s64 id)
 {
 	struct json_object *ev = new_event(ph, "process", "fork", TRACE_PID, lane_tid(lane), ts);
+	int err = json_put_int(ev, "id", id);
 
-	ev = with(ev, "id", json_object_new_int64(id));
 	/* Perfetto: bind the end to the enclosing slice, not the next one. */
-	if (ph[0] == 'f')
-		ev = with(ev, "bp", json_object_new_string("e"));
-	return ev;
+	if (!err && ph[0] == 'f')
+		err = json_put_str(ev, "bp", "e");
+	return json_done(ev, err);
 }
 
 /*
@@ -655,6 +600,7 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 	char fallback[32];
 	struct trace_span span;
 	long proc;
+	int err;
 
 	if (!trace_layout__clip(b->layout, sl->start_ns, sl->end_ns, &span))
 		return 0;
@@ -670,10 +616,11 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 		snprintf(fallback, sizeof(fallback), "pid %u", sl->tgid);
 		name = fallback;
 	}
-	args = with(json_object_new_object(), "pid", json_object_new_int64(sl->tgid));
-	args = with(args, "tid", json_object_new_int64(sl->tid));
-	if (sl->merged > 1)
-		args = with(args, "merged", json_object_new_int64(sl->merged));
+	args = json_object_new_object();
+	err = json_put_int(args, "pid", sl->tgid) ?: json_put_int(args, "tid", sl->tid);
+	if (!err && sl->merged > 1)
+		err = json_put_int(args, "merged", sl->merged);
+	args = json_done(args, err);
 	if (!args)
 		return -ENOMEM;
 	return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", name, span, args);
@@ -715,13 +662,15 @@ static int add_counter_samples(struct builder *b, __s64 ts, const struct counter
 	struct json_object *args;
 	int err;
 
-	args = with(json_object_new_object(), "running", new_counter_value(cs->running));
-	args = with(args, "runnable", new_counter_value(cs->runnable));
-	err = emit(b, with(new_event("C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
+	args = json_object_new_object();
+	args = json_done(args, json_put(args, "running", new_counter_value(cs->running)) ?:
+				       json_put(args, "runnable", new_counter_value(cs->runnable)));
+	err = emit_with_args(b, new_event("C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
 	if (err)
 		return err;
-	args = with(json_object_new_object(), "idle", new_counter_value(cs->idle_cpus));
-	return emit(b, with(new_event("C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), "args", args));
+	args = json_object_new_object();
+	args = json_done(args, json_put(args, "idle", new_counter_value(cs->idle_cpus)));
+	return emit_with_args(b, new_event("C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
 }
 
 /*
@@ -767,35 +716,43 @@ static const char *sched_level_name(enum sched_level level)
 static struct json_object *new_cpu_summary(const struct cpu_lane *lane)
 {
 	struct json_object *cpu = json_object_new_object();
+	int err;
 
-	cpu = with(cpu, "cpu", json_object_new_int64(lane->cpu));
-	cpu = with(cpu, "build_ms", json_new_ms(lane->build_ns));
-	cpu = with(cpu, "other_ms", json_new_ms(lane->other_ns));
-	cpu = with(cpu, "idle_ms", json_new_ms(lane->idle_ns));
-	cpu = with(cpu, "folded_ms", json_new_ms(lane->folded_ns));
-	cpu = with(cpu, "folded_slices", json_object_new_int64((__s64)lane->folded));
-	return with(cpu, "slices", json_object_new_int64((__s64)lane->nr_slices));
+	err = json_put_int(cpu, "cpu", lane->cpu) ?:
+	      json_put_ms(cpu, "build_ms", lane->build_ns) ?:
+	      json_put_ms(cpu, "other_ms", lane->other_ns) ?:
+	      json_put_ms(cpu, "idle_ms", lane->idle_ns) ?:
+	      json_put_ms(cpu, "folded_ms", lane->folded_ns) ?:
+	      json_put_int(cpu, "folded_slices", (__s64)lane->folded) ?:
+	      json_put_int(cpu, "slices", (__s64)lane->nr_slices);
+	return json_done(cpu, err);
+}
+
+static struct json_object *new_cpu_summaries(const struct sched_model *s)
+{
+	struct json_object *cpus = json_object_new_array();
+	size_t i;
+	int err = cpus ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < s->nr_cpus; i++)
+		err = json_append(cpus, new_cpu_summary(&s->cpus[i]));
+	return json_done(cpus, err);
 }
 
 /* otherData.sched: how the CPU lanes were recorded, and each CPU's totals. */
 static struct json_object *new_sched_summary(const struct sched_model *s)
 {
-	struct json_object *sched, *cpus = json_object_new_array();
-	size_t i;
+	struct json_object *sched = json_object_new_object();
+	int err;
 
-	for (i = 0; cpus && i < s->nr_cpus; i++) {
-		if (arr_put(cpus, new_cpu_summary(&s->cpus[i]))) {
-			json_object_put(cpus);
-			cpus = NULL;
-		}
-	}
-	sched = with(json_object_new_object(), "level", json_object_new_string(sched_level_name(s->level)));
-	sched = with(sched, "resolution_us", json_object_new_int64((__s64)(s->resolution_ns / 1000)));
-	sched = with(sched, "counter_bucket_us", json_object_new_int64((__s64)(s->bucket_ns / 1000)));
-	sched = with(sched, "cpus", cpus);
-	sched = with(sched, "records", json_object_new_int64((__s64)s->records));
-	sched = with(sched, "reordered", json_object_new_int64((__s64)s->reordered));
-	return with(sched, "malformed", json_object_new_int64((__s64)s->malformed));
+	err = json_put_str(sched, "level", sched_level_name(s->level)) ?:
+	      json_put_int(sched, "resolution_us", (__s64)(s->resolution_ns / 1000)) ?:
+	      json_put_int(sched, "counter_bucket_us", (__s64)(s->bucket_ns / 1000)) ?:
+	      json_put(sched, "cpus", new_cpu_summaries(s)) ?:
+	      json_put_int(sched, "records", (__s64)s->records) ?:
+	      json_put_int(sched, "reordered", (__s64)s->reordered) ?:
+	      json_put_int(sched, "malformed", (__s64)s->malformed);
+	return json_done(sched, err);
 }
 
 static struct json_object *new_iso8601(__u64 realtime_ns)
@@ -813,7 +770,7 @@ static struct json_object *new_iso8601(__u64 realtime_ns)
 
 static struct json_object *new_opt_string(const char *s)
 {
-	return new_clean_string(s ? s : "", s ? strlen(s) : 0);
+	return json_new_clean_string(s ? s : "", s ? strlen(s) : 0);
 }
 
 static struct json_object *other_data(const struct builder *b, const struct trace_meta *meta)
@@ -827,30 +784,30 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 		return NULL;
 	for (i = 0; i < m->nr_procs; i++)
 		unfinished += m->procs[i].unfinished;
-	err = obj_put(od, "buildbpf_version", new_opt_string(meta->version ? meta->version : BUILDBPF_VERSION)) ?:
-	      obj_put(od, "kernel_release", new_opt_string(meta->kernel_release)) ?:
-	      obj_put(od, "cpu_count", json_object_new_int64(meta->nr_cpus)) ?:
-	      obj_put(od, "command", new_owned_string(argv_display_name(meta->cmd_argv, cmd_argc(meta), 0))) ?:
-	      obj_put(od, "command_argv", new_argv(meta->cmd_argv, cmd_argc(meta))) ?:
-	      obj_put(od, "start_time", new_iso8601(meta->start_realtime_ns)) ?:
-	      obj_put(od, "start_time_unix_ns", json_object_new_int64((__s64)meta->start_realtime_ns)) ?:
-	      obj_put(od, "lost_events", json_object_new_int64((__s64)meta->lost_events)) ?:
-	      obj_put(od, "partial", json_object_new_boolean(meta->partial_reason != NULL)) ?:
-	      obj_put(od, "args_max", json_object_new_int64(meta->args_max)) ?:
-	      obj_put(od, "user", new_opt_string(meta->user)) ?:
-	      obj_put(od, "processes", json_object_new_int64(m->nr_procs)) ?:
-	      obj_put(od, "records", json_object_new_int64(m->stats.events)) ?:
-	      obj_put(od, "orphan_records", json_object_new_int64(m->stats.orphan_events)) ?:
-	      obj_put(od, "lanes", json_object_new_int64(b->layout->nr_lanes)) ?:
-	      obj_put(od, "unfinished_processes", json_object_new_int64(unfinished)) ?:
-	      obj_put(od, "duration_us", json_object_new_int64(trace_us(m, m->end_ns) - 1)) ?:
-	      obj_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
+	err = json_put(od, "buildbpf_version", new_opt_string(meta->version ? meta->version : BUILDBPF_VERSION)) ?:
+	      json_put(od, "kernel_release", new_opt_string(meta->kernel_release)) ?:
+	      json_put_int(od, "cpu_count", meta->nr_cpus) ?:
+	      json_put(od, "command", new_owned_string(argv_display_name(meta->cmd_argv, cmd_argc(meta), 0))) ?:
+	      json_put(od, "command_argv", new_argv(meta->cmd_argv, cmd_argc(meta))) ?:
+	      json_put(od, "start_time", new_iso8601(meta->start_realtime_ns)) ?:
+	      json_put_int(od, "start_time_unix_ns", (__s64)meta->start_realtime_ns) ?:
+	      json_put_int(od, "lost_events", (__s64)meta->lost_events) ?:
+	      json_put_bool(od, "partial", meta->partial_reason != NULL) ?:
+	      json_put_int(od, "args_max", meta->args_max) ?:
+	      json_put(od, "user", new_opt_string(meta->user)) ?:
+	      json_put_int(od, "processes", m->nr_procs) ?:
+	      json_put_int(od, "records", m->stats.events) ?:
+	      json_put_int(od, "orphan_records", m->stats.orphan_events) ?:
+	      json_put_int(od, "lanes", b->layout->nr_lanes) ?:
+	      json_put_int(od, "unfinished_processes", unfinished) ?:
+	      json_put_int(od, "duration_us", trace_us(m, m->end_ns) - 1) ?:
+	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
-		err = obj_put(od, "partial_reason", new_opt_string(meta->partial_reason));
+		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
 	if (!err && meta->merge)
-		err = obj_put(od, "merge", trace_merge__summary(meta->merge));
+		err = json_put(od, "merge", trace_merge__summary(meta->merge));
 	if (!err && meta->audit)
-		err = obj_put(od, "audit", audit_json__new(meta->audit, m));
+		err = json_put(od, "audit", audit_json__new(meta->audit, m));
 	if (err) {
 		json_object_put(od);
 		return NULL;
@@ -932,18 +889,18 @@ static int add_merged_event(struct builder *b, const struct merged_event *ev)
 	case MERGED_SLICE:
 		return add_x(b, pid, tid, "merged", ev->name, (struct trace_span){ ev->ts, ev->ts + ev->dur }, args);
 	case MERGED_INSTANT:
-		e = with(new_event("i", "merged", ev->name, pid, tid, ev->ts), "s", json_object_new_string("t"));
-		return emit(b, with(e, "args", args));
+		e = new_event("i", "merged", ev->name, pid, tid, ev->ts);
+		return emit_with_args(b, e, json_put_str(e, "s", "t"), args);
 	case MERGED_COUNTER:
-		return emit(b, with(new_event("C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts), "args",
-				    args));
+		e = new_event("C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts);
+		return emit_with_args(b, e, 0, args);
 	case MERGED_ASYNC:
-		e = with(new_event("b", "merged", ev->name, pid, tid, ev->ts), "id", json_object_new_int64(ev->id));
-		err = emit(b, with(e, "args", args));
-		if (!err)
-			err = emit(b, with(new_event("e", "merged", ev->name, pid, tid, ev->ts + ev->dur), "id",
-					   json_object_new_int64(ev->id)));
-		return err;
+		e = new_event("b", "merged", ev->name, pid, tid, ev->ts);
+		err = emit_with_args(b, e, json_put_int(e, "id", ev->id), args);
+		if (err)
+			return err;
+		e = new_event("e", "merged", ev->name, pid, tid, ev->ts + ev->dur);
+		return emit(b, json_done(e, json_put_int(e, "id", ev->id)));
 	}
 	json_object_put(args);
 	return 0;

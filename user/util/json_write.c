@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0
+/* JSON writing helpers: see include/util/json_write.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/json_write.h"
+#include "util/utf8.h"
+
+/* Keys are literals, each added once: see the header. */
+#define LITERAL_KEY (JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_ADD_CONSTANT_KEY)
+
+static int put_flags(struct json_object *obj, const char *key, struct json_object *val, unsigned flags)
+{
+	if (!obj || json_object_object_add_ex(obj, key, val, flags)) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int json_put(struct json_object *obj, const char *key, struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	return put_flags(obj, key, val, LITERAL_KEY);
+}
+
+int json_put_int(struct json_object *obj, const char *key, __s64 v)
+{
+	return json_put(obj, key, json_object_new_int64(v));
+}
+
+int json_put_uint(struct json_object *obj, const char *key, __u64 v)
+{
+	return json_put(obj, key, json_object_new_uint64(v));
+}
+
+int json_put_double(struct json_object *obj, const char *key, double v)
+{
+	return json_put(obj, key, json_object_new_double(v));
+}
+
+int json_put_bool(struct json_object *obj, const char *key, bool v)
+{
+	return json_put(obj, key, json_object_new_boolean(v));
+}
+
+int json_put_str(struct json_object *obj, const char *key, const char *s)
+{
+	return json_put(obj, key, json_object_new_string(s));
+}
+
+int json_put_clean_str(struct json_object *obj, const char *key, const char *raw)
+{
+	return json_put(obj, key, json_new_clean_string(raw, strlen(raw)));
+}
+
+int json_put_ms(struct json_object *obj, const char *key, __u64 ns)
+{
+	return json_put(obj, key, json_new_ms(ns));
+}
+
+int json_put_null(struct json_object *obj, const char *key)
+{
+	return put_flags(obj, key, NULL, LITERAL_KEY);
+}
+
+int json_replace(struct json_object *obj, const char *key, struct json_object *val)
+{
+	if (!val)
+		return -ENOMEM;
+	return put_flags(obj, key, val, 0);
+}
+
+int json_append(struct json_object *arr, struct json_object *val)
+{
+	if (!arr || !val || json_object_array_add(arr, val)) {
+		json_object_put(val);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+struct json_object *json_done(struct json_object *obj, int err)
+{
+	if (!err)
+		return obj;
+	json_object_put(obj);
+	return NULL;
+}
+
+struct json_object *json_new_ms(__u64 ns)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%llu.%03llu", (unsigned long long)(ns / 1000000),
+		 (unsigned long long)(ns / 1000 % 1000));
+	return json_object_new_double_s((double)(ns / 1000) / 1000.0, text);
+}
+
+struct json_object *json_new_clean_string(const char *raw, size_t len)
+{
+	struct json_object *str;
+	char *clean = utf8_sanitize(raw, len);
+
+	if (!clean)
+		return NULL;
+	str = json_object_new_string(clean);
+	free(clean);
+	return str;
+}
