@@ -315,6 +315,28 @@ Test(merge, async_ids_unique_per_file_and_unpaired_dropped)
 	trace_merge__free(tm);
 }
 
+/* json-c's null is the NULL pointer: a null in a tool's args is kept, not taken for no memory. */
+Test(merge, null_in_args_is_kept_as_null)
+{
+	struct proc_instance procs[4];
+	struct model m = test_model(procs);
+	struct trace_merge *tm = tm_of(&m);
+	struct json_object *args, *v;
+
+	add_ok(tm, "nulls.json",
+	       "[{\"ph\":\"X\",\"name\":\"n\",\"ts\":1,\"dur\":1,\"pid\":101,"
+	       "\"args\":{\"a\":null,\"b\":[1,null],\"c\":{\"d\":null}}}]");
+	args = find_event(tm, "n")->args;
+	cr_assert(json_object_object_get_ex(args, "a", &v));
+	cr_assert(eq(ptr, v, NULL));
+	cr_assert(json_object_object_get_ex(args, "b", &v));
+	cr_assert(eq(sz, json_object_array_length(v), 2));
+	cr_assert(eq(ptr, json_object_array_get_idx(v, 1), NULL));
+	cr_assert(json_object_object_get_ex(args, "c", &v));
+	cr_assert(json_object_object_get_ex(v, "d", NULL));
+	trace_merge__free(tm);
+}
+
 Test(merge, unknown_writer_gets_its_own_track)
 {
 	struct proc_instance procs[4];

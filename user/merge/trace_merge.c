@@ -133,66 +133,81 @@ static const char *get_string(struct json_object *ev, const char *key)
 	return json_object_get_string(v);
 }
 
-/* args as we write them back: numbers finite, depth bounded. */
-static struct json_object *copy_value(struct json_object *v, int depth)
+/*
+ * args as we write them back, numbers finite, depth bounded: into *out,
+ * NULL for a JSON null (json-c's null is the NULL pointer, so a null in a
+ * tool's args must not read as a failed allocation).  0 or -ENOMEM.
+ */
+static int copy_value(struct json_object *v, int depth, struct json_object **out)
 {
-	struct json_object *copy;
+	struct json_object *copy = NULL, *item;
 	double d;
 	size_t i;
 
+	*out = NULL;
 	switch (json_object_get_type(v)) {
 	case json_type_boolean:
-		return json_object_new_boolean(json_object_get_boolean(v));
+		copy = json_object_new_boolean(json_object_get_boolean(v));
+		break;
 	case json_type_int:
-		return json_object_new_int64(json_object_get_int64(v));
+		copy = json_object_new_int64(json_object_get_int64(v));
+		break;
 	case json_type_double:
 		d = json_object_get_double(v);
-		return isfinite(d) ? json_object_new_double(d) : json_object_new_null();
+		if (!isfinite(d))
+			return 0;
+		copy = json_object_new_double(d);
+		break;
 	case json_type_string:
-		return json_object_new_string_len(json_object_get_string(v), json_object_get_string_len(v));
+		copy = json_object_new_string_len(json_object_get_string(v), json_object_get_string_len(v));
+		break;
 	case json_type_array:
-		if (depth >= ARGS_MAX_DEPTH)
-			return json_object_new_string("...");
+		if (depth >= ARGS_MAX_DEPTH) {
+			copy = json_object_new_string("...");
+			break;
+		}
 		copy = json_object_new_array();
 		for (i = 0; copy && i < json_object_array_length(v); i++) {
-			struct json_object *item = copy_value(json_object_array_get_idx(v, i), depth + 1);
-
-			if (!item || json_object_array_add(copy, item)) {
+			if (copy_value(json_object_array_get_idx(v, i), depth + 1, &item) ||
+			    json_object_array_add(copy, item)) {
 				json_object_put(item);
 				json_object_put(copy);
-				return NULL;
+				return -ENOMEM;
 			}
 		}
-		return copy;
+		break;
 	case json_type_object:
-		if (depth >= ARGS_MAX_DEPTH)
-			return json_object_new_string("...");
+		if (depth >= ARGS_MAX_DEPTH) {
+			copy = json_object_new_string("...");
+			break;
+		}
 		copy = json_object_new_object();
 		json_object_object_foreach(v, key, val)
 		{
-			struct json_object *item = copy_value(val, depth + 1);
-
 			if (!copy)
 				break;
-			if (!item || json_object_object_add(copy, key, item)) {
+			/* Copied keys: the parsed file goes before the copy. */
+			if (copy_value(val, depth + 1, &item) || json_object_object_add(copy, key, item)) {
 				json_object_put(item);
 				json_object_put(copy);
-				return NULL;
+				return -ENOMEM;
 			}
 		}
-		return copy;
+		break;
 	default:
-		return json_object_new_null();
+		return 0;
 	}
+	*out = copy;
+	return copy ? 0 : -ENOMEM;
 }
 
 /* The event's args object copied, or a new empty one; NULL: no memory. */
 static struct json_object *copy_args(struct json_object *ev)
 {
-	struct json_object *args;
+	struct json_object *args, *copy;
 
 	if (json_object_object_get_ex(ev, "args", &args) && json_object_is_type(args, json_type_object))
-		return copy_value(args, 0);
+		return copy_value(args, 0, &copy) ? NULL : copy;
 	return json_object_new_object();
 }
 
