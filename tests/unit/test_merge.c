@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/written_trace.h"
 #include "report/chrome_trace.h"
 #include "merge/trace_files.h"
 #include "merge/trace_merge.h"
@@ -433,21 +433,8 @@ Test(merge, hostile_files_are_skipped_with_a_reason)
 static struct json_object *write_and_parse(const struct model *m, const struct trace_merge *tm)
 {
 	struct trace_meta meta = { .merge = tm };
-	int fd = memfd_create("trace", MFD_CLOEXEC);
-	struct json_object *trace;
-	char *buf;
-	off_t len;
 
-	cr_assert(ge(int, fd, 0));
-	cr_assert(eq(int, chrome_trace__write(m, &meta, fd), 0));
-	len = lseek(fd, 0, SEEK_END);
-	buf = calloc(1, len + 1);
-	cr_assert(eq(int, (int)pread(fd, buf, len, 0), (int)len));
-	close(fd);
-	trace = json_tokener_parse(buf);
-	cr_assert_not_null(trace, "not JSON: %s", buf);
-	free(buf);
-	return trace;
+	return written_trace(m, &meta);
 }
 
 Test(merge, written_trace_places_events_on_the_writer_lane)

@@ -8,12 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "lib/synth.h"
+#include "lib/written_trace.h"
 #include "merge/trace_merge.h"
 #include "model/trace_layout.h"
 #include "report/chrome_trace.h"
@@ -414,21 +413,8 @@ static char *tool_trace(const struct model *m, size_t i, __u64 *seed)
 static struct json_object *write_and_parse(const struct model *m, const struct trace_merge *tm)
 {
 	struct trace_meta meta = { .merge = tm };
-	int fd = memfd_create("trace", MFD_CLOEXEC);
-	struct json_object *trace;
-	char *buf;
-	off_t len;
 
-	cr_assert(ge(int, fd, 0));
-	cr_assert(eq(int, chrome_trace__write(m, &meta, fd), 0));
-	len = lseek(fd, 0, SEEK_END);
-	buf = calloc(1, len + 1);
-	cr_assert(eq(int, (int)pread(fd, buf, len, 0), (int)len));
-	close(fd);
-	trace = json_tokener_parse(buf);
-	cr_assert_not_null(trace);
-	free(buf);
-	return trace;
+	return written_trace(m, &meta);
 }
 
 /* A written X slice of the build's trace process. */

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "written_trace.h"
+
+struct json_object *written_trace(const struct model *m, const struct trace_meta *meta)
+{
+	int fd = memfd_create("trace", MFD_CLOEXEC);
+	struct json_object *trace;
+	char *buf;
+	off_t len;
+
+	cr_assert(ge(int, fd, 0));
+	cr_assert(eq(int, chrome_trace__write(m, meta, fd), 0));
+	len = lseek(fd, 0, SEEK_END);
+	buf = calloc(1, len + 1);
+	cr_assert_not_null(buf);
+	cr_assert(eq(int, (int)pread(fd, buf, len, 0), (int)len));
+	close(fd);
+	trace = json_tokener_parse(buf);
+	cr_assert_not_null(trace, "not JSON: %s", buf);
+	free(buf);
+	return trace;
+}

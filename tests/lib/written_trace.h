@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The trace the writer makes of a model, read back for the unit suites. */
+#ifndef BUILDBPF_TESTS_WRITTEN_TRACE_H
+#define BUILDBPF_TESTS_WRITTEN_TRACE_H
+
+#include <json-c/json.h>
+#include "model/model.h"
+#include "report/chrome_trace.h"
+
+/* chrome_trace__write() into memory, parsed back; fails the test otherwise. */
+struct json_object *written_trace(const struct model *m, const struct trace_meta *meta);
+
+#endif /* BUILDBPF_TESTS_WRITTEN_TRACE_H */
