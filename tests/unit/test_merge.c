@@ -274,7 +274,7 @@ Test(merge, slices_nest_with_each_other_and_with_child_processes)
 	assert_lane0_nests(tm, &m);
 	cr_assert(eq(i64, find_event(tm, "into child")->ts + find_event(tm, "into child")->dur, us(T0 + 40 * MS)));
 	cr_assert(eq(i64, find_event(tm, "out of child")->ts, us(T0 + 30 * MS)));
-	cr_assert(gt(sz, tm->stats.clamped, 0));
+	cr_assert(ge(sz, tm->stats.clamped, 1));
 	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(file_summary(tm, 0), "clamped")),
 		     (long long)tm->stats.clamped));
 	trace_merge__free(tm);
@@ -381,7 +381,7 @@ Test(merge, hostile_files_are_skipped_with_a_reason)
 	cr_assert_not_null(tm);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		cr_assert(eq(int, add(tm, "bad.json", bad[i], why, sizeof(why)), 1), "case %zu merged", i);
-		cr_assert(gt(sz, strlen(why), 0));
+		cr_assert(ge(sz, strlen(why), 1));
 	}
 	/* 10000 nested arrays: the tokener's depth limit, not the stack. */
 	deep = malloc(20001);
