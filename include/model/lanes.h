@@ -2,7 +2,9 @@
 /*
  * Lane packing: places process spans on the fewest lanes such that the
  * spans of one lane nest properly (contain one another or do not overlap),
- * which is what a Chrome trace thread needs to draw every slice.
+ * which is what a Chrome trace thread needs to draw every slice.  A layer
+ * above the model: it reads a finished model (model__finish()) and the
+ * model never calls it.
  */
 #ifndef BUILDBPF_LANES_H
 #define BUILDBPF_LANES_H
@@ -16,5 +18,7 @@
  * Deterministic: the same spans always give the same lanes.
  */
 size_t lanes__assign(struct proc_instance *procs, size_t nr);
+/* Packs a finished model's processes: sets every lane and m->nr_lanes. */
+void lanes__assign_model(struct model *m);
 
 #endif /* BUILDBPF_LANES_H */

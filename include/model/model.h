@@ -5,7 +5,8 @@
  *
  *   struct model *m = model__new(root_pid, start_ns);
  *   model__add_event(m, rec, len);   ... for every record, any order
- *   model__finish(m, end_ns);        sorts, rebuilds, closes, packs lanes
+ *   model__finish(m, end_ns);        sorts, rebuilds, closes
+ *   lanes__assign_model(m);          packs lanes (model/lanes.h)
  *   ... read m->procs[0 .. m->nr_procs) ...
  *   model__free(m);
  */
@@ -88,7 +89,8 @@ int model__add_event(struct model *m, const void *rec, size_t len);
 /*
  * Orders the buffered events by timestamp (stable: same-timestamp records
  * keep ring-buffer order), builds the instances, closes the ones still
- * running at end_ns as unfinished, and assigns lanes.  Call once.
+ * running at end_ns as unfinished.  Call once; lanes are packed after it
+ * (lanes__assign_model()), by the layer above the model.
  */
 int model__finish(struct model *m, __u64 end_ns);
 void model__free(struct model *m);

@@ -10,6 +10,7 @@
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "model/cpu_sched.h"
+#include "model/lanes.h"
 #include "model/model.h"
 #include "model/proc_name.h"
 #include "report/svg.h"
@@ -76,6 +77,7 @@ static const struct audit *build_finish(struct build *b, __u64 end, size_t nr_cp
 
 	synth_exit_acct(b->m, T0 + end, MAKE_PID, 0, 0, 0, 0, 1000);
 	cr_assert(eq(int, model__finish(b->m, T0 + end), 0));
+	lanes__assign_model(b->m); /* as replay does */
 	if (b->s)
 		cr_assert(eq(int, sched_model__finish(b->s, T0 + end), 0));
 	root = &b->m->procs[b->m->root];

@@ -119,3 +119,8 @@ nomem:
 		procs[i].lane = i;
 	return nr;
 }
+
+void lanes__assign_model(struct model *m)
+{
+	m->nr_lanes = lanes__assign(m->procs, m->nr_procs);
+}

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
-#include "model/lanes.h"
 #include "model/model.h"
 
 struct buffered_event {
@@ -440,7 +439,6 @@ int model__finish(struct model *m, __u64 end_ns)
 			return err;
 	}
 	close_instances(m);
-	m->nr_lanes = lanes__assign(m->procs, m->nr_procs);
 
 	/* The buffered records are no longer needed. */
 	free(pv->arena);

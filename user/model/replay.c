@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include "util/cpu_list.h"
 #include "util/error_text.h"
+#include "model/lanes.h"
 #include "model/replay.h"
 
 static const char *level_name(enum sched_level level)
@@ -132,6 +133,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	rp->partial_reason = partial_reason(rp, t, event_log_reader__offset(r));
 
 	e = model__finish(rp->model, rp->end_ns);
+	if (!e)
+		lanes__assign_model(rp->model);
 	if (!e && rp->model->root >= 0 && rp->exited && !rp->model->procs[rp->model->root].exited) {
 		/* Its exit record was lost, but waitpid told us how it ended. */
 		struct proc_instance *root = &rp->model->procs[rp->model->root];
