@@ -41,10 +41,11 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 # touches the kernel, the build's processes or output files lives in
 # user/record/ and user/output/, and user/main.c wires it; every other
 # folder is pure and links into the unit tests, with the record stage's
-# kernel-requirements table (pure, tested from tables).
+# kernel-requirements table (pure, tested from tables) and trace directory
+# (plain files, tested on temporary trees).
 SYSTEM_DIRS := record output
 ALL_SRCS  := $(wildcard user/*/*.c)
-CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c
+CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c user/record/trace_dir.c
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(ALL_SRCS)) user/main.c
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 
@@ -191,6 +192,8 @@ test-repo:
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.
 test-unit: $(UNIT_BIN)
+	$(call msg,LAYERS,no header of a later stage)
+	$(Q)tests/check_layers.sh
 	$(Q)./$(UNIT_BIN)
 
 # Everything: the suite on the normal build (unit tests; the checkout's
@@ -212,6 +215,8 @@ test: .SHELLFLAGS := -o pipefail -c
 test: test-deps
 	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK)
 	$(Q)$(MAKE) --no-print-directory viewer-deps
+	$(call msg,LAYERS,no header of a later stage)
+	$(Q)tests/check_layers.sh
 	$(Q)./$(UNIT_BIN) --verbose 2>&1 | tee $(TEST_OUTPUT)
 	$(Q)$(MAKE) --no-print-directory test-repo
 	$(Q)$(MAKE) --no-print-directory test-install

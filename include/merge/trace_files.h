@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Where merged traces come from: the private $BUILDBPF_TRACE_DIR made for
- * the traced command, and --merge paths or globs ('**' matches any number
- * of directories).  Each regular file found is read (up to the size cap)
- * and handed to trace_merge__add(); a file that cannot be read or merged
- * gets one warning line.  No libbpf: unit-tested on temporary trees.
+ * Where merged traces come from: a directory given by fd (the trace
+ * directory the command wrote in, record/trace_dir.h), and --merge paths
+ * or globs ('**' matches any number of directories).  Each regular file
+ * found is read (up to the size cap) and handed to trace_merge__add(); a
+ * file that cannot be read or merged gets one warning line.  No libbpf: unit-tested on temporary trees.
  */
 #ifndef BUILDBPF_TRACE_FILES_H
 #define BUILDBPF_TRACE_FILES_H
@@ -14,28 +14,9 @@
 #include <sys/types.h>
 #include "merge/trace_merge.h"
 
-#define TRACE_DIR_ENV "BUILDBPF_TRACE_DIR"
 /* Bounds on a walk, against hostile or runaway trees. */
 #define TRACE_FILES_MAX_DEPTH 32
 #define TRACE_FILES_MAX_FILES 100000
-
-struct trace_dir {
-	char path[4096];
-	int fd; /* the directory itself, opened when it was made; -1: none */
-};
-
-/*
- * Makes a fresh private directory (mkdtemp, mode 0700) under $TMPDIR or
- * /tmp and gives it to uid:gid (chown_to_user), without following a
- * symlink.  0, or -errno with d->fd -1.
- */
-int trace_dir__create(struct trace_dir *d, bool chown_to_user, uid_t uid, gid_t gid);
-/*
- * Removes the directory and everything in it, never following a symlink
- * out of it.  0, or -errno of the first failure.  Closes d->fd.
- */
-int trace_dir__remove(struct trace_dir *d);
-void trace_dir__close(struct trace_dir *d);
 
 struct trace_files;
 

@@ -9,8 +9,22 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
-#include "cli/cli.h"
+#include <stddef.h>
 #include "record/launch.h"
+#include "sched_level.h"
+
+/* What to record and how: the recorder's own options (main fills them). */
+struct record_opts {
+	char **cmd_argv;	   /* NULL-terminated */
+	int cmd_argc;
+	__u32 args_max;		   /* argv bytes kept per exec */
+	size_t ringbuf_bytes;	   /* ring buffer size */
+	bool verbose;		   /* libbpf's debug messages */
+	enum sched_level sched;	   /* scheduler detail recorded */
+	__u64 sched_resolution_ns; /* the lanes' resolution, for the idle threshold */
+	bool wait_all;		   /* until every descendant has exited */
+	bool sync_log;		   /* the log is kept: on disk before record__run() returns */
+};
 
 struct record_result {
 	/* buildbpf's exit status: the command's (128+N for signal N), 127/126
@@ -29,7 +43,7 @@ struct record_result {
  * (log_name is for messages), with $BUILDBPF_TRACE_DIR set to trace_dir
  * when not NULL.  Always fills res; messages are printed.
  */
-void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
+void record__run(const struct record_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
 		 const char *trace_dir, struct record_result *res);
 
 #endif /* BUILDBPF_RECORD_H */

@@ -16,6 +16,7 @@
 #include "lib/written_trace.h"
 #include "report/chrome_trace.h"
 #include "merge/trace_files.h"
+#include "record/trace_dir.h"
 #include "merge/trace_merge.h"
 
 #define MS 1000000ll

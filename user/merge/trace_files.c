@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Finding and reading the trace files to merge.  The trace directory
- * belongs to the build's user while buildbpf is root: everything in it is
- * opened relative to the directory's fd with O_NOFOLLOW, only regular
- * files are read, and removal goes name by name through directory fds.
+ * belongs to the build's user: everything in it is opened relative to the
+ * directory's fd with O_NOFOLLOW, and only regular files are read.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,97 +28,6 @@ struct trace_files {
 	size_t nr_seen, cap_seen;
 	bool warned_max_files;
 };
-
-/* ---- the trace directory ---- */
-
-int trace_dir__create(struct trace_dir *d, bool chown_to_user, uid_t uid, gid_t gid)
-{
-	const char *tmp = getenv("TMPDIR");
-	int err;
-
-	d->fd = -1;
-	/* A relative or empty $TMPDIR would land in the build's tree. */
-	if (!tmp || tmp[0] != '/')
-		tmp = "/tmp";
-	if ((size_t)snprintf(d->path, sizeof(d->path), "%s/buildbpf-traces.XXXXXX", tmp) >= sizeof(d->path))
-		return -ENAMETOOLONG;
-	/* mkdtemp creates (0700) and never reuses or follows what is there. */
-	if (!mkdtemp(d->path))
-		return -errno;
-	d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (d->fd < 0) {
-		err = -errno;
-		rmdir(d->path);
-		return err;
-	}
-	if (chown_to_user && fchown(d->fd, uid, gid)) {
-		err = -errno;
-		trace_dir__remove(d);
-		return err;
-	}
-	return 0;
-}
-
-void trace_dir__close(struct trace_dir *d)
-{
-	if (d->fd >= 0)
-		close(d->fd);
-	d->fd = -1;
-}
-
-/* Empties the directory dir_fd; closes it. */
-static int remove_tree(int dir_fd, int depth)
-{
-	DIR *dir = fdopendir(dir_fd);
-	struct dirent *de;
-	int err = 0, sub;
-
-	if (!dir) {
-		err = -errno;
-		close(dir_fd);
-		return err;
-	}
-	/* The fd may share its offset with one already read to the end. */
-	rewinddir(dir);
-	while ((de = readdir(dir))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (!unlinkat(dirfd(dir), de->d_name, 0))
-			continue;
-		if (errno != EISDIR && errno != EPERM) {
-			err = err ?: -errno;
-			continue;
-		}
-		/* A directory: O_NOFOLLOW so a swapped-in symlink is not entered. */
-		sub = depth < TRACE_FILES_MAX_DEPTH
-			      ? openat(dirfd(dir), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-			      : -1;
-		if (sub < 0) {
-			err = err ?: (depth < TRACE_FILES_MAX_DEPTH ? -errno : -ELOOP);
-			continue;
-		}
-		err = remove_tree(sub, depth + 1) ?: err;
-		if (unlinkat(dirfd(dir), de->d_name, AT_REMOVEDIR))
-			err = err ?: -errno;
-	}
-	closedir(dir);
-	return err;
-}
-
-int trace_dir__remove(struct trace_dir *d)
-{
-	int err = 0, fd;
-
-	if (d->fd < 0)
-		return 0;
-	fd = dup(d->fd);
-	err = fd < 0 ? -errno : remove_tree(fd, 0);
-	trace_dir__close(d);
-	/* rmdir never follows a symlink put at the path meanwhile. */
-	if (rmdir(d->path) && !err)
-		err = -errno;
-	return err;
-}
 
 /* ---- reading and merging one file ---- */
 

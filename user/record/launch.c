@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "record/launch.h"
 #include "util/term_escape.h"
-#include "merge/trace_files.h"
+#include "record/trace_dir.h"
 
 /* What the child reports through errno_fd when it cannot go on. */
 enum launch_stage {

@@ -21,13 +21,13 @@
 #include "util/cpu_list.h"
 #include "log/event_log.h"
 #include "events.h"
+#include "exit_status.h"
 #include "record/record.h"
 #include "util/term_escape.h"
 #include "version.h"
 
 /* How long records may wait in the ring buffer before we look (ms). */
 #define POLL_INTERVAL_MS 100
-#define EXIT_FAILURE_SETUP 1
 
 /* Where the records go, and how many of the build's processes are alive. */
 struct record_sink {
@@ -224,7 +224,7 @@ cleanup:
 	return err < 0 ? err : 0;
 }
 
-static void fill_info(struct event_log_info *info, const struct cli_opts *opts, const struct run_as *ra,
+static void fill_info(struct event_log_info *info, const struct record_opts *opts, const struct run_as *ra,
 		      struct utsname *uts, const struct capture *cap, pid_t pid, __u64 start_ns, __s64 offset,
 		      char *online_list)
 {
@@ -249,7 +249,7 @@ static void fill_info(struct event_log_info *info, const struct cli_opts *opts, 
 	info->cmd_argc = opts->cmd_argc;
 }
 
-void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
+void record__run(const struct record_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
 		 const char *trace_dir, struct record_result *res)
 {
 	struct launch launch = { .pid = -1, .go_fd = -1, .errno_fd = -1 };
@@ -374,7 +374,7 @@ void record__run(const struct cli_opts *opts, const struct run_as *ra, int log_f
 	res->lost_events = trailer.lost_events;
 	/* A log the user keeps must be on disk; the temporary one is read back now. */
 	if (!sink.log_err &&
-	    (err = event_log_writer__finish(sink.log, &trailer, opts->mode == CLI_RECORD || opts->keep_log)))
+	    (err = event_log_writer__finish(sink.log, &trailer, opts->sync_log)))
 		log_failed(&sink, err);
 	res->log_complete = !sink.log_err;
 	res->events = event_log_writer__events(sink.log);

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "output/run_outputs.h"
+#include "report/audit_json.h"
+#include "report/svg.h"
+#include "util/term_escape.h"
+
+int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *spec)
+{
+	memset(o, 0, sizeof(*o));
+	o->trace.fd = o->summary_json.fd = o->svg.fd = -1;
+	o->chown_to = spec->chown_to;
+	o->uid = spec->uid;
+	o->gid = spec->gid;
+	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force, spec->chown_to,
+					   spec->uid, spec->gid))
+		goto fail;
+	if (spec->summary_json && output__prepare(&o->summary_json, spec->summary_json, "summary", "--summary-json",
+						  spec->force, spec->chown_to, spec->uid, spec->gid))
+		goto fail;
+	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force, spec->chown_to, spec->uid,
+					 spec->gid))
+		goto fail;
+	return 0;
+fail:
+	run_outputs__free(o);
+	return -1;
+}
+
+/*
+ * Commits o after a write that returned err.  0 committed; 1 when the
+ * name appeared meanwhile and keep_on_exist: the finished file stays where
+ * it is, said, and *kept (malloc'd) names it; else -errno, nothing said.
+ */
+static int commit(struct output *o, const char *what, int err, bool keep_on_exist, char **kept)
+{
+	char esc[TERM_ESCAPE_BUF];
+
+	if (!err)
+		err = output__commit(o);
+	if (err != -EEXIST || !keep_on_exist)
+		return err;
+	fprintf(stderr, "buildbpf: warning: '%s' appeared during the build and was not overwritten; ",
+		term_escape(o->path, esc, sizeof(esc)));
+	fprintf(stderr, "the %s is in '%s'\n", what, term_escape(o->tmp_path, esc, sizeof(esc)));
+	*kept = o->tmp_path; /* no longer discarded at cleanup */
+	o->tmp_path = NULL;
+	return 1;
+}
+
+/* The trace in a fresh file of $TMPDIR; its path, or NULL (said). */
+static const char *save_trace_elsewhere(struct run_outputs *o, const struct model *m,
+					const struct trace_meta *meta)
+{
+	char esc[TERM_ESCAPE_BUF];
+	int err, fd;
+
+	fd = output__create_fallback("buildbpf-trace", ".json", o->chown_to, o->uid, o->gid, &o->trace_elsewhere);
+	if (fd < 0) {
+		fprintf(stderr, "buildbpf: warning: cannot save the trace elsewhere either: %s\n", strerror(-fd));
+		return NULL;
+	}
+	err = chrome_trace__write(m, meta, fd);
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "buildbpf: warning: cannot save the trace to '%s' either: %s\n",
+			term_escape(o->trace_elsewhere, esc, sizeof(esc)), strerror(-err));
+		unlink(o->trace_elsewhere);
+		return NULL;
+	}
+	fprintf(stderr, "buildbpf: warning: the trace was saved to '%s' instead\n",
+		term_escape(o->trace_elsewhere, esc, sizeof(esc)));
+	return o->trace_elsewhere;
+}
+
+const char *run_outputs__write_trace(struct run_outputs *o, const struct model *m, const struct trace_meta *meta,
+				     bool save_elsewhere)
+{
+	struct output *out = &o->trace;
+	char esc[TERM_ESCAPE_BUF];
+	int err;
+
+	err = chrome_trace__write(m, meta, out->fd);
+	/* Not the file's fault: another file would not help. */
+	if (err == -ENOMEM && save_elsewhere) {
+		fprintf(stderr, "buildbpf: warning: out of memory building the trace; no trace written\n");
+		output__discard(out);
+		return NULL;
+	}
+	err = commit(out, "trace", err, save_elsewhere, &o->trace_elsewhere);
+	if (!err)
+		return out->path;
+	if (err == 1)
+		return o->trace_elsewhere;
+	fprintf(stderr, "buildbpf: %scannot write the trace to '%s': %s\n", save_elsewhere ? "warning: " : "",
+		term_escape(out->path, esc, sizeof(esc)), strerror(-err));
+	err = output__discard(out);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot remove the temporary file '%s': %s\n",
+			term_escape(out->tmp_path, esc, sizeof(esc)), strerror(-err));
+	return save_elsewhere ? save_trace_elsewhere(o, m, meta) : NULL;
+}
+
+/* Commits a side output that writer filled, or says why not.  Like the
+ * trace, a failure here never fails the build. */
+static void finish_side_output(struct output *o, const char *what, int err)
+{
+	char esc[TERM_ESCAPE_BUF], *kept = NULL;
+
+	err = commit(o, what, err, true, &kept);
+	free(kept);
+	if (err < 0) {
+		fprintf(stderr, "buildbpf: warning: cannot write the %s to '%s': %s\n", what,
+			term_escape(o->path, esc, sizeof(esc)), strerror(-err));
+		output__discard(o);
+	}
+}
+
+void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp)
+{
+	if (o->summary_json.tmp_path)
+		finish_side_output(&o->summary_json, "summary",
+				   a ? audit_json__write(a, rp->model, o->summary_json.fd) : -ENOMEM);
+	if (o->svg.tmp_path)
+		finish_side_output(&o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->model, rp->sched) : -ENOMEM);
+}
+
+void run_outputs__free(struct run_outputs *o)
+{
+	/* What was not committed nor kept is unfinished. */
+	output__discard(&o->trace);
+	output__discard(&o->summary_json);
+	output__discard(&o->svg);
+	output__free(&o->trace);
+	output__free(&o->summary_json);
+	output__free(&o->svg);
+	free(o->trace_elsewhere);
+	o->trace_elsewhere = NULL;
+}
