@@ -11,10 +11,10 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fsuid.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "exit_status.h"
@@ -26,6 +26,7 @@
 #include "output/run_outputs.h"
 #include "record/launch.h"
 #include "record/preflight.h"
+#include "record/privilege.h"
 #include "record/record.h"
 #include "record/trace_dir.h"
 #include "report/audit.h"
@@ -47,26 +48,54 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->lost_events = rp->lost_events;
 	meta->args_max = info->args_max;
 	meta->user = info->user;
+	meta->path_env = info->path_env;
 	meta->sched = rp->sched;
 	meta->partial_reason = rp->partial_reason;
 }
 
 /*
- * Files in the build's user's reach are read with that user's file
- * access rights (fsuid/fsgid), not root's: a symlink or a --merge glob
- * can then only bring into the trace what the user could read anyway.
+ * Once the command is done, a first SIGINT, SIGTERM or SIGHUP stops the
+ * conversion at its next check (replay, merge, before writing): the
+ * recording stays, for `convert` later.  A second one kills (SA_RESETHAND).
+ * While the command runs these signals are blocked and read by the
+ * recorder, so the handler is armed from the start.
  */
-static void fs_creds_user(const struct run_as *ra, bool on)
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
 {
-	if (!ra || !ra->drop)
-		return;
-	setfsgid(on ? ra->gid : getegid());
-	setfsuid(on ? ra->uid : geteuid());
+	stop_signal = sig;
+}
+
+static void stop_on_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal, .sa_flags = SA_RESETHAND };
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* After a stop: what was asked is not written; says where the recording is. */
+static int say_stopped(const char *log_path)
+{
+	char esc[TERM_ESCAPE_BUF];
+
+	fprintf(stderr, "buildbpf: stopped by %s before the trace was written", strsignal(stop_signal));
+	if (log_path) {
+		term_escape(log_path, esc, sizeof(esc));
+		fprintf(stderr, "; the recording is kept in '%s'; convert it with: buildbpf convert '%s' -o trace.json",
+			esc, esc);
+	}
+	fputc('\n', stderr);
+	return 128 + stop_signal;
 }
 
 /* The toolchain's own traces: the trace directory, then each --merge. */
 static struct trace_merge *merge_traces(const struct cli_opts *opts, const struct model *m,
-					const struct trace_dir *tdir, const struct run_as *ra, __s64 offset_ns)
+					const struct trace_dir *tdir, __s64 offset_ns)
 {
 	struct merge_limits limits = { opts->merge_max_file, opts->merge_max_events };
 	struct trace_merge *tm = NULL;
@@ -80,15 +109,18 @@ static struct trace_merge *merge_traces(const struct cli_opts *opts, const struc
 	tf = tm ? trace_files__new(tm, stderr) : NULL;
 	if (!tf)
 		goto cleanup;
-	fs_creds_user(ra, true);
+	trace_files__set_stop(tf, &stop_signal);
 	err = tdir->fd >= 0 ? trace_files__add_dir(tf, tdir->fd, tdir->path) : 0;
 	for (i = 0; !err && i < opts->nr_merge; i++)
 		err = trace_files__add_glob(tf, opts->merge[i]);
-	fs_creds_user(ra, false);
 	if (!err)
 		err = trace_merge__finish(tm);
 cleanup:
 	trace_files__free(tf);
+	if (err == -EINTR) {
+		trace_merge__free(tm);
+		return NULL;
+	}
 	if (err) {
 		fprintf(stderr, "buildbpf: warning: out of memory merging the tools' traces; none merged\n");
 		trace_merge__free(tm);
@@ -143,7 +175,9 @@ static int replay_log(int fd, const char *name, const struct replay_opts *ropts,
 	if (!e)
 		e = replay__run(rp, *reader, ropts, err, sizeof(err));
 	if (e) {
-		fprintf(stderr, "buildbpf: '%s': %s\n", term_escape(name, esc, sizeof(esc)), err);
+		/* A stop is said by the caller, with where the log is. */
+		if (e != -EINTR)
+			fprintf(stderr, "buildbpf: '%s': %s\n", term_escape(name, esc, sizeof(esc)), err);
 		goto fail;
 	}
 	if (warn_cut && !rp->complete)
@@ -190,30 +224,38 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 	};
 }
 
-/* The trace directory's end, with the user's file access rights. */
-static void finish_trace_dir(struct trace_dir *tdir, const struct cli_opts *opts, const struct run_as *ra,
-			     bool keep_if_used)
+/*
+ * The one step that needs root comes first: the BPF programs are loaded
+ * and attached, then buildbpf leaves root for good, before any output
+ * path is touched and before the command is forked.  0, or -1 (said).
+ */
+static int start_recording(const struct cli_opts *opts, const struct run_as *ra, struct recorder **rec)
 {
-	fs_creds_user(ra, true);
-	trace_dir__finish(tdir, opts->keep_trace_dir, keep_if_used);
-	fs_creds_user(ra, false);
+	struct record_opts rec_opts = record_opts_of(opts);
+
+	if (record__open(rec, &rec_opts))
+		return -1;
+	if (privilege__drop(ra)) {
+		record__free(*rec);
+		*rec = NULL;
+		return -1;
+	}
+	stop_on_signals();
+	return 0;
 }
 
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
 static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 {
-	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true };
-	struct record_opts rec_opts = record_opts_of(opts);
+	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true, .stop = &stop_signal };
 	struct run_outputs_spec spec = {
 		.trace = opts->output,
 		.summary_json = opts->summary_json,
 		.svg = opts->svg,
 		.force = opts->force,
-		.chown_to = ra->drop,
-		.uid = ra->uid,
-		.gid = ra->gid,
 	};
 	struct event_log_reader *reader = NULL;
+	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
 	struct trace_merge *merged = NULL;
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
@@ -225,13 +267,14 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
-	/* Every output is checked before the build starts: a typo in a name
-	 * must not cost a whole build. */
+	if (start_recording(opts, ra, &rec))
+		return EXIT_FAILURE_SETUP;
+	/* Every output is checked before the build starts, as the user: a
+	 * typo in a name must not cost a whole build. */
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
 	if (opts->keep_log) {
-		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, ra->drop, ra->uid,
-					       ra->gid);
+		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force);
 		log_path = strdup(opts->keep_log);
 		if (log_fd < 0 || !log_path) {
 			if (log_fd >= 0)
@@ -239,9 +282,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 			goto cleanup;
 		}
 	} else {
-		/* Owned by the user like the trace: it is theirs if it is kept. */
-		log_fd = output__create_fallback("buildbpf-recording", ".bbl", ra->drop, ra->uid, ra->gid,
-						 &log_path);
+		log_fd = output__create_fallback("buildbpf-recording", ".bbl", &log_path);
 	}
 	if (log_fd < 0) {
 		fprintf(stderr, "buildbpf: cannot create the event log in $TMPDIR: %s (hint: TMPDIR=DIR)\n",
@@ -249,8 +290,10 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 		log_fd = -1;
 		goto cleanup;
 	}
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir, ra->drop, ra->uid, ra->gid);
-	record__run(&rec_opts, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
+	record__run(rec, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
+	record__free(rec);
+	rec = NULL;
 	exit_code = res.exit_code;
 	if (!res.ran) {
 		unlink(log_path); /* it holds no event: nothing ran */
@@ -258,7 +301,9 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	}
 	say_unwritten(&res);
 	if (!replay_log(log_fd, log_path, &ropts, &rp, &reader, false)) {
-		merged = merge_traces(opts, rp.model, &tdir, ra, rp.info->realtime_offset_ns);
+		merged = merge_traces(opts, rp.model, &tdir, rp.info->realtime_offset_ns);
+		if (stop_signal)
+			goto stopped;
 		audit = compute_audit(&audit_buf, &rp);
 		fill_meta(&meta, &rp);
 		meta.merge = merged;
@@ -267,6 +312,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 		run_outputs__write_side(&outs, audit, &rp);
 		if (!opts->quiet)
 			run_report__print(stderr, &rp, exit_code, written, merged, audit);
+	} else if (stop_signal) {
+		goto stopped;
 	}
 	if (opts->keep_log) {
 		if (!opts->quiet)
@@ -279,12 +326,16 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 		fprintf(stderr, "buildbpf: the recording is kept in '%s'; convert it with: buildbpf convert '%s' -o "
 				"trace.json\n", esc, esc);
 	}
+	goto cleanup;
 
+stopped:
+	exit_code = say_stopped(log_path);
 cleanup:
+	record__free(rec);
 	if (audit)
 		audit__free(audit);
 	run_outputs__free(&outs);
-	finish_trace_dir(&tdir, opts, ra, false);
+	trace_dir__finish(&tdir, opts->keep_trace_dir, false);
 	trace_merge__free(merged);
 	replay__free(&rp);
 	event_log_reader__free(reader);
@@ -297,19 +348,24 @@ cleanup:
 /* buildbpf record -o LOG -- CMD */
 static int cmd_record(const struct cli_opts *opts, const struct run_as *ra)
 {
-	struct record_opts rec_opts = record_opts_of(opts);
+	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
 	struct record_result res;
 	char esc[TERM_ESCAPE_BUF];
 	int fd;
 
-	fd = output__create_direct(opts->output, "event log", "-o", opts->force, ra->drop, ra->uid, ra->gid);
-	if (fd < 0)
+	if (start_recording(opts, ra, &rec))
 		return EXIT_FAILURE_SETUP;
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir, ra->drop, ra->uid, ra->gid);
-	record__run(&rec_opts, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
+	fd = output__create_direct(opts->output, "event log", "-o", opts->force);
+	if (fd < 0) {
+		record__free(rec);
+		return EXIT_FAILURE_SETUP;
+	}
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
+	record__run(rec, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
+	record__free(rec);
 	close(fd);
-	finish_trace_dir(&tdir, opts, ra, res.ran);
+	trace_dir__finish(&tdir, opts->keep_trace_dir, res.ran);
 	if (!res.ran) {
 		unlink(opts->output);
 		return res.exit_code;
@@ -333,6 +389,7 @@ static int cmd_read(const struct cli_opts *opts)
 		.sched = opts->sched,
 		.sched_given = opts->sched_given,
 		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
+		.stop = &stop_signal,
 	};
 	struct run_outputs_spec spec = {
 		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
@@ -351,6 +408,7 @@ static int cmd_read(const struct cli_opts *opts)
 	const char *written;
 	int fd, exit_code = EXIT_FAILURE_SETUP;
 
+	stop_on_signals();
 	fd = open(opts->log_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", term_escape(opts->log_path, esc, sizeof(esc)),
@@ -361,7 +419,7 @@ static int cmd_read(const struct cli_opts *opts)
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
 	if (replay_log(fd, opts->log_path, &ropts, &rp, &reader, true))
-		goto cleanup;
+		goto check_stop;
 	audit = compute_audit(&audit_buf, &rp);
 	run_outputs__write_side(&outs, audit, &rp);
 	if (opts->mode == CLI_REPORT) {
@@ -369,7 +427,9 @@ static int cmd_read(const struct cli_opts *opts)
 		exit_code = 0;
 		goto cleanup;
 	}
-	merged = merge_traces(opts, rp.model, &no_dir, NULL, rp.info->realtime_offset_ns);
+	merged = merge_traces(opts, rp.model, &no_dir, rp.info->realtime_offset_ns);
+	if (stop_signal)
+		goto check_stop;
 	fill_meta(&meta, &rp);
 	meta.merge = merged;
 	meta.audit = audit;
@@ -379,6 +439,10 @@ static int cmd_read(const struct cli_opts *opts)
 	if (!opts->quiet)
 		run_report__print(stderr, &rp, replay__exit_code(&rp), written, merged, audit);
 	exit_code = 0;
+	goto cleanup;
+check_stop:
+	if (stop_signal)
+		exit_code = say_stopped(NULL);
 cleanup:
 	if (audit)
 		audit__free(audit);
@@ -406,7 +470,7 @@ int main(int argc, char **argv)
 		return cmd_read(&opts);
 	if (preflight__check())
 		return EXIT_FAILURE_SETUP;
-	if (run_as__resolve(&ra, opts.user, opts.keep_root))
+	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
 	return opts.mode == CLI_RECORD ? cmd_record(&opts, &ra) : cmd_trace(&opts, &ra);
 }

@@ -33,6 +33,7 @@ struct cli_opts {
 	bool force;
 	const char *user;
 	bool keep_root;
+	bool keep_env;	/* --user: keep buildbpf's environment */
 	bool wait_all; /* keep tracing until every descendant has exited */
 	bool quiet;
 	bool verbose;

@@ -99,9 +99,12 @@ struct event_log_info {
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;
-	/* MAKEFLAGS in buildbpf's environment (the job count make inherits);
-	 * NULL when unset. */
+	/* MAKEFLAGS in the command's environment (the job count make
+	 * inherits); NULL when unset. */
 	char *makeflags;
+	/* PATH the command ran with (two traces of one build can differ by
+	 * it: sudo's secure_path); NULL when unset or unknown. */
+	char *path_env;
 	char **cmd_argv; /* NULL-terminated */
 	int cmd_argc;
 };

@@ -9,6 +9,7 @@
 #ifndef BUILDBPF_TRACE_FILES_H
 #define BUILDBPF_TRACE_FILES_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -22,9 +23,14 @@ struct trace_files;
 
 /* Feeds tm; warnings ("buildbpf: warning: ...") go to warn. */
 struct trace_files *trace_files__new(struct trace_merge *tm, FILE *warn);
-/* Every regular file under dir_fd, any depth, symlinks not followed.  0 or -ENOMEM. */
+/*
+ * When *stop becomes non-zero (a signal handler's flag), the walks end at
+ * the next file with -EINTR.
+ */
+void trace_files__set_stop(struct trace_files *tf, const volatile sig_atomic_t *stop);
+/* Every regular file under dir_fd, any depth, symlinks not followed.  0, -ENOMEM or -EINTR. */
 int trace_files__add_dir(struct trace_files *tf, int dir_fd, const char *dir_path);
-/* A path, or a glob(7) pattern where a '**' component matches zero or more directories.  0 or -ENOMEM. */
+/* A path, or a glob(7) pattern where a '**' component matches zero or more directories.  0, -ENOMEM or -EINTR. */
 int trace_files__add_glob(struct trace_files *tf, const char *pattern);
 /* Files seen (merged or skipped). */
 size_t trace_files__count(const struct trace_files *tf);

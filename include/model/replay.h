@@ -11,6 +11,7 @@
 #ifndef BUILDBPF_REPLAY_H
 #define BUILDBPF_REPLAY_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <linux/types.h>
 #include "model/cpu_sched.h"
@@ -26,6 +27,9 @@ struct replay_opts {
 	__u64 sched_resolution_ns; /* 0: the recording's */
 	bool sched_given;	   /* false: the recording's level */
 	__u64 max_span_ns;	   /* 0: REPLAY_DEFAULT_MAX_SPAN_NS */
+	/* When not NULL and set (a signal handler's flag), the replay stops
+	 * at the next record with -EINTR. */
+	const volatile sig_atomic_t *stop;
 };
 
 struct replay {
@@ -46,7 +50,8 @@ struct replay {
 /*
  * Reads every record of r into rp.  0 (a log cut short is not an error: the
  * partial_reason says so), or -errno with a one-line reason in err (a
- * corrupt log, options the recording cannot serve, out of memory).
+ * corrupt log, options the recording cannot serve, out of memory; -EINTR
+ * when opts->stop was set).
  */
 int replay__run(struct replay *rp, struct event_log_reader *r, const struct replay_opts *opts, char *err,
 		size_t err_size);

@@ -8,7 +8,6 @@
 #define BUILDBPF_OUTPUT_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 
 struct output {
 	char *path;	/* what the user asked for */
@@ -20,12 +19,11 @@ struct output {
 /*
  * Checks that path can be created (refusing an existing file unless force,
  * and always a directory, FIFO or device) and creates the temporary file,
- * mode 0644, owned by uid:gid when owner is set.  0, or -1 with a one-line
+ * mode 0644, owned by whoever buildbpf runs as (the user, under sudo).  0, or -1 with a one-line
  * message printed that names the file as `what` ("trace") and the option
  * that chose it (opt, "-o").
  */
-int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
-		    bool chown_to, uid_t uid, gid_t gid);
+int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force);
 /* Makes the written temporary file the output.  0, or -errno. */
 int output__commit(struct output *o);
 /*
@@ -37,18 +35,16 @@ int output__discard(struct output *o);
 void output__free(struct output *o);
 
 /*
- * Creates a fresh file BASE.XXXXXX SUFFIX in $TMPDIR (or /tmp), owned like
- * the output: for a trace that could not be written where asked, and for
+ * Creates a fresh file BASE.XXXXXX SUFFIX in $TMPDIR (or /tmp), mode 0644: for a trace that could not be written where asked, and for
  * the one-step path's event log.  Returns an fd and sets *path (malloc'd),
  * or -errno.
  */
-int output__create_fallback(const char *base, const char *suffix, bool chown_to, uid_t uid, gid_t gid, char **path);
+int output__create_fallback(const char *base, const char *suffix, char **path);
 /*
  * Creates path itself, not a temporary beside it (record's event log: a
  * crash leaves it where the user asked), with output__prepare()'s checks
  * and refusals.  An fd, or -1 with a one-line message printed.
  */
-int output__create_direct(const char *path, const char *what, const char *opt, bool force, bool chown_to, uid_t uid,
-			  gid_t gid);
+int output__create_direct(const char *path, const char *what, const char *opt, bool force);
 
 #endif /* BUILDBPF_OUTPUT_H */

@@ -10,7 +10,6 @@
 #define BUILDBPF_RUN_OUTPUTS_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 #include "model/replay.h"
 #include "output/output.h"
 #include "report/audit.h"
@@ -21,18 +20,12 @@ struct run_outputs {
 	struct output summary_json; /* --summary-json; fd -1 when not asked */
 	struct output svg;	    /* --svg; fd -1 when not asked */
 	char *trace_elsewhere;	    /* where the trace is when not at -o */
-	bool chown_to;		    /* files go to uid:gid */
-	uid_t uid;
-	gid_t gid;
 };
 
-/* Paths the user asked for (NULL: not asked) and how they are created. */
+/* Paths the user asked for (NULL: not asked). */
 struct run_outputs_spec {
 	const char *trace, *summary_json, *svg;
-	bool force;
-	bool chown_to; /* give the files to uid:gid */
-	uid_t uid;
-	gid_t gid;
+	bool force; /* replace existing files */
 };
 
 /* Checks and creates every output.  0, or -1 with a one-line message printed. */

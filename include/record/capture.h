@@ -32,6 +32,12 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
  * forked: its scheduler accounting starts there, like its span.
  */
 int capture__track(struct capture *c, pid_t pid, __u64 since_ns);
+/*
+ * Whether the kernel tracks no process of the tree any more: a process
+ * leaves the map after its last thread's exit record was submitted (or
+ * dropped), so this holds even when exit records were lost.
+ */
+bool capture__tracking_none(const struct capture *c);
 /* An fd that becomes readable when the kernel wakes the reader. */
 int capture__epoll_fd(const struct capture *c);
 /* Hands every record waiting in the ring buffer to the callback. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Launcher: starts the traced command held on a pipe, so that capture can
- * track its pid before it execs (nothing is missed between fork and exec),
- * with the credentials of the user who asked for the trace.
+ * track its pid before it execs (nothing is missed between fork and exec).
+ * buildbpf has left root already (record/privilege.h): the command simply
+ * inherits the user's credentials.
  */
 #ifndef BUILDBPF_LAUNCH_H
 #define BUILDBPF_LAUNCH_H
@@ -10,23 +11,25 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <sys/types.h>
-
-/* Who the command runs as. */
-struct run_as {
-	bool drop;	/* switch to uid/gid/groups before exec */
-	uid_t uid;
-	gid_t gid;
-	char name[64];	/* user name, for messages and HOME/USER */
-	char home[256];
-};
+#include "record/privilege.h"
 
 /*
- * Decides who the command runs as: --user NAME, else the sudo caller
- * (SUDO_UID/SUDO_GID), else whoever runs buildbpf; --keep-root keeps root
- * (the command line already refused both at once).
- * 0, or -1 with a message printed.
+ * The command's environment, built before the fork: buildbpf's own (as
+ * sudo left it), with HOME, USER and LOGNAME of the user it runs as; or,
+ * for --user from root (ra->login_env), a clean login-like one: HOME,
+ * USER, LOGNAME, SHELL, a standard PATH and TERM.  Both get
+ * $BUILDBPF_TRACE_DIR when trace_dir is not NULL.
  */
-int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root);
+struct command_env {
+	char **vars; /* NULL-terminated "NAME=value" */
+	size_t nr, cap;
+};
+
+/* 0 or -ENOMEM. */
+int command_env__build(struct command_env *e, const struct run_as *ra, const char *trace_dir);
+/* The value of NAME in e, or NULL. */
+const char *command_env__get(const struct command_env *e, const char *name);
+void command_env__free(struct command_env *e);
 
 struct launch {
 	pid_t pid;    /* the command, waiting for launch__release() */
@@ -37,15 +40,13 @@ struct launch {
 /*
  * Forks the command; it blocks until launch__release().  child_mask is the
  * signal mask the command starts with (buildbpf blocks signals it reads
- * through a signalfd; the command must not inherit that).  trace_dir, when
- * not NULL, is exported to it as $BUILDBPF_TRACE_DIR.
+ * through a signalfd; the command must not inherit that); envp its
+ * environment (command_env__build()), PATH in it finds argv[0].
  */
-int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra, const char *trace_dir,
-		  const sigset_t *child_mask);
+int launch__spawn(struct launch *l, char *const argv[], char **envp, const sigset_t *child_mask);
 /*
- * Lets the command exec.  Returns 0 when exec succeeded, the errno of a
- * failed exec (> 0; the child then exits 127 or 126), or minus the errno of
- * a failed switch to the user's credentials (< 0; the child exits 126).
+ * Lets the command exec.  Returns 0 when exec succeeded, or the errno of a
+ * failed exec (the child then exits 127 or 126).
  */
 int launch__release(struct launch *l);
 /* Closes the pipes of a launch that is not released (the child exits). */

@@ -38,12 +38,23 @@ struct record_result {
 	double wall_s;	    /* the command's wall time */
 };
 
+struct recorder;
+
 /*
- * Runs opts->cmd_argv as ra, traced, streaming every record to log_fd
- * (log_name is for messages), with $BUILDBPF_TRACE_DIR set to trace_dir
- * when not NULL.  Always fills res; messages are printed.
+ * Blocks the signals the recording reads and loads and attaches the BPF
+ * programs: the one step that needs root, so it comes first (then
+ * privilege__drop()).  0, or -1 with a message printed.
  */
-void record__run(const struct record_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
+int record__open(struct recorder **r, const struct record_opts *opts);
+/*
+ * Runs opts->cmd_argv as the user buildbpf now is, traced, streaming every
+ * record to log_fd (log_name is for messages), with $BUILDBPF_TRACE_DIR set
+ * to trace_dir when not NULL.  Once the command is done the signal mask is
+ * buildbpf's own again.  Call once.  Always fills res; messages are printed.
+ */
+void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
 		 const char *trace_dir, struct record_result *res);
+/* Detaches the BPF programs, frees; accepts NULL. */
+void record__free(struct recorder *r);
 
 #endif /* BUILDBPF_RECORD_H */

@@ -9,7 +9,6 @@
 #define BUILDBPF_TRACE_DIR_H
 
 #include <stdbool.h>
-#include <sys/types.h>
 
 #define TRACE_DIR_ENV "BUILDBPF_TRACE_DIR"
 
@@ -20,15 +19,14 @@ struct trace_dir {
 
 /*
  * Makes a fresh private directory (mkdtemp, mode 0700) under $TMPDIR or
- * /tmp and gives it to uid:gid (chown_to_user), without following a
- * symlink.  0, or -errno with d->fd -1.
+ * /tmp, without following a symlink.  0, or -errno with d->fd -1.
  */
-int trace_dir__create(struct trace_dir *d, bool chown_to_user, uid_t uid, gid_t gid);
+int trace_dir__create(struct trace_dir *d);
 /*
  * trace_dir__create() for a run, or nothing when not wanted: on failure a
  * warning is printed and d->fd is -1 (the command runs without one).
  */
-void trace_dir__open_for_run(struct trace_dir *d, bool wanted, bool chown_to_user, uid_t uid, gid_t gid);
+void trace_dir__open_for_run(struct trace_dir *d, bool wanted);
 /* Whether a tool wrote there (true when that cannot be told). */
 bool trace_dir__has_files(const struct trace_dir *d);
 /*

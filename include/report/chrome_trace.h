@@ -32,6 +32,7 @@ struct trace_meta {
 	const char *partial_reason;
 	__u32 args_max;		 /* --args-max in force */
 	const char *user;	 /* the user the command ran as */
+	const char *path_env;	 /* PATH the command ran with; NULL: unknown */
 	/* CPU lanes and counters; NULL with --sched=off */
 	const struct sched_model *sched;
 	/* Events merged from the build's own traces; NULL: none */

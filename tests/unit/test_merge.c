@@ -573,7 +573,7 @@ Test(merge_files, trace_dir_private_walk_skips_symlinks_and_is_removed)
 
 	make_tree();
 	put_file("out/secret.json", TINY);
-	cr_assert(eq(int, trace_dir__create(&d, false, 0, 0), 0));
+	cr_assert(eq(int, trace_dir__create(&d), 0));
 	cr_assert(eq(int, stat(d.path, &st), 0));
 	cr_assert(eq(int, st.st_mode & 07777, 0700));
 	snprintf(path, sizeof(path), "%s/sub", d.path);

@@ -16,6 +16,7 @@
 enum {
 	OPT_USER = 0x100,
 	OPT_KEEP_ROOT,
+	OPT_KEEP_ENV,
 	OPT_ARGS_MAX,
 	OPT_BUFFER_SIZE,
 	OPT_WAIT_ALL,
@@ -57,6 +58,8 @@ static const char usage_text[] =
 	"      --user USER        run COMMAND as USER (default under sudo: the invoking\n"
 	"                         user, from SUDO_UID/SUDO_GID)\n"
 	"      --keep-root        under sudo, run COMMAND as root\n"
+	"      --keep-env         with --user, keep buildbpf's environment (default: a\n"
+	"                         clean login-like one: HOME, USER, SHELL, PATH)\n"
 	"      --args-max BYTES   argv bytes kept per exec, up to 128K (default: 16K);\n"
 	"                         longer argv is cut and flagged in the trace\n"
 	"      --buffer-size SIZE kernel ring buffer size, a power of two (default: 16M)\n"
@@ -186,6 +189,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "force", no_argument, NULL, 'f' },
 		{ "user", required_argument, NULL, OPT_USER },
 		{ "keep-root", no_argument, NULL, OPT_KEEP_ROOT },
+		{ "keep-env", no_argument, NULL, OPT_KEEP_ENV },
 		{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
@@ -264,6 +268,10 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		case OPT_KEEP_ROOT:
 			run_only = "--keep-root";
 			opts->keep_root = true;
+			break;
+		case OPT_KEEP_ENV:
+			run_only = "--keep-env";
+			opts->keep_env = true;
 			break;
 		case OPT_ARGS_MAX:
 			run_only = "--args-max";

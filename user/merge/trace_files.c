@@ -27,6 +27,7 @@ struct trace_files {
 	struct file_id *seen; /* a file reached twice (two globs, '**') is merged once */
 	size_t nr_seen, cap_seen;
 	bool warned_max_files;
+	const volatile sig_atomic_t *stop; /* NULL: never */
 };
 
 /* ---- reading and merging one file ---- */
@@ -65,6 +66,8 @@ static int merge_fd(struct trace_files *tf, int fd, const char *path)
 	ssize_t n;
 	int err = 0;
 
+	if (tf->stop && *tf->stop)
+		return -EINTR;
 	if (fstat(fd, &st)) {
 		snprintf(why, sizeof(why), "%s", strerror(errno));
 		goto skip;
@@ -325,6 +328,11 @@ struct trace_files *trace_files__new(struct trace_merge *tm, FILE *warn)
 	tf->tm = tm;
 	tf->warn = warn;
 	return tf;
+}
+
+void trace_files__set_stop(struct trace_files *tf, const volatile sig_atomic_t *stop)
+{
+	tf->stop = stop;
 }
 
 size_t trace_files__count(const struct trace_files *tf)

@@ -91,6 +91,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	while ((e = event_log_reader__next(r, &rec, &len, err, size)) == 1) {
 		const struct bb_event_header *hdr = rec;
 
+		if (opts->stop && *opts->stop)
+			return error_text(-EINTR, err, size, "stopped");
 		if (len < sizeof(*hdr)) {
 			rp->model->stats.malformed++;
 			continue;

@@ -12,13 +12,11 @@
 
 #define OUTPUT_MODE 0644
 
-static int own_fd(int fd, bool chown_to, uid_t uid, gid_t gid)
+/* 0644 whatever the umask: a trace is meant to be shared.  The owner is
+ * whoever buildbpf is: the user, once it has left root. */
+static int set_mode(int fd)
 {
-	if (fchmod(fd, OUTPUT_MODE))
-		return -errno;
-	if (chown_to && fchown(fd, uid, gid))
-		return -errno;
-	return 0;
+	return fchmod(fd, OUTPUT_MODE) ? -errno : 0;
 }
 
 /* Refuses what must never be replaced; 0 when path may be (re)created. */
@@ -58,8 +56,7 @@ static int check_target(const char *path, const char *what, const char *opt, boo
 	return 0;
 }
 
-int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
-		    bool chown_to, uid_t uid, gid_t gid)
+int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force)
 {
 	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF];
 	int err;
@@ -85,9 +82,9 @@ int output__prepare(struct output *o, const char *path, const char *what, const 
 			strerror(errno));
 		goto fail;
 	}
-	err = own_fd(o->fd, chown_to, uid, gid);
+	err = set_mode(o->fd);
 	if (err) {
-		fprintf(stderr, "buildbpf: cannot set owner and mode of '%s': %s\n",
+		fprintf(stderr, "buildbpf: cannot set the mode of '%s': %s\n",
 			term_escape(o->tmp_path, esc, sizeof(esc)), strerror(-err));
 		goto fail;
 	}
@@ -150,8 +147,7 @@ void output__free(struct output *o)
 	o->path = o->tmp_path = NULL;
 }
 
-int output__create_direct(const char *path, const char *what, const char *opt, bool force, bool chown_to, uid_t uid,
-			  gid_t gid)
+int output__create_direct(const char *path, const char *what, const char *opt, bool force)
 {
 	char esc[TERM_ESCAPE_BUF];
 	int fd, err;
@@ -171,9 +167,9 @@ int output__create_direct(const char *path, const char *what, const char *opt, b
 			strerror(errno));
 		return -1;
 	}
-	err = own_fd(fd, chown_to, uid, gid);
+	err = set_mode(fd);
 	if (err) {
-		fprintf(stderr, "buildbpf: cannot set owner and mode of '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+		fprintf(stderr, "buildbpf: cannot set the mode of '%s': %s\n", term_escape(path, esc, sizeof(esc)),
 			strerror(-err));
 		close(fd);
 		unlink(path);
@@ -182,7 +178,7 @@ int output__create_direct(const char *path, const char *what, const char *opt, b
 	return fd;
 }
 
-int output__create_fallback(const char *base, const char *suffix, bool chown_to, uid_t uid, gid_t gid, char **path)
+int output__create_fallback(const char *base, const char *suffix, char **path)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	int fd, err;
@@ -199,7 +195,7 @@ int output__create_fallback(const char *base, const char *suffix, bool chown_to,
 		err = -errno;
 		goto fail;
 	}
-	err = own_fd(fd, chown_to, uid, gid);
+	err = set_mode(fd);
 	if (err) {
 		close(fd);
 		unlink(*path);

@@ -13,17 +13,12 @@ int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *s
 {
 	memset(o, 0, sizeof(*o));
 	o->trace.fd = o->summary_json.fd = o->svg.fd = -1;
-	o->chown_to = spec->chown_to;
-	o->uid = spec->uid;
-	o->gid = spec->gid;
-	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force, spec->chown_to,
-					   spec->uid, spec->gid))
+	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force))
 		goto fail;
-	if (spec->summary_json && output__prepare(&o->summary_json, spec->summary_json, "summary", "--summary-json",
-						  spec->force, spec->chown_to, spec->uid, spec->gid))
+	if (spec->summary_json &&
+	    output__prepare(&o->summary_json, spec->summary_json, "summary", "--summary-json", spec->force))
 		goto fail;
-	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force, spec->chown_to, spec->uid,
-					 spec->gid))
+	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force))
 		goto fail;
 	return 0;
 fail:
@@ -59,7 +54,7 @@ static const char *save_trace_elsewhere(struct run_outputs *o, const struct mode
 	char esc[TERM_ESCAPE_BUF];
 	int err, fd;
 
-	fd = output__create_fallback("buildbpf-trace", ".json", o->chown_to, o->uid, o->gid, &o->trace_elsewhere);
+	fd = output__create_fallback("buildbpf-trace", ".json", &o->trace_elsewhere);
 	if (fd < 0) {
 		fprintf(stderr, "buildbpf: warning: cannot save the trace elsewhere either: %s\n", strerror(-fd));
 		return NULL;

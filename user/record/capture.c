@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -86,6 +87,8 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 {
 	struct capture *c;
 	long page_size = sysconf(_SC_PAGESIZE);
+	struct rlimit memlock;
+	bool have_memlock;
 	int i, err;
 
 	*out = NULL;
@@ -127,7 +130,17 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	for (i = 0; !c->sched && sched_prog(c->skel, i); i++)
 		bpf_program__set_autoload(sched_prog(c->skel, i), false);
 
+	/* libbpf raises RLIMIT_MEMLOCK to unlimited on kernels that charge
+	 * BPF memory to it (before memcg accounting, 5.11): the maps are
+	 * charged when created, so the limit goes back at once and the
+	 * build never inherits the raised one. */
+	have_memlock = !getrlimit(RLIMIT_MEMLOCK, &memlock);
 	err = buildbpf_bpf__load(c->skel);
+	if (have_memlock && setrlimit(RLIMIT_MEMLOCK, &memlock) && !err) {
+		err = -errno;
+		fprintf(stderr, "buildbpf: cannot restore the locked-memory limit: %s\n", strerror(-err));
+		goto cleanup;
+	}
 	if (err)
 		goto load_error;
 	err = buildbpf_bpf__attach(c->skel);
@@ -168,6 +181,15 @@ int capture__track(struct capture *c, pid_t pid, __u64 since_ns)
 	    bpf_map__update_elem(c->skel->maps.threads, &key, sizeof(key), &thread, sizeof(thread), BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+bool capture__tracking_none(const struct capture *c)
+{
+	__u32 key;
+
+	/* One lookup of a first key, on the fd buildbpf holds: no privilege
+	 * needed after the drop.  An error is not "empty". */
+	return bpf_map__get_next_key(c->skel->maps.tracked, NULL, &key, sizeof(key)) == -ENOENT;
 }
 
 int capture__epoll_fd(const struct capture *c)

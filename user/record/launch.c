@@ -1,121 +1,112 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "record/launch.h"
-#include "util/term_escape.h"
 #include "record/trace_dir.h"
+#include "util/array_grow.h"
 
-/* What the child reports through errno_fd when it cannot go on. */
-enum launch_stage {
-	STAGE_CREDENTIALS = 1,
-	STAGE_EXEC = 2,
-};
+/* login(1)'s PATH for an ordinary user (Debian's /etc/login.defs ENV_PATH). */
+#define LOGIN_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games"
 
-struct launch_failure {
-	int stage;
+extern char **environ;
+
+/* Sets NAME=value, replacing an earlier NAME.  0 or -ENOMEM. */
+static int env_set(struct command_env *e, const char *name, const char *value)
+{
+	size_t len = strlen(name), i;
+	char *var;
 	int err;
-};
 
-static int parse_id(const char *s, unsigned long *out)
-{
-	char *end;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return errno || *end ? -1 : 0;
+	if (asprintf(&var, "%s=%s", name, value) < 0)
+		return -ENOMEM;
+	for (i = 0; i < e->nr; i++) {
+		if (!strncmp(e->vars[i], name, len) && e->vars[i][len] == '=') {
+			free(e->vars[i]);
+			e->vars[i] = var;
+			return 0;
+		}
+	}
+	err = array_grow((void **)&e->vars, &e->cap, e->nr + 2, sizeof(*e->vars));
+	if (err) {
+		free(var);
+		return err;
+	}
+	e->vars[e->nr++] = var;
+	e->vars[e->nr] = NULL;
+	return 0;
 }
 
-static void fill_from_passwd(struct run_as *ra, const struct passwd *pw)
+int command_env__build(struct command_env *e, const struct run_as *ra, const char *trace_dir)
 {
-	snprintf(ra->name, sizeof(ra->name), "%s", pw->pw_name);
-	snprintf(ra->home, sizeof(ra->home), "%s", pw->pw_dir);
-}
+	const char *term = getenv("TERM");
+	char **v;
+	int err = 0;
 
-int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root)
-{
-	const struct passwd *pw;
-	unsigned long id, gid;
-	const char *sudo_uid;
-
-	memset(ra, 0, sizeof(*ra));
-	if (user_opt) {
-		pw = getpwnam(user_opt);
-		if (!pw && parse_id(user_opt, &id) == 0)
-			pw = getpwuid(id);
-		if (!pw) {
-			char esc[TERM_ESCAPE_BUF];
-
-			fprintf(stderr, "buildbpf: --user '%s': no such user\n",
-				term_escape(user_opt, esc, sizeof(esc)));
-			return -1;
-		}
-		ra->drop = true;
-		ra->uid = pw->pw_uid;
-		ra->gid = pw->pw_gid;
-		fill_from_passwd(ra, pw);
-		return 0;
-	}
-
-	ra->uid = getuid();
-	ra->gid = getgid();
-	sudo_uid = getenv("SUDO_UID");
-	if (!keep_root && ra->uid == 0 && sudo_uid) {
-		if (parse_id(sudo_uid, &id) || parse_id(getenv("SUDO_GID"), &gid)) {
-			fprintf(stderr, "buildbpf: SUDO_UID/SUDO_GID are not numbers (hint: --user NAME or --keep-root)\n");
-			return -1;
-		}
-		ra->uid = id;
-		ra->gid = gid;
-		ra->drop = ra->uid != 0;
-	}
-	pw = getpwuid(ra->uid);
-	if (pw) {
-		fill_from_passwd(ra, pw);
+	memset(e, 0, sizeof(*e));
+	err = array_grow((void **)&e->vars, &e->cap, 1, sizeof(*e->vars));
+	if (err)
+		return err;
+	e->vars[0] = NULL;
+	if (ra->login_env) {
+		/* root's environment (its PATH, root-only variables) is not
+		 * the user's: start from what a login would give. */
+		err = env_set(e, "SHELL", ra->shell) ?: env_set(e, "PATH", LOGIN_PATH) ?:
+		      (term ? env_set(e, "TERM", term) : 0);
 	} else {
-		snprintf(ra->name, sizeof(ra->name), "%lu", (unsigned long)ra->uid);
-		snprintf(ra->home, sizeof(ra->home), "/");
+		for (v = environ; !err && v && *v; v++) {
+			char *eq = strchr(*v, '='), name[256];
+
+			if (!eq || (size_t)(eq - *v) >= sizeof(name))
+				continue;
+			snprintf(name, sizeof(name), "%.*s", (int)(eq - *v), *v);
+			err = env_set(e, name, eq + 1);
+		}
 	}
-	return 0;
+	if (!err && (ra->drop || ra->login_env))
+		err = env_set(e, "HOME", ra->home) ?: env_set(e, "USER", ra->name) ?: env_set(e, "LOGNAME", ra->name);
+	if (!err && trace_dir)
+		err = env_set(e, TRACE_DIR_ENV, trace_dir);
+	if (err)
+		command_env__free(e);
+	return err;
 }
 
-/* In the child: become the user, with their supplementary groups. */
-static int become_user(const struct run_as *ra)
+const char *command_env__get(const struct command_env *e, const char *name)
 {
-	if (initgroups(ra->name, ra->gid) && setgroups(0, NULL))
-		return -1;
-	if (setgid(ra->gid) || setuid(ra->uid))
-		return -1;
-	/* Not only the real ids: a later setuid(0) must fail. */
-	if (ra->uid != 0 && setuid(0) == 0)
-		return errno = EPERM, -1;
-	setenv("HOME", ra->home, 1);
-	setenv("USER", ra->name, 1);
-	setenv("LOGNAME", ra->name, 1);
-	return 0;
+	size_t len = strlen(name), i;
+
+	for (i = 0; i < e->nr; i++)
+		if (!strncmp(e->vars[i], name, len) && e->vars[i][len] == '=')
+			return e->vars[i] + len + 1;
+	return NULL;
 }
 
-static void __attribute__((noreturn)) child_fail(int fd, int stage, int err)
+void command_env__free(struct command_env *e)
 {
-	struct launch_failure f = { .stage = stage, .err = err };
+	size_t i;
+
+	for (i = 0; i < e->nr; i++)
+		free(e->vars[i]);
+	free(e->vars);
+	memset(e, 0, sizeof(*e));
+}
+
+static void __attribute__((noreturn)) child_fail(int fd, int err)
+{
 	ssize_t n;
 
 	do {
-		n = write(fd, &f, sizeof(f));
+		n = write(fd, &err, sizeof(err));
 	} while (n < 0 && errno == EINTR);
-	_exit(stage == STAGE_EXEC && (err == ENOENT || err == ENOTDIR) ? 127 : 126);
+	_exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
 }
 
-static void __attribute__((noreturn)) child_main(char *const argv[], const struct run_as *ra,
-						  const char *trace_dir, const sigset_t *child_mask, int go_fd,
-						  int errno_fd)
+static void __attribute__((noreturn)) child_main(char *const argv[], char **envp, const sigset_t *child_mask,
+						  int go_fd, int errno_fd)
 {
 	char go;
 	ssize_t n;
@@ -124,22 +115,19 @@ static void __attribute__((noreturn)) child_main(char *const argv[], const struc
 	/* buildbpf ignores SIGPIPE; an ignored signal would stay ignored
 	 * across exec and change how the build's pipelines end. */
 	signal(SIGPIPE, SIG_DFL);
-	if (ra->drop && become_user(ra))
-		child_fail(errno_fd, STAGE_CREDENTIALS, errno);
-	if (trace_dir && setenv(TRACE_DIR_ENV, trace_dir, 1))
-		child_fail(errno_fd, STAGE_CREDENTIALS, errno);
 	/* Held here until the parent has put this pid in the tracked map. */
 	do {
 		n = read(go_fd, &go, 1);
 	} while (n < 0 && errno == EINTR);
 	if (n != 1)
 		_exit(127); /* buildbpf gave up before release */
+	/* execvp looks argv[0] up in the command's PATH. */
+	environ = envp;
 	execvp(argv[0], argv);
-	child_fail(errno_fd, STAGE_EXEC, errno);
+	child_fail(errno_fd, errno);
 }
 
-int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra, const char *trace_dir,
-		  const sigset_t *child_mask)
+int launch__spawn(struct launch *l, char *const argv[], char **envp, const sigset_t *child_mask)
 {
 	int go[2], failure[2];
 	pid_t pid;
@@ -168,7 +156,7 @@ int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra,
 	if (pid == 0) {
 		close(go[1]);
 		close(failure[0]);
-		child_main(argv, ra, trace_dir, child_mask, go[0], failure[1]);
+		child_main(argv, envp, child_mask, go[0], failure[1]);
 	}
 	close(go[0]);
 	close(failure[1]);
@@ -180,8 +168,8 @@ int launch__spawn(struct launch *l, char *const argv[], const struct run_as *ra,
 
 int launch__release(struct launch *l)
 {
-	struct launch_failure f = {};
 	ssize_t n;
+	int err = 0;
 
 	do {
 		n = write(l->go_fd, "g", 1);
@@ -190,15 +178,11 @@ int launch__release(struct launch *l)
 	l->go_fd = -1;
 	/* EOF: the pipe was closed by a successful exec (O_CLOEXEC). */
 	do {
-		n = read(l->errno_fd, &f, sizeof(f));
+		n = read(l->errno_fd, &err, sizeof(err));
 	} while (n < 0 && errno == EINTR);
 	close(l->errno_fd);
 	l->errno_fd = -1;
-	if (n != (ssize_t)sizeof(f))
-		return 0;
-	if (f.stage == STAGE_CREDENTIALS)
-		return -f.err; /* negative: could not become the user */
-	return f.err;
+	return n == (ssize_t)sizeof(err) ? err : 0;
 }
 
 void launch__abort(struct launch *l)

@@ -39,6 +39,7 @@ struct record_sink {
 	__u32 root_pid;
 	__u64 root_exit_ns; /* the command's own exit record; 0: not seen */
 	__u64 last_exit_ns; /* the latest process exit record */
+	bool all_exited;    /* the kernel tracks no process of the tree any more */
 };
 
 static void log_failed(struct record_sink *sink, int err)
@@ -216,6 +217,13 @@ static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct r
 		reap(rs); /* a SIGCHLD merged with an earlier one is not re-sent */
 		if (rs->exited && (!wait_all || sink->live <= 0 || rs->stop_waiting))
 			break;
+		/* An exit record lost to a full buffer leaves live counting a
+		 * process that is gone; the kernel's tracked map is the truth
+		 * (an entry leaves after its exit record was submitted). */
+		if (rs->exited && capture__tracking_none(cap)) {
+			sink->all_exited = true;
+			break;
+		}
 	}
 	/* Everything submitted before the command's exit is in the buffer. */
 	err = drain(cap, sink);
@@ -225,8 +233,8 @@ cleanup:
 }
 
 static void fill_info(struct event_log_info *info, const struct record_opts *opts, const struct run_as *ra,
-		      struct utsname *uts, const struct capture *cap, pid_t pid, __u64 start_ns, __s64 offset,
-		      char *online_list)
+		      const struct command_env *env, struct utsname *uts, const struct capture *cap, pid_t pid,
+		      __u64 start_ns, __s64 offset, char *online_list)
 {
 	memset(info, 0, sizeof(*info));
 	info->buildbpf_version = (char *)BUILDBPF_VERSION;
@@ -244,52 +252,73 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->sched_resolution_ns = opts->sched_resolution_ns;
 	info->wait_all = opts->wait_all;
 	info->online_cpu_list = online_list;
-	info->makeflags = getenv("MAKEFLAGS");
+	/* What the command got, not buildbpf's own environment. */
+	info->makeflags = (char *)command_env__get(env, "MAKEFLAGS");
+	info->path_env = (char *)command_env__get(env, "PATH");
 	info->cmd_argv = opts->cmd_argv;
 	info->cmd_argc = opts->cmd_argc;
 }
 
-void record__run(const struct record_opts *opts, const struct run_as *ra, int log_fd, const char *log_name,
-		 const char *trace_dir, struct record_result *res)
+struct recorder {
+	struct record_opts opts;
+	struct capture *cap;
+	struct record_sink sink;
+	sigset_t orig_mask; /* restored once the command is done */
+	bool masked;	    /* the signals below are blocked */
+	int sfd;	    /* signalfd of INT, TERM, HUP, QUIT, CHLD; -1: closed */
+};
+
+/*
+ * Signals are read from a signalfd by the loop, never handled async, for
+ * as long as the command runs; the mask is restored after (record__run()
+ * or record__free()), so buildbpf can be stopped again.
+ */
+static int block_signals(struct recorder *r)
 {
-	struct launch launch = { .pid = -1, .go_fd = -1, .errno_fd = -1 };
-	struct record_sink sink = { .live = 1, .log_name = log_name };
-	struct capture_opts cap_opts;
-	struct capture *cap = NULL;
-	struct event_log_info info;
-	struct bbl_trailer trailer = {};
-	struct run_state rs = {};
-	struct utsname uts;
-	sigset_t mask, orig_mask;
-	__u64 start_ns, end_ns;
-	__s64 offset;
-	char esc[TERM_ESCAPE_BUF], online_list[4096];
-	bool capture_failed = false;
-	int err, sfd = -1;
+	sigset_t mask;
 
-	memset(res, 0, sizeof(*res));
-	res->exit_code = EXIT_FAILURE_SETUP;
-	uname(&uts);
-
-	/* Signals are read from a signalfd by the loop, never handled async. */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGQUIT);
 	sigaddset(&mask, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &mask, &orig_mask)) {
+	if (sigprocmask(SIG_BLOCK, &mask, &r->orig_mask)) {
 		fprintf(stderr, "buildbpf: cannot block signals: %s\n", strerror(errno));
-		return;
+		return -1;
 	}
+	r->masked = true;
 	signal(SIGPIPE, SIG_IGN);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	if (sfd < 0) {
+	r->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (r->sfd < 0) {
 		fprintf(stderr, "buildbpf: cannot create a signalfd: %s\n", strerror(errno));
-		goto cleanup;
+		return -1;
 	}
+	return 0;
+}
 
-	cap_opts = (struct capture_opts){
+/*
+ * The command is done: signals that came for it were read (a late one is
+ * read here, and is the build's like the others), and the mask goes back.
+ */
+static void restore_signals(struct recorder *r, struct run_state *rs)
+{
+	struct signalfd_siginfo si;
+
+	if (r->sfd >= 0) {
+		while (rs && read(r->sfd, &si, sizeof(si)) == sizeof(si))
+			handle_signal(rs, &si);
+		close(r->sfd);
+		r->sfd = -1;
+	}
+	if (r->masked)
+		sigprocmask(SIG_SETMASK, &r->orig_mask, NULL);
+	r->masked = false;
+}
+
+int record__open(struct recorder **out, const struct record_opts *opts)
+{
+	struct capture_opts cap_opts = {
 		.args_max = opts->args_max,
 		.ringbuf_bytes = opts->ringbuf_bytes,
 		.verbose = opts->verbose,
@@ -298,21 +327,64 @@ void record__run(const struct record_opts *opts, const struct run_as *ra, int lo
 		 * periods far below it need no record of their own. */
 		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,
 	};
-	if (capture__open(&cap, &cap_opts, on_record, &sink))
+	struct recorder *r;
+
+	*out = NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		fprintf(stderr, "buildbpf: out of memory\n");
+		return -1;
+	}
+	r->opts = *opts;
+	r->sfd = -1;
+	r->sink.live = 1;
+	if (block_signals(r) || capture__open(&r->cap, &cap_opts, on_record, &r->sink)) {
+		record__free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
+		 const char *trace_dir, struct record_result *res)
+{
+	const struct record_opts *opts = &r->opts;
+	struct launch launch = { .pid = -1, .go_fd = -1, .errno_fd = -1 };
+	struct record_sink *sink = &r->sink;
+	struct capture *cap = r->cap;
+	struct command_env env = {};
+	struct event_log_info info;
+	struct bbl_trailer trailer = {};
+	struct run_state rs = {};
+	struct utsname uts;
+	__u64 start_ns, end_ns;
+	__s64 offset;
+	char esc[TERM_ESCAPE_BUF], online_list[4096];
+	bool capture_failed = false;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = EXIT_FAILURE_SETUP;
+	sink->log_name = log_name;
+	uname(&uts);
+	if (command_env__build(&env, ra, trace_dir)) {
+		fprintf(stderr, "buildbpf: out of memory\n");
 		goto cleanup;
+	}
 
 	offset = realtime_offset_ns();
 	start_ns = now_ns(CLOCK_MONOTONIC);
-	err = launch__spawn(&launch, opts->cmd_argv, ra, trace_dir, &orig_mask);
+	err = launch__spawn(&launch, opts->cmd_argv, env.vars, &r->orig_mask);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot fork: %s\n", strerror(-err));
 		goto cleanup;
 	}
 	rs.pid = launch.pid;
-	sink.root_pid = launch.pid;
-	fill_info(&info, opts, ra, &uts, cap, launch.pid, start_ns, offset,
+	sink->root_pid = launch.pid;
+	fill_info(&info, opts, ra, &env, &uts, cap, launch.pid, start_ns, offset,
 		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL);
-	err = event_log_writer__open(&sink.log, log_fd, &info);
+	err = event_log_writer__open(&sink->log, log_fd, &info);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
 			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
@@ -326,18 +398,14 @@ void record__run(const struct record_opts *opts, const struct run_as *ra, int lo
 	err = launch__release(&launch);
 	if (err) {
 		waitpid(launch.pid, &rs.status, 0);
-		if (err > 0)
-			fprintf(stderr, "buildbpf: cannot run '%s': %s\n",
-				term_escape(opts->cmd_argv[0], esc, sizeof(esc)), strerror(err));
-		else
-			fprintf(stderr, "buildbpf: cannot run the command as user '%s': %s\n",
-				term_escape(ra->name, esc, sizeof(esc)), strerror(-err));
+		fprintf(stderr, "buildbpf: cannot run '%s': %s\n", term_escape(opts->cmd_argv[0], esc, sizeof(esc)),
+			strerror(err));
 		res->exit_code = status_to_exit_code(rs.status);
 		goto cleanup;
 	}
 	res->ran = true;
 
-	err = run_loop(cap, sfd, &rs, &sink, opts->wait_all);
+	err = run_loop(cap, r->sfd, &rs, sink, opts->wait_all);
 	capture_failed = err != 0;
 	if (err) {
 		/* The command is still ours to wait for: its status is ours. */
@@ -348,6 +416,7 @@ void record__run(const struct record_opts *opts, const struct run_as *ra, int lo
 			rs.exit_ns = now_ns(CLOCK_MONOTONIC);
 		}
 	}
+	restore_signals(r, &rs);
 	res->exit_code = status_to_exit_code(rs.status);
 	/*
 	 * The trace ends when the command exited, as the kernel stamped it
@@ -355,9 +424,10 @@ void record__run(const struct record_opts *opts, const struct run_as *ra, int lo
 	 * process did.  The waitpid/clock times are fallbacks for a lost record.
 	 */
 	if (opts->wait_all)
-		end_ns = sink.live <= 0 && sink.last_exit_ns ? sink.last_exit_ns : now_ns(CLOCK_MONOTONIC);
+		end_ns = (sink->live <= 0 || sink->all_exited) && sink->last_exit_ns ? sink->last_exit_ns
+										    : now_ns(CLOCK_MONOTONIC);
 	else
-		end_ns = sink.root_exit_ns ? sink.root_exit_ns : rs.exit_ns;
+		end_ns = sink->root_exit_ns ? sink->root_exit_ns : rs.exit_ns;
 	res->wall_s = (end_ns - start_ns) / 1e9;
 
 	err = capture__finish_sched(cap, end_ns);
@@ -372,21 +442,29 @@ void record__run(const struct record_opts *opts, const struct run_as *ra, int lo
 		.signal_seen = rs.signal_seen,
 	};
 	res->lost_events = trailer.lost_events;
-	/* A log the user keeps must be on disk; the temporary one is read back now. */
-	if (!sink.log_err &&
-	    (err = event_log_writer__finish(sink.log, &trailer, opts->sync_log)))
-		log_failed(&sink, err);
-	res->log_complete = !sink.log_err;
-	res->events = event_log_writer__events(sink.log);
-	res->unwritten = sink.unwritten;
+	if (!sink->log_err && (err = event_log_writer__finish(sink->log, &trailer, opts->sync_log)))
+		log_failed(sink, err);
+	res->log_complete = !sink->log_err;
+	res->events = event_log_writer__events(sink->log);
+	res->unwritten = sink->unwritten;
 	goto cleanup;
 
 abort_launch:
 	launch__abort(&launch);
 	waitpid(launch.pid, NULL, 0);
 cleanup:
-	event_log_writer__free(sink.log);
-	capture__free(cap);
-	if (sfd >= 0)
-		close(sfd);
+	restore_signals(r, NULL);
+	command_env__free(&env);
+	event_log_writer__free(sink->log);
+	sink->log = NULL;
+}
+
+void record__free(struct recorder *r)
+{
+	if (!r)
+		return;
+	restore_signals(r, NULL);
+	event_log_writer__free(r->sink.log);
+	capture__free(r->cap);
+	free(r);
 }

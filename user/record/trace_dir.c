@@ -17,7 +17,7 @@
 /* Removal goes no deeper: a hostile tree must not exhaust the stack. */
 #define TRACE_DIR_MAX_DEPTH 32
 
-int trace_dir__create(struct trace_dir *d, bool chown_to_user, uid_t uid, gid_t gid)
+int trace_dir__create(struct trace_dir *d)
 {
 	const char *tmp = getenv("TMPDIR");
 	int err;
@@ -37,22 +37,17 @@ int trace_dir__create(struct trace_dir *d, bool chown_to_user, uid_t uid, gid_t 
 		rmdir(d->path);
 		return err;
 	}
-	if (chown_to_user && fchown(d->fd, uid, gid)) {
-		err = -errno;
-		trace_dir__remove(d);
-		return err;
-	}
 	return 0;
 }
 
-void trace_dir__open_for_run(struct trace_dir *d, bool wanted, bool chown_to_user, uid_t uid, gid_t gid)
+void trace_dir__open_for_run(struct trace_dir *d, bool wanted)
 {
 	int err;
 
 	d->fd = -1;
 	if (!wanted)
 		return;
-	err = trace_dir__create(d, chown_to_user, uid, gid);
+	err = trace_dir__create(d);
 	if (err)
 		fprintf(stderr, "buildbpf: warning: cannot create a trace directory: %s; "
 				"BUILDBPF_TRACE_DIR is not set (hint: set TMPDIR, or --no-trace-dir)\n",

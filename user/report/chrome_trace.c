@@ -795,6 +795,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put_bool(od, "partial", meta->partial_reason != NULL) ?:
 	      json_put_int(od, "args_max", meta->args_max) ?:
 	      json_put(od, "user", new_opt_string(meta->user)) ?:
+	      json_put(od, "path_env", new_opt_string(meta->path_env)) ?:
 	      json_put_int(od, "processes", m->nr_procs) ?:
 	      json_put_int(od, "records", m->stats.events) ?:
 	      json_put_int(od, "orphan_records", m->stats.orphan_events) ?:

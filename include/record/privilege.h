@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Who buildbpf becomes once the BPF programs are loaded.  Root is needed
+ * for exactly that; everything after (the ring buffer and map fds it
+ * holds, the event log, replay, merge, every output file) is done as the
+ * user the command runs as, so a path the build controls can lead only
+ * where that user could write anyway.
+ */
+#ifndef BUILDBPF_PRIVILEGE_H
+#define BUILDBPF_PRIVILEGE_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Who the command (and, after privilege__drop(), buildbpf) runs as. */
+struct run_as {
+	bool drop;	/* leave root for uid/gid and the user's groups */
+	bool login_env;	/* --user from root: a clean login-like environment */
+	uid_t uid;
+	gid_t gid;
+	char name[64];	/* user name, for messages, groups and USER */
+	char home[256];
+	char shell[256];
+};
+
+/*
+ * Decides who the command runs as: --user NAME, else the sudo caller
+ * (SUDO_UID/SUDO_GID), else whoever runs buildbpf; --keep-root and --user
+ * root keep root (the command line already refused --user with
+ * --keep-root).  keep_env: no clean environment for --user.
+ * 0, or -1 with a message printed.
+ */
+int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, bool keep_env);
+
+/*
+ * Leaves root for good when ra->drop: the user's groups, gid and uid
+ * (real, effective and saved), no capability left, not dumpable (the
+ * build, now of the same uid, must not ptrace buildbpf or take its BPF
+ * fds).  Checks that root cannot be regained.  0, or -1 with a message
+ * printed: buildbpf must not go on as root then.
+ */
+int privilege__drop(const struct run_as *ra);
+
+#endif /* BUILDBPF_PRIVILEGE_H */
