@@ -154,6 +154,7 @@ Test(integration, command_runs_as_the_sudo_user)
 {
 	struct stat st;
 
+	bb_give_to_nobody(run.dir);
 	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "id", "-u", NULL },
 		  (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);

@@ -220,6 +220,7 @@ Test(integration_merge, keep_trace_dir_leaves_it_to_the_user)
 	struct stat st;
 
 	cr_assert_not_null(pw);
+	bb_give_to_nobody(run.dir);
 	bb_run_in(&run,
 		  (const char *[]){ "--keep-trace-dir", "--user", "nobody", "-o", "t.json", "--", "sh", "-c",
 				    "echo '[]' > \"$BUILDBPF_TRACE_DIR/empty.json\"", NULL },

@@ -28,6 +28,14 @@ void integration_setup(void);
 void integration_teardown(void);
 /* Makes r->dir; call before bb_run_in(). */
 void bb_run_init(struct bb_run *r);
+/* The user the suites run builds as (SUDO_UID=, --user nobody). */
+#define BB_NOBODY_ID 65534
+/*
+ * Gives a directory of the test to nobody: buildbpf writes as the user it
+ * runs the build as, so the directories it writes in must be theirs, as a
+ * user's build tree is.
+ */
+void bb_give_to_nobody(const char *dir);
 /*
  * Runs buildbpf with args (NULL-terminated) in r->dir.  extra_env entries
  * ("NAME=value") are added to the environment; SUDO_UID/SUDO_GID are
@@ -40,9 +48,10 @@ const char *bb_bin_path(void);
 /* argv for a run: bb_bin_path(), then args (NULL-terminated). */
 void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[]);
 /*
- * In a forked child: stdout/stderr to the two files, into dir, with the
- * environment every run gets (see bb_run_in()), then execs argv.  Exits 99
- * when it cannot set up, 98 when the exec fails.
+ * In a forked child: stdout/stderr to the two files, every other fd but
+ * stdin closed, into dir, with the environment every run gets (see
+ * bb_run_in()), then execs argv.  Exits 99 when it cannot set up, 98 when
+ * the exec fails.
  */
 void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
 	     const char *const extra_env[]) __attribute__((noreturn));
