@@ -83,7 +83,7 @@ static int say_stopped(const char *log_path)
 {
 	char esc[TERM_ESCAPE_BUF];
 
-	fprintf(stderr, "buildbpf: stopped by %s before the trace was written", strsignal(stop_signal));
+	fprintf(stderr, "buildbpf: stopped by SIG%s before the trace was written", sigabbrev_np(stop_signal));
 	if (log_path) {
 		term_escape(log_path, esc, sizeof(esc));
 		fprintf(stderr, "; the recording is kept in '%s'; convert it with: buildbpf convert '%s' -o trace.json",

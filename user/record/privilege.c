@@ -51,7 +51,7 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, boo
 		ra->uid = pw->pw_uid;
 		ra->gid = pw->pw_gid;
 		/* --user root: root, as asked; nothing to leave. */
-		ra->drop = ra->uid != getuid() || ra->uid != 0;
+		ra->drop = getuid() == 0 && ra->uid != 0;
 		ra->login_env = !keep_env && getuid() == 0;
 		fill_from_passwd(ra, pw);
 		return 0;
