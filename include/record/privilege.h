@@ -34,9 +34,9 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, boo
 
 /*
  * Leaves root for good when ra->drop: the user's groups, gid and uid
- * (real, effective and saved), no capability left, not dumpable (the
- * build, now of the same uid, must not ptrace buildbpf or take its BPF
- * fds).  Checks that root cannot be regained.  0, or -1 with a message
+ * (real, effective and saved), no capability left, not dumpable while the
+ * BPF objects are held (the build, now of the same uid, must not ptrace
+ * buildbpf or take its BPF fds; record__free() makes it dumpable again).  Checks that root cannot be regained.  0, or -1 with a message
  * printed: buildbpf must not go on as root then.
  */
 int privilege__drop(const struct run_as *ra);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -467,4 +468,8 @@ void record__free(struct recorder *r)
 	event_log_writer__free(r->sink.log);
 	capture__free(r->cap);
 	free(r);
+	/* privilege__drop() made buildbpf undumpable while it held the BPF
+	 * objects; with them gone it holds nothing its user may not read, and
+	 * LeakSanitizer (which ptraces the process at exit) works again. */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
 }
