@@ -14,6 +14,7 @@
 #include "lib/synth.h"
 #include "lib/written_trace.h"
 #include "merge/trace_merge.h"
+#include "model/lanes.h"
 #include "model/trace_layout.h"
 #include "report/chrome_trace.h"
 
@@ -339,6 +340,7 @@ static struct model *random_tree(__u64 seed)
 		synth_exit(m, end[i], ROOT_PID + i, ROOT_PID + i, true, 0);
 	}
 	cr_assert(eq(int, model__finish(m, T0 + TREE_NS), 0));
+	lanes__assign_model(m); /* as replay does */
 	cr_assert(eq(sz, m->nr_procs, TREE_PROCS));
 	if (rand_below(&seed, 2))
 		pack_ignoring_images(m);
