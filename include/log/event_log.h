@@ -105,6 +105,10 @@ struct event_log_info {
 	/* PATH the command ran with (two traces of one build can differ by
 	 * it: sudo's secure_path); NULL when unset or unknown. */
 	char *path_env;
+	/* The command's working directory when it was launched, where slice
+	 * names take relative paths from; NULL when unknown (recordings made
+	 * before it was kept, or getcwd() failed). */
+	char *cwd;
 	char **cmd_argv; /* NULL-terminated */
 	int cmd_argc;
 };

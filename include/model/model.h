@@ -76,6 +76,10 @@ struct model {
 	__u64 end_ns;	/* trace end: the command's exit (or later) */
 	__u32 root_pid;
 	long root; /* index of the root instance, -1 if never seen */
+	/* The command's working directory at launch (absolute); NULL: not
+	 * recorded.  The kernel reports no process's cwd, so this is the one
+	 * directory known for sure. */
+	char *cwd;
 	struct model_stats stats;
 	struct model_priv *priv; /* buffered events, pid index */
 };
@@ -93,6 +97,8 @@ int model__add_event(struct model *m, const void *rec, size_t len);
  * (lanes__assign_model()), by the layer above the model.
  */
 int model__finish(struct model *m, __u64 end_ns);
+/* Keeps a copy of the command's working directory.  0, or -ENOMEM. */
+int model__set_cwd(struct model *m, const char *cwd);
 void model__free(struct model *m);
 
 /* The image a process ran at time ts; NULL before its first exec. */

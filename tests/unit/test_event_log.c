@@ -101,6 +101,7 @@ static struct event_log_info sample_info(enum sched_level sched)
 		.wait_all = false,
 		.online_cpu_list = "0-1",
 		.makeflags = sched == SCHED_OFF ? NULL : " -j2 --jobserver-auth=3,4",
+		.cwd = sched == SCHED_OFF ? NULL : "/src/json-c/build",
 		.cmd_argv = argv,
 		.cmd_argc = 3,
 	};
@@ -190,6 +191,7 @@ Test(event_log, round_trip_keeps_info_argv_records_and_trailer)
 	cr_assert(eq(u32, info->possible_cpus, 2));
 	cr_assert(eq(str, info->online_cpu_list, "0-1"));
 	cr_assert(eq(str, info->makeflags, " -j2 --jobserver-auth=3,4"));
+	cr_assert(eq(str, info->cwd, "/src/json-c/build"));
 	cr_assert(eq(int, info->cmd_argc, 3));
 	cr_assert(eq(str, info->cmd_argv[2], (char *)odd_arg), "argv bytes changed on the way");
 	cr_assert_null(info->cmd_argv[3]);
@@ -300,6 +302,24 @@ Test(event_log, wrong_magic_version_and_byte_order_are_refused_clearly)
 	cr_assert(strstr(err, "not a buildbpf recording") != NULL, "%s", err);
 	cr_assert_eq(open_bytes("", 0, err, sizeof(err)), -EBADMSG);
 	free(data);
+	close(fd);
+}
+
+/* A recording made before the cwd was kept reads as "unknown", not corrupt. */
+Test(event_log, optional_info_keys_absent_read_as_unknown)
+{
+	int fd = write_sample(SCHED_OFF, true);
+	struct event_log_reader *r;
+	const struct event_log_info *info;
+	char err[256];
+	FILE *f = reopen(fd);
+
+	cr_assert_eq(event_log_reader__open(&r, f, err, sizeof(err)), 0, "%s", err);
+	info = event_log_reader__info(r);
+	cr_assert_null(info->cwd);
+	cr_assert_null(info->makeflags);
+	event_log_reader__free(r);
+	fclose(f);
 	close(fd);
 }
 

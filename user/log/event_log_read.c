@@ -168,7 +168,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	if ((json_object_object_get_ex(obj, "online_cpu_list", NULL) &&
 	     !get_string(obj, "online_cpu_list", &info->online_cpu_list)) ||
 	    (json_object_object_get_ex(obj, "makeflags", NULL) && !get_string(obj, "makeflags", &info->makeflags)) ||
-	    (json_object_object_get_ex(obj, "path_env", NULL) && !get_string(obj, "path_env", &info->path_env))) {
+	    (json_object_object_get_ex(obj, "path_env", NULL) && !get_string(obj, "path_env", &info->path_env)) ||
+	    (json_object_object_get_ex(obj, "cwd", NULL) && !get_string(obj, "cwd", &info->cwd))) {
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
 		goto out;
 	}
@@ -325,6 +326,7 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->online_cpu_list);
 	free(info->makeflags);
 	free(info->path_env);
+	free(info->cwd);
 	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
 		free(info->cmd_argv[i]);
 	free(info->cmd_argv);

@@ -110,6 +110,8 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 		err = json_put_str(obj, "makeflags", info->makeflags);
 	if (!err && info->path_env)
 		err = json_put_str(obj, "path_env", info->path_env);
+	if (!err && info->cwd)
+		err = json_put_str(obj, "cwd", info->cwd);
 	if (!err) {
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;

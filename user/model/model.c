@@ -469,6 +469,17 @@ static void free_image(struct exec_image *img)
 	free(img->filename);
 }
 
+int model__set_cwd(struct model *m, const char *cwd)
+{
+	char *copy = cwd ? strdup(cwd) : NULL;
+
+	if (cwd && !copy)
+		return -ENOMEM;
+	free(m->cwd);
+	m->cwd = copy;
+	return 0;
+}
+
 void model__free(struct model *m)
 {
 	size_t i, j;
@@ -481,6 +492,7 @@ void model__free(struct model *m)
 		free(m->procs[i].execs);
 	}
 	free(m->procs);
+	free(m->cwd);
 	if (m->priv) {
 		free(m->priv->arena);
 		free(m->priv->events);

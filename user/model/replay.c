@@ -83,7 +83,7 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	rp->model = model__new(info->root_pid, info->start_ns);
 	if (level != SCHED_OFF)
 		rp->sched = sched_model__new(level, resolution, info->possible_cpus, info->start_ns);
-	if (!rp->model || (level != SCHED_OFF && !rp->sched))
+	if (!rp->model || (level != SCHED_OFF && !rp->sched) || model__set_cwd(rp->model, info->cwd))
 		return error_text(-ENOMEM, err, size, "out of memory");
 	if (rp->sched && info->online_cpu_list)
 		mark_offline_cpus(rp->sched, info->online_cpu_list);

@@ -235,7 +235,7 @@ cleanup:
 
 static void fill_info(struct event_log_info *info, const struct record_opts *opts, const struct run_as *ra,
 		      const struct command_env *env, struct utsname *uts, const struct capture *cap, pid_t pid,
-		      __u64 start_ns, __s64 offset, char *online_list)
+		      __u64 start_ns, __s64 offset, char *online_list, char *cwd)
 {
 	memset(info, 0, sizeof(*info));
 	info->buildbpf_version = (char *)BUILDBPF_VERSION;
@@ -256,6 +256,7 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	/* What the command got, not buildbpf's own environment. */
 	info->makeflags = (char *)command_env__get(env, "MAKEFLAGS");
 	info->path_env = (char *)command_env__get(env, "PATH");
+	info->cwd = cwd;
 	info->cmd_argv = opts->cmd_argv;
 	info->cmd_argc = opts->cmd_argc;
 }
@@ -361,7 +362,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	struct utsname uts;
 	__u64 start_ns, end_ns;
 	__s64 offset;
-	char esc[TERM_ESCAPE_BUF], online_list[4096];
+	char esc[TERM_ESCAPE_BUF], online_list[4096], *cwd = NULL;
 	bool capture_failed = false;
 	int err;
 
@@ -383,8 +384,10 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	}
 	rs.pid = launch.pid;
 	sink->root_pid = launch.pid;
+	/* The command starts where buildbpf runs: launch does not chdir. */
+	cwd = getcwd(NULL, 0);
 	fill_info(&info, opts, ra, &env, &uts, cap, launch.pid, start_ns, offset,
-		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL);
+		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL, cwd);
 	err = event_log_writer__open(&sink->log, log_fd, &info);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
@@ -458,6 +461,7 @@ cleanup:
 	command_env__free(&env);
 	event_log_writer__free(sink->log);
 	sink->log = NULL;
+	free(cwd);
 }
 
 void record__free(struct recorder *r)
