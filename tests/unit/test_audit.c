@@ -98,7 +98,7 @@ static void build_free(struct build *b)
 
 static char *proc_name(const struct model *m, size_t idx)
 {
-	char *name = proc_display_name(&m->procs[idx]);
+	char *name = proc_display_name(m, &m->procs[idx]);
 
 	cr_assert(not(eq(ptr, name, NULL)));
 	return name;
@@ -216,7 +216,7 @@ Test(audit, serial_link_step_is_the_top_phase_and_ends_the_chain)
 	cr_assert(eq(u64, a->phases[0].start_ns, T0 + 1 * S));
 	cr_assert(eq(u64, a->phases[0].end_ns, T0 + 3 * S));
 	name = proc_name(b.m, a->phases[0].procs[0].proc);
-	cr_assert(eq(str, name, "ld"));
+	cr_assert(eq(str, name, "ld -o prog"));
 	free(name);
 	cr_assert(eq(u64, a->phases[0].procs[0].on_cpu_ns, 2 * S));
 	cr_assert(eq(u64, a->lost_ns, 2 * S));

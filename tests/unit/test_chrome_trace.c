@@ -632,7 +632,7 @@ Test(chrome_trace, small_build_slices_and_names)
 
 	ev = must_find(root, "X", "process", "cc1 a.c");
 	cr_assert(eq(int, (int)get_int(ev, "tid"), 2));
-	ev = must_find(root, "X", "process", "as cc0.s");
+	ev = must_find(root, "X", "process", "as -o a.o");
 	cr_assert(eq(int, (int)get_int(ev, "tid"), 3));
 	json_object_put(root);
 }
@@ -1481,10 +1481,10 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 
 	/* Its second life is another program. */
 	ev = must_be_at(root, "X", 2, 1, 45001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld"));
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld -o prog"));
 	cr_assert(eq(int, (int)get_int(args_of(ev), "pid"), 200));
 	ev = must_be_at(root, "X", 2, 2, 40001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld"));
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld -o prog"));
 	/* Between the two: the last one to start. */
 	ev = must_be_at(root, "X", 2, 2, 35001);
 	cr_assert(eq(str, (char *)get_str(ev, "name"), "cc a.c"));
@@ -1541,7 +1541,7 @@ Test(chrome_trace, sched_accounting_in_process_args)
 	cr_assert(eq(int, (int)get_int(args, "switches_involuntary"), 2));
 	cr_assert(eq(int, (int)get_int(args, "migrations"), 1));
 	/* Recorded but zero for the others: present all the same. */
-	args = args_of(must_find(root, "X", "process", "ld"));
+	args = args_of(must_find(root, "X", "process", "ld -o prog"));
 	cr_assert(eq(dbl, get_dbl(args, "on_cpu_ms"), 0.0));
 	cr_assert(eq(int, (int)get_int(args, "migrations"), 0));
 	json_object_put(root);
@@ -1731,7 +1731,7 @@ static char *expected_cpu_name(const struct proc_instance *procs, size_t nr, __u
 			first = &procs[i];
 	}
 	if (best || first)
-		return proc_display_name(best ? best : first);
+		return proc_display_name(NULL, best ? best : first);
 	cr_assert(ge(int, asprintf(&name, "pid %u", tgid), 1));
 	return name;
 }
@@ -1979,7 +1979,7 @@ Test(chrome_trace, many_cpu_slices_stream_in_little_memory)
 	for (i = 1; i < MANY_PROCS; i++)
 		procs[i] = proc(i, 0, 1000 + i, MS(10 * i), MS(10 * i + 9), 1, "cc");
 	for (i = 0; i < MANY_PROCS; i++)
-		counts.names[i] = proc_display_name(&procs[i]);
+		counts.names[i] = proc_display_name(NULL, &procs[i]);
 	/* 4 us apart on every CPU: 200 ms of back-to-back switching, every
 	 * tenth slice something outside the build. */
 	for (i = 0; i < MANY_CPUS; i++) {

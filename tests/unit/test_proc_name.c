@@ -7,6 +7,7 @@
 #include "util/utf8.h"
 
 #define ELLIPSIS "\xe2\x80\xa6"
+#define OUTPUT "-o "
 
 /* An image of argv (NULL-terminated list) with optional filename and comm. */
 static struct exec_image make_image(char **argv, const char *filename, const char *comm)
@@ -21,10 +22,17 @@ static struct exec_image make_image(char **argv, const char *filename, const cha
 	return img;
 }
 
+/* The name of img as the only image of a process, with no model (no cwd known). */
+static char *name_of(struct exec_image img)
+{
+	struct proc_instance p = { .execs = &img, .nr_execs = 1, .parent = -1 };
+
+	return image_display_name(NULL, &p, 0);
+}
+
 static void expect_name(char **argv, const char *filename, const char *comm, const char *want)
 {
-	struct exec_image img = make_image(argv, filename, comm);
-	char *name = image_display_name(&img);
+	char *name = name_of(make_image(argv, filename, comm));
 
 	cr_assert(not(eq(ptr, name, NULL)));
 	cr_assert(eq(str, name, (char *)want));
@@ -46,7 +54,8 @@ static void assert_clean_name(const char *name)
 Test(proc_name, program_is_argv0_basename)
 {
 	expect_name(ARGV("/usr/bin/make", "-j8"), "/usr/bin/make", "make", "make");
-	expect_name(ARGV("ld", "-o", "prog", "a.o", "b.o", "-lc"), "/usr/bin/ld", "ld", "ld");
+	/* A link is named by what it writes (issue 19). */
+	expect_name(ARGV("ld", "-o", "prog", "a.o", "b.o", "-lc"), "/usr/bin/ld", "ld", "ld -o prog");
 	expect_name(ARGV("./tools/gen/"), NULL, "gen", "gen");
 }
 
@@ -62,22 +71,28 @@ Test(proc_name, compiler_gets_its_main_input)
 {
 	expect_name(ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "-I", "include", "src/foo.c", "-quiet",
 			 "-dumpbase", "foo.c", "-mtune=generic", "-o", "/tmp/ccXyZ.s"),
-		    NULL, "cc1", "cc1 foo.c");
+		    NULL, "cc1", "cc1 src/foo.c");
 	expect_name(ARGV("gcc", "-c", "lib/bar.cpp", "-o", "bar.cpp.o", "-MF", "bar.d", "-MT", "x.c"), NULL, "gcc",
-		    "gcc bar.cpp");
-	expect_name(ARGV("as", "--64", "-o", "foo.o", "/tmp/ccXyZ.s"), NULL, "as", "as ccXyZ.s");
+		    "gcc lib/bar.cpp");
+	/* The input is a temporary: the object it writes names the step. */
+	expect_name(ARGV("as", "--64", "-o", "foo.o", "/tmp/ccXyZ.s"), NULL, "as", "as -o foo.o");
 	expect_name(ARGV("rustc", "--crate-name", "foo", "--edition=2021", "src/lib.rs", "--crate-type", "lib"),
-		    NULL, "rustc", "rustc lib.rs");
+		    NULL, "rustc", "rustc src/lib.rs");
 	expect_name(ARGV("clang", "-cc1", "-x", "c", "k.S", "-include", "conf.h"), NULL, "clang", "clang k.S");
 	expect_name(ARGV("python3", "setup.py", "build"), NULL, "python3", "python3 setup.py");
 }
 
 Test(proc_name, no_source_operand_no_detail)
 {
-	expect_name(ARGV("cc", "-o", "prog", "main.o", "util.o"), NULL, "cc", "cc");
 	/* ".c" alone is no source file, nor is an extension we do not know. */
 	expect_name(ARGV("tool", ".c", "data.bin", "foo.", "Makefile"), NULL, "tool", "tool");
 	expect_name(ARGV("cp", "-", "x"), NULL, "cp", "cp");
+}
+
+Test(proc_name, link_without_source_named_by_output)
+{
+	expect_name(ARGV("cc", "-o", "prog", "main.o", "util.o"), NULL, "cc", "cc " OUTPUT "prog");
+	expect_name(ARGV("cc", "main.o", "util.o"), NULL, "cc", "cc");
 }
 
 Test(proc_name, shell_dash_c_shows_the_folded_script)
@@ -93,7 +108,7 @@ Test(proc_name, long_script_cut_at_48_characters)
 		ARGV("sh", "-c",
 		     "for f in a b c d e f g h; do   cc -c $f.c -o $f.o || exit 1; done; ar rcs libx.a *.o"),
 		NULL, "sh");
-	char *name = image_display_name(&img);
+	char *name = name_of(img);
 
 	/* At most 48 characters of folded script (47: the 48th is a space),
 	 * then the ellipsis. */
@@ -122,7 +137,7 @@ Test(proc_name, script_cut_counts_characters_not_bytes)
 	strcat(want, ELLIPSIS);
 	img = make_image(ARGV("sh", "-c", script), NULL, "sh");
 	/* 6 + 96 + 3 bytes is over the 80-byte cap: that cuts again, cleanly. */
-	name = image_display_name(&img);
+	name = name_of(img);
 	assert_clean_name(name);
 	cr_assert(eq(int, strncmp(name, want, strlen(name) - 3), 0));
 	cr_assert(eq(str, name + strlen(name) - 3, ELLIPSIS));
@@ -144,7 +159,7 @@ Test(proc_name, long_names_capped_at_80_bytes)
 	memset(prog, 'p', sizeof(prog) - 1);
 	prog[sizeof(prog) - 1] = '\0';
 	img = make_image(ARGV(prog, "x.c"), NULL, "p");
-	name = image_display_name(&img);
+	name = name_of(img);
 	assert_clean_name(name);
 	cr_assert(eq(sz, strlen(name), 80));
 	cr_assert(eq(str, name + 77, ELLIPSIS));
@@ -162,7 +177,7 @@ Test(proc_name, cap_never_splits_a_character)
 	for (i = 0; i < 50; i++)
 		strcat(prog, "\xf0\x9f\x98\x80");
 	img = make_image(ARGV(prog), NULL, "x");
-	name = image_display_name(&img);
+	name = name_of(img);
 	assert_clean_name(name);
 	cr_assert(eq(sz, strlen(name), 76 + 3));
 	free(name);
@@ -172,14 +187,14 @@ Test(proc_name, hostile_bytes_sanitised)
 {
 	struct exec_image img =
 		make_image(ARGV("/tmp/\xff\xfe" "evil\x1b[31m", "-c", "x\x80y.c"), NULL, "evil");
-	char *name = image_display_name(&img);
+	char *name = name_of(img);
 
 	assert_clean_name(name);
 	cr_assert(eq(str, name, "\xef\xbf\xbd\xef\xbf\xbd" "evil\x1b[31m x\xef\xbf\xbdy.c"));
 	free(name);
 
 	img = make_image(ARGV("sh", "-c", "echo \xc0\xaf\xed\xa0\x80"), NULL, "sh");
-	name = image_display_name(&img);
+	name = name_of(img);
 	assert_clean_name(name);
 	free(name);
 }
@@ -191,7 +206,7 @@ Test(proc_name, proc_uses_last_image)
 		make_image(ARGV("cc", "-c", "a.c"), "/usr/bin/cc", "cc"),
 	};
 	struct proc_instance p = { .execs = execs, .nr_execs = 2 };
-	char *name = proc_display_name(&p);
+	char *name = proc_display_name(NULL, &p);
 
 	cr_assert(eq(str, name, "cc a.c"));
 	free(name);
@@ -203,12 +218,12 @@ Test(proc_name, proc_without_exec_is_a_fork)
 	char *name;
 
 	strcpy(p.comm, "make");
-	name = proc_display_name(&p);
+	name = proc_display_name(NULL, &p);
 	cr_assert(eq(str, name, "make (fork)"));
 	free(name);
 
 	memcpy(p.comm, "m\xffk\xc3", 5); /* comm cut mid-character by the kernel */
-	name = proc_display_name(&p);
+	name = proc_display_name(NULL, &p);
 	assert_clean_name(name);
 	cr_assert(eq(str, name, "m\xef\xbf\xbdk\xef\xbf\xbd (fork)"));
 	free(name);
@@ -235,4 +250,246 @@ Test(proc_name, argv_display_name_joins_and_caps)
 	assert_clean_name(name);
 	cr_assert(eq(sz, strlen(name), 80));
 	free(name);
+}
+
+/* ---- known answers: real command lines, in the process trees they run in ---- */
+
+#define CHAIN_MAX 8
+
+/*
+ * A model of a chain of processes, each the child of the one before and
+ * running one image: what a build's tree looks like from one step up to
+ * the command.
+ */
+struct chain {
+	struct model m;
+	struct proc_instance procs[CHAIN_MAX];
+	struct exec_image execs[CHAIN_MAX];
+};
+
+static void chain_init(struct chain *c, const char *cwd, char **const *argvs)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < CHAIN_MAX && argvs[i]; i++) {
+		c->execs[i] = make_image(argvs[i], NULL, "x");
+		c->execs[i].start_ns = 10 * i + 1;
+		c->procs[i] = (struct proc_instance){
+			.id = i, .parent = (long)i - 1, .start_ns = 10 * i, .execs = &c->execs[i], .nr_execs = 1,
+		};
+	}
+	c->m = (struct model){ .procs = c->procs, .nr_procs = i, .root = 0, .cwd = (char *)cwd };
+}
+
+/* The name of each process of the chain, top down, against want (NULL-terminated). */
+static void expect_chain(const char *cwd, char **const *argvs, const char *const *want)
+{
+	struct chain c;
+	size_t i;
+
+	chain_init(&c, cwd, argvs);
+	for (i = 0; i < c.m.nr_procs; i++) {
+		char *name = proc_display_name(&c.m, &c.procs[i]);
+
+		cr_assert(not(eq(ptr, name, NULL)));
+		if (want[i])
+			cr_assert(eq(str, name, (char *)want[i]), "process %zu of the chain", i);
+		assert_clean_name(name);
+		free(name);
+	}
+}
+
+#define ARGVS(...) ((char **const[]){ __VA_ARGS__, NULL })
+#define NAMES(...) ((const char *const[]){ __VA_ARGS__ })
+
+/* GCC 12 under ninja for CMake (json-c, sources beside the build directory). */
+Test(proc_name, cmake_ninja_gcc12_compile)
+{
+	expect_chain(
+		"/src/json-c/build",
+		ARGVS(ARGV("ninja", "-j2"),
+		      ARGV("/bin/sh", "-c",
+			   "cd /src/json-c/build && /usr/bin/cc -DJSON_C_DLL -I/src/json-c/build -I/src/json-c -O2 -g "
+			   "-fPIC -MD -MT CMakeFiles/json-c.dir/json_tokener.c.o -MF "
+			   "CMakeFiles/json-c.dir/json_tokener.c.o.d -o CMakeFiles/json-c.dir/json_tokener.c.o -c "
+			   "/src/json-c/json_tokener.c"),
+		      ARGV("/usr/bin/cc", "-DJSON_C_DLL", "-I/src/json-c/build", "-I/src/json-c", "-O2", "-g", "-fPIC",
+			   "-MD", "-MT", "CMakeFiles/json-c.dir/json_tokener.c.o", "-MF",
+			   "CMakeFiles/json-c.dir/json_tokener.c.o.d", "-o", "CMakeFiles/json-c.dir/json_tokener.c.o",
+			   "-c", "/src/json-c/json_tokener.c"),
+		      /* -dumpbase json_tokener.c.c is no file: the name came from it once */
+		      ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "-I", "/src/json-c/build", "-I",
+			   "/src/json-c", "-imultiarch", "x86_64-linux-gnu", "-MD",
+			   "CMakeFiles/json-c.dir/json_tokener.c.d", "-MF", "CMakeFiles/json-c.dir/json_tokener.c.o.d",
+			   "-MT", "CMakeFiles/json-c.dir/json_tokener.c.o", "-D", "JSON_C_DLL",
+			   "/src/json-c/json_tokener.c", "-quiet", "-dumpdir", "CMakeFiles/json-c.dir/", "-dumpbase",
+			   "json_tokener.c.c", "-dumpbase-ext", ".c", "-mtune=generic", "-march=x86-64", "-g", "-O2",
+			   "-fPIC", "-o", "/tmp/ccGkDSUC.s")),
+		NAMES("ninja", "sh -c cc ../json_tokener.c", "cc ../json_tokener.c", "cc1 ../json_tokener.c"));
+	/* as reads cc1's temporary: it is named by the object it writes. */
+	expect_chain("/src/json-c/build",
+		     ARGVS(ARGV("ninja"),
+			   ARGV("/usr/bin/cc", "-O2", "-o", "CMakeFiles/json-c.dir/json_c_version.c.o", "-c",
+				"/src/json-c/json_c_version.c"),
+			   ARGV("as", "-I", "/src/json-c/build", "--gdwarf-5", "--64", "-o",
+				"CMakeFiles/json-c.dir/json_c_version.c.o", "/tmp/ccGkDSUC.s")),
+		     NAMES("ninja", "cc ../json_c_version.c", "as " OUTPUT "CMakeFiles/json-c.dir/json_c_version.c.o"));
+}
+
+/* ninja's link wrapper and cmake's -E helpers. */
+Test(proc_name, cmake_link_and_helpers)
+{
+	expect_chain("/src/json-c/build",
+		     ARGVS(ARGV("ninja"),
+			   ARGV("/bin/sh", "-c",
+				": && /usr/bin/cc -fPIC -O2 -g -shared -Wl,-soname,libjson-c.so.5 -o libjson-c.so.5.3.0 "
+				"CMakeFiles/json-c.dir/arraylist.c.o CMakeFiles/json-c.dir/debug.c.o && :"),
+			   ARGV("/usr/bin/cc", "-fPIC", "-shared", "-o", "libjson-c.so.5.3.0",
+				"CMakeFiles/json-c.dir/arraylist.c.o"),
+			   ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/collect2", "-plugin",
+				"/usr/lib/gcc/x86_64-linux-gnu/12/liblto_plugin.so", "-m", "elf_x86_64", "-shared", "-o",
+				"libjson-c.so.5.3.0", "CMakeFiles/json-c.dir/arraylist.c.o", "-lc"),
+			   ARGV("/usr/bin/ld", "-m", "elf_x86_64", "-shared", "-o", "libjson-c.so.5.3.0",
+				"CMakeFiles/json-c.dir/arraylist.c.o")),
+		     NAMES("ninja", "sh -c cc " OUTPUT "libjson-c.so.5.3.0", "cc " OUTPUT "libjson-c.so.5.3.0",
+			   "collect2 " OUTPUT "libjson-c.so.5.3.0", "ld " OUTPUT "libjson-c.so.5.3.0"));
+	expect_chain("/src/json-c/build",
+		     ARGVS(ARGV("make", "-j2"),
+			   ARGV("make", "-f", "CMakeFiles/Makefile2", "all"),
+			   ARGV("make", "-f", "CMakeFiles/json-c.dir/build.make", "CMakeFiles/json-c.dir/depend"),
+			   ARGV("/usr/bin/cmake", "-E", "cmake_depends", "Unix Makefiles", "/src/json-c", "/src/json-c",
+				"/src/json-c/build", "/src/json-c/build",
+				"/src/json-c/build/CMakeFiles/json-c.dir/DependInfo.cmake", "--color=")),
+		     NAMES("make", "make -f CMakeFiles/Makefile2", "make -f CMakeFiles/json-c.dir/build.make",
+			   "cmake -E cmake_depends CMakeFiles/json-c.dir"));
+	expect_chain("/src/json-c/build",
+		     ARGVS(ARGV("make"),
+			   ARGV("/usr/bin/cmake", "-E", "cmake_link_script", "CMakeFiles/json-c.dir/link.txt",
+				"--verbose=1")),
+		     NAMES("make", "cmake -E cmake_link_script CMakeFiles/json-c.dir/link.txt"));
+	expect_chain("/src/json-c/build",
+		     ARGVS(ARGV("make"),
+			   ARGV("/usr/bin/cmake", "-E", "cmake_echo_color", "--switch=", "--green",
+				"--progress-dir=/src/json-c/build/CMakeFiles", "--progress-num=1,2",
+				"Building C object CMakeFiles/json-c.dir/arraylist.c.o")),
+		     NAMES("make", "cmake -E cmake_echo_color"));
+	expect_chain("/src/json-c/build",
+		     ARGVS(ARGV("ninja"),
+			   ARGV("/bin/sh", "-c",
+				"cd /src/json-c/build && /usr/bin/cmake -E cmake_symlink_library libjson-c.so.5.3.0 "
+				"libjson-c.so.5 libjson-c.so && :"),
+			   ARGV("/usr/bin/cmake", "-E", "cmake_symlink_library", "libjson-c.so.5.3.0", "libjson-c.so.5",
+				"libjson-c.so"),
+			   ARGV("cmake", "-P", "/src/json-c/build/cmake_install.cmake"),
+			   ARGV("cmake", "--build", "/src/json-c/build")),
+		     NAMES("ninja", "sh -c cmake -E cmake_symlink_library libjson-c.so.5.3.0",
+			   "cmake -E cmake_symlink_library libjson-c.so.5.3.0", "cmake -P cmake_install.cmake",
+			   "cmake --build ."));
+	expect_chain("/src/json-c", ARGVS(ARGV("cmake", "--build", "build"), ARGV("ninja", "-C", "build")),
+		     NAMES("cmake --build build", "ninja -C build"));
+}
+
+/* Two core.c in the kernel: named apart by their path; kbuild's makes by obj=. */
+Test(proc_name, kbuild_compiles_and_makes)
+{
+	static char kbuild_script[] =
+		"set -e;  echo '  CC      kernel/events/core.o'; trap 'rm -f kernel/events/core.o; "
+		"trap - HUP; kill -s HUP $$' HUP;  gcc -Wp,-MMD,kernel/events/.core.o.d -nostdinc "
+		"-I./arch/x86/include -D__KERNEL__ -O2 -c -o kernel/events/core.o kernel/events/core.c  ; "
+		"./tools/objtool/objtool --hacks=jump_label kernel/events/core.o";
+
+	expect_chain("/src/linux",
+		     ARGVS(ARGV("make", "-j2"),
+			   ARGV("make", "-f", "./scripts/Makefile.build", "obj=kernel", "need-builtin=1"),
+			   ARGV("make", "-f", "./scripts/Makefile.build", "obj=kernel/events", "need-builtin=1"),
+			   ARGV("/bin/sh", "-c", kbuild_script),
+			   ARGV("gcc", "-Wp,-MMD,kernel/events/.core.o.d", "-nostdinc", "-I./arch/x86/include",
+				"-D__KERNEL__", "-O2", "-c", "-o", "kernel/events/core.o", "kernel/events/core.c"),
+			   ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "-nostdinc", "-I", "./arch/x86/include",
+				"-D", "__KERNEL__", "kernel/events/core.c", "-quiet", "-dumpdir", "kernel/events/",
+				"-dumpbase", "core.c", "-dumpbase-ext", ".c", "-O2", "-o", "/tmp/ccAb12Cd.s")),
+		     NAMES("make", "make obj=kernel", "make obj=kernel/events", "sh -c gcc kernel/events/core.c",
+			   "gcc kernel/events/core.c", "cc1 kernel/events/core.c"));
+	/* GCC 10 and older: -auxbase-strip names the object, -dumpbase the source. */
+	expect_chain("/src/linux",
+		     ARGVS(ARGV("make", "-f", "./scripts/Makefile.build", "obj=kernel/sched"),
+			   ARGV("/usr/lib/gcc/x86_64-linux-gnu/10/cc1", "-quiet", "-nostdinc", "kernel/sched/core.c",
+				"-quiet", "-dumpbase", "core.c", "-mtune=generic", "-march=x86-64", "-auxbase-strip",
+				"kernel/sched/core.o", "-O2", "-o", "/tmp/ccQq1Rz9.s")),
+		     NAMES("make obj=kernel/sched", "cc1 kernel/sched/core.c"));
+}
+
+/* Recursive makes: each -C moves where relative paths start. */
+Test(proc_name, recursive_make_directories)
+{
+	expect_chain("/home/u/proj",
+		     ARGVS(ARGV("make", "-j2"), ARGV("make", "-C", "lib", "all"), ARGV("make", "--directory=sub"),
+			   ARGV("cc", "-c", "-o", "x.o", "x.c"),
+			   ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1plus", "-quiet", "-D_GNU_SOURCE", "x.cc", "-quiet",
+				"-dumpdir", "./", "-dumpbase", "x.cc", "-dumpbase-ext", ".cc", "-O2", "-o",
+				"/tmp/ccZz9Yy8.s")),
+		     NAMES("make", "make -C lib", "make -C lib/sub", "cc lib/sub/x.c", "cc1plus lib/sub/x.cc"));
+	/* The command's own -C is the build's directory: shown as given. */
+	expect_chain("/work/buildbpf",
+		     ARGVS(ARGV("make", "-C", "/tmp/demo", "-j2"),
+			   ARGV("cc", "-std=c11", "-I./include", "-MMD", "-MP", "-c", "-o", "out/crc.o", "src/crc.c"),
+			   ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "-I", "./include", "-imultiarch",
+				"x86_64-linux-gnu", "-MMD", "out/crc.d", "-MP", "-MQ", "out/crc.o", "src/crc.c", "-quiet",
+				"-dumpdir", "out/", "-dumpbase", "crc.c", "-dumpbase-ext", ".c", "-o", "/tmp/ccvSqAHi.s")),
+		     NAMES("make -C /tmp/demo", "cc src/crc.c", "cc1 src/crc.c"));
+	/* No cwd recorded (an older recording): relative paths still compose. */
+	expect_chain(NULL,
+		     ARGVS(ARGV("make", "-C", "tree"), ARGV("sh", "-c", "cd lib && make"), ARGV("make"),
+			   ARGV("cc", "-c", "../src/a.c")),
+		     NAMES("make -C tree", "sh -c cd lib && make", "make", "cc src/a.c"));
+}
+
+/* ar, ranlib and a program that reads several files. */
+Test(proc_name, archives_and_many_inputs)
+{
+	expect_chain("/tmp/demo",
+		     ARGVS(ARGV("make"),
+			   ARGV("ar", "rcs", "out/libdemo.a", "out/crc.o", "out/fmt.o", "out/hash.o"),
+			   ARGV("x86_64-linux-gnu-gcc-ar-12", "--plugin", "/usr/lib/gcc/x86_64-linux-gnu/12/liblto_plugin.so",
+				"qc", "libx.a", "a.o"),
+			   ARGV("ar", "-rb", "b.o", "libx.a", "c.o"),
+			   ARGV("ranlib", "-D", "libx.a")),
+		     NAMES("make", "ar out/libdemo.a", "x86_64-linux-gnu-gcc-ar-12 libx.a",
+			   "ar libx.a", "ranlib libx.a"));
+	expect_chain("/tmp/demo",
+		     ARGVS(ARGV("make"),
+			   ARGV("/bin/sh", "-c",
+				"./out/wordstat ./src/crc.c ./src/fmt.c ./src/hash.c ./src/main.c ./src/mix.c "
+				"./src/vec.c ./src/words.c > out/report.txt"),
+			   ARGV("./out/wordstat", "./src/crc.c", "./src/fmt.c", "./src/hash.c", "./src/main.c",
+				"./src/mix.c", "./src/vec.c", "./src/words.c")),
+		     NAMES("make", "sh -c wordstat src/crc.c +6 more", "wordstat src/crc.c +6 more"));
+}
+
+/* clang's driver and -cc1: -main-file-name and -dependency-file are no inputs. */
+Test(proc_name, clang_driver_and_cc1)
+{
+	expect_chain("/src/proj/build",
+		     ARGVS(ARGV("ninja"),
+			   ARGV("clang-14", "-O2", "-MD", "-MT", "foo.o", "-MF", "foo.o.d", "-o", "foo.o", "-c",
+				"../src/foo.c"),
+			   ARGV("/usr/lib/llvm-14/bin/clang", "-cc1", "-triple", "x86_64-pc-linux-gnu", "-emit-obj",
+				"-main-file-name", "foo.c", "-dependency-file", "foo.o.d", "-MT", "foo.o", "-resource-dir",
+				"/usr/lib/llvm-14/lib/clang/14.0.6", "-O2", "-o", "foo.o", "-x", "c", "../src/foo.c")),
+		     NAMES("ninja", "clang-14 ../src/foo.c", "clang ../src/foo.c"));
+}
+
+/* Paths far from the build's directory are shown whole, cut from the left. */
+Test(proc_name, far_paths_stay_short)
+{
+	expect_chain("/home/u/proj",
+		     ARGVS(ARGV("make"),
+			   ARGV("cc", "-c", "/opt/vendor/sdk-2024.1/platform/x86_64/runtime/src/generated/startup_code.c"),
+			   ARGV("cc", "-c", "/home/u/other/x.c"), ARGV("cc", "-c", "/home/x.c"), ARGV("cc", "-c", "/x.c")),
+		     NAMES("make", "cc " ELLIPSIS "/x86_64/runtime/src/generated/startup_code.c", "cc ../other/x.c",
+			   "cc ../../x.c", "cc /x.c"));
+	expect_chain("/a/b/c/d",
+		     ARGVS(ARGV("make"), ARGV("cc", "-c", "/a/x/y.c"), ARGV("cc", "-c", "./../d/./e//f.c")),
+		     NAMES("make", "cc /a/x/y.c", "cc e/f.c"));
 }

@@ -1,10 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Slice names are what a person scans a flame chart by, so they say which
- * program ran on what ("cc1 foo.c", "sh -c make -C lib…") and stay short
- * enough to fit a slice.  Everything else about a process goes in args.
+ * step of the build a process was: the program and the file it works on,
+ * as a path from the build's directory ("cc1 kernel/sched/core.c",
+ * "as -o out/crc.o", "make -C lib"), short enough to fit a slice.
+ * Everything else about a process goes in args.
+ *
+ * The kernel reports no process's working directory; only the command's is
+ * recorded.  Where a process ran is inferred from it and the directory
+ * changes its ancestors' command lines show (make -C, sh -c "cd dir && …",
+ * cmake -E chdir): a program that chdir()s on its own is not followed.
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/proc_name.h"
@@ -14,12 +23,53 @@
 #define NAME_MAX_BYTES 80
 /* The longest shell script shown after "sh -c", in characters. */
 #define SCRIPT_MAX_CHARS 48
+/* The longest path shown, in bytes; its leading directories give way to "…/". */
+#define PATH_SHOWN_MAX_BYTES 48
+/* A path outside the build's directory is shown as "../../x" at most. */
+#define PATH_MAX_UPS 2
+/* Ancestors followed for directory changes; deeper trees are not builds. */
+#define CHAIN_MAX 256
 
 /* U+2026 HORIZONTAL ELLIPSIS */
 static const char ellipsis[] = "\xe2\x80\xa6";
 #define ELLIPSIS_LEN (sizeof(ellipsis) - 1)
+/* "as -o foo.o": a step named by what it writes, in the words of its argv. */
+static const char output_mark[] = "-o ";
 
-static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ash", "ksh", "mksh" };
+/* What a program is, as far as naming its step goes. */
+enum tool {
+	TOOL_OTHER,	/* named by its source-file operands, if any */
+	TOOL_SHELL,	/* by its script or script file */
+	TOOL_CC_DRIVER, /* gcc, cc, clang: by input, else by output */
+	TOOL_CC_PROPER, /* cc1, cc1plus, clang -cc1: by input */
+	TOOL_ASSEMBLER, /* as: by input, by output when the input is a temporary */
+	TOOL_LINKER,	/* ld, collect2: by output */
+	TOOL_AR,	/* by the archive it writes */
+	TOOL_RANLIB,	/* by the archive it indexes */
+	TOOL_MAKE,	/* by the directory and kbuild obj= it works on */
+	TOOL_NINJA,	/* by -C */
+	TOOL_CMAKE,	/* by its -E command, -P script or --build directory */
+};
+
+static const struct {
+	const char *name;
+	enum tool tool;
+} tools[] = {
+	{ "sh", TOOL_SHELL },	      { "bash", TOOL_SHELL },	   { "dash", TOOL_SHELL },
+	{ "zsh", TOOL_SHELL },	      { "ash", TOOL_SHELL },	   { "ksh", TOOL_SHELL },
+	{ "mksh", TOOL_SHELL },	      { "cc", TOOL_CC_DRIVER },	   { "c++", TOOL_CC_DRIVER },
+	{ "gcc", TOOL_CC_DRIVER },    { "g++", TOOL_CC_DRIVER },   { "clang", TOOL_CC_DRIVER },
+	{ "clang++", TOOL_CC_DRIVER }, { "cpp", TOOL_CC_DRIVER },  { "gfortran", TOOL_CC_DRIVER },
+	{ "c89", TOOL_CC_DRIVER },    { "c99", TOOL_CC_DRIVER },   { "cc1", TOOL_CC_PROPER },
+	{ "cc1plus", TOOL_CC_PROPER }, { "cc1obj", TOOL_CC_PROPER }, { "cc1objplus", TOOL_CC_PROPER },
+	{ "f951", TOOL_CC_PROPER },   { "lto1", TOOL_CC_PROPER },  { "as", TOOL_ASSEMBLER },
+	{ "gas", TOOL_ASSEMBLER },    { "nasm", TOOL_ASSEMBLER },  { "yasm", TOOL_ASSEMBLER },
+	{ "ld", TOOL_LINKER },	      { "ld.bfd", TOOL_LINKER },   { "ld.gold", TOOL_LINKER },
+	{ "ld.lld", TOOL_LINKER },    { "lld", TOOL_LINKER },	   { "mold", TOOL_LINKER },
+	{ "collect2", TOOL_LINKER },  { "ar", TOOL_AR },	   { "ranlib", TOOL_RANLIB },
+	{ "make", TOOL_MAKE },	      { "gmake", TOOL_MAKE },	   { "ninja", TOOL_NINJA },
+	{ "samu", TOOL_NINJA },	      { "cmake", TOOL_CMAKE },
+};
 
 /*
  * Extensions of files a build step is "about".  Case matters: .C, .S, .F
@@ -39,14 +89,34 @@ static const char *const source_exts[] = {
 };
 
 /*
- * Compiler and assembler options whose value is a separate argument that
- * may itself look like a source file (cc1's "-o /tmp/ccX.s", "-MT foo.c.o",
- * "-include config.h"): that value is never the main input.
+ * Options whose value is a separate argument that may itself look like a
+ * source file (cc1's "-o /tmp/ccX.s" and "-dumpbase foo.c.c", clang -cc1's
+ * "-main-file-name foo.c", "-include config.h"): never the input.
  */
 static const char *const value_opts[] = {
 	"-o", "-MF", "-MT", "-MQ", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
 	"-I", "-L", "-x", "-T", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm",
-	"-aux-info",
+	"-D", "-U", "-A", "-aux-info", "-dumpbase", "-dumpbase-ext", "-dumpdir", "-auxbase", "-auxbase-strip",
+	"-iprefix", "-iwithprefix", "-isysroot", "-imultiarch", "-imultilib", "-main-file-name",
+	"-dependency-file", "-resource-dir", "-internal-isystem", "-internal-externc-isystem",
+	"-triple", "-target-cpu", "-tune-cpu", "-split-dwarf-file", "-split-dwarf-output",
+};
+
+/* GCC's compilers proper take the dependency file as -MD/-MMD's value. */
+static const char *const gcc_proper_value_opts[] = { "-MD", "-MMD" };
+
+/* Where compilers put the temporaries they pass between steps. */
+static const char *const temp_dirs[] = { "/tmp", "/var/tmp", "/dev/shm" };
+
+/* Commands of a "sh -c" script that set up rather than do the step. */
+static const char *const script_preludes[] = {
+	":", "true", "set", "trap", "echo", "printf", "export", "umask", "test", "[",
+};
+
+/* Words that start shell syntax a name does not follow. */
+static const char *const script_compound[] = {
+	"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done",
+	"case", "esac", "function", "{", "}", "!", "[[", "select",
 };
 
 static bool in_list(const char *s, const char *const *list, size_t nr)
@@ -97,25 +167,272 @@ static bool has_source_ext(const char *arg)
 	return IN_LIST(ext, source_exts);
 }
 
-/* The program: argv[0]'s basename, else the exec'd file's, else comm. */
-static char *program_name(const struct exec_image *img)
+/* "a" + sep + "b", or just a; NULL on allocation failure. */
+static char *join2(const char *a, const char *sep, const char *b)
 {
-	const char *base = NULL;
+	size_t la = strlen(a), ls = b ? strlen(sep) : 0, lb = b ? strlen(b) : 0;
+	char *s = malloc(la + ls + lb + 1);
+
+	if (!s)
+		return NULL;
+	memcpy(s, a, la);
+	memcpy(s + la, sep, ls);
+	memcpy(s + la + ls, b ? b : "", lb);
+	s[la + ls + lb] = '\0';
+	return s;
+}
+
+/* ---- paths ---- */
+
+/*
+ * A copy of path without "." or empty components and with ".." taken out
+ * where it can be ("/.." is "/"; a relative path keeps its leading "..").
+ * Lexical: a symlinked directory's ".." is not followed, which a name can
+ * live with.  "." for an empty relative path; NULL on allocation failure.
+ */
+static char *path_normalise(const char *path)
+{
+	bool absolute = path[0] == '/';
+	char *out = malloc(strlen(path) + 2);
+	size_t o = 0, first;
+	const char *p = path;
+
+	if (!out)
+		return NULL;
+	if (absolute)
+		out[o++] = '/';
+	first = o; /* where the first component starts */
+	while (*p) {
+		const char *start;
+		size_t n, last;
+
+		while (*p == '/')
+			p++;
+		start = p;
+		while (*p && *p != '/')
+			p++;
+		n = p - start;
+		if (!n || (n == 1 && start[0] == '.'))
+			continue;
+		if (n == 2 && start[0] == '.' && start[1] == '.') {
+			last = o;
+			while (last > first && out[last - 1] != '/')
+				last--;
+			if (o > first && !(o - last == 2 && out[last] == '.' && out[last + 1] == '.')) {
+				o = last > first ? last - 1 : first;
+				continue;
+			}
+			if (absolute)
+				continue;
+		}
+		if (o > first)
+			out[o++] = '/';
+		memcpy(out + o, start, n);
+		o += n;
+	}
+	if (!o)
+		out[o++] = '.';
+	out[o] = '\0';
+	return out;
+}
+
+/* path taken from directory dir (both may be relative), normalised. */
+static char *path_resolve(const char *dir, const char *path)
+{
+	char *joined, *norm;
+
+	if (path[0] == '/')
+		return path_normalise(path);
+	joined = join2(dir, "/", path);
+	if (!joined)
+		return NULL;
+	norm = path_normalise(joined);
+	free(joined);
+	return norm;
+}
+
+/* The next component of a normalised path at *p, advancing *p; NULL at the end. */
+static const char *next_component(const char **p, size_t *len)
+{
+	const char *start = *p;
+
+	while (*start == '/')
+		start++;
+	if (!*start)
+		return NULL;
+	*p = start;
+	while (**p && **p != '/')
+		(*p)++;
+	*len = *p - start;
+	return start;
+}
+
+/*
+ * The normalised path as seen from the normalised directory from: "x/y"
+ * under it, "../x" (up to PATH_MAX_UPS levels) beside it, else the path
+ * itself.  A relative path and an absolute directory (or the reverse)
+ * cannot be related: the path is shown as it is.
+ */
+static char *path_from(const char *path, const char *from)
+{
+	const char *p = strcmp(path, ".") ? path : "", *f = strcmp(from, ".") ? from : "";
+	const char *pc, *fc, *rest;
+	size_t pn = 0, fn = 0, ups = 0, shared = 0, i, len;
+	char *out;
+
+	if ((path[0] == '/') != (from[0] == '/'))
+		return strdup(path);
+	for (;;) {
+		const char *p_next = p, *f_next = f;
+
+		pc = next_component(&p_next, &pn);
+		fc = next_component(&f_next, &fn);
+		if (!pc || !fc || pn != fn || memcmp(pc, fc, pn))
+			break;
+		p = p_next;
+		f = f_next;
+		shared++;
+	}
+	while (next_component(&f, &fn))
+		ups++;
+	rest = p + strspn(p, "/");
+	/* Sharing only "/" relates two absolute paths in name only. */
+	if (ups > PATH_MAX_UPS || (ups && path[0] == '/' && !shared))
+		return strdup(path);
+	if (!ups)
+		return strdup(*rest ? rest : ".");
+	len = ups * 3 + strlen(rest);
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (i = 0; i < ups; i++)
+		memcpy(out + i * 3, "../", 3);
+	strcpy(out + ups * 3, rest);
+	if (!*rest)
+		out[len - 1] = '\0'; /* "../.." rather than "../../" */
+	return out;
+}
+
+/* A compiler's temporary: a file right in /tmp (unless the build is there). */
+static bool is_temporary(const char *path, const char *build_dir)
+{
+	size_t dir_len;
+	const char *slash = strrchr(path, '/');
+	size_t i;
+
+	if (path[0] != '/' || !slash)
+		return false;
+	dir_len = slash - path;
+	if (strlen(build_dir) == dir_len && !strncmp(build_dir, path, dir_len))
+		return false;
+	for (i = 0; i < sizeof(temp_dirs) / sizeof(temp_dirs[0]); i++) {
+		if (strlen(temp_dirs[i]) == dir_len && !strncmp(temp_dirs[i], path, dir_len))
+			return true;
+	}
+	return false;
+}
+
+/* Cuts a long path, in place, to its last components after "…/". */
+static void shorten_path(char *s)
+{
+	size_t len = strlen(s), i;
+	const char *base;
+
+	if (len <= PATH_SHOWN_MAX_BYTES)
+		return;
+	for (i = 0; i < len; i++) {
+		if (s[i] == '/' && len - i + ELLIPSIS_LEN <= PATH_SHOWN_MAX_BYTES) {
+			memmove(s + ELLIPSIS_LEN, s + i, len - i + 1);
+			memcpy(s, ellipsis, ELLIPSIS_LEN);
+			return;
+		}
+	}
+	/* One long file name: the whole name's cap cuts it. */
+	base = path_basename(s, &i);
+	memmove(s, base, i);
+	s[i] = '\0';
+}
+
+/* ---- where a process runs ---- */
+
+/* The directory an image runs in and the build's, both normalised. */
+struct name_dirs {
+	const char *dir;
+	const char *build;
+};
+
+static enum tool lookup_tool(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		if (!strcmp(name, tools[i].name))
+			return tools[i].tool;
+	}
+	return TOOL_OTHER;
+}
+
+/*
+ * What the program base (a basename) is: "gcc-12" and
+ * "x86_64-linux-gnu-gcc" are gcc, "gcc-ar" and "llvm-ar" are ar.
+ */
+static enum tool tool_of(const char *base, size_t len)
+{
+	char name[64];
+	char *dash;
+	enum tool tool;
+
+	if (!len || len >= sizeof(name))
+		return TOOL_OTHER;
+	memcpy(name, base, len);
+	name[len] = '\0';
+	dash = strrchr(name, '-');
+	if (dash && dash[1] && strspn(dash + 1, "0123456789.") == strlen(dash + 1))
+		*dash = '\0'; /* a version suffix */
+	tool = lookup_tool(name);
+	dash = strrchr(name, '-');
+	if (tool == TOOL_OTHER && dash)
+		tool = lookup_tool(dash + 1); /* a target or toolchain prefix */
+	return tool;
+}
+
+static enum tool image_tool(const struct exec_image *img)
+{
 	size_t len = 0;
+	const char *base = NULL;
+	enum tool tool;
 
 	if (img->argc > 0 && img->argv[0])
 		base = path_basename(img->argv[0], &len);
 	if (!len && img->filename)
 		base = path_basename(img->filename, &len);
-	if (!len) {
-		base = img->comm;
-		len = strnlen(img->comm, BB_COMM_LEN);
+	tool = tool_of(base, len);
+	/* "clang -cc1" is the compiler proper, "clang -cc1as" the assembler. */
+	if (tool == TOOL_CC_DRIVER && img->argc > 1 && img->argv[1]) {
+		if (!strcmp(img->argv[1], "-cc1"))
+			tool = TOOL_CC_PROPER;
+		else if (!strcmp(img->argv[1], "-cc1as"))
+			tool = TOOL_ASSEMBLER;
 	}
-	if (!len) {
-		base = "?";
-		len = 1;
+	return tool;
+}
+
+/* The value of option opt at argv[*i] ("-C dir", "-Cdir", "--directory=dir"), advancing *i. */
+static const char *option_value(const struct exec_image *img, size_t *i, const char *opt, const char *long_opt)
+{
+	const char *arg = img->argv[*i];
+	size_t ol = strlen(opt), ll = long_opt ? strlen(long_opt) : 0;
+
+	if (!strcmp(arg, opt) || (long_opt && !strcmp(arg, long_opt))) {
+		if (*i + 1 >= img->argc || !img->argv[*i + 1])
+			return NULL;
+		return img->argv[++*i];
 	}
-	return utf8_sanitize(base, len);
+	if (!strncmp(arg, opt, ol) && arg[ol])
+		return arg + ol;
+	if (long_opt && !strncmp(arg, long_opt, ll) && arg[ll] == '=')
+		return arg + ll + 1;
+	return NULL;
 }
 
 /* A shell option cluster that includes -c: "-c", "-ec", "-xc". */
@@ -167,37 +484,612 @@ static void shell_operand(const struct exec_image *img, const char **script, con
 	}
 }
 
-/* The main input of a compiler-like step: its last source-file operand. */
-static const char *main_input(const struct exec_image *img)
+/* ---- shell scripts ---- */
+
+/* One simple command of a script: its words, unquoted. */
+struct script_cmd {
+	char **words;
+	size_t nr, cap;
+};
+
+static void script_cmd__clear(struct script_cmd *cmd)
 {
-	const char *found = NULL;
 	size_t i;
 
+	for (i = 0; i < cmd->nr; i++)
+		free(cmd->words[i]);
+	cmd->nr = 0;
+}
+
+static void script_cmd__free(struct script_cmd *cmd)
+{
+	script_cmd__clear(cmd);
+	free(cmd->words);
+	cmd->words = NULL;
+	cmd->cap = 0;
+}
+
+/*
+ * One word at *s, unquoted, advancing *s; *word NULL when the word uses an
+ * expansion ($, `) a name cannot follow.  -ENOMEM, -EINVAL (unbalanced
+ * quotes or an expansion), or 0.
+ */
+static int script_word(const char **s, char **word)
+{
+	const char *p = *s;
+	size_t o = 0;
+	char *out = malloc(strlen(p) + 1);
+
+	if (!out)
+		return -ENOMEM;
+	while (*p && !strchr(" \t\n;&|<>()", *p)) {
+		if (*p == '$' || *p == '`')
+			goto invalid;
+		if (*p == '\'') {
+			const char *end = strchr(p + 1, '\'');
+
+			if (!end)
+				goto invalid;
+			memcpy(out + o, p + 1, end - p - 1);
+			o += end - p - 1;
+			p = end + 1;
+		} else if (*p == '"') {
+			for (p++; *p != '"'; p++) {
+				if (!*p || *p == '$' || *p == '`')
+					goto invalid;
+				if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+					p++;
+				out[o++] = *p;
+			}
+			p++;
+		} else if (*p == '\\') {
+			if (!p[1])
+				goto invalid;
+			if (p[1] != '\n')
+				out[o++] = p[1];
+			p += 2;
+		} else {
+			out[o++] = *p++;
+		}
+	}
+	out[o] = '\0';
+	*s = p;
+	*word = out;
+	return 0;
+invalid:
+	free(out);
+	return -EINVAL;
+}
+
+/* NAME=value: an assignment before a command's name. */
+static bool is_assignment(const char *word)
+{
+	const char *p = word;
+
+	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_'))
+		return false;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	return *p == '=';
+}
+
+/*
+ * The next simple command of the script at *s, with redirections and
+ * leading assignments dropped.  1 with cmd filled, 0 at the script's end,
+ * -EINVAL where the script uses what a name does not follow (expansions,
+ * compound commands, here-documents), -ENOMEM.
+ */
+static int script_next_command(const char **s, struct script_cmd *cmd)
+{
+	const char *p = *s;
+	int err = 0;
+
+	script_cmd__clear(cmd);
+	for (;;) {
+		char *word = NULL;
+
+		p += strspn(p, " \t");
+		if (!*p || strchr("\n;&|", *p)) {
+			if (*p)
+				p += 1 + (strchr("&|", *p) && p[1] == *p);
+			if (*p && !cmd->nr)
+				continue;
+			break;
+		}
+		if (*p == '#' && !cmd->nr) {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (*p == '(' || *p == ')')
+			return -EINVAL;
+		if (*p == '<' || *p == '>' || ((*p >= '0' && *p <= '9') && (p[1] == '>' || p[1] == '<'))) {
+			/* A redirection: its target is no word of the command. */
+			if (*p != '<' && *p != '>')
+				p++;
+			if (p[0] == '<' && p[1] == '<')
+				return -EINVAL;
+			p += 1 + (p[1] == '>' || p[1] == '&');
+			p += strspn(p, " \t");
+			err = script_word(&p, &word);
+			if (err)
+				return err;
+			free(word);
+			continue;
+		}
+		err = script_word(&p, &word);
+		if (err)
+			return err;
+		if (!cmd->nr && (is_assignment(word) || !strcmp(word, "exec"))) {
+			free(word);
+			continue;
+		}
+		if (!cmd->nr && IN_LIST(word, script_compound)) {
+			free(word);
+			return -EINVAL;
+		}
+		if (cmd->nr + 2 > cmd->cap) {
+			size_t cap = cmd->cap ? 2 * cmd->cap : 8;
+			char **words = realloc(cmd->words, cap * sizeof(*words));
+
+			if (!words) {
+				free(word);
+				return -ENOMEM;
+			}
+			cmd->words = words;
+			cmd->cap = cap;
+		}
+		cmd->words[cmd->nr++] = word;
+		cmd->words[cmd->nr] = NULL;
+	}
+	*s = p;
+	return cmd->nr ? 1 : 0;
+}
+
+/*
+ * The step a "sh -c" script runs: its first command that is not a cd or
+ * a prelude (set -e, trap, echo).  *dir (malloc'd) follows the cds before
+ * it.  1 with cmd filled, 0 when there is none, -EINVAL, -ENOMEM.
+ */
+static int script_step(const char *script, char **dir, struct script_cmd *cmd)
+{
+	const char *p = script;
+	int found;
+
+	while ((found = script_next_command(&p, cmd)) == 1) {
+		const char *name = cmd->words[0];
+
+		if (!strcmp(name, "cd")) {
+			char *next;
+
+			if (cmd->nr < 2 || !strcmp(cmd->words[1], "-"))
+				return -EINVAL; /* home or back: not a directory we know */
+			next = path_resolve(*dir, cmd->words[1]);
+			if (!next)
+				return -ENOMEM;
+			free(*dir);
+			*dir = next;
+			continue;
+		}
+		if (!IN_LIST(name, script_preludes))
+			return 1;
+	}
+	return found;
+}
+
+/*
+ * The directory the image leaves its children in, when started in dir:
+ * dir after its make -C, ninja -C, cmake -E chdir or the cds its sh -c
+ * script makes before its step.  malloc'd; NULL on allocation failure.
+ */
+static char *image_dir_after(const char *dir, const struct exec_image *img)
+{
+	char *out = strdup(dir), *next;
+	const char *script, *file, *value;
+	struct script_cmd cmd = { 0 };
+	enum tool tool = image_tool(img);
+	size_t i;
+
+	if (!out)
+		return NULL;
+	switch (tool) {
+	case TOOL_MAKE:
+	case TOOL_NINJA:
+		for (i = 1; i < img->argc && img->argv[i]; i++) {
+			value = option_value(img, &i, "-C", tool == TOOL_MAKE ? "--directory" : NULL);
+			if (!value)
+				continue;
+			next = path_resolve(out, value);
+			free(out);
+			out = next;
+			if (!out)
+				return NULL;
+		}
+		break;
+	case TOOL_CMAKE:
+		if (img->argc > 3 && img->argv[1] && img->argv[2] && img->argv[3] && !strcmp(img->argv[1], "-E") &&
+		    !strcmp(img->argv[2], "chdir")) {
+			next = path_resolve(out, img->argv[3]);
+			free(out);
+			out = next;
+		}
+		break;
+	case TOOL_SHELL:
+		shell_operand(img, &script, &file);
+		if (script && script_step(script, &out, &cmd) == -ENOMEM) {
+			free(out);
+			out = NULL;
+		}
+		script_cmd__free(&cmd);
+		break;
+	default:
+		break;
+	}
+	return out;
+}
+
+/* The index of p's image that ran at ts, or -1 before its first exec. */
+static long image_index_at(const struct proc_instance *p, __u64 ts)
+{
+	const struct exec_image *img = proc_image_at(p, ts);
+
+	return img ? img - p->execs : -1;
+}
+
+/*
+ * The directory image k of p started in, inferred from the recorded cwd
+ * and the directory changes of its ancestors' images that ran before it
+ * (each parent's up to the one that forked the child).  "." stands for
+ * an unknown cwd.  malloc'd; NULL on allocation failure.
+ */
+static char *image_start_dir(const struct model *m, const struct proc_instance *p, size_t k)
+{
+	const struct proc_instance *chain[CHAIN_MAX];
+	long upto[CHAIN_MAX];
+	size_t n = 0, i;
+	long j;
+	char *dir;
+
+	chain[n] = p;
+	upto[n++] = (long)k - 1;
+	while (m && n < CHAIN_MAX && chain[n - 1]->parent >= 0 && (size_t)chain[n - 1]->parent < m->nr_procs) {
+		const struct proc_instance *child = chain[n - 1];
+
+		chain[n] = &m->procs[child->parent];
+		upto[n] = image_index_at(chain[n], child->start_ns);
+		n++;
+	}
+	dir = path_normalise(m && m->cwd ? m->cwd : ".");
+	for (i = n; dir && i-- > 0;) {
+		for (j = 0; dir && j <= upto[i]; j++) {
+			char *next = image_dir_after(dir, &chain[i]->execs[j]);
+
+			free(dir);
+			dir = next;
+		}
+	}
+	return dir;
+}
+
+/* The build's directory: where the command runs its build (after its own -C). */
+static char *build_dir(const struct model *m)
+{
+	const struct proc_instance *root;
+	char *dir, *next;
+	size_t j;
+
+	if (!m || m->root < 0 || (size_t)m->root >= m->nr_procs)
+		return path_normalise(m && m->cwd ? m->cwd : ".");
+	root = &m->procs[m->root];
+	dir = image_start_dir(m, root, 0);
+	for (j = 0; dir && j < root->nr_execs; j++) {
+		next = image_dir_after(dir, &root->execs[j]);
+		free(dir);
+		dir = next;
+	}
+	return dir;
+}
+
+/* ---- names ---- */
+
+/* The program: argv[0]'s basename, else the exec'd file's, else comm. */
+static char *program_name(const struct exec_image *img)
+{
+	const char *base = NULL;
+	size_t len = 0;
+
+	if (img->argc > 0 && img->argv[0])
+		base = path_basename(img->argv[0], &len);
+	if (!len && img->filename)
+		base = path_basename(img->filename, &len);
+	if (!len) {
+		base = img->comm;
+		len = strnlen(img->comm, BB_COMM_LEN);
+	}
+	if (!len) {
+		base = "?";
+		len = 1;
+	}
+	return utf8_sanitize(base, len);
+}
+
+/* path (an argument of the image) as the name shows it. */
+static char *shown_path(const char *path, const struct name_dirs *dirs)
+{
+	char *full = path_resolve(dirs->dir, path), *shown;
+
+	if (!full)
+		return NULL;
+	shown = path_from(full, dirs->build);
+	free(full);
+	if (shown)
+		shorten_path(shown);
+	return shown;
+}
+
+/*
+ * The source-file operands of a compiler-like step: the first, and in
+ * *others how many more.  NULL when it has none.
+ */
+static const char *source_operands(const struct exec_image *img, enum tool tool, size_t *others)
+{
+	const char *first = NULL;
+	size_t i;
+
+	*others = 0;
 	for (i = 1; i < img->argc; i++) {
 		const char *arg = img->argv[i];
 
 		if (!arg)
 			break;
 		if (arg[0] == '-') {
-			if (IN_LIST(arg, value_opts))
+			if (IN_LIST(arg, value_opts) ||
+			    (tool == TOOL_CC_PROPER && IN_LIST(arg, gcc_proper_value_opts) && strcmp(img->argv[1], "-cc1")))
 				i++;
 			continue;
 		}
-		if (has_source_ext(arg))
-			found = arg;
+		if (!has_source_ext(arg))
+			continue;
+		if (first)
+			(*others)++;
+		else
+			first = arg;
 	}
-	return found;
+	return first;
+}
+
+/* The -o (or --output) value, or NULL. */
+static const char *output_operand(const struct exec_image *img)
+{
+	const char *out = NULL, *v;
+	size_t i;
+
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		if ((v = option_value(img, &i, "-o", "--output")) && (img->argv[i] == v || img->argv[i][1] == '-'))
+			out = v; /* "-o x" and "--output=x", not "-openmp" */
+	}
+	return out;
+}
+
+/* The archive operand of ar: after the operation key and its positional arguments. */
+static const char *ar_archive(const struct exec_image *img)
+{
+	const char *key = NULL;
+	size_t i, skip = 0;
+
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		const char *arg = img->argv[i];
+
+		if (!strncmp(arg, "--", 2)) {
+			if (!strcmp(arg, "--plugin") || !strcmp(arg, "--target") || !strcmp(arg, "--output"))
+				i++;
+			continue;
+		}
+		if (!key) {
+			key = arg[0] == '-' ? arg + 1 : arg;
+			/* relpos for a/b/i, count for N */
+			skip = !!strpbrk(key, "abi") + !!strchr(key, 'N');
+			continue;
+		}
+		if (skip) {
+			skip--;
+			continue;
+		}
+		return arg;
+	}
+	return NULL;
+}
+
+/* The first argument that is no option, or NULL. */
+static const char *first_operand(const struct exec_image *img)
+{
+	size_t i;
+
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		if (img->argv[i][0] != '-')
+			return img->argv[i];
+	}
+	return NULL;
+}
+
+/* "-o shown" for an output path; NULL on allocation failure. */
+static char *output_detail(const char *path, const struct name_dirs *dirs)
+{
+	char *shown = shown_path(path, dirs), *detail;
+
+	if (!shown)
+		return NULL;
+	detail = join2(output_mark, "", shown);
+	free(shown);
+	return detail;
+}
+
+/*
+ * A compiler's, assembler's or other program's detail: its first source
+ * operand and "+N more"; a compiler or assembler whose input is missing
+ * or a temporary shows what it writes instead.  0 or -ENOMEM.
+ */
+static int inputs_detail(const struct exec_image *img, enum tool tool, const struct name_dirs *dirs,
+			 char **detail)
+{
+	size_t others;
+	const char *input = source_operands(img, tool, &others), *output = NULL;
+	char *shown, more[32];
+	bool by_output = tool == TOOL_CC_DRIVER || tool == TOOL_CC_PROPER || tool == TOOL_ASSEMBLER;
+
+	*detail = NULL;
+	if (by_output) {
+		output = output_operand(img);
+		if (input && output) {
+			char *full = path_resolve(dirs->dir, input);
+
+			if (!full)
+				return -ENOMEM;
+			if (!is_temporary(full, dirs->build))
+				output = NULL;
+			free(full);
+		}
+		if (output) {
+			*detail = output_detail(output, dirs);
+			return *detail ? 0 : -ENOMEM;
+		}
+	}
+	if (!input)
+		return 0;
+	shown = shown_path(input, dirs);
+	if (!shown || !others) {
+		*detail = shown;
+		return shown ? 0 : -ENOMEM;
+	}
+	snprintf(more, sizeof(more), " +%zu more", others);
+	*detail = join2(shown, "", more);
+	free(shown);
+	return *detail ? 0 : -ENOMEM;
+}
+
+/* Appends " key value" to *s (malloc'd); 0 or -ENOMEM. */
+static int append_part(char **s, const char *key, const char *value)
+{
+	char *part = join2(key, "", value), *next;
+
+	if (!part)
+		return -ENOMEM;
+	next = *s ? join2(*s, " ", part) : strdup(part);
+	free(part);
+	if (!next)
+		return -ENOMEM;
+	free(*s);
+	*s = next;
+	return 0;
+}
+
+/*
+ * make and ninja: "-C dir" (the directory it works in, from the build's),
+ * kbuild's "obj=dir", else "-f makefile".  0 or -ENOMEM.
+ */
+static int make_detail(const struct exec_image *img, enum tool tool, const struct name_dirs *dirs,
+		       char **detail)
+{
+	const char *last_c = NULL, *obj = NULL, *file = NULL, *v;
+	char *after, *shown = NULL;
+	size_t i;
+	int err = 0;
+
+	*detail = NULL;
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		if ((v = option_value(img, &i, "-C", tool == TOOL_MAKE ? "--directory" : NULL)))
+			last_c = v;
+		else if (tool == TOOL_MAKE && ((v = option_value(img, &i, "-f", "--file")) ||
+					       (v = option_value(img, &i, "--makefile", NULL))))
+			file = v;
+		else if (tool == TOOL_MAKE && !strncmp(img->argv[i], "obj=", 4))
+			obj = img->argv[i] + 4;
+	}
+	if (last_c) {
+		after = image_dir_after(dirs->dir, img);
+		shown = after ? path_from(after, dirs->build) : NULL;
+		free(after);
+		if (!shown)
+			return -ENOMEM;
+		/* The top make's -C is the build's directory itself. */
+		if (!strcmp(shown, ".")) {
+			free(shown);
+			shown = strdup(last_c);
+			if (!shown)
+				return -ENOMEM;
+		}
+		shorten_path(shown);
+		err = append_part(detail, "-C ", shown);
+		free(shown);
+	}
+	if (!err && obj)
+		err = append_part(detail, "obj=", obj);
+	if (!err && file && !last_c && !obj) {
+		shown = shown_path(file, dirs);
+		err = shown ? append_part(detail, "-f ", shown) : -ENOMEM;
+		free(shown);
+	}
+	return err;
+}
+
+/*
+ * cmake: "-E command" with its first plain operand (cmake_depends: its
+ * target's directory), "-P script", "--build dir".  0 or -ENOMEM.
+ */
+static int cmake_detail(const struct exec_image *img, const struct name_dirs *dirs, char **detail)
+{
+	const char *operand = NULL, *last = NULL;
+	char *shown, *slash;
+	size_t i;
+	int err;
+
+	*detail = NULL;
+	if (img->argc < 3 || !img->argv[1] || !img->argv[2])
+		return 0;
+	if (!strcmp(img->argv[1], "-P") || !strcmp(img->argv[1], "--build")) {
+		shown = shown_path(img->argv[2], dirs);
+		if (!shown)
+			return -ENOMEM;
+		err = append_part(detail, img->argv[1], "");
+		if (!err)
+			err = append_part(detail, "", shown);
+		free(shown);
+		return err;
+	}
+	if (strcmp(img->argv[1], "-E"))
+		return 0;
+	err = append_part(detail, "-E ", img->argv[2]);
+	for (i = 3; !err && i < img->argc && img->argv[i]; i++) {
+		const char *arg = img->argv[i];
+
+		/* Options, and messages (cmake_echo_color's) are no operands. */
+		if (arg[0] == '-' || !arg[0] || strpbrk(arg, " \t\n"))
+			continue;
+		if (!operand)
+			operand = arg;
+		last = arg;
+	}
+	if (err || !operand)
+		return err;
+	/* cmake_depends ... CMakeFiles/<target>.dir/DependInfo.cmake */
+	shown = shown_path(!strcmp(img->argv[2], "cmake_depends") ? last : operand, dirs);
+	if (!shown)
+		return -ENOMEM;
+	if (!strcmp(img->argv[2], "cmake_depends") && (slash = strrchr(shown, '/')))
+		*slash = '\0';
+	err = append_part(detail, "", shown);
+	free(shown);
+	return err;
 }
 
 /*
  * Folds whitespace runs of the valid UTF-8 string s to one space, in place,
  * and cuts it after max_chars characters with an ellipsis.  s must have
- * room for ELLIPSIS_LEN more bytes than its length.
+ * room for ELLIPSIS_LEN more bytes than its length.  Returns whether it cut.
  */
-static void fold_script(char *s, size_t max_chars)
+static bool fold_script(char *s, size_t max_chars)
 {
 	size_t in, out = 0, chars = 0;
-	bool space = false;
+	bool space = false, cut = false;
 
 	for (in = 0; s[in]; in++) {
 		unsigned char c = s[in];
@@ -210,6 +1102,7 @@ static void fold_script(char *s, size_t max_chars)
 			if (chars + space >= max_chars) {
 				memcpy(s + out, ellipsis, ELLIPSIS_LEN);
 				out += ELLIPSIS_LEN;
+				cut = true;
 				break;
 			}
 			chars += 1 + space;
@@ -221,21 +1114,111 @@ static void fold_script(char *s, size_t max_chars)
 		s[out++] = c;
 	}
 	s[out] = '\0';
+	return cut;
 }
 
-/* "a" + sep + "b", or just a; NULL on allocation failure. */
-static char *join2(const char *a, const char *sep, const char *b)
-{
-	size_t la = strlen(a), ls = b ? strlen(sep) : 0, lb = b ? strlen(b) : 0;
-	char *s = malloc(la + ls + lb + 1);
+static int image_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail);
 
-	if (!s)
-		return NULL;
-	memcpy(s, a, la);
-	memcpy(s + la, sep, ls);
-	memcpy(s + la + ls, b ? b : "", lb);
-	s[la + ls + lb] = '\0';
-	return s;
+/*
+ * A sh -c script: shown whole when short; a longer one is named by the step
+ * it runs when that step has a detail ("-c cc src/foo.c" for ninja's
+ * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else cut.  0 or -ENOMEM.
+ */
+static int script_detail(const char *script, const struct name_dirs *dirs, int depth, char **detail)
+{
+	struct script_cmd cmd = { 0 };
+	struct exec_image step = { 0 };
+	struct name_dirs step_dirs = *dirs;
+	char *folded, *clean, *step_dir = NULL, *prog = NULL, *step_detail = NULL;
+	int err = 0, found;
+
+	*detail = NULL;
+	clean = utf8_sanitize(script, strlen(script));
+	/* Folding only shrinks, but the ellipsis may need 3 more bytes. */
+	folded = clean ? realloc(clean, strlen(clean) + ELLIPSIS_LEN + 1) : NULL;
+	if (!folded) {
+		free(clean);
+		return -ENOMEM;
+	}
+	if (!fold_script(folded, SCRIPT_MAX_CHARS) || depth > 0)
+		goto whole;
+	step_dir = strdup(dirs->dir);
+	if (!step_dir) {
+		err = -ENOMEM;
+		goto whole;
+	}
+	found = script_step(script, &step_dir, &cmd);
+	if (found != 1) {
+		err = found == -ENOMEM ? found : 0;
+		goto whole;
+	}
+	step.argv = cmd.words;
+	step.argc = cmd.nr;
+	step_dirs.dir = step_dir;
+	prog = program_name(&step);
+	err = prog ? image_detail(&step, &step_dirs, depth + 1, &step_detail) : -ENOMEM;
+	if (!err && step_detail) {
+		char *named = join2(prog, " ", step_detail);
+
+		if (named) {
+			*detail = join2("-c", " ", named);
+			free(named);
+		}
+		if (!*detail)
+			err = -ENOMEM;
+	}
+whole:
+	if (!err && !*detail) {
+		*detail = join2("-c", " ", folded);
+		if (!*detail)
+			err = -ENOMEM;
+	}
+	free(step_detail);
+	free(prog);
+	free(step_dir);
+	free(folded);
+	script_cmd__free(&cmd);
+	return err;
+}
+
+/* What follows the program in img's name, or *detail NULL.  0 or -ENOMEM. */
+static int image_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail)
+{
+	enum tool tool = image_tool(img);
+	const char *script, *file;
+
+	*detail = NULL;
+	switch (tool) {
+	case TOOL_SHELL:
+		shell_operand(img, &script, &file);
+		if (script)
+			return script_detail(script, dirs, depth, detail);
+		if (!file)
+			return 0;
+		*detail = shown_path(file, dirs);
+		return *detail ? 0 : -ENOMEM;
+	case TOOL_MAKE:
+	case TOOL_NINJA:
+		return make_detail(img, tool, dirs, detail);
+	case TOOL_CMAKE:
+		return cmake_detail(img, dirs, detail);
+	case TOOL_LINKER:
+		file = output_operand(img);
+		break;
+	case TOOL_AR:
+	case TOOL_RANLIB:
+		file = tool == TOOL_AR ? ar_archive(img) : first_operand(img);
+		if (!file)
+			return 0;
+		*detail = shown_path(file, dirs);
+		return *detail ? 0 : -ENOMEM;
+	default:
+		return inputs_detail(img, tool, dirs, detail);
+	}
+	if (!file)
+		return 0;
+	*detail = output_detail(file, dirs);
+	return *detail ? 0 : -ENOMEM;
 }
 
 /* Cuts the valid UTF-8 string s, in place, to max_bytes with an ellipsis. */
@@ -251,74 +1234,41 @@ static void cap_name(char *s, size_t max_bytes)
 	memcpy(s + cut, ellipsis, ELLIPSIS_LEN + 1);
 }
 
-static char *shell_name(const char *prog, const char *script)
+char *image_display_name(const struct model *m, const struct proc_instance *p, size_t k)
 {
-	char *clean, *folded, *name;
-	size_t len = strlen(script);
-
-	clean = utf8_sanitize(script, len);
-	if (!clean)
-		return NULL;
-	/* Folding only shrinks, but the ellipsis may need 3 more bytes. */
-	folded = realloc(clean, strlen(clean) + ELLIPSIS_LEN + 1);
-	if (!folded) {
-		free(clean);
-		return NULL;
-	}
-	fold_script(folded, SCRIPT_MAX_CHARS);
-	name = join2(prog, " -c ", folded);
-	free(folded);
-	return name;
-}
-
-static char *basename_clean(const char *path)
-{
-	size_t len;
-	const char *base = path_basename(path, &len);
-
-	return utf8_sanitize(base, len);
-}
-
-char *image_display_name(const struct exec_image *img)
-{
-	const char *script = NULL, *input = NULL;
-	char *prog, *detail = NULL, *name = NULL;
+	const struct exec_image *img = &p->execs[k];
+	struct name_dirs dirs;
+	char *prog, *start_dir, *build, *detail = NULL, *raw = NULL, *name = NULL;
 
 	prog = program_name(img);
-	if (!prog)
-		return NULL;
-
-	if (IN_LIST(prog, shells)) {
-		shell_operand(img, &script, &input);
-		if (script) {
-			name = shell_name(prog, script);
-			goto cap;
-		}
-	} else {
-		input = main_input(img);
-	}
-	if (input) {
-		detail = basename_clean(input);
-		if (!detail)
-			goto cleanup;
-	}
-	name = join2(prog, " ", detail);
-cap:
+	start_dir = image_start_dir(m, p, k);
+	build = build_dir(m);
+	if (!prog || !start_dir || !build)
+		goto cleanup;
+	dirs = (struct name_dirs){ .dir = start_dir, .build = build };
+	if (image_detail(img, &dirs, 0, &detail))
+		goto cleanup;
+	raw = join2(prog, " ", detail);
+	/* Paths are raw bytes from the kernel: the name is made valid once, here. */
+	name = raw ? utf8_sanitize(raw, strlen(raw)) : NULL;
 	if (name)
 		cap_name(name, NAME_MAX_BYTES);
 cleanup:
+	free(raw);
 	free(detail);
+	free(build);
+	free(start_dir);
 	free(prog);
 	return name;
 }
 
-char *proc_display_name(const struct proc_instance *p)
+char *proc_display_name(const struct model *m, const struct proc_instance *p)
 {
 	size_t len;
 	char *comm, *name;
 
 	if (p->nr_execs > 0)
-		return image_display_name(&p->execs[p->nr_execs - 1]);
+		return image_display_name(m, p, p->nr_execs - 1);
 
 	/* Never exec'd: a fork of its parent, still running the parent's image. */
 	len = strnlen(p->comm, BB_COMM_LEN);

@@ -35,7 +35,7 @@ static struct json_object *new_proc_name(const struct model *m, long idx)
 
 	if (idx < 0 || (size_t)idx >= m->nr_procs)
 		return json_object_new_string("?");
-	name = proc_display_name(&m->procs[idx]);
+	name = proc_display_name(m, &m->procs[idx]);
 	if (!name)
 		return NULL;
 	str = json_object_new_string(name);

@@ -60,7 +60,7 @@ static void put_proc(FILE *out, const struct model *m, long idx)
 		fputs("?", out);
 		return;
 	}
-	name = proc_display_name(&m->procs[idx]);
+	name = proc_display_name(m, &m->procs[idx]);
 	put_name(out, name ? name : m->procs[idx].comm, REPORT_NAME_MAX);
 	free(name);
 }

@@ -259,7 +259,7 @@ static char *track_name(const struct model *m, const struct trace_meta *meta)
 	if (cmd_argc(meta))
 		return argv_display_name(meta->cmd_argv, cmd_argc(meta), TRACK_NAME_MAX_BYTES);
 	if (m->root >= 0 && (size_t)m->root < m->nr_procs)
-		return proc_display_name(&m->procs[m->root]);
+		return proc_display_name(m, &m->procs[m->root]);
 	return strdup("buildbpf");
 }
 
@@ -438,7 +438,7 @@ static int add_image_slices(struct builder *b, size_t i)
 	for (k = 0; !err && k < p->nr_execs; k++) {
 		args = json_object_new_object();
 		args = json_done(args, json_put_int(args, "image", k) ?: add_image_args(args, &p->execs[k]));
-		err = add_slice(b, "exec", image_display_name(&p->execs[k]), p->lane, images[k].span, args);
+		err = add_slice(b, "exec", image_display_name(b->m, p, k), p->lane, images[k].span, args);
 	}
 	return err;
 }
@@ -489,7 +489,7 @@ static int add_proc(struct builder *b, size_t i)
 	const struct proc_instance *p = &b->m->procs[i];
 	int err;
 
-	err = add_slice(b, "process", proc_display_name(p), p->lane, b->layout->procs[i].span,
+	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
 			proc_args(p, b->sched != NULL));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
@@ -560,7 +560,7 @@ static long proc_at(const struct builder *b, __u32 tgid, __u64 ts)
 static const char *cached_proc_name(struct builder *b, size_t i)
 {
 	if (!b->cpu_names[i])
-		b->cpu_names[i] = proc_display_name(&b->m->procs[i]);
+		b->cpu_names[i] = proc_display_name(b->m, &b->m->procs[i]);
 	return b->cpu_names[i];
 }
 

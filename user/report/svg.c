@@ -202,13 +202,13 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 		for (k = 0; k < ph->nr_procs; k++) {
 			if (ph->procs[k].proc < 0)
 				continue;
-			name = proc_display_name(&m->procs[ph->procs[k].proc]);
+			name = proc_display_name(m, &m->procs[ph->procs[k].proc]);
 			fputs(k ? ", " : ": ", cv->out);
 			xml_put(cv->out, name ? name : "?");
 			free(name);
 		}
 		fputs("</title></rect>\n", cv->out);
-		name = ph->nr_procs && ph->procs[0].proc >= 0 ? proc_display_name(&m->procs[ph->procs[0].proc]) : NULL;
+		name = ph->nr_procs && ph->procs[0].proc >= 0 ? proc_display_name(m, &m->procs[ph->procs[0].proc]) : NULL;
 		/* The longest phase is always labelled; the others where the label fits. */
 		if (i && w < CHAR_W * (16 + (name ? strlen(name) : 0))) {
 			free(name);
@@ -240,7 +240,7 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 
 		if (w < MIN_DRAW_W)
 			continue;
-		name = proc_display_name(p);
+		name = proc_display_name(m, p);
 		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>", x, y,
 			w, cv->lane_h - 1, colour_of(a, audit__program_of(p)));
 		xml_put(cv->out, name ? name : p->comm);
