@@ -493,3 +493,33 @@ Test(proc_name, far_paths_stay_short)
 		     ARGVS(ARGV("make"), ARGV("cc", "-c", "/a/x/y.c"), ARGV("cc", "-c", "./../d/./e//f.c")),
 		     NAMES("make", "cc /a/x/y.c", "cc e/f.c"));
 }
+
+/* Long scripts a name cannot follow fall back to the cut script, never fail. */
+Test(proc_name, unfollowable_scripts_are_cut_not_parsed)
+{
+	static const char *const scripts[] = {
+		"cc -c 'an unclosed quote.c and then a good deal more text to pass 48",
+		"cc -c \"$(find . -name '*.c' | head -1)\" -o first.o && echo done, really done",
+		"cat <<EOF > out.c\nint main(void) { return 0; }\nEOF\ncc -c out.c -o out.o",
+		"if test -f x.c; then cc -c x.c -o x.o; fi # and a comment to make it long",
+		"(cd sub && cc -c a.c -o a.o) && (cd sub2 && cc -c b.c -o b.o) && true",
+		"mkdir -p out/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z trailing\\",
+		"cd && cc -c x.c -o x.o -DSOMETHING_LONG_ENOUGH_TO_BE_CUT=1 -DMORE=2",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+		char *name = name_of(make_image(ARGV("sh", "-c", (char *)scripts[i]), NULL, "sh"));
+
+		cr_assert(not(eq(ptr, name, NULL)));
+		assert_clean_name(name);
+		cr_assert(eq(int, strncmp(name, "sh -c ", 6), 0), "%s", name);
+		cr_assert(eq(int, strncmp(name + 6, scripts[i], 12), 0), "not the script itself: %s", name);
+		cr_assert(eq(str, name + strlen(name) - 3, ELLIPSIS), "%s", name);
+		free(name);
+	}
+	/* Quotes, escapes, redirections and assignments a name does follow. */
+	expect_name(ARGV("sh", "-c",
+			 "CCACHE_DIR=/tmp/c exec \"/usr/bin/cc\" -c 'my file.c' -o my\\ file.o 2>&1 >log.txt # a comment"),
+		    NULL, "sh", "sh -c cc my file.c");
+}
