@@ -385,9 +385,15 @@ Test(proc_name, cmake_link_and_helpers)
 			   ARGV("cmake", "--build", "/src/json-c/build")),
 		     NAMES("ninja", "sh -c cmake -E cmake_symlink_library libjson-c.so.5.3.0",
 			   "cmake -E cmake_symlink_library libjson-c.so.5.3.0", "cmake -P cmake_install.cmake",
-			   "cmake --build ."));
-	expect_chain("/src/json-c", ARGVS(ARGV("cmake", "--build", "build"), ARGV("ninja", "-C", "build")),
-		     NAMES("cmake --build build", "ninja -C build"));
+			   "cmake --build /src/json-c/build"));
+	/* cmake --build runs the generator in the build directory, with no -C. */
+	expect_chain("/src/json-c",
+		     ARGVS(ARGV("cmake", "--build", "build"), ARGV("/usr/bin/gmake", "-f", "Makefile"),
+			   ARGV("/usr/bin/cmake", "-S/src/json-c", "-B/src/json-c/build", "--check-build-system",
+				"CMakeFiles/Makefile.cmake", "0")),
+		     NAMES("cmake --build build", "gmake -f Makefile", "cmake CMakeFiles/Makefile.cmake"));
+	expect_chain("/src/json-c", ARGVS(ARGV("ninja", "-C", "build"), ARGV("cmake", "--build", "../other")),
+		     NAMES("ninja -C build", "cmake --build ../other"));
 }
 
 /* Two core.c in the kernel: named apart by their path; kbuild's makes by obj=. */

@@ -48,7 +48,7 @@ enum tool {
 	TOOL_RANLIB,	/* by the archive it indexes */
 	TOOL_MAKE,	/* by the directory and kbuild obj= it works on */
 	TOOL_NINJA,	/* by -C */
-	TOOL_CMAKE,	/* by its -E command, -P script or --build directory */
+	TOOL_CMAKE,	/* by its -E command, -P script, --build directory, .cmake file */
 };
 
 static const struct {
@@ -676,9 +676,20 @@ static int script_step(const char *script, char **dir, struct script_cmd *cmd)
 	return found;
 }
 
+/* The directory of "cmake -E chdir dir …" or "cmake --build dir", or NULL. */
+static const char *cmake_dir_change(const struct exec_image *img)
+{
+	if (img->argc > 2 && img->argv[1] && img->argv[2] && !strcmp(img->argv[1], "--build"))
+		return img->argv[2];
+	if (img->argc > 3 && img->argv[1] && img->argv[2] && img->argv[3] && !strcmp(img->argv[1], "-E") &&
+	    !strcmp(img->argv[2], "chdir"))
+		return img->argv[3];
+	return NULL;
+}
+
 /*
  * The directory the image leaves its children in, when started in dir:
- * dir after its make -C, ninja -C, cmake -E chdir or the cds its sh -c
+ * dir after its make -C, ninja -C, cmake -E chdir / --build or the cds its sh -c
  * script makes before its step.  malloc'd; NULL on allocation failure.
  */
 static char *image_dir_after(const char *dir, const struct exec_image *img)
@@ -706,9 +717,10 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 		}
 		break;
 	case TOOL_CMAKE:
-		if (img->argc > 3 && img->argv[1] && img->argv[2] && img->argv[3] && !strcmp(img->argv[1], "-E") &&
-		    !strcmp(img->argv[2], "chdir")) {
-			next = path_resolve(out, img->argv[3]);
+		/* "cmake --build dir" chdir()s there to run make or ninja. */
+		value = cmake_dir_change(img);
+		if (value) {
+			next = path_resolve(out, value);
 			free(out);
 			out = next;
 		}
@@ -983,6 +995,31 @@ static int append_part(char **s, const char *key, const char *value)
 }
 
 /*
+ * Appends key and the directory img moves to (make -C, cmake --build) as
+ * seen from the build's directory; given is the argument as written, shown
+ * when it is the build's directory itself (the top make's -C).  0 or -ENOMEM.
+ */
+static int dir_change_detail(const struct exec_image *img, const struct name_dirs *dirs, const char *key,
+			     const char *given, char **detail)
+{
+	char *after = image_dir_after(dirs->dir, img), *shown;
+	int err;
+
+	shown = after ? path_from(after, dirs->build) : NULL;
+	free(after);
+	if (shown && !strcmp(shown, ".")) {
+		free(shown);
+		shown = strdup(given);
+	}
+	if (!shown)
+		return -ENOMEM;
+	shorten_path(shown);
+	err = append_part(detail, key, shown);
+	free(shown);
+	return err;
+}
+
+/*
  * make and ninja: "-C dir" (the directory it works in, from the build's),
  * kbuild's "obj=dir", else "-f makefile".  0 or -ENOMEM.
  */
@@ -990,7 +1027,7 @@ static int make_detail(const struct exec_image *img, enum tool tool, const struc
 		       char **detail)
 {
 	const char *last_c = NULL, *obj = NULL, *file = NULL, *v;
-	char *after, *shown = NULL;
+	char *shown;
 	size_t i;
 	int err = 0;
 
@@ -1004,23 +1041,8 @@ static int make_detail(const struct exec_image *img, enum tool tool, const struc
 		else if (tool == TOOL_MAKE && !strncmp(img->argv[i], "obj=", 4))
 			obj = img->argv[i] + 4;
 	}
-	if (last_c) {
-		after = image_dir_after(dirs->dir, img);
-		shown = after ? path_from(after, dirs->build) : NULL;
-		free(after);
-		if (!shown)
-			return -ENOMEM;
-		/* The top make's -C is the build's directory itself. */
-		if (!strcmp(shown, ".")) {
-			free(shown);
-			shown = strdup(last_c);
-			if (!shown)
-				return -ENOMEM;
-		}
-		shorten_path(shown);
-		err = append_part(detail, "-C ", shown);
-		free(shown);
-	}
+	if (last_c)
+		err = dir_change_detail(img, dirs, "-C ", last_c, detail);
 	if (!err && obj)
 		err = append_part(detail, "obj=", obj);
 	if (!err && file && !last_c && !obj) {
@@ -1033,7 +1055,8 @@ static int make_detail(const struct exec_image *img, enum tool tool, const struc
 
 /*
  * cmake: "-E command" with its first plain operand (cmake_depends: its
- * target's directory), "-P script", "--build dir".  0 or -ENOMEM.
+ * target's directory), "-P script", "--build dir", else its .cmake
+ * operand.  0 or -ENOMEM.
  */
 static int cmake_detail(const struct exec_image *img, const struct name_dirs *dirs, char **detail)
 {
@@ -1045,18 +1068,16 @@ static int cmake_detail(const struct exec_image *img, const struct name_dirs *di
 	*detail = NULL;
 	if (img->argc < 3 || !img->argv[1] || !img->argv[2])
 		return 0;
-	if (!strcmp(img->argv[1], "-P") || !strcmp(img->argv[1], "--build")) {
+	if (!strcmp(img->argv[1], "--build"))
+		return dir_change_detail(img, dirs, "--build ", img->argv[2], detail);
+	if (!strcmp(img->argv[1], "-P")) {
 		shown = shown_path(img->argv[2], dirs);
-		if (!shown)
-			return -ENOMEM;
-		err = append_part(detail, img->argv[1], "");
-		if (!err)
-			err = append_part(detail, "", shown);
+		err = shown ? append_part(detail, "-P ", shown) : -ENOMEM;
 		free(shown);
 		return err;
 	}
-	if (strcmp(img->argv[1], "-E"))
-		return 0;
+	if (strcmp(img->argv[1], "-E")) /* "--check-build-system CMakeFiles/Makefile.cmake" */
+		return inputs_detail(img, TOOL_CMAKE, dirs, detail);
 	err = append_part(detail, "-E ", img->argv[2]);
 	for (i = 3; !err && i < img->argc && img->argv[i]; i++) {
 		const char *arg = img->argv[i];
