@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "log/event_log.h"
+#include "events.h"
 
 #define START 1000000000ull
 #define ROOT 1000
