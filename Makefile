@@ -213,7 +213,8 @@ RELIABILITY_MD := $(BUILD)/reliability.md
 test: SHELL := /bin/bash
 test: .SHELLFLAGS := -o pipefail -c
 test: test-deps
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK)
+	@# The benchmark generator too, so that a change cannot silently break make bench-convert.
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK) $(BUILD)/bench/gen-log
 	$(Q)$(MAKE) --no-print-directory viewer-deps
 	$(call msg,LAYERS,no header of a later stage)
 	$(Q)tests/check_layers.sh
