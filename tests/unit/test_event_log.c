@@ -2,13 +2,16 @@
 /*
  * The event log and its replay (no root): round trips, every cut a crash
  * can leave, corrupt and hostile files, and the recordings checked in under
- * tests/fixtures/ (made by the tool itself) converted to a trace.
+ * tests/fixtures/ (made by the tool itself) converted to a trace; hostile
+ * recordings of a few hundred bytes that once cost minutes or gigabytes.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
@@ -496,6 +499,229 @@ Test(event_log, records_dated_past_the_span_are_left_out_and_counted)
 	event_log_reader__free(r);
 	fclose(f);
 	close(fd);
+}
+
+/* ---- hostile recordings: a few hundred bytes, bounded work and memory ---- */
+
+#define SEC 1000000000ull
+#define HOUR (3600 * SEC)
+/* Generous: each of these converts in milliseconds, and took 20 s to
+ * minutes or a gigabyte before the bounds. */
+#define BUDGET_CPU_SEC 2.0
+#define BUDGET_RSS_MB 200
+
+/* A recording of one make process: its exec, then what the caller adds. */
+static struct event_log_writer *hostile_begin(const struct event_log_info *info, int *fd)
+{
+	struct event_log_writer *w;
+
+	*fd = memfd_create("bbl", 0);
+	cr_assert_geq(*fd, 0);
+	cr_assert_eq(event_log_writer__open(&w, *fd, info), 0);
+	add_exec(w, START + 10, ROOT, 1, "/usr/bin/make", "make");
+	return w;
+}
+
+/* Its exit and a trailer at end_ns: a complete recording, and a small one. */
+static void hostile_end(struct event_log_writer *w, int fd, __u64 end_ns)
+{
+	struct bbl_trailer t = { .end_ns = end_ns, .exit_ns = end_ns, .flags = BBL_EXITED };
+
+	add_exit(w, end_ns, ROOT, 0);
+	cr_assert_eq(event_log_writer__finish(w, &t, false), 0);
+	event_log_writer__free(w);
+	cr_assert_lt(lseek(fd, 0, SEEK_END), 64 << 10);
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	cr_assert_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * Replays fd and writes its trace as `convert` does, within the budget: the
+ * CPU time it took and this test process's peak RSS (each test runs in its
+ * own process).
+ */
+static void convert_within_budget(int fd, struct replay *rp, struct event_log_reader **r, FILE **f)
+{
+	struct replay_opts opts = {};
+	struct trace_meta meta = {};
+	struct rusage ru;
+	double cpu = cpu_seconds();
+	int out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+	cr_assert_geq(out, 0);
+	run_replay(fd, &opts, rp, r, f);
+	meta.version = rp->info->buildbpf_version;
+	meta.kernel_release = rp->info->kernel_release;
+	meta.nr_cpus = rp->info->online_cpus;
+	meta.cmd_argv = rp->info->cmd_argv;
+	meta.cmd_argc = rp->info->cmd_argc;
+	meta.user = rp->info->user;
+	meta.sched = rp->sched;
+	cr_assert_eq(chrome_trace__write(rp->model, &meta, out), 0);
+	close(out);
+	cpu = cpu_seconds() - cpu;
+	cr_assert_eq(getrusage(RUSAGE_SELF, &ru), 0);
+	cr_assert_lt(cpu, BUDGET_CPU_SEC, "converting took %.2f s of CPU", cpu);
+	cr_assert_lt(ru.ru_maxrss / 1024, BUDGET_RSS_MB, "converting peaked at %ld MB", ru.ru_maxrss / 1024);
+}
+
+static void free_replay(struct replay *rp, struct event_log_reader *r, FILE *f, int fd)
+{
+	replay__free(rp);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+}
+
+static struct event_log_info one_cpu_info(enum sched_level sched, __u64 resolution_ns)
+{
+	struct event_log_info info = sample_info(sched);
+
+	info.online_cpus = info.possible_cpus = 1;
+	info.online_cpu_list = "0";
+	info.sched_resolution_ns = resolution_ns;
+	return info;
+}
+
+/* 1 ns resolution over a second, and a gap before the one slice whose
+ * summed idle would be spread over a billion buckets. */
+Test(event_log, a_one_ns_resolution_converts_within_budget)
+{
+	struct event_log_info info = one_cpu_info(SCHED_SUMMARY, 1);
+	struct bb_cpu_slice_event slice = {};
+	struct event_log_reader *r;
+	struct replay rp;
+	const struct cpu_lane *lane;
+	FILE *f;
+	int fd;
+
+	struct event_log_writer *w = hostile_begin(&info, &fd);
+
+	header(&slice.hdr, BB_EV_CPU_SLICE, START + SEC, ROOT);
+	slice.start_ns = START + SEC - 1000;
+	slice.short_idle_ns = SEC / 10;
+	add(w, &slice, sizeof(slice));
+	hostile_end(w, fd, START + SEC);
+	convert_within_budget(fd, &rp, &r, &f);
+	lane = &rp.sched->cpus[0];
+	cr_assert(eq(u64, lane->build_ns, 1000));
+	cr_assert(eq(u64, lane->idle_ns, SEC / 10), "the summed idle is kept exactly");
+	cr_assert(eq(u64, lane->build_ns + lane->other_ns + lane->idle_ns, SEC));
+	free_replay(&rp, r, f, fd);
+}
+
+/* 8192 possible and online CPUs at 10 ms over an hour: 2.9e9 CPU buckets. */
+Test(event_log, eight_thousand_cpus_over_an_hour_convert_within_budget)
+{
+	struct event_log_info info = sample_info(SCHED_SUMMARY);
+	struct bb_cpu_idle_event idle = {};
+	struct event_log_reader *r;
+	struct replay rp;
+	FILE *f;
+	int fd;
+
+	struct event_log_writer *w;
+
+	info.online_cpus = info.possible_cpus = BBL_MAX_CPUS;
+	info.online_cpu_list = "0-8191";
+	w = hostile_begin(&info, &fd);
+	header(&idle.hdr, BB_EV_CPU_IDLE, START + HOUR, 0);
+	idle.hdr.cpu = BBL_MAX_CPUS - 1;
+	idle.start_ns = START;
+	add(w, &idle, sizeof(idle));
+	hostile_end(w, fd, START + HOUR);
+	convert_within_budget(fd, &rp, &r, &f);
+	cr_assert(eq(sz, rp.sched->nr_cpus, BBL_MAX_CPUS));
+	cr_assert(eq(u64, rp.sched->cpus[0].other_ns, HOUR), "a silent CPU ran outside work all along");
+	cr_assert(eq(u64, rp.sched->cpus[BBL_MAX_CPUS - 1].idle_ns, HOUR));
+	free_replay(&rp, r, f, fd);
+}
+
+/*
+ * --sched=full, one idle period of 12 hours (a gigabyte of 1 ms counter
+ * buckets), and slices each waiting all that time: the counters coarsen
+ * instead of growing with the span, and a wait costs what a short one does.
+ */
+Test(event_log, full_sched_with_twelve_idle_hours_converts_within_budget)
+{
+	struct event_log_info info = one_cpu_info(SCHED_FULL, 10000000);
+	struct bb_cpu_slice_event slice = {};
+	struct bb_cpu_idle_event idle = {};
+	struct event_log_writer *w;
+	struct event_log_reader *r;
+	const struct counter_sample *last;
+	struct replay rp;
+	__u64 end = START + 12 * HOUR;
+	FILE *f;
+	size_t i;
+	int fd;
+
+	w = hostile_begin(&info, &fd);
+	header(&idle.hdr, BB_EV_CPU_IDLE, end - SEC, 0);
+	idle.start_ns = START;
+	add(w, &idle, sizeof(idle));
+	for (i = 0; i < 500; i++) {
+		header(&slice.hdr, BB_EV_CPU_SLICE, end - SEC + (i + 1) * 1000000, ROOT);
+		slice.start_ns = end - SEC + i * 1000000;
+		slice.wait_ns = 12 * HOUR;
+		add(w, &slice, sizeof(slice));
+	}
+	hostile_end(w, fd, end);
+	convert_within_budget(fd, &rp, &r, &f);
+	cr_assert(eq(u64, rp.sched->cpus[0].idle_ns, 12 * HOUR - SEC));
+	cr_assert(eq(u64, rp.sched->cpus[0].build_ns, SEC / 2));
+	cr_assert_gt(rp.sched->bucket_ns, 1000000, "counters coarsened past 1 ms");
+	cr_assert_leq(12 * HOUR / rp.sched->bucket_ns, 1 << 20, "at most a million counter buckets");
+	cr_assert_geq(rp.sched->nr_samples, 2);
+	cr_assert(eq(dbl, rp.sched->samples[0].idle_cpus, 1.0), "idle from the start");
+	cr_assert(eq(dbl, rp.sched->samples[0].runnable, 500.0), "every wait covers the first bucket whole");
+	last = &rp.sched->samples[rp.sched->nr_samples - 1];
+	cr_assert(eq(dbl, last->runnable, 0.0), "and none the last");
+	free_replay(&rp, r, f, fd);
+}
+
+Test(event_log, cpu_counts_that_disagree_are_refused_clearly)
+{
+	struct event_log_info more_online = sample_info(SCHED_SUMMARY);
+	struct event_log_info list_beyond = sample_info(SCHED_SUMMARY);
+	struct event_log_info list_empty = sample_info(SCHED_SUMMARY);
+	const struct {
+		const struct event_log_info *info;
+		const char *says;
+	} cases[] = {
+		{ &more_online, "2 CPUs online of 1 possible" },
+		{ &list_beyond, "online CPU list does not fit its 2 possible CPUs" },
+		{ &list_empty, "online CPU list does not fit" },
+	};
+	struct event_log_reader *r;
+	struct event_log_writer *w;
+	char err[256];
+	size_t i;
+
+	more_online.possible_cpus = 1;
+	more_online.online_cpu_list = NULL;
+	list_beyond.online_cpu_list = "0,8000";
+	list_empty.online_cpu_list = "9000";
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int fd = memfd_create("bbl", 0);
+		FILE *f;
+
+		cr_assert_eq(event_log_writer__open(&w, fd, cases[i].info), 0);
+		cr_assert_eq(event_log_writer__flush(w), 0);
+		event_log_writer__free(w);
+		f = reopen(fd);
+		cr_assert(eq(int, event_log_reader__open(&r, f, err, sizeof(err)), -EBADMSG), "case %zu", i);
+		cr_assert(strstr(err, cases[i].says) != NULL, "case %zu: %s", i, err);
+		cr_assert(strstr(err, "corrupt") == err, "%s", err);
+		fclose(f);
+		close(fd);
+	}
 }
 
 /* ---- checked-in recordings, made by buildbpf itself ---- */

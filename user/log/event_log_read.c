@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "util/cpu_list.h"
 #include "util/error_text.h"
 #include "log/event_log.h"
 
@@ -191,6 +192,42 @@ out:
 	return e;
 }
 
+/*
+ * The CPU counts and list agree: replay allocates a lane per possible CPU
+ * and takes records only from those, so a list naming others, or more
+ * online CPUs than possible ones, is a log no recording made.
+ */
+static int check_cpus(const struct event_log_info *info, char *err, size_t size)
+{
+	bool *listed;
+	size_t cpu, nr_listed = 0, beyond = 0;
+	int e = 0;
+
+	if (info->online_cpus > info->possible_cpus)
+		return error_text(-EBADMSG, err, size, "corrupt: the recording has %ld CPUs online of %u possible",
+				  info->online_cpus, info->possible_cpus);
+	if (!info->online_cpu_list)
+		return 0;
+	listed = calloc(BBL_MAX_CPUS, sizeof(*listed));
+	if (!listed)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	if (cpu_list__parse(info->online_cpu_list, listed, BBL_MAX_CPUS)) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's online CPU list is malformed");
+		goto out;
+	}
+	for (cpu = 0; cpu < BBL_MAX_CPUS; cpu++) {
+		nr_listed += listed[cpu] && cpu < info->possible_cpus;
+		beyond += listed[cpu] && cpu >= info->possible_cpus;
+	}
+	if (beyond || !nr_listed)
+		e = error_text(-EBADMSG, err, size,
+			       "corrupt: the recording's online CPU list does not fit its %u possible CPUs",
+			       info->possible_cpus);
+out:
+	free(listed);
+	return e;
+}
+
 /* ARGV: NUL-terminated arguments, at least one. */
 static int parse_argv(struct event_log_reader *r, size_t len, char *err, size_t size)
 {
@@ -254,6 +291,8 @@ int event_log_reader__open(struct event_log_reader **out, FILE *f, char *err, si
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is missing");
 	if (!e)
 		e = parse_info(r, fr.len, err, size);
+	if (!e)
+		e = check_cpus(&r->info, err, size);
 	if (!e)
 		e = read_frame(r, &fr, err, size);
 	if (!e && fr.type != BBL_FRAME_ARGV)

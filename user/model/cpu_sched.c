@@ -44,6 +44,11 @@
 #define HOLD_BACK 256
 /* Build threads a SUMMARY bucket tells apart; see bucket_share(). */
 #define BUCKET_THREADS 8
+/* Counter buckets kept at most (48 MiB): past it they double in width, so a
+ * long recording costs coarser counters, not memory per bucket of its span. */
+#define COUNTER_BUCKETS_MAX (1u << 20)
+/* Pieces a gap's summed idle is spread over at most (see lane_gap()). */
+#define GAP_PIECES_MAX 1024
 
 /* What a stretch of a CPU's time was: cpu_slice_kind, plus idle. */
 enum interval_kind {
@@ -126,9 +131,19 @@ struct lane_state {
 	bool absent;
 };
 
+/*
+ * One counter bucket's integrals.  An interval covering whole buckets adds
+ * to its first and last only, +1/-1 in whole[] (a difference array), so its
+ * cost does not grow with its length; counters_settle() folds whole[] in.
+ */
+struct counter_bucket {
+	__u64 ns[NR_COUNTERS];
+	__s64 whole[NR_COUNTERS]; /* intervals covering it whole, minus the bucket before's */
+};
+
 struct sched_priv {
 	struct lane_state *lanes;
-	__u64 (*buckets)[NR_COUNTERS]; /* ns integrals, from start_ns */
+	struct counter_bucket *buckets; /* from start_ns, s->bucket_ns wide */
 	size_t nr_buckets, buckets_cap;
 	size_t samples_cap;
 	bool finished;
@@ -230,15 +245,52 @@ cleanup:
 	return NULL;
 }
 
+/* Folds the whole-bucket counts into the integrals. */
+static void counters_settle(struct sched_model *s)
+{
+	struct sched_priv *pv = s->priv;
+	__s64 covering[NR_COUNTERS] = {};
+	size_t i, c;
+
+	for (i = 0; i < pv->nr_buckets; i++) {
+		for (c = 0; c < NR_COUNTERS; c++) {
+			covering[c] += pv->buckets[i].whole[c];
+			pv->buckets[i].ns[c] += (__u64)covering[c] * s->bucket_ns;
+			pv->buckets[i].whole[c] = 0;
+		}
+	}
+}
+
+/* Doubles the counter buckets' width: bucket k becomes k / 2. */
+static void counters_coarsen(struct sched_model *s)
+{
+	struct sched_priv *pv = s->priv;
+	size_t i, c;
+
+	counters_settle(s);
+	for (i = 0; i < pv->nr_buckets; i++) {
+		if (i % 2 == 0) {
+			pv->buckets[i / 2] = pv->buckets[i];
+			continue;
+		}
+		for (c = 0; c < NR_COUNTERS; c++)
+			pv->buckets[i / 2].ns[c] += pv->buckets[i].ns[c];
+	}
+	pv->nr_buckets = (pv->nr_buckets + 1) / 2;
+	s->bucket_ns *= 2;
+}
+
 /* Adds [from, to) to one counter, split exactly across the buckets it spans. */
 static int counter_add(struct sched_model *s, enum counter c, __u64 from, __u64 to)
 {
 	struct sched_priv *pv = s->priv;
 	size_t idx, last;
-	__u64 edge;
 
 	if (from >= to)
 		return 0;
+	/* The span is at most a week, so the width never nears UINT64_MAX. */
+	while ((to - 1 - s->start_ns) / s->bucket_ns >= COUNTER_BUCKETS_MAX && s->bucket_ns <= UINT64_MAX / 2)
+		counters_coarsen(s);
 	idx = (from - s->start_ns) / s->bucket_ns;
 	last = (to - 1 - s->start_ns) / s->bucket_ns;
 	if (last >= pv->nr_buckets) {
@@ -248,11 +300,16 @@ static int counter_add(struct sched_model *s, enum counter c, __u64 from, __u64 
 		memset(pv->buckets + pv->nr_buckets, 0, (last + 1 - pv->nr_buckets) * sizeof(*pv->buckets));
 		pv->nr_buckets = last + 1;
 	}
-	for (; from < to; idx++) {
-		/* The last bucket's edge may lie past UINT64_MAX; `to` bounds it. */
-		edge = idx == last ? to : s->start_ns + (idx + 1) * s->bucket_ns;
-		pv->buckets[idx][c] += edge - from;
-		from = edge;
+	if (idx == last) {
+		pv->buckets[idx].ns[c] += to - from;
+		return 0;
+	}
+	/* The edges lie before `to`, so they do not overflow. */
+	pv->buckets[idx].ns[c] += s->start_ns + (idx + 1) * s->bucket_ns - from;
+	pv->buckets[last].ns[c] += to - (s->start_ns + last * s->bucket_ns);
+	if (last > idx + 1) {
+		pv->buckets[idx + 1].whole[c]++;
+		pv->buckets[last].whole[c]--;
 	}
 	return 0;
 }
@@ -444,15 +501,28 @@ static int summary_interval(struct sched_model *s, struct cpu_lane *lane, struct
 			    const struct interval *iv)
 {
 	struct bucket *b = &ls->bucket;
-	__u64 from = iv->start_ns, to;
-	bool begins = true;
+	__u64 from = iv->start_ns, to, skip;
+	bool begins = true, filled = false, whole;
 	int err;
 
 	/* Stretches arrive contiguous from the trace start, which is a bucket
 	 * edge, so each piece starts inside the current bucket.  A bucket is
 	 * complete when the lane's time reaches its end. */
 	while (from < iv->end_ns) {
+		/* After one bucket that iv filled alone, the next ones it fills
+		 * change nothing but the run's end: skipped, so a long interval
+		 * costs what a short one does. */
+		if (filled && iv->end_ns - from >= s->resolution_ns) {
+			skip = (iv->end_ns - from) / s->resolution_ns * s->resolution_ns;
+			from += skip;
+			if (iv->kind != IV_IDLE)
+				ls->pending.end_ns = from;
+			bucket_reset(b, from, s->resolution_ns);
+			filled = false;
+			continue;
+		}
 		to = min_u64(iv->end_ns, b->end_ns);
+		whole = !begins && !b->ns && to == b->end_ns;
 		bucket_add(b, iv, from, to, begins);
 		begins = false;
 		from = to;
@@ -461,6 +531,7 @@ static int summary_interval(struct sched_model *s, struct cpu_lane *lane, struct
 		err = bucket_close(s, lane, ls);
 		if (err)
 			return err;
+		filled = whole;
 	}
 	return 0;
 }
@@ -501,18 +572,24 @@ static int lane_interval(struct sched_model *s, struct cpu_lane *lane, struct la
  * kernel summed instead of streaming (periods below idle_min_ns).  Where in
  * the gap that idle lay is not known: it is spread evenly, piece by piece
  * at bucket edges, so the totals are exact and each bucket gets its share.
+ * A gap of more than GAP_PIECES_MAX buckets is cut at every few bucket
+ * edges instead, so one record costs at most that many pieces.
  */
 static int lane_gap(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls, __u64 from, __u64 to,
 		    __u64 short_idle)
 {
-	__u64 len = to - from, idle = min_u64(short_idle, len), idle_done = 0, a = from, b, edge, share;
+	__u64 len = to - from, idle = min_u64(short_idle, len), idle_done = 0, a = from, b, edge, share, step = 0;
 	struct interval iv = {};
 	int err;
 
+	if (idle && s->resolution_ns) {
+		step = len / s->resolution_ns / GAP_PIECES_MAX + 1;
+		step = step > UINT64_MAX / s->resolution_ns ? UINT64_MAX : step * s->resolution_ns;
+	}
 	while (a < to) {
 		b = to;
-		if (idle && s->resolution_ns) {
-			edge = s->start_ns + ((a - s->start_ns) / s->resolution_ns + 1) * s->resolution_ns;
+		if (step) {
+			edge = add_sat(s->start_ns, ((a - s->start_ns) / step + 1) * step);
 			b = min_u64(edge, to);
 		}
 		/* The idle owed up to b: the pieces add up to idle exactly. */
@@ -763,10 +840,14 @@ static int build_samples(struct sched_model *s)
 	static const __u64 none[NR_COUNTERS];
 	const __u64 *sum;
 
+	counters_settle(s);
+	/* Past the last bucket every sample is zero: one says so. */
+	if (nr > pv->nr_buckets + 1)
+		nr = pv->nr_buckets + 1;
 	for (i = 0; i < nr; i++) {
 		ts = s->start_ns + i * s->bucket_ns;
 		width = min_u64(s->bucket_ns, s->end_ns - ts);
-		sum = i < pv->nr_buckets ? pv->buckets[i] : none;
+		sum = i < pv->nr_buckets ? pv->buckets[i].ns : none;
 		sample.ts_ns = ts;
 		sample.running = (double)sum[CNT_RUNNING] / width;
 		sample.runnable = (double)sum[CNT_RUNNABLE] / width;
