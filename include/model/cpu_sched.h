@@ -72,7 +72,9 @@ struct sched_model {
 	 * first ran in the run to where it last ran.  FULL: 0, every interval.
 	 */
 	__u64 resolution_ns;
-	__u64 bucket_ns; /* counter bucket width: 10 * resolution_ns; FULL: 1 ms */
+	/* Counter bucket width: 10 * resolution_ns, FULL 1 ms, doubled as often
+	 * as keeps the span within a million buckets. */
+	__u64 bucket_ns;
 	__u64 start_ns, end_ns;
 	struct cpu_lane *cpus; /* nr_cpus lanes, cpus[i].cpu == i */
 	size_t nr_cpus;

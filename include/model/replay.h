@@ -5,8 +5,10 @@
  * clock; the one-step path, `convert` and `report` all go through it, so
  * a recording converts the same way whenever it is converted.
  *
- * Memory: the process model (a few records per process) and the CPU lanes
- * at the chosen resolution; scheduler records stream through.
+ * Memory: the process model (a few records per process), the CPU lanes'
+ * drawn slices and at most 48 MiB of counters; scheduler records stream
+ * through.  Work follows the records, whatever span, resolution or CPU
+ * count the log claims.
  */
 #ifndef BUILDBPF_REPLAY_H
 #define BUILDBPF_REPLAY_H
@@ -19,7 +21,7 @@
 #include "model/model.h"
 
 /* Records later than this after the start are refused: a real build is
- * shorter, and the counters' memory follows the span. */
+ * shorter.  (Memory does not follow the span: the counters coarsen.) */
 #define REPLAY_DEFAULT_MAX_SPAN_NS (7ull * 24 * 3600 * 1000000000ull)
 
 struct replay_opts {

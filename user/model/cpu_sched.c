@@ -48,7 +48,7 @@
  * long recording costs coarser counters, not memory per bucket of its span. */
 #define COUNTER_BUCKETS_MAX (1u << 20)
 /* Pieces a gap's summed idle is spread over at most (see lane_gap()). */
-#define GAP_PIECES_MAX 1024
+#define GAP_PIECES_MAX 64
 
 /* What a stretch of a CPU's time was: cpu_slice_kind, plus idle. */
 enum interval_kind {
