@@ -372,6 +372,8 @@ Test(merge, hostile_files_are_skipped_with_a_reason)
 		"[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}] trailing",
 		"[{\"ph\":\"X\",\"name\":\"x\",\"ts\":NaN,\"dur\":1}]",
 		"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}],\"beginningOfTime\":\"soon\"}",
+		/* past 2262: in ns beyond an __s64 (once a signed overflow) */
+		"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}],\"beginningOfTime\":9300000000000000}",
 		/* four events: over the cap of 3 */
 		"[{\"ph\":\"i\",\"name\":\"x\",\"ts\":1},{\"ph\":\"i\",\"name\":\"x\",\"ts\":1},"
 		"{\"ph\":\"i\",\"name\":\"x\",\"ts\":1},{\"ph\":\"i\",\"name\":\"x\",\"ts\":1}]",
@@ -427,6 +429,36 @@ Test(merge, hostile_files_are_skipped_with_a_reason)
 	cr_assert(eq(sz, tm->stats.bad_events, 7));
 	cr_assert(not(eq(ptr, (void *)json_object_to_json_string(find_event(tm, "far")->args), NULL)));
 	trace_merge__free(tm);
+}
+
+/* A recording's clock offset is whatever its log says: no offset overflows
+ * the alignment (UBSan reports a signed overflow if one does). */
+Test(merge, extreme_clock_offsets_align_without_overflow)
+{
+	static const __s64 offsets[] = { INT64_MIN, INT64_MAX, -1 };
+	static const char *const files[] = {
+		"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}],\"beginningOfTime\":8999999999999999}",
+		"{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}],\"beginningOfTime\":1000000000000000}",
+		"[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}]",
+	};
+	struct proc_instance procs[4];
+	struct model m = test_model(procs);
+	char why[160];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
+		struct trace_merge *tm = trace_merge__new(&m, offsets[i], NULL);
+
+		cr_assert_not_null(tm);
+		for (j = 0; j < sizeof(files) / sizeof(files[0]); j++)
+			cr_assert(le(int, add(tm, "t.json", files[j], why, sizeof(why)), 1), "offset %zu file %zu", i, j);
+		cr_assert(eq(int, trace_merge__finish(tm), 0));
+		for (j = 0; j < tm->nr_events; j++) {
+			cr_assert(ge(i64, tm->events[j].ts, us(m.start_ns)));
+			cr_assert(le(i64, tm->events[j].ts + tm->events[j].dur, us(m.end_ns)));
+		}
+		trace_merge__free(tm);
+	}
 }
 
 /* ---- the written trace ---- */

@@ -21,9 +21,10 @@
 
 /* A relative ts or dur beyond this (microseconds, ~3000 years) is garbage. */
 #define MAX_ABS_US 1e17
-/* beginningOfTime outside [2001, 5138] (microseconds since the epoch) is not a wall clock. */
+/* beginningOfTime outside [2001, 2255] (microseconds since the epoch) is not
+ * a wall clock; the bound keeps it in nanoseconds within an __s64. */
 #define BOT_MIN_US 1e15
-#define BOT_MAX_US 1e17
+#define BOT_MAX_US 9e15
 /* Events with no anchor are read as CLOCK_MONOTONIC or CLOCK_REALTIME
  * microseconds when they all fall in the trace, widened by this. */
 #define ABS_CLOCK_SLACK_NS 1000000000ll
@@ -380,9 +381,9 @@ static bool anchor_clock(struct file_ctx *fc, double lo_us, double hi_us)
 	__s64 real_minus_mono = fc->tm->real_minus_mono_ns;
 
 	fc->shift_us = 0;
-	if (fc->bot_us >= 0) {
-		/* In integers: beginningOfTime in ns needs 61 bits. */
-		fc->base_ns = (__s64)fc->bot_us * 1000 - real_minus_mono;
+	/* In integers: beginningOfTime in ns needs 63 bits, and the recording's
+	 * clock offset is whatever its log says. */
+	if (fc->bot_us >= 0 && !__builtin_sub_overflow((__s64)fc->bot_us * 1000, real_minus_mono, &fc->base_ns)) {
 		fc->clock = ALIGN_BEGINNING_OF_TIME;
 		return true;
 	}
@@ -391,7 +392,7 @@ static bool anchor_clock(struct file_ctx *fc, double lo_us, double hi_us)
 		fc->clock = ALIGN_MONOTONIC;
 		return true;
 	}
-	if (fits_trace(fc, -real_minus_mono, lo_us, hi_us)) {
+	if (real_minus_mono != INT64_MIN && fits_trace(fc, -real_minus_mono, lo_us, hi_us)) {
 		fc->base_ns = -real_minus_mono;
 		fc->clock = ALIGN_REALTIME;
 		return true;
