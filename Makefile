@@ -278,7 +278,9 @@ fuzz: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(CLANG) CFLAGS="-O1 -g" \
 		SAN_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
 		$(FUZZ_BIN)
-	$(Q)mkdir -p $(FUZZ_BUILD)/corpus && cp tests/fixtures/*.bbl $(FUZZ_BUILD)/corpus/
+	@# Seeds: real recordings, and hostile ones that once cost minutes or gigabytes
+	@# (1 ns resolution, 8192 CPUs, 12 idle hours; the unit tests' crafted logs).
+	$(Q)mkdir -p $(FUZZ_BUILD)/corpus && cp tests/fixtures/*.bbl tests/fuzz/seeds/*.bbl $(FUZZ_BUILD)/corpus/
 	$(Q)echo "  FUZZ     event log reader, $(FUZZ_SECONDS) s"
 	$(Q)./$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-print_final_stats=1 $(FUZZ_BUILD)/corpus > $(FUZZ_BUILD)/fuzz.log 2>&1 || \

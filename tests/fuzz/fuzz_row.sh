@@ -17,4 +17,4 @@ if [ -z "$runs" ]; then
 	exit 1
 fi
 echo "  FUZZ     $runs executions in $seconds s, 0 crashes, peak RSS ${peak:-?} MB, corpus ${corpus:-?}"
-echo "RELIABILITY|fuzz::event_log_reader|libFuzzer on the event-log reader and replay, ASan + UBSan|no crash, leak, hang (10 s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
+echo "RELIABILITY|fuzz::event_log_reader|libFuzzer on the event-log reader and replay, ASan + UBSan|no crash, leak, hang (10 s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
