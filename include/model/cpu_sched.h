@@ -73,7 +73,7 @@ struct sched_model {
 	 */
 	__u64 resolution_ns;
 	/* Counter bucket width: 10 * resolution_ns, FULL 1 ms, doubled as often
-	 * as keeps the span within a million buckets. */
+	 * as keeps the span within 65,536 buckets. */
 	__u64 bucket_ns;
 	__u64 start_ns, end_ns;
 	struct cpu_lane *cpus; /* nr_cpus lanes, cpus[i].cpu == i */

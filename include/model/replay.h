@@ -6,7 +6,7 @@
  * a recording converts the same way whenever it is converted.
  *
  * Memory: the process model (a few records per process), the CPU lanes'
- * drawn slices and at most 48 MiB of counters; scheduler records stream
+ * drawn slices and at most 3 MiB of counters; scheduler records stream
  * through.  Work follows the records, whatever span, resolution or CPU
  * count the log claims.
  */

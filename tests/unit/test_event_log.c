@@ -677,12 +677,12 @@ Test(event_log, full_sched_with_twelve_idle_hours_converts_within_budget)
 	cr_assert(eq(u64, rp.sched->cpus[0].idle_ns, 12 * HOUR - SEC));
 	cr_assert(eq(u64, rp.sched->cpus[0].build_ns, SEC / 2));
 	cr_assert_gt(rp.sched->bucket_ns, 1000000, "counters coarsened past 1 ms");
-	cr_assert_leq(12 * HOUR / rp.sched->bucket_ns, 1 << 20, "at most a million counter buckets");
+	cr_assert_leq(12 * HOUR / rp.sched->bucket_ns, 1 << 16, "at most 65,536 counter buckets");
 	cr_assert_geq(rp.sched->nr_samples, 2);
 	cr_assert(eq(dbl, rp.sched->samples[0].idle_cpus, 1.0), "idle from the start");
 	cr_assert(eq(dbl, rp.sched->samples[0].runnable, 500.0), "every wait covers the first bucket whole");
 	last = &rp.sched->samples[rp.sched->nr_samples - 1];
-	cr_assert(eq(dbl, last->runnable, 0.0), "and none the last");
+	cr_assert(lt(dbl, last->runnable, 500.0), "but not the last, where they end");
 	free_replay(&rp, r, f, fd);
 }
 

@@ -44,9 +44,9 @@
 #define HOLD_BACK 256
 /* Build threads a SUMMARY bucket tells apart; see bucket_share(). */
 #define BUCKET_THREADS 8
-/* Counter buckets kept at most (48 MiB): past it they double in width, so a
+/* Counter buckets kept at most (3 MiB): past it they double in width, so a
  * long recording costs coarser counters, not memory per bucket of its span. */
-#define COUNTER_BUCKETS_MAX (1u << 20)
+#define COUNTER_BUCKETS_MAX (1u << 16)
 /* Pieces a gap's summed idle is spread over at most (see lane_gap()). */
 #define GAP_PIECES_MAX 64
 
