@@ -4,7 +4,7 @@
  * as a trace, as `buildbpf convert` does, with its real limits (a week's
  * span, 8192 CPUs, any resolution).  Must never crash, hang or allocate
  * without bound (make fuzz runs it under ASan and UBSan with a 10 s timeout
- * and an RSS limit; the recordings in tests/fixtures seed the corpus).
+ * and an RSS limit; tests/fixtures and tests/fuzz/seeds seed the corpus).
  */
 #include <fcntl.h>
 #include <stdint.h>
