@@ -60,7 +60,9 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 {
 	__u64 now = bpf_ktime_get_ns();
 	__u32 zero = 0, cpu = bpf_get_smp_processor_id();
-	__u32 prev_tid = BPF_CORE_READ(prev, pid), next_tid = BPF_CORE_READ(next, pid);
+	/* tp_btf arguments are BTF-typed pointers: read directly (still CO-RE
+	 * relocated), no bpf_probe_read_kernel() call on the hottest path. */
+	__u32 prev_tid = prev->pid, next_tid = next->pid;
 	struct bb_cpu_slot *slot = bpf_map_lookup_elem(&cpu_slots, &zero);
 	struct bb_thread *t;
 
@@ -100,7 +102,7 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 
 static __always_inline int wake(struct task_struct *p)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
+	__u32 tid = p->pid; /* a tp_btf argument: read directly, as in handle_switch */
 	struct bb_thread *t = bpf_map_lookup_elem(&threads, &tid);
 
 	if (t)
