@@ -8,7 +8,8 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "shared_maps.bpf.h"
+#include "maps.bpf.h"
+#include "emit.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
