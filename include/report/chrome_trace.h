@@ -2,7 +2,7 @@
 /*
  * Chrome Trace Event JSON exporter: model in, JSON streamed to a file
  * descriptor one json-c event at a time.  Knows nothing of BPF.  The trace
- * keeps every rule of shared/TRACE-RULES.md: trace pids/tids are our own
+ * keeps every rule of docs/trace-rules.md: trace pids/tids are our own
  * ids (the build with lanes as tids; with scheduler data also CPUs with a
  * tid per CPU, and counters), real pids live in args, ts >= 1 relative to
  * the trace start, X slices on one tid nest, flows bind to slices, every

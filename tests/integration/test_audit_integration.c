@@ -10,16 +10,9 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 TestSuite(audit_integration, .init = integration_setup, .fini = integration_teardown, .timeout = 180);
-
-static struct json_object *get(struct json_object *obj, const char *key)
-{
-	struct json_object *v = NULL;
-
-	cr_assert(json_object_object_get_ex(obj, key, &v), "no %s", key);
-	return v;
-}
 
 /* Four 0.3 s jobs for -j2, then a 1.5 s step that nothing runs beside. */
 static void write_makefile(void)
@@ -75,23 +68,23 @@ Test(audit_integration, serial_step_of_a_real_make_is_the_top_phase)
 	cr_assert(gt(i64, link_pid, 0), "the link step is not in the trace");
 	summary = json_object_from_file(bb_path(&run, "s.json"));
 	cr_assert(not(eq(ptr, summary, NULL)), "s.json is not JSON");
-	cr_assert(eq(int, json_object_get_int(get(summary, "version")), 1));
-	jobs = get(summary, "jobs");
-	cr_assert(eq(int, json_object_get_int(get(jobs, "requested")), 2));
-	cr_assert(eq(str, (char *)json_object_get_string(get(jobs, "source")), "argument"));
+	cr_assert(eq(int, json_object_get_int(need_field(summary, "version")), 1));
+	jobs = need_field(summary, "jobs");
+	cr_assert(eq(int, json_object_get_int(need_field(jobs, "requested")), 2));
+	cr_assert(eq(str, (char *)json_object_get_string(need_field(jobs, "source")), "argument"));
 
-	phases = get(get(summary, "serial_phases"), "phases");
+	phases = need_field(need_field(summary, "serial_phases"), "phases");
 	cr_assert(ge(sz, json_object_array_length(phases), 1), "stderr: %s", run.err);
 	top = json_object_array_get_idx(phases, 0);
 	/* 1.5 s of CPU; on a loaded machine it may take longer, never less. */
-	cr_assert(ge(dbl, json_object_get_double(get(top, "duration_ms")), 1300.0), "stderr: %s", run.err);
-	proc = json_object_array_get_idx(get(top, "processes"), 0);
+	cr_assert(ge(dbl, json_object_get_double(need_field(top, "duration_ms")), 1300.0), "stderr: %s", run.err);
+	proc = json_object_array_get_idx(need_field(top, "processes"), 0);
 	cr_assert(not(eq(ptr, proc, NULL)));
-	cr_assert(eq(i64, json_object_get_int64(get(proc, "pid")), link_pid), "stderr: %s", run.err);
-	cr_assert(strstr(json_object_get_string(get(proc, "name")), "cpu-burn") != NULL);
+	cr_assert(eq(i64, json_object_get_int64(need_field(proc, "pid")), link_pid), "stderr: %s", run.err);
+	cr_assert(strstr(json_object_get_string(need_field(proc, "name")), "cpu-burn") != NULL);
 
 	/* The same audit rides in the trace's metadata. */
-	cr_assert(eq(int, json_object_get_int(get(get(get(trace, "otherData"), "audit"), "version")), 1));
+	cr_assert(eq(int, json_object_get_int(need_field(need_field(need_field(trace, "otherData"), "audit"), "version")), 1));
 
 	f = fopen(bb_path(&run, "t.svg"), "r");
 	cr_assert(not(eq(ptr, f, NULL)), "no SVG written");

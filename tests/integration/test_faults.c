@@ -32,6 +32,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 /* Generous for a loaded 2-CPU machine; buildbpf itself needs ~0.15 s. */
 #define PROMPT_S 5.0
@@ -64,40 +65,6 @@ static void sleep_s(double s)
 
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
-}
-
-/* The whole file (NUL-terminated; *len without it), or NULL. */
-static char *read_whole(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - n < 4096) {
-			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap + 1);
-			cr_assert_not_null(buf);
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
-/* The whole file, which must exist. */
-static char *file_text(const char *path)
-{
-	char *text = read_whole(path, NULL);
-
-	cr_assert_not_null(text, "%s: %s", path, strerror(errno));
-	return text;
 }
 
 /* chattr +i / -i: an immutable directory refuses even root new names. */
@@ -299,8 +266,8 @@ static void bg_wait(struct bg_run *b, double timeout_s)
 	cr_assert_eq(waitpid(b->pid, &status, 0), b->pid);
 	live_group = 0;
 	b->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	b->out = read_whole(b->out_path, NULL);
-	b->err = read_whole(b->err_path, NULL);
+	b->out = bb_read_file(b->out_path, NULL);
+	b->err = bb_read_file(b->err_path, NULL);
 	cr_assert(b->out && b->err);
 	unlink(b->out_path);
 	unlink(b->err_path);
@@ -334,31 +301,6 @@ static int temp_files(const char *dir, const char *base)
 	return n;
 }
 
-static const char *str_arg(struct json_object *ev, const char *key)
-{
-	struct json_object *args, *v;
-
-	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, key, &v))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static bool bool_arg(struct json_object *ev, const char *key)
-{
-	struct json_object *args, *v;
-
-	return json_object_object_get_ex(ev, "args", &args) && json_object_object_get_ex(args, key, &v) &&
-	       json_object_get_boolean(v);
-}
-
-static long long ev_int(struct json_object *ev, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(ev, key, &v), "event has no %s", key);
-	return json_object_get_int64(v);
-}
-
 /* The process slice with args.argv[i] == value, or NULL. */
 static struct json_object *slice_with_arg(struct json_object *slices, size_t i, const char *value)
 {
@@ -383,15 +325,6 @@ static struct json_object *slice_by_ppid(struct json_object *slices, long long p
 		if (bb_arg_int(json_object_array_get_idx(slices, k), "ppid") == ppid)
 			return json_object_array_get_idx(slices, k);
 	return NULL;
-}
-
-static long long lost_events(struct json_object *trace)
-{
-	struct json_object *other, *v;
-
-	cr_assert(json_object_object_get_ex(trace, "otherData", &other) &&
-		  json_object_object_get_ex(other, "lost_events", &v), "otherData.lost_events missing");
-	return json_object_get_int64(v);
 }
 
 /* otherData.partial, and its reason ("" when none). */
@@ -533,16 +466,16 @@ Test(faults, command_killed_by_sigkill_is_137_with_a_trace)
 	sh = slice_with_arg(slices, 2, "kill -KILL $$");
 	cr_assert(sh != NULL, "the command is not in the trace");
 	cr_assert(eq(i64, bb_arg_int(sh, "signal"), 9));
-	cr_assert(eq(str, (char *)str_arg(sh, "signal_name"), "SIGKILL"));
-	cr_assert(eq(i64, lost_events(trace), 0));
+	cr_assert(eq(str, (char *)bb_arg_str(sh, "signal_name"), "SIGKILL"));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	/* The build killed itself; buildbpf recorded all of it. */
 	cr_assert(trace_partial(trace, &reason) == false, "marked partial: %s", reason);
 	cr_assert(eq(int, temp_files(run.dir, "t.json"), 0), "a temporary file was left behind");
 	cr_log_info("SIGKILL: status %d, %zu process slices, command lived %lld us", run.status,
-		    json_object_array_length(slices), ev_int(sh, "dur"));
+		    json_object_array_length(slices), int_field(sh, "dur"));
 	bb_reliability("command SIGKILLed", "exit status 137, SIGKILL on the command's slice, trace complete "
 		       "(not partial), no temporary file left; 0 lost", trace, "the command lived %lld us",
-		       ev_int(sh, "dur"));
+		       int_field(sh, "dur"));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -762,7 +695,7 @@ static char *output_spoiled_during_the_build(struct bg_run *b, void (*spoil)(con
 	slices = bb_slices(*trace, "process");
 	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
 		  "the command is not in the saved trace");
-	cr_assert(eq(i64, lost_events(*trace), 0));
+	cr_assert(eq(i64, bb_other_int(*trace, "lost_events"), 0));
 	cr_assert(strstr(b->err, "trace written to ") != NULL && strstr(strstr(b->err, "trace written to "), saved),
 		  "the summary does not point to the saved trace: %s", b->err);
 	json_object_put(slices);
@@ -903,7 +836,7 @@ Test(faults, a_trace_written_nowhere_leaves_the_recording_to_convert)
 	slices = bb_slices(trace, "process");
 	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
 		  "the command is not in the converted trace");
-	cr_assert(eq(i64, lost_events(trace), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	bb_reliability("trace unwritable in the output directory and in $TMPDIR", "exit status the build's; the "
 		       "event log kept and named with the command that converts it; it converts", trace,
 		       "exit status %d", b.status);
@@ -930,7 +863,7 @@ Test(faults, output_appearing_during_the_build_is_not_overwritten)
 	bg_wait(&b, 15);
 	cr_log_info("output appeared during the build: status %d; stderr:\n%s", b.status, b.err);
 	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
-	text = file_text(bb_path(&run, "t.json"));
+	text = bb_file_text(bb_path(&run, "t.json"), NULL);
 	cr_assert(eq(str, text, "intruder\n"), "the file that appeared was overwritten");
 	free(text);
 	cr_assert(strstr(b.err, "appeared during the build") != NULL, "stderr: %s", b.err);
@@ -1025,7 +958,7 @@ Test(faults, disk_full_saves_the_trace_elsewhere)
 		cr_assert(slice_with_arg(slices, 2, target) != NULL, "the saved trace lacks the process that made %s",
 			  target);
 	}
-	cr_assert(eq(i64, lost_events(trace), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	/* Nothing but the filler: the partial temporary file was removed. */
 	d = opendir(tmpfs_dir);
 	cr_assert_not_null(d);
@@ -1054,7 +987,7 @@ static pid_t read_pid_file(const char *path)
 	pid_t pid;
 
 	/* The daemon may write it after buildbpf has already exited. */
-	while (!(text = read_whole(path, NULL)) || !*text) {
+	while (!(text = bb_read_file(path, NULL)) || !*text) {
 		free(text);
 		cr_assert(now_s() < deadline, "%s was never written", path);
 		sleep_s(0.01);
@@ -1098,7 +1031,7 @@ Test(faults, daemon_is_unfinished_or_waited_for)
 		    daemon ? json_object_to_json_string(daemon) : "(absent)");
 	cr_assert(lt(dbl, elapsed, 2.0), "buildbpf waited for the daemon (%.2f s) without --wait-all", elapsed);
 	cr_assert(daemon != NULL, "the daemon (pid %d) is not in the trace", daemon_pid);
-	cr_assert(bool_arg(daemon, "unfinished"), "the daemon is not flagged unfinished");
+	cr_assert(bb_arg_flag(daemon, "unfinished"), "the daemon is not flagged unfinished");
 	/* The daemon, and its sleep if it already forked it. */
 	cr_assert(strstr(run.err, " still running at the end)") != NULL, "summary: %s", run.err);
 	bb_reliability("daemon, without --wait-all", "buildbpf returns with the command; the daemon is in the trace, "
@@ -1110,19 +1043,19 @@ Test(faults, daemon_is_unfinished_or_waited_for)
 	slices = bb_slices(trace, "process");
 	daemon = bb_slice_by_pid(slices, daemon_pid);
 	cr_log_info("daemon, --wait-all: buildbpf took %.3f s; daemon %d lived %lld us", elapsed, daemon_pid,
-		    daemon ? ev_int(daemon, "dur") : -1LL);
+		    daemon ? int_field(daemon, "dur") : -1LL);
 	cr_assert(ge(dbl, elapsed, 2.9), "--wait-all returned after %.2f s, before the daemon's 3 s sleep", elapsed);
 	cr_assert(lt(dbl, elapsed, 3.0 + PROMPT_S));
 	cr_assert(daemon != NULL, "the daemon (pid %d) is not in the trace", daemon_pid);
-	cr_assert(ge(i64, ev_int(daemon, "dur"), 2900000));
+	cr_assert(ge(i64, int_field(daemon, "dur"), 2900000));
 	for (i = 0; i < json_object_array_length(slices); i++)
-		cr_assert(bool_arg(json_object_array_get_idx(slices, i), "unfinished") == false,
+		cr_assert(bb_arg_flag(json_object_array_get_idx(slices, i), "unfinished") == false,
 			  "unfinished with --wait-all: %s",
 			  json_object_to_json_string(json_object_array_get_idx(slices, i)));
 	cr_assert(slice_with_arg(slices, 0, "sleep") != NULL, "the daemon's sleep is not in the trace");
 	bb_reliability("daemon, with --wait-all", "buildbpf waits for the daemon's 3 s sleep; the daemon and its "
 		       "sleep are in the trace, nothing unfinished", trace, "buildbpf took %.3f s, the daemon lived %lld us",
-		       elapsed, ev_int(daemon, "dur"));
+		       elapsed, int_field(daemon, "dur"));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -1165,7 +1098,7 @@ Test(faults, hostile_argv_gives_utf8_json_and_a_clean_summary)
 	bb_run_in(&run, argv, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 
-	raw = read_whole(bb_path(&run, "t.json"), &len);
+	raw = bb_read_file(bb_path(&run, "t.json"), &len);
 	cr_assert_not_null(raw);
 	cr_assert(utf8_valid((unsigned char *)raw, len, &bad), "the trace file is not UTF-8 at byte %zu", bad);
 	for (i = 0; i < len; i++) {
@@ -1291,7 +1224,7 @@ Test(faults, symlink_output_is_refused_then_replaced_never_followed)
 	cr_assert(eq(int, lstat(bb_path(&run, "t.json"), &st), 0));
 	cr_assert(eq(int, S_ISREG(st.st_mode), 1), "t.json is still a link: it was followed");
 	json_object_put(bb_load_trace(bb_path(&run, "t.json")));
-	text = file_text(bb_path(&run, "victim.txt"));
+	text = bb_file_text(bb_path(&run, "victim.txt"), NULL);
 	cr_assert(eq(str, text, "precious\n"), "the link's target was written");
 	free(text);
 
@@ -1317,7 +1250,7 @@ Test(faults, existing_file_is_refused_before_the_command_runs)
 	cr_assert(run_touch("t.json", false) == false, "the command ran although the output exists");
 	cr_assert(ne(int, run.status, 0));
 	cr_assert(strstr(run.err, "exists") != NULL && strstr(run.err, "--force") != NULL, "stderr: %s", run.err);
-	text = file_text(bb_path(&run, "t.json"));
+	text = bb_file_text(bb_path(&run, "t.json"), NULL);
 	cr_assert(eq(str, text, "keep me\n"));
 	free(text);
 	cr_assert(eq(int, temp_files(run.dir, "t.json"), 0), "a temporary file was left behind");
@@ -1454,7 +1387,7 @@ Test(faults, sudo_user_runs_unprivileged_without_buildbpf_fds)
 		  "an fd of buildbpf leaked into the command (%s):\n%s", leaked, run.out);
 	cr_assert(fd_check_fires_on_a_leak());
 	/* No limit raised for BPF (memlock) is handed down to the build. */
-	limits = read_whole("/proc/self/limits", NULL);
+	limits = bb_read_file("/proc/self/limits", NULL);
 	cr_assert_not_null(limits);
 	for (line = strtok(limits, "\n"); line; line = strtok(NULL, "\n"))
 		if (!strncmp(line, "Max locked memory ", 18) || !strncmp(line, "Max open files ", 15) ||
@@ -1464,7 +1397,7 @@ Test(faults, sudo_user_runs_unprivileged_without_buildbpf_fds)
 	free(limits);
 	/* Nor a signal blocked or ignored by buildbpf (SIGPIPE, the ones its
 	 * signalfd reads): the build gets our dispositions. */
-	limits = read_whole("/proc/self/status", NULL);
+	limits = bb_read_file("/proc/self/status", NULL);
 	cr_assert_not_null(limits);
 	for (line = strtok(limits, "\n"); line; line = strtok(NULL, "\n"))
 		if (!strncmp(line, "SigBlk:", 7) || !strncmp(line, "SigIgn:", 7))
@@ -1557,7 +1490,7 @@ static size_t bpf_objects_of(pid_t pid, struct bpf_held *held, size_t max)
 		if (!strstr(link, "bpf"))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, de->d_name);
-		info = read_whole(path, NULL);
+		info = bb_read_file(path, NULL);
 		if (!info)
 			continue;
 		for (k = 0; k < 3; k++) {
@@ -1687,12 +1620,12 @@ Test(faults, environment_of_traced_processes_is_not_recorded)
 	bb_run_in(&run, (const char *[]){ "-q", "--args-max", "128K", "-o", "b.json", "--", "sh", "-c", script, NULL },
 		  env);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
-	raw = file_text(bb_path(&run, "seen"));
+	raw = bb_file_text(bb_path(&run, "seen"), NULL);
 	cr_assert(eq(str, raw, "s3cr3t-value\n"), "the command did not see the variable: the case proves nothing");
 	free(raw);
 	for (i = 0; i < 2; i++) {
 		json_object_put(bb_load_trace(bb_path(&run, outputs[i])));
-		raw = read_whole(bb_path(&run, outputs[i]), &len);
+		raw = bb_read_file(bb_path(&run, outputs[i]), &len);
 		cr_assert_not_null(raw);
 		cr_assert(memmem(raw, len, secret, strlen(secret)) == NULL, "%s holds the environment's secret",
 			  outputs[i]);
@@ -1706,13 +1639,6 @@ Test(faults, environment_of_traced_processes_is_not_recorded)
 }
 
 /* ---- 10. a build inside a new PID namespace ---- */
-
-static bool has_arg(struct json_object *ev, const char *key)
-{
-	struct json_object *args;
-
-	return json_object_object_get_ex(ev, "args", &args) && json_object_object_get_ex(args, key, NULL);
-}
 
 /*
  * The sh is pid 1 of its namespace and its sleep pid 2 or so there, while
@@ -1735,7 +1661,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	cr_assert(eq(int, inner_sh, 1), "the sh is not its namespace's first process: the case proves nothing");
 	cr_assert(gt(int, inner_sleep, 1));
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	cr_assert(eq(i64, lost_events(trace), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	slices = bb_slices(trace, "process");
 
 	/* The command runs in buildbpf's (the initial) namespace: no ns_pid. */
@@ -1743,7 +1669,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	cr_assert(unshare != NULL, "unshare is not in the trace");
 	unshare_pid = bb_arg_int(unshare, "pid");
 	cr_assert(gt(i64, unshare_pid, 1));
-	cr_assert(not(has_arg(unshare, "ns_pid")), "unshare: %s", json_object_to_json_string(unshare));
+	cr_assert(eq(ptr, bb_arg(unshare, "ns_pid"), NULL), "unshare: %s", json_object_to_json_string(unshare));
 
 	sh = slice_by_ppid(slices, unshare_pid);
 	cr_assert(sh != NULL, "no child of unshare (pid %lld) in the trace", unshare_pid);
@@ -1752,7 +1678,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	sh_pid = bb_arg_int(sh, "pid");
 	cr_assert(gt(i64, sh_pid, 1), "the sh's pid is not the global one");
 	cr_assert(ne(i64, sh_pid, unshare_pid));
-	cr_assert(has_arg(sh, "ns_pid"));
+	cr_assert(not(eq(ptr, bb_arg(sh, "ns_pid"), NULL)));
 	cr_assert(eq(i64, bb_arg_int(sh, "ns_pid"), 1));
 
 	sleeper = slice_by_ppid(slices, sh_pid);

@@ -12,16 +12,8 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
-
-static struct json_object *trace_other(struct json_object *trace, const char *key)
-{
-	struct json_object *other, *v = NULL;
-
-	cr_assert(json_object_object_get_ex(trace, "otherData", &other));
-	cr_assert(json_object_object_get_ex(other, key, &v), "otherData.%s missing", key);
-	return v;
-}
 
 /* The slice of the process whose argv[0] ends in prog and has argument arg. */
 static struct json_object *find_exec(struct json_object *slices, const char *prog, const char *arg)
@@ -44,14 +36,6 @@ static struct json_object *find_exec(struct json_object *slices, const char *pro
 	return NULL;
 }
 
-static long long ev_int(struct json_object *ev, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(ev, key, &v), "event has no %s", key);
-	return json_object_get_int64(v);
-}
-
 TestSuite(integration, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
 
 Test(integration, shell_with_background_children)
@@ -70,14 +54,14 @@ Test(integration, shell_with_background_children)
 	cr_assert(eq(i64, bb_arg_int(slow, "ppid"), bb_arg_int(sh, "pid")));
 	cr_assert(eq(i64, bb_arg_int(fast, "ppid"), bb_arg_int(sh, "pid")));
 	/* Durations in microseconds, generous bounds for a loaded machine. */
-	cr_assert(ge(i64, ev_int(slow, "dur"), 390000));
-	cr_assert(le(i64, ev_int(slow, "dur"), 2000000));
-	cr_assert(ge(i64, ev_int(fast, "dur"), 90000));
-	cr_assert(lt(i64, ev_int(fast, "dur"), ev_int(slow, "dur")));
-	cr_assert(ge(i64, ev_int(sh, "dur"), ev_int(slow, "dur")));
+	cr_assert(ge(i64, int_field(slow, "dur"), 390000));
+	cr_assert(le(i64, int_field(slow, "dur"), 2000000));
+	cr_assert(ge(i64, int_field(fast, "dur"), 90000));
+	cr_assert(lt(i64, int_field(fast, "dur"), int_field(slow, "dur")));
+	cr_assert(ge(i64, int_field(sh, "dur"), int_field(slow, "dur")));
 	/* Both sleeps overlap in time, so they cannot share a lane. */
-	cr_assert(ne(i64, ev_int(slow, "tid"), ev_int(fast, "tid")));
-	cr_assert(eq(i64, json_object_get_int64(trace_other(trace, "lost_events")), 0));
+	cr_assert(ne(i64, int_field(slow, "tid"), int_field(fast, "tid")));
+	cr_assert(eq(i64, json_object_get_int64(bb_other(trace, "lost_events")), 0));
 	cr_assert(strstr(run.err, "0 lost events") != NULL, "summary: %s", run.err);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -105,9 +89,9 @@ Test(integration, make_j2_with_200_targets_loses_nothing)
 		cr_assert(eq(i64, bb_arg_int(cp, "ppid"), bb_arg_int(make, "pid")), "%s has the wrong parent", name);
 		cr_assert(eq(i64, bb_arg_int(cp, "exit_code"), 0));
 	}
-	cr_assert(eq(i64, json_object_get_int64(trace_other(trace, "lost_events")), 0));
+	cr_assert(eq(i64, json_object_get_int64(bb_other(trace, "lost_events")), 0));
 	/* Two jobs at a time: a handful of lanes, not one per process. */
-	cr_assert(le(i64, json_object_get_int64(trace_other(trace, "lanes")), 4));
+	cr_assert(le(i64, json_object_get_int64(bb_other(trace, "lanes")), 4));
 	json_object_put(slices);
 	json_object_put(trace);
 }

@@ -13,23 +13,9 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 TestSuite(integration_merge, .init = integration_setup, .fini = integration_teardown, .timeout = 240);
-
-static long long ev_int(struct json_object *ev, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(ev, key, &v), "event has no %s", key);
-	return json_object_get_int64(v);
-}
-
-static const char *ev_str(struct json_object *ev, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(ev, key, &v) ? json_object_get_string(v) : "";
-}
 
 static struct json_object *merge_summary(struct json_object *trace)
 {
@@ -61,15 +47,15 @@ static struct json_object *slice_with_arg(struct json_object *slices, const char
 /* How many merged slices named name lie in span's lane and interval. */
 static int merged_inside(struct json_object *merged, struct json_object *span, const char *name)
 {
-	long long ts = ev_int(span, "ts"), end = ts + ev_int(span, "dur"), tid = ev_int(span, "tid");
+	long long ts = int_field(span, "ts"), end = ts + int_field(span, "dur"), tid = int_field(span, "tid");
 	size_t i;
 	int n = 0;
 
 	for (i = 0; i < json_object_array_length(merged); i++) {
 		struct json_object *ev = json_object_array_get_idx(merged, i);
-		long long s = ev_int(ev, "ts"), e = s + ev_int(ev, "dur");
+		long long s = int_field(ev, "ts"), e = s + int_field(ev, "dur");
 
-		if (!strcmp(ev_str(ev, "name"), name) && ev_int(ev, "tid") == tid && ev_int(ev, "pid") == 1 && s >= ts &&
+		if (!strcmp(str_field(ev, "name"), name) && int_field(ev, "tid") == tid && int_field(ev, "pid") == 1 && s >= ts &&
 		    e <= end)
 			n++;
 	}
@@ -84,15 +70,15 @@ static int merged_outside_clang(struct json_object *merged, struct json_object *
 
 	for (i = 0; i < json_object_array_length(merged); i++) {
 		struct json_object *ev = json_object_array_get_idx(merged, i);
-		long long s = ev_int(ev, "ts"), e = s + ev_int(ev, "dur");
+		long long s = int_field(ev, "ts"), e = s + int_field(ev, "dur");
 		bool inside = false;
 
 		for (j = 0; !inside && j < json_object_array_length(procs); j++) {
 			struct json_object *p = json_object_array_get_idx(procs, j);
-			long long ps = ev_int(p, "ts"), pe = ps + ev_int(p, "dur");
+			long long ps = int_field(p, "ts"), pe = ps + int_field(p, "dur");
 
 			inside = bb_arg_argv(p, 0) && strstr(bb_arg_argv(p, 0), "clang") &&
-				 ev_int(p, "tid") == ev_int(ev, "tid") && ps <= s && e <= pe;
+				 int_field(p, "tid") == int_field(ev, "tid") && ps <= s && e <= pe;
 		}
 		n += !inside;
 	}
@@ -145,13 +131,13 @@ Test(integration_merge, clang_time_trace_lands_in_each_clang_slice)
 	cr_assert(json_object_object_get_ex(merge, "merged_files", &files));
 	for (i = 0; i < json_object_array_length(files); i++) {
 		struct json_object *f = json_object_array_get_idx(files, i), *clang;
-		const char *path = ev_str(f, "path");
+		const char *path = str_field(f, "path");
 
 		snprintf(name, sizeof(name), "%c.c", path[strlen(path) - 6]);
 		clang = slice_with_arg(procs, "clang", name);
-		cr_assert(eq(str, (char *)ev_str(f, "attributed_by"), "pid field"));
-		cr_assert(eq(str, (char *)ev_str(f, "clock"), "beginningOfTime"));
-		cr_assert(eq(i64, ev_int(f, "writer_pid"), bb_arg_int(clang, "pid")), "%s attributed elsewhere", path);
+		cr_assert(eq(str, (char *)str_field(f, "attributed_by"), "pid field"));
+		cr_assert(eq(str, (char *)str_field(f, "clock"), "beginningOfTime"));
+		cr_assert(eq(i64, int_field(f, "writer_pid"), bb_arg_int(clang, "pid")), "%s attributed elsewhere", path);
 	}
 	bb_reliability("clang -ftime-trace merged", "Frontend/Backend inside the right clang slice and lane", trace,
 		       "%zu merged slices, %d clamped", json_object_array_length(merged), clamped);
@@ -194,20 +180,20 @@ Test(integration_merge, script_writes_into_the_trace_dir_as_the_user)
 			sh = ev;
 	}
 	for (i = 0; i < json_object_array_length(merged); i++)
-		if (!strcmp(ev_str(json_object_array_get_idx(merged, i), "name"), "step"))
+		if (!strcmp(str_field(json_object_array_get_idx(merged, i), "name"), "step"))
 			step = json_object_array_get_idx(merged, i);
 	cr_assert(sh && step, "sh or its step slice missing");
-	cr_assert(eq(i64, ev_int(step, "tid"), ev_int(sh, "tid")));
-	cr_assert(ge(i64, ev_int(step, "ts"), ev_int(sh, "ts")));
-	cr_assert(le(i64, ev_int(step, "ts") + ev_int(step, "dur"), ev_int(sh, "ts") + ev_int(sh, "dur")));
-	cr_assert(ge(i64, ev_int(step, "dur"), 40000));
+	cr_assert(eq(i64, int_field(step, "tid"), int_field(sh, "tid")));
+	cr_assert(ge(i64, int_field(step, "ts"), int_field(sh, "ts")));
+	cr_assert(le(i64, int_field(step, "ts") + int_field(step, "dur"), int_field(sh, "ts") + int_field(sh, "dur")));
+	cr_assert(ge(i64, int_field(step, "dur"), 40000));
 	/* The directory is gone after the run. */
 	cr_assert(json_object_object_get_ex(merge_summary(trace), "merged_files", &files));
-	dir = ev_str(json_object_array_get_idx(files, 0), "path");
-	cr_assert(eq(str, (char *)ev_str(json_object_array_get_idx(files, 0), "attributed_by"), "file name"));
+	dir = str_field(json_object_array_get_idx(files, 0), "path");
+	cr_assert(eq(str, (char *)str_field(json_object_array_get_idx(files, 0), "attributed_by"), "file name"));
 	cr_assert(ne(int, access(dir, F_OK), 0), "%s still there", dir);
 	bb_reliability("script trace in BUILDBPF_TRACE_DIR", "B/E slice nested in the writer's span; dir 0700 removed",
-		       trace, "step %lld us in sh %lld us", ev_int(step, "dur"), ev_int(sh, "dur"));
+		       trace, "step %lld us in sh %lld us", int_field(step, "dur"), int_field(sh, "dur"));
 	json_object_put(merged);
 	json_object_put(procs);
 	json_object_put(trace);

@@ -20,6 +20,7 @@
 #include <criterion/logging.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 /* 20,000 processes from make -j2 take about two minutes on the 2-CPU VM. */
 TestSuite(load, .init = integration_setup, .fini = integration_teardown, .timeout = 600);
@@ -32,74 +33,21 @@ static double seconds_since(const struct timespec *start)
 	return (now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-static struct json_object *other_data(struct json_object *trace, const char *key)
-{
-	struct json_object *other, *v = NULL;
-
-	cr_assert(json_object_object_get_ex(trace, "otherData", &other));
-	cr_assert(json_object_object_get_ex(other, key, &v), "otherData.%s missing", key);
-	return v;
-}
-
-static long long other_int(struct json_object *trace, const char *key)
-{
-	return json_object_get_int64(other_data(trace, key));
-}
-
 /* otherData.sched.records: scheduler records received; 0 with --sched=off. */
 static long long sched_records(struct json_object *trace)
 {
-	struct json_object *sched = other_data(trace, "sched"), *records;
+	struct json_object *sched = bb_other(trace, "sched"), *records;
 
 	if (!json_object_is_type(sched, json_type_object) || !json_object_object_get_ex(sched, "records", &records))
 		return 0;
 	return json_object_get_int64(records);
 }
 
-static struct json_object *arg(struct json_object *ev, const char *key)
-{
-	struct json_object *args, *v;
-
-	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, key, &v))
-		return NULL;
-	return v;
-}
-
-static bool arg_flag(struct json_object *ev, const char *key)
-{
-	struct json_object *v = arg(ev, key);
-
-	return v && json_object_get_boolean(v);
-}
-
-static const char *arg_str(struct json_object *ev, const char *key)
-{
-	struct json_object *v = arg(ev, key);
-
-	return v ? json_object_get_string(v) : NULL;
-}
-
-static double arg_ms(struct json_object *ev, const char *key)
-{
-	struct json_object *v = arg(ev, key);
-
-	cr_assert_not_null(v, "slice has no args.%s", key);
-	return json_object_get_double(v);
-}
-
 static size_t arg_argc(struct json_object *ev)
 {
-	struct json_object *argv = arg(ev, "argv");
+	struct json_object *argv = bb_arg(ev, "argv");
 
 	return argv ? json_object_array_length(argv) : 0;
-}
-
-static long long ev_int(struct json_object *ev, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(ev, key, &v), "event has no %s", key);
-	return json_object_get_int64(v);
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -177,10 +125,10 @@ Test(load, make_j2_with_20000_processes_loses_nothing)
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	n = json_object_array_length(slices);
-	lost = other_int(trace, "lost_events");
+	lost = bb_other_int(trace, "lost_events");
 	cr_log_info("load make -j2: %zu processes, %lld scheduler records, %lld lost events, %.1f s traced wall, "
 		    "%.1f s with loading the trace",
-		    n, sched_records(trace), lost, other_int(trace, "duration_us") / 1e6, seconds_since(&start));
+		    n, sched_records(trace), lost, bb_other_int(trace, "duration_us") / 1e6, seconds_since(&start));
 
 	for (i = 0; i < n && !make; i++) {
 		struct json_object *ev = json_object_array_get_idx(slices, i);
@@ -208,13 +156,13 @@ Test(load, make_j2_with_20000_processes_loses_nothing)
 		seen[t] = 1;
 		found++;
 		cr_assert(eq(i64, bb_arg_int(ev, "ppid"), make_pid), "%s has the wrong parent", target);
-		cr_assert(eq(str, (char *)arg_str(ev, "exit_status"), "exit 0"), "%s", target);
+		cr_assert(eq(str, (char *)bb_arg_str(ev, "exit_status"), "exit 0"), "%s", target);
 	}
 	for (i = 0; i < TARGETS; i++)
 		cr_assert(seen[i], "no process made t%05zu (%zu of %d found)", i, found, TARGETS);
 	cr_assert(eq(sz, n, (size_t)TARGETS + 1), "make and one process per target");
-	cr_assert(eq(i64, other_int(trace, "processes"), TARGETS + 1));
-	cr_assert(eq(i64, other_int(trace, "unfinished_processes"), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), TARGETS + 1));
+	cr_assert(eq(i64, bb_other_int(trace, "unfinished_processes"), 0));
 	cr_assert(eq(i64, lost, 0));
 	bb_reliability("20,000 processes from make -j2",
 		       "every target made exactly once, by make, exit 0; no process unfinished; 0 lost", trace,
@@ -246,7 +194,7 @@ Test(load, two_thousand_concurrent_sleepers)
 	n = json_object_array_length(slices);
 	root = root_slice(slices);
 	root_pid = bb_arg_int(root, "pid");
-	lost = other_int(trace, "lost_events");
+	lost = bb_other_int(trace, "lost_events");
 
 	/* The workload printed each child's pid: every one must be traced. */
 	printed = calloc(SLEEPERS + 1, sizeof(*printed));
@@ -260,23 +208,23 @@ Test(load, two_thousand_concurrent_sleepers)
 	cr_assert(eq(sz, nr_printed, (size_t)SLEEPERS));
 	for (i = 0; i < n; i++) {
 		struct json_object *ev = json_object_array_get_idx(slices, i);
-		long long ts = ev_int(ev, "ts");
+		long long ts = int_field(ev, "ts");
 
 		if (ev == root)
 			continue;
 		cr_assert(eq(i64, bb_arg_int(ev, "ppid"), root_pid), "pid %lld is not the workload's child",
 			  bb_arg_int(ev, "pid"));
-		cr_assert(eq(str, (char *)arg_str(ev, "exit_status"), "exit 0"), "pid %lld", bb_arg_int(ev, "pid"));
+		cr_assert(eq(str, (char *)bb_arg_str(ev, "exit_status"), "exit 0"), "pid %lld", bb_arg_int(ev, "pid"));
 		/* Each slept at least SLEEP_MS after the barrier (nanosleep never
 		 * returns early): its exit record carried its own accounting. */
 		/* All of its accounting in the message: where the sleep went if
 		 * not to sleep_ms, and whether records were lost meanwhile. */
-		cr_assert(ge(dbl, arg_ms(ev, "sleep_ms"), SLEEP_MS * 0.99), "pid %lld slept %.3f ms (%lld lost); args %s",
-			  bb_arg_int(ev, "pid"), arg_ms(ev, "sleep_ms"), lost,
+		cr_assert(ge(dbl, bb_arg_double(ev, "sleep_ms"), SLEEP_MS * 0.99), "pid %lld slept %.3f ms (%lld lost); args %s",
+			  bb_arg_int(ev, "pid"), bb_arg_double(ev, "sleep_ms"), lost,
 			  json_object_to_json_string(json_object_object_get(ev, "args")));
 		traced[nr_children++] = bb_arg_int(ev, "pid");
 		edges[nr_edges++] = (struct span_edge){ ts, +1 };
-		edges[nr_edges++] = (struct span_edge){ ts + ev_int(ev, "dur"), -1 };
+		edges[nr_edges++] = (struct span_edge){ ts + int_field(ev, "dur"), -1 };
 	}
 	qsort(traced, nr_children, sizeof(*traced), cmp_ll);
 	for (i = 0; i < nr_printed; i++)
@@ -290,16 +238,16 @@ Test(load, two_thousand_concurrent_sleepers)
 	}
 	cr_log_info("load sleepers: %zu processes, %zu children, peak %ld alive at once, %lld lanes, "
 		    "%lld scheduler records, %lld lost events, %.2f s traced wall, %.2f s test",
-		    n, nr_children, peak, other_int(trace, "lanes"), sched_records(trace), lost,
-		    other_int(trace, "duration_us") / 1e6, seconds_since(&start));
+		    n, nr_children, peak, bb_other_int(trace, "lanes"), sched_records(trace), lost,
+		    bb_other_int(trace, "duration_us") / 1e6, seconds_since(&start));
 	cr_assert(eq(sz, nr_children, (size_t)SLEEPERS));
 	cr_assert(ge(i64, peak, SLEEPERS), "at most %ld children alive at once", peak);
-	cr_assert(eq(i64, other_int(trace, "unfinished_processes"), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "unfinished_processes"), 0));
 	cr_assert(eq(i64, lost, 0));
 	bb_reliability("2,000 concurrent sleepers",
 		       "every child pid the workload printed is traced, all alive at once, each asleep >= 300 ms; "
 		       "0 lost",
-		       trace, "peak %ld alive at once, %lld lanes", peak, other_int(trace, "lanes"));
+		       trace, "peak %ld alive at once, %lld lanes", peak, bb_other_int(trace, "lanes"));
 	free(printed);
 	free(traced);
 	free(edges);
@@ -325,22 +273,22 @@ Test(load, five_hundred_threads_in_one_process)
 	slices = bb_slices(trace, "process");
 	cr_assert(eq(sz, json_object_array_length(slices), 1));
 	proc = root_slice(slices);
-	lost = other_int(trace, "lost_events");
+	lost = bb_other_int(trace, "lost_events");
 	cr_log_info("load threads: %zu process, %lld threads, %.1f ms asleep in all, %lld scheduler records, "
 		    "%lld lost events, %.2f s traced wall, %.2f s test",
-		    json_object_array_length(slices), bb_arg_int(proc, "threads"), arg_ms(proc, "sleep_ms"),
-		    sched_records(trace), lost, other_int(trace, "duration_us") / 1e6, seconds_since(&start));
-	cr_assert(eq(str, (char *)arg_str(proc, "comm"), "load-gen"));
-	cr_assert(eq(str, (char *)arg_str(proc, "exit_status"), "exit 0"));
+		    json_object_array_length(slices), bb_arg_int(proc, "threads"), bb_arg_double(proc, "sleep_ms"),
+		    sched_records(trace), lost, bb_other_int(trace, "duration_us") / 1e6, seconds_since(&start));
+	cr_assert(eq(str, (char *)bb_arg_str(proc, "comm"), "load-gen"));
+	cr_assert(eq(str, (char *)bb_arg_str(proc, "exit_status"), "exit 0"));
 	cr_assert(ge(i64, bb_arg_int(proc, "threads"), THREADS));
 	/* The process's total is the sum over its threads: every thread's
 	 * exit must have arrived for it to reach THREADS sleeps. */
-	cr_assert(ge(dbl, arg_ms(proc, "sleep_ms"), THREADS * SLEEP_MS * 0.99), "asleep %.1f ms in all",
-		  arg_ms(proc, "sleep_ms"));
+	cr_assert(ge(dbl, bb_arg_double(proc, "sleep_ms"), THREADS * SLEEP_MS * 0.99), "asleep %.1f ms in all",
+		  bb_arg_double(proc, "sleep_ms"));
 	cr_assert(eq(i64, lost, 0));
 	bb_reliability("500 threads in one process",
 		       "one process; every thread's exit arrived (its sleep adds up to >= 500 x 300 ms); 0 lost", trace,
-		       "%lld threads, %.0f ms asleep in all", bb_arg_int(proc, "threads"), arg_ms(proc, "sleep_ms"));
+		       "%lld threads, %.0f ms asleep in all", bb_arg_int(proc, "threads"), bb_arg_double(proc, "sleep_ms"));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -400,8 +348,8 @@ static struct json_object *traced_true(struct json_object *trace, struct json_ob
 	cr_assert(eq(sz, json_object_array_length(*slices), 1));
 	proc = json_object_array_get_idx(*slices, 0);
 	cr_assert(eq(i64, bb_arg_int(proc, "images"), 2), "load-gen, then /bin/true");
-	cr_assert(eq(str, (char *)arg_str(proc, "filename"), "/bin/true"));
-	cr_assert(eq(str, (char *)arg_str(proc, "exit_status"), "exit 0"));
+	cr_assert(eq(str, (char *)bb_arg_str(proc, "filename"), "/bin/true"));
+	cr_assert(eq(str, (char *)bb_arg_str(proc, "exit_status"), "exit 0"));
 	return proc;
 }
 
@@ -436,12 +384,12 @@ Test(load, argv_of_128k_is_cut_at_args_max_and_whole_at_128k)
 	cr_log_info("load argv, default --args-max: %zu of %zu args, %zu of %d argv bytes kept, truncated %d, "
 		    "%lld lost events",
 		    arg_argc(proc), argc, got_len + (got_len < AREA && area[got_len] == '\0'), AREA,
-		    arg_flag(proc, "args_truncated"), other_int(trace, "lost_events"));
-	cr_assert(arg_flag(proc, "args_truncated"));
-	cr_assert(eq(i64, other_int(trace, "args_max"), DEFAULT_MAX));
+		    bb_arg_flag(proc, "args_truncated"), bb_other_int(trace, "lost_events"));
+	cr_assert(bb_arg_flag(proc, "args_truncated"));
+	cr_assert(eq(i64, bb_other_int(trace, "args_max"), DEFAULT_MAX));
 	cr_assert(eq(sz, got_len, cut), "kept %zu argv bytes", got_len);
 	cr_assert(eq(int, memcmp(got, area, cut), 0), "the kept argv is not the start of the real one");
-	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	bb_reliability("128 KiB argv, default --args-max",
 		       "the first 16 KiB kept byte for byte, the cut flagged args_truncated; 0 lost", trace,
 		       "%zu of %d argv bytes, %zu of %zu arguments kept",
@@ -460,8 +408,8 @@ Test(load, argv_of_128k_is_cut_at_args_max_and_whole_at_128k)
 	cr_log_info("load argv, --args-max 128K: %zu of %zu args, %zu of %d argv bytes kept, truncated %d, "
 		    "%lld lost events, %.2f s for both runs",
 		    arg_argc(proc), argc, got_len + (got_len < AREA && area[got_len] == '\0'), AREA,
-		    arg_flag(proc, "args_truncated"), other_int(trace, "lost_events"), seconds_since(&start));
-	cr_assert(eq(int, arg_flag(proc, "args_truncated"), 0));
+		    bb_arg_flag(proc, "args_truncated"), bb_other_int(trace, "lost_events"), seconds_since(&start));
+	cr_assert(eq(int, bb_arg_flag(proc, "args_truncated"), 0));
 	cr_assert(eq(sz, arg_argc(proc), argc));
 	cr_assert(eq(sz, got_len, (size_t)AREA - 1), "kept %zu argv bytes", got_len);
 	cr_assert(eq(int, memcmp(got, area, AREA - 1), 0), "the argv differs from the one exec'd");
@@ -469,7 +417,7 @@ Test(load, argv_of_128k_is_cut_at_args_max_and_whole_at_128k)
 	while (last[-1])
 		last--;
 	cr_assert(eq(str, (char *)bb_arg_argv(proc, argc - 1), last), "the last argument differs");
-	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	bb_reliability("128 KiB argv, --args-max 128K", "every argument kept whole, byte for byte, not flagged; 0 lost",
 		       trace, "%zu of %d argv bytes, %zu of %zu arguments kept",
 		       got_len + (got_len < AREA && area[got_len] == '\0'), AREA, arg_argc(proc), argc);
@@ -549,16 +497,16 @@ Test(load, exec_of_a_4k_path)
 
 	/* 4,094 bytes, one short of the longest path the kernel takes. */
 	proc = trace_exec_of_path(4094, "t.json", &trace, &slices, &path);
-	filename = arg_str(proc, "filename");
+	filename = bb_arg_str(proc, "filename");
 	cr_log_info("load 4 KiB path: %zu-byte path, %zu-byte filename recorded, filename_truncated %d, "
 		    "%lld lost events",
-		    strlen(path), filename ? strlen(filename) : 0, arg_flag(proc, "filename_truncated"),
-		    other_int(trace, "lost_events"));
+		    strlen(path), filename ? strlen(filename) : 0, bb_arg_flag(proc, "filename_truncated"),
+		    bb_other_int(trace, "lost_events"));
 	cr_assert(eq(str, (char *)filename, path));
 	cr_assert(eq(str, (char *)bb_arg_argv(proc, 0), path));
-	cr_assert(eq(int, arg_flag(proc, "filename_truncated"), 0));
-	cr_assert(eq(str, (char *)arg_str(proc, "exit_status"), "exit 0"));
-	cr_assert(eq(i64, other_int(trace, "lost_events"), 0));
+	cr_assert(eq(int, bb_arg_flag(proc, "filename_truncated"), 0));
+	cr_assert(eq(str, (char *)bb_arg_str(proc, "exit_status"), "exit 0"));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	bb_reliability("exec of a 4,094-byte path", "filename and argv[0] recorded whole, not flagged; 0 lost", trace,
 		       "%zu-byte filename recorded", strlen(filename));
 	free(path);
@@ -578,18 +526,18 @@ Test(load, exec_of_a_4k_path)
 	slices = bb_slices(trace, "process");
 	cr_assert(eq(sz, json_object_array_length(slices), 1));
 	proc = json_object_array_get_idx(slices, 0);
-	filename = arg_str(proc, "filename");
+	filename = bb_arg_str(proc, "filename");
 	cr_assert_not_null(filename);
 	cr_assert(eq(int, sscanf(filename, "/dev/fd/%d/", &fd_num), 1), "filename %.40s…", filename);
 	cr_assert(asprintf(&expected, "/dev/fd/%d/%s", fd_num, rel) > 0);
 	cr_log_info("load execveat: %zu-byte image name, %zu bytes recorded, filename_truncated %d",
-		    strlen(expected), strlen(filename), arg_flag(proc, "filename_truncated"));
+		    strlen(expected), strlen(filename), bb_arg_flag(proc, "filename_truncated"));
 	cr_assert(gt(sz, strlen(expected), (size_t)4095));
 	cr_assert(eq(sz, strlen(filename), (size_t)4095));
 	cr_assert(eq(int, strncmp(filename, expected, 4095), 0), "the recorded name is not the start of the real one");
-	cr_assert(arg_flag(proc, "filename_truncated"));
+	cr_assert(bb_arg_flag(proc, "filename_truncated"));
 	cr_assert(eq(str, (char *)bb_arg_argv(proc, 0), rel), "argv[0] is REL, whole");
-	cr_assert(eq(str, (char *)arg_str(proc, "exit_status"), "exit 0"));
+	cr_assert(eq(str, (char *)bb_arg_str(proc, "exit_status"), "exit 0"));
 	bb_reliability("execveat image name longer than PATH_MAX",
 		       "the name cut at 4,095 bytes, a prefix of the real one, flagged filename_truncated", trace,
 		       "%zu-byte name, %zu bytes recorded", strlen(expected), strlen(filename));
@@ -607,11 +555,11 @@ Test(load, exec_of_a_path_max_path_is_whole_and_not_flagged)
 	char *path;
 
 	proc = trace_exec_of_path(4095, "t.json", &trace, &slices, &path);
-	filename = arg_str(proc, "filename");
+	filename = bb_arg_str(proc, "filename");
 	cr_log_info("load PATH_MAX path: %zu-byte path, %zu-byte filename recorded, filename_truncated %d",
-		    strlen(path), filename ? strlen(filename) : 0, arg_flag(proc, "filename_truncated"));
+		    strlen(path), filename ? strlen(filename) : 0, bb_arg_flag(proc, "filename_truncated"));
 	cr_assert(eq(str, (char *)filename, path));
-	cr_assert(eq(int, arg_flag(proc, "filename_truncated"), 0), "a whole filename is flagged truncated");
+	cr_assert(eq(int, bb_arg_flag(proc, "filename_truncated"), 0), "a whole filename is flagged truncated");
 	bb_reliability("exec of a 4,095-byte (PATH_MAX) path", "filename recorded whole, not flagged", trace,
 		       "%zu-byte filename recorded", strlen(filename));
 	free(path);
@@ -640,7 +588,7 @@ Test(load, a_too_small_ring_buffer_counts_every_lost_record)
 	n = json_object_array_length(slices);
 	root = root_slice(slices);
 	root_pid = bb_arg_int(root, "pid");
-	lost = other_int(trace, "lost_events");
+	lost = bb_other_int(trace, "lost_events");
 
 	/*
 	 * What arrived, per process.  A child's fork record names it with its
@@ -649,14 +597,14 @@ Test(load, a_too_small_ring_buffer_counts_every_lost_record)
 	 * its exit record is the one left "unfinished".
 	 */
 	/* A root whose exit record was lost still ends, from waitpid. */
-	root_records = (bb_arg_int(root, "images") == 1) + !arg_flag(root, "unfinished") -
-		       arg_flag(root, "exit_record_lost");
+	root_records = (bb_arg_int(root, "images") == 1) + !bb_arg_flag(root, "unfinished") -
+		       bb_arg_flag(root, "exit_record_lost");
 	for (i = 0; i < n; i++) {
 		struct json_object *ev = json_object_array_get_idx(slices, i);
-		const char *comm = arg_str(ev, "comm");
+		const char *comm = bb_arg_str(ev, "comm");
 		long long images = bb_arg_int(ev, "images");
 
-		unfinished += arg_flag(ev, "unfinished");
+		unfinished += bb_arg_flag(ev, "unfinished");
 		if (ev == root)
 			continue;
 		visible++;
@@ -664,10 +612,10 @@ Test(load, a_too_small_ring_buffer_counts_every_lost_record)
 		cr_assert(comm && (!strcmp(comm, "load-gen") || !strcmp(comm, "true")), "comm %s", comm);
 		cr_assert(le(i64, images, 1));
 		if (images)
-			cr_assert(eq(str, (char *)arg_str(ev, "filename"), "/bin/true"));
+			cr_assert(eq(str, (char *)bb_arg_str(ev, "filename"), "/bin/true"));
 		forks += !strcmp(comm, "load-gen");
 		execs += images;
-		exits += !arg_flag(ev, "unfinished");
+		exits += !bb_arg_flag(ev, "unfinished");
 	}
 	received = root_records + forks + execs + exits;
 	/* The root's fork is buildbpf's own, before tracing: exec and exit. */
@@ -681,24 +629,24 @@ Test(load, a_too_small_ring_buffer_counts_every_lost_record)
 	 * exits are the only records that arrived yet do not show, between
 	 * none and one per invisible child.
 	 */
-	records = other_int(trace, "records");
+	records = bb_other_int(trace, "records");
 	orphan_exits = records - received;
 	cr_log_info("load ring buffer 4K: %d forked, %zu children in the trace (%zu unfinished), %lld records arrived, "
 		    "%lld shown (forks %zu, execs %zu, exits %zu, root %zu), %lld lost, %lld expected, so %lld exit "
 		    "records of invisible children (0..%zu possible), %.2f s traced wall, %.2f s test",
 		    BURST, visible, unfinished, records, received, forks, execs, exits, root_records, lost, expected,
-		    orphan_exits, BURST - visible, other_int(trace, "duration_us") / 1e6, seconds_since(&start));
+		    orphan_exits, BURST - visible, bb_other_int(trace, "duration_us") / 1e6, seconds_since(&start));
 	cr_assert(gt(i64, lost, 0), "a 4 KiB buffer kept up with the burst: nothing tested");
 	cr_assert(lt(sz, visible, (size_t)BURST));
-	cr_assert(eq(i64, other_int(trace, "processes"), (long long)n));
-	cr_assert(eq(i64, other_int(trace, "unfinished_processes"), (long long)unfinished));
+	cr_assert(eq(i64, bb_other_int(trace, "processes"), (long long)n));
+	cr_assert(eq(i64, bb_other_int(trace, "unfinished_processes"), (long long)unfinished));
 	cr_assert(eq(i64, records + lost, expected), "%lld records arrived and %lld were counted lost: %lld produced",
 		  records, lost, expected);
 	cr_assert(ge(i64, orphan_exits, 0), "the trace shows %lld records, more than the %lld that arrived", received,
 		  records);
 	cr_assert(le(i64, orphan_exits, (long long)(BURST - visible)),
 		  "%lld records arrived but show nowhere, more than one per invisible child", orphan_exits);
-	cr_assert(le(i64, orphan_exits, other_int(trace, "orphan_records")));
+	cr_assert(le(i64, orphan_exits, bb_other_int(trace, "orphan_records")));
 	snprintf(summary, sizeof(summary), ", %lld lost events", lost);
 	cr_assert(strstr(run.err, summary) != NULL, "summary does not say '%s': %s", summary, run.err);
 	snprintf(summary, sizeof(summary), "buildbpf: %zu processes", n);

@@ -17,24 +17,6 @@
 
 TestSuite(record, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
 
-static char *read_whole(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long size;
-
-	cr_assert_not_null(f, "%s: %s", path, strerror(errno));
-	cr_assert_eq(fseek(f, 0, SEEK_END), 0);
-	size = ftell(f);
-	rewind(f);
-	buf = malloc(size + 1);
-	cr_assert_not_null(buf);
-	cr_assert(eq(sz, fread(buf, 1, size, f), (size_t)size));
-	fclose(f);
-	*len = size;
-	return buf;
-}
-
 Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
 {
 	struct json_object *trace;
@@ -51,12 +33,12 @@ Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
 	cr_assert(strstr(run.err, "recording kept in build.bbl") != NULL, "stderr: %s", run.err);
 	cr_assert_eq(stat(bb_path(&run, "build.bbl"), &st), 0);
 	cr_assert(eq(u32, st.st_mode & 07777, 0644));
-	one_step = read_whole(bb_path(&run, "t.json"), &a);
+	one_step = bb_file_text(bb_path(&run, "t.json"), &a);
 
 	bb_run_in(&run, (const char *[]){ "convert", "build.bbl", "-o", "c.json", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "buildbpf: 41 processes") != NULL, "stderr: %s", run.err);
-	converted = read_whole(bb_path(&run, "c.json"), &b);
+	converted = bb_file_text(bb_path(&run, "c.json"), &b);
 	cr_assert(eq(sz, a, b), "one-step trace %zu bytes, converted %zu", a, b);
 	cr_assert(memcmp(one_step, converted, a) == 0, "the converted trace differs from the one-step trace");
 	trace = bb_load_trace(bb_path(&run, "c.json"));

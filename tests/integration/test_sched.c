@@ -12,26 +12,10 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 
 TestSuite(sched, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
-
-static double arg_double(struct json_object *ev, const char *key)
-{
-	struct json_object *args, *v;
-
-	cr_assert(json_object_object_get_ex(ev, "args", &args) && json_object_object_get_ex(args, key, &v),
-		  "slice has no args.%s", key);
-	return json_object_get_double(v);
-}
-
-static long long ev_int(struct json_object *ev, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(ev, key, &v), "event has no %s", key);
-	return json_object_get_int64(v);
-}
 
 /* The only process slice, or the one named prefix. */
 static struct json_object *slice_named(struct json_object *slices, const char *prefix)
@@ -52,9 +36,9 @@ static struct json_object *slice_named(struct json_object *slices, const char *p
 /* on-CPU + run queue + blocked + sleep is the whole lifetime of a single thread. */
 static void assert_time_adds_up(struct json_object *ev)
 {
-	double total = arg_double(ev, "on_cpu_ms") + arg_double(ev, "runq_wait_ms") + arg_double(ev, "blocked_ms") +
-		       arg_double(ev, "sleep_ms");
-	double life = ev_int(ev, "dur") / 1000.0;
+	double total = bb_arg_double(ev, "on_cpu_ms") + bb_arg_double(ev, "runq_wait_ms") + bb_arg_double(ev, "blocked_ms") +
+		       bb_arg_double(ev, "sleep_ms");
+	double life = int_field(ev, "dur") / 1000.0;
 
 	cr_assert(fabs(total - life) <= 0.02 * life + 1.0, "on+runq+blocked+sleep = %.3f ms, lifetime %.3f ms", total,
 		  life);
@@ -75,10 +59,10 @@ Test(sched, more_threads_than_cpus_wait_in_the_run_queue)
 	slices = bb_slices(trace, "process");
 	burn = slice_named(slices, "cpu-burn");
 
-	on_cpu = arg_double(burn, "on_cpu_ms");
-	kernel_cpu = arg_double(burn, "cpu_user_ms") + arg_double(burn, "cpu_sys_ms");
-	cr_assert(gt(dbl, arg_double(burn, "runq_wait_ms"), 50.0), "runq wait %.3f ms",
-		  arg_double(burn, "runq_wait_ms"));
+	on_cpu = bb_arg_double(burn, "on_cpu_ms");
+	kernel_cpu = bb_arg_double(burn, "cpu_user_ms") + bb_arg_double(burn, "cpu_sys_ms");
+	cr_assert(gt(dbl, bb_arg_double(burn, "runq_wait_ms"), 50.0), "runq wait %.3f ms",
+		  bb_arg_double(burn, "runq_wait_ms"));
 	cr_assert(fabs(on_cpu - kernel_cpu) <= 0.05 * kernel_cpu + 2.0, "on-CPU %.3f ms, kernel CPU time %.3f ms",
 		  on_cpu, kernel_cpu);
 	/* Each thread burned 0.4 s of its own CPU time. */
@@ -97,8 +81,8 @@ Test(sched, sleep_is_sleep)
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	sleeper = slice_named(slices, "sleep");
-	cr_assert(ge(dbl, arg_double(sleeper, "sleep_ms"), 295.0), "sleep %.3f ms", arg_double(sleeper, "sleep_ms"));
-	cr_assert(lt(dbl, arg_double(sleeper, "on_cpu_ms"), 100.0));
+	cr_assert(ge(dbl, bb_arg_double(sleeper, "sleep_ms"), 295.0), "sleep %.3f ms", bb_arg_double(sleeper, "sleep_ms"));
+	cr_assert(lt(dbl, bb_arg_double(sleeper, "on_cpu_ms"), 100.0));
 	cr_assert(ge(i64, bb_arg_int(sleeper, "switches_voluntary"), 1));
 	assert_time_adds_up(sleeper);
 	json_object_put(slices);
@@ -116,7 +100,7 @@ Test(sched, synchronous_writes_block_in_d_state)
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	dd = slice_named(slices, "dd");
-	cr_assert(gt(dbl, arg_double(dd, "blocked_ms"), 1.0), "blocked %.3f ms", arg_double(dd, "blocked_ms"));
+	cr_assert(gt(dbl, bb_arg_double(dd, "blocked_ms"), 1.0), "blocked %.3f ms", bb_arg_double(dd, "blocked_ms"));
 	assert_time_adds_up(dd);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -149,9 +133,9 @@ Test(sched, cpu_lanes_never_exceed_wall_time)
 		if (!json_object_object_get_ex(ev, "ph", &ph) || strcmp(json_object_get_string(ph), "X") ||
 		    !json_object_object_get_ex(ev, "pid", &pid) || json_object_get_int64(pid) != 2)
 			continue;
-		tid = ev_int(ev, "tid");
-		ts = ev_int(ev, "ts");
-		dur = ev_int(ev, "dur");
+		tid = int_field(ev, "tid");
+		ts = int_field(ev, "ts");
+		dur = int_field(ev, "dur");
 		cr_assert(tid >= 1 && tid <= 256);
 		cr_assert(ge(i64, ts, last_end[tid - 1]), "CPU lane %lld: slices overlap at %lld", tid - 1, ts);
 		last_end[tid - 1] = ts + dur;

@@ -11,6 +11,8 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include "integration.h"
+#include "json_fields.h"
+#include "trace_rules.h"
 
 const char *bb_bin_path(void)
 {
@@ -70,20 +72,44 @@ void bb_give_to_nobody(const char *dir)
 	cr_assert(chown(dir, BB_NOBODY_ID, BB_NOBODY_ID) == 0, "chown %s: %s", dir, strerror(errno));
 }
 
-static char *slurp(const char *path)
+char *bb_read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "r");
 	char *buf = NULL;
-	size_t len = 0;
+	size_t cap = 0, n = 0, got;
 
 	if (!f)
-		return strdup("");
-	if (getdelim(&buf, &len, '\0', f) < 0) {
-		free(buf);
-		buf = strdup("");
-	}
+		return NULL;
+	do {
+		if (cap - n < 4096) {
+			cap = cap ? cap * 2 : 65536;
+			buf = realloc(buf, cap + 1);
+			cr_assert_not_null(buf);
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+	} while (got > 0);
 	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
 	return buf;
+}
+
+char *bb_file_text(const char *path, size_t *len)
+{
+	char *text = bb_read_file(path, len);
+
+	cr_assert_not_null(text, "%s: %s", path, strerror(errno));
+	return text;
+}
+
+/* A file's text, "" when there is none. */
+static char *text_or_empty(const char *path)
+{
+	char *text = bb_read_file(path, NULL);
+
+	return text ? text : strdup("");
 }
 
 const char *bb_path(const struct bb_run *r, const char *name)
@@ -159,8 +185,8 @@ void bb_run_in(struct bb_run *r, const char *const args[], const char *const ext
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	free(r->out);
 	free(r->err);
-	r->out = slurp(out_path);
-	r->err = slurp(err_path);
+	r->out = text_or_empty(out_path);
+	r->err = text_or_empty(err_path);
 	unlink(out_path);
 	unlink(err_path);
 	cr_assert(r->status != 98 && r->status != 99, "could not run %s", argv[0]);
@@ -182,19 +208,18 @@ void bb_run_fini(struct bb_run *r)
 
 struct json_object *bb_load_trace(const char *path)
 {
-	struct json_object *trace = json_object_from_file(path), *events;
+	struct json_object *trace, *events;
+	size_t len;
+	char *text = bb_file_text(path, &len);
 
-	cr_assert_not_null(trace, "%s is not valid JSON: %s", path, json_util_get_last_err());
+	check_trace_text(text, len);
+	trace = parse_trace_text(text, len);
+	free(text);
 	cr_assert(json_object_object_get_ex(trace, "traceEvents", &events) &&
 		  json_object_is_type(events, json_type_array));
+	/* Real data can break a rule that no synthetic trace does. */
+	check_trace_rules(trace);
 	return trace;
-}
-
-static const char *str_field(struct json_object *obj, const char *key)
-{
-	struct json_object *v;
-
-	return json_object_object_get_ex(obj, key, &v) ? json_object_get_string(v) : NULL;
 }
 
 struct json_object *bb_slices(struct json_object *trace, const char *cat)
@@ -205,21 +230,49 @@ struct json_object *bb_slices(struct json_object *trace, const char *cat)
 	json_object_object_get_ex(trace, "traceEvents", &events);
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
-		const char *ph = str_field(ev, "ph"), *c = str_field(ev, "cat");
 
-		if (ph && !strcmp(ph, "X") && c && !strcmp(c, cat))
+		if (str_field_is(ev, "ph", "X") && str_field_is(ev, "cat", cat))
 			json_object_array_add(out, json_object_get(ev));
 	}
 	return out;
 }
 
-long long bb_arg_int(struct json_object *ev, const char *key)
+struct json_object *bb_arg(struct json_object *ev, const char *key)
 {
 	struct json_object *args, *v;
 
 	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(args, key, &v))
-		return 0;
-	return json_object_get_int64(v);
+		return NULL;
+	return v;
+}
+
+long long bb_arg_int(struct json_object *ev, const char *key)
+{
+	struct json_object *v = bb_arg(ev, key);
+
+	return v ? json_object_get_int64(v) : 0;
+}
+
+const char *bb_arg_str(struct json_object *ev, const char *key)
+{
+	struct json_object *v = bb_arg(ev, key);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+bool bb_arg_flag(struct json_object *ev, const char *key)
+{
+	struct json_object *v = bb_arg(ev, key);
+
+	return v && json_object_get_boolean(v);
+}
+
+double bb_arg_double(struct json_object *ev, const char *key)
+{
+	struct json_object *v = bb_arg(ev, key);
+
+	cr_assert_not_null(v, "slice has no args.%s", key);
+	return json_object_get_double(v);
 }
 
 const char *bb_arg_argv(struct json_object *ev, size_t i)
@@ -242,13 +295,18 @@ struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
 	return NULL;
 }
 
-long long bb_other_int(struct json_object *trace, const char *key)
+struct json_object *bb_other(struct json_object *trace, const char *key)
 {
-	struct json_object *od, *v;
+	struct json_object *od, *v = NULL;
 
 	cr_assert(json_object_object_get_ex(trace, "otherData", &od), "the trace has no otherData");
 	cr_assert(json_object_object_get_ex(od, key, &v), "otherData.%s missing", key);
-	return json_object_get_int64(v);
+	return v;
+}
+
+long long bb_other_int(struct json_object *trace, const char *key)
+{
+	return json_object_get_int64(bb_other(trace, key));
 }
 
 void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe)

@@ -7,6 +7,7 @@
 #define BUILDBPF_TESTS_INTEGRATION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <json-c/json.h>
 
 struct bb_run {
@@ -63,14 +64,32 @@ void bb_write_file(const struct bb_run *r, const char *name, const char *text);
 const char *bb_path(const struct bb_run *r, const char *name);
 /* Absolute path of a workload built from tests/workloads (build/tests/NAME). */
 const char *bb_test_prog(const char *name);
-/* Parses a trace; the test fails if it is not a JSON object with traceEvents. */
+/* A whole file's bytes, NUL-terminated (*len without the NUL, len may be NULL); NULL when it cannot be opened. */
+char *bb_read_file(const char *path, size_t *len);
+/* The same for a file that must exist: the test fails if it cannot be read. */
+char *bb_file_text(const char *path, size_t *len);
+/*
+ * Parses a trace; the test fails unless it is a JSON object with
+ * traceEvents that keeps every rule of docs/trace-rules.md
+ * (check_trace_rules() of lib/trace_rules.h).
+ */
 struct json_object *bb_load_trace(const char *path);
 /* The X events of category cat (a new array holding references). */
 struct json_object *bb_slices(struct json_object *trace, const char *cat);
+/* args.<key> of an event, or NULL. */
+struct json_object *bb_arg(struct json_object *ev, const char *key);
 /* args.<key> of an event, as int64 (0 when absent). */
 long long bb_arg_int(struct json_object *ev, const char *key);
+/* args.<key> of an event as a string, or NULL. */
+const char *bb_arg_str(struct json_object *ev, const char *key);
+/* args.<key> of an event is present and true. */
+bool bb_arg_flag(struct json_object *ev, const char *key);
+/* args.<key> of an event as a double; the test fails if it is missing. */
+double bb_arg_double(struct json_object *ev, const char *key);
 /* args.argv[i] of an event, or NULL. */
 const char *bb_arg_argv(struct json_object *ev, size_t i);
+/* otherData.<key> of a trace; the test fails if it is missing. */
+struct json_object *bb_other(struct json_object *trace, const char *key);
 /* otherData.<key> of a trace as int64; the test fails if it is missing. */
 long long bb_other_int(struct json_object *trace, const char *key);
 /*

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
+#include <criterion/new/assert.h>
 #include "synth.h"
 
 static void header(struct bb_event_header *hdr, __u32 type, __u64 ts, __u32 pid, __u32 tgid)
@@ -109,4 +110,34 @@ void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 
 	e.sum_exec_ns = sum_exec;
 	e.maxrss_kb = maxrss_kb;
 	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
+struct bb_cpu_slice_event synth_cpu_slice_event(__u32 cpu, __u32 tid, __u32 tgid, __u64 start, __u64 end,
+						__u64 wait_ns)
+{
+	struct bb_cpu_slice_event e = {};
+
+	header(&e.hdr, BB_EV_CPU_SLICE, end, tid, tgid);
+	e.hdr.cpu = cpu;
+	e.start_ns = start;
+	e.wait_ns = wait_ns;
+	return e;
+}
+
+void synth_cpu_slice(struct sched_model *s, __u32 cpu, __u32 tid, __u32 tgid, __u64 start, __u64 end,
+		     __u64 wait_ns)
+{
+	struct bb_cpu_slice_event e = synth_cpu_slice_event(cpu, tid, tgid, start, end, wait_ns);
+
+	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
+}
+
+void synth_cpu_idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
+{
+	struct bb_cpu_idle_event e = {};
+
+	header(&e.hdr, BB_EV_CPU_IDLE, end, 0, 0);
+	e.hdr.cpu = cpu;
+	e.start_ns = start;
+	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
 }

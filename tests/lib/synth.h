@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <linux/types.h>
+#include "model/cpu_sched.h"
 #include "model/model.h"
 
 /*
@@ -25,5 +26,18 @@ void synth_exit(struct model *m, __u64 ts, __u32 tgid, __u32 tid, bool group_dea
 /* A group-dead exit with CPU accounting. */
 void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 utime, __u64 stime, __u64 sum_exec,
 		     __u64 maxrss_kb);
+
+/*
+ * Scheduler records, as the switch handler streams them: thread tid of
+ * process tgid ran on cpu during [start, end) after waiting wait_ns
+ * runnable (absolute times).  The _event form leaves the record to be
+ * changed or fed by the caller; the others feed it and require success.
+ */
+struct bb_cpu_slice_event synth_cpu_slice_event(__u32 cpu, __u32 tid, __u32 tgid, __u64 start, __u64 end,
+						__u64 wait_ns);
+void synth_cpu_slice(struct sched_model *s, __u32 cpu, __u32 tid, __u32 tgid, __u64 start, __u64 end,
+		     __u64 wait_ns);
+/* cpu idled during [start, end). */
+void synth_cpu_idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end);
 
 #endif /* BUILDBPF_TESTS_SYNTH_H */

@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "trace_rules.h"
 #include "written_trace.h"
 
 struct json_object *written_trace(const struct model *m, const struct trace_meta *meta)
@@ -20,8 +21,9 @@ struct json_object *written_trace(const struct model *m, const struct trace_meta
 	cr_assert_not_null(buf);
 	cr_assert(eq(int, (int)pread(fd, buf, len, 0), (int)len));
 	close(fd);
-	trace = json_tokener_parse(buf);
-	cr_assert_not_null(trace, "not JSON: %s", buf);
+	check_trace_text(buf, len);
+	trace = parse_trace_text(buf, len);
 	free(buf);
+	check_trace_rules(trace);
 	return trace;
 }

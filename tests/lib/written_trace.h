@@ -7,7 +7,10 @@
 #include "model/model.h"
 #include "report/chrome_trace.h"
 
-/* chrome_trace__write() into memory, parsed back; fails the test otherwise. */
+/*
+ * chrome_trace__write() into memory, parsed back strictly; the test fails
+ * unless it keeps every rule of docs/trace-rules.md (lib/trace_rules.h).
+ */
 struct json_object *written_trace(const struct model *m, const struct trace_meta *meta);
 
 #endif /* BUILDBPF_TESTS_WRITTEN_TRACE_H */

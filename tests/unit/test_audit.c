@@ -43,21 +43,14 @@ static void build_start(struct build *b, size_t nr_cpus, bool sched, const char 
 
 static void cpu_slice(struct build *b, __u32 cpu, __u32 pid, __u64 from, __u64 to)
 {
-	struct bb_cpu_slice_event e = { .hdr = { .ts_ns = T0 + to, .type = BB_EV_CPU_SLICE, .cpu = cpu, .pid = pid,
-						 .tgid = pid },
-					.start_ns = T0 + from };
-
 	if (b->s)
-		cr_assert(eq(int, sched_model__add_event(b->s, &e, sizeof(e)), 0));
+		synth_cpu_slice(b->s, cpu, pid, pid, T0 + from, T0 + to, 0);
 }
 
 static void cpu_idle(struct build *b, __u32 cpu, __u64 from, __u64 to)
 {
-	struct bb_cpu_idle_event e = { .hdr = { .ts_ns = T0 + to, .type = BB_EV_CPU_IDLE, .cpu = cpu },
-				       .start_ns = T0 + from };
-
 	if (b->s)
-		cr_assert(eq(int, sched_model__add_event(b->s, &e, sizeof(e)), 0));
+		synth_cpu_idle(b->s, cpu, T0 + from, T0 + to);
 }
 
 /* A job of make: path run by pid over [from, to), on cpu the whole time. */

@@ -2,7 +2,7 @@
 /*
  * The exporter from hand-built models.  Every trace is written out, read
  * back, parsed strictly (UTF-8 validated) and checked against the rules of
- * shared/TRACE-RULES.md by check_trace_rules(); tests then assert on the
+ * docs/trace-rules.md by check_trace_rules(); tests then assert on the
  * parsed structure, never on the text.
  */
 #include <errno.h>
@@ -23,6 +23,9 @@
 #include "report/chrome_trace.h"
 #include "model/proc_name.h"
 #include "util/utf8.h"
+#include "lib/json_fields.h"
+#include "lib/seeded_random.h"
+#include "lib/trace_rules.h"
 
 #define START_NS 5000000000000ull /* an arbitrary monotonic trace start */
 #define MS(x) (START_NS + (__u64)(x) * 1000000ull)
@@ -135,99 +138,20 @@ static char *write_to_memfd(const struct model *m, const struct trace_meta *meta
 	return buf;
 }
 
-/* The raw file: one JSON text and a newline, valid UTF-8, no control bytes. */
-static void check_raw_text(const char *text, size_t len)
-{
-	char *clean;
-	size_t i;
-
-	cr_assert(ge(sz, len, 2));
-	cr_assert(eq(chr, text[len - 1], '\n'));
-	for (i = 0; i + 1 < len; i++)
-		cr_assert(ge(u8, (unsigned char)text[i], 0x20), "raw control byte at offset %zu", i);
-	cr_assert(eq(sz, strlen(text), len)); /* no NUL either */
-	clean = utf8_sanitize(text, len);
-	cr_assert(eq(int, strcmp(clean, text), 0), "output is not valid UTF-8");
-	free(clean);
-}
-
-static struct json_object *parse_strict(const char *text, size_t len)
-{
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *root;
-
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	root = json_tokener_parse_ex(tok, text, (int)len - 1);
-	cr_assert(not(eq(ptr, root, NULL)), "JSON parse error: %s",
-		  json_tokener_error_desc(json_tokener_get_error(tok)));
-	cr_assert(eq(int, (int)json_tokener_get_parse_end(tok), (int)len - 1));
-	json_tokener_free(tok);
-	return root;
-}
-
 /* ---- reading the parsed trace ---- */
-
-static struct json_object *get(struct json_object *obj, const char *key)
-{
-	struct json_object *val = NULL;
-
-	if (!json_object_object_get_ex(obj, key, &val))
-		return NULL;
-	return val;
-}
-
-static bool has_int(struct json_object *obj, const char *key)
-{
-	struct json_object *val = get(obj, key);
-
-	return val && json_object_is_type(val, json_type_int);
-}
-
-static int64_t get_int(struct json_object *obj, const char *key)
-{
-	struct json_object *val = get(obj, key);
-
-	cr_assert(not(eq(ptr, val, NULL)), "no key %s", key);
-	cr_assert(json_object_is_type(val, json_type_int), "%s is not an integer", key);
-	return json_object_get_int64(val);
-}
-
-static const char *get_str(struct json_object *obj, const char *key)
-{
-	struct json_object *val = get(obj, key);
-
-	cr_assert(not(eq(ptr, val, NULL)), "no key %s", key);
-	cr_assert(json_object_is_type(val, json_type_string), "%s is not a string", key);
-	return json_object_get_string(val);
-}
-
-static struct json_object *events_of(struct json_object *root)
-{
-	struct json_object *events = get(root, "traceEvents");
-
-	cr_assert(not(eq(ptr, events, NULL)));
-	cr_assert(json_object_is_type(events, json_type_array));
-	return events;
-}
-
-static bool str_is(struct json_object *ev, const char *key, const char *want)
-{
-	struct json_object *val = get(ev, key);
-
-	return val && json_object_is_type(val, json_type_string) && !strcmp(json_object_get_string(val), want);
-}
 
 /* The n-th (0-based) event with phase ph, cat (NULL: any) and name. */
 static struct json_object *find_event(struct json_object *root, const char *ph, const char *cat, const char *name,
 				      int n)
 {
-	struct json_object *events = events_of(root);
+	struct json_object *events = trace_events(root);
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		if (str_is(ev, "ph", ph) && (!cat || str_is(ev, "cat", cat)) && str_is(ev, "name", name) && n-- == 0)
+		if (str_field_is(ev, "ph", ph) && (!cat || str_field_is(ev, "cat", cat)) && str_field_is(ev, "name", name) &&
+		    n-- == 0)
 			return ev;
 	}
 	return NULL;
@@ -243,252 +167,15 @@ static struct json_object *must_find(struct json_object *root, const char *ph, c
 
 static size_t count_events(struct json_object *root, const char *ph, const char *cat)
 {
-	struct json_object *events = events_of(root);
+	struct json_object *events = trace_events(root);
 	size_t i, n = 0;
 
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		n += str_is(ev, "ph", ph) && (!cat || str_is(ev, "cat", cat));
+		n += str_field_is(ev, "ph", ph) && (!cat || str_field_is(ev, "cat", cat));
 	}
 	return n;
-}
-
-/* ---- the rules of shared/TRACE-RULES.md ---- */
-
-struct slice {
-	int64_t pid, tid, ts, end;
-	const char *cat;
-};
-
-static bool named(struct json_object *events, const char *what, int64_t pid, int64_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(events); i++) {
-		struct json_object *ev = json_object_array_get_idx(events, i);
-
-		if (str_is(ev, "ph", "M") && str_is(ev, "name", what) && get_int(ev, "pid") == pid &&
-		    (tid < 0 || (has_int(ev, "tid") && get_int(ev, "tid") == tid)))
-			return true;
-	}
-	return false;
-}
-
-/*
- * The named tracks: process_name (tid -1) and thread_name (pid, tid)
- * pairs, gathered once so that checking a large trace stays linear.
- */
-struct track {
-	int64_t pid, tid;
-};
-
-struct track_names {
-	struct track *tracks;
-	size_t nr;
-};
-
-static struct track_names collect_names(struct json_object *events)
-{
-	struct track_names names = { calloc(json_object_array_length(events) + 1, sizeof(struct track)), 0 };
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(events); i++) {
-		struct json_object *ev = json_object_array_get_idx(events, i);
-
-		if (!str_is(ev, "ph", "M"))
-			continue;
-		if (str_is(ev, "name", "process_name"))
-			names.tracks[names.nr++] = (struct track){ get_int(ev, "pid"), -1 };
-		else if (str_is(ev, "name", "thread_name") && has_int(ev, "tid"))
-			names.tracks[names.nr++] = (struct track){ get_int(ev, "pid"), get_int(ev, "tid") };
-	}
-	return names;
-}
-
-static bool has_track_name(const struct track_names *names, int64_t pid, int64_t tid)
-{
-	size_t i;
-
-	for (i = 0; i < names->nr; i++) {
-		if (names->tracks[i].pid == pid && names->tracks[i].tid == tid)
-			return true;
-	}
-	return false;
-}
-
-/* Rule 7: a counter's args is an object whose values are all numbers. */
-static void check_counter_args(struct json_object *ev)
-{
-	struct json_object *args = get(ev, "args");
-
-	cr_assert(not(eq(ptr, args, NULL)), "C event without args");
-	cr_assert(json_object_is_type(args, json_type_object));
-	cr_assert(ge(int, json_object_object_length(args), 1), "C event with empty args");
-	json_object_object_foreach(args, key, val)
-	{
-		cr_assert(json_object_is_type(val, json_type_double) || json_object_is_type(val, json_type_int),
-			  "counter %s.%s is not a number", get_str(ev, "name"), key);
-	}
-}
-
-static void check_event_fields(const struct track_names *names, struct json_object *ev)
-{
-	const char *ph = get_str(ev, "ph");
-	struct json_object *args;
-
-	cr_assert(eq(sz, strlen(ph), 1));
-	get_str(ev, "name");
-	cr_assert(ge(i64, get_int(ev, "pid"), 1));
-	cr_assert(lt(i64, get_int(ev, "pid"), INT64_C(1) << 31));
-	if (!strcmp(ph, "M")) {
-		args = get(ev, "args");
-		cr_assert(not(eq(ptr, args, NULL)));
-		if (strstr(get_str(ev, "name"), "sort_index"))
-			get_int(args, "sort_index");
-		else
-			get_str(args, "name");
-		return;
-	}
-	cr_assert(ge(i64, get_int(ev, "tid"), 1));
-	cr_assert(lt(i64, get_int(ev, "tid"), INT64_C(1) << 31));
-	cr_assert(ge(i64, get_int(ev, "ts"), 1));
-	cr_assert(has_track_name(names, get_int(ev, "pid"), -1), "pid %lld without process_name",
-		  (long long)get_int(ev, "pid"));
-	cr_assert(has_track_name(names, get_int(ev, "pid"), get_int(ev, "tid")), "pid %lld tid %lld without thread_name",
-		  (long long)get_int(ev, "pid"), (long long)get_int(ev, "tid"));
-	if (!strcmp(ph, "X"))
-		cr_assert(ge(i64, get_int(ev, "dur"), 0));
-	else if (!strcmp(ph, "C"))
-		check_counter_args(ev);
-	else
-		cr_assert(ph[0] == 's' || ph[0] == 'f', "unexpected phase %s", ph);
-}
-
-static int cmp_slice(const void *a, const void *b)
-{
-	const struct slice *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end; /* outer first */
-}
-
-/*
- * On every pid/tid, X slices contain one another or do not overlap.  In
- * (pid, tid, ts, outer first) order a stack of open slices finds any pair
- * that partially overlaps, in O(n log n) for traces of many CPU slices.
- */
-static void check_nesting(const struct slice *x, size_t nr)
-{
-	struct slice *sorted = malloc((nr + 1) * sizeof(*sorted));
-	size_t *open = malloc((nr + 1) * sizeof(*open)), depth = 0, i;
-
-	memcpy(sorted, x, nr * sizeof(*x));
-	qsort(sorted, nr, sizeof(*sorted), cmp_slice);
-	for (i = 0; i < nr; i++) {
-		const struct slice *b = &sorted[i];
-
-		while (depth > 0) {
-			const struct slice *a = &sorted[open[depth - 1]];
-
-			if (a->pid == b->pid && a->tid == b->tid && b->ts < a->end)
-				break;
-			depth--;
-		}
-		if (depth > 0) {
-			const struct slice *a = &sorted[open[depth - 1]];
-
-			cr_assert(le(i64, b->end, a->end), "X [%lld,%lld) and [%lld,%lld) overlap on pid %lld tid %lld",
-				  (long long)a->ts, (long long)a->end, (long long)b->ts, (long long)b->end,
-				  (long long)a->pid, (long long)a->tid);
-		}
-		open[depth++] = i;
-	}
-	free(open);
-	free(sorted);
-}
-
-/* DevTools binds a flow end to the slice with the same ts, pid, tid, cat. */
-static bool binds(const struct slice *x, size_t nr, struct json_object *flow)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++) {
-		if (x[i].pid == get_int(flow, "pid") && x[i].tid == get_int(flow, "tid") &&
-		    x[i].ts == get_int(flow, "ts") && !strcmp(x[i].cat, get_str(flow, "cat")))
-			return true;
-	}
-	return false;
-}
-
-static void check_flows(struct json_object *events, const struct slice *x, size_t nr_x)
-{
-	size_t i, j, n = json_object_array_length(events);
-
-	for (i = 0; i < n; i++) {
-		struct json_object *s = json_object_array_get_idx(events, i), *f = NULL;
-		int64_t id;
-
-		if (!str_is(s, "ph", "s") && !str_is(s, "ph", "f"))
-			continue;
-		id = get_int(s, "id");
-		/* Exactly one of each phase per id, never a reuse. */
-		for (j = 0; j < n; j++) {
-			struct json_object *o = json_object_array_get_idx(events, j);
-
-			if (j == i || (!str_is(o, "ph", "s") && !str_is(o, "ph", "f")) || get_int(o, "id") != id)
-				continue;
-			cr_assert(not(eq(str, (char *)get_str(o, "ph"), (char *)get_str(s, "ph"))), "flow id %lld reused",
-				  (long long)id);
-			cr_assert(eq(ptr, f, NULL), "flow id %lld has more than two ends", (long long)id);
-			f = o;
-		}
-		cr_assert(not(eq(ptr, f, NULL)), "flow id %lld has one end", (long long)id);
-		cr_assert(binds(x, nr_x, s), "flow %s id %lld binds to no slice", get_str(s, "ph"), (long long)id);
-		if (!str_is(s, "ph", "s"))
-			continue;
-		/* DevTools pairs the ends by cat, name and id. */
-		cr_assert(eq(str, (char *)get_str(f, "cat"), (char *)get_str(s, "cat")));
-		cr_assert(eq(str, (char *)get_str(f, "name"), (char *)get_str(s, "name")));
-		cr_assert(ge(i64, get_int(f, "ts"), get_int(s, "ts")));
-		cr_assert(str_is(f, "bp", "e"));
-	}
-}
-
-static void check_trace_rules(struct json_object *root)
-{
-	struct json_object *events = events_of(root), *od;
-	size_t i, n = json_object_array_length(events), nr_x = 0;
-	struct slice *x = calloc(n + 1, sizeof(*x));
-	struct track_names names = collect_names(events);
-
-	cr_assert(eq(str, (char *)get_str(root, "displayTimeUnit"), "ms"));
-	od = get(root, "otherData");
-	cr_assert(not(eq(ptr, od, NULL)));
-	cr_assert(named(events, "process_name", 1, -1), "the trace process has no name");
-	for (i = 0; i < n; i++) {
-		struct json_object *ev = json_object_array_get_idx(events, i);
-
-		check_event_fields(&names, ev);
-		if (!str_is(ev, "ph", "X"))
-			continue;
-		x[nr_x++] = (struct slice){
-			.pid = get_int(ev, "pid"),
-			.tid = get_int(ev, "tid"),
-			.ts = get_int(ev, "ts"),
-			.end = get_int(ev, "ts") + get_int(ev, "dur"),
-			.cat = get_str(ev, "cat"),
-		};
-	}
-	check_nesting(x, nr_x);
-	check_flows(events, x, nr_x);
-	free(names.tracks);
-	free(x);
 }
 
 /* Write, read back, check every rule: the parsed trace. */
@@ -499,8 +186,8 @@ static struct json_object *export(const struct model *m, const struct trace_meta
 	char *text;
 
 	text = write_to_memfd(m, meta, &len);
-	check_raw_text(text, len);
-	root = parse_strict(text, len);
+	check_trace_text(text, len);
+	root = parse_trace_text(text, len);
 	free(text);
 	check_trace_rules(root);
 	return root;
@@ -508,7 +195,7 @@ static struct json_object *export(const struct model *m, const struct trace_meta
 
 static struct json_object *args_of(struct json_object *ev)
 {
-	struct json_object *args = get(ev, "args");
+	struct json_object *args = field(ev, "args");
 
 	cr_assert(not(eq(ptr, args, NULL)));
 	return args;
@@ -516,7 +203,7 @@ static struct json_object *args_of(struct json_object *ev)
 
 static void assert_argv(struct json_object *args, char **want)
 {
-	struct json_object *argv = get(args, "argv");
+	struct json_object *argv = field(args, "argv");
 	size_t i, n = count_argv(want);
 
 	cr_assert(not(eq(ptr, argv, NULL)));
@@ -587,53 +274,53 @@ Test(chrome_trace, small_build_slices_and_names)
 
 	/* One trace process named after the command, one thread per lane. */
 	ev = must_find(root, "M", NULL, "process_name");
-	cr_assert(eq(int, (int)get_int(ev, "pid"), 1));
-	cr_assert(eq(str, (char *)get_str(args_of(ev), "name"), "make -j8"));
-	cr_assert(eq(int, (int)get_int(args_of(must_find(root, "M", NULL, "process_sort_index")), "sort_index"), 0));
+	cr_assert(eq(int, (int)int_field(ev, "pid"), 1));
+	cr_assert(eq(str, (char *)str_field(args_of(ev), "name"), "make -j8"));
+	cr_assert(eq(int, (int)int_field(args_of(must_find(root, "M", NULL, "process_sort_index")), "sort_index"), 0));
 	cr_assert(eq(sz, count_events(root, "M", NULL), 2 + 2 * 3));
 	ev = find_event(root, "M", NULL, "thread_name", 2);
-	cr_assert(eq(int, (int)get_int(ev, "tid"), 3));
-	cr_assert(eq(str, (char *)get_str(args_of(ev), "name"), "lane 3"));
+	cr_assert(eq(int, (int)int_field(ev, "tid"), 3));
+	cr_assert(eq(str, (char *)str_field(args_of(ev), "name"), "lane 3"));
 	ev = find_event(root, "M", NULL, "thread_sort_index", 2);
-	cr_assert(eq(int, (int)get_int(ev, "tid"), 3));
-	cr_assert(eq(int, (int)get_int(args_of(ev), "sort_index"), 3));
+	cr_assert(eq(int, (int)int_field(ev, "tid"), 3));
+	cr_assert(eq(int, (int)int_field(args_of(ev), "sort_index"), 3));
 
 	/* Five process slices plus A's two images. */
 	cr_assert(eq(sz, count_events(root, "X", "process"), 5));
 	cr_assert(eq(sz, count_events(root, "X", "exec"), 2));
 
 	ev = must_find(root, "X", "process", "make");
-	cr_assert(eq(int, (int)get_int(ev, "tid"), 1));
-	cr_assert(eq(i64, get_int(ev, "ts"), 1));
-	cr_assert(eq(i64, get_int(ev, "dur"), 100000));
+	cr_assert(eq(int, (int)int_field(ev, "tid"), 1));
+	cr_assert(eq(i64, int_field(ev, "ts"), 1));
+	cr_assert(eq(i64, int_field(ev, "dur"), 100000));
 
 	ev = must_find(root, "X", "process", "cc a.c");
-	cr_assert(eq(int, (int)get_int(ev, "tid"), 2));
-	cr_assert(eq(i64, get_int(ev, "ts"), 10001));
-	cr_assert(eq(i64, get_int(ev, "dur"), 40000));
+	cr_assert(eq(int, (int)int_field(ev, "tid"), 2));
+	cr_assert(eq(i64, int_field(ev, "ts"), 10001));
+	cr_assert(eq(i64, int_field(ev, "dur"), 40000));
 	args = args_of(ev);
 	assert_argv(args, ARGV("cc", "-c", "a.c", "-o", "a.o"));
-	cr_assert(eq(str, (char *)get_str(args, "filename"), "/usr/bin/cc"));
-	cr_assert(eq(int, (int)get_int(args, "pid"), 101));
-	cr_assert(eq(int, (int)get_int(args, "images"), 2));
+	cr_assert(eq(str, (char *)str_field(args, "filename"), "/usr/bin/cc"));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 101));
+	cr_assert(eq(int, (int)int_field(args, "images"), 2));
 
 	/* The images nest in the process slice, back to back. */
 	sub0 = must_find(root, "X", "exec", "sh -c cc -c a.c -o a.o");
 	sub1 = must_find(root, "X", "exec", "cc a.c");
-	cr_assert(eq(int, (int)get_int(sub0, "tid"), 2));
-	cr_assert(eq(i64, get_int(sub0, "ts"), 10301));
-	cr_assert(eq(i64, get_int(sub0, "dur"), 4700));
-	cr_assert(eq(i64, get_int(sub1, "ts"), 15001));
-	cr_assert(eq(i64, get_int(sub1, "dur"), 35000));
-	cr_assert(eq(int, (int)get_int(args_of(sub0), "image"), 0));
-	cr_assert(eq(int, (int)get_int(args_of(sub1), "image"), 1));
+	cr_assert(eq(int, (int)int_field(sub0, "tid"), 2));
+	cr_assert(eq(i64, int_field(sub0, "ts"), 10301));
+	cr_assert(eq(i64, int_field(sub0, "dur"), 4700));
+	cr_assert(eq(i64, int_field(sub1, "ts"), 15001));
+	cr_assert(eq(i64, int_field(sub1, "dur"), 35000));
+	cr_assert(eq(int, (int)int_field(args_of(sub0), "image"), 0));
+	cr_assert(eq(int, (int)int_field(args_of(sub1), "image"), 1));
 	assert_argv(args_of(sub0), ARGV("/bin/sh", "-c", "cc -c a.c -o a.o"));
-	cr_assert(eq(str, (char *)get_str(args_of(sub0), "filename"), "/bin/sh"));
+	cr_assert(eq(str, (char *)str_field(args_of(sub0), "filename"), "/bin/sh"));
 
 	ev = must_find(root, "X", "process", "cc1 a.c");
-	cr_assert(eq(int, (int)get_int(ev, "tid"), 2));
+	cr_assert(eq(int, (int)int_field(ev, "tid"), 2));
 	ev = must_find(root, "X", "process", "as -o a.o");
-	cr_assert(eq(int, (int)get_int(ev, "tid"), 3));
+	cr_assert(eq(int, (int)int_field(ev, "tid"), 3));
 	json_object_put(root);
 }
 
@@ -653,12 +340,12 @@ Test(chrome_trace, flows_only_where_not_drawn_below_the_parent)
 	/* as's arrow leaves A's process slice and lands on as's slice. */
 	s = find_event(root, "s", "process", "fork", 1);
 	f = find_event(root, "f", "process", "fork", 1);
-	cr_assert(eq(i64, get_int(s, "id"), get_int(f, "id")));
-	cr_assert(eq(int, (int)get_int(s, "tid"), 2));
-	cr_assert(eq(i64, get_int(s, "ts"), 10001));
-	cr_assert(eq(int, (int)get_int(f, "tid"), 3));
-	cr_assert(eq(i64, get_int(f, "ts"), 41001));
-	cr_assert(lt(i64, get_int(find_event(root, "s", NULL, "fork", 0), "id"), get_int(s, "id")));
+	cr_assert(eq(i64, int_field(s, "id"), int_field(f, "id")));
+	cr_assert(eq(int, (int)int_field(s, "tid"), 2));
+	cr_assert(eq(i64, int_field(s, "ts"), 10001));
+	cr_assert(eq(int, (int)int_field(f, "tid"), 3));
+	cr_assert(eq(i64, int_field(f, "ts"), 41001));
+	cr_assert(lt(i64, int_field(find_event(root, "s", NULL, "fork", 0), "id"), int_field(s, "id")));
 	json_object_put(root);
 }
 
@@ -679,10 +366,10 @@ Test(chrome_trace, same_lane_child_under_a_sibling_gets_a_flow)
 	cr_assert(eq(sz, count_events(root, "s", NULL), 1));
 	s = must_find(root, "s", "process", "fork");
 	f = must_find(root, "f", "process", "fork");
-	cr_assert(eq(int, (int)get_int(s, "tid"), 1));
-	cr_assert(eq(i64, get_int(s, "ts"), 1));
-	cr_assert(eq(int, (int)get_int(f, "tid"), 1));
-	cr_assert(eq(i64, get_int(f, "ts"), 20001));
+	cr_assert(eq(int, (int)int_field(s, "tid"), 1));
+	cr_assert(eq(i64, int_field(s, "ts"), 1));
+	cr_assert(eq(int, (int)int_field(f, "tid"), 1));
+	cr_assert(eq(i64, int_field(f, "ts"), 20001));
 	json_object_put(root);
 }
 
@@ -703,11 +390,11 @@ Test(chrome_trace, fork_without_exec_and_unfinished)
 	root = export(&m, &default_meta);
 	args = args_of(must_find(root, "X", "process", "make (fork)"));
 	assert_argv(args, ARGV(NULL));
-	cr_assert(eq(ptr, get(args, "filename"), NULL));
-	cr_assert(json_object_get_boolean(get(args, "unfinished")));
-	cr_assert(eq(str, (char *)get_str(args, "exit_status"), "running at trace end"));
-	cr_assert(eq(ptr, get(args, "exit_code"), NULL));
-	cr_assert(eq(int, (int)get_int(get(root, "otherData"), "unfinished_processes"), 1));
+	cr_assert(eq(ptr, field(args, "filename"), NULL));
+	cr_assert(json_object_get_boolean(field(args, "unfinished")));
+	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "running at trace end"));
+	cr_assert(eq(ptr, field(args, "exit_code"), NULL));
+	cr_assert(eq(int, (int)int_field(field(root, "otherData"), "unfinished_processes"), 1));
 	/* Directly under its parent on lane 0: no arrow. */
 	cr_assert(eq(sz, count_events(root, "s", NULL), 0));
 	json_object_put(root);
@@ -727,15 +414,15 @@ Test(chrome_trace, timestamps_are_relative_integer_us_from_one)
 	root = export(&m, &default_meta);
 
 	ev = must_find(root, "X", "process", "early (fork)");
-	cr_assert(eq(i64, get_int(ev, "ts"), 1)); /* before the start: clamped */
-	cr_assert(eq(i64, get_int(ev, "dur"), 9));
+	cr_assert(eq(i64, int_field(ev, "ts"), 1)); /* before the start: clamped */
+	cr_assert(eq(i64, int_field(ev, "dur"), 9));
 	ev = must_find(root, "X", "process", "inner (fork)");
-	cr_assert(eq(i64, get_int(ev, "ts"), 2));
-	cr_assert(eq(i64, get_int(ev, "dur"), 8));
+	cr_assert(eq(i64, int_field(ev, "ts"), 2));
+	cr_assert(eq(i64, int_field(ev, "dur"), 8));
 	ev = must_find(root, "X", "process", "zero (fork)");
-	cr_assert(eq(i64, get_int(ev, "ts"), 2));
-	cr_assert(eq(i64, get_int(ev, "dur"), 0));
-	cr_assert(eq(i64, get_int(get(root, "otherData"), "duration_us"), 9));
+	cr_assert(eq(i64, int_field(ev, "ts"), 2));
+	cr_assert(eq(i64, int_field(ev, "dur"), 0));
+	cr_assert(eq(i64, int_field(field(root, "otherData"), "duration_us"), 9));
 	json_object_put(root);
 }
 
@@ -756,14 +443,14 @@ Test(chrome_trace, exec_slices_clamped_into_the_process)
 	m = model_of(p, 1, MS(100));
 	root = export(&m, &default_meta);
 	ev = must_find(root, "X", "exec", "a");
-	cr_assert(eq(i64, get_int(ev, "ts"), 10001));
-	cr_assert(eq(i64, get_int(ev, "dur"), 20000));
+	cr_assert(eq(i64, int_field(ev, "ts"), 10001));
+	cr_assert(eq(i64, int_field(ev, "dur"), 20000));
 	ev = must_find(root, "X", "exec", "b");
-	cr_assert(eq(i64, get_int(ev, "ts"), 30001));
-	cr_assert(eq(i64, get_int(ev, "dur"), 10000));
+	cr_assert(eq(i64, int_field(ev, "ts"), 30001));
+	cr_assert(eq(i64, int_field(ev, "dur"), 10000));
 	ev = must_find(root, "X", "exec", "c");
-	cr_assert(eq(i64, get_int(ev, "ts"), 40001));
-	cr_assert(eq(i64, get_int(ev, "dur"), 10000));
+	cr_assert(eq(i64, int_field(ev, "ts"), 40001));
+	cr_assert(eq(i64, int_field(ev, "dur"), 10000));
 	json_object_put(root);
 }
 
@@ -785,7 +472,7 @@ Test(chrome_trace, child_straddling_an_exec_keeps_the_process_whole)
 	root = export(&m, &default_meta);
 	cr_assert(eq(sz, count_events(root, "X", "exec"), 0));
 	cr_assert(eq(sz, count_events(root, "X", "process"), 2));
-	cr_assert(eq(int, (int)get_int(args_of(must_find(root, "X", "process", "cc x.c")), "images"), 2));
+	cr_assert(eq(int, (int)int_field(args_of(must_find(root, "X", "process", "cc x.c")), "images"), 2));
 	json_object_put(root);
 }
 
@@ -846,23 +533,23 @@ Test(chrome_trace, hostile_argv_gives_valid_json)
 
 	/* Exactly one slice: nothing in argv broke out of its string. */
 	cr_assert(eq(sz, count_events(root, "X", NULL), 1));
-	args = args_of(json_object_array_get_idx(events_of(root), json_object_array_length(events_of(root)) - 1));
+	args = args_of(json_object_array_get_idx(trace_events(root), json_object_array_length(trace_events(root)) - 1));
 	assert_argv(args, hostile);
-	cr_assert(eq(str, (char *)get_str(args, "filename"), "/bin/\xef\xbf\xbd\"\n\\"));
-	cr_assert(eq(str, (char *)get_str(args, "comm"), "evil\xef\xbf\xbd\n\""));
-	cr_assert(json_object_get_boolean(get(args, "args_truncated")));
-	cr_assert(json_object_get_boolean(get(args, "args_unreadable")));
-	od = get(root, "otherData");
-	cr_assert(eq(sz, json_object_array_length(get(od, "command_argv")), count_argv(hostile)));
+	cr_assert(eq(str, (char *)str_field(args, "filename"), "/bin/\xef\xbf\xbd\"\n\\"));
+	cr_assert(eq(str, (char *)str_field(args, "comm"), "evil\xef\xbf\xbd\n\""));
+	cr_assert(json_object_get_boolean(field(args, "args_truncated")));
+	cr_assert(json_object_get_boolean(field(args, "args_unreadable")));
+	od = field(root, "otherData");
+	cr_assert(eq(sz, json_object_array_length(field(od, "command_argv")), count_argv(hostile)));
 	for (i = 0; hostile[i]; i++) {
 		char *clean = utf8_sanitize(hostile[i], strlen(hostile[i]));
 
-		cr_assert(eq(str, (char *)json_object_get_string(json_object_array_get_idx(get(od, "command_argv"), i)),
+		cr_assert(eq(str, (char *)json_object_get_string(json_object_array_get_idx(field(od, "command_argv"), i)),
 			     clean));
 		free(clean);
 	}
-	cr_assert(eq(str, (char *)get_str(od, "user"), "us\xef\xbf\xbdr\n"));
-	cr_assert(eq(str, (char *)get_str(od, "kernel_release"), "6.\xef\xbf\xbd"));
+	cr_assert(eq(str, (char *)str_field(od, "user"), "us\xef\xbf\xbdr\n"));
+	cr_assert(eq(str, (char *)str_field(od, "kernel_release"), "6.\xef\xbf\xbd"));
 	json_object_put(root);
 }
 
@@ -891,23 +578,23 @@ Test(chrome_trace, exit_code)
 	struct json_object *root, *args;
 
 	args = exit_args(W_EXITED(3), true, &root);
-	cr_assert(eq(str, (char *)get_str(args, "exit_status"), "exit 3"));
-	cr_assert(eq(int, (int)get_int(args, "exit_code"), 3));
-	cr_assert(eq(ptr, get(args, "signal"), NULL));
-	cr_assert(eq(ptr, get(args, "core_dumped"), NULL));
-	cr_assert(eq(ptr, get(args, "unfinished"), NULL));
-	cr_assert(eq(int, (int)get_int(args, "pid"), 10));
-	cr_assert(eq(int, (int)get_int(args, "ppid"), 77));
-	cr_assert(eq(dbl, json_object_get_double(get(args, "cpu_user_ms")), 1234.567));
-	cr_assert(eq(dbl, json_object_get_double(get(args, "cpu_sys_ms")), 0.005));
-	cr_assert(eq(int, (int)get_int(args, "peak_rss_kb"), 4096));
-	cr_assert(eq(int, (int)get_int(args, "threads"), 3));
-	cr_assert(eq(str, (char *)get_str(args, "comm"), "job"));
+	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "exit 3"));
+	cr_assert(eq(int, (int)int_field(args, "exit_code"), 3));
+	cr_assert(eq(ptr, field(args, "signal"), NULL));
+	cr_assert(eq(ptr, field(args, "core_dumped"), NULL));
+	cr_assert(eq(ptr, field(args, "unfinished"), NULL));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 10));
+	cr_assert(eq(int, (int)int_field(args, "ppid"), 77));
+	cr_assert(eq(dbl, json_object_get_double(field(args, "cpu_user_ms")), 1234.567));
+	cr_assert(eq(dbl, json_object_get_double(field(args, "cpu_sys_ms")), 0.005));
+	cr_assert(eq(int, (int)int_field(args, "peak_rss_kb"), 4096));
+	cr_assert(eq(int, (int)int_field(args, "threads"), 3));
+	cr_assert(eq(str, (char *)str_field(args, "comm"), "job"));
 	json_object_put(root);
 
 	args = exit_args(W_EXITED(0), true, &root);
-	cr_assert(eq(str, (char *)get_str(args, "exit_status"), "exit 0"));
-	cr_assert(eq(int, (int)get_int(args, "exit_code"), 0));
+	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "exit 0"));
+	cr_assert(eq(int, (int)int_field(args, "exit_code"), 0));
 	json_object_put(root);
 }
 
@@ -916,17 +603,17 @@ Test(chrome_trace, killed_by_signal)
 	struct json_object *root, *args;
 
 	args = exit_args(W_SIGNALED(SIGKILL), true, &root);
-	cr_assert(eq(str, (char *)get_str(args, "exit_status"), "killed by SIGKILL"));
-	cr_assert(eq(int, (int)get_int(args, "signal"), SIGKILL));
-	cr_assert(eq(str, (char *)get_str(args, "signal_name"), "SIGKILL"));
-	cr_assert(eq(ptr, get(args, "exit_code"), NULL));
-	cr_assert(eq(ptr, get(args, "core_dumped"), NULL));
+	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "killed by SIGKILL"));
+	cr_assert(eq(int, (int)int_field(args, "signal"), SIGKILL));
+	cr_assert(eq(str, (char *)str_field(args, "signal_name"), "SIGKILL"));
+	cr_assert(eq(ptr, field(args, "exit_code"), NULL));
+	cr_assert(eq(ptr, field(args, "core_dumped"), NULL));
 	json_object_put(root);
 
 	args = exit_args(W_SIGNALED(SIGSEGV) | W_COREDUMP, true, &root);
-	cr_assert(eq(str, (char *)get_str(args, "exit_status"), "killed by SIGSEGV (core dumped)"));
-	cr_assert(eq(int, (int)get_int(args, "signal"), SIGSEGV));
-	cr_assert(json_object_get_boolean(get(args, "core_dumped")));
+	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "killed by SIGSEGV (core dumped)"));
+	cr_assert(eq(int, (int)int_field(args, "signal"), SIGSEGV));
+	cr_assert(json_object_get_boolean(field(args, "core_dumped")));
 	json_object_put(root);
 }
 
@@ -935,8 +622,8 @@ Test(chrome_trace, exit_not_seen)
 	struct json_object *root, *args;
 
 	args = exit_args(0, false, &root);
-	cr_assert(eq(str, (char *)get_str(args, "exit_status"), "unknown"));
-	cr_assert(eq(ptr, get(args, "exit_code"), NULL));
+	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "unknown"));
+	cr_assert(eq(ptr, field(args, "exit_code"), NULL));
 	json_object_put(root);
 }
 
@@ -959,15 +646,15 @@ Test(chrome_trace, ns_pid_only_when_it_differs_from_pid)
 	root = export(&m, &default_meta);
 
 	args = args_of(must_find(root, "X", "process", "outer (fork)"));
-	cr_assert(eq(int, (int)get_int(args, "pid"), 100));
-	cr_assert(eq(ptr, get(args, "ns_pid"), NULL));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 100));
+	cr_assert(eq(ptr, field(args, "ns_pid"), NULL));
 	args = args_of(must_find(root, "X", "process", "inner (fork)"));
-	cr_assert(eq(int, (int)get_int(args, "pid"), 101));
-	cr_assert(eq(int, (int)get_int(args, "ppid"), 100));
-	cr_assert(eq(int, (int)get_int(args, "ns_pid"), 1));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 101));
+	cr_assert(eq(int, (int)int_field(args, "ppid"), 100));
+	cr_assert(eq(int, (int)int_field(args, "ns_pid"), 1));
 	args = args_of(must_find(root, "X", "process", "unread (fork)"));
-	cr_assert(eq(int, (int)get_int(args, "pid"), 102));
-	cr_assert(eq(ptr, get(args, "ns_pid"), NULL));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 102));
+	cr_assert(eq(ptr, field(args, "ns_pid"), NULL));
 	json_object_put(root);
 }
 
@@ -980,23 +667,23 @@ Test(chrome_trace, other_data_fields)
 
 	small_build_init(&sb);
 	root = export(&sb.m, &default_meta);
-	od = get(root, "otherData");
-	cr_assert(eq(str, (char *)get_str(od, "buildbpf_version"), "9.9.9"));
-	cr_assert(eq(str, (char *)get_str(od, "kernel_release"), "6.1.0-test"));
-	cr_assert(eq(int, (int)get_int(od, "cpu_count"), 8));
-	cr_assert(eq(str, (char *)get_str(od, "command"), "make -j8"));
-	argv = get(od, "command_argv");
+	od = field(root, "otherData");
+	cr_assert(eq(str, (char *)str_field(od, "buildbpf_version"), "9.9.9"));
+	cr_assert(eq(str, (char *)str_field(od, "kernel_release"), "6.1.0-test"));
+	cr_assert(eq(int, (int)int_field(od, "cpu_count"), 8));
+	cr_assert(eq(str, (char *)str_field(od, "command"), "make -j8"));
+	argv = field(od, "command_argv");
 	cr_assert(eq(sz, json_object_array_length(argv), 2));
 	cr_assert(eq(str, (char *)json_object_get_string(json_object_array_get_idx(argv, 1)), "-j8"));
-	cr_assert(eq(str, (char *)get_str(od, "start_time"), "2023-11-14T22:13:20.123Z"));
-	cr_assert(eq(i64, get_int(od, "start_time_unix_ns"), 1700000000123456789ll));
-	cr_assert(eq(int, (int)get_int(od, "lost_events"), 7));
-	cr_assert(eq(int, (int)get_int(od, "args_max"), 16384));
-	cr_assert(eq(str, (char *)get_str(od, "user"), "builder"));
-	cr_assert(eq(int, (int)get_int(od, "processes"), 5));
-	cr_assert(eq(int, (int)get_int(od, "lanes"), 3));
-	cr_assert(eq(int, (int)get_int(od, "unfinished_processes"), 1));
-	cr_assert(eq(i64, get_int(od, "duration_us"), 120000));
+	cr_assert(eq(str, (char *)str_field(od, "start_time"), "2023-11-14T22:13:20.123Z"));
+	cr_assert(eq(i64, int_field(od, "start_time_unix_ns"), 1700000000123456789ll));
+	cr_assert(eq(int, (int)int_field(od, "lost_events"), 7));
+	cr_assert(eq(int, (int)int_field(od, "args_max"), 16384));
+	cr_assert(eq(str, (char *)str_field(od, "user"), "builder"));
+	cr_assert(eq(int, (int)int_field(od, "processes"), 5));
+	cr_assert(eq(int, (int)int_field(od, "lanes"), 3));
+	cr_assert(eq(int, (int)int_field(od, "unfinished_processes"), 1));
+	cr_assert(eq(i64, int_field(od, "duration_us"), 120000));
 	json_object_put(root);
 }
 
@@ -1008,16 +695,16 @@ Test(chrome_trace, partial_recording_is_marked)
 
 	small_build_init(&sb);
 	root = export(&sb.m, &meta);
-	od = get(root, "otherData");
-	cr_assert(not(json_object_get_boolean(get(od, "partial"))));
+	od = field(root, "otherData");
+	cr_assert(not(json_object_get_boolean(field(od, "partial"))));
 	cr_assert(not(json_object_object_get_ex(od, "partial_reason", &reason)));
 	json_object_put(root);
 
 	meta.partial_reason = "buildbpf received SIGINT: the build was interrupted";
 	root = export(&sb.m, &meta);
-	od = get(root, "otherData");
-	cr_assert(json_object_get_boolean(get(od, "partial")));
-	cr_assert(eq(str, (char *)get_str(od, "partial_reason"), (char *)meta.partial_reason));
+	od = field(root, "otherData");
+	cr_assert(json_object_get_boolean(field(od, "partial")));
+	cr_assert(eq(str, (char *)str_field(od, "partial_reason"), (char *)meta.partial_reason));
 	json_object_put(root);
 }
 
@@ -1030,10 +717,10 @@ Test(chrome_trace, empty_model)
 	meta.cmd_argv = NULL;
 	meta.cmd_argc = 0;
 	root = export(&m, &meta);
-	cr_assert(eq(sz, json_object_array_length(events_of(root)), 2));
-	cr_assert(eq(str, (char *)get_str(args_of(must_find(root, "M", NULL, "process_name")), "name"), "buildbpf"));
-	cr_assert(eq(int, (int)get_int(get(root, "otherData"), "processes"), 0));
-	cr_assert(eq(str, (char *)get_str(get(root, "otherData"), "command"), ""));
+	cr_assert(eq(sz, json_object_array_length(trace_events(root)), 2));
+	cr_assert(eq(str, (char *)str_field(args_of(must_find(root, "M", NULL, "process_name")), "name"), "buildbpf"));
+	cr_assert(eq(int, (int)int_field(field(root, "otherData"), "processes"), 0));
+	cr_assert(eq(str, (char *)str_field(field(root, "otherData"), "command"), ""));
 	json_object_put(root);
 }
 
@@ -1047,17 +734,11 @@ Test(chrome_trace, no_command_names_the_track_after_the_root)
 	meta.cmd_argv = NULL;
 	meta.cmd_argc = 0;
 	root = export(&sb.m, &meta);
-	cr_assert(eq(str, (char *)get_str(args_of(must_find(root, "M", NULL, "process_name")), "name"), "make"));
+	cr_assert(eq(str, (char *)str_field(args_of(must_find(root, "M", NULL, "process_name")), "name"), "make"));
 	json_object_put(root);
 }
 
 /* ---- many processes: every rule holds at scale ---- */
-
-static __u64 rand_next(__u64 *state)
-{
-	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
-	return *state >> 33;
-}
 
 /* Smallest lane on which the span nests with every span already there. */
 static __u32 pack_lane(const struct proc_instance *procs, size_t nr, const struct proc_instance *p)
@@ -1097,28 +778,28 @@ Test(chrome_trace, random_trees_keep_every_rule)
 	for (i = 1; i < RANDOM_PROCS; i++) {
 		/* A child of a random earlier proc, starting no earlier than the
 		 * previous one so the array stays sorted by start. */
-		long parent = (long)(rand_next(&seed) % i);
+		long parent = (long)(seeded_random(&seed) % i);
 		const struct proc_instance *pp = &procs[parent];
 		__u64 lo = procs[i - 1].start_ns > pp->start_ns ? procs[i - 1].start_ns : pp->start_ns;
 		__u64 start, end;
 
 		if (lo >= pp->end_ns)
 			lo = procs[i - 1].start_ns, parent = (long)i - 1, pp = &procs[parent];
-		start = lo + rand_next(&seed) % ((pp->end_ns - lo) / 4 + 1);
-		end = start + rand_next(&seed) % (pp->end_ns - start + 1);
+		start = lo + seeded_random(&seed) % ((pp->end_ns - lo) / 4 + 1);
+		end = start + seeded_random(&seed) % (pp->end_ns - start + 1);
 		procs[i] = proc(i, parent, 1000 + i, start, end, 0, "job");
 		procs[i].lane = pack_lane(procs, i, &procs[i]);
-		procs[i].unfinished = rand_next(&seed) % 10 == 0;
-		procs[i].exit_status = W_EXITED(rand_next(&seed) % 3);
+		procs[i].unfinished = seeded_random(&seed) % 10 == 0;
+		procs[i].exit_status = W_EXITED(seeded_random(&seed) % 3);
 	}
 	for (i = 0; i < RANDOM_PROCS; i++) {
-		size_t nr = rand_next(&seed) % 4;
-		__u64 t = procs[i].start_ns + rand_next(&seed) % 1000000;
+		size_t nr = seeded_random(&seed) % 4;
+		__u64 t = procs[i].start_ns + seeded_random(&seed) % 1000000;
 
 		for (k = 0; k < nr; k++) {
-			__u64 next = k + 1 == nr ? procs[i].end_ns : t + rand_next(&seed) % 3000000;
+			__u64 next = k + 1 == nr ? procs[i].end_ns : t + seeded_random(&seed) % 3000000;
 
-			execs[i][k] = image(t, next, argvs[rand_next(&seed) % 3], "/bin/x");
+			execs[i][k] = image(t, next, argvs[seeded_random(&seed) % 3], "/bin/x");
 			t = next;
 		}
 		attach(&procs[i], execs[i], nr);
@@ -1185,8 +866,8 @@ Test(chrome_trace, write_through_a_pipe_in_pieces)
 	cr_assert(eq(int, waitpid(child, &status, 0), child));
 	cr_assert(eq(int, status, 0));
 	buf[len] = '\0';
-	check_raw_text(buf, len);
-	root = parse_strict(buf, len);
+	check_trace_text(buf, len);
+	root = parse_trace_text(buf, len);
 	check_trace_rules(root);
 	cr_assert(eq(sz, count_events(root, "X", NULL), 2000));
 	json_object_put(root);
@@ -1354,14 +1035,14 @@ static void sched_build_init(struct sched_build *sb)
 /* The event with phase ph on (pid, tid) at ts; NULL if there is none. */
 static struct json_object *event_at(struct json_object *root, const char *ph, int64_t pid, int64_t tid, int64_t ts)
 {
-	struct json_object *events = events_of(root);
+	struct json_object *events = trace_events(root);
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		if (str_is(ev, "ph", ph) && get_int(ev, "pid") == pid && has_int(ev, "tid") && get_int(ev, "tid") == tid &&
-		    get_int(ev, "ts") == ts)
+		if (str_field_is(ev, "ph", ph) && int_field(ev, "pid") == pid && has_int_field(ev, "tid") &&
+		    int_field(ev, "tid") == tid && int_field(ev, "ts") == ts)
 			return ev;
 	}
 	return NULL;
@@ -1378,25 +1059,25 @@ static struct json_object *must_be_at(struct json_object *root, const char *ph, 
 
 static size_t count_on_pid(struct json_object *root, int64_t pid)
 {
-	struct json_object *events = events_of(root);
+	struct json_object *events = trace_events(root);
 	size_t i, n = 0;
 
 	for (i = 0; i < json_object_array_length(events); i++)
-		n += get_int(json_object_array_get_idx(events, i), "pid") == pid;
+		n += int_field(json_object_array_get_idx(events, i), "pid") == pid;
 	return n;
 }
 
 /* The M event what (process_name, thread_sort_index, ...) of pid/tid (tid -1: the process's). */
 static struct json_object *meta_of(struct json_object *root, const char *what, int64_t pid, int64_t tid)
 {
-	struct json_object *events = events_of(root);
+	struct json_object *events = trace_events(root);
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		if (str_is(ev, "ph", "M") && str_is(ev, "name", what) && get_int(ev, "pid") == pid &&
-		    (tid < 0 ? !has_int(ev, "tid") : has_int(ev, "tid") && get_int(ev, "tid") == tid))
+		if (str_field_is(ev, "ph", "M") && str_field_is(ev, "name", what) && int_field(ev, "pid") == pid &&
+		    (tid < 0 ? !has_int_field(ev, "tid") : has_int_field(ev, "tid") && int_field(ev, "tid") == tid))
 			return ev;
 	}
 	cr_assert(false, "no %s for pid %lld tid %lld", what, (long long)pid, (long long)tid);
@@ -1405,21 +1086,12 @@ static struct json_object *meta_of(struct json_object *root, const char *what, i
 
 static const char *meta_name(struct json_object *root, const char *what, int64_t pid, int64_t tid)
 {
-	return get_str(args_of(meta_of(root, what, pid, tid)), "name");
+	return str_field(args_of(meta_of(root, what, pid, tid)), "name");
 }
 
 static int64_t meta_sort(struct json_object *root, const char *what, int64_t pid, int64_t tid)
 {
-	return get_int(args_of(meta_of(root, what, pid, tid)), "sort_index");
-}
-
-static double get_dbl(struct json_object *obj, const char *key)
-{
-	struct json_object *val = get(obj, key);
-
-	cr_assert(not(eq(ptr, val, NULL)), "no key %s", key);
-	cr_assert(json_object_is_type(val, json_type_double), "%s is not a double", key);
-	return json_object_get_double(val);
+	return int_field(args_of(meta_of(root, what, pid, tid)), "sort_index");
 }
 
 Test(chrome_trace, sched_tracks_are_named_and_ordered)
@@ -1462,40 +1134,40 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 	root = export(&sb.m, &sb.meta);
 
 	ev = must_be_at(root, "X", 2, 1, 1);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "make"));
-	cr_assert(eq(str, (char *)get_str(ev, "cat"), "cpu"));
-	cr_assert(eq(i64, get_int(ev, "dur"), 5000));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "make"));
+	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu"));
+	cr_assert(eq(i64, int_field(ev, "dur"), 5000));
 	args = args_of(ev);
-	cr_assert(eq(int, (int)get_int(args, "pid"), 100));
-	cr_assert(eq(int, (int)get_int(args, "tid"), 100));
-	cr_assert(eq(ptr, get(args, "merged"), NULL));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 100));
+	cr_assert(eq(int, (int)int_field(args, "tid"), 100));
+	cr_assert(eq(ptr, field(args, "merged"), NULL));
 
 	/* pid 200's first life, a thread of it, three intervals merged. */
 	ev = must_be_at(root, "X", 2, 1, 12001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "cc a.c"));
-	cr_assert(eq(i64, get_int(ev, "dur"), 8000));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "cc a.c"));
+	cr_assert(eq(i64, int_field(ev, "dur"), 8000));
 	args = args_of(ev);
-	cr_assert(eq(int, (int)get_int(args, "pid"), 200));
-	cr_assert(eq(int, (int)get_int(args, "tid"), 201));
-	cr_assert(eq(int, (int)get_int(args, "merged"), 3));
+	cr_assert(eq(int, (int)int_field(args, "pid"), 200));
+	cr_assert(eq(int, (int)int_field(args, "tid"), 201));
+	cr_assert(eq(int, (int)int_field(args, "merged"), 3));
 
 	/* Its second life is another program. */
 	ev = must_be_at(root, "X", 2, 1, 45001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld -o prog"));
-	cr_assert(eq(int, (int)get_int(args_of(ev), "pid"), 200));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "ld -o prog"));
+	cr_assert(eq(int, (int)int_field(args_of(ev), "pid"), 200));
 	ev = must_be_at(root, "X", 2, 2, 40001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "ld -o prog"));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "ld -o prog"));
 	/* Between the two: the last one to start. */
 	ev = must_be_at(root, "X", 2, 2, 35001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "cc a.c"));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "cc a.c"));
 
 	/* No instance with that pid; one that never exec'd. */
 	ev = must_be_at(root, "X", 2, 2, 60001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "pid 999"));
-	cr_assert(eq(int, (int)get_int(args_of(ev), "pid"), 999));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "pid 999"));
+	cr_assert(eq(int, (int)int_field(args_of(ev), "pid"), 999));
 	ev = must_be_at(root, "X", 2, 2, 70001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "make (fork)"));
-	cr_assert(eq(i64, get_int(ev, "dur"), 0));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "make (fork)"));
+	cr_assert(eq(i64, int_field(ev, "dur"), 0));
 	json_object_put(root);
 }
 
@@ -1508,16 +1180,16 @@ Test(chrome_trace, cpu_slices_of_other_work_and_at_the_edges)
 	root = export(&sb.m, &sb.meta);
 
 	ev = must_be_at(root, "X", 2, 1, 20001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "other (not the build)"));
-	cr_assert(eq(str, (char *)get_str(ev, "cat"), "cpu_other"));
-	cr_assert(eq(i64, get_int(ev, "dur"), 5000));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "other (not the build)"));
+	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu_other"));
+	cr_assert(eq(i64, int_field(ev, "dur"), 5000));
 	args = args_of(ev);
 	cr_assert(json_object_is_type(args, json_type_object));
 	cr_assert(eq(int, json_object_object_length(args), 0));
 
 	/* Past the end: cut at the trace end. */
 	ev = must_be_at(root, "X", 2, 1, 95001);
-	cr_assert(eq(i64, get_int(ev, "dur"), 5000));
+	cr_assert(eq(i64, int_field(ev, "dur"), 5000));
 	/* CPU 3's slices lie wholly outside; CPU 2 was idle. */
 	cr_assert(eq(sz, count_events(root, "X", "cpu"), 8));
 	cr_assert(eq(sz, count_events(root, "X", "cpu_other"), 1));
@@ -1533,37 +1205,37 @@ Test(chrome_trace, sched_accounting_in_process_args)
 	sched_build_init(&sb);
 	root = export(&sb.m, &sb.meta);
 	args = args_of(must_find(root, "X", "process", "cc a.c"));
-	cr_assert(eq(dbl, get_dbl(args, "on_cpu_ms"), 8.0));
-	cr_assert(eq(dbl, get_dbl(args, "runq_wait_ms"), 1.234));
-	cr_assert(eq(dbl, get_dbl(args, "blocked_ms"), 0.003));
-	cr_assert(eq(dbl, get_dbl(args, "sleep_ms"), 10.765));
-	cr_assert(eq(int, (int)get_int(args, "switches_voluntary"), 5));
-	cr_assert(eq(int, (int)get_int(args, "switches_involuntary"), 2));
-	cr_assert(eq(int, (int)get_int(args, "migrations"), 1));
+	cr_assert(eq(dbl, double_field(args, "on_cpu_ms"), 8.0));
+	cr_assert(eq(dbl, double_field(args, "runq_wait_ms"), 1.234));
+	cr_assert(eq(dbl, double_field(args, "blocked_ms"), 0.003));
+	cr_assert(eq(dbl, double_field(args, "sleep_ms"), 10.765));
+	cr_assert(eq(int, (int)int_field(args, "switches_voluntary"), 5));
+	cr_assert(eq(int, (int)int_field(args, "switches_involuntary"), 2));
+	cr_assert(eq(int, (int)int_field(args, "migrations"), 1));
 	/* Recorded but zero for the others: present all the same. */
 	args = args_of(must_find(root, "X", "process", "ld -o prog"));
-	cr_assert(eq(dbl, get_dbl(args, "on_cpu_ms"), 0.0));
-	cr_assert(eq(int, (int)get_int(args, "migrations"), 0));
+	cr_assert(eq(dbl, double_field(args, "on_cpu_ms"), 0.0));
+	cr_assert(eq(int, (int)int_field(args, "migrations"), 0));
 	json_object_put(root);
 }
 
 static void assert_counters(struct json_object *root, int64_t ts, double running, double runnable, double idle)
 {
-	struct json_object *threads = NULL, *idle_ev = NULL, *events = events_of(root);
+	struct json_object *threads = NULL, *idle_ev = NULL, *events = trace_events(root);
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		if (!str_is(ev, "ph", "C") || get_int(ev, "ts") != ts)
+		if (!str_field_is(ev, "ph", "C") || int_field(ev, "ts") != ts)
 			continue;
-		cr_assert(eq(int, (int)get_int(ev, "pid"), 3));
-		cr_assert(eq(int, (int)get_int(ev, "tid"), 1));
-		if (str_is(ev, "name", "build threads")) {
+		cr_assert(eq(int, (int)int_field(ev, "pid"), 3));
+		cr_assert(eq(int, (int)int_field(ev, "tid"), 1));
+		if (str_field_is(ev, "name", "build threads")) {
 			cr_assert(eq(ptr, threads, NULL), "two build threads samples at %lld", (long long)ts);
 			threads = ev;
 		} else {
-			cr_assert(str_is(ev, "name", "CPUs idle"));
+			cr_assert(str_field_is(ev, "name", "CPUs idle"));
 			cr_assert(eq(ptr, idle_ev, NULL), "two CPUs idle samples at %lld", (long long)ts);
 			idle_ev = ev;
 		}
@@ -1571,10 +1243,10 @@ static void assert_counters(struct json_object *root, int64_t ts, double running
 	cr_assert(not(eq(ptr, threads, NULL)), "no build threads sample at %lld", (long long)ts);
 	cr_assert(not(eq(ptr, idle_ev, NULL)), "no CPUs idle sample at %lld", (long long)ts);
 	cr_assert(eq(int, json_object_object_length(args_of(threads)), 2));
-	cr_assert(eq(dbl, get_dbl(args_of(threads), "running"), running));
-	cr_assert(eq(dbl, get_dbl(args_of(threads), "runnable"), runnable));
+	cr_assert(eq(dbl, double_field(args_of(threads), "running"), running));
+	cr_assert(eq(dbl, double_field(args_of(threads), "runnable"), runnable));
 	cr_assert(eq(int, json_object_object_length(args_of(idle_ev)), 1));
-	cr_assert(eq(dbl, get_dbl(args_of(idle_ev), "idle"), idle));
+	cr_assert(eq(dbl, double_field(args_of(idle_ev), "idle"), idle));
 }
 
 Test(chrome_trace, counters_rounded_and_closed_at_the_end)
@@ -1614,38 +1286,38 @@ Test(chrome_trace, other_data_sched)
 
 	sched_build_init(&sb);
 	root = export(&sb.m, &sb.meta);
-	sched = get(get(root, "otherData"), "sched");
+	sched = field(field(root, "otherData"), "sched");
 	cr_assert(not(eq(ptr, sched, NULL)));
 	cr_assert(json_object_is_type(sched, json_type_object));
-	cr_assert(eq(str, (char *)get_str(sched, "level"), "summary"));
-	cr_assert(eq(i64, get_int(sched, "resolution_us"), 1000));
-	cr_assert(eq(i64, get_int(sched, "counter_bucket_us"), 5000));
-	cr_assert(eq(i64, get_int(sched, "records"), 12345));
-	cr_assert(eq(i64, get_int(sched, "reordered"), 3));
-	cr_assert(eq(i64, get_int(sched, "malformed"), 2));
-	cpus = get(sched, "cpus");
+	cr_assert(eq(str, (char *)str_field(sched, "level"), "summary"));
+	cr_assert(eq(i64, int_field(sched, "resolution_us"), 1000));
+	cr_assert(eq(i64, int_field(sched, "counter_bucket_us"), 5000));
+	cr_assert(eq(i64, int_field(sched, "records"), 12345));
+	cr_assert(eq(i64, int_field(sched, "reordered"), 3));
+	cr_assert(eq(i64, int_field(sched, "malformed"), 2));
+	cpus = field(sched, "cpus");
 	cr_assert(json_object_is_type(cpus, json_type_array));
 	cr_assert(eq(sz, json_object_array_length(cpus), 4));
 	cpu = json_object_array_get_idx(cpus, 0);
-	cr_assert(eq(i64, get_int(cpu, "cpu"), 0));
-	cr_assert(eq(dbl, get_dbl(cpu, "build_ms"), 18.0));
-	cr_assert(eq(dbl, get_dbl(cpu, "other_ms"), 5.0));
-	cr_assert(eq(dbl, get_dbl(cpu, "idle_ms"), 77.0));
-	cr_assert(eq(dbl, get_dbl(cpu, "folded_ms"), 0.001));
-	cr_assert(eq(i64, get_int(cpu, "folded_slices"), 4));
-	cr_assert(eq(i64, get_int(cpu, "slices"), 5));
+	cr_assert(eq(i64, int_field(cpu, "cpu"), 0));
+	cr_assert(eq(dbl, double_field(cpu, "build_ms"), 18.0));
+	cr_assert(eq(dbl, double_field(cpu, "other_ms"), 5.0));
+	cr_assert(eq(dbl, double_field(cpu, "idle_ms"), 77.0));
+	cr_assert(eq(dbl, double_field(cpu, "folded_ms"), 0.001));
+	cr_assert(eq(i64, int_field(cpu, "folded_slices"), 4));
+	cr_assert(eq(i64, int_field(cpu, "slices"), 5));
 	cpu = json_object_array_get_idx(cpus, 2);
-	cr_assert(eq(i64, get_int(cpu, "cpu"), 2));
-	cr_assert(eq(dbl, get_dbl(cpu, "idle_ms"), 100.0));
-	cr_assert(eq(i64, get_int(cpu, "slices"), 0));
+	cr_assert(eq(i64, int_field(cpu, "cpu"), 2));
+	cr_assert(eq(dbl, double_field(cpu, "idle_ms"), 100.0));
+	cr_assert(eq(i64, int_field(cpu, "slices"), 0));
 	json_object_put(root);
 
 	sb.s.level = SCHED_FULL;
 	sb.s.resolution_ns = 0;
 	root = export(&sb.m, &sb.meta);
-	sched = get(get(root, "otherData"), "sched");
-	cr_assert(eq(str, (char *)get_str(sched, "level"), "full"));
-	cr_assert(eq(i64, get_int(sched, "resolution_us"), 0));
+	sched = field(field(root, "otherData"), "sched");
+	cr_assert(eq(str, (char *)str_field(sched, "level"), "full"));
+	cr_assert(eq(i64, int_field(sched, "resolution_us"), 0));
 	json_object_put(root);
 }
 
@@ -1663,14 +1335,14 @@ Test(chrome_trace, sched_off_emits_no_cpu_tracks)
 	cr_assert(eq(sz, count_events(root, "X", "cpu"), 0));
 	cr_assert(eq(sz, count_events(root, "X", "process"), 4));
 	args = args_of(must_find(root, "X", "process", "cc a.c"));
-	cr_assert(eq(ptr, get(args, "on_cpu_ms"), NULL));
-	cr_assert(eq(ptr, get(args, "runq_wait_ms"), NULL));
-	cr_assert(eq(ptr, get(args, "blocked_ms"), NULL));
-	cr_assert(eq(ptr, get(args, "sleep_ms"), NULL));
-	cr_assert(eq(ptr, get(args, "switches_voluntary"), NULL));
-	cr_assert(eq(ptr, get(args, "switches_involuntary"), NULL));
-	cr_assert(eq(ptr, get(args, "migrations"), NULL));
-	sched = get(get(root, "otherData"), "sched");
+	cr_assert(eq(ptr, field(args, "on_cpu_ms"), NULL));
+	cr_assert(eq(ptr, field(args, "runq_wait_ms"), NULL));
+	cr_assert(eq(ptr, field(args, "blocked_ms"), NULL));
+	cr_assert(eq(ptr, field(args, "sleep_ms"), NULL));
+	cr_assert(eq(ptr, field(args, "switches_voluntary"), NULL));
+	cr_assert(eq(ptr, field(args, "switches_involuntary"), NULL));
+	cr_assert(eq(ptr, field(args, "migrations"), NULL));
+	sched = field(field(root, "otherData"), "sched");
 	cr_assert(not(eq(ptr, sched, NULL)));
 	cr_assert(eq(str, (char *)json_object_get_string(sched), "off"));
 	json_object_put(root);
@@ -1678,7 +1350,7 @@ Test(chrome_trace, sched_off_emits_no_cpu_tracks)
 	/* No meta at all is the same. */
 	root = export(&sb.m, NULL);
 	cr_assert(eq(sz, count_on_pid(root, 2) + count_on_pid(root, 3), 0));
-	cr_assert(eq(str, (char *)json_object_get_string(get(get(root, "otherData"), "sched")), "off"));
+	cr_assert(eq(str, (char *)json_object_get_string(field(field(root, "otherData"), "sched")), "off"));
 	json_object_put(root);
 }
 
@@ -1758,10 +1430,10 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 	 * again, never twice at once. */
 	procs[0] = proc(0, -1, 1, MS(0), MS(RANDOM_SCHED_END_MS), 0, "make");
 	for (i = 0; i < RANDOM_SCHED_PIDS; i++)
-		t[i] = MS(rand_next(&seed) % 100);
+		t[i] = MS(seeded_random(&seed) % 100);
 	while (nr < RANDOM_SCHED_PROCS && nr_done < RANDOM_SCHED_PIDS) {
-		size_t pid = rand_next(&seed) % RANDOM_SCHED_PIDS;
-		__u64 start = t[pid], end = start + 1000 + rand_next(&seed) % 200000000;
+		size_t pid = seeded_random(&seed) % RANDOM_SCHED_PIDS;
+		__u64 start = t[pid], end = start + 1000 + seeded_random(&seed) % 200000000;
 
 		if (done[pid])
 			continue;
@@ -1771,7 +1443,7 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 			continue;
 		}
 		procs[nr] = proc(0, -1, 1000 + (__u32)pid, start, end, 0, "job");
-		t[pid] = end + rand_next(&seed) % 50000000;
+		t[pid] = end + seeded_random(&seed) % 50000000;
 		nr++;
 	}
 	qsort(procs + 1, nr - 1, sizeof(procs[0]), cmp_start);
@@ -1792,9 +1464,9 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 		__u64 at = MS(0);
 
 		for (k = 0; k < RANDOM_SCHED_SLICES; k++) {
-			__u64 len = 1000 + rand_next(&seed) % 2000000;
-			__u32 roll = rand_next(&seed) % 10;
-			__u32 tgid = roll == 0 ? 1 : roll == 1 ? 77 : 1000 + rand_next(&seed) % RANDOM_SCHED_PIDS;
+			__u64 len = 1000 + seeded_random(&seed) % 2000000;
+			__u32 roll = seeded_random(&seed) % 10;
+			__u32 tgid = roll == 0 ? 1 : roll == 1 ? 77 : 1000 + seeded_random(&seed) % RANDOM_SCHED_PIDS;
 
 			if (roll == 9) {
 				slices[cpu][k] = other_slice(at, at + len);
@@ -1803,14 +1475,14 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 				slices[cpu][k] = build_slice(at, at + len, tgid, tgid, 1 + roll % 3);
 				want[cpu][k] = expected_cpu_name(procs, nr, tgid, at);
 			}
-			at += len + (rand_next(&seed) % 2 ? 0 : rand_next(&seed) % 500000);
+			at += len + (seeded_random(&seed) % 2 ? 0 : seeded_random(&seed) % 500000);
 		}
 		cr_assert(lt(u64, at, MS(RANDOM_SCHED_END_MS)), "slices run past the trace end");
 		cpus[cpu] = cpu_lane_of((__u32)cpu, slices[cpu], RANDOM_SCHED_SLICES);
 	}
 	for (i = 0; i < RANDOM_SCHED_END_MS / 100; i++)
-		samples[i] = sample(MS(i * 100), (double)(rand_next(&seed) % 5000) / 1000,
-				    (double)(rand_next(&seed) % 3000) / 1000, (double)(rand_next(&seed) % 4000) / 1000);
+		samples[i] = sample(MS(i * 100), (double)(seeded_random(&seed) % 5000) / 1000,
+				    (double)(seeded_random(&seed) % 3000) / 1000, (double)(seeded_random(&seed) % 4000) / 1000);
 	s.start_ns = START_NS;
 	s.end_ns = MS(RANDOM_SCHED_END_MS);
 	s.cpus = cpus;
@@ -1822,16 +1494,16 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 	root = export(&m, &meta);
 
 	/* Each CPU slice, found by its start, carries the name a scan gives. */
-	events = events_of(root);
+	events = trace_events(root);
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 		size_t lo = 0, hi = RANDOM_SCHED_SLICES;
 		int64_t ts;
 
-		if (!str_is(ev, "ph", "X") || get_int(ev, "pid") != 2)
+		if (!str_field_is(ev, "ph", "X") || int_field(ev, "pid") != 2)
 			continue;
-		cpu = (size_t)get_int(ev, "tid") - 1;
-		ts = get_int(ev, "ts");
+		cpu = (size_t)int_field(ev, "tid") - 1;
+		ts = int_field(ev, "ts");
 		cr_assert(lt(sz, cpu, RANDOM_SCHED_CPUS));
 		while (lo < hi) {
 			size_t mid = lo + (hi - lo) / 2;
@@ -1843,7 +1515,7 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 		}
 		cr_assert(lt(sz, lo, RANDOM_SCHED_SLICES));
 		cr_assert(eq(i64, (int64_t)((slices[cpu][lo].start_ns - START_NS) / 1000 + 1), ts));
-		cr_assert(eq(str, (char *)get_str(ev, "name"), want[cpu][lo]), "CPU %zu slice %zu", cpu, lo);
+		cr_assert(eq(str, (char *)str_field(ev, "name"), want[cpu][lo]), "CPU %zu slice %zu", cpu, lo);
 		checked++;
 	}
 	cr_assert(eq(sz, checked, RANDOM_SCHED_CPUS * RANDOM_SCHED_SLICES));
@@ -1880,27 +1552,27 @@ struct many_counts {
 static void count_many(struct json_object *ev, void *ctx)
 {
 	struct many_counts *c = ctx;
-	const char *ph = get_str(ev, "ph");
+	const char *ph = str_field(ev, "ph");
 	int64_t tgid;
 
 	if (!strcmp(ph, "M")) {
 		c->meta++;
-	} else if (!strcmp(ph, "X") && get_int(ev, "pid") == 1) {
+	} else if (!strcmp(ph, "X") && int_field(ev, "pid") == 1) {
 		c->proc_slices++;
 	} else if (!strcmp(ph, "s") || !strcmp(ph, "f")) {
 		c->flows++;
-	} else if (!strcmp(ph, "X") && get_int(ev, "pid") == 2) {
-		cr_assert(ge(i64, get_int(ev, "tid"), 1));
-		cr_assert(le(i64, get_int(ev, "tid"), MANY_CPUS));
-		cr_assert(ge(i64, get_int(ev, "ts"), 1));
-		cr_assert(ge(i64, get_int(ev, "dur"), 0));
-		if (str_is(ev, "cat", "cpu")) {
-			tgid = get_int(args_of(ev), "pid");
+	} else if (!strcmp(ph, "X") && int_field(ev, "pid") == 2) {
+		cr_assert(ge(i64, int_field(ev, "tid"), 1));
+		cr_assert(le(i64, int_field(ev, "tid"), MANY_CPUS));
+		cr_assert(ge(i64, int_field(ev, "ts"), 1));
+		cr_assert(ge(i64, int_field(ev, "dur"), 0));
+		if (str_field_is(ev, "cat", "cpu")) {
+			tgid = int_field(args_of(ev), "pid");
 			cr_assert(ge(i64, tgid, 1000));
 			cr_assert(lt(i64, tgid, 1000 + MANY_PROCS));
-			cr_assert(eq(str, (char *)get_str(ev, "name"), c->names[tgid - 1000]));
+			cr_assert(eq(str, (char *)str_field(ev, "name"), c->names[tgid - 1000]));
 		} else {
-			cr_assert(eq(str, (char *)get_str(ev, "name"), "other (not the build)"));
+			cr_assert(eq(str, (char *)str_field(ev, "name"), "other (not the build)"));
 		}
 		c->cpu_slices++;
 	} else {
@@ -1944,7 +1616,7 @@ static struct json_object *parse_event_by_event(const char *text, size_t len,
 	/* "],REST}\n" -> "{REST}\n" */
 	tail = strndup(text + at + 1, len - at - 1);
 	tail[0] = '{';
-	rest = parse_strict(tail, len - at - 1);
+	rest = parse_trace_text(tail, len - at - 1);
 	free(tail);
 	return rest;
 }
@@ -2023,8 +1695,8 @@ Test(chrome_trace, many_cpu_slices_stream_in_little_memory)
 	/* Both processes, both lanes and the counter thread, every CPU: named, ordered. */
 	cr_assert(eq(sz, counts.meta, 2 + 2 * 2 + 6 + 2 * MANY_CPUS));
 	cr_assert(eq(sz, counts.other, 0));
-	cr_assert(eq(str, (char *)get_str(rest, "displayTimeUnit"), "ms"));
-	cr_assert(eq(i64, get_int(get(rest, "otherData"), "processes"), MANY_PROCS));
+	cr_assert(eq(str, (char *)str_field(rest, "displayTimeUnit"), "ms"));
+	cr_assert(eq(i64, int_field(field(rest, "otherData"), "processes"), MANY_PROCS));
 	json_object_put(rest);
 	munmap(text, st.st_size);
 	close(fd);

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "model/lanes.h"
+#include "lib/seeded_random.h"
 
 static void span(struct proc_instance *procs, size_t i, long parent, __u64 start, __u64 end)
 {
@@ -151,12 +152,6 @@ Test(lanes, a_lane_is_free_once_its_spans_end)
 	cr_assert(eq(u32, p[2].lane, 1));
 }
 
-static __u64 next_random(__u64 *state)
-{
-	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
-	return *state >> 33;
-}
-
 /* Random trees: children within or beyond their parent, some exec'ing twice. */
 static size_t random_tree(struct proc_instance *p, struct exec_image (*images)[2], size_t nr, __u64 seed)
 {
@@ -165,9 +160,9 @@ static size_t random_tree(struct proc_instance *p, struct exec_image (*images)[2
 
 	span(p, 0, -1, 0, 1000000);
 	for (i = 1; i < nr; i++) {
-		long parent = next_random(&rnd) % i;
-		__u64 start = p[i - 1].start_ns + next_random(&rnd) % 3000;
-		__u64 len = 1 + next_random(&rnd) % 20000;
+		long parent = seeded_random(&rnd) % i;
+		__u64 start = p[i - 1].start_ns + seeded_random(&rnd) % 3000;
+		__u64 len = 1 + seeded_random(&rnd) % 20000;
 
 		/* Parents must be alive at the fork; pick the latest live one. */
 		while (parent > 0 && p[parent].end_ns <= start)
@@ -175,7 +170,7 @@ static size_t random_tree(struct proc_instance *p, struct exec_image (*images)[2
 		if (start < p[parent].start_ns)
 			start = p[parent].start_ns;
 		span(p, i, parent, start, start + len);
-		if (next_random(&rnd) % 4 == 0 && len > 10) {
+		if (seeded_random(&rnd) % 4 == 0 && len > 10) {
 			images[i][0] = (struct exec_image){ .start_ns = start + 1, .end_ns = start + len / 2 };
 			images[i][1] = (struct exec_image){ .start_ns = start + len / 2, .end_ns = start + len };
 			p[i].execs = images[i];

@@ -4,6 +4,7 @@
 #include <criterion/new/assert.h>
 #include "model/cpu_sched.h"
 #include "model/parallelism.h"
+#include "lib/synth.h"
 
 #define MS 1000000ull
 #define S 1000000000ull
@@ -168,21 +169,10 @@ Test(parallelism, sweeps_below_a_watermark_are_exact_and_late_waits_counted)
 	par__free(p);
 }
 
+/* tgid (one thread, tid == tgid) ran on cpu during [start, end) from T0. */
 static void slice(struct sched_model *s, __u32 cpu, __u32 tgid, __u64 start, __u64 end, __u64 wait)
 {
-	struct bb_cpu_slice_event e = { .hdr = { .ts_ns = T0 + end, .type = BB_EV_CPU_SLICE, .cpu = cpu,
-						 .pid = tgid, .tgid = tgid },
-					.start_ns = T0 + start, .wait_ns = wait };
-
-	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
-}
-
-static void idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
-{
-	struct bb_cpu_idle_event e = { .hdr = { .ts_ns = T0 + end, .type = BB_EV_CPU_IDLE, .cpu = cpu },
-				       .start_ns = T0 + start };
-
-	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
+	synth_cpu_slice(s, cpu, tgid, tgid, T0 + start, T0 + end, wait);
 }
 
 /* The sched model feeds every interval, so SUMMARY and FULL agree exactly. */
@@ -198,7 +188,7 @@ Test(parallelism, sched_model_histograms_are_exact_at_every_level)
 		/* 300 short alternations on cpu 0 with waits; cpu 1 idle, then busy. */
 		for (i = 0; i < 300; i++)
 			slice(s, 0, i % 2 ? 10 : 20, i * 3 * MS, (i + 1) * 3 * MS, i ? 1 * MS : 0);
-		idle(s, 1, 0, 600 * MS);
+		synth_cpu_idle(s, 1, T0, T0 + 600 * MS);
 		slice(s, 1, 30, 600 * MS, 900 * MS, 0);
 		cr_assert(eq(int, sched_model__finish(s, T0 + 900 * MS), 0));
 		cr_assert(eq(u64, s->par->running_ns[1], 600 * MS), "level %zu", l);

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include "events.h"
 #include "thread_sched.h"
+#include "lib/seeded_random.h"
 
 #define TASK_INTERRUPTIBLE 0x0001
 
@@ -100,12 +101,6 @@ Test(thread_sched, switch_out_of_a_thread_not_running_reports_nothing)
 	cr_assert(eq(u32, t.state, BB_THREAD_SLEEPING));
 }
 
-static __u64 next_random(__u64 *s)
-{
-	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
-	return *s >> 33;
-}
-
 /* Whatever the sequence, the four times add up to the lifetime. */
 Test(thread_sched, times_add_up_to_the_lifetime_on_random_sequences)
 {
@@ -119,17 +114,17 @@ Test(thread_sched, times_add_up_to_the_lifetime_on_random_sequences)
 		now = 1000;
 		thread_init(&t, 1, BB_THREAD_NEW, now);
 		for (i = 0; i < 2000; i++) {
-			now += next_random(&rnd) % 1000;
-			switch (next_random(&rnd) % 3) {
+			now += seeded_random(&rnd) % 1000;
+			switch (seeded_random(&rnd) % 3) {
 			case 0:
 				thread_wake(&t, now);
 				break;
 			case 1:
 				if (t.state != BB_THREAD_RUNNING)
-					thread_switch_in(&t, next_random(&rnd) % 4, now);
+					thread_switch_in(&t, seeded_random(&rnd) % 4, now);
 				break;
 			default:
-				thread_switch_out(&t, next_random(&rnd) % 2, states[next_random(&rnd) % 3], now, &start);
+				thread_switch_out(&t, seeded_random(&rnd) % 2, states[seeded_random(&rnd) % 3], now, &start);
 				break;
 			}
 		}

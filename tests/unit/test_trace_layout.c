@@ -11,6 +11,8 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
+#include "lib/json_fields.h"
+#include "lib/seeded_random.h"
 #include "lib/synth.h"
 #include "lib/written_trace.h"
 #include "merge/trace_merge.h"
@@ -253,15 +255,9 @@ Test(trace_layout, empty_model)
 #define TREE_NS (200 * MS + 777)
 #define MERGED_PER_PROC 6
 
-static __u64 rand_next(__u64 *state)
-{
-	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
-	return *state >> 33;
-}
-
 static __u64 rand_below(__u64 *state, __u64 n)
 {
-	return n ? rand_next(state) % n : 0;
+	return n ? seeded_random(state) % n : 0;
 }
 
 static void exec_named(struct model *m, __u64 ts, __u32 pid, __u32 ppid, size_t k)
@@ -427,14 +423,6 @@ struct written_slice {
 	__u32 pid;	   /* process: its pid */
 	const char *image; /* exec: its filename */
 };
-
-static __s64 int_field(struct json_object *obj, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(obj, key, &v), "no %s", key);
-	return json_object_get_int64(v);
-}
 
 static size_t read_slices(struct json_object *trace, struct written_slice *out, size_t cap)
 {

@@ -35,14 +35,14 @@
 #include "util/utf8.h"
 #include "version.h"
 
-/* Our own trace pids: real pids are reused by the kernel (TRACE-RULES 6). */
+/* Our own trace pids: real pids are reused by the kernel (docs/trace-rules.md, rule 6). */
 #define TRACE_PID 1
 #define CPUS_PID 2
 #define COUNTERS_PID 3
 /* Merged traces with no traced writer, and merged counters. */
 #define MERGED_PID 4
 #define MERGED_COUNTERS_TID 1
-/* Counter events need a tid like any other event (TRACE-RULES 2). */
+/* Counter events need a tid like any other event (docs/trace-rules.md, rule 2). */
 #define COUNTERS_TID 1
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
