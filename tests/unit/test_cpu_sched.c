@@ -5,7 +5,9 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include <criterion/parameterized.h>
 #include "model/cpu_sched.h"
+#include "lib/synth.h"
 
 #define US 1000ull
 #define MS 1000000ull
@@ -21,59 +23,53 @@ static void fill_header(struct bb_event_header *hdr, __u32 type, __u32 cpu, __u6
 	hdr->tgid = tgid;
 }
 
+/* Thread tid of process tid/10*10 ran on cpu during [start, end) after waiting `wait`. */
+static struct bb_cpu_slice_event slice_event(__u32 cpu, __u32 tid, __u64 start, __u64 end, __u64 wait)
+{
+	return synth_cpu_slice_event(cpu, tid, tid / 10 * 10, start, end, wait);
+}
+
 static int try_slice(struct sched_model *s, __u32 cpu, __u32 tid, __u64 start, __u64 end, __u64 wait)
 {
-	struct bb_cpu_slice_event e = {};
+	struct bb_cpu_slice_event e = slice_event(cpu, tid, start, end, wait);
 
-	fill_header(&e.hdr, BB_EV_CPU_SLICE, cpu, end, tid, tid / 10 * 10);
-	e.start_ns = start;
-	e.wait_ns = wait;
 	return sched_model__add_event(s, &e, sizeof(e));
 }
 
-/* Thread tid of process tid/10*10 ran on cpu during [start, end) after waiting `wait`. */
 static void slice(struct sched_model *s, __u32 cpu, __u32 tid, __u64 start, __u64 end, __u64 wait)
 {
-	cr_assert(eq(int, try_slice(s, cpu, tid, start, end, wait), 0));
+	synth_cpu_slice(s, cpu, tid, tid / 10 * 10, start, end, wait);
 }
 
-static void idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
-{
-	struct bb_cpu_idle_event e = {};
-
-	fill_header(&e.hdr, BB_EV_CPU_IDLE, cpu, end, 0, 0);
-	e.start_ns = start;
-	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
-}
-
-static void expect_slice(const struct cpu_lane *lane, size_t i, __u32 kind, __u32 tid, __u64 start, __u64 end,
-			 __u32 merged)
+/* what: the scenario, named in every failure. */
+static void expect_slice(const char *what, const struct cpu_lane *lane, size_t i, __u32 kind, __u32 tid, __u64 start,
+			 __u64 end, __u32 merged)
 {
 	const struct cpu_slice *sl;
 
-	cr_assert(lt(sz, i, lane->nr_slices), "slice %zu of cpu %u missing", i, lane->cpu);
+	cr_assert(lt(sz, i, lane->nr_slices), "%s: slice %zu of cpu %u missing", what, i, lane->cpu);
 	sl = &lane->slices[i];
-	cr_assert(eq(u32, sl->kind, kind), "slice %zu", i);
+	cr_assert(eq(u32, sl->kind, kind), "%s: cpu %u slice %zu", what, lane->cpu, i);
 	if (kind == CPU_SLICE_BUILD) {
-		cr_assert(eq(u32, sl->tid, tid), "slice %zu", i);
-		cr_assert(eq(u32, sl->tgid, tid / 10 * 10), "slice %zu", i);
+		cr_assert(eq(u32, sl->tid, tid), "%s: cpu %u slice %zu", what, lane->cpu, i);
+		cr_assert(eq(u32, sl->tgid, tid / 10 * 10), "%s: cpu %u slice %zu", what, lane->cpu, i);
 	}
-	cr_assert(eq(u64, sl->start_ns, start), "slice %zu", i);
-	cr_assert(eq(u64, sl->end_ns, end), "slice %zu", i);
-	cr_assert(eq(u32, sl->merged, merged), "slice %zu", i);
+	cr_assert(eq(u64, sl->start_ns, start), "%s: cpu %u slice %zu", what, lane->cpu, i);
+	cr_assert(eq(u64, sl->end_ns, end), "%s: cpu %u slice %zu", what, lane->cpu, i);
+	cr_assert(eq(u32, sl->merged, merged), "%s: cpu %u slice %zu", what, lane->cpu, i);
 }
 
-static void expect_sample(const struct sched_model *s, size_t i, __u64 ts, double running, double runnable,
-			  double idle_cpus)
+static void expect_sample(const char *what, const struct sched_model *s, size_t i, __u64 ts, double running,
+			  double runnable, double idle_cpus)
 {
 	const struct counter_sample *c;
 
-	cr_assert(lt(sz, i, s->nr_samples), "sample %zu missing", i);
+	cr_assert(lt(sz, i, s->nr_samples), "%s: sample %zu missing", what, i);
 	c = &s->samples[i];
-	cr_assert(eq(u64, c->ts_ns, ts), "sample %zu", i);
-	cr_assert(eq(dbl, c->running, running), "sample %zu", i);
-	cr_assert(eq(dbl, c->runnable, runnable), "sample %zu", i);
-	cr_assert(eq(dbl, c->idle_cpus, idle_cpus), "sample %zu", i);
+	cr_assert(eq(u64, c->ts_ns, ts), "%s: sample %zu", what, i);
+	cr_assert(eq(dbl, c->running, running), "%s: sample %zu", what, i);
+	cr_assert(eq(dbl, c->runnable, runnable), "%s: sample %zu", what, i);
+	cr_assert(eq(dbl, c->idle_cpus, idle_cpus), "%s: sample %zu", what, i);
 }
 
 /* SUMMARY at the resolution the counter tests were written for: 10 ms counter buckets. */
@@ -93,14 +89,14 @@ static struct sched_model *summary_model_at(size_t nr_cpus, __u64 resolution)
 	return s;
 }
 
-static void expect_totals(const struct cpu_lane *l, __u64 build, __u64 other, __u64 idle_ns, __u64 folded_ns,
-			  size_t folded)
+static void expect_totals(const char *what, const struct cpu_lane *l, __u64 build, __u64 other, __u64 idle_ns,
+			  __u64 folded_ns, size_t folded)
 {
-	cr_assert(eq(u64, l->build_ns, build), "cpu %u", l->cpu);
-	cr_assert(eq(u64, l->other_ns, other), "cpu %u", l->cpu);
-	cr_assert(eq(u64, l->idle_ns, idle_ns), "cpu %u", l->cpu);
-	cr_assert(eq(u64, l->folded_ns, folded_ns), "cpu %u", l->cpu);
-	cr_assert(eq(sz, l->folded, folded), "cpu %u", l->cpu);
+	cr_assert(eq(u64, l->build_ns, build), "%s: cpu %u", what, l->cpu);
+	cr_assert(eq(u64, l->other_ns, other), "%s: cpu %u", what, l->cpu);
+	cr_assert(eq(u64, l->idle_ns, idle_ns), "%s: cpu %u", what, l->cpu);
+	cr_assert(eq(u64, l->folded_ns, folded_ns), "%s: cpu %u", what, l->cpu);
+	cr_assert(eq(sz, l->folded, folded), "%s: cpu %u", what, l->cpu);
 }
 
 Test(cpu_sched, levels_set_resolution_and_buckets)
@@ -122,152 +118,309 @@ Test(cpu_sched, levels_set_resolution_and_buckets)
 	sched_model__free(NULL);
 }
 
-/* Within one bucket the thread with the most time is drawn, across the gap. */
-Test(cpu_sched, same_thread_is_drawn_across_a_short_gap)
+/*
+ * Scenarios with known answers, one row each.  Times are from T0.  Every
+ * row is fed in order, finished at `end`, then every CPU's drawn slices
+ * and totals are compared, and the counter samples when the row gives any.
+ */
+#define IDLE 0	/* a record's tid: the CPU idled */
+#define OTHER 0 /* a drawn slice's tid: work outside the build */
+#define MAX_CPUS 2
+#define MAX_RECS 8
+#define MAX_SLICES 8
+#define MAX_SAMPLES 4
+
+/*
+ * Thread tid of process tid/10*10 ran on cpu during [start, end) after
+ * waiting `wait` (tid IDLE: the CPU idled); short_idle is the idle the
+ * kernel summed in the gap before it (bb_cpu_slice_event).
+ */
+struct sched_rec {
+	__u32 tid;
+	__u64 start, end, wait, short_idle;
+	__u32 cpu;
+};
+
+/* A drawn slice: [start, end) of tid, or of OTHER, made of `merged` intervals (end 0 ends the list). */
+struct drawn {
+	__u32 tid;
+	__u64 start, end;
+	__u32 merged;
+};
+
+struct lane_totals {
+	__u64 build, other, idle, folded_ns;
+	size_t folded;
+};
+
+struct sample {
+	__u64 ts;
+	double running, runnable, idle_cpus;
+};
+
+/* Criterion hands each row to a fresh process of the test binary: no pointers in a row. */
+struct sched_case {
+	char name[64];
+	enum sched_level level;
+	__u64 resolution;
+	size_t nr_cpus;
+	__u64 end;
+	struct sched_rec recs[MAX_RECS]; /* end 0 ends the list */
+	struct drawn slices[MAX_CPUS][MAX_SLICES];
+	struct lane_totals totals[MAX_CPUS];
+	size_t nr_samples; /* 0: the samples are not compared */
+	struct sample samples[MAX_SAMPLES];
+};
+
+static const struct sched_case sched_cases[] = {
+	{
+		/* Within one bucket the thread with the most time is drawn, across the gap. */
+		.name = "same thread is drawn across a short gap",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 6 * MS,
+		/* [3, 3.5) ms: something else */
+		.recs = { { 11, 0, 3 * MS }, { 11, 3500 * US, 6 * MS } },
+		.slices = { { { 11, 0, 6 * MS, 2 } } },
+		.totals = { { 5500 * US, 500 * US, 0, 500 * US, 1 } },
+	},
+	{
+		.name = "idle-dominant bucket draws nothing",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 10 * MS,
+		.recs = { { 11, 0, 200 * US }, { IDLE, 200 * US, 5 * MS }, { 12, 5 * MS, 5300 * US },
+			  { IDLE, 5300 * US, 10 * MS } },
+		.totals = { { 500 * US, 0, 9500 * US, 500 * US, 2 } },
+	},
+	{
+		/* Folded time is each kind's own, not the time between its pieces. */
+		.name = "folded time is only the folded kinds' own",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 5 * MS,
+		.recs = { { 11, 0, 300 * US }, { 21, 300 * US, 400 * US }, { 11, 400 * US, 600 * US },
+			  { IDLE, 600 * US, 5 * MS } },
+		.totals = { { 600 * US, 0, 4400 * US, 600 * US, 3 } },
+	},
+	{
+		.name = "short idle is not counted as folded",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 6 * MS,
+		.recs = { { 11, 0, 3 * MS }, { IDLE, 3 * MS, 3200 * US }, { 11, 3200 * US, 6 * MS } },
+		.slices = { { { 11, 0, 6 * MS, 2 } } },
+		.totals = { { 5800 * US, 0, 200 * US, 0, 0 } },
+	},
+	{
+		/* Interruptions inside a bucket, however many, do not split the dominant thread. */
+		.name = "interruptions within a bucket are folded",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 8 * MS,
+		.recs = { { 11, 0, 3 * MS }, { 21, 3 * MS, 3600 * US }, { 31, 3600 * US, 4200 * US },
+			  { 11, 4200 * US, 4500 * US }, { 21, 4500 * US, 4600 * US }, { 11, 4600 * US, 8 * MS } },
+		.slices = { { { 11, 0, 8 * MS, 3 } } },
+		.totals = { { 8 * MS, 0, 0, 1300 * US, 3 } },
+	},
+	{
+		/* At a finer resolution the same interruption holds buckets of its own. */
+		.name = "interruption dominating buckets splits",
+		.level = SCHED_SUMMARY, .resolution = 1 * MS, .nr_cpus = 1, .end = 10 * MS,
+		.recs = { { 11, 0, 4 * MS }, { 21, 4 * MS, 6 * MS }, { 11, 6 * MS, 10 * MS } },
+		.slices = { { { 11, 0, 4 * MS, 1 }, { 21, 4 * MS, 6 * MS, 1 }, { 11, 6 * MS, 10 * MS, 1 } } },
+		.totals = { { 10 * MS, 0, 0, 0, 0 } },
+	},
+	{
+		.name = "idle is never drawn",
+		.level = SCHED_SUMMARY, .resolution = 1 * MS, .nr_cpus = 2, .end = 10 * MS,
+		.recs = { { IDLE, 0, 10 * MS }, { IDLE, 0, 4 * MS, .cpu = 1 }, { IDLE, 4 * MS, 10 * MS, .cpu = 1 } },
+		.totals = { { 0, 0, 10 * MS, 0, 0 }, { 0, 0, 10 * MS, 0, 0 } },
+	},
+	{
+		.name = "long gaps become other slices",
+		.level = SCHED_SUMMARY, .resolution = 1 * MS, .nr_cpus = 1, .end = 10 * MS,
+		.recs = { { 11, 0, 2 * MS }, { 11, 5 * MS, 7 * MS } },
+		/* the last: the final gap, up to the end */
+		.slices = { { { 11, 0, 2 * MS, 1 }, { OTHER, 2 * MS, 5 * MS, 1 }, { 11, 5 * MS, 7 * MS, 1 },
+			      { OTHER, 7 * MS, 10 * MS, 1 } } },
+		.totals = { { 4 * MS, 6 * MS, 0, 0, 0 } },
+	},
+	{
+		/* Of two kinds with equal time in a bucket, the one that ran first is drawn. */
+		.name = "ties go to the one that ran first",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 20 * MS,
+		/* 21: folded in the first bucket, drawn in the second: counted once each way */
+		.recs = { { 11, 0, 5 * MS }, { 21, 5 * MS, 15 * MS }, { 11, 15 * MS, 20 * MS } },
+		.slices = { { { 11, 0, 5 * MS, 1 }, { 21, 10 * MS, 15 * MS, 1 } } },
+		.totals = { { 20 * MS, 0, 0, 10 * MS, 2 } },
+	},
+	{
+		/* A compiler holding a CPU for seconds: one slice, its exact first and last times. */
+		.name = "long-running thread is one slice with exact ends",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 2020 * MS,
+		.recs = { { IDLE, 0, 3500 * US }, { 11, 3500 * US, 2006500 * US }, { IDLE, 2006500 * US, 2020 * MS } },
+		.slices = { { { 11, 3500 * US, 2006500 * US, 1 } } },
+		.totals = { { 2003 * MS, 0, 17 * MS, 0, 0 } },
+	},
+	{
+		/* The same with 1 us buckets: two million of them, one slice. */
+		.name = "long-running thread is one slice at 1 us buckets",
+		.level = SCHED_SUMMARY, .resolution = 1 * US, .nr_cpus = 1, .end = 2000 * MS + 5 * US,
+		.recs = { { IDLE, 0, 2400 }, { 12, 2400, 2000 * MS + 600 }, { IDLE, 2000 * MS + 600, 2000 * MS + 5 * US } },
+		.slices = { { { 12, 2400, 2000 * MS + 600, 1 } } },
+		.totals = { { 2000 * MS - 1800, 0, 6800, 0, 0 } },
+	},
+	{
+		/* An idle-dominated bucket ends the run; the thread's time in it is
+		 * folded and the next run starts where the thread ran again. */
+		.name = "idle-dominant bucket breaks the run",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 50 * MS,
+		.recs = { { 11, 0, 23 * MS }, { IDLE, 23 * MS, 32 * MS }, { 11, 32 * MS, 50 * MS } },
+		.slices = { { { 11, 0, 20 * MS, 1 }, { 11, 32 * MS, 50 * MS, 1 } } },
+		.totals = { { 41 * MS, 0, 9 * MS, 3 * MS, 1 } },
+	},
+	{
+		/* Outside work dominates a bucket: an other slice, trimmed to the gap. */
+		.name = "other-dominant bucket draws other",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 20 * MS,
+		/* [2, 9) ms: something else; then 11 again, into the next bucket */
+		.recs = { { 11, 0, 2 * MS }, { 11, 9 * MS, 20 * MS } },
+		.slices = { { { OTHER, 2 * MS, 9 * MS, 1 }, { 11, 10 * MS, 20 * MS, 1 } } },
+		.totals = { { 13 * MS, 7 * MS, 0, 3 * MS, 2 } },
+	},
+	{
+		/* Folded in a bucket, drawn in the next, folded again: one folded interval. */
+		.name = "an interval is counted folded once",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 30 * MS,
+		.recs = { { 11, 0, 9 * MS }, { 21, 9 * MS, 21 * MS }, { 11, 21 * MS, 30 * MS } },
+		.slices = { { { 11, 0, 9 * MS, 1 }, { 21, 10 * MS, 20 * MS, 1 }, { 11, 21 * MS, 30 * MS, 1 } } },
+		.totals = { { 30 * MS, 0, 0, 2 * MS, 1 } },
+	},
+	{
+		/* The last bucket ends at the trace end, however short it is. */
+		.name = "last bucket is cut at the end",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 21 * MS,
+		.recs = { { 11, 0, 19 * MS }, { 21, 19 * MS, 22 * MS }, { IDLE, 22 * MS, 40 * MS } },
+		.slices = { { { 11, 0, 19 * MS, 1 }, { 21, 20 * MS, 21 * MS, 1 } } },
+		.totals = { { 21 * MS, 0, 0, 1 * MS, 1 } },
+	},
+	{
+		.name = "full keeps every interval",
+		.level = SCHED_FULL, .nr_cpus = 1, .end = 1 * MS,
+		/* 11 at 300 us: exactly adjacent, merged; at 410 us: 10 us later, not merged */
+		.recs = { { 11, 0, 100 * US }, { 21, 100 * US, 200 * US }, { 11, 200 * US, 300 * US },
+			  { 11, 300 * US, 400 * US }, { 11, 410 * US, 420 * US }, { IDLE, 500 * US, 1 * MS } },
+		.slices = { { { 11, 0, 100 * US, 1 }, { 21, 100 * US, 200 * US, 1 }, { 11, 200 * US, 400 * US, 2 },
+			      { OTHER, 400 * US, 410 * US, 1 }, { 11, 410 * US, 420 * US, 1 },
+			      { OTHER, 420 * US, 500 * US, 1 } } },
+		.totals = { { 410 * US, 90 * US, 500 * US, 0, 0 } },
+	},
+	{
+		/* cpu 0: thread 11 runs throughout.  cpu 1: idle for 10 ms,
+		 * something else for 5, then thread 12, runnable during [5, 15) ms. */
+		.name = "counters of a known scenario (10 ms buckets)",
+		.level = SCHED_SUMMARY, .resolution = 1 * MS, .nr_cpus = 2, .end = 20 * MS,
+		.recs = { { 11, 0, 20 * MS }, { IDLE, 0, 10 * MS, .cpu = 1 }, { 12, 15 * MS, 20 * MS, 10 * MS, .cpu = 1 } },
+		.slices = { { { 11, 0, 20 * MS, 1 } }, { { OTHER, 10 * MS, 15 * MS, 1 }, { 12, 15 * MS, 20 * MS, 1 } } },
+		.totals = { { 20 * MS, 0, 0, 0, 0 }, { 5 * MS, 5 * MS, 10 * MS, 0, 0 } },
+		.nr_samples = 2,
+		.samples = { { 0, 1.0, 0.5, 1.0 }, { 10 * MS, 1.5, 0.5, 0.0 } },
+	},
+	{
+		.name = "interval spanning buckets is split exactly (1 ms buckets)",
+		.level = SCHED_FULL, .nr_cpus = 1, .end = 3 * MS,
+		.recs = { { 11, 250 * US, 2750 * US } },
+		.slices = { { { OTHER, 0, 250 * US, 1 }, { 11, 250 * US, 2750 * US, 1 }, { OTHER, 2750 * US, 3 * MS, 1 } } },
+		.totals = { { 2500 * US, 500 * US, 0, 0, 0 } },
+		.nr_samples = 3,
+		.samples = { { 0, 0.75, 0, 0 }, { 1 * MS, 1.0, 0, 0 }, { 2 * MS, 0.75, 0, 0 } },
+	},
+	{
+		.name = "last partial bucket divides by its width",
+		.level = SCHED_FULL, .nr_cpus = 1, .end = 2500 * US,
+		.recs = { { 11, 500 * US, 2500 * US } },
+		.slices = { { { OTHER, 0, 500 * US, 1 }, { 11, 500 * US, 2500 * US, 1 } } },
+		.totals = { { 2 * MS, 500 * US, 0, 0, 0 } },
+		/* [2, 2.5) ms is busy throughout: 1.0, equal to [1, 2), merged */
+		.nr_samples = 2,
+		.samples = { { 0, 0.5, 0, 0 }, { 1 * MS, 1.0, 0, 0 } },
+	},
+	{
+		/* Two 1 ms buckets per step, each step changing one counter only. */
+		.name = "equal samples are merged",
+		.level = SCHED_FULL, .nr_cpus = 2, .end = 8 * MS,
+		/* 12: past the end, but runnable during [6, 9) ms */
+		.recs = { { 11, 0, 2 * MS }, { IDLE, 2 * MS, 8 * MS }, { IDLE, 0, 4 * MS, .cpu = 1 },
+			  { 12, 9 * MS, 10 * MS, 3 * MS, .cpu = 1 } },
+		.slices = { { { 11, 0, 2 * MS, 1 } }, { { OTHER, 4 * MS, 8 * MS, 1 } } },
+		.totals = { { 2 * MS, 0, 6 * MS, 0, 0 }, { 0, 4 * MS, 4 * MS, 0, 0 } },
+		.nr_samples = 4,
+		.samples = { { 0, 1.0, 0, 1.0 }, { 2 * MS, 0, 0, 2.0 }, { 4 * MS, 0, 0, 1.0 }, { 6 * MS, 0, 1.0, 1.0 } },
+	},
+	{
+		/* 20 ms between two slices, 15 ms of it in idle periods too short to
+		 * be streamed: exactly 15 ms idle and 5 ms outside work, spread
+		 * evenly, so at 10 ms buckets idle dominates the gap and nothing is
+		 * drawn there. */
+		.name = "summed short idle is idle, not outside work",
+		.level = SCHED_SUMMARY, .resolution = 10 * MS, .nr_cpus = 1, .end = 40 * MS,
+		.recs = { { 11, 0, 10 * MS }, { 11, 30 * MS, 40 * MS, 0, 15 * MS } },
+		.slices = { { { 11, 0, 10 * MS, 1 }, { 11, 30 * MS, 40 * MS, 1 } } },
+		/* the outside work folded in each of the gap's two buckets */
+		.totals = { { 20 * MS, 5 * MS, 15 * MS, 5 * MS, 2 } },
+	},
+	{
+		/* The same at FULL: the outside work is drawn, the idle is not, totals exact. */
+		.name = "summed short idle at full",
+		.level = SCHED_FULL, .nr_cpus = 1, .end = 42 * MS,
+		/* the last: more summed idle than the gap holds is capped at the gap */
+		.recs = { { 11, 0, 10 * MS }, { 11, 30 * MS, 40 * MS, 0, 15 * MS }, { 11, 41 * MS, 42 * MS, 0, 5 * MS } },
+		.slices = { { { 11, 0, 10 * MS, 1 }, { OTHER, 10 * MS, 15 * MS, 1 }, { 11, 30 * MS, 40 * MS, 1 },
+			      { 11, 41 * MS, 42 * MS, 1 } } },
+		.totals = { { 21 * MS, 5 * MS, 16 * MS, 0, 0 } },
+	},
+};
+
+static void feed(struct sched_model *s, const struct sched_rec *r)
 {
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
+	struct bb_cpu_slice_event e;
 
-	slice(s, 0, 11, T0, T0 + 3 * MS, 0);
-	/* [3, 3.5) ms: something else */
-	slice(s, 0, 11, T0 + 3500 * US, T0 + 6 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 6 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 6 * MS, 2);
-	expect_totals(l, 5500 * US, 500 * US, 0, 500 * US, 1);
-	sched_model__free(s);
+	if (r->tid == IDLE) {
+		synth_cpu_idle(s, r->cpu, T0 + r->start, T0 + r->end);
+		return;
+	}
+	e = slice_event(r->cpu, r->tid, T0 + r->start, T0 + r->end, r->wait);
+	e.short_idle_ns = r->short_idle;
+	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
 }
 
-Test(cpu_sched, idle_dominant_bucket_draws_nothing)
+ParameterizedTestParameters(cpu_sched, known_scenarios)
 {
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 200 * US, 0);
-	idle(s, 0, T0 + 200 * US, T0 + 5 * MS);
-	slice(s, 0, 12, T0 + 5 * MS, T0 + 5300 * US, 0);
-	idle(s, 0, T0 + 5300 * US, T0 + 10 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 0));
-	expect_totals(l, 500 * US, 0, 9500 * US, 500 * US, 2);
-	sched_model__free(s);
+	return cr_make_param_array(struct sched_case, sched_cases, sizeof(sched_cases) / sizeof(sched_cases[0]));
 }
 
-/* Folded time is each kind's own, not the time between its pieces. */
-Test(cpu_sched, folded_time_is_only_the_folded_kinds_own)
+ParameterizedTest(const struct sched_case *c, cpu_sched, known_scenarios)
 {
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
+	struct sched_model *s = sched_model__new(c->level, c->resolution, c->nr_cpus, T0);
+	size_t nr_recs = 0, cpu, i, n;
 
-	slice(s, 0, 11, T0, T0 + 300 * US, 0);
-	slice(s, 0, 21, T0 + 300 * US, T0 + 400 * US, 0);
-	slice(s, 0, 11, T0 + 400 * US, T0 + 600 * US, 0);
-	idle(s, 0, T0 + 600 * US, T0 + 5 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 5 * MS), 0));
+	cr_assert(not(eq(ptr, s, NULL)), "%s", c->name);
+	for (; nr_recs < MAX_RECS && c->recs[nr_recs].end; nr_recs++)
+		feed(s, &c->recs[nr_recs]);
+	cr_assert(eq(int, sched_model__finish(s, T0 + c->end), 0), "%s", c->name);
+	cr_assert(eq(sz, s->records, nr_recs), "%s", c->name);
+	cr_assert(eq(sz, s->reordered, 0), "%s", c->name);
 
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 0));
-	expect_totals(l, 600 * US, 0, 4400 * US, 600 * US, 3);
-	sched_model__free(s);
-}
+	for (cpu = 0; cpu < c->nr_cpus; cpu++) {
+		const struct cpu_lane *l = &s->cpus[cpu];
+		const struct drawn *d = c->slices[cpu];
+		const struct lane_totals *t = &c->totals[cpu];
 
-Test(cpu_sched, short_idle_is_not_counted_as_folded)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 3 * MS, 0);
-	idle(s, 0, T0 + 3 * MS, T0 + 3200 * US);
-	slice(s, 0, 11, T0 + 3200 * US, T0 + 6 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 6 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 6 * MS, 2);
-	expect_totals(l, 5800 * US, 0, 200 * US, 0, 0);
-	sched_model__free(s);
-}
-
-/* Interruptions inside a bucket, however many, do not split the dominant thread. */
-Test(cpu_sched, interruptions_within_a_bucket_are_folded)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 3 * MS, 0);
-	slice(s, 0, 21, T0 + 3 * MS, T0 + 3600 * US, 0);
-	slice(s, 0, 31, T0 + 3600 * US, T0 + 4200 * US, 0);
-	slice(s, 0, 11, T0 + 4200 * US, T0 + 4500 * US, 0);
-	slice(s, 0, 21, T0 + 4500 * US, T0 + 4600 * US, 0);
-	slice(s, 0, 11, T0 + 4600 * US, T0 + 8 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 8 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 8 * MS, 3);
-	expect_totals(l, 8 * MS, 0, 0, 1300 * US, 3);
-	sched_model__free(s);
-}
-
-/* At a finer resolution the same interruption holds buckets of its own. */
-Test(cpu_sched, interruption_dominating_buckets_splits)
-{
-	struct sched_model *s = summary_model_at(1, 1 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 4 * MS, 0);
-	slice(s, 0, 21, T0 + 4 * MS, T0 + 6 * MS, 0);
-	slice(s, 0, 11, T0 + 6 * MS, T0 + 10 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 3));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 4 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 21, T0 + 4 * MS, T0 + 6 * MS, 1);
-	expect_slice(l, 2, CPU_SLICE_BUILD, 11, T0 + 6 * MS, T0 + 10 * MS, 1);
-	expect_totals(l, 10 * MS, 0, 0, 0, 0);
-	sched_model__free(s);
-}
-
-Test(cpu_sched, idle_is_never_drawn)
-{
-	struct sched_model *s = summary_model(2);
-
-	idle(s, 0, T0, T0 + 10 * MS);
-	idle(s, 1, T0, T0 + 4 * MS);
-	idle(s, 1, T0 + 4 * MS, T0 + 10 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
-
-	cr_assert(eq(sz, s->cpus[0].nr_slices, 0));
-	cr_assert(eq(sz, s->cpus[1].nr_slices, 0));
-	cr_assert(eq(u64, s->cpus[0].idle_ns, 10 * MS));
-	cr_assert(eq(u64, s->cpus[1].idle_ns, 10 * MS));
-	cr_assert(eq(sz, s->cpus[0].folded + s->cpus[1].folded, 0));
-	sched_model__free(s);
-}
-
-Test(cpu_sched, long_gaps_become_other_slices)
-{
-	struct sched_model *s = summary_model(1);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 2 * MS, 0);
-	slice(s, 0, 11, T0 + 5 * MS, T0 + 7 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 4));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 2 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_OTHER, 0, T0 + 2 * MS, T0 + 5 * MS, 1);
-	expect_slice(l, 2, CPU_SLICE_BUILD, 11, T0 + 5 * MS, T0 + 7 * MS, 1);
-	/* the final gap, up to the end */
-	expect_slice(l, 3, CPU_SLICE_OTHER, 0, T0 + 7 * MS, T0 + 10 * MS, 1);
-	cr_assert(eq(u64, l->other_ns, 6 * MS));
-	cr_assert(eq(u64, l->build_ns, 4 * MS));
+		for (n = 0; n < MAX_SLICES && d[n].end; n++)
+			;
+		cr_assert(eq(sz, l->nr_slices, n), "%s: cpu %zu", c->name, cpu);
+		for (i = 0; i < n; i++)
+			expect_slice(c->name, l, i, d[i].tid == OTHER ? CPU_SLICE_OTHER : CPU_SLICE_BUILD, d[i].tid,
+				     T0 + d[i].start, T0 + d[i].end, d[i].merged);
+		expect_totals(c->name, l, t->build, t->other, t->idle, t->folded_ns, t->folded);
+	}
+	if (c->nr_samples) {
+		cr_assert(eq(sz, s->nr_samples, c->nr_samples), "%s", c->name);
+		for (i = 0; i < c->nr_samples; i++)
+			expect_sample(c->name, s, i, T0 + c->samples[i].ts, c->samples[i].running, c->samples[i].runnable,
+				      c->samples[i].idle_cpus);
+	}
 	sched_model__free(s);
 }
 
@@ -289,124 +442,13 @@ Test(cpu_sched, alternating_threads_draw_the_dominant_one)
 		if (b + 10 * MS < T0 + 50 * MS)
 			slice(s, 0, 21, b + 8 * MS, b + 10 * MS, 0);
 	}
-	idle(s, 0, T0 + 48 * MS, T0 + 50 * MS);
+	synth_cpu_idle(s, 0, T0 + 48 * MS, T0 + 50 * MS);
 	cr_assert(eq(int, sched_model__finish(s, T0 + 50 * MS), 0));
 
 	l = &s->cpus[0];
 	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 48 * MS, 10);
-	expect_totals(l, 48 * MS, 0, 2 * MS, 18 * MS, 9);
-	sched_model__free(s);
-}
-
-/* Of two kinds with equal time in a bucket, the one that ran first is drawn. */
-Test(cpu_sched, ties_go_to_the_one_that_ran_first)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 5 * MS, 0);
-	/* folded in the first bucket, drawn in the second: counted once each way */
-	slice(s, 0, 21, T0 + 5 * MS, T0 + 15 * MS, 0);
-	slice(s, 0, 11, T0 + 15 * MS, T0 + 20 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 20 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 2));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 5 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 21, T0 + 10 * MS, T0 + 15 * MS, 1);
-	expect_totals(l, 20 * MS, 0, 0, 10 * MS, 2);
-	sched_model__free(s);
-}
-
-/* A compiler holding a CPU for seconds: one slice, its exact first and last times. */
-Test(cpu_sched, long_running_thread_is_one_slice_with_exact_ends)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	idle(s, 0, T0, T0 + 3500 * US);
-	slice(s, 0, 11, T0 + 3500 * US, T0 + 2006500 * US, 0);
-	idle(s, 0, T0 + 2006500 * US, T0 + 2020 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 2020 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0 + 3500 * US, T0 + 2006500 * US, 1);
-	expect_totals(l, 2003 * MS, 0, 17 * MS, 0, 0);
-	sched_model__free(s);
-
-	/* The same with 1 us buckets: two million of them, one slice. */
-	s = summary_model_at(1, 1 * US);
-	idle(s, 0, T0, T0 + 2400);
-	slice(s, 0, 12, T0 + 2400, T0 + 2000 * MS + 600, 0);
-	idle(s, 0, T0 + 2000 * MS + 600, T0 + 2000 * MS + 5 * US);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 2000 * MS + 5 * US), 0));
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 12, T0 + 2400, T0 + 2000 * MS + 600, 1);
-	expect_totals(l, 2000 * MS - 1800, 0, 6800, 0, 0);
-	sched_model__free(s);
-}
-
-/*
- * An idle-dominated bucket ends the run; the thread's time in it is folded
- * and the next run starts where the thread ran again.
- */
-Test(cpu_sched, idle_dominant_bucket_breaks_the_run)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 23 * MS, 0);
-	idle(s, 0, T0 + 23 * MS, T0 + 32 * MS);
-	slice(s, 0, 11, T0 + 32 * MS, T0 + 50 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 50 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 2));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 20 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 11, T0 + 32 * MS, T0 + 50 * MS, 1);
-	expect_totals(l, 41 * MS, 0, 9 * MS, 3 * MS, 1);
-	sched_model__free(s);
-}
-
-/* Outside work dominates a bucket: an other slice, trimmed to the gap. */
-Test(cpu_sched, other_dominant_bucket_draws_other)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 2 * MS, 0);
-	/* [2, 9) ms: something else; then 11 again, into the next bucket */
-	slice(s, 0, 11, T0 + 9 * MS, T0 + 20 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 20 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 2));
-	expect_slice(l, 0, CPU_SLICE_OTHER, 0, T0 + 2 * MS, T0 + 9 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 11, T0 + 10 * MS, T0 + 20 * MS, 1);
-	expect_totals(l, 13 * MS, 7 * MS, 0, 3 * MS, 2);
-	sched_model__free(s);
-}
-
-/* Folded in a bucket, drawn in the next, folded again: one folded interval. */
-Test(cpu_sched, an_interval_is_counted_folded_once)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 9 * MS, 0);
-	slice(s, 0, 21, T0 + 9 * MS, T0 + 21 * MS, 0);
-	slice(s, 0, 11, T0 + 21 * MS, T0 + 30 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 30 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 3));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 9 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 21, T0 + 10 * MS, T0 + 20 * MS, 1);
-	expect_slice(l, 2, CPU_SLICE_BUILD, 11, T0 + 21 * MS, T0 + 30 * MS, 1);
-	expect_totals(l, 30 * MS, 0, 0, 2 * MS, 1);
+	expect_slice("alternating", l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 48 * MS, 10);
+	expect_totals("alternating", l, 48 * MS, 0, 2 * MS, 18 * MS, 9);
 	sched_model__free(s);
 }
 
@@ -435,9 +477,9 @@ Test(cpu_sched, threads_alternating_every_4ms)
 
 	cr_assert(eq(sz, l->nr_slices, 500));
 	for (i = 0; i < l->nr_slices; i++)
-		expect_slice(l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * 20 * MS, T0 + (i + 1) * 20 * MS, 3);
+		expect_slice("every 4 ms", l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * 20 * MS, T0 + (i + 1) * 20 * MS, 3);
 	/* 4 ms of the other thread folded per bucket, 2 of its intervals per run */
-	expect_totals(l, 10000 * MS, 0, 0, 4000 * MS, 1000);
+	expect_totals("every 4 ms", l, 10000 * MS, 0, 0, 4000 * MS, 1000);
 	sched_model__free(s);
 }
 
@@ -450,8 +492,8 @@ Test(cpu_sched, coarse_resolution_keeps_a_busy_cpu_drawn)
 
 	cr_assert(eq(sz, l->nr_slices, 100));
 	for (i = 0; i < l->nr_slices; i++)
-		expect_slice(l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * 100 * MS, T0 + (i + 1) * 100 * MS, 13);
-	expect_totals(l, 10000 * MS, 0, 0, 4800 * MS, 1200);
+		expect_slice("coarse", l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * 100 * MS, T0 + (i + 1) * 100 * MS, 13);
+	expect_totals("coarse", l, 10000 * MS, 0, 0, 4800 * MS, 1200);
 	sched_model__free(s);
 }
 
@@ -473,8 +515,8 @@ Test(cpu_sched, more_threads_than_a_bucket_holds_are_spilled)
 
 	l = &s->cpus[0];
 	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0 + 4500 * US, T0 + 10 * MS, 1);
-	expect_totals(l, 10 * MS, 0, 0, 4500 * US, 9);
+	expect_slice("spilled", l, 0, CPU_SLICE_BUILD, 11, T0 + 4500 * US, T0 + 10 * MS, 1);
+	expect_totals("spilled", l, 10 * MS, 0, 0, 4500 * US, 9);
 	sched_model__free(s);
 }
 
@@ -488,13 +530,13 @@ Test(cpu_sched, eviction_keeps_the_thread_with_most_time)
 	slice(s, 0, 21, T0, T0 + 3 * MS, 0);
 	for (i = 0; i < 9; i++)
 		slice(s, 0, 22 + i, T0 + 3 * MS + i * 500 * US, T0 + 3 * MS + (i + 1) * 500 * US, 0);
-	idle(s, 0, T0 + 7500 * US, T0 + 10 * MS);
+	synth_cpu_idle(s, 0, T0 + 7500 * US, T0 + 10 * MS);
 	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
 
 	l = &s->cpus[0];
 	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 21, T0, T0 + 3 * MS, 1);
-	expect_totals(l, 7500 * US, 0, 2500 * US, 4500 * US, 9);
+	expect_slice("eviction", l, 0, CPU_SLICE_BUILD, 21, T0, T0 + 3 * MS, 1);
+	expect_totals("eviction", l, 7500 * US, 0, 2500 * US, 4500 * US, 9);
 	sched_model__free(s);
 }
 
@@ -511,53 +553,8 @@ Test(cpu_sched, spill_is_never_drawn)
 
 	l = &s->cpus[0];
 	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 21, T0, T0 + 500 * US, 1);
-	expect_totals(l, 10 * MS, 0, 0, 9500 * US, 19);
-	sched_model__free(s);
-}
-
-/* The last bucket ends at the trace end, however short it is. */
-Test(cpu_sched, last_bucket_is_cut_at_the_end)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 19 * MS, 0);
-	slice(s, 0, 21, T0 + 19 * MS, T0 + 22 * MS, 0);
-	idle(s, 0, T0 + 22 * MS, T0 + 40 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 21 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 2));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 19 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 21, T0 + 20 * MS, T0 + 21 * MS, 1);
-	expect_totals(l, 21 * MS, 0, 0, 1 * MS, 1);
-	sched_model__free(s);
-}
-
-Test(cpu_sched, full_keeps_every_interval)
-{
-	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 1, T0);
-	const struct cpu_lane *l;
-
-	slice(s, 0, 11, T0, T0 + 100 * US, 0);
-	slice(s, 0, 21, T0 + 100 * US, T0 + 200 * US, 0);
-	slice(s, 0, 11, T0 + 200 * US, T0 + 300 * US, 0);
-	slice(s, 0, 11, T0 + 300 * US, T0 + 400 * US, 0); /* exactly adjacent: merged */
-	slice(s, 0, 11, T0 + 410 * US, T0 + 420 * US, 0); /* 10 us later: not merged */
-	idle(s, 0, T0 + 500 * US, T0 + 1 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 1 * MS), 0));
-
-	l = &s->cpus[0];
-	cr_assert(eq(sz, l->nr_slices, 6));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 100 * US, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 21, T0 + 100 * US, T0 + 200 * US, 1);
-	expect_slice(l, 2, CPU_SLICE_BUILD, 11, T0 + 200 * US, T0 + 400 * US, 2);
-	expect_slice(l, 3, CPU_SLICE_OTHER, 0, T0 + 400 * US, T0 + 410 * US, 1);
-	expect_slice(l, 4, CPU_SLICE_BUILD, 11, T0 + 410 * US, T0 + 420 * US, 1);
-	expect_slice(l, 5, CPU_SLICE_OTHER, 0, T0 + 420 * US, T0 + 500 * US, 1);
-	cr_assert(eq(sz, l->folded, 0));
-	cr_assert(eq(u64, l->folded_ns, 0));
+	expect_slice("spill", l, 0, CPU_SLICE_BUILD, 21, T0, T0 + 500 * US, 1);
+	expect_totals("spill", l, 10 * MS, 0, 0, 9500 * US, 19);
 	sched_model__free(s);
 }
 
@@ -631,7 +628,7 @@ static void feed_interleaved(struct sched_model *s, const struct synth_record *r
 		if (i >= n || recs[i].cpu != cpu)
 			continue;
 		if (recs[i].idle)
-			idle(s, cpu, recs[i].start, recs[i].end);
+			synth_cpu_idle(s, cpu, recs[i].start, recs[i].end);
 		else
 			slice(s, cpu, recs[i].tid, recs[i].start, recs[i].end, recs[i].wait);
 		next[cpu]++;
@@ -870,7 +867,7 @@ static void check_summary_lanes(const struct sched_model *s, const struct synth_
 		cr_assert(eq(sz, l->nr_slices, nr_ref), "cpu %zu at %llu ns", cpu,
 			  (unsigned long long)s->resolution_ns);
 		for (i = 0; i < nr_ref; i++)
-			expect_slice(l, i, ref[i].kind, ref[i].tid, ref[i].start_ns, ref[i].end_ns, ref[i].merged);
+			expect_slice("reference", l, i, ref[i].kind, ref[i].tid, ref[i].start_ns, ref[i].end_ns, ref[i].merged);
 		reference_folded(tl, nr, ref, nr_ref, &folded_ns, &folded);
 		cr_assert(eq(u64, l->folded_ns, folded_ns), "cpu %zu", cpu);
 		cr_assert(eq(sz, l->folded, folded), "cpu %zu", cpu);
@@ -945,73 +942,6 @@ Test(cpu_sched, random_stream_full_invariants)
 	check_random_stream(SCHED_FULL, 1 * MS, 3, STREAM_END);
 }
 
-Test(cpu_sched, counters_of_a_known_scenario)
-{
-	struct sched_model *s = summary_model(2); /* 10 ms buckets */
-
-	/* cpu 0: thread 11 runs throughout */
-	slice(s, 0, 11, T0, T0 + 20 * MS, 0);
-	/* cpu 1: idle for 10 ms, something else for 5, then thread 12,
-	 * runnable during [5, 15) ms */
-	idle(s, 1, T0, T0 + 10 * MS);
-	slice(s, 1, 12, T0 + 15 * MS, T0 + 20 * MS, 10 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 20 * MS), 0));
-
-	cr_assert(eq(sz, s->nr_samples, 2));
-	expect_sample(s, 0, T0, 1.0, 0.5, 1.0);
-	expect_sample(s, 1, T0 + 10 * MS, 1.5, 0.5, 0.0);
-	cr_assert(eq(u64, s->cpus[1].other_ns, 5 * MS));
-	sched_model__free(s);
-}
-
-Test(cpu_sched, interval_spanning_buckets_is_split_exactly)
-{
-	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 1, T0); /* 1 ms buckets */
-
-	slice(s, 0, 11, T0 + 250 * US, T0 + 2750 * US, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 3 * MS), 0));
-
-	cr_assert(eq(sz, s->nr_samples, 3));
-	expect_sample(s, 0, T0, 0.75, 0, 0);
-	expect_sample(s, 1, T0 + 1 * MS, 1.0, 0, 0);
-	expect_sample(s, 2, T0 + 2 * MS, 0.75, 0, 0);
-	sched_model__free(s);
-}
-
-Test(cpu_sched, last_partial_bucket_divides_by_its_width)
-{
-	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 1, T0);
-
-	slice(s, 0, 11, T0 + 500 * US, T0 + 2500 * US, 0);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 2500 * US), 0));
-
-	/* [2, 2.5) ms is busy throughout: 1.0, equal to [1, 2), merged */
-	cr_assert(eq(sz, s->nr_samples, 2));
-	expect_sample(s, 0, T0, 0.5, 0, 0);
-	expect_sample(s, 1, T0 + 1 * MS, 1.0, 0, 0);
-	sched_model__free(s);
-}
-
-Test(cpu_sched, equal_samples_are_merged)
-{
-	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 2, T0);
-
-	/* Two 1 ms buckets per step, each step changing one counter only. */
-	slice(s, 0, 11, T0, T0 + 2 * MS, 0);
-	idle(s, 0, T0 + 2 * MS, T0 + 8 * MS);
-	idle(s, 1, T0, T0 + 4 * MS);
-	/* past the end, but runnable during [6, 9) ms */
-	slice(s, 1, 12, T0 + 9 * MS, T0 + 10 * MS, 3 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 8 * MS), 0));
-
-	cr_assert(eq(sz, s->nr_samples, 4));
-	expect_sample(s, 0, T0, 1.0, 0, 1.0);
-	expect_sample(s, 1, T0 + 2 * MS, 0, 0, 2.0);
-	expect_sample(s, 2, T0 + 4 * MS, 0, 0, 1.0);
-	expect_sample(s, 3, T0 + 6 * MS, 0, 1.0, 1.0);
-	sched_model__free(s);
-}
-
 Test(cpu_sched, records_are_clipped_to_the_trace)
 {
 	struct sched_model *s = summary_model(2);
@@ -1019,10 +949,10 @@ Test(cpu_sched, records_are_clipped_to_the_trace)
 
 	/* before the start, and straddling it */
 	slice(s, 0, 11, T0 - 9 * MS, T0 - 6 * MS, 0);
-	idle(s, 0, T0 - 5 * MS, T0 + 2 * MS);
+	synth_cpu_idle(s, 0, T0 - 5 * MS, T0 + 2 * MS);
 	/* straddling the end, its wait [7, 12) ms from start minus 5 ms */
 	slice(s, 0, 11, T0 + 2 * MS, T0 + 30 * MS, 5 * MS);
-	idle(s, 0, T0 + 30 * MS, T0 + 31 * MS);
+	synth_cpu_idle(s, 0, T0 + 30 * MS, T0 + 31 * MS);
 	/* wholly past the end, though its wait is not */
 	slice(s, 1, 12, T0 + 25 * MS, T0 + 26 * MS, 20 * MS);
 	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
@@ -1032,14 +962,14 @@ Test(cpu_sched, records_are_clipped_to_the_trace)
 	cr_assert(eq(u64, l->build_ns, 8 * MS));
 	cr_assert(eq(u64, l->other_ns, 0));
 	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0 + 2 * MS, T0 + 10 * MS, 1);
+	expect_slice("clipped", l, 0, CPU_SLICE_BUILD, 11, T0 + 2 * MS, T0 + 10 * MS, 1);
 	l = &s->cpus[1];
 	cr_assert(eq(u64, l->other_ns, 10 * MS));
 	cr_assert(eq(sz, l->nr_slices, 1));
-	expect_slice(l, 0, CPU_SLICE_OTHER, 0, T0, T0 + 10 * MS, 1);
+	expect_slice("clipped", l, 0, CPU_SLICE_OTHER, 0, T0, T0 + 10 * MS, 1);
 	/* runnable: [0, 2) ms on cpu 0, [5, 10) ms on cpu 1 */
 	cr_assert(eq(sz, s->nr_samples, 1));
-	expect_sample(s, 0, T0, 0.8, 0.7, 0.2);
+	expect_sample("clipped", s, 0, T0, 0.8, 0.7, 0.2);
 	cr_assert(eq(sz, s->records, 5));
 	cr_assert(eq(sz, s->reordered, 0));
 	sched_model__free(s);
@@ -1054,13 +984,13 @@ Test(cpu_sched, many_records_past_the_end_are_cut)
 	int i;
 
 	slice(s, 0, 11, T0, T0 + 8 * MS, 0);
-	idle(s, 0, T0 + 8 * MS, T0 + 9 * MS);
+	synth_cpu_idle(s, 0, T0 + 8 * MS, T0 + 9 * MS);
 	/* [9, 9.5) ms other, [9.5, 10) ms thread 12: a tie, other ran first */
 	slice(s, 0, 12, T0 + 9500 * US, T0 + 11 * MS, 0);
-	idle(s, 0, T0 + 11 * MS, T0 + 12 * MS);
+	synth_cpu_idle(s, 0, T0 + 11 * MS, T0 + 12 * MS);
 	for (i = 0; i < 2000; i++, t += 2 * MS) {
 		slice(s, 0, 11 + i % 2, t + 2 * MS, t + 3 * MS, 0);
-		idle(s, 0, t + 3 * MS, t + 4 * MS);
+		synth_cpu_idle(s, 0, t + 3 * MS, t + 4 * MS);
 	}
 	cr_assert(eq(int, sched_model__finish(s, T0 + 10 * MS), 0));
 
@@ -1070,11 +1000,11 @@ Test(cpu_sched, many_records_past_the_end_are_cut)
 	l = &s->cpus[0];
 	check_lanes(s);
 	cr_assert(eq(sz, l->nr_slices, 2));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 8 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_OTHER, 0, T0 + 9 * MS, T0 + 9500 * US, 1);
+	expect_slice("past the end", l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 8 * MS, 1);
+	expect_slice("past the end", l, 1, CPU_SLICE_OTHER, 0, T0 + 9 * MS, T0 + 9500 * US, 1);
 	cr_assert(ge(u64, l->build_ns, 8500 * US));
 	cr_assert(eq(sz, s->nr_samples, 1));
-	expect_sample(s, 0, T0, 0.85, 0, 0.1);
+	expect_sample("past the end", s, 0, T0, 0.85, 0, 0.1);
 	sched_model__free(s);
 }
 
@@ -1102,8 +1032,8 @@ Test(cpu_sched, malformed_and_reordered_are_counted)
 	cr_assert(eq(sz, s->records, 3));
 	l = &s->cpus[0];
 	cr_assert(eq(sz, l->nr_slices, 2));
-	expect_slice(l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 5 * MS, 1);
-	expect_slice(l, 1, CPU_SLICE_BUILD, 21, T0 + 5 * MS, T0 + 8 * MS, 1);
+	expect_slice("reordered", l, 0, CPU_SLICE_BUILD, 11, T0, T0 + 5 * MS, 1);
+	expect_slice("reordered", l, 1, CPU_SLICE_BUILD, 21, T0 + 5 * MS, T0 + 8 * MS, 1);
 	cr_assert(eq(u64, l->build_ns, 8 * MS));
 
 	cr_assert(eq(int, try_slice(s, 0, 11, T0, T0 + 1 * MS, 0), -EINVAL)); /* after finish */
@@ -1144,56 +1074,5 @@ Test(cpu_sched, off_ignores_everything)
 	cr_assert(eq(sz, s->malformed, 0));
 	cr_assert(eq(sz, s->nr_samples, 0));
 	cr_assert(eq(ptr, s->cpus, NULL));
-	sched_model__free(s);
-}
-
-/* A build slice whose gap before it held idle the kernel summed, not streamed. */
-static void slice_after_short_idle(struct sched_model *s, __u32 cpu, __u32 tid, __u64 start, __u64 end,
-				   __u64 short_idle)
-{
-	struct bb_cpu_slice_event e = {};
-
-	fill_header(&e.hdr, BB_EV_CPU_SLICE, cpu, end, tid, tid / 10 * 10);
-	e.start_ns = start;
-	e.short_idle_ns = short_idle;
-	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
-}
-
-/*
- * 20 ms between two slices, 15 ms of it in idle periods too short to be
- * streamed: exactly 15 ms idle and 5 ms outside work, spread evenly, so at
- * 10 ms buckets idle dominates the gap and nothing is drawn there.
- */
-Test(cpu_sched, summed_short_idle_is_idle_not_outside_work)
-{
-	struct sched_model *s = summary_model_at(1, 10 * MS);
-
-	slice(s, 0, 11, T0, T0 + 10 * MS, 0);
-	slice_after_short_idle(s, 0, 11, T0 + 30 * MS, T0 + 40 * MS, 15 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 40 * MS), 0));
-	cr_assert(eq(u64, s->cpus[0].idle_ns, 15 * MS));
-	cr_assert(eq(u64, s->cpus[0].other_ns, 5 * MS));
-	cr_assert(eq(u64, s->cpus[0].build_ns, 20 * MS));
-	cr_assert(eq(sz, s->cpus[0].nr_slices, 2));
-	expect_slice(&s->cpus[0], 0, CPU_SLICE_BUILD, 11, T0, T0 + 10 * MS, 1);
-	expect_slice(&s->cpus[0], 1, CPU_SLICE_BUILD, 11, T0 + 30 * MS, T0 + 40 * MS, 1);
-	sched_model__free(s);
-}
-
-/* The same at FULL: the outside work is drawn, the idle is not, totals exact. */
-Test(cpu_sched, summed_short_idle_at_full)
-{
-	struct sched_model *s = sched_model__new(SCHED_FULL, 0, 1, T0);
-
-	slice(s, 0, 11, T0, T0 + 10 * MS, 0);
-	slice_after_short_idle(s, 0, 11, T0 + 30 * MS, T0 + 40 * MS, 15 * MS);
-	/* More summed idle than the gap holds is capped at the gap. */
-	slice_after_short_idle(s, 0, 11, T0 + 41 * MS, T0 + 42 * MS, 5 * MS);
-	cr_assert(eq(int, sched_model__finish(s, T0 + 42 * MS), 0));
-	cr_assert(eq(u64, s->cpus[0].idle_ns, 16 * MS));
-	cr_assert(eq(u64, s->cpus[0].other_ns, 5 * MS));
-	cr_assert(eq(u64, s->cpus[0].build_ns, 21 * MS));
-	expect_slice(&s->cpus[0], 1, CPU_SLICE_OTHER, 0, T0 + 10 * MS, T0 + 15 * MS, 1);
-	expect_slice(&s->cpus[0], 2, CPU_SLICE_BUILD, 11, T0 + 30 * MS, T0 + 40 * MS, 1);
 	sched_model__free(s);
 }
