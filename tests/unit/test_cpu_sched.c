@@ -469,31 +469,38 @@ static struct sched_model *alternate_every_4ms(__u64 resolution)
 	return s;
 }
 
-Test(cpu_sched, threads_alternating_every_4ms)
-{
-	struct sched_model *s = alternate_every_4ms(10 * MS);
-	const struct cpu_lane *l = &s->cpus[0];
-	size_t i;
+/* That run at two resolutions: a coarse one still shows a busy CPU busy, the slices tile the lane. */
+struct alternation_case {
+	char name[32];
+	__u64 resolution, slice_ns;
+	size_t nr_slices;
+	__u32 merged;
+	__u64 folded_ns; /* 4 ms of the other thread per 10 ms bucket, ... */
+	size_t folded;	 /* ... 2 of its intervals per run at 10 ms */
+};
 
-	cr_assert(eq(sz, l->nr_slices, 500));
-	for (i = 0; i < l->nr_slices; i++)
-		expect_slice("every 4 ms", l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * 20 * MS, T0 + (i + 1) * 20 * MS, 3);
-	/* 4 ms of the other thread folded per bucket, 2 of its intervals per run */
-	expect_totals("every 4 ms", l, 10000 * MS, 0, 0, 4000 * MS, 1000);
-	sched_model__free(s);
+static const struct alternation_case alternation_cases[] = {
+	{ "10 ms buckets", 10 * MS, 20 * MS, 500, 3, 4000 * MS, 1000 },
+	{ "coarse, 100 ms buckets", 100 * MS, 100 * MS, 100, 13, 4800 * MS, 1200 },
+};
+
+ParameterizedTestParameters(cpu_sched, threads_alternating_every_4ms)
+{
+	return cr_make_param_array(struct alternation_case, alternation_cases,
+				   sizeof(alternation_cases) / sizeof(alternation_cases[0]));
 }
 
-/* A coarse resolution still shows a busy CPU busy: the slices tile the lane. */
-Test(cpu_sched, coarse_resolution_keeps_a_busy_cpu_drawn)
+ParameterizedTest(const struct alternation_case *c, cpu_sched, threads_alternating_every_4ms)
 {
-	struct sched_model *s = alternate_every_4ms(100 * MS);
+	struct sched_model *s = alternate_every_4ms(c->resolution);
 	const struct cpu_lane *l = &s->cpus[0];
 	size_t i;
 
-	cr_assert(eq(sz, l->nr_slices, 100));
+	cr_assert(eq(sz, l->nr_slices, c->nr_slices), "%s", c->name);
 	for (i = 0; i < l->nr_slices; i++)
-		expect_slice("coarse", l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * 100 * MS, T0 + (i + 1) * 100 * MS, 13);
-	expect_totals("coarse", l, 10000 * MS, 0, 0, 4800 * MS, 1200);
+		expect_slice(c->name, l, i, CPU_SLICE_BUILD, i % 2 ? 21 : 11, T0 + i * c->slice_ns,
+			     T0 + (i + 1) * c->slice_ns, c->merged);
+	expect_totals(c->name, l, 10000 * MS, 0, 0, c->folded_ns, c->folded);
 	sched_model__free(s);
 }
 
