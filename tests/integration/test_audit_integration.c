@@ -84,7 +84,9 @@ Test(audit_integration, serial_step_of_a_real_make_is_the_top_phase)
 	cr_assert(strstr(json_object_get_string(need_field(proc, "name")), "cpu-burn") != NULL);
 
 	/* The same audit rides in the trace's metadata. */
-	cr_assert(eq(int, json_object_get_int(need_field(need_field(need_field(trace, "otherData"), "audit"), "version")), 1));
+	cr_assert(eq(int,
+		     json_object_get_int(need_field(need_field(need_field(trace, "otherData"), "audit"), "version")),
+		     1));
 
 	f = fopen(bb_path(&run, "t.svg"), "r");
 	cr_assert(not(eq(ptr, f, NULL)), "no SVG written");

@@ -55,8 +55,8 @@ static int merged_inside(struct json_object *merged, struct json_object *span, c
 		struct json_object *ev = json_object_array_get_idx(merged, i);
 		long long s = int_field(ev, "ts"), e = s + int_field(ev, "dur");
 
-		if (!strcmp(str_field(ev, "name"), name) && int_field(ev, "tid") == tid && int_field(ev, "pid") == 1 && s >= ts &&
-		    e <= end)
+		if (!strcmp(str_field(ev, "name"), name) && int_field(ev, "tid") == tid && int_field(ev, "pid") == 1 &&
+		    s >= ts && e <= end)
 			n++;
 	}
 	return n;
@@ -137,7 +137,8 @@ Test(integration_merge, clang_time_trace_lands_in_each_clang_slice)
 		clang = slice_with_arg(procs, "clang", name);
 		cr_assert(eq(str, (char *)str_field(f, "attributed_by"), "pid field"));
 		cr_assert(eq(str, (char *)str_field(f, "clock"), "beginningOfTime"));
-		cr_assert(eq(i64, int_field(f, "writer_pid"), bb_arg_int(clang, "pid")), "%s attributed elsewhere", path);
+		cr_assert(eq(i64, int_field(f, "writer_pid"), bb_arg_int(clang, "pid")), "%s attributed elsewhere",
+			  path);
 	}
 	bb_reliability("clang -ftime-trace merged", "Frontend/Backend inside the right clang slice and lane", trace,
 		       "%zu merged slices, %d clamped", json_object_array_length(merged), clamped);

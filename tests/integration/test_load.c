@@ -172,6 +172,21 @@ Test(load, make_j2_with_20000_processes_loses_nothing)
 	json_object_put(trace);
 }
 
+/* Traces `load-gen MODE COUNT MS` into t.json, from *start (now), and loads the trace. */
+static struct json_object *trace_load_gen(const char *mode, int count, int ms, struct timespec *start)
+{
+	char count_arg[16], ms_arg[16];
+
+	snprintf(count_arg, sizeof(count_arg), "%d", count);
+	snprintf(ms_arg, sizeof(ms_arg), "%d", ms);
+	clock_gettime(CLOCK_MONOTONIC, start);
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", bb_test_prog("load-gen"), mode, count_arg, ms_arg,
+					  NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	return bb_load_trace(bb_path(&run, "t.json"));
+}
+
 Test(load, two_thousand_concurrent_sleepers)
 {
 	enum { SLEEPERS = 2000, SLEEP_MS = 300 };
@@ -180,16 +195,10 @@ Test(load, two_thousand_concurrent_sleepers)
 	long long *printed, *traced, root_pid, lost;
 	size_t i, n, nr_printed = 0, nr_children = 0, nr_edges = 0;
 	long peak = 0, alive = 0;
-	char *line, *save, count[16], ms[16];
+	char *line, *save;
 	struct timespec start;
 
-	snprintf(count, sizeof(count), "%d", SLEEPERS);
-	snprintf(ms, sizeof(ms), "%d", SLEEP_MS);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", bb_test_prog("load-gen"), "sleepers", count, ms,
-					  NULL }, NULL);
-	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
-	trace = bb_load_trace(bb_path(&run, "t.json"));
+	trace = trace_load_gen("sleepers", SLEEPERS, SLEEP_MS, &start);
 	slices = bb_slices(trace, "process");
 	n = json_object_array_length(slices);
 	root = root_slice(slices);
@@ -219,8 +228,9 @@ Test(load, two_thousand_concurrent_sleepers)
 		 * returns early): its exit record carried its own accounting. */
 		/* All of its accounting in the message: where the sleep went if
 		 * not to sleep_ms, and whether records were lost meanwhile. */
-		cr_assert(ge(dbl, bb_arg_double(ev, "sleep_ms"), SLEEP_MS * 0.99), "pid %lld slept %.3f ms (%lld lost); args %s",
-			  bb_arg_int(ev, "pid"), bb_arg_double(ev, "sleep_ms"), lost,
+		cr_assert(ge(dbl, bb_arg_double(ev, "sleep_ms"), SLEEP_MS * 0.99),
+			  "pid %lld slept %.3f ms (%lld lost); args %s", bb_arg_int(ev, "pid"),
+			  bb_arg_double(ev, "sleep_ms"), lost,
 			  json_object_to_json_string(json_object_object_get(ev, "args")));
 		traced[nr_children++] = bb_arg_int(ev, "pid");
 		edges[nr_edges++] = (struct span_edge){ ts, +1 };
@@ -260,16 +270,9 @@ Test(load, five_hundred_threads_in_one_process)
 	enum { THREADS = 500, SLEEP_MS = 300 };
 	struct json_object *trace, *slices, *proc;
 	struct timespec start;
-	char count[16], ms[16];
 	long long lost;
 
-	snprintf(count, sizeof(count), "%d", THREADS);
-	snprintf(ms, sizeof(ms), "%d", SLEEP_MS);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", bb_test_prog("load-gen"), "threads", count, ms,
-					  NULL }, NULL);
-	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
-	trace = bb_load_trace(bb_path(&run, "t.json"));
+	trace = trace_load_gen("threads", THREADS, SLEEP_MS, &start);
 	slices = bb_slices(trace, "process");
 	cr_assert(eq(sz, json_object_array_length(slices), 1));
 	proc = root_slice(slices);
@@ -288,7 +291,8 @@ Test(load, five_hundred_threads_in_one_process)
 	cr_assert(eq(i64, lost, 0));
 	bb_reliability("500 threads in one process",
 		       "one process; every thread's exit arrived (its sleep adds up to >= 500 x 300 ms); 0 lost", trace,
-		       "%lld threads, %.0f ms asleep in all", bb_arg_int(proc, "threads"), bb_arg_double(proc, "sleep_ms"));
+		       "%lld threads, %.0f ms asleep in all", bb_arg_int(proc, "threads"),
+		       bb_arg_double(proc, "sleep_ms"));
 	json_object_put(slices);
 	json_object_put(trace);
 }

@@ -36,8 +36,8 @@ static struct json_object *slice_named(struct json_object *slices, const char *p
 /* on-CPU + run queue + blocked + sleep is the whole lifetime of a single thread. */
 static void assert_time_adds_up(struct json_object *ev)
 {
-	double total = bb_arg_double(ev, "on_cpu_ms") + bb_arg_double(ev, "runq_wait_ms") + bb_arg_double(ev, "blocked_ms") +
-		       bb_arg_double(ev, "sleep_ms");
+	double total = bb_arg_double(ev, "on_cpu_ms") + bb_arg_double(ev, "runq_wait_ms") +
+		       bb_arg_double(ev, "blocked_ms") + bb_arg_double(ev, "sleep_ms");
 	double life = int_field(ev, "dur") / 1000.0;
 
 	cr_assert(fabs(total - life) <= 0.02 * life + 1.0, "on+runq+blocked+sleep = %.3f ms, lifetime %.3f ms", total,
@@ -81,7 +81,8 @@ Test(sched, sleep_is_sleep)
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	sleeper = slice_named(slices, "sleep");
-	cr_assert(ge(dbl, bb_arg_double(sleeper, "sleep_ms"), 295.0), "sleep %.3f ms", bb_arg_double(sleeper, "sleep_ms"));
+	cr_assert(ge(dbl, bb_arg_double(sleeper, "sleep_ms"), 295.0), "sleep %.3f ms",
+		  bb_arg_double(sleeper, "sleep_ms"));
 	cr_assert(lt(dbl, bb_arg_double(sleeper, "on_cpu_ms"), 100.0));
 	cr_assert(ge(i64, bb_arg_int(sleeper, "switches_voluntary"), 1));
 	assert_time_adds_up(sleeper);

@@ -181,9 +181,9 @@ static void check_nesting(const struct slice *sorted, size_t nr)
 			const struct slice *a = &sorted[open[depth - 1]];
 
 			cr_assert(le(i64, b->end, a->end),
-				  "rule 5: X [%lld,%lld) and [%lld,%lld) overlap on pid %lld tid %lld", (long long)a->ts,
-				  (long long)a->end, (long long)b->ts, (long long)b->end, (long long)a->pid,
-				  (long long)a->tid);
+				  "rule 5: X [%lld,%lld) and [%lld,%lld) overlap on pid %lld tid %lld",
+				  (long long)a->ts, (long long)a->end, (long long)b->ts, (long long)b->end,
+				  (long long)a->pid, (long long)a->tid);
 		}
 		open[depth++] = i;
 	}
@@ -203,7 +203,8 @@ static bool binds(const struct slice *sorted, size_t nr, struct json_object *flo
 
 		mid = lo + (hi - lo) / 2;
 		s = &sorted[mid];
-		if (s->pid < key.pid || (s->pid == key.pid && (s->tid < key.tid || (s->tid == key.tid && s->ts < key.ts))))
+		if (s->pid < key.pid ||
+		    (s->pid == key.pid && (s->tid < key.tid || (s->tid == key.tid && s->ts < key.ts))))
 			lo = mid + 1;
 		else
 			hi = mid;

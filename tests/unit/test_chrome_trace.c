@@ -150,8 +150,8 @@ static struct json_object *find_event(struct json_object *root, const char *ph, 
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
 
-		if (str_field_is(ev, "ph", ph) && (!cat || str_field_is(ev, "cat", cat)) && str_field_is(ev, "name", name) &&
-		    n-- == 0)
+		if (str_field_is(ev, "ph", ph) && (!cat || str_field_is(ev, "cat", cat)) &&
+		    str_field_is(ev, "name", name) && n-- == 0)
 			return ev;
 	}
 	return NULL;
@@ -544,7 +544,8 @@ Test(chrome_trace, hostile_argv_gives_valid_json)
 	for (i = 0; hostile[i]; i++) {
 		char *clean = utf8_sanitize(hostile[i], strlen(hostile[i]));
 
-		cr_assert(eq(str, (char *)json_object_get_string(json_object_array_get_idx(field(od, "command_argv"), i)),
+		cr_assert(eq(str,
+			     (char *)json_object_get_string(json_object_array_get_idx(field(od, "command_argv"), i)),
 			     clean));
 		free(clean);
 	}
@@ -1482,7 +1483,8 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 	}
 	for (i = 0; i < RANDOM_SCHED_END_MS / 100; i++)
 		samples[i] = sample(MS(i * 100), (double)(seeded_random(&seed) % 5000) / 1000,
-				    (double)(seeded_random(&seed) % 3000) / 1000, (double)(seeded_random(&seed) % 4000) / 1000);
+				    (double)(seeded_random(&seed) % 3000) / 1000,
+				    (double)(seeded_random(&seed) % 4000) / 1000);
 	s.start_ns = START_NS;
 	s.end_ns = MS(RANDOM_SCHED_END_MS);
 	s.cpus = cpus;

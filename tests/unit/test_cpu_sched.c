@@ -257,7 +257,8 @@ static const struct sched_case sched_cases[] = {
 		/* The same with 1 us buckets: two million of them, one slice. */
 		.name = "long-running thread is one slice at 1 us buckets",
 		.level = SCHED_SUMMARY, .resolution = 1 * US, .nr_cpus = 1, .end = 2000 * MS + 5 * US,
-		.recs = { { IDLE, 0, 2400 }, { 12, 2400, 2000 * MS + 600 }, { IDLE, 2000 * MS + 600, 2000 * MS + 5 * US } },
+		.recs = { { IDLE, 0, 2400 }, { 12, 2400, 2000 * MS + 600 },
+			  { IDLE, 2000 * MS + 600, 2000 * MS + 5 * US } },
 		.slices = { { { 12, 2400, 2000 * MS + 600, 1 } } },
 		.totals = { { 2000 * MS - 1800, 0, 6800, 0, 0 } },
 	},
@@ -311,8 +312,10 @@ static const struct sched_case sched_cases[] = {
 		 * something else for 5, then thread 12, runnable during [5, 15) ms. */
 		.name = "counters of a known scenario (10 ms buckets)",
 		.level = SCHED_SUMMARY, .resolution = 1 * MS, .nr_cpus = 2, .end = 20 * MS,
-		.recs = { { 11, 0, 20 * MS }, { IDLE, 0, 10 * MS, .cpu = 1 }, { 12, 15 * MS, 20 * MS, 10 * MS, .cpu = 1 } },
-		.slices = { { { 11, 0, 20 * MS, 1 } }, { { OTHER, 10 * MS, 15 * MS, 1 }, { 12, 15 * MS, 20 * MS, 1 } } },
+		.recs = { { 11, 0, 20 * MS }, { IDLE, 0, 10 * MS, .cpu = 1 },
+			  { 12, 15 * MS, 20 * MS, 10 * MS, .cpu = 1 } },
+		.slices = { { { 11, 0, 20 * MS, 1 } },
+			    { { OTHER, 10 * MS, 15 * MS, 1 }, { 12, 15 * MS, 20 * MS, 1 } } },
 		.totals = { { 20 * MS, 0, 0, 0, 0 }, { 5 * MS, 5 * MS, 10 * MS, 0, 0 } },
 		.nr_samples = 2,
 		.samples = { { 0, 1.0, 0.5, 1.0 }, { 10 * MS, 1.5, 0.5, 0.0 } },
@@ -321,7 +324,8 @@ static const struct sched_case sched_cases[] = {
 		.name = "interval spanning buckets is split exactly (1 ms buckets)",
 		.level = SCHED_FULL, .nr_cpus = 1, .end = 3 * MS,
 		.recs = { { 11, 250 * US, 2750 * US } },
-		.slices = { { { OTHER, 0, 250 * US, 1 }, { 11, 250 * US, 2750 * US, 1 }, { OTHER, 2750 * US, 3 * MS, 1 } } },
+		.slices = { { { OTHER, 0, 250 * US, 1 }, { 11, 250 * US, 2750 * US, 1 },
+			      { OTHER, 2750 * US, 3 * MS, 1 } } },
 		.totals = { { 2500 * US, 500 * US, 0, 0, 0 } },
 		.nr_samples = 3,
 		.samples = { { 0, 0.75, 0, 0 }, { 1 * MS, 1.0, 0, 0 }, { 2 * MS, 0.75, 0, 0 } },
@@ -346,7 +350,8 @@ static const struct sched_case sched_cases[] = {
 		.slices = { { { 11, 0, 2 * MS, 1 } }, { { OTHER, 4 * MS, 8 * MS, 1 } } },
 		.totals = { { 2 * MS, 0, 6 * MS, 0, 0 }, { 0, 4 * MS, 4 * MS, 0, 0 } },
 		.nr_samples = 4,
-		.samples = { { 0, 1.0, 0, 1.0 }, { 2 * MS, 0, 0, 2.0 }, { 4 * MS, 0, 0, 1.0 }, { 6 * MS, 0, 1.0, 1.0 } },
+		.samples = { { 0, 1.0, 0, 1.0 }, { 2 * MS, 0, 0, 2.0 }, { 4 * MS, 0, 0, 1.0 },
+			     { 6 * MS, 0, 1.0, 1.0 } },
 	},
 	{
 		/* 20 ms between two slices, 15 ms of it in idle periods too short to
@@ -365,7 +370,8 @@ static const struct sched_case sched_cases[] = {
 		.name = "summed short idle at full",
 		.level = SCHED_FULL, .nr_cpus = 1, .end = 42 * MS,
 		/* the last: more summed idle than the gap holds is capped at the gap */
-		.recs = { { 11, 0, 10 * MS }, { 11, 30 * MS, 40 * MS, 0, 15 * MS }, { 11, 41 * MS, 42 * MS, 0, 5 * MS } },
+		.recs = { { 11, 0, 10 * MS }, { 11, 30 * MS, 40 * MS, 0, 15 * MS },
+			  { 11, 41 * MS, 42 * MS, 0, 5 * MS } },
 		.slices = { { { 11, 0, 10 * MS, 1 }, { OTHER, 10 * MS, 15 * MS, 1 }, { 11, 30 * MS, 40 * MS, 1 },
 			      { 11, 41 * MS, 42 * MS, 1 } } },
 		.totals = { { 21 * MS, 5 * MS, 16 * MS, 0, 0 } },
@@ -418,8 +424,8 @@ ParameterizedTest(const struct sched_case *c, cpu_sched, known_scenarios)
 	if (c->nr_samples) {
 		cr_assert(eq(sz, s->nr_samples, c->nr_samples), "%s", c->name);
 		for (i = 0; i < c->nr_samples; i++)
-			expect_sample(c->name, s, i, T0 + c->samples[i].ts, c->samples[i].running, c->samples[i].runnable,
-				      c->samples[i].idle_cpus);
+			expect_sample(c->name, s, i, T0 + c->samples[i].ts, c->samples[i].running,
+				      c->samples[i].runnable, c->samples[i].idle_cpus);
 	}
 	sched_model__free(s);
 }
@@ -874,7 +880,8 @@ static void check_summary_lanes(const struct sched_model *s, const struct synth_
 		cr_assert(eq(sz, l->nr_slices, nr_ref), "cpu %zu at %llu ns", cpu,
 			  (unsigned long long)s->resolution_ns);
 		for (i = 0; i < nr_ref; i++)
-			expect_slice("reference", l, i, ref[i].kind, ref[i].tid, ref[i].start_ns, ref[i].end_ns, ref[i].merged);
+			expect_slice("reference", l, i, ref[i].kind, ref[i].tid, ref[i].start_ns, ref[i].end_ns,
+				     ref[i].merged);
 		reference_folded(tl, nr, ref, nr_ref, &folded_ns, &folded);
 		cr_assert(eq(u64, l->folded_ns, folded_ns), "cpu %zu", cpu);
 		cr_assert(eq(sz, l->folded, folded), "cpu %zu", cpu);

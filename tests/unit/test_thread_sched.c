@@ -124,7 +124,8 @@ Test(thread_sched, times_add_up_to_the_lifetime_on_random_sequences)
 					thread_switch_in(&t, seeded_random(&rnd) % 4, now);
 				break;
 			default:
-				thread_switch_out(&t, seeded_random(&rnd) % 2, states[seeded_random(&rnd) % 3], now, &start);
+				thread_switch_out(&t, seeded_random(&rnd) % 2, states[seeded_random(&rnd) % 3], now,
+						  &start);
 				break;
 			}
 		}
