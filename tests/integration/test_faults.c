@@ -1760,7 +1760,7 @@ Test(faults, outputs_through_a_users_symlink_never_land_in_roots_directory)
 		cr_assert(eq(str, names, "root.bbl"), "case %zu: root's directory now holds: %s", i, names);
 		free(names);
 	}
-	text = file_text(bb_path(&run, "victim/root.bbl"));
+	text = bb_file_text(bb_path(&run, "victim/root.bbl"), NULL);
 	cr_assert(eq(str, text, "root's\n"), "root's file was changed");
 	free(text);
 	cr_assert(eq(int, stat(bb_path(&run, "victim/root.bbl"), &st), 0));
@@ -1838,11 +1838,11 @@ Test(faults, wait_all_ends_when_exit_records_are_lost)
 		    b.exited_at - start, b.err);
 	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	cr_assert(gt(i64, lost_events(trace), 0), "no record lost: the case was not exercised");
+	cr_assert(gt(i64, bb_other_int(trace, "lost_events"), 0), "no record lost: the case was not exercised");
 	cr_assert(lt(dbl, b.exited_at - start, 10.0));
 	bb_reliability("--wait-all, 200 background /bin/true, 4 KiB buffer", "ends when the kernel tracks no process "
 		       "of the tree, though exit records were lost", trace, "%lld records lost, %.2f s",
-		       lost_events(trace), b.exited_at - start);
+		       bb_other_int(trace, "lost_events"), b.exited_at - start);
 	json_object_put(trace);
 	bg_free(&b);
 }
@@ -2017,7 +2017,7 @@ Test(faults, attacker_build_gets_nothing_the_user_could_not_do)
 	names = dir_names(bb_path(&run, "victim"));
 	cr_assert(eq(str, names, "precious"), "root's directory now holds: %s", names);
 	free(names);
-	text = file_text(victim_file);
+	text = bb_file_text(victim_file, NULL);
 	cr_assert(eq(str, text, "root's\n"), "root's file was changed");
 	free(text);
 	cr_assert(eq(int, stat(victim_file, &st), 0));
