@@ -184,10 +184,11 @@ viewer-deps:
 	$(Q)cp $(VIEWER_FILES) $(VIEWER_DIR)/
 
 # The checkout itself: no build output tracked by git (skipped, saying why,
-# outside a git checkout).
+# outside a git checkout), and no Criterion gt() that passes on equality.
 test-repo:
 	$(Q)tests/repo/tracked_files_check.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh
+	$(Q)tests/repo/criterion_gt_check.sh
 
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.

@@ -948,7 +948,7 @@ Test(faults, disk_full_saves_the_trace_elsewhere)
 	cr_assert(eq(u32, st.st_mode & 07777, 0644));
 	cr_log_info("disk full: %llu bytes left on the 64 KiB tmpfs, the trace is %lld bytes, saved to %s", left,
 		    (long long)st.st_size, saved);
-	cr_assert(gt(i64, (long long)st.st_size, (long long)left), "the trace would have fit: not a disk-full case");
+	cr_assert(lt(i64, (long long)left, (long long)st.st_size), "the trace would have fit: not a disk-full case");
 	trace = bb_load_trace(saved);
 	slices = bb_slices(trace, "process");
 	for (i = 0; i < 50; i++) {
@@ -1659,7 +1659,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	inner_sh = read_pid_file(bb_path(&run, "inner.pid"));
 	inner_sleep = read_pid_file(bb_path(&run, "sleep.pid"));
 	cr_assert(eq(int, inner_sh, 1), "the sh is not its namespace's first process: the case proves nothing");
-	cr_assert(gt(int, inner_sleep, 1));
+	cr_assert(lt(int, 1, inner_sleep));
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	slices = bb_slices(trace, "process");
@@ -1668,7 +1668,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	unshare = slice_with_arg(slices, 0, "unshare");
 	cr_assert(unshare != NULL, "unshare is not in the trace");
 	unshare_pid = bb_arg_int(unshare, "pid");
-	cr_assert(gt(i64, unshare_pid, 1));
+	cr_assert(lt(i64, 1, unshare_pid));
 	cr_assert(eq(ptr, bb_arg(unshare, "ns_pid"), NULL), "unshare: %s", json_object_to_json_string(unshare));
 
 	sh = slice_by_ppid(slices, unshare_pid);
@@ -1676,7 +1676,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	cr_log_info("in the namespace: %s", json_object_to_json_string(sh));
 	cr_assert(eq(str, (char *)bb_arg_argv(sh, 0), "sh"));
 	sh_pid = bb_arg_int(sh, "pid");
-	cr_assert(gt(i64, sh_pid, 1), "the sh's pid is not the global one");
+	cr_assert(lt(i64, 1, sh_pid), "the sh's pid is not the global one");
 	cr_assert(ne(i64, sh_pid, unshare_pid));
 	cr_assert(not(eq(ptr, bb_arg(sh, "ns_pid"), NULL)));
 	cr_assert(eq(i64, bb_arg_int(sh, "ns_pid"), 1));
@@ -1686,7 +1686,7 @@ Test(faults, build_in_a_new_pid_namespace_has_real_pids_and_namespace_pids)
 	cr_log_info("in the namespace: %s", json_object_to_json_string(sleeper));
 	cr_assert(eq(str, (char *)bb_arg_argv(sleeper, 0), "sleep"));
 	sleep_pid = bb_arg_int(sleeper, "pid");
-	cr_assert(gt(i64, sleep_pid, 1));
+	cr_assert(lt(i64, 1, sleep_pid));
 	cr_assert(ne(i64, sleep_pid, sh_pid));
 	cr_assert(ne(i64, sleep_pid, (long long)inner_sleep), "the sleep's pid is its namespace pid");
 	cr_assert(eq(i64, bb_arg_int(sleeper, "ns_pid"), (long long)inner_sleep));
@@ -1838,7 +1838,7 @@ Test(faults, wait_all_ends_when_exit_records_are_lost)
 		    b.exited_at - start, b.err);
 	cr_assert(eq(int, b.status, 0), "stderr: %s", b.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	cr_assert(gt(i64, bb_other_int(trace, "lost_events"), 0), "no record lost: the case was not exercised");
+	cr_assert(lt(i64, 0, bb_other_int(trace, "lost_events")), "no record lost: the case was not exercised");
 	cr_assert(lt(dbl, b.exited_at - start, 10.0));
 	bb_reliability("--wait-all, 200 background /bin/true, 4 KiB buffer", "ends when the kernel tracks no process "
 		       "of the tree, though exit records were lost", trace, "%lld records lost, %.2f s",

@@ -61,13 +61,13 @@ Test(sched, more_threads_than_cpus_wait_in_the_run_queue)
 
 	on_cpu = bb_arg_double(burn, "on_cpu_ms");
 	kernel_cpu = bb_arg_double(burn, "cpu_user_ms") + bb_arg_double(burn, "cpu_sys_ms");
-	cr_assert(gt(dbl, bb_arg_double(burn, "runq_wait_ms"), 50.0), "runq wait %.3f ms",
+	cr_assert(lt(dbl, 50.0, bb_arg_double(burn, "runq_wait_ms")), "runq wait %.3f ms",
 		  bb_arg_double(burn, "runq_wait_ms"));
 	cr_assert(fabs(on_cpu - kernel_cpu) <= 0.05 * kernel_cpu + 2.0, "on-CPU %.3f ms, kernel CPU time %.3f ms",
 		  on_cpu, kernel_cpu);
 	/* Each thread burned 0.4 s of its own CPU time. */
 	cr_assert(ge(dbl, on_cpu, (cpus + 2) * 400.0 * 0.95), "on-CPU %.3f ms", on_cpu);
-	cr_assert(gt(i64, bb_arg_int(burn, "switches_involuntary"), 0));
+	cr_assert(lt(i64, 0, bb_arg_int(burn, "switches_involuntary")));
 	json_object_put(slices);
 	json_object_put(trace);
 }
@@ -101,7 +101,7 @@ Test(sched, synchronous_writes_block_in_d_state)
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	dd = slice_named(slices, "dd");
-	cr_assert(gt(dbl, bb_arg_double(dd, "blocked_ms"), 1.0), "blocked %.3f ms", bb_arg_double(dd, "blocked_ms"));
+	cr_assert(lt(dbl, 1.0, bb_arg_double(dd, "blocked_ms")), "blocked %.3f ms", bb_arg_double(dd, "blocked_ms"));
 	assert_time_adds_up(dd);
 	json_object_put(slices);
 	json_object_put(trace);

@@ -472,7 +472,7 @@ Test(audit, svg_is_well_formed_and_has_its_parts)
 
 	problem = xml_check(svg, &elements);
 	cr_assert(eq(ptr, (void *)problem, NULL), "%s", problem);
-	cr_assert(gt(sz, elements, 10));
+	cr_assert(lt(sz, 10, elements));
 	cr_assert(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\"") != NULL);
 	cr_assert(strstr(svg, "class=\"serial\"") != NULL);	/* the link step */
 	cr_assert(strstr(svg, "class=\"run\"") != NULL);	/* the CPU strip */

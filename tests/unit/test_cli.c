@@ -47,7 +47,7 @@ Test(cli, defaults)
 {
 	struct parsed p = parse((const char *[]){ "make", "-j8", NULL });
 
-	cr_assert(gt(int, p.ret, 0));
+	cr_assert(lt(int, 0, p.ret));
 	cr_assert(eq(str, (char *)p.opts.output, CLI_DEFAULT_OUTPUT));
 	cr_assert(not(p.opts.force || p.opts.quiet || p.opts.verbose || p.opts.keep_root || p.opts.wait_all));
 	cr_assert(eq(u32, p.opts.args_max, BB_ARGS_MAX_DEFAULT));
@@ -66,14 +66,14 @@ Test(cli, options_stop_at_the_command)
 {
 	struct parsed p = parse((const char *[]){ "-f", "-o", "t.json", "gcc", "-o", "x", "-v", NULL });
 
-	cr_assert(gt(int, p.ret, 0));
+	cr_assert(lt(int, 0, p.ret));
 	cr_assert(p.opts.force);
 	cr_assert(not(p.opts.verbose));
 	cr_assert(eq(str, (char *)p.opts.output, "t.json"));
 	cr_assert(eq(int, p.opts.cmd_argc, 4));
 	done(&p);
 	p = parse((const char *[]){ "-q", "--", "-weird-command", NULL });
-	cr_assert(gt(int, p.ret, 0));
+	cr_assert(lt(int, 0, p.ret));
 	cr_assert(eq(str, p.opts.cmd_argv[0], "-weird-command"));
 	done(&p);
 }
@@ -84,7 +84,7 @@ Test(cli, every_option)
 						  "--buffer-size", "64M", "--wait-all", "-q", "-v", "--sched", "full",
 						  "--sched-resolution", "500us", "true", NULL });
 
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(str, (char *)p.opts.output, "a.json"));
 	cr_assert(eq(str, (char *)p.opts.user, "nobody"));
 	cr_assert(eq(u32, p.opts.args_max, 64 * 1024));
@@ -187,7 +187,7 @@ Test(cli, record_convert_and_report)
 {
 	struct parsed p = parse((const char *[]){ "record", "-q", "make", "-j2", NULL });
 
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_RECORD));
 	cr_assert(eq(str, (char *)p.opts.output, CLI_DEFAULT_LOG));
 	cr_assert(eq(str, p.opts.cmd_argv[0], "make"));
@@ -196,7 +196,7 @@ Test(cli, record_convert_and_report)
 
 	/* Options may follow the recording. */
 	p = parse((const char *[]){ "convert", "b.bbl", "-o", "t.json", "--sched=off", NULL });
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_CONVERT));
 	cr_assert(eq(str, (char *)p.opts.log_path, "b.bbl"));
 	cr_assert(eq(str, (char *)p.opts.output, "t.json"));
@@ -205,13 +205,13 @@ Test(cli, record_convert_and_report)
 	done(&p);
 
 	p = parse((const char *[]){ "report", "b.bbl", NULL });
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_REPORT));
 	cr_assert(not(p.opts.sched_given));
 	done(&p);
 
 	p = parse((const char *[]){ "--log", "k.bbl", "--", "report", NULL });
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_TRACE));
 	cr_assert(eq(str, (char *)p.opts.keep_log, "k.bbl"));
 	cr_assert(eq(str, p.opts.cmd_argv[0], "report"));
@@ -223,7 +223,7 @@ Test(cli, sizes_and_durations_take_units)
 	struct parsed p = parse((const char *[]){ "--args-max", "4096", "--buffer-size", "4KiB",
 						  "--sched-resolution", "2s", "true", NULL });
 
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(u32, p.opts.args_max, 4096));
 	cr_assert(eq(sz, p.opts.ringbuf_bytes, 4096));
 	cr_assert(eq(u64, p.opts.sched_resolution_ns, 2000000000ull));
@@ -235,7 +235,7 @@ Test(cli, merge_options)
 	struct parsed p = parse((const char *[]){ "--merge", "build/**/*.json", "--merge", "x.json", "--keep-trace-dir",
 						  "--merge-max-file", "2M", "--merge-max-events", "500", "make", NULL });
 
-	cr_assert(gt(int, p.ret, 0), "%s", p.err);
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(sz, p.opts.nr_merge, 2));
 	cr_assert(eq(str, (char *)p.opts.merge[0], "build/**/*.json"));
 	cr_assert(eq(str, (char *)p.opts.merge[1], "x.json"));
