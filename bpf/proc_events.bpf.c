@@ -10,13 +10,12 @@
 #include <bpf/bpf_core_read.h>
 #include "maps.bpf.h"
 #include "emit.bpf.h"
+#include "thread_exit.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
 /* Set by user space before load (rodata: the verifier prunes dead branches). */
 const volatile __u32 args_max = BB_ARGS_MAX_DEFAULT;
-/* Kernel page size in KiB: signal->maxrss counts pages. */
-const volatile __u32 page_size_kb = 4;
 /* --sched is not off: keep per-thread scheduler state for new threads. */
 const volatile bool sched_enabled = false;
 
@@ -112,20 +111,27 @@ int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 }
 
 /*
- * A thread other than the leader exec'd: the kernel gave it the leader's
- * tid (de_thread), so its scheduler state moves to the new key.  The old
- * leader's own state went with its exit, before this.
+ * A thread other than the leader exec'd: de_thread() swapped its tid with
+ * the old leader's (exchange_tids()), so their scheduler states swap keys
+ * too.  The old leader is a zombie by now but may not have made its last
+ * switch yet: it will, under the tid the exec'ing thread had.
  */
-static __always_inline void move_thread(__u32 old_tid, __u32 new_tid)
+static __always_inline void swap_threads(__u32 old_tid, __u32 new_tid)
 {
 	struct bb_thread *t = bpf_map_lookup_elem(&threads, &old_tid);
-	struct bb_thread copy;
+	struct bb_thread *leader = bpf_map_lookup_elem(&threads, &new_tid);
+	struct bb_thread exec_copy, leader_copy;
 
 	if (!t)
 		return;
-	copy = *t;
-	bpf_map_update_elem(&threads, &new_tid, &copy, BPF_ANY);
-	bpf_map_delete_elem(&threads, &old_tid);
+	exec_copy = *t;
+	if (leader) {
+		leader_copy = *leader;
+		bpf_map_update_elem(&threads, &old_tid, &leader_copy, BPF_ANY);
+	} else {
+		bpf_map_delete_elem(&threads, &old_tid);
+	}
+	bpf_map_update_elem(&threads, &new_tid, &exec_copy, BPF_ANY);
 }
 
 SEC("tp_btf/sched_process_exec")
@@ -199,130 +205,20 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 	if (bpf_ringbuf_output(&events, e, size, wakeup_flag()))
 		count_drop();
 	if (sched_enabled && (__u32)old_pid != e->hdr.pid)
-		move_thread(old_pid, e->hdr.pid);
+		swap_threads(old_pid, e->hdr.pid);
 	return 0;
 }
 
 /*
- * The exit code the parent's wait() will see: a group exit (exit_group(),
- * a fatal signal) records it in the signal struct; otherwise it is the
- * leader's own exit_code.
+ * --sched=off: no scheduler state is kept, but a thread's CPU time is only
+ * final at its last switch-out, so this one switch program is attached and
+ * does nothing else.  At the other levels the scheduler's own switch
+ * program handles the last switch (one program per switch, not two).
  */
-#define SIGNAL_GROUP_EXIT_FLAG 0x00000004
-
-static __always_inline __u32 group_exit_status(struct task_struct *task)
+SEC("tp_btf/sched_switch")
+int BPF_PROG(handle_final_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	struct signal_struct *sig = BPF_CORE_READ(task, signal);
-
-	if (BPF_CORE_READ(sig, flags) & SIGNAL_GROUP_EXIT_FLAG)
-		return BPF_CORE_READ(sig, group_exit_code);
-	return BPF_CORE_READ(task, group_leader, exit_code);
-}
-
-static __always_inline void add_sched(struct bb_sched_acct *to, const struct bb_sched_acct *from)
-{
-	__sync_fetch_and_add(&to->on_cpu_ns, from->on_cpu_ns);
-	__sync_fetch_and_add(&to->runq_ns, from->runq_ns);
-	__sync_fetch_and_add(&to->blocked_ns, from->blocked_ns);
-	__sync_fetch_and_add(&to->sleep_ns, from->sleep_ns);
-	__sync_fetch_and_add(&to->nr_voluntary, from->nr_voluntary);
-	__sync_fetch_and_add(&to->nr_involuntary, from->nr_involuntary);
-	__sync_fetch_and_add(&to->nr_migrations, from->nr_migrations);
-}
-
-/*
- * The exiting thread's scheduler state ends here: its last on-CPU interval
- * is emitted now (the switch away from the dead task will find no state),
- * and its totals join the process's.
- */
-static __always_inline void exit_thread_sched(__u32 tid, struct bb_proc_acct *acct, struct bb_sched_acct *own,
-					      __u64 ts)
-{
-	struct bb_thread *t = bpf_map_lookup_elem(&threads, &tid);
-	__u64 start;
-
-	if (!t)
-		return;
-	start = t->state_ts;
-	if (thread_close_state(t, ts))
-		emit_cpu_slice(t, tid, BB_SLICE_EXITED, start, ts);
-	*own = t->acct;
-	add_sched(&acct->sched, &t->acct);
-	bpf_map_delete_elem(&threads, &tid);
-}
-
-static __always_inline int handle_exit_common(struct task_struct *task, bool group_dead, __u64 ts)
-{
-	__u32 tgid = BPF_CORE_READ(task, tgid), tid = BPF_CORE_READ(task, pid);
-	struct bb_sched_acct own_sched = {};
-	__u64 utime, stime, sum_exec;
-	struct bb_proc_acct *acct;
-	struct bb_exit_event *e;
-
-	acct = bpf_map_lookup_elem(&tracked, &tgid);
-	if (!acct)
-		return 0;
-
-	utime = BPF_CORE_READ(task, utime);
-	stime = BPF_CORE_READ(task, stime);
-	sum_exec = BPF_CORE_READ(task, se.sum_exec_runtime);
-	__sync_fetch_and_add(&acct->utime_ns, utime);
-	__sync_fetch_and_add(&acct->stime_ns, stime);
-	__sync_fetch_and_add(&acct->sum_exec_ns, sum_exec);
-	if (sched_enabled)
-		exit_thread_sched(tid, acct, &own_sched, ts);
-
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_drop();
-		goto out;
-	}
-	fill_header(&e->hdr, BB_EV_EXIT, tid, tgid, ts);
-	e->flags = group_dead ? BB_EXIT_GROUP_DEAD : 0;
-	e->__pad = 0;
-	BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
-	if (group_dead) {
-		e->utime_ns = acct->utime_ns;
-		e->stime_ns = acct->stime_ns;
-		e->sum_exec_ns = acct->sum_exec_ns;
-		e->sched = acct->sched;
-		e->nr_threads = acct->nr_threads;
-		e->exit_status = group_exit_status(task);
-	} else {
-		e->utime_ns = utime;
-		e->stime_ns = stime;
-		e->sum_exec_ns = sum_exec;
-		e->sched = own_sched;
-		e->nr_threads = 0;
-		e->exit_status = BPF_CORE_READ(task, exit_code);
-	}
-	/* signal->maxrss is in pages; the running mm's peak is folded in
-	 * before this tracepoint on every kernel we load on. */
-	e->maxrss_kb = BPF_CORE_READ(task, signal, maxrss) * page_size_kb;
-	bpf_ringbuf_submit(e, wakeup_flag());
-out:
-	if (group_dead)
-		bpf_map_delete_elem(&tracked, &tgid);
+	if (task_state(prev) & BB_TASK_DEAD)
+		thread_final_switch(prev, NULL, bpf_ktime_get_ns());
 	return 0;
-}
-
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(handle_exit, struct task_struct *task)
-{
-	__u64 ts = bpf_ktime_get_ns();
-	bool group_dead;
-
-	/*
-	 * Recent kernels pass group_dead (the same change gave the event its
-	 * own record type with that field, which CO-RE can probe); older ones
-	 * decrement signal->live before this tracepoint, so live == 0 means
-	 * the last thread.  The probe resolves to a constant at load time and
-	 * the verifier never walks the dead branch, so the third context
-	 * argument is not touched on kernels that lack it.
-	 */
-	if (bpf_core_field_exists(struct trace_event_raw_sched_process_exit, group_dead))
-		group_dead = (bool)ctx[1];
-	else
-		group_dead = BPF_CORE_READ(task, signal, live.counter) == 0;
-	return handle_exit_common(task, group_dead, ts);
 }

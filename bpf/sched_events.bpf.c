@@ -7,7 +7,8 @@
  *
  * These tracepoints fire system-wide on every switch: for a task outside
  * the build the cost is one hash lookup (of next; prev is known from the
- * per-CPU slot set when it was switched in) and a return.  buildbpf's own
+ * per-CPU slot set when it was switched in) and a return.  A tracked
+ * thread's last switch ends it (thread_exit.bpf.h).  buildbpf's own
  * threads are not in the map, so the tracer never records itself.
  */
 #include "vmlinux.h"
@@ -16,20 +17,9 @@
 #include <bpf/bpf_core_read.h>
 #include "maps.bpf.h"
 #include "emit.bpf.h"
+#include "thread_exit.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
-
-/* task_struct::state was renamed __state in 5.14: read whichever exists. */
-struct task_struct___pre_5_14 {
-	long state;
-} __attribute__((preserve_access_index));
-
-static __always_inline unsigned int task_state(struct task_struct *task)
-{
-	if (bpf_core_field_exists(task->__state))
-		return BPF_CORE_READ(task, __state);
-	return BPF_CORE_READ((struct task_struct___pre_5_14 *)task, state);
-}
 
 static __always_inline void emit_idle(__u64 start, __u64 now)
 {
@@ -46,11 +36,10 @@ static __always_inline void emit_idle(__u64 start, __u64 now)
 	bpf_ringbuf_submit(e, wakeup_flag());
 }
 
-static __always_inline void switch_out(struct bb_thread *t, __u32 tid, struct task_struct *prev, bool preempt,
-				       __u64 now)
+static __always_inline void switch_out(struct bb_thread *t, __u32 tid, unsigned int state, bool preempt, __u64 now)
 {
 	__u64 start;
-	int end = thread_switch_out(t, preempt, task_state(prev), now, &start);
+	int end = thread_switch_out(t, preempt, state, now, &start);
 
 	if (end >= 0)
 		emit_cpu_slice(t, tid, end, start, now);
@@ -81,10 +70,19 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 		else if (!slot->known)
 			emit_idle(1, now);
 		slot->idle_start = 0;
-	} else if (!slot->known || slot->cur_tid != prev_tid || slot->cur_tracked) {
-		t = bpf_map_lookup_elem(&threads, &prev_tid);
-		if (t)
-			switch_out(t, prev_tid, prev, preempt, now);
+	} else {
+		/* A dead task's last switch is looked at whatever the slot
+		 * says: its process may be tracked without a thread entry. */
+		unsigned int state = task_state(prev);
+		bool dead = state & BB_TASK_DEAD;
+
+		t = NULL;
+		if (dead || !slot->known || slot->cur_tid != prev_tid || slot->cur_tracked)
+			t = bpf_map_lookup_elem(&threads, &prev_tid);
+		if (dead)
+			thread_final_switch(prev, t, now);
+		else if (t)
+			switch_out(t, prev_tid, state, preempt, now);
 	}
 
 	slot->known = 1;

@@ -19,7 +19,7 @@
 enum bb_event_type {
 	BB_EV_FORK = 1, /* a tracked task created a process or a thread */
 	BB_EV_EXEC = 2, /* a tracked process loaded a new image */
-	BB_EV_EXIT = 3, /* a tracked thread exited; group_dead ends the process */
+	BB_EV_EXIT = 3, /* a tracked thread left its CPU for good; group_dead ends the process */
 	BB_EV_CPU_SLICE = 4, /* a tracked thread left a CPU (--sched) */
 	BB_EV_CPU_IDLE = 5,  /* a CPU left its idle task (--sched) */
 };
@@ -98,12 +98,16 @@ struct bb_sched_acct {
 };
 _Static_assert(sizeof(struct bb_sched_acct) == 48, "bb_sched_acct ABI");
 
+/*
+ * Emitted at the thread's last switch-out (hdr.ts_ns), after do_exit() has
+ * done everything, memory teardown included: its CPU times are final.
+ */
 struct bb_exit_event {
 	struct bb_event_header hdr;
 	/*
 	 * CPU time in ns.  For a group_dead record these are the totals of
 	 * every tracked thread of the process (accumulated in the kernel as
-	 * each thread exits), otherwise the exiting thread's own.  utime and
+	 * each thread ends), otherwise the exiting thread's own.  utime and
 	 * stime are the kernel's raw split; sum_exec is the precise runtime
 	 * that user space divides in utime:stime proportion, as getrusage does.
 	 */
@@ -161,16 +165,16 @@ _Static_assert(sizeof(struct bb_cpu_idle_event) == 40, "bb_cpu_idle_event ABI");
 /*
  * Value of the `tracked` map, keyed by tgid: presence means the process is
  * part of the build.  User space seeds the command's entry with zeroes; the
- * kernel adds each exiting thread's CPU times so the group-dead record
- * carries the whole process's totals.
+ * kernel adds each thread's final CPU times at its last switch-out, so the
+ * group-dead record (from the last of them) carries the process's totals.
  */
 struct bb_proc_acct {
 	__u64 utime_ns;
 	__u64 stime_ns;
 	__u64 sum_exec_ns;
 	struct bb_sched_acct sched;
-	__u32 nr_threads;
-	__u32 __pad;
+	__u32 nr_threads; /* threads forked after the first */
+	__u32 nr_dead;	  /* threads past their last switch-out */
 };
 _Static_assert(sizeof(struct bb_proc_acct) == 80, "bb_proc_acct ABI");
 

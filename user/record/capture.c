@@ -60,7 +60,10 @@ static const char *load_hint(int err)
 	}
 }
 
-/* The scheduler programs: with --sched=off they are neither loaded nor attached. */
+/*
+ * The scheduler programs: with --sched=off they are neither loaded nor
+ * attached (handle_final_switch is, in their place).
+ */
 static struct bpf_program *sched_prog(struct buildbpf_bpf *skel, int i)
 {
 	struct bpf_program *progs[] = {
@@ -129,6 +132,8 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->sched = opts->sched;
 	for (i = 0; !c->sched && sched_prog(c->skel, i); i++)
 		bpf_program__set_autoload(sched_prog(c->skel, i), false);
+	/* Without them, a thread's last switch still needs a program. */
+	bpf_program__set_autoload(c->skel->progs.handle_final_switch, !c->sched);
 
 	/* libbpf raises RLIMIT_MEMLOCK to unlimited on kernels that charge
 	 * BPF memory to it (before memcg accounting, 5.11): the maps are

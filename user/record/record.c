@@ -29,6 +29,8 @@
 
 /* How long records may wait in the ring buffer before we look (ms). */
 #define POLL_INTERVAL_MS 100
+/* How long, at most, the command's exit record may lag its reap (ms). */
+#define ROOT_EXIT_WAIT_MS 200
 
 /* Where the records go, and how many of the build's processes are alive. */
 struct record_sink {
@@ -186,6 +188,12 @@ static int drain(struct capture *cap, struct record_sink *sink)
 	return 0;
 }
 
+/* The command's exit record, or with --wait-all the last process's, is not in yet. */
+static bool exit_records_due(const struct record_sink *sink, bool wait_all)
+{
+	return !sink->root_exit_ns || (wait_all && sink->all_exited && sink->live > 0);
+}
+
 static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct record_sink *sink, bool wait_all)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, evs[2];
@@ -220,11 +228,25 @@ static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct r
 			break;
 		/* An exit record lost to a full buffer leaves live counting a
 		 * process that is gone; the kernel's tracked map is the truth
-		 * (an entry leaves after its exit record was submitted). */
+		 * (an entry leaves in the program run that then submits the
+		 * process's exit record: the wait below covers the gap). */
 		if (rs->exited && capture__tracking_none(cap)) {
 			sink->all_exited = true;
 			break;
 		}
+	}
+	/*
+	 * An exit record comes from the process's last switch-out, which may
+	 * follow the reap by a few microseconds (the parent can reap a zombie
+	 * still on its CPU), and the tracked entry leaves just before it is
+	 * submitted: wait for the records still due, briefly, lest the trace
+	 * end early.
+	 */
+	for (int i = 0; i < ROOT_EXIT_WAIT_MS && exit_records_due(sink, wait_all); i++) {
+		err = drain(cap, sink);
+		if (err < 0 || !exit_records_due(sink, wait_all))
+			break;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
 	/* Everything submitted before the command's exit is in the buffer. */
 	err = drain(cap, sink);
