@@ -54,7 +54,7 @@ struct proc_instance {
 	__u64 maxrss_kb;   /* peak resident set size */
 	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
 	__u32 nr_threads;  /* threads created while traced (not the leader) */
-	char comm[BB_COMM_LEN + 1]; /* comm at fork or first sighting */
+	char comm[BB_COMM_LEN + 1]; /* comm at its last exec; before any, at fork */
 	struct exec_image *execs;
 	size_t nr_execs;
 	__u32 lane; /* set by lanes__assign(): 0-based lane */

@@ -61,6 +61,30 @@ Test(model, tree_of_a_small_build)
 	model__free(m);
 }
 
+Test(model, comm_is_the_name_at_the_last_exec)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *cc1, *fork_only;
+
+	synth_exec(m, 1 * MS, 100, 1, "/usr/bin/gcc", (const char *[]){ "gcc", "-c", "x.c", NULL });
+	/* The forks inherit the comm "forked" (synth_fork); one execs cc1. */
+	synth_fork(m, 2 * MS, 100, 101, 101, false);
+	synth_exec(m, 3 * MS, 101, 100, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", (const char *[]){ "cc1", "x.c", NULL });
+	synth_fork(m, 4 * MS, 100, 102, 102, false);
+	synth_exit(m, 5 * MS, 101, 101, true, 0);
+	synth_exit(m, 6 * MS, 102, 102, true, 0);
+	synth_exit(m, 9 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 9 * MS), 0));
+
+	cc1 = find_proc(m, 101, 0);
+	fork_only = find_proc(m, 102, 0);
+	cr_assert(cc1 && fork_only);
+	cr_assert(eq(str, (char *)cc1->comm, "cc1"));
+	cr_assert(eq(str, (char *)fork_only->comm, "forked"));
+	cr_assert(eq(str, (char *)find_proc(m, 100, 0)->comm, "gcc"));
+	model__free(m);
+}
+
 Test(model, exec_chain_gives_one_image_each)
 {
 	struct model *m = model__new(100, 0);

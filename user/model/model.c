@@ -302,8 +302,8 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 		copy_comm(m->procs[idx].comm, e->comm);
 	}
 	p = &m->procs[idx];
-	if (!p->comm[0]) /* the root is created before any record names it */
-		copy_comm(p->comm, e->comm);
+	/* The name the image gave it (cc1), not the one inherited at fork (gcc). */
+	copy_comm(p->comm, e->comm);
 	/* Most processes exec once or twice: grow one image at a time. */
 	img = realloc(p->execs, (p->nr_execs + 1) * sizeof(*p->execs));
 	if (!img)
