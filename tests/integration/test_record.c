@@ -52,6 +52,57 @@ Test(record, a_kept_log_converts_to_the_same_trace_byte_for_byte)
 	free(converted);
 }
 
+/* Converts the kept log with extra arguments; the trace must be t.json's bytes. */
+static void assert_converts_to_the_same_bytes(const char *what, const char *const convert_args[])
+{
+	const char *args[BB_ARGV_MAX] = { "convert", "-q", "-f", "build.bbl", "-o", "c.json" };
+	char *one_step, *converted;
+	size_t a, b, n = 6, i;
+
+	for (i = 0; convert_args[i]; i++)
+		args[n++] = convert_args[i];
+	args[n] = NULL;
+	one_step = read_whole(bb_path(&run, "t.json"), &a);
+	bb_run_in(&run, args, NULL);
+	cr_assert(eq(int, run.status, 0), "%s: stderr: %s", what, run.err);
+	converted = read_whole(bb_path(&run, "c.json"), &b);
+	cr_assert(eq(sz, a, b), "%s: one-step trace %zu bytes, converted %zu", what, a, b);
+	cr_assert(memcmp(one_step, converted, a) == 0, "%s: the converted trace differs from the one-step trace", what);
+	free(one_step);
+	free(converted);
+}
+
+Test(record, a_kept_log_converts_to_the_same_trace_with_the_trace_directory)
+{
+	char *kept, *nl, merge_glob[400], cmd[450];
+
+	/* The default run: a trace directory nobody wrote to. */
+	bb_run_in(&run, (const char *[]){ "-q", "--log", "build.bbl", "-o", "t.json", "--", "sh", "-c", "true; true",
+					  NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	assert_converts_to_the_same_bytes("empty trace directory", (const char *[]){ NULL });
+
+	/* A tool wrote its trace there: kept, and merged again at convert. */
+	bb_run_in(&run,
+		  (const char *[]){ "-f", "--keep-trace-dir", "--log", "build.bbl", "-o", "t.json", "--", "sh", "-c",
+				    "echo '[{\"ph\":\"X\",\"name\":\"step\",\"ts\":1,\"dur\":1}]' "
+				    "> \"$BUILDBPF_TRACE_DIR/sh-$$.json\"; sleep 0.05",
+				    NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	kept = strstr(run.err, "trace directory kept: ");
+	cr_assert_not_null(kept, "stderr: %s", run.err);
+	kept += strlen("trace directory kept: ");
+	nl = strchr(kept, '\n');
+	cr_assert_not_null(nl);
+	*nl = '\0';
+	snprintf(merge_glob, sizeof(merge_glob), "%s/**", kept);
+	assert_converts_to_the_same_bytes("merged trace directory", (const char *[]){ "--merge", merge_glob, NULL });
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", kept);
+	cr_assert(eq(int, system(cmd), 0));
+}
+
 Test(record, record_convert_and_report_as_a_user_runs_them)
 {
 	struct json_object *trace;

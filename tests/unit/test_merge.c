@@ -529,6 +529,24 @@ Test(merge, written_trace_places_events_on_the_writer_lane)
 	trace_merge__free(tm);
 }
 
+Test(merge, nothing_to_merge_leaves_no_merge_section)
+{
+	struct proc_instance procs[4];
+	struct model m = test_model(procs);
+	struct trace_merge *tm = tm_of(&m);
+	struct json_object *trace, *od, *v;
+
+	/* An empty trace directory: the trace must be what converting the
+	 * kept log without --merge gives, byte for byte. */
+	cr_assert(eq(int, trace_merge__finish(tm), 0));
+	trace = write_and_parse(&m, tm);
+	cr_assert(json_object_object_get_ex(trace, "otherData", &od));
+	cr_assert(not(json_object_object_get_ex(od, "merge", &v)), "otherData.merge: %s",
+		  json_object_to_json_string(v));
+	json_object_put(trace);
+	trace_merge__free(tm);
+}
+
 /* ---- finding files ---- */
 
 static char tree[64];

@@ -805,7 +805,9 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
-	if (!err && meta->merge)
+	/* Only when a file was found: an empty trace directory leaves no
+	 * trace, so converting a kept log gives the same bytes. */
+	if (!err && meta->merge && (meta->merge->stats.files || meta->merge->stats.skipped))
 		err = json_put(od, "merge", trace_merge__summary(meta->merge));
 	if (!err && meta->audit)
 		err = json_put(od, "audit", audit_json__new(meta->audit, m));
