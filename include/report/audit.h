@@ -92,7 +92,8 @@ struct audit {
 	struct audit_jobs jobs;
 	size_t jobs_target;  /* what "fewer jobs" is measured against: jobs capped at the CPUs */
 	__u64 lost_ns;	     /* (sched) fewer than jobs_target ran while a CPU idled */
-	__u64 runq_wait_ns;  /* (sched) the build's total run-queue wait */
+	__u64 runq_wait_ns;  /* (sched) the build's run-queue wait, summed over its threads */
+	__u64 runq_wall_ns;  /* (sched) wall time with at least one build thread waiting */
 	__u64 noisy_ns;	     /* (sched) build threads waited while a CPU ran outside work */
 	__u64 serial_threshold_ns;
 	struct audit_phase phases[AUDIT_MAX_PHASES]; /* (sched) longest first */

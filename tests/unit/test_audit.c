@@ -184,6 +184,8 @@ Test(audit, oversubscribed_build)
 	cr_assert(eq(u64, a->par->runnable_ns[1], 1 * S));
 	cr_assert(eq(u64, a->par->runnable_ns[0], 1 * S));
 	cr_assert(eq(u32, a->par->peak_runnable, 3));
+	/* 6 s of waits summed over threads (above), 3 s of wall with any waiting. */
+	cr_assert(eq(u64, a->runq_wall_ns, 3 * S));
 	cr_assert(eq(sz, a->jobs_target, 1)); /* -j4 on one CPU: one can run */
 	cr_assert(eq(u64, a->lost_ns, 0));
 	cr_assert(eq(sz, a->nr_phases, 0));

@@ -381,6 +381,8 @@ static void compute_parallelism(struct audit *a)
 	for (k = 0; k < a->jobs_target && k <= par->nr_cpus; k++)
 		a->lost_ns += par->running_idle_ns[k];
 	a->noisy_ns = par->noisy_ns;
+	for (k = 1; k < par->nr_runnable; k++)
+		a->runq_wall_ns += par->runnable_ns[k];
 }
 
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,

@@ -106,7 +106,8 @@ static struct json_object *new_runqueue(const struct audit *a)
 	struct json_object *o = json_object_new_object();
 	int err;
 
-	err = json_put_ms(o, "wait_ms", a->runq_wait_ns) ?: json_put_ms(o, "noisy_neighbour_ms", a->noisy_ns);
+	err = json_put_ms(o, "wait_ms", a->runq_wait_ns) ?: json_put_ms(o, "waiting_wall_ms", a->runq_wall_ns) ?:
+	      json_put_ms(o, "noisy_neighbour_ms", a->noisy_ns);
 	return json_done(o, err);
 }
 

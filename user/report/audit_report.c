@@ -143,8 +143,11 @@ static void put_parallelism(FILE *out, const struct audit *a)
 	put_histogram(out, "runnable", par->runnable_ns, par->nr_runnable, true, a->wall_ns);
 	fprintf(out, "buildbpf:   lost parallelism: %.2f s (%.0f %% of wall) with fewer than %zu running while a CPU "
 		     "idled\n", sec(a->lost_ns), pct(a->lost_ns, a->wall_ns), a->jobs_target);
-	fprintf(out, "buildbpf: run-queue wait: %.2f s in total; %.2f s with build threads waiting while a CPU ran "
-		     "work outside the build\n", sec(a->runq_wait_ns), sec(a->noisy_ns));
+	/* The sum over threads grows with their number (500 threads waiting
+	 * 1 s is 500 s): the wall time any of them waited goes beside it. */
+	fprintf(out, "buildbpf: run-queue wait: %.2f s summed over threads, during %.2f s of wall time; %.2f s with "
+		     "build threads waiting while a CPU ran work outside the build\n",
+		sec(a->runq_wait_ns), sec(a->runq_wall_ns), sec(a->noisy_ns));
 }
 
 static void put_phases(FILE *out, const struct audit *a, const struct model *m)
