@@ -148,7 +148,7 @@ Test(sched, cpu_lanes_never_exceed_wall_time)
 	json_object_put(trace);
 }
 
-Test(sched, off_attaches_nothing_and_says_so)
+Test(sched, off_draws_no_scheduler_detail_and_says_so)
 {
 	struct json_object *trace, *other, *sched, *slices, *sh;
 
