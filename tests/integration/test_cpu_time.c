@@ -246,13 +246,17 @@ static void assert_noisy_within_outside_cpu(const char *const cmd[], double *noi
 
 Test(sched, a_dying_build_process_is_no_noisy_neighbour)
 {
+	char script[2200], burn[1024];
 	double noisy, wall;
 
-	/* The shell wakes as each child is reaped, while the child still
-	 * finishes its exit on a CPU: the build waiting for itself. */
-	assert_noisy_within_outside_cpu((const char *[]){ "sh", "-c", "for i in $(seq 1000); do /bin/true; done", NULL },
-					&noisy, &wall);
-	cr_log_info("storm: noisy neighbour %.1f ms of %.1f ms wall", noisy, wall);
+	/* Build threads wait for a CPU while build processes free what
+	 * they touched: after their exit began, before their last switch.
+	 * That is the build waiting for itself, not for a neighbour. */
+	snprintf(burn, sizeof(burn), "%s", bb_test_prog("cpu-burn")); /* a static buffer */
+	snprintf(script, sizeof(script), "%s 2 2.0 & for i in 1 2 3; do %s --touch %ld; done; wait", burn,
+		 bb_test_prog("rusage-children"), touch_mib());
+	assert_noisy_within_outside_cpu((const char *[]){ "sh", "-c", script, NULL }, &noisy, &wall);
+	cr_log_info("teardowns beside burners: noisy neighbour %.1f ms of %.1f ms wall", noisy, wall);
 }
 
 Test(sched, a_cpu_hog_beside_the_build_is_a_noisy_neighbour)
@@ -264,14 +268,16 @@ Test(sched, a_cpu_hog_beside_the_build_is_a_noisy_neighbour)
 	int status;
 
 	/* One hog thread per CPU, outside the build, for longer than it. */
+	const char *burn = bb_test_prog("cpu-burn");
+
 	snprintf(threads, sizeof(threads), "%ld", cpus);
 	hog = fork();
 	cr_assert(hog >= 0);
 	if (hog == 0) {
-		execl(bb_test_prog("cpu-burn"), "cpu-burn", threads, "1.5", (char *)NULL);
+		execl(burn, "cpu-burn", threads, "1.5", (char *)NULL);
 		_exit(127);
 	}
-	assert_noisy_within_outside_cpu((const char *[]){ bb_test_prog("cpu-burn"), threads, "0.3", NULL }, &noisy,
+	assert_noisy_within_outside_cpu((const char *[]){ burn, threads, "0.3", NULL }, &noisy,
 					&wall);
 	cr_assert(eq(int, waitpid(hog, &status, 0), hog));
 	cr_assert(gt(dbl, noisy, 0.25 * wall), "noisy neighbour %.3f ms of %.3f ms wall beside a CPU hog", noisy,
