@@ -128,7 +128,7 @@ Test(sched, cpu_time_of_a_true_storm_is_the_kernels)
 
 	/* Each process lives well under a millisecond: nearly all of its
 	 * time comes after the exit tracepoint and before its last switch. */
-	assert_cpu_matches_rusage("storm", (const char *[]){ "sh", "-c", "for i in $(seq 500); do /bin/true; done", NULL },
+	assert_cpu_matches_rusage("storm", (const char *[]){ "sh", "-c", "for i in $(seq 300); do /bin/true; done", NULL },
 				  &largest, &kernel);
 	cr_log_info("storm: kernel %.1f ms", kernel.user + kernel.sys);
 }
@@ -138,7 +138,7 @@ Test(sched, cpu_time_of_a_configure_like_script_is_the_kernels)
 	struct cpu_ms largest, kernel;
 
 	bb_write_file(&run, "configure.sh",
-		      "for i in $(seq 150); do\n"
+		      "for i in $(seq 60); do\n"
 		      "  printf 'int x%s;\\n' \"$i\" > conftest.c\n"
 		      "  if grep -q int conftest.c && test -s conftest.c; then r=$(sed 's/x/y/' conftest.c | wc -c); fi\n"
 		      "  case $(uname -s) in Linux) : ;; esac\n"
