@@ -203,7 +203,8 @@ Test(integration_merge, script_writes_into_the_trace_dir_as_the_user)
 Test(integration_merge, keep_trace_dir_leaves_it_to_the_user)
 {
 	struct passwd *pw = getpwnam("nobody");
-	char *kept, *nl, cmd[600];
+	const char *kept;
+	char cmd[600];
 	struct stat st;
 
 	cr_assert_not_null(pw);
@@ -213,12 +214,7 @@ Test(integration_merge, keep_trace_dir_leaves_it_to_the_user)
 				    "echo '[]' > \"$BUILDBPF_TRACE_DIR/empty.json\"", NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
-	kept = strstr(run.err, "trace directory kept: ");
-	cr_assert_not_null(kept, "stderr: %s", run.err);
-	kept += strlen("trace directory kept: ");
-	nl = strchr(kept, '\n');
-	cr_assert_not_null(nl);
-	*nl = '\0';
+	kept = bb_kept_trace_dir(&run);
 	cr_assert(eq(int, stat(kept, &st), 0), "%s", kept);
 	cr_assert(eq(int, (int)st.st_uid, (int)pw->pw_uid));
 	cr_assert(eq(int, st.st_mode & 07777, 0700));

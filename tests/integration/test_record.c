@@ -74,7 +74,8 @@ static void assert_converts_to_the_same_bytes(const char *what, const char *cons
 
 Test(record, a_kept_log_converts_to_the_same_trace_with_the_trace_directory)
 {
-	char *kept, *nl, merge_glob[400], cmd[450];
+	const char *kept;
+	char merge_glob[400], cmd[450];
 
 	/* The default run: a trace directory nobody wrote to. */
 	bb_run_in(&run, (const char *[]){ "-q", "--log", "build.bbl", "-o", "t.json", "--", "sh", "-c", "true; true",
@@ -91,12 +92,7 @@ Test(record, a_kept_log_converts_to_the_same_trace_with_the_trace_directory)
 				    NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
-	kept = strstr(run.err, "trace directory kept: ");
-	cr_assert_not_null(kept, "stderr: %s", run.err);
-	kept += strlen("trace directory kept: ");
-	nl = strchr(kept, '\n');
-	cr_assert_not_null(nl);
-	*nl = '\0';
+	kept = bb_kept_trace_dir(&run);
 	snprintf(merge_glob, sizeof(merge_glob), "%s/**", kept);
 	assert_converts_to_the_same_bytes("merged trace directory", (const char *[]){ "--merge", merge_glob, NULL });
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", kept);

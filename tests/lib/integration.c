@@ -373,3 +373,16 @@ void bb_reliability(const char *label, const char *checked, struct json_object *
 	free(checked_copy);
 	free(figure);
 }
+
+const char *bb_kept_trace_dir(struct bb_run *r)
+{
+	static const char prefix[] = "trace directory kept: ";
+	char *kept = strstr(r->err, prefix), *nl;
+
+	cr_assert_not_null(kept, "stderr: %s", r->err);
+	kept += strlen(prefix);
+	nl = strchr(kept, '\n');
+	cr_assert_not_null(nl);
+	*nl = '\0';
+	return kept;
+}

@@ -97,6 +97,12 @@ long long bb_other_int(struct json_object *trace, const char *key);
  * by its own recipe line (e.g. "@cp /dev/null $@").
  */
 void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe);
+/*
+ * The directory a --keep-trace-dir run said it kept ("trace directory
+ * kept: DIR" on its stderr); ends that line in r->err.  The test fails if
+ * there is none.
+ */
+const char *bb_kept_trace_dir(struct bb_run *r);
 /* The process slice whose args.pid is pid, or NULL. */
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
 
