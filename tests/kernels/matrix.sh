@@ -214,10 +214,14 @@ else
 	# clocksource (a thread that burned 0.4 s by its clock shows 0.32 s
 	# on-CPU) and is 10-50x slower (sleep 0.3 takes 155 ms of CPU): two
 	# tests' bounds assume real CPUs, and are left to KVM and the host.
+	# The /bin/true storm and the configure-like script, each run at
+	# three --sched levels, pass Criterion's 120 s there (6.1: timed
+	# out); the 2 GiB teardown still checks CPU time against wait4.
 	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state))'
+		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels))'
 		say NOTE "under TCG, not run in guests:"
 		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
+		say "" "sched/cpu_time_of_a_true_storm_is_the_kernels sched/cpu_time_of_a_configure_like_script_is_the_kernels"
 	fi
 fi
 
