@@ -62,10 +62,10 @@ static void assert_converts_to_the_same_bytes(const char *what, const char *cons
 	for (i = 0; convert_args[i]; i++)
 		args[n++] = convert_args[i];
 	args[n] = NULL;
-	one_step = read_whole(bb_path(&run, "t.json"), &a);
+	one_step = bb_file_text(bb_path(&run, "t.json"), &a);
 	bb_run_in(&run, args, NULL);
 	cr_assert(eq(int, run.status, 0), "%s: stderr: %s", what, run.err);
-	converted = read_whole(bb_path(&run, "c.json"), &b);
+	converted = bb_file_text(bb_path(&run, "c.json"), &b);
 	cr_assert(eq(sz, a, b), "%s: one-step trace %zu bytes, converted %zu", what, a, b);
 	cr_assert(memcmp(one_step, converted, a) == 0, "%s: the converted trace differs from the one-step trace", what);
 	free(one_step);
