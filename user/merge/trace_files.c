@@ -268,6 +268,13 @@ static int glob_in(struct trace_files *tf, int dir_fd, const char *dir_path, cha
 		if (!path)
 			return free_names(names, nr), -ENOMEM;
 		fd = openat(dir_fd, names[i], O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (star2 ? O_NOFOLLOW : 0));
+		/* There but not readable (as the user): a file asked for and not
+		 * merged, counted and said, never silently "no match". */
+		if (fd < 0 && last && errno != ENOENT && errno != ELOOP) {
+			(*matched)++;
+			tf->tm->stats.skipped++;
+			warn_file(tf, path, strerror(errno));
+		}
 		if (fd >= 0 && !fstat(fd, &st)) {
 			if (star2 && S_ISDIR(st.st_mode))
 				err = glob_in(tf, fd, path, comps, n, depth + 1, matched);
