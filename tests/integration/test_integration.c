@@ -42,9 +42,10 @@ Test(integration, shell_with_background_children)
 {
 	struct json_object *trace, *slices, *sh, *slow, *fast;
 
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "sh", "-c",
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "sh", "-c",
 					  "sleep 0.4 & sleep 0.1 & wait; exit 0", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	json_object_put(bb_load_summary(&run, "s.json"));
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	sh = find_exec(slices, "sh", "-c");
@@ -74,8 +75,10 @@ Test(integration, make_j2_with_200_targets_loses_nothing)
 	int i;
 
 	bb_write_fanout_makefile(&run, 200, "@cp /dev/null $@");
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "make", "-j2", NULL }, NULL);
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "make", "-j2", NULL },
+		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	json_object_put(bb_load_summary(&run, "s.json"));
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	make = find_exec(slices, "make", "-j2");

@@ -76,8 +76,10 @@ Test(sched, sleep_is_sleep)
 {
 	struct json_object *trace, *slices, *sleeper;
 
-	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "sleep", "0.3", NULL }, NULL);
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--summary-json", "s.json", "--", "sleep", "0.3", NULL },
+		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	json_object_put(bb_load_summary(&run, "s.json"));
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	sleeper = slice_named(slices, "sleep");
@@ -114,10 +116,12 @@ Test(sched, cpu_lanes_never_exceed_wall_time)
 	long long wall_us, lane_us[256] = { 0 }, last_end[256] = { 0 };
 	size_t i;
 
-	bb_run_in(&run, (const char *[]){ "-q", "--sched=full", "-o", "t.json", "--", "sh", "-c",
-					  "for i in 1 2 3 4; do sleep 0.05 & done; wait; ls -R /usr/include > /dev/null", NULL },
+	bb_run_in(&run, (const char *[]){ "-q", "--sched=full", "-o", "t.json", "--summary-json", "s.json", "--", "sh",
+					  "-c", "for i in 1 2 3 4; do sleep 0.05 & done; wait; ls -R /usr/include > /dev/null",
+					  NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	json_object_put(bb_load_summary(&run, "s.json"));
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	cr_assert(json_object_object_get_ex(trace, "otherData", &other));
 	cr_assert(json_object_object_get_ex(other, "duration_us", &duration));

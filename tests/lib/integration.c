@@ -322,6 +322,65 @@ void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe)
 	cr_assert_eq(fclose(f), 0);
 }
 
+static bool is_time_key(const char *key)
+{
+	size_t len = strlen(key);
+
+	return !strcmp(key, "ms") || (len > 3 && !strcmp(key + len - 3, "_ms"));
+}
+
+/* Every number under obj (at path) is >= 0, and a time is at most max_ms. */
+static void check_figures(struct json_object *obj, const char *path, const char *key, double max_ms)
+{
+	char sub[256];
+	double v;
+	size_t i;
+
+	switch (json_object_get_type(obj)) {
+	case json_type_object:
+		json_object_object_foreach(obj, k, val) {
+			snprintf(sub, sizeof(sub), "%s.%s", path, k);
+			check_figures(val, sub, k, max_ms);
+		}
+		break;
+	case json_type_array:
+		for (i = 0; i < json_object_array_length(obj); i++) {
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+			check_figures(json_object_array_get_idx(obj, i), sub, key, max_ms);
+		}
+		break;
+	case json_type_int:
+	case json_type_double:
+		v = json_object_get_double(obj);
+		cr_assert(v >= 0, "%s is negative: %s", path, json_object_to_json_string(obj));
+		/* A millisecond of slack for rounding. */
+		cr_assert(!is_time_key(key) || v <= max_ms + 1, "%s = %s ms is more than wall x CPUs (%.3f ms)", path,
+			  json_object_to_json_string(obj), max_ms);
+		break;
+	default:
+		break;
+	}
+}
+
+void bb_check_summary(struct json_object *summary)
+{
+	struct json_object *wall, *cpus;
+
+	cr_assert(json_object_object_get_ex(summary, "wall_ms", &wall) &&
+		  json_object_object_get_ex(summary, "cpu_count", &cpus), "the summary has no wall_ms or cpu_count");
+	cr_assert(json_object_get_int64(cpus) > 0, "cpu_count %s", json_object_to_json_string(cpus));
+	check_figures(summary, "summary", "", json_object_get_double(wall) * json_object_get_int64(cpus));
+}
+
+struct json_object *bb_load_summary(const struct bb_run *r, const char *name)
+{
+	struct json_object *summary = json_object_from_file(bb_path(r, name));
+
+	cr_assert_not_null(summary, "%s is not valid JSON: %s", name, json_util_get_last_err());
+	bb_check_summary(summary);
+	return summary;
+}
+
 /* "|" separates the fields of a RELIABILITY row and a line ends it. */
 static char *row_field(char *text)
 {

@@ -103,6 +103,15 @@ void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe)
  * there is none.
  */
 const char *bb_kept_trace_dir(struct bb_run *r);
+/*
+ * The --summary-json file name in r->dir, parsed.  The test fails unless
+ * every number in it is >= 0 and every time (a key "ms" or ending "_ms") is
+ * at most wall_ms x cpu_count: a cheap net for garbage in any field, old or
+ * new.  bb_check_summary() applies the same net to a parsed summary (the
+ * trace's otherData.audit).
+ */
+struct json_object *bb_load_summary(const struct bb_run *r, const char *name);
+void bb_check_summary(struct json_object *summary);
 /* The process slice whose args.pid is pid, or NULL. */
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
 

@@ -252,3 +252,21 @@ Test(parallelism, sweeps_do_not_wait_for_an_offline_cpu)
 	cr_assert(eq(u64, s->par->late_ns, 0));
 	sched_model__free(s);
 }
+
+/* An interval wholly before the start, once the sweep has moved on: nothing
+ * late, nothing counted (it used to underflow late_ns to ~1.8e19). */
+Test(parallelism, an_interval_before_the_start_is_not_late)
+{
+	struct parallelism *p = new_par(2);
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	cr_assert(eq(int, par__sweep(p, T0 + 1 * S + 1), 0));
+	cr_assert(eq(int, par__interval(p, PAR_WAIT, 10, T0 - 500 * MS, T0 - 200 * MS), 0));
+	cr_assert(eq(int, par__interval(p, PAR_WAIT, 10, T0 - 200 * MS, T0), 0));
+	cr_assert(eq(int, par__interval(p, PAR_WAIT, 10, T0 - 200 * MS, T0 + 1), 0));
+	cr_assert(eq(int, par__finish(p, T0 + 1 * S), 0));
+	cr_assert(eq(u64, p->late_ns, 1));
+	cr_assert(eq(u64, p->wait_thread_ns, 0));
+	cr_assert(eq(u64, p->running_ns[1], 1 * S));
+	par__free(p);
+}

@@ -106,6 +106,10 @@ int par__interval(struct parallelism *p, enum par_kind kind, __u32 tgid, __u64 f
 		tgid = 0;
 	if (from < p->start_ns)
 		from = p->start_ns;
+	/* Wholly before the start (or empty): nothing to count, and the
+	 * late sum below must never see to < from. */
+	if (from >= to)
+		return 0;
 	if (from < pv->swept) {
 		p->late_ns += (to < pv->swept ? to : pv->swept) - from;
 		from = pv->swept;
