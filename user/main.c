@@ -24,6 +24,7 @@
 #include "model/replay.h"
 #include "output/output.h"
 #include "output/run_outputs.h"
+#include "record/exit_status.h"
 #include "record/launch.h"
 #include "record/preflight.h"
 #include "record/privilege.h"
@@ -245,7 +246,7 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 }
 
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
-static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
+static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
 {
 	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true, .stop = &stop_signal };
 	struct run_outputs_spec spec = {
@@ -295,6 +296,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra)
 	record__free(rec);
 	rec = NULL;
 	exit_code = res.exit_code;
+	*died_of = res.died_of;
 	if (!res.ran) {
 		unlink(log_path); /* it holds no event: nothing ran */
 		goto cleanup;
@@ -346,7 +348,7 @@ cleanup:
 }
 
 /* buildbpf record -o LOG -- CMD */
-static int cmd_record(const struct cli_opts *opts, const struct run_as *ra)
+static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
 {
 	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
@@ -364,6 +366,7 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra)
 	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
 	record__run(rec, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
+	*died_of = res.died_of;
 	close(fd);
 	trace_dir__finish(&tdir, opts->keep_trace_dir, res.ran);
 	if (!res.ran) {
@@ -458,7 +461,7 @@ int main(int argc, char **argv)
 {
 	struct cli_opts opts;
 	struct run_as ra;
-	int err;
+	int err, exit_code, died_of = 0;
 
 	err = cli__parse(&opts, argc, argv, stdout, stderr);
 	if (err <= 0) {
@@ -472,5 +475,8 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_SETUP;
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
-	return opts.mode == CLI_RECORD ? cmd_record(&opts, &ra) : cmd_trace(&opts, &ra);
+	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &died_of) : cmd_trace(&opts, &ra, &died_of);
+	/* Everything is written and cleaned up: end as the command ended. */
+	exit_status__die_of(died_of);
+	return exit_code;
 }

@@ -30,6 +30,7 @@ struct record_result {
 	/* buildbpf's exit status: the command's (128+N for signal N), 127/126
 	 * when it could not run, 1 when buildbpf failed before it ran */
 	int exit_code;
+	int died_of;	    /* the signal that killed the command; 0: it exited */
 	bool ran;	    /* the command ran: the log is worth converting */
 	bool log_complete;  /* every event and the trailer reached the log */
 	__u64 events;	    /* records written to the log */

@@ -15,6 +15,8 @@
 #include <linux/fs.h>
 #include <sched.h>
 #include <grp.h>
+#include <poll.h>
+#include <pty.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -41,6 +43,8 @@
 struct bg_run {
 	pid_t pid;
 	int status; /* exit status, or 128+signal */
+	int died_of; /* the signal buildbpf itself died of, or 0 */
+	int dumped_core; /* 1: it left a core */
 	double exited_at;
 	char out_path[128], err_path[128];
 	char *out, *err;
@@ -48,6 +52,7 @@ struct bg_run {
 
 /* What the suite's fini must undo even when a test fails half-way. */
 static pid_t live_group;    /* a buildbpf process group that may still run */
+static bool bg_allow_core;  /* the next bg_start() lets buildbpf dump core */
 static char tmpfs_dir[512]; /* a tmpfs mounted by the test */
 static char immutable_dirs[2][512]; /* directories made immutable by the test */
 
@@ -152,7 +157,7 @@ static void bg_start_tty(struct bg_run *b, const struct bb_run *r, const char *c
 	cr_assert_geq(b->pid, 0);
 	if (b->pid == 0) {
 		const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGPIPE };
-		struct rlimit no_core = { 0, 0 };
+		struct rlimit core = { 0, 0 };
 		sigset_t none;
 		size_t i;
 
@@ -172,7 +177,9 @@ static void bg_start_tty(struct bg_run *b, const struct bb_run *r, const char *c
 			signal(sigs[i], SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		setrlimit(RLIMIT_CORE, &no_core);
+		if (bg_allow_core)
+			core.rlim_cur = core.rlim_max = RLIM_INFINITY;
+		setrlimit(RLIMIT_CORE, &core);
 		bb_exec(argv, r->dir, b->out_path, b->err_path, extra_env);
 	}
 	if (!tty)
@@ -266,6 +273,8 @@ static void bg_wait(struct bg_run *b, double timeout_s)
 	cr_assert_eq(waitpid(b->pid, &status, 0), b->pid);
 	live_group = 0;
 	b->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	b->died_of = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	b->dumped_core = WIFSIGNALED(status) && WCOREDUMP(status);
 	b->out = bb_read_file(b->out_path, NULL);
 	b->err = bb_read_file(b->err_path, NULL);
 	cr_assert(b->out && b->err);
@@ -493,7 +502,10 @@ static void forwarded_signal_ends_the_command(int sig)
 	double sent;
 
 	snprintf(name, sizeof(name), "sig%d.json", sig);
+	/* Cores allowed: buildbpf must not leave one when it dies of SIGQUIT. */
+	bg_allow_core = true;
 	bg_start(&b, &run, (const char *[]){ "-o", name, "--", "sleep", "30", NULL }, NULL);
+	bg_allow_core = false;
 	sleep_pid = bg_wait_running(&b, "sleep");
 	cr_assert(ge(int, temp_files(run.dir, name), 1), "no temporary trace file while the command runs");
 	sent = now_s();
@@ -502,6 +514,9 @@ static void forwarded_signal_ends_the_command(int sig)
 	cr_log_info("SIG%s to buildbpf: exit status %d, %.3f s from the signal to buildbpf's exit",
 		    sigabbrev_np(sig), b.status, b.exited_at - sent);
 	cr_assert(eq(int, b.status, 128 + sig), "SIG%s: stderr: %s", sigabbrev_np(sig), b.err);
+	/* As the command died, so does buildbpf: its caller's shell sees the signal. */
+	cr_assert(eq(int, b.died_of, sig), "SIG%s: buildbpf exited instead of dying of it", sigabbrev_np(sig));
+	cr_assert(eq(int, b.dumped_core, 0), "SIG%s: buildbpf dumped core", sigabbrev_np(sig));
 	cr_assert(lt(dbl, b.exited_at - sent, PROMPT_S), "SIG%s: buildbpf took %.2f s", sigabbrev_np(sig),
 		  b.exited_at - sent);
 	trace = bb_load_trace(bb_path(&run, name));
@@ -515,7 +530,7 @@ static void forwarded_signal_ends_the_command(int sig)
 	cr_assert(eq(int, temp_files(run.dir, name), 0), "a temporary file was left behind");
 	snprintf(label, sizeof(label), "SIG%s sent to buildbpf alone", sigabbrev_np(sig));
 	bb_reliability(label, "forwarded: the command ends by it, exit status 128+N, trace written and marked "
-		       "partial, no temporary file", trace, "exit status %d, %.3f s from the signal to buildbpf's exit",
+		       "partial, no temporary file, buildbpf dies of it without a core", trace, "exit status %d, %.3f s from the signal to buildbpf's exit",
 		       b.status, b.exited_at - sent);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -644,6 +659,93 @@ Test(faults, ctrl_c_on_the_terminal_interrupts_and_a_second_one_kills)
 	json_object_put(trace);
 	bg_free(&b);
 	close(master);
+}
+
+/* Reads what the terminal shows into out (at most size - 1 bytes kept) for up to timeout_s. */
+static size_t read_tty(int master, char *out, size_t size, size_t len, double timeout_s)
+{
+	struct pollfd pfd = { .fd = master, .events = POLLIN };
+	double deadline = now_s() + timeout_s;
+	char buf[512];
+	ssize_t n;
+
+	while (now_s() < deadline && poll(&pfd, 1, 10) >= 0) {
+		if (!(pfd.revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		n = read(master, buf, sizeof(buf));
+		if (n <= 0)
+			break; /* EIO: every holder of the terminal is gone */
+		if ((size_t)n > size - 1 - len)
+			n = size - 1 - len;
+		memcpy(out + len, buf, n);
+		len += n;
+		out[len] = '\0';
+	}
+	return len;
+}
+
+/*
+ * `buildbpf -- CMD; echo next` typed into a shell: Ctrl-C ends CMD, and the
+ * shell's list must stop there as it does for `CMD; echo next`.  The shell
+ * learns it from how buildbpf died: of SIGINT, after writing the trace.
+ */
+Test(faults, ctrl_c_stops_the_shell_list_around_buildbpf)
+{
+	char script[1200], shown[8192] = "", *bin = realpath(bb_bin_path(), NULL);
+	struct json_object *trace;
+	double deadline, typed;
+	size_t len = 0;
+	int master, status;
+	bool died_of_int;
+	pid_t sh;
+
+	cr_assert_not_null(bin);
+	snprintf(script, sizeof(script), "'%s' -q -o t.json -- sleep 10; echo next", bin);
+	free(bin);
+	sh = forkpty(&master, NULL, NULL, NULL);
+	cr_assert_geq(sh, 0);
+	if (sh == 0) {
+		/* The session leader of the terminal, like a login shell. */
+		const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGPIPE };
+		sigset_t none;
+		size_t i;
+
+		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+			signal(sigs[i], SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		unsetenv("SUDO_UID");
+		unsetenv("SUDO_GID");
+		unsetenv("SUDO_USER");
+		if (chdir(run.dir))
+			_exit(99);
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(98);
+	}
+	live_group = sh;
+	deadline = now_s() + PROMPT_S;
+	while (!find_in_group(sh, "sleep")) {
+		cr_assert(now_s() < deadline, "the command did not start; the terminal showed: %s", shown);
+		len = read_tty(master, shown, sizeof(shown), len, 0.01);
+	}
+	typed = now_s();
+	cr_assert_eq(write(master, "\x03", 1), 1);
+	len = read_tty(master, shown, sizeof(shown), len, 15);
+	cr_assert_eq(waitpid(sh, &status, 0), sh);
+	live_group = 0;
+	close(master);
+	cr_log_info("Ctrl-C in `buildbpf -- sleep 10; echo next`: the shell %s %d after %.3f s",
+		    WIFSIGNALED(status) ? "died of signal" : "exited", WIFSIGNALED(status) ? WTERMSIG(status) :
+		    WEXITSTATUS(status), now_s() - typed);
+	cr_assert(strstr(shown, "next") == NULL, "the shell went on after Ctrl-C; the terminal showed: %s", shown);
+	died_of_int = WIFSIGNALED(status) && WTERMSIG(status) == SIGINT;
+	cr_assert(died_of_int, "the shell did not die of SIGINT (status %#x)", status);
+	/* buildbpf cleaned up before it died: the trace is whole. */
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	bb_reliability("Ctrl-C in a shell list around buildbpf", "buildbpf dies of SIGINT after writing the trace; "
+		       "the shell's `; echo next` does not run", trace, "%.3f s from Ctrl-C to the shell's end",
+		       now_s() - typed);
+	json_object_put(trace);
 }
 
 /* ---- 4. the output directory removed during the build ---- */

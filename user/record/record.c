@@ -444,6 +444,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	}
 	restore_signals(r, &rs);
 	res->exit_code = status_to_exit_code(rs.status);
+	res->died_of = rs.exited && WIFSIGNALED(rs.status) ? WTERMSIG(rs.status) : 0;
 	/*
 	 * The trace ends when the command exited, as the kernel stamped it
 	 * (the reap comes a little later), or with --wait-all when the last

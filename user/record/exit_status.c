@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Dying of the command's signal: see exit_status.h. */
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include "record/exit_status.h"
+
+void exit_status__die_of(int signo)
+{
+	const struct rlimit no_core = { 0, 0 };
+	sigset_t only;
+
+	if (signo != SIGINT && signo != SIGTERM && signo != SIGHUP && signo != SIGQUIT)
+		return;
+	fflush(NULL);
+	/* A core of buildbpf says nothing about the build; the command's own
+	 * core, if any, was its business. */
+	setrlimit(RLIMIT_CORE, &no_core);
+	signal(signo, SIG_DFL);
+	/* The recording blocked it to read it from a signalfd: raised while
+	 * blocked it stays pending, and is delivered on the unblock. */
+	raise(signo);
+	sigemptyset(&only);
+	sigaddset(&only, signo);
+	sigprocmask(SIG_UNBLOCK, &only, NULL);
+}
