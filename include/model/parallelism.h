@@ -38,6 +38,18 @@ enum par_kind {
  * cut one link step into many.
  */
 #define PAR_SERIAL_BRIDGE_NS 20000000ull /* 20 ms */
+/*
+ * The tolerance: a phase holds at most PAR_SERIAL_BRIDGE_NS plus 2 % of its
+ * length with two or more build threads running (the bridged overlaps,
+ * summed).  Past it, the phase ends where the overlap that would break it
+ * began: many short overlaps are parallel work, not a serial step.
+ */
+#define PAR_PHASE_PARALLEL_PERMILLE 20
+
+static inline __u64 par__phase_tolerance_ns(__u64 phase_ns)
+{
+	return PAR_SERIAL_BRIDGE_NS + phase_ns / 1000 * PAR_PHASE_PARALLEL_PERMILLE;
+}
 
 struct par_phase_proc {
 	__u32 tgid;
@@ -46,13 +58,15 @@ struct par_phase_proc {
 
 /*
  * At most one build process made progress (had threads running or waiting
- * for a CPU) while fewer build threads ran than there are CPUs: the other
- * CPUs idled or ran work outside the build.
+ * for a CPU) and at most one build thread ran, while a CPU idled or ran
+ * work outside the build; short non-serial stretches bridged (see above).
  */
 struct par_phase {
 	__u64 start_ns, end_ns;
 	struct par_phase_proc procs[PAR_PHASE_PROCS]; /* most CPU time first */
 	size_t nr_procs;
+	__u64 cpu_ns;	   /* build CPU time in its serial stretches: what procs[] share */
+	__u64 parallel_ns; /* time two or more build threads ran in it (bridged) */
 };
 
 struct parallelism {

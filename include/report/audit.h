@@ -72,6 +72,8 @@ struct audit_phase {
 	__u64 start_ns, end_ns; /* absolute */
 	struct audit_phase_proc procs[PAR_PHASE_PROCS];
 	size_t nr_procs;
+	__u64 cpu_ns;	   /* the build's CPU time in it: procs[] share it */
+	__u64 parallel_ns; /* time with two or more build threads running in it */
 };
 
 /* CPU time of every process that ran one program (its last image). */

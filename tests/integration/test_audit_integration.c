@@ -99,6 +99,102 @@ Test(audit_integration, serial_step_of_a_real_make_is_the_top_phase)
 	json_object_put(trace);
 }
 
+struct cpu_edge {
+	long long ts_us;
+	int delta;
+};
+
+static int cmp_edge(const void *a, const void *b)
+{
+	const struct cpu_edge *x = a, *y = b;
+
+	/* At one instant, ends before starts: touching slices do not overlap. */
+	return x->ts_us != y->ts_us ? (x->ts_us > y->ts_us) - (x->ts_us < y->ts_us) : x->delta - y->delta;
+}
+
+/* Time (ms) in [from_ms, to_ms) that the trace's CPU lanes show two or more build threads running. */
+static double lanes_parallel_ms(struct json_object *trace, double from_ms, double to_ms)
+{
+	struct json_object *cpu = bb_slices(trace, "cpu");
+	size_t n = json_object_array_length(cpu), i;
+	struct cpu_edge *edges = calloc(2 * n + 1, sizeof(*edges));
+	long long from = (long long)(from_ms * 1000), to = (long long)(to_ms * 1000), prev = from, total = 0;
+	int running = 0;
+
+	cr_assert(not(eq(ptr, edges, NULL)));
+	for (i = 0; i < n; i++) {
+		struct json_object *ev = json_object_array_get_idx(cpu, i), *ts, *dur;
+
+		cr_assert(json_object_object_get_ex(ev, "ts", &ts) && json_object_object_get_ex(ev, "dur", &dur));
+		edges[2 * i] = (struct cpu_edge){ json_object_get_int64(ts), 1 };
+		edges[2 * i + 1] = (struct cpu_edge){ json_object_get_int64(ts) + json_object_get_int64(dur), -1 };
+	}
+	qsort(edges, 2 * n, sizeof(*edges), cmp_edge);
+	for (i = 0; i < 2 * n; i++) {
+		long long at = edges[i].ts_us < from ? from : edges[i].ts_us > to ? to : edges[i].ts_us;
+
+		if (running >= 2 && at > prev)
+			total += at - prev;
+		prev = at > prev ? at : prev;
+		running += edges[i].delta;
+	}
+	free(edges);
+	json_object_put(cpu);
+	return total / 1000.0;
+}
+
+/*
+ * A serial step, then two jobs in parallel whose every few milliseconds of
+ * CPU are broken by a fork and exec (a moment with one CPU idle): those
+ * moments must not stretch the phase over the parallel work.  Checked
+ * against the trace's own CPU lanes (--sched=full: every slice drawn).
+ */
+Test(audit_integration, a_serial_phase_holds_no_parallel_work)
+{
+	struct json_object *summary, *trace, *phases, *top, *proc;
+	long long serial_pid;
+	char text[2048];
+	size_t i;
+
+	snprintf(text, sizeof(text),
+		 "all: p1 p2\n"
+		 "p1 p2: serial\n\t@i=0; while [ $$i -lt 25 ]; do %s 1 0.02; i=$$((i+1)); done\n"
+		 "serial:\n\t%s 1 0.8\n"
+		 ".PHONY: all serial p1 p2\n",
+		 bb_test_prog("cpu-burn"), bb_test_prog("cpu-burn"));
+	bb_write_file(&run, "Makefile", text);
+	bb_run_in(&run, (const char *[]){ "--sched=full", "-o", "t.json", "--summary-json", "s.json", "--", "make",
+					  "-s", "-j2", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	serial_pid = burn_pid(trace, "0.8");
+	cr_assert(gt(i64, serial_pid, 0), "the serial step is not in the trace");
+	summary = bb_load_summary(&run, "s.json");
+	phases = get(get(summary, "serial_phases"), "phases");
+	cr_assert(ge(sz, json_object_array_length(phases), 1), "stderr: %s", run.err);
+	for (i = 0; i < json_object_array_length(phases); i++) {
+		struct json_object *ph = json_object_array_get_idx(phases, i);
+		double start = json_object_get_double(get(ph, "start_ms")), end = json_object_get_double(get(ph, "end_ms"));
+		double seen = lanes_parallel_ms(trace, start, end);
+		/* The stated tolerance: 20 ms + 2 % of the phase (and 1 ms of rounding). */
+		double tolerated = 20.0 + (end - start) * 0.02 + 1.0;
+
+		cr_log_info("phase %zu: %.1f-%.1f ms, %.1f ms with two or more build threads running (tolerated %.1f)",
+			    i, start, end, seen, tolerated);
+		cr_assert(le(dbl, seen, tolerated), "phase %zu at %.1f-%.1f ms holds %.1f ms of parallel work; stderr: %s",
+			  i, start, end, seen, run.err);
+	}
+	top = json_object_array_get_idx(phases, 0);
+	proc = json_object_array_get_idx(get(top, "processes"), 0);
+	cr_assert(not(eq(ptr, proc, NULL)));
+	cr_assert(eq(i64, json_object_get_int64(get(proc, "pid")), serial_pid), "stderr: %s", run.err);
+	/* Named by its share of the phase's CPU: it is nearly all of it. */
+	cr_assert(ge(dbl, json_object_get_double(get(proc, "share")), 0.9), "stderr: %s", run.err);
+	json_object_put(summary);
+	json_object_put(trace);
+}
+
 /* Checked before the build: an existing file stops it from running at all. */
 Test(audit_integration, existing_summary_file_is_refused_before_the_build)
 {

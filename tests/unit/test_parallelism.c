@@ -270,3 +270,159 @@ Test(parallelism, an_interval_before_the_start_is_not_late)
 	cr_assert(eq(u64, p->running_ns[1], 1 * S));
 	par__free(p);
 }
+
+/* Two compiles with short stalls (serial blips) right after a serial step:
+ * the blips must not stretch the phase over the parallel work. */
+Test(parallelism, serial_blips_in_parallel_work_do_not_extend_a_phase)
+{
+	struct parallelism *p = new_par(2);
+	__u64 t;
+
+	iv(p, PAR_RUN, 10, 0, 1 * S);
+	iv(p, PAR_IDLE, 0, 0, 1 * S);
+	/* From 1 s two processes run, each stalling 1 ms every 10 ms in turn. */
+	for (t = 1 * S; t < 2 * S; t += 10 * MS) {
+		iv(p, PAR_RUN, 20, t, t + 9 * MS);
+		iv(p, PAR_IDLE, 0, t + 9 * MS, t + 10 * MS);
+		iv(p, PAR_RUN, 30, t, t + 4 * MS);
+		iv(p, PAR_IDLE, 0, t + 4 * MS, t + 5 * MS);
+		iv(p, PAR_RUN, 30, t + 5 * MS, t + 10 * MS);
+	}
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(ge(sz, p->nr_phases, 1));
+	cr_assert(eq(u64, p->phases[0].start_ns, T0));
+	cr_assert(le(u64, p->phases[0].parallel_ns, par__phase_tolerance_ns(p->phases[0].end_ns - T0)));
+	cr_assert(lt(u64, p->phases[0].end_ns, T0 + 1 * S + 100 * MS), "phase ends at %llu ms",
+		  (unsigned long long)(p->phases[0].end_ns - T0) / MS);
+	cr_assert(eq(u32, p->phases[0].procs[0].tgid, 10));
+	cr_assert(eq(u64, p->phases[0].cpu_ns, p->phases[0].procs[0].on_cpu_ns + p->phases[0].procs[1].on_cpu_ns +
+						   p->phases[0].procs[2].on_cpu_ns));
+	par__free(p);
+}
+
+/* One process's two threads on two of four CPUs are not a serial step. */
+Test(parallelism, two_threads_running_are_not_serial)
+{
+	struct parallelism *p = new_par(4);
+
+	iv(p, PAR_RUN, 10, 0, 2 * S);
+	iv(p, PAR_RUN, 10, 0, 2 * S);
+	iv(p, PAR_IDLE, 0, 0, 2 * S);
+	iv(p, PAR_IDLE, 0, 0, 2 * S);
+	cr_assert(eq(int, par__finish(p, T0 + 2 * S), 0));
+	cr_assert(eq(sz, p->nr_phases, 0));
+	par__free(p);
+}
+
+/* A tiny deterministic generator: the same sweeps on every run. */
+static __u64 rng_next(__u64 *state)
+{
+	*state = *state * 6364136223846793005ull + 1442695040888963407ull;
+	return *state >> 33;
+}
+
+struct rand_iv {
+	__u64 from, to;
+	__u32 tgid;
+	enum par_kind kind;
+};
+
+static int cmp_rand_iv(const void *a, const void *b)
+{
+	const struct rand_iv *x = a, *y = b;
+
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* Time in [from, to) with two or more RUN intervals, by brute force. */
+static __u64 parallel_time(const struct rand_iv *ivs, size_t n, __u64 from, __u64 to)
+{
+	__u64 total = 0, t, next;
+	size_t i;
+	int running;
+
+	for (t = from; t < to; t = next) {
+		next = to;
+		running = 0;
+		for (i = 0; i < n; i++) {
+			if (ivs[i].kind != PAR_RUN)
+				continue;
+			if (ivs[i].from <= t && t < ivs[i].to) {
+				running++;
+				if (ivs[i].to < next)
+					next = ivs[i].to;
+			} else if (ivs[i].from > t && ivs[i].from < next) {
+				next = ivs[i].from;
+			}
+		}
+		if (running >= 2)
+			total += next - t;
+	}
+	return total;
+}
+
+/*
+ * Property, over random sweeps: no reported phase holds more time with two
+ * or more build threads running than its tolerance, and its processes'
+ * CPU time is within the phase's.
+ */
+Test(parallelism, random_sweeps_keep_phases_serial)
+{
+	enum { NR_IVS = 1200 };
+	struct rand_iv *ivs = calloc(NR_IVS, sizeof(*ivs));
+	__u64 seed, state;
+
+	cr_assert(not(eq(ptr, ivs, NULL)));
+	for (seed = 1; seed <= 150; seed++) {
+		size_t nr_cpus = 2 + seed % 3, n = 0, i, k, c;
+		struct parallelism *p = new_par(nr_cpus);
+
+		state = seed;
+		for (c = 0; c < nr_cpus; c++) {
+			__u64 t = 0;
+
+			while (t < 3 * S && n < NR_IVS - 1) {
+				__u64 r = rng_next(&state) % 100, len;
+
+				/* Mostly blips and short slices, some long serial stretches. */
+				len = r < 50 ? rng_next(&state) % (2 * MS) + 1 :
+				      r < 90 ? rng_next(&state) % (30 * MS) + 1 : rng_next(&state) % (600 * MS) + 1;
+				r = rng_next(&state) % 100;
+				ivs[n++] = (struct rand_iv){
+					.from = t, .to = t + len, .tgid = 1 + rng_next(&state) % 3,
+					/* A CPU other than the first is mostly idle: serial stretches. */
+					.kind = r < (c ? 35 : 80) ? PAR_RUN : r < 92 ? PAR_IDLE : PAR_OTHER,
+				};
+				if (rng_next(&state) % 20 == 0 && n < NR_IVS)
+					ivs[n++] = (struct rand_iv){ .from = t, .to = t + len / 2 + 1, .kind = PAR_WAIT,
+								     .tgid = 1 + rng_next(&state) % 3 };
+				t += len;
+			}
+		}
+		qsort(ivs, n, sizeof(*ivs), cmp_rand_iv);
+		for (i = 0; i < n; i++) {
+			/* Sweep now and then: nothing later starts before ivs[i]. */
+			if (i && rng_next(&state) % 50 == 0)
+				cr_assert(eq(int, par__sweep(p, T0 + ivs[i].from), 0));
+			iv(p, ivs[i].kind, ivs[i].tgid, ivs[i].from, ivs[i].to);
+		}
+		cr_assert(eq(int, par__finish(p, T0 + 3 * S), 0));
+		for (k = 0; k < p->nr_phases; k++) {
+			const struct par_phase *ph = &p->phases[k];
+			__u64 len = ph->end_ns - ph->start_ns, par_ns, procs_ns = 0;
+
+			par_ns = parallel_time(ivs, n, ph->start_ns - T0, ph->end_ns - T0);
+			cr_assert(le(u64, par_ns, par__phase_tolerance_ns(len)),
+				  "seed %llu: phase %zu at %llu-%llu ms holds %llu ms with two or more running",
+				  (unsigned long long)seed, k, (unsigned long long)(ph->start_ns - T0) / MS,
+				  (unsigned long long)(ph->end_ns - T0) / MS, (unsigned long long)par_ns / MS);
+			cr_assert(eq(u64, par_ns, ph->parallel_ns), "seed %llu phase %zu", (unsigned long long)seed, k);
+			for (i = 0; i < ph->nr_procs; i++)
+				procs_ns += ph->procs[i].on_cpu_ns;
+			cr_assert(le(u64, procs_ns, ph->cpu_ns), "seed %llu phase %zu", (unsigned long long)seed, k);
+			cr_assert(le(u64, ph->cpu_ns, len), "seed %llu phase %zu", (unsigned long long)seed, k);
+		}
+		par__free(p);
+	}
+	free(ivs);
+}

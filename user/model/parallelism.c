@@ -45,6 +45,9 @@ struct par_priv {
 	bool in_phase;
 	__u64 phase_start;
 	__u64 nonserial_since; /* in a phase: where a non-serial stretch began; 0: none */
+	__u64 phase_parallel_ns;  /* bridged time with >= 2 build threads running */
+	__u64 bridge_parallel_ns; /* ... of the open non-serial stretch, not yet bridged */
+	__u64 phase_cpu_ns;	  /* build CPU time in the phase's serial stretches */
 	struct par_phase_proc phase_procs[PHASE_TRACKED];
 	size_t nr_phase_procs;
 	bool finished;
@@ -171,6 +174,8 @@ static void phase_keep(struct parallelism *p, __u64 start, __u64 end)
 	memset(ph, 0, sizeof(*ph));
 	ph->start_ns = start;
 	ph->end_ns = end;
+	ph->cpu_ns = pv->phase_cpu_ns;
+	ph->parallel_ns = pv->phase_parallel_ns;
 	/* The processes with most CPU time in it, by selection. */
 	for (k = 0; k < PAR_PHASE_PROCS; k++) {
 		struct par_phase_proc *best = NULL;
@@ -205,6 +210,17 @@ static void phase_charge(struct par_priv *pv, __u32 tgid, __u64 ns)
 	*least = (struct par_phase_proc){ .tgid = tgid, .on_cpu_ns = ns };
 }
 
+/* The open phase ends where its non-serial stretch began (or at end_ns). */
+static void phase_close(struct parallelism *p)
+{
+	struct par_priv *pv = p->priv;
+
+	phase_keep(p, pv->phase_start, pv->nonserial_since ? pv->nonserial_since : p->end_ns);
+	pv->in_phase = false;
+	pv->nonserial_since = 0;
+	pv->bridge_parallel_ns = 0;
+}
+
 /* The state held unchanged over [a, b): add it to every figure. */
 static void account(struct parallelism *p, __u64 a, __u64 b)
 {
@@ -234,17 +250,27 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 	if ((__u32)runnable > p->peak_runnable)
 		p->peak_runnable = runnable;
 
-	/* One process at most made progress, and the build left a CPU to idle
-	 * or to others: a busy neighbour must not hide a serial step.  (Not
-	 * running < nr_cpus: an offline CPU is neither idle nor other.) */
-	serial = pv->nr_running <= 1 && idle + other > 0;
+	/* One process at most made progress on one thread at most, and the
+	 * build left a CPU to idle or to others: a busy neighbour must not hide
+	 * a serial step.  (Not running < nr_cpus: an offline CPU is neither
+	 * idle nor other.) */
+	serial = pv->nr_running <= 1 && running <= 1 && idle + other > 0;
 	if (serial) {
+		/* A non-serial stretch ends: bridged, unless the phase would then
+		 * hold more parallel time than it tolerates. */
+		if (pv->in_phase && pv->nonserial_since &&
+		    pv->phase_parallel_ns + pv->bridge_parallel_ns > par__phase_tolerance_ns(a - pv->phase_start))
+			phase_close(p);
 		if (!pv->in_phase) {
 			pv->in_phase = true;
 			pv->phase_start = a;
 			pv->nr_phase_procs = 0;
+			pv->phase_parallel_ns = pv->phase_cpu_ns = 0;
 		}
+		pv->phase_parallel_ns += pv->bridge_parallel_ns;
+		pv->bridge_parallel_ns = 0;
 		pv->nonserial_since = 0;
+		pv->phase_cpu_ns += (__u64)running * d;
 		if (pv->nr_running == 1 && pv->running[0].run > 0)
 			phase_charge(pv, pv->running[0].tgid, (__u64)pv->running[0].run * d);
 		return;
@@ -253,11 +279,10 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 		return;
 	if (!pv->nonserial_since)
 		pv->nonserial_since = a;
-	if (b - pv->nonserial_since >= PAR_SERIAL_BRIDGE_NS) {
-		phase_keep(p, pv->phase_start, pv->nonserial_since);
-		pv->in_phase = false;
-		pv->nonserial_since = 0;
-	}
+	if (running >= 2)
+		pv->bridge_parallel_ns += d;
+	if (b - pv->nonserial_since >= PAR_SERIAL_BRIDGE_NS)
+		phase_close(p);
 }
 
 /* Sweeps the sorted ends[0, n) whose time is before limit; returns how many. */
@@ -326,8 +351,7 @@ int par__finish(struct parallelism *p, __u64 end_ns)
 		account(p, pv->swept, p->end_ns);
 	pv->swept = p->end_ns;
 	if (pv->in_phase)
-		phase_keep(p, pv->phase_start, pv->nonserial_since ? pv->nonserial_since : p->end_ns);
-	pv->in_phase = false;
+		phase_close(p);
 	pv->finished = true;
 	free(pv->ends);
 	pv->ends = NULL;

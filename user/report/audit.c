@@ -252,6 +252,8 @@ static void compute_phases(struct audit *a, const struct model *m, const bool *l
 		memset(ph, 0, sizeof(*ph));
 		ph->start_ns = pp->start_ns;
 		ph->end_ns = pp->end_ns;
+		ph->cpu_ns = pp->cpu_ns;
+		ph->parallel_ns = pp->parallel_ns;
 		for (k = 0; k < pp->nr_procs; k++) {
 			ph->procs[k].pid = pp->procs[k].tgid;
 			ph->procs[k].on_cpu_ns = pp->procs[k].on_cpu_ns;

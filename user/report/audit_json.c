@@ -121,7 +121,8 @@ static struct json_object *new_phase(const struct audit_phase *ph, const struct 
 		p = json_object_new_object();
 		err = json_put(p, "name", new_proc_name(m, ph->procs[k].proc)) ?:
 		      json_put_int(p, "pid", ph->procs[k].pid) ?:
-		      json_put_ms(p, "cpu_ms", ph->procs[k].on_cpu_ns);
+		      json_put_ms(p, "cpu_ms", ph->procs[k].on_cpu_ns) ?:
+		      json_put(p, "share", new_share(ph->cpu_ns ? (double)ph->procs[k].on_cpu_ns / ph->cpu_ns : 0));
 		err = json_append(procs, json_done(p, err));
 	}
 	procs = json_done(procs, err);
@@ -129,6 +130,9 @@ static struct json_object *new_phase(const struct audit_phase *ph, const struct 
 	err = json_put_ms(o, "start_ms", ph->start_ns - m->start_ns) ?:
 	      json_put_ms(o, "end_ms", ph->end_ns - m->start_ns) ?:
 	      json_put_ms(o, "duration_ms", ph->end_ns - ph->start_ns) ?:
+	      json_put_ms(o, "cpu_ms", ph->cpu_ns) ?:
+	      json_put_ms(o, "parallel_ms", ph->parallel_ns) ?:
+	      json_put_ms(o, "tolerated_parallel_ms", par__phase_tolerance_ns(ph->end_ns - ph->start_ns)) ?:
 	      json_put(o, "processes", procs);
 	return json_done(o, err);
 }

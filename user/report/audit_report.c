@@ -158,8 +158,10 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 		fprintf(out, "buildbpf: serial phases: none of %.2f s or more\n", sec(a->serial_threshold_ns));
 		return;
 	}
-	fprintf(out, "buildbpf: serial phases (one process at most made progress, CPUs left to idle or others; >= %.2f s):\n",
-		sec(a->serial_threshold_ns));
+	fprintf(out, "buildbpf: serial phases (one build thread at most ran, one process at most made progress, CPUs "
+		     "left to idle or others; >= %.2f s; overlaps of %.0f ms + %d %% tolerated), processes by share of "
+		     "the phase's CPU:\n",
+		sec(a->serial_threshold_ns), PAR_SERIAL_BRIDGE_NS / 1e6, PAR_PHASE_PARALLEL_PERMILLE / 10);
 	for (i = 0; i < a->nr_phases; i++) {
 		const struct audit_phase *ph = &a->phases[i];
 
@@ -173,7 +175,8 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 			fputs(k ? ", " : " ", out);
 			put_proc(out, m, ph->procs[k].proc);
 			if (ph->procs[k].on_cpu_ns)
-				fprintf(out, " (%.2f s CPU)", sec(ph->procs[k].on_cpu_ns));
+				fprintf(out, " %.0f %% (%.2f s CPU)", pct(ph->procs[k].on_cpu_ns, ph->cpu_ns),
+					sec(ph->procs[k].on_cpu_ns));
 			else
 				fputs(" (waiting, not on a CPU)", out);
 		}
