@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include "record/exit_status.h"
 
@@ -15,8 +16,10 @@ void exit_status__die_of(int signo)
 		return;
 	fflush(NULL);
 	/* A core of buildbpf says nothing about the build; the command's own
-	 * core, if any, was its business. */
+	 * core, if any, was its business.  Not dumpable also stops a piped
+	 * core_pattern, which ignores RLIMIT_CORE 0. */
 	setrlimit(RLIMIT_CORE, &no_core);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	signal(signo, SIG_DFL);
 	/* The recording blocked it to read it from a signalfd: raised while
 	 * blocked it stays pending, and is delivered on the unblock. */
