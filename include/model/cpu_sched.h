@@ -24,6 +24,10 @@
 enum cpu_slice_kind {
 	CPU_SLICE_BUILD = 0, /* a thread of the build ran */
 	CPU_SLICE_OTHER = 1, /* something outside the build ran (not idle) */
+	/* SUMMARY: build threads shared the CPU and none held it for most of
+	 * their time (a storm of short processes): drawn as one, so that a gap
+	 * stays idle.  tid and tgid 0; merged counts their on-CPU intervals. */
+	CPU_SLICE_MANY = 2,
 };
 
 /* One drawn slice of a CPU lane. */
@@ -43,9 +47,10 @@ struct cpu_lane {
 	__u64 build_ns; /* time the build ran on this CPU */
 	__u64 other_ns; /* time something else ran */
 	__u64 idle_ns;	/* time the CPU was idle */
-	/* build or other time not drawn as its own kind: at SUMMARY, what did not
-	 * hold its bucket's CPU most; build_ns + other_ns is the drawn slices'
-	 * own time plus this (unless the CPU ran far past the end).  0 at FULL. */
+	/* build or other time not drawn as its own kind (a CPU_SLICE_MANY slice
+	 * draws every build thread's): at SUMMARY, what was not drawn in its
+	 * bucket; build_ns + other_ns is the drawn slices' own time plus this
+	 * (unless the CPU ran far past the end).  0 at FULL. */
 	__u64 folded_ns;
 	size_t folded; /* intervals with folded time, each counted once */
 };
@@ -65,11 +70,14 @@ struct sched_model {
 	enum sched_level level;
 	/*
 	 * SUMMARY: each lane is cut into buckets [start_ns + k * resolution_ns,
-	 * + resolution_ns), the last ending at end_ns.  A bucket's dominant kind
-	 * (the build thread, outside work or idle with the most time in it; of
-	 * equals, the one that ran first) is drawn, idle as nothing; a run of
-	 * buckets with the same dominant kind is one slice, from where that kind
-	 * first ran in the run to where it last ran.  FULL: 0, every interval.
+	 * + resolution_ns), the last ending at end_ns.  A bucket at least half
+	 * idle is drawn as nothing (so a gap is idle at every resolution).
+	 * Otherwise the build thread or outside work with the most time in it
+	 * (of equals, the one that ran first) is drawn if it holds at least half
+	 * the busy time; if none does, the build's threads together are drawn as
+	 * CPU_SLICE_MANY (or outside work, if it had more).  A run of buckets
+	 * with the same drawn kind is one slice, from where that kind first ran
+	 * in the run to where it last ran.  FULL: 0, every interval.
 	 */
 	__u64 resolution_ns;
 	/* Counter bucket width: 10 * resolution_ns, FULL 1 ms, doubled as often

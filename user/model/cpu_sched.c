@@ -54,6 +54,7 @@
 enum interval_kind {
 	IV_BUILD = CPU_SLICE_BUILD,
 	IV_OTHER = CPU_SLICE_OTHER,
+	IV_MANY = CPU_SLICE_MANY, /* only ever drawn: a SUMMARY bucket's build threads together */
 	IV_IDLE,
 };
 
@@ -406,8 +407,10 @@ static struct kind_share *bucket_share(struct bucket *b, const struct interval *
 			if (sh->ns < victim->ns || (sh->ns == victim->ns && sh->first_ns > victim->first_ns))
 				victim = sh;
 		}
-		if (!b->spill.ns)
+		if (!b->spill.ns || victim->first_ns < b->spill.first_ns)
 			b->spill.first_ns = victim->first_ns;
+		if (victim->last_ns > b->spill.last_ns)
+			b->spill.last_ns = victim->last_ns;
 		b->spill.ns += victim->ns;
 		b->spill.starts += victim->starts;
 		b->spill.cont |= victim->cont;
@@ -436,18 +439,58 @@ static void bucket_add(struct bucket *b, const struct interval *iv, __u64 from, 
 	b->tail = sh;
 }
 
-/* Most time wins; of equals, the one that ran first.  The spill never does. */
-static const struct kind_share *bucket_dominant(const struct bucket *b)
+/* The bucket's build threads, the spill included, as one share. */
+static void bucket_many(const struct bucket *b, struct kind_share *many)
+{
+	const struct kind_share *sh;
+	size_t i;
+
+	*many = (struct kind_share){ .kind = IV_MANY };
+	for (i = 0; i <= b->nr_threads; i++) {
+		sh = i < b->nr_threads ? &b->threads[i] : &b->spill;
+		if (!sh->ns)
+			continue;
+		if (!many->ns || sh->first_ns < many->first_ns) {
+			many->first_ns = sh->first_ns;
+			many->cont = sh->cont;
+		}
+		if (sh->last_ns > many->last_ns)
+			many->last_ns = sh->last_ns;
+		many->ns += sh->ns;
+		many->starts += sh->starts;
+	}
+}
+
+/*
+ * What the bucket is drawn as (see struct sched_model): idle when it is at
+ * least half idle; else the thread or outside work with most time (of
+ * equals, the one that ran first; never the spill) when it holds half the
+ * busy time; else the build's threads together (*many), or outside work.
+ */
+static const struct kind_share *bucket_drawn(const struct bucket *b, struct kind_share *many)
 {
 	const struct kind_share *best = NULL, *sh;
 	size_t i;
 
-	for (i = 0; i < 2 + b->nr_threads; i++) {
-		sh = i == 0 ? &b->other : i == 1 ? &b->idle : &b->threads[i - 2];
+	if (b->idle.ns >= b->busy_ns)
+		return &b->idle;
+	for (i = 0; i <= b->nr_threads; i++) {
+		sh = i == 0 ? &b->other : &b->threads[i - 1];
 		if (sh->ns && (!best || sh->ns > best->ns || (sh->ns == best->ns && sh->first_ns < best->first_ns)))
 			best = sh;
 	}
-	return best;
+	if (best && best->ns * 2 >= b->busy_ns)
+		return best;
+	bucket_many(b, many);
+	return many->ns >= b->other.ns ? many : &b->other;
+}
+
+/* Whether a share's time is drawn by the bucket's drawn share. */
+static bool share_drawn(const struct kind_share *sh, const struct kind_share *drawn)
+{
+	if (drawn->kind == IV_IDLE)
+		return false;
+	return drawn->kind == IV_MANY ? sh->kind == IV_BUILD : sh == drawn;
 }
 
 /* Build or other time of a share that is not drawn: its intervals, each once. */
@@ -465,23 +508,24 @@ static void lane_fold(struct cpu_lane *lane, const struct lane_state *ls, const 
 static int bucket_close(struct sched_model *s, struct cpu_lane *lane, struct lane_state *ls)
 {
 	struct bucket *b = &ls->bucket;
-	const struct kind_share *dom = bucket_dominant(b);
+	struct kind_share many;
+	const struct kind_share *dom = bucket_drawn(b, &many);
 	struct pending_slice *run = &ls->pending;
 	size_t i;
 	int err = 0;
 
-	lane_fold(lane, ls, &b->spill);
-	for (i = 0; i < 2 + b->nr_threads; i++) {
-		const struct kind_share *sh = i == 0 ? &b->other : i == 1 ? &b->idle : &b->threads[i - 2];
+	for (i = 0; i < 3 + b->nr_threads; i++) {
+		const struct kind_share *sh = i == 0 ? &b->other : i == 1 ? &b->idle : i == 2 ? &b->spill :
+						  &b->threads[i - 3];
 
-		if (sh != dom || dom->kind == IV_IDLE)
+		if (!share_drawn(sh, dom))
 			lane_fold(lane, ls, sh);
 	}
 	lane->folded_ns += b->busy_ns - (dom->kind == IV_IDLE ? 0 : dom->ns);
 	/* A tail share with no start of its own is one interval filling the
-	 * bucket: it is dominant, and whether it was counted stays as it was. */
+	 * bucket: it is drawn, and whether it was counted stays as it was. */
 	if (b->tail->starts)
-		ls->tail_counted = b->tail->kind != IV_IDLE && (b->tail != dom || dom->kind == IV_IDLE);
+		ls->tail_counted = b->tail->kind != IV_IDLE && !share_drawn(b->tail, dom);
 
 	if (dom->kind == IV_IDLE) {
 		err = lane_flush(lane, ls);

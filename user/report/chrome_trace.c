@@ -597,16 +597,25 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 {
 	struct json_object *args;
 	const char *name;
-	char fallback[32];
+	char fallback[48];
 	struct trace_span span;
 	long proc;
 	int err;
 
 	if (!trace_layout__clip(b->layout, sl->start_ns, sl->end_ns, &span))
 		return 0;
-	if (sl->kind != CPU_SLICE_BUILD)
+	if (sl->kind == CPU_SLICE_OTHER)
 		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu_other", "other (not the build)", span,
 			     json_object_new_object());
+	if (sl->kind == CPU_SLICE_MANY) {
+		/* Build threads none of which held the CPU: drawn, so a gap stays idle. */
+		snprintf(fallback, sizeof(fallback), "many short processes (%u)", sl->merged);
+		args = json_object_new_object();
+		args = json_done(args, json_put_int(args, "merged", sl->merged));
+		if (!args)
+			return -ENOMEM;
+		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", fallback, span, args);
+	}
 	proc = proc_at(b, sl->tgid, sl->start_ns);
 	if (proc >= 0) {
 		name = cached_proc_name(b, proc);
