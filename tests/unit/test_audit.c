@@ -451,6 +451,21 @@ static const char *xml_check(const char *x, size_t *nr_elements)
 	return depth ? "unclosed element" : NULL;
 }
 
+/* The integer value of attribute attr in the first element carrying marker. */
+static int attr_int_before(const char *svg, const char *marker, const char *attr)
+{
+	const char *at = strstr(svg, marker), *tag;
+	char key[32];
+
+	cr_assert(not(eq(ptr, (void *)at, NULL)), "no %s", marker);
+	for (tag = at; tag > svg && *tag != '<'; tag--)
+		;
+	snprintf(key, sizeof(key), " %s=\"", attr);
+	tag = strstr(tag, key);
+	cr_assert(not(eq(ptr, (void *)tag, NULL)), "no %s in the element of %s", attr, marker);
+	return atoi(tag + strlen(key));
+}
+
 Test(audit, svg_is_well_formed_and_has_its_parts)
 {
 	static const char *const odd_argv[] = { "cc1", "<b>&\"'\x01\xff.c", NULL };
@@ -484,6 +499,12 @@ Test(audit, svg_is_well_formed_and_has_its_parts)
 	cr_assert(strstr(svg, "href") == NULL);
 	cr_assert(strstr(svg, "url(") == NULL);
 	cr_assert(strstr(svg, "@font-face") == NULL);
+	/* No program wears the strip's running blue or waiting orange, and
+	 * outside work has a colour of its own in the strip. */
+	cr_assert(strstr(svg, "fill=\"#4e79a7\"") == NULL && strstr(svg, "fill=\"#f28e2b\"") == NULL);
+	cr_assert(strstr(svg, "class=\"out\"") != NULL);
+	/* The serial phase's label sits above the strip, not on it. */
+	cr_assert(lt(int, attr_int_before(svg, "class=\"sl\"", "y"), attr_int_before(svg, "class=\"bg\"", "y")));
 	free(svg);
 	build_free(&b);
 }

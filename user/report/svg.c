@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The SVG picture.  Top to bottom: a title with the headline figures, the
- * CPU/parallelism strip (build threads running and waiting, from the sched
- * model's counter samples, against the CPU count), then one row per process
- * lane.  Serial phases are shaded across the whole height.  Hovering a
- * process shows its <title>: plain SVG, no script.
+ * serial phases' labels, the CPU/parallelism strip (build threads running,
+ * outside work and build threads waiting, from the sched model's counter
+ * samples, against the CPU count), then one row per process lane, a child
+ * inset in its parent so that the nesting shows.  Serial phases are shaded
+ * across the whole height.  Hovering a process shows its <title>: plain
+ * SVG, no script.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #define MARGIN_R 20
 #define PLOT_W (WIDTH - MARGIN_L - MARGIN_R)
 #define HEADER_H 64
+#define PHASE_LABEL_H 16 /* the serial phases' labels, above the strip */
 #define STRIP_H 120
 #define AXIS_H 24
 #define LANES_MAX_H 1400
@@ -31,13 +34,20 @@
 /* Processes narrower than this (px) are not drawn: they would not show. */
 #define MIN_DRAW_W 0.25
 
-/* One colour per program among those with most CPU time; the rest grey. */
+/* The strip's colours: build threads running, waiting, outside work. */
+#define RUN_COLOUR "#4e79a7"
+#define WAIT_COLOUR "#f28e2b"
+#define OUTSIDE_COLOUR "#4d4d4d"
+/* One colour per program among those with most CPU time; the rest grey.
+ * None is the strip's blue, orange or dark grey: a program is not a state. */
 static const char *const palette[] = {
 	"#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-	"#ff9da7", "#9c755f", "#4e79a7", "#f28e2b",
+	"#ff9da7", "#9c755f", "#8cd17d", "#d37295",
 };
 #define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
 #define OTHER_COLOUR "#bab0ac"
+/* A child is inset this much (px) per level below the process it nests in on its lane. */
+#define NEST_INSET 3
 
 struct canvas {
 	FILE *out;
@@ -153,9 +163,21 @@ static void put_axis(struct canvas *cv, int y, int bottom)
 	}
 }
 
-/* Running (and waiting above it) build threads as areas, scaled to the CPUs. */
+/* CPUs running outside work in a sample: neither the build's nor idle. */
+static double outside_cpus(const struct audit *a, const struct counter_sample *c)
+{
+	double v = (double)a->nr_cpus - c->running - c->idle_cpus;
+
+	return v > 0 ? v : 0;
+}
+
+/*
+ * Stacked from the bottom, scaled to the CPUs: build threads running, CPUs
+ * running outside work, then build threads waiting for a CPU.
+ */
 static void put_strip(struct canvas *cv, const struct audit *a, const struct sched_model *s)
 {
+	static const char *const layer_class[] = { "wait", "out", "run" };
 	int y0 = cv->strip_y, base = y0 + STRIP_H;
 	double scale = (double)STRIP_H / (a->nr_cpus ? a->nr_cpus : 1), x, x2, v, top;
 	size_t i, layer;
@@ -167,15 +189,15 @@ static void put_strip(struct canvas *cv, const struct audit *a, const struct sch
 			MARGIN_L + 8, y0 + STRIP_H / 2);
 		return;
 	}
-	/* Layer 0: running + runnable (drawn first, behind); layer 1: running. */
-	for (layer = 0; layer < 2; layer++) {
-		fprintf(cv->out, "<path class=\"%s\" d=\"M%d %d", layer ? "run" : "wait", MARGIN_L, base);
+	/* Back to front, each layer the sum of those below it in the stack. */
+	for (layer = 0; layer < 3; layer++) {
+		fprintf(cv->out, "<path class=\"%s\" d=\"M%d %d", layer_class[layer], MARGIN_L, base);
 		for (i = 0; i < s->nr_samples; i++) {
 			const struct counter_sample *c = &s->samples[i];
 
 			x = x_of(cv, c->ts_ns);
 			x2 = i + 1 < s->nr_samples ? x_of(cv, s->samples[i + 1].ts_ns) : MARGIN_L + PLOT_W;
-			v = layer ? c->running : c->running + c->runnable;
+			v = c->running + (layer < 2 ? outside_cpus(a, c) : 0) + (layer < 1 ? c->runnable : 0);
 			top = base - v * scale;
 			if (top < y0)
 				top = y0; /* more waiting than the strip shows */
@@ -184,7 +206,8 @@ static void put_strip(struct canvas *cv, const struct audit *a, const struct sch
 		fprintf(cv->out, " L%d %d Z\"/>\n", MARGIN_L + PLOT_W, base);
 	}
 	fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"l\">top of the strip: %zu CPUs; build threads running "
-			 "(blue), waiting for a CPU (orange)</text>\n", MARGIN_L, base + 14, a->nr_cpus);
+			 "(blue), CPUs running work outside the build (dark grey), build threads waiting for a CPU "
+			 "(orange)</text>\n", MARGIN_L, base + 14, a->nr_cpus);
 }
 
 static void put_phases(struct canvas *cv, const struct audit *a, const struct model *m)
@@ -197,7 +220,7 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 		double x = x_of(cv, ph->start_ns), w = x_of(cv, ph->end_ns) - x;
 
 		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" class=\"serial\"><title>",
-			x, cv->strip_y, w < 1 ? 1 : w, cv->total_h - cv->strip_y - LEGEND_H);
+			x, cv->strip_y - PHASE_LABEL_H, w < 1 ? 1 : w, cv->total_h - cv->strip_y + PHASE_LABEL_H - LEGEND_H);
 		fprintf(cv->out, "serial phase %zu: %.2f s", i + 1, (ph->end_ns - ph->start_ns) / 1e9);
 		for (k = 0; k < ph->nr_procs; k++) {
 			if (ph->procs[k].proc < 0)
@@ -214,7 +237,8 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 			free(name);
 			continue;
 		}
-		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"sl\">serial %.2f s", x + 3, cv->strip_y + 26,
+		/* Above the strip, not on it: the strip's colours stay readable. */
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"sl\">serial %.2f s", x + 3, cv->strip_y - 4,
 			(ph->end_ns - ph->start_ns) / 1e9);
 		if (name) {
 			fputs(": ", cv->out);
@@ -225,37 +249,68 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 	}
 }
 
-/* Each process where the trace has it: its lane's row, its span (in ns: sub-pixel). */
+/* How many slices p sits inside on its lane, as the trace nests them. */
+static int nest_depth(const struct trace_layout *tl, size_t i)
+{
+	int depth = 0;
+	long up;
+
+	for (up = tl->procs[i].above; up >= 0; up = tl->procs[up].above)
+		depth++;
+	return depth;
+}
+
+/*
+ * Each process where the trace has it: its lane's row, its span (in ns:
+ * sub-pixel), inset within the slice around it so that every level shows as
+ * a frame (drawn after it: the model lists a parent before its children).
+ * A label is written where it fits before the first slice inside it.
+ */
 static void put_lanes(struct canvas *cv, const struct audit *a, const struct trace_layout *tl)
 {
 	const struct model *m = tl->m;
+	__u64 *first_inside = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*first_inside));
 	size_t i, fit;
 	char *name;
 
+	/* Where the first slice inside each process begins (0: none). */
+	for (i = 0; first_inside && i < m->nr_procs; i++) {
+		long up = tl->procs[i].above;
+
+		if (up >= 0 && (!first_inside[up] || tl->procs[i].start_ns < first_inside[up]))
+			first_inside[up] = tl->procs[i].start_ns;
+	}
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 		const struct proc_layout *pl = &tl->procs[i];
-		double x = x_of(cv, pl->start_ns), w = x_of(cv, pl->end_ns) - x;
+		double x = x_of(cv, pl->start_ns), w = x_of(cv, pl->end_ns) - x, free_w;
+		int inset = nest_depth(tl, i) * NEST_INSET, h;
 		int y = cv->lanes_y + (int)pl->row * cv->lane_h;
 
 		if (w < MIN_DRAW_W)
 			continue;
+		/* The deepest levels share the thinnest band the lane allows. */
+		if (inset > cv->lane_h - 1 - LANE_H_MIN)
+			inset = cv->lane_h - 1 - LANE_H_MIN > 0 ? cv->lane_h - 1 - LANE_H_MIN : 0;
+		h = cv->lane_h - 1 - inset;
 		name = proc_display_name(m, p);
-		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\"><title>", x, y,
-			w, cv->lane_h - 1, colour_of(a, audit__program_of(p)));
+		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" class=\"n\"><title>",
+			x, y + inset, w, h, colour_of(a, audit__program_of(p)));
 		xml_put(cv->out, name ? name : p->comm);
 		fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU</title></rect>\n", p->pid,
 			(pl->start_ns - cv->start_ns) / 1e9, (pl->end_ns - cv->start_ns) / 1e9,
 			(p->utime_ns + p->stime_ns) / 1e9);
-		/* A label only where it fits: a cut name would mislead. */
-		fit = (size_t)((w - 4) / CHAR_W);
-		if (name && cv->lane_h >= 12 && fit >= 3 && strlen(name) <= fit) {
+		/* A label only where it fits and no slice inside covers it: a cut name would mislead. */
+		free_w = first_inside && first_inside[i] ? x_of(cv, first_inside[i]) - x : w;
+		fit = free_w > 4 ? (size_t)((free_w - 4) / CHAR_W) : 0;
+		if (name && h >= 11 && fit >= 3 && strlen(name) <= fit) {
 			fprintf(cv->out, "<text x=\"%.2f\" y=\"%d\" class=\"p\">", x + 2, y + cv->lane_h - 4);
 			xml_put(cv->out, name);
 			fputs("</text>\n", cv->out);
 		}
 		free(name);
 	}
+	free(first_inside);
 }
 
 int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s)
@@ -273,7 +328,7 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 		cv.lane_h = LANE_H_MAX;
 	if (cv.lane_h < LANE_H_MIN)
 		cv.lane_h = LANE_H_MIN;
-	cv.strip_y = HEADER_H + AXIS_H;
+	cv.strip_y = HEADER_H + AXIS_H + PHASE_LABEL_H;
 	cv.lanes_y = cv.strip_y + STRIP_H + 22; /* room for the strip's legend */
 	cv.total_h = cv.lanes_y + (int)lanes * cv.lane_h + 10 + LEGEND_H;
 
@@ -284,7 +339,8 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 	fputs("<style>text{font-family:sans-serif;font-size:11px;fill:#222}.h{font-size:16px;font-weight:bold}"
 	      ".t{fill:#666;font-size:10px}.p{fill:#fff;font-size:10px}.l{font-size:12px}"
 	      ".sl{fill:#a00;font-size:11px;font-weight:bold}.g{stroke:#ddd;stroke-width:1}.bg{fill:#f4f4f4}"
-	      ".run{fill:#4e79a7}.wait{fill:#f28e2b}.serial{fill:#d62728;fill-opacity:0.12;stroke:#d62728;"
+	      ".run{fill:" RUN_COLOUR "}.wait{fill:" WAIT_COLOUR "}.out{fill:" OUTSIDE_COLOUR "}"
+	      ".n{stroke:#fff;stroke-width:0.5}.serial{fill:#d62728;fill-opacity:0.12;stroke:#d62728;"
 	      "stroke-opacity:0.6}</style>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", WIDTH, cv.total_h);
 	put_header(&cv, a, m);
