@@ -39,16 +39,19 @@ enum par_kind {
  */
 #define PAR_SERIAL_BRIDGE_NS 20000000ull /* 20 ms */
 /*
- * The tolerance: a phase holds at most PAR_SERIAL_BRIDGE_NS plus 2 % of its
- * length with two or more build threads running (the bridged overlaps,
- * summed).  Past it, the phase ends where the overlap that would break it
- * began: many short overlaps are parallel work, not a serial step.
+ * The tolerance: a phase holds at most 2 ms plus 5 % of its length with two
+ * or more build threads running (the bridged overlaps, summed).  Past it,
+ * the phase ends where the overlap that would break it began: many short
+ * overlaps are parallel work, not a serial step.  (A compile-assemble-link
+ * step overlaps its driver about 6 % of the time; a storm of short jobs
+ * 40 %.)
  */
-#define PAR_PHASE_PARALLEL_PERMILLE 20
+#define PAR_PHASE_PARALLEL_MIN_NS 2000000ull
+#define PAR_PHASE_PARALLEL_PERMILLE 50
 
 static inline __u64 par__phase_tolerance_ns(__u64 phase_ns)
 {
-	return PAR_SERIAL_BRIDGE_NS + phase_ns / 1000 * PAR_PHASE_PARALLEL_PERMILLE;
+	return PAR_PHASE_PARALLEL_MIN_NS + phase_ns / 1000 * PAR_PHASE_PARALLEL_PERMILLE;
 }
 
 struct par_phase_proc {

@@ -161,7 +161,7 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 	fprintf(out, "buildbpf: serial phases (one build thread at most ran, one process at most made progress, CPUs "
 		     "left to idle or others; >= %.2f s; overlaps of %.0f ms + %d %% tolerated), processes by share of "
 		     "the phase's CPU:\n",
-		sec(a->serial_threshold_ns), PAR_SERIAL_BRIDGE_NS / 1e6, PAR_PHASE_PARALLEL_PERMILLE / 10);
+		sec(a->serial_threshold_ns), PAR_PHASE_PARALLEL_MIN_NS / 1e6, PAR_PHASE_PARALLEL_PERMILLE / 10);
 	for (i = 0; i < a->nr_phases; i++) {
 		const struct audit_phase *ph = &a->phases[i];
 
