@@ -1198,6 +1198,28 @@ Test(chrome_trace, cpu_slices_of_other_work_and_at_the_edges)
 	json_object_put(root);
 }
 
+/* Build threads none of which held a SUMMARY bucket: one slice saying so, not a gap. */
+Test(chrome_trace, many_short_processes_are_one_named_slice)
+{
+	struct sched_build sb;
+	struct cpu_slice many[1];
+	struct json_object *root, *ev, *args;
+
+	sched_build_init(&sb);
+	many[0] = build_slice(MS(30), MS(40), 0, 0, 57);
+	many[0].kind = CPU_SLICE_MANY;
+	sb.cpus[2] = cpu_lane_of(2, many, 1);
+	root = export(&sb.m, &sb.meta);
+	ev = must_be_at(root, "X", 2, 3, 30001);
+	cr_assert(eq(str, (char *)get_str(ev, "name"), "many short processes (57)"));
+	cr_assert(eq(str, (char *)get_str(ev, "cat"), "cpu"));
+	cr_assert(eq(i64, get_int(ev, "dur"), 10000));
+	args = args_of(ev);
+	cr_assert(eq(int, (int)get_int(args, "merged"), 57));
+	cr_assert(eq(ptr, get(args, "pid"), NULL));
+	json_object_put(root);
+}
+
 Test(chrome_trace, sched_accounting_in_process_args)
 {
 	struct sched_build sb;
