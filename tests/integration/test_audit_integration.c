@@ -169,13 +169,13 @@ Test(audit_integration, a_serial_phase_holds_no_parallel_work)
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	serial_pid = burn_pid(trace, "0.8");
-	cr_assert(gt(i64, serial_pid, 0), "the serial step is not in the trace");
+	cr_assert(lt(i64, 0, serial_pid), "the serial step is not in the trace");
 	summary = bb_load_summary(&run, "s.json");
-	phases = get(get(summary, "serial_phases"), "phases");
+	phases = need_field(need_field(summary, "serial_phases"), "phases");
 	cr_assert(ge(sz, json_object_array_length(phases), 1), "stderr: %s", run.err);
 	for (i = 0; i < json_object_array_length(phases); i++) {
 		struct json_object *ph = json_object_array_get_idx(phases, i);
-		double start = json_object_get_double(get(ph, "start_ms")), end = json_object_get_double(get(ph, "end_ms"));
+		double start = json_object_get_double(need_field(ph, "start_ms")), end = json_object_get_double(need_field(ph, "end_ms"));
 		double seen = lanes_parallel_ms(trace, start, end);
 		/* The stated tolerance: 2 ms + 5 % of the phase (and 1 ms of rounding). */
 		double tolerated = 2.0 + (end - start) * 0.05 + 1.0;
@@ -186,11 +186,11 @@ Test(audit_integration, a_serial_phase_holds_no_parallel_work)
 			  i, start, end, seen, run.err);
 	}
 	top = json_object_array_get_idx(phases, 0);
-	proc = json_object_array_get_idx(get(top, "processes"), 0);
+	proc = json_object_array_get_idx(need_field(top, "processes"), 0);
 	cr_assert(not(eq(ptr, proc, NULL)));
-	cr_assert(eq(i64, json_object_get_int64(get(proc, "pid")), serial_pid), "stderr: %s", run.err);
+	cr_assert(eq(i64, json_object_get_int64(need_field(proc, "pid")), serial_pid), "stderr: %s", run.err);
 	/* Named by its share of the phase's CPU: it is nearly all of it. */
-	cr_assert(ge(dbl, json_object_get_double(get(proc, "share")), 0.9), "stderr: %s", run.err);
+	cr_assert(ge(dbl, json_object_get_double(need_field(proc, "share")), 0.9), "stderr: %s", run.err);
 	json_object_put(summary);
 	json_object_put(trace);
 }

@@ -1211,12 +1211,12 @@ Test(chrome_trace, many_short_processes_are_one_named_slice)
 	sb.cpus[2] = cpu_lane_of(2, many, 1);
 	root = export(&sb.m, &sb.meta);
 	ev = must_be_at(root, "X", 2, 3, 30001);
-	cr_assert(eq(str, (char *)get_str(ev, "name"), "many short processes (57)"));
-	cr_assert(eq(str, (char *)get_str(ev, "cat"), "cpu"));
-	cr_assert(eq(i64, get_int(ev, "dur"), 10000));
+	cr_assert(eq(str, (char *)str_field(ev, "name"), "many short processes (57)"));
+	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu"));
+	cr_assert(eq(i64, int_field(ev, "dur"), 10000));
 	args = args_of(ev);
-	cr_assert(eq(int, (int)get_int(args, "merged"), 57));
-	cr_assert(eq(ptr, get(args, "pid"), NULL));
+	cr_assert(eq(int, (int)int_field(args, "merged"), 57));
+	cr_assert(eq(ptr, field(args, "pid"), NULL));
 	json_object_put(root);
 }
 
