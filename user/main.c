@@ -24,7 +24,7 @@
 #include "model/replay.h"
 #include "output/output.h"
 #include "output/run_outputs.h"
-#include "record/exit_status.h"
+#include "record/die_of_signal.h"
 #include "record/launch.h"
 #include "record/preflight.h"
 #include "record/privilege.h"
@@ -477,6 +477,6 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_SETUP;
 	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &died_of) : cmd_trace(&opts, &ra, &died_of);
 	/* Everything is written and cleaned up: end as the command ended. */
-	exit_status__die_of(died_of);
+	die_of_signal(died_of);
 	return exit_code;
 }

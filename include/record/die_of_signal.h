@@ -6,8 +6,8 @@
  * so buildbpf dies of the signal its command died of, after its own
  * cleanup, instead of exiting 128+N.
  */
-#ifndef BUILDBPF_RECORD_EXIT_STATUS_H
-#define BUILDBPF_RECORD_EXIT_STATUS_H
+#ifndef BUILDBPF_DIE_OF_SIGNAL_H
+#define BUILDBPF_DIE_OF_SIGNAL_H
 
 /*
  * signo is one buildbpf forwards to the command (SIGINT, SIGTERM, SIGHUP,
@@ -15,6 +15,6 @@
  * raises it, with core dumps off (SIGQUIT must not leave a core file of
  * buildbpf).  Does not return then.  Returns for 0 and any other signal.
  */
-void exit_status__die_of(int signo);
+void die_of_signal(int signo);
 
-#endif /* BUILDBPF_RECORD_EXIT_STATUS_H */
+#endif /* BUILDBPF_DIE_OF_SIGNAL_H */

@@ -5,9 +5,9 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include "record/exit_status.h"
+#include "record/die_of_signal.h"
 
-void exit_status__die_of(int signo)
+void die_of_signal(int signo)
 {
 	const struct rlimit no_core = { 0, 0 };
 	sigset_t only;
