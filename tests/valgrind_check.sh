@@ -28,8 +28,10 @@ command -v valgrind >/dev/null || { echo "valgrind_check: valgrind is not instal
 
 dir=$(mktemp -d /tmp/buildbpf-valgrind.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-# The second case runs its command as nobody, in this directory.
+# The second case runs as nobody in this directory: buildbpf drops to the
+# command's user before it writes anything, so that user must own it.
 chmod 755 "$dir"
+chown nobody "$dir"
 
 failed=0
 

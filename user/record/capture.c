@@ -190,11 +190,13 @@ int capture__track(struct capture *c, pid_t pid, __u64 since_ns)
 
 bool capture__tracking_none(const struct capture *c)
 {
-	__u32 key;
+	/* tgid 0 (the idle task) is never tracked, and the key after a key
+	 * that is not in the map is the first one. */
+	__u32 absent = 0, key;
 
 	/* One lookup of a first key, on the fd buildbpf holds: no privilege
 	 * needed after the drop.  An error is not "empty". */
-	return bpf_map__get_next_key(c->skel->maps.tracked, NULL, &key, sizeof(key)) == -ENOENT;
+	return bpf_map__get_next_key(c->skel->maps.tracked, &absent, &key, sizeof(key)) == -ENOENT;
 }
 
 int capture__epoll_fd(const struct capture *c)
