@@ -99,7 +99,8 @@ long long bb_other_int(struct json_object *trace, const char *key);
 void bb_write_fanout_makefile(const struct bb_run *r, int n, const char *recipe);
 /*
  * The directory a --keep-trace-dir run said it kept ("trace directory
- * kept: DIR" on its stderr); ends that line in r->err.  The test fails if
+ * kept: DIR" on its stderr); ends that line in r->err, so the name is valid
+ * only until the next run replaces r->err.  The test fails if
  * there is none.
  */
 const char *bb_kept_trace_dir(struct bb_run *r);
