@@ -1112,17 +1112,99 @@ Test(chrome_trace, sched_tracks_are_named_and_ordered)
 	cr_assert(eq(i64, meta_sort(root, "process_sort_index", 2, -1), 1));
 	cr_assert(eq(str, (char *)meta_name(root, "process_name", 3, -1), "Parallelism"));
 	cr_assert(eq(i64, meta_sort(root, "process_sort_index", 3, -1), 2));
-	cr_assert(eq(str, (char *)meta_name(root, "thread_name", 3, 1), "counters"));
-	cr_assert(eq(i64, meta_sort(root, "thread_sort_index", 3, 1), 1));
+	cr_assert(eq(str, (char *)meta_name(root, "thread_name", 3, 3), "counters"));
+	cr_assert(eq(i64, meta_sort(root, "thread_sort_index", 3, 3), 3));
 
 	/* Every CPU is named, also the idle one and the one with nothing in the trace. */
 	for (cpu = 0; cpu < 4; cpu++) {
 		snprintf(want, sizeof(want), "CPU %d", cpu);
-		cr_assert(eq(str, (char *)meta_name(root, "thread_name", 2, cpu + 1), want));
-		cr_assert(eq(i64, meta_sort(root, "thread_sort_index", 2, cpu + 1), cpu + 1));
+		cr_assert(eq(str, (char *)meta_name(root, "thread_name", 2, cpu + 2), want));
+		cr_assert(eq(i64, meta_sort(root, "thread_sort_index", 2, cpu + 2), cpu + 2));
 	}
 	/* 2 + 2 * 3 lanes for the build, 2 + 2 * 4 CPUs, 2 + 2 counters. */
 	cr_assert(eq(sz, count_events(root, "M", NULL), 8 + 10 + 4));
+	json_object_put(root);
+}
+
+/* A named thread as a viewer orders it. */
+struct named_thread {
+	int64_t tid, sort_index;
+	const char *name;
+};
+
+/*
+ * Perfetto's thread order inside a process (ui ProcessThreadGroups): the
+ * thread whose tid is the pid (its "main thread") first, then by tid;
+ * versions that read thread_sort_index put it before both.
+ */
+static int64_t perfetto_pid;
+static bool perfetto_reads_sort_index;
+
+static int cmp_perfetto_thread(const void *a, const void *b)
+{
+	const struct named_thread *x = a, *y = b;
+	bool xm = x->tid == perfetto_pid, ym = y->tid == perfetto_pid;
+
+	if (perfetto_reads_sort_index && x->sort_index != y->sort_index)
+		return x->sort_index < y->sort_index ? -1 : 1;
+	if (xm != ym)
+		return xm ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The names of pid's threads, comma-separated, in Perfetto's order. */
+static void perfetto_thread_order(struct json_object *root, int64_t pid, bool reads_sort_index, char *out,
+				  size_t size)
+{
+	struct json_object *events = trace_events(root);
+	struct named_thread threads[16];
+	size_t i, n = 0, used = 0;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!str_field_is(ev, "ph", "M") || !str_field_is(ev, "name", "thread_name") ||
+		    int_field(ev, "pid") != pid)
+			continue;
+		cr_assert(lt(sz, n, 16));
+		threads[n].tid = int_field(ev, "tid");
+		threads[n].name = str_field(args_of(ev), "name");
+		threads[n].sort_index = meta_sort(root, "thread_sort_index", pid, threads[n].tid);
+		n++;
+	}
+	perfetto_pid = pid;
+	perfetto_reads_sort_index = reads_sort_index;
+	qsort(threads, n, sizeof(*threads), cmp_perfetto_thread);
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		used += snprintf(out + used, size - used, "%s%s", i ? "," : "", threads[i].name);
+}
+
+/*
+ * The tracks come out in their natural order in Perfetto, the version that
+ * reads the sort indexes and the one that does not: lane 1, 2, 3; CPU 0, 1,
+ * 2, 3 (CPU 1 at tid 2 in pid 2 was Perfetto's "main thread" and drawn
+ * first); processes by process_sort_index: the build, CPUs, Parallelism.
+ */
+Test(chrome_trace, tracks_in_perfetto_order)
+{
+	static const char *want[] = { "lane 1,lane 2,lane 3", "CPU 0,CPU 1,CPU 2,CPU 3", "counters" };
+	struct sched_build sb;
+	struct json_object *root;
+	char order[256];
+	int64_t pid;
+	int reads;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+	for (pid = 1; pid <= 3; pid++) {
+		cr_assert(eq(i64, meta_sort(root, "process_sort_index", pid, -1), pid - 1));
+		for (reads = 0; reads < 2; reads++) {
+			perfetto_thread_order(root, pid, reads, order, sizeof(order));
+			cr_assert(eq(str, order, (char *)want[pid - 1]), "pid %lld, sort index %s", (long long)pid,
+				  reads ? "read" : "ignored");
+		}
+	}
 	json_object_put(root);
 }
 
@@ -1134,7 +1216,7 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 	sched_build_init(&sb);
 	root = export(&sb.m, &sb.meta);
 
-	ev = must_be_at(root, "X", 2, 1, 1);
+	ev = must_be_at(root, "X", 2, 2, 1);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "make"));
 	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu"));
 	cr_assert(eq(i64, int_field(ev, "dur"), 5000));
@@ -1144,7 +1226,7 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 	cr_assert(eq(ptr, field(args, "merged"), NULL));
 
 	/* pid 200's first life, a thread of it, three intervals merged. */
-	ev = must_be_at(root, "X", 2, 1, 12001);
+	ev = must_be_at(root, "X", 2, 2, 12001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "cc a.c"));
 	cr_assert(eq(i64, int_field(ev, "dur"), 8000));
 	args = args_of(ev);
@@ -1153,20 +1235,20 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 	cr_assert(eq(int, (int)int_field(args, "merged"), 3));
 
 	/* Its second life is another program. */
-	ev = must_be_at(root, "X", 2, 1, 45001);
+	ev = must_be_at(root, "X", 2, 2, 45001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "ld -o prog"));
 	cr_assert(eq(int, (int)int_field(args_of(ev), "pid"), 200));
-	ev = must_be_at(root, "X", 2, 2, 40001);
+	ev = must_be_at(root, "X", 2, 3, 40001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "ld -o prog"));
 	/* Between the two: the last one to start. */
-	ev = must_be_at(root, "X", 2, 2, 35001);
+	ev = must_be_at(root, "X", 2, 3, 35001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "cc a.c"));
 
 	/* No instance with that pid; one that never exec'd. */
-	ev = must_be_at(root, "X", 2, 2, 60001);
+	ev = must_be_at(root, "X", 2, 3, 60001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "pid 999"));
 	cr_assert(eq(int, (int)int_field(args_of(ev), "pid"), 999));
-	ev = must_be_at(root, "X", 2, 2, 70001);
+	ev = must_be_at(root, "X", 2, 3, 70001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "make (fork)"));
 	cr_assert(eq(i64, int_field(ev, "dur"), 0));
 	json_object_put(root);
@@ -1180,7 +1262,7 @@ Test(chrome_trace, cpu_slices_of_other_work_and_at_the_edges)
 	sched_build_init(&sb);
 	root = export(&sb.m, &sb.meta);
 
-	ev = must_be_at(root, "X", 2, 1, 20001);
+	ev = must_be_at(root, "X", 2, 2, 20001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "other (not the build)"));
 	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu_other"));
 	cr_assert(eq(i64, int_field(ev, "dur"), 5000));
@@ -1189,7 +1271,7 @@ Test(chrome_trace, cpu_slices_of_other_work_and_at_the_edges)
 	cr_assert(eq(int, json_object_object_length(args), 0));
 
 	/* Past the end: cut at the trace end. */
-	ev = must_be_at(root, "X", 2, 1, 95001);
+	ev = must_be_at(root, "X", 2, 2, 95001);
 	cr_assert(eq(i64, int_field(ev, "dur"), 5000));
 	/* CPU 3's slices lie wholly outside; CPU 2 was idle. */
 	cr_assert(eq(sz, count_events(root, "X", "cpu"), 8));
@@ -1210,7 +1292,7 @@ Test(chrome_trace, many_short_processes_are_one_named_slice)
 	many[0].kind = CPU_SLICE_MANY;
 	sb.cpus[2] = cpu_lane_of(2, many, 1);
 	root = export(&sb.m, &sb.meta);
-	ev = must_be_at(root, "X", 2, 3, 30001);
+	ev = must_be_at(root, "X", 2, 4, 30001);
 	cr_assert(eq(str, (char *)str_field(ev, "name"), "many short processes (57)"));
 	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu"));
 	cr_assert(eq(i64, int_field(ev, "dur"), 10000));
@@ -1253,7 +1335,7 @@ static void assert_counters(struct json_object *root, int64_t ts, double running
 		if (!str_field_is(ev, "ph", "C") || int_field(ev, "ts") != ts)
 			continue;
 		cr_assert(eq(int, (int)int_field(ev, "pid"), 3));
-		cr_assert(eq(int, (int)int_field(ev, "tid"), 1));
+		cr_assert(eq(int, (int)int_field(ev, "tid"), 3));
 		if (str_field_is(ev, "name", "build threads")) {
 			cr_assert(eq(ptr, threads, NULL), "two build threads samples at %lld", (long long)ts);
 			threads = ev;
@@ -1526,7 +1608,7 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 
 		if (!str_field_is(ev, "ph", "X") || int_field(ev, "pid") != 2)
 			continue;
-		cpu = (size_t)int_field(ev, "tid") - 1;
+		cpu = (size_t)int_field(ev, "tid") - 2;
 		ts = int_field(ev, "ts");
 		cr_assert(lt(sz, cpu, RANDOM_SCHED_CPUS));
 		while (lo < hi) {
@@ -1586,8 +1668,8 @@ static void count_many(struct json_object *ev, void *ctx)
 	} else if (!strcmp(ph, "s") || !strcmp(ph, "f")) {
 		c->flows++;
 	} else if (!strcmp(ph, "X") && int_field(ev, "pid") == 2) {
-		cr_assert(ge(i64, int_field(ev, "tid"), 1));
-		cr_assert(le(i64, int_field(ev, "tid"), MANY_CPUS));
+		cr_assert(ge(i64, int_field(ev, "tid"), 2));
+		cr_assert(le(i64, int_field(ev, "tid"), MANY_CPUS + 1));
 		cr_assert(ge(i64, int_field(ev, "ts"), 1));
 		cr_assert(ge(i64, int_field(ev, "dur"), 0));
 		if (str_field_is(ev, "cat", "cpu")) {

@@ -8,12 +8,21 @@
 //
 //   node devtools-check.cjs TRACE.json [--screenshot OUT.png]
 //        [--expect-track REGEX]... [--expect-slices N]
+//        [--expect-order REGEX]... [--expect-slice-count-order]
 //
 // Fails (exit 1) when the panel has no trace (unparseable file), shows an
 // error, lacks a track named like a REGEX or a thread of the file that holds
 // slices, or draws another number of slices than the file's X events plus
 // matched B/E pairs: the panel silently drops a slice that partially
 // overlaps another on its thread, which no JSON-level check notices.
+// --expect-order: the tracks named like the REGEXes are drawn in that order
+// (top to bottom).  --expect-slice-count-order: the panel orders the thread
+// tracks the way its code does for a trace that is not Chrome's own
+// (CompatibilityTracksAppender: by number of slices, most first, then
+// grouped under the process of the first of them; process_sort_index and
+// thread_sort_index are not read), pairs with equal counts left aside.
+// The report's "order" lists the thread tracks as drawn, "sortIndexOrder"
+// as the file's sort indexes ask (what Perfetto draws).
 // Exit 2: usage, or chromium could not be driven.  Prints a JSON report.
 //
 // Debian's chromium has no chrome://tracing (no catapult) and Perfetto's UI
@@ -24,10 +33,12 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
-const USAGE = 'usage: devtools-check.cjs TRACE.json [--screenshot OUT.png] [--expect-track REGEX]... [--expect-slices N]';
+const USAGE =
+	'usage: devtools-check.cjs TRACE.json [--screenshot OUT.png] [--expect-track REGEX]... [--expect-slices N] ' +
+	'[--expect-order REGEX]... [--expect-slice-count-order]';
 
 function parseArgs(argv) {
-	const opts = { trace: null, screenshot: null, tracks: [], slices: null };
+	const opts = { trace: null, screenshot: null, tracks: [], slices: null, order: [], countOrder: false };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const value = () => {
@@ -37,6 +48,8 @@ function parseArgs(argv) {
 		if (a === '--screenshot') opts.screenshot = value();
 		else if (a === '--expect-track') opts.tracks.push(new RegExp(value()));
 		else if (a === '--expect-slices') opts.slices = Number(value());
+		else if (a === '--expect-order') opts.order.push(new RegExp(value()));
+		else if (a === '--expect-slice-count-order') opts.countOrder = true;
 		else if (a.startsWith('--')) usage(`unknown option ${a}`);
 		else if (opts.trace === null) opts.trace = a;
 		else usage(`unexpected argument ${a}`);
@@ -62,18 +75,30 @@ function expectation(file) {
 	const events = Array.isArray(doc) ? doc : doc && doc.traceEvents;
 	if (!Array.isArray(events)) return { error: 'no traceEvents array' };
 	const threadNames = new Map();
+	const sortIndex = new Map();
+	const perThread = new Map();
 	const withSlices = new Set();
 	const open = new Map();
 	let x = 0, pairs = 0;
 	const key = (e) => `${e.pid}/${e.tid}`;
-	for (const e of events)
-		if (e && e.ph === 'M' && e.name === 'thread_name' && e.args) threadNames.set(key(e), String(e.args.name));
+	for (const e of events) {
+		if (!e || e.ph !== 'M' || !e.args) continue;
+		if (e.name === 'thread_name') threadNames.set(key(e), String(e.args.name));
+		if (e.name === 'thread_sort_index') sortIndex.set(key(e), Number(e.args.sort_index));
+		if (e.name === 'process_sort_index') sortIndex.set(`${e.pid}`, Number(e.args.sort_index));
+	}
+	const count = (e) => {
+		const t = perThread.get(key(e)) || { pid: e.pid, tid: e.tid, slices: 0 };
+		t.slices++;
+		perThread.set(key(e), t);
+	};
 	const timed = events.filter((e) => e && (e.ph === 'X' || e.ph === 'B' || e.ph === 'E'));
 	timed.sort((a, b) => a.ts - b.ts);
 	for (const e of timed) {
 		if (e.ph === 'X') {
 			x++;
 			withSlices.add(key(e));
+			count(e);
 			continue;
 		}
 		const stack = open.get(key(e)) || [];
@@ -84,10 +109,16 @@ function expectation(file) {
 			stack.pop();
 			pairs++;
 			withSlices.add(key(e));
+			count(e);
 		}
 	}
 	const tracks = [...withSlices].map((k) => threadNames.get(k)).filter((n) => n !== undefined);
-	return { slices: x + pairs, x, pairs, tracks: [...new Set(tracks)] };
+	// The threads as the file's sort indexes order them: process, then thread.
+	const idx = (k) => (sortIndex.has(k) ? sortIndex.get(k) : 0);
+	const threads = [...perThread.entries()].map(([k, t]) => ({ ...t, name: threadNames.get(k) ?? `Thread ${t.tid}` }));
+	threads.sort((a, b) => idx(`${a.pid}`) - idx(`${b.pid}`) || a.pid - b.pid ||
+			       idx(`${a.pid}/${a.tid}`) - idx(`${b.pid}/${b.tid}`) || a.tid - b.tid);
+	return { slices: x + pairs, x, pairs, tracks: [...new Set(tracks)], threads };
 }
 
 // Runs in the page: what the Performance panel holds now.  Its flame chart's
@@ -192,6 +223,19 @@ async function screenshot(page, out) {
 	await page.screenshot({ path: out });
 }
 
+// The thread tracks as drawn, top to bottom, matched with the file's threads
+// by name: the panel names a track "NAME (tid)" and a process "NAME (pid)".
+function threadOrder(tracks, threads) {
+	const out = [];
+	for (const t of tracks || []) {
+		const m = t.name.match(/^(.*) \((\d+)\)$/);
+		if (!m) continue;
+		const thread = threads.find((x) => x.name === m[1] && x.tid === Number(m[2]));
+		if (thread && !out.includes(thread)) out.push(thread);
+	}
+	return out;
+}
+
 function verdict(expected, state, opts) {
 	const failures = [];
 	if (expected.error) failures.push(`the file: ${expected.error}`);
@@ -212,6 +256,20 @@ function verdict(expected, state, opts) {
 		failures.push(`slice count: expected ${opts.slices}, the viewer draws ${state.slices}`);
 	for (const re of opts.tracks)
 		if (!names.some((n) => re.test(n))) failures.push(`no track named like ${re}`);
+	const order = threadOrder(state.tracks, expected.threads || []);
+	const found = opts.order.map((re) => order.findIndex((t) => re.test(t.name)));
+	const drawn = order.map((t) => t.name).join(', ');
+	for (let k = 0; k < opts.order.length; k++) {
+		if (found[k] < 0) failures.push(`order: no thread track named like ${opts.order[k]}`);
+		else if (k > 0 && found[k - 1] >= 0 && found[k] < found[k - 1])
+			failures.push(`order: ${opts.order[k]} is drawn above ${opts.order[k - 1]} (drawn: ${drawn})`);
+	}
+	if (opts.countOrder)
+		for (let i = 0; i < order.length; i++)
+			for (let j = i + 1; j < order.length; j++)
+				if (order[i].slices < order[j].slices && order[i].pid === order[j].pid)
+					failures.push(`order: '${order[j].name}' (${order[j].slices} slices) is drawn below ` +
+						      `'${order[i].name}' (${order[i].slices})`);
 	for (const thread of expected.tracks || [])
 		if (!names.some((n) => n === thread || n.startsWith(`${thread} `)))
 			failures.push(`no track for thread '${thread}', which holds slices`);
@@ -245,6 +303,8 @@ async function main() {
 		await loadTrace(page, opts.trace);
 		const state = await settle(page);
 		report.viewer = { loaded: state.loaded, slices: state.slices || 0, tracks: state.tracks || [] };
+		report.order = threadOrder(state.tracks, expected.threads || []).map((t) => `${t.name} (${t.slices})`);
+		report.sortIndexOrder = (expected.threads || []).map((t) => t.name);
 		report.pageErrors = pageErrors;
 		report.failures = verdict(expected, state, opts);
 		if (opts.screenshot) {

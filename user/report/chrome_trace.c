@@ -41,9 +41,18 @@
 #define COUNTERS_PID 3
 /* Merged traces with no traced writer, and merged counters. */
 #define MERGED_PID 4
-#define MERGED_COUNTERS_TID 1
+/*
+ * Track order (docs/trace-rules.md, rule 12): in each trace process the
+ * first track's tid is the pid and the others follow in ascending tids.
+ * Perfetto draws the thread whose tid is its pid (the "main thread") first
+ * and the others by tid, whatever the sort indexes; a CPU 1 at tid 2 in
+ * pid 2 was drawn above CPU 0.  So lane k is tid TRACE_PID + k, CPU c is
+ * tid CPUS_PID + c, the counters are tid COUNTERS_PID and the merged
+ * counters tid MERGED_PID.  thread_sort_index repeats the tid.
+ */
+#define MERGED_COUNTERS_TID MERGED_PID
 /* Counter events need a tid like any other event (docs/trace-rules.md, rule 2). */
-#define COUNTERS_TID 1
+#define COUNTERS_TID COUNTERS_PID
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
 /* Plain: no indentation, the file is for viewers and can be large. */
@@ -231,7 +240,7 @@ static struct json_object *new_event(const char *ph, const char *cat, const char
 
 static __s64 lane_tid(__u32 lane)
 {
-	return (__s64)lane + 1;
+	return (__s64)lane + TRACE_PID;
 }
 
 /*
@@ -275,7 +284,7 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 	for (i = 0; !err && i < b->layout->nr_lanes; i++) {
 		__s64 tid = lane_tid(b->layout->lanes[i]);
 
-		snprintf(name, sizeof(name), "lane %lld", (long long)tid);
+		snprintf(name, sizeof(name), "lane %u", b->layout->lanes[i] + 1);
 		err = add_meta(b, TRACE_PID, "thread_name", tid, json_object_new_string(name));
 		if (!err)
 			err = add_meta(b, TRACE_PID, "thread_sort_index", tid, json_object_new_int64(tid));
@@ -566,7 +575,7 @@ static const char *cached_proc_name(struct builder *b, size_t i)
 
 static __s64 cpu_tid(__u32 cpu)
 {
-	return (__s64)cpu + 1;
+	return (__s64)cpu + CPUS_PID;
 }
 
 static int add_cpu_track_names(struct builder *b)
@@ -577,11 +586,7 @@ static int add_cpu_track_names(struct builder *b)
 	int err;
 
 	err = add_meta(b, CPUS_PID, "process_name", 0, json_object_new_string("CPUs")) ?:
-	      add_meta(b, CPUS_PID, "process_sort_index", 0, json_object_new_int(1)) ?:
-	      add_meta(b, COUNTERS_PID, "process_name", 0, json_object_new_string("Parallelism")) ?:
-	      add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2)) ?:
-	      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_object_new_string("counters")) ?:
-	      add_meta(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, json_object_new_int(COUNTERS_TID));
+	      add_meta(b, CPUS_PID, "process_sort_index", 0, json_object_new_int(1));
 	/* Every CPU, also one that stayed idle: an empty named track is fine. */
 	for (i = 0; !err && i < s->nr_cpus; i++) {
 		__s64 tid = cpu_tid(s->cpus[i].cpu);
@@ -590,6 +595,11 @@ static int add_cpu_track_names(struct builder *b)
 		err = add_meta(b, CPUS_PID, "thread_name", tid, json_object_new_string(name)) ?:
 		      add_meta(b, CPUS_PID, "thread_sort_index", tid, json_object_new_int64(tid));
 	}
+	if (!err)
+		err = add_meta(b, COUNTERS_PID, "process_name", 0, json_object_new_string("Parallelism")) ?:
+		      add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2)) ?:
+		      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_object_new_string("counters")) ?:
+		      add_meta(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, json_object_new_int(COUNTERS_TID));
 	return err;
 }
 
