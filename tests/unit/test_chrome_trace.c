@@ -1280,6 +1280,34 @@ Test(chrome_trace, cpu_slices_of_other_work_and_at_the_edges)
 	json_object_put(root);
 }
 
+/*
+ * Work outside the build has the reserved neutral colour (cname "grey",
+ * which catapult draws grey); nothing of the build has a cname, so no build
+ * step looks like it.
+ */
+Test(chrome_trace, other_work_is_grey_and_nothing_else_is)
+{
+	struct sched_build sb;
+	struct json_object *root, *events, *ev;
+	size_t i, grey = 0;
+
+	sched_build_init(&sb);
+	root = export(&sb.m, &sb.meta);
+	events = trace_events(root);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		ev = json_object_array_get_idx(events, i);
+		if (str_field_is(ev, "cat", "cpu_other")) {
+			cr_assert(eq(str, (char *)str_field(ev, "cname"), "grey"));
+			grey++;
+		} else {
+			cr_assert(not(json_object_object_get_ex(ev, "cname", NULL)), "%s",
+				  json_object_to_json_string(ev));
+		}
+	}
+	cr_assert(eq(sz, grey, 1));
+	json_object_put(root);
+}
+
 /* Build threads none of which held a SUMMARY bucket: one slice saying so, not a gap. */
 Test(chrome_trace, many_short_processes_are_one_named_slice)
 {

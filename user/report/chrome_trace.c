@@ -603,6 +603,21 @@ static int add_cpu_track_names(struct builder *b)
 	return err;
 }
 
+/*
+ * Work outside the build on a CPU.  cname "grey" is the Trace Event Format's
+ * reserved neutral colour: catapult (chrome://tracing) draws it so.  The
+ * DevTools panel and Perfetto read no cname and colour a slice by a hash of
+ * its name (docs/trace-rules.md, rule 13): there it keeps one colour of its
+ * own, the name saying what it is.
+ */
+static int add_other_slice(struct builder *b, __u32 cpu, struct trace_span span)
+{
+	struct json_object *ev = new_event("X", "cpu_other", "other (not the build)", CPUS_PID, cpu_tid(cpu), span.ts);
+
+	return emit_with_args(b, ev, json_put_int(ev, "dur", span.end - span.ts) ?: json_put_str(ev, "cname", "grey"),
+			      json_object_new_object());
+}
+
 static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const struct cpu_slice *sl)
 {
 	struct json_object *args;
@@ -615,8 +630,7 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 	if (!trace_layout__clip(b->layout, sl->start_ns, sl->end_ns, &span))
 		return 0;
 	if (sl->kind == CPU_SLICE_OTHER)
-		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu_other", "other (not the build)", span,
-			     json_object_new_object());
+		return add_other_slice(b, lane->cpu, span);
 	if (sl->kind == CPU_SLICE_MANY) {
 		/* Build threads none of which held the CPU: drawn, so a gap stays idle. */
 		snprintf(fallback, sizeof(fallback), "many short processes (%u)", sl->merged);
