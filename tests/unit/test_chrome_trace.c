@@ -1223,7 +1223,7 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 	args = args_of(ev);
 	cr_assert(eq(int, (int)int_field(args, "pid"), 100));
 	cr_assert(eq(int, (int)int_field(args, "tid"), 100));
-	cr_assert(eq(ptr, field(args, "merged"), NULL));
+	cr_assert(eq(ptr, field(args, "intervals"), NULL));
 
 	/* pid 200's first life, a thread of it, three intervals merged. */
 	ev = must_be_at(root, "X", 2, 2, 12001);
@@ -1232,7 +1232,7 @@ Test(chrome_trace, cpu_slices_named_through_pid_reuse)
 	args = args_of(ev);
 	cr_assert(eq(int, (int)int_field(args, "pid"), 200));
 	cr_assert(eq(int, (int)int_field(args, "tid"), 201));
-	cr_assert(eq(int, (int)int_field(args, "merged"), 3));
+	cr_assert(eq(int, (int)int_field(args, "intervals"), 3));
 
 	/* Its second life is another program. */
 	ev = must_be_at(root, "X", 2, 2, 45001);
@@ -1325,7 +1325,7 @@ Test(chrome_trace, many_short_processes_are_one_named_slice)
 	cr_assert(eq(str, (char *)str_field(ev, "cat"), "cpu"));
 	cr_assert(eq(i64, int_field(ev, "dur"), 10000));
 	args = args_of(ev);
-	cr_assert(eq(int, (int)int_field(args, "merged"), 57));
+	cr_assert(eq(int, (int)int_field(args, "intervals"), 57));
 	cr_assert(eq(ptr, field(args, "pid"), NULL));
 	json_object_put(root);
 }
@@ -1837,4 +1837,114 @@ Test(chrome_trace, many_cpu_slices_stream_in_little_memory)
 	for (i = 0; i < MANY_PROCS; i++)
 		free(counts.names[i]);
 	free(slices);
+}
+
+/* ---- every arg key the trace writes is documented in the README ---- */
+
+/* The whole of a file of the source tree (unit tests run at its top). */
+static char *read_source(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	long len;
+
+	cr_assert_not_null(f, "%s: %s (run the unit tests from the top of the tree)", path, strerror(errno));
+	cr_assert(eq(int, fseek(f, 0, SEEK_END), 0));
+	len = ftell(f);
+	cr_assert(ge(i64, len, 0));
+	rewind(f);
+	text = malloc(len + 1);
+	cr_assert_not_null(text);
+	cr_assert(eq(sz, fread(text, 1, len, f), (size_t)len));
+	text[len] = '\0';
+	fclose(f);
+	return text;
+}
+
+/* Whether the README's slice-argument table has a row for key. */
+static bool readme_documents(const char *readme, const char *key)
+{
+	char row[96];
+
+	snprintf(row, sizeof(row), "\n| `%s` |", key);
+	return strstr(readme, row) != NULL;
+}
+
+/*
+ * Every json_put*(args, "key", ...) in the writer, read from its source:
+ * also the keys only rare processes get (core_dumped, ns_pid,
+ * args_unreadable).  A new key without a README row fails here.
+ */
+Test(chrome_trace, every_arg_key_in_the_source_is_in_the_readme)
+{
+	char *src = read_source("user/report/chrome_trace.c"), *readme = read_source("README.md");
+	const char *at = src;
+	char key[64];
+	size_t keys = 0, len;
+
+	while ((at = strstr(at, "(args, \"")) != NULL) {
+		const char *name = at + strlen("(args, \"");
+		const char *call = at;
+
+		at = name;
+		/* Only the json_put* helpers: json_put, json_put_int, ... */
+		while (call > src && (call[-1] == '_' || (call[-1] >= 'a' && call[-1] <= 'z')))
+			call--;
+		if (strncmp(call, "json_put", strlen("json_put")))
+			continue;
+		len = strcspn(name, "\"");
+		cr_assert(lt(sz, len, sizeof(key)));
+		memcpy(key, name, len);
+		key[len] = '\0';
+		cr_assert(readme_documents(readme, key), "README.md has no row \"| `%s` |\" for the arg the trace writes", key);
+		keys++;
+	}
+	/* The scan sees the writer's keys (argv ... intervals, idle). */
+	cr_assert(ge(sz, keys, 30), "only %zu arg keys found in user/report/chrome_trace.c", keys);
+	free(src);
+	free(readme);
+}
+
+static void assert_args_documented(struct json_object *root, const char *readme, size_t *seen)
+{
+	struct json_object *events = trace_events(root), *args;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_field_is(ev, "ph", "M") || str_field_is(ev, "cat", "merged") ||
+		    !json_object_object_get_ex(ev, "args", &args))
+			continue;
+		json_object_object_foreach(args, key, val) {
+			(void)val;
+			cr_assert(readme_documents(readme, key), "README.md has no row for arg \"%s\" of %s", key,
+				  json_object_to_json_string(ev));
+			(*seen)++;
+		}
+	}
+}
+
+/* The same from written traces: keys put there by any other path. */
+Test(chrome_trace, every_arg_key_written_is_in_the_readme)
+{
+	char *readme = read_source("README.md");
+	struct small_build small;
+	struct sched_build sched;
+	struct json_object *root;
+	size_t seen = 0;
+
+	small_build_init(&small);
+	root = export(&small.m, &default_meta);
+	assert_args_documented(root, readme, &seen);
+	json_object_put(root);
+	sched_build_init(&sched);
+	root = export(&sched.m, &sched.meta);
+	assert_args_documented(root, readme, &seen);
+	json_object_put(root);
+	exit_args(W_EXITCODE(0, SIGSEGV) | 0x80, true, &root);
+	assert_args_documented(root, readme, &seen);
+	json_object_put(root);
+	cr_assert(gt(sz, seen, 0));
+	free(readme);
 }

@@ -635,7 +635,7 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 		/* Build threads none of which held the CPU: drawn, so a gap stays idle. */
 		snprintf(fallback, sizeof(fallback), "many short processes (%u)", sl->merged);
 		args = json_object_new_object();
-		args = json_done(args, json_put_int(args, "merged", sl->merged));
+		args = json_done(args, json_put_int(args, "intervals", sl->merged));
 		if (!args)
 			return -ENOMEM;
 		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", fallback, span, args);
@@ -652,7 +652,7 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 	args = json_object_new_object();
 	err = json_put_int(args, "pid", sl->tgid) ?: json_put_int(args, "tid", sl->tid);
 	if (!err && sl->merged > 1)
-		err = json_put_int(args, "merged", sl->merged);
+		err = json_put_int(args, "intervals", sl->merged);
 	args = json_done(args, err);
 	if (!args)
 		return -ENOMEM;
