@@ -18,7 +18,7 @@
 #include "util/utf8.h"
 
 #define WIDTH 1600
-#define MARGIN_L 20
+#define MARGIN_L 64 /* a gutter for the lanes' names and the strip's scale */
 #define MARGIN_R 20
 #define PLOT_W (WIDTH - MARGIN_L - MARGIN_R)
 #define HEADER_H 64
@@ -171,15 +171,56 @@ static double outside_cpus(const struct audit *a, const struct counter_sample *c
 	return v > 0 ? v : 0;
 }
 
+/* The strip's stack in a sample: running, + outside work, + waiting. */
+static double stack_height(const struct audit *a, const struct counter_sample *c)
+{
+	return c->running + outside_cpus(a, c) + c->runnable;
+}
+
 /*
- * Stacked from the bottom, scaled to the CPUs: build threads running, CPUs
- * running outside work, then build threads waiting for a CPU.
+ * The strip's full height, in threads: the CPU count, or the highest stack
+ * of the trace when more threads waited than there are CPUs, rounded up,
+ * so that the waiting is drawn whole, never cut at the top.
+ */
+static unsigned int strip_scale(const struct audit *a, const struct sched_model *s)
+{
+	double peak = (double)(a->nr_cpus ? a->nr_cpus : 1), v;
+	size_t i;
+
+	for (i = 0; s && i < s->nr_samples; i++) {
+		v = stack_height(a, &s->samples[i]);
+		if (v > peak && v < 1e6) /* a nonsense sample cannot flatten the strip */
+			peak = v;
+	}
+	return (unsigned int)(peak + 0.999);
+}
+
+/* The strip's scale in the gutter: 0, the CPU count (a dashed line), the top. */
+static void put_strip_scale(struct canvas *cv, const struct audit *a, unsigned int top, double scale)
+{
+	int base = cv->strip_y + STRIP_H, y_cpus = base - (int)(a->nr_cpus * scale + 0.5);
+
+	fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%u</text>\n", MARGIN_L - 4, cv->strip_y + 9, top);
+	fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"ax\">0</text>\n", MARGIN_L - 4, base);
+	if (top > a->nr_cpus) {
+		fprintf(cv->out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"cpus\"/>", MARGIN_L, y_cpus,
+			MARGIN_L + PLOT_W, y_cpus);
+		fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%zu CPUs</text>\n", MARGIN_L - 4, y_cpus + 4,
+			a->nr_cpus);
+	}
+}
+
+/*
+ * Stacked from the bottom: build threads running, CPUs running outside
+ * work, then build threads waiting for a CPU; scaled so that the highest
+ * stack fits (at least the CPU count), with the CPU count dashed.
  */
 static void put_strip(struct canvas *cv, const struct audit *a, const struct sched_model *s)
 {
 	static const char *const layer_class[] = { "wait", "out", "run" };
 	int y0 = cv->strip_y, base = y0 + STRIP_H;
-	double scale = (double)STRIP_H / (a->nr_cpus ? a->nr_cpus : 1), x, x2, v, top;
+	unsigned int top_threads = strip_scale(a, s);
+	double scale = (double)STRIP_H / top_threads, x, x2, v, top;
 	size_t i, layer;
 
 	fprintf(cv->out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"bg\"/>\n", MARGIN_L, y0, PLOT_W,
@@ -200,14 +241,16 @@ static void put_strip(struct canvas *cv, const struct audit *a, const struct sch
 			v = c->running + (layer < 2 ? outside_cpus(a, c) : 0) + (layer < 1 ? c->runnable : 0);
 			top = base - v * scale;
 			if (top < y0)
-				top = y0; /* more waiting than the strip shows */
+				top = y0; /* only a sample strip_scale() set aside as nonsense */
 			fprintf(cv->out, " L%.1f %.1f L%.1f %.1f", x, top, x2, top);
 		}
 		fprintf(cv->out, " L%d %d Z\"/>\n", MARGIN_L + PLOT_W, base);
 	}
-	fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"l\">top of the strip: %zu CPUs; build threads running "
-			 "(blue), CPUs running work outside the build (dark grey), build threads waiting for a CPU "
-			 "(orange)</text>\n", MARGIN_L, base + 14, a->nr_cpus);
+	put_strip_scale(cv, a, top_threads, scale);
+	fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"l\">top of the strip: %u threads; %zu CPUs%s; build threads "
+			 "running (blue), CPUs running work outside the build (dark grey), build threads waiting for a "
+			 "CPU (orange)</text>\n", MARGIN_L, base + 14, top_threads, a->nr_cpus,
+		top_threads > a->nr_cpus ? " (dashed)" : "");
 }
 
 static void put_phases(struct canvas *cv, const struct audit *a, const struct model *m)
@@ -247,6 +290,20 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 		free(name);
 		fputs("</text>\n", cv->out);
 	}
+}
+
+/*
+ * Each lane's name in the gutter, as the trace names its track ("lane 3");
+ * where rows are thinner than a line of text, every k-th one.
+ */
+static void put_lane_labels(struct canvas *cv, const struct trace_layout *tl)
+{
+	int every = cv->lane_h >= 11 ? 1 : (11 + cv->lane_h - 1) / cv->lane_h;
+	size_t row;
+
+	for (row = 0; row < tl->nr_lanes; row += every)
+		fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"ax\">lane %u</text>\n", MARGIN_L - 4,
+			cv->lanes_y + (int)row * cv->lane_h + (cv->lane_h < 11 ? 9 : cv->lane_h - 4), tl->lanes[row] + 1);
 }
 
 /* How many slices p sits inside on its lane, as the trace nests them. */
@@ -337,7 +394,8 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 		     "viewBox=\"0 0 %d %d\">\n", WIDTH, cv.total_h, WIDTH, cv.total_h);
 	/* Generic font families only: nothing is fetched. */
 	fputs("<style>text{font-family:sans-serif;font-size:11px;fill:#222}.h{font-size:16px;font-weight:bold}"
-	      ".t{fill:#666;font-size:10px}.p{fill:#fff;font-size:10px}.l{font-size:12px}"
+	      ".t{fill:#666;font-size:10px}.ax{fill:#666;font-size:10px;text-anchor:end}"
+	      ".cpus{stroke:#000;stroke-width:1;stroke-dasharray:4 3}.p{fill:#fff;font-size:10px}.l{font-size:12px}"
 	      ".sl{fill:#a00;font-size:11px;font-weight:bold}.g{stroke:#ddd;stroke-width:1}.bg{fill:#f4f4f4}"
 	      ".run{fill:" RUN_COLOUR "}.wait{fill:" WAIT_COLOUR "}.out{fill:" OUTSIDE_COLOUR "}"
 	      ".n{stroke:#fff;stroke-width:0.5}.serial{fill:#d62728;fill-opacity:0.12;stroke:#d62728;"
@@ -346,6 +404,7 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 	put_header(&cv, a, m);
 	put_axis(&cv, HEADER_H, cv.total_h - LEGEND_H);
 	put_strip(&cv, a, s);
+	put_lane_labels(&cv, tl);
 	fputs("<g>\n", out);
 	put_lanes(&cv, a, tl);
 	fputs("</g>\n", out);

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SVG's lane names and its CPU/parallelism strip's scale, from a
+ * synthetic build: make -j8 on 2 CPUs, eight compiles ready at once, so
+ * that six of them wait for a CPU at the start.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "model/cpu_sched.h"
+#include "model/lanes.h"
+#include "model/model.h"
+#include "report/audit.h"
+#include "report/svg.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define T0 (1000 * MS)
+#define MAKE_PID 100
+#define JOBS 8
+#define RUN (500 * MS) /* each job's CPU time, on one CPU */
+
+struct waiting_build {
+	struct model *m;
+	struct sched_model *s;
+	struct audit a;
+};
+
+/*
+ * All JOBS forked at 0; job k runs on CPU k % 2 from (k / 2) * RUN for RUN,
+ * having waited until then: 2 running and 6 waiting at first, 8 threads
+ * in the stack on 2 CPUs.
+ */
+static void waiting_build_init(struct waiting_build *b)
+{
+	static const char *const make_argv[] = { "make", "-j8", NULL };
+	static const char *const cc1_argv[] = { "cc1", "x.c", NULL };
+	struct audit_input in = { .nr_cpus = 2 };
+	__u64 end = (JOBS / 2) * RUN;
+	__u32 k, pid;
+
+	memset(b, 0, sizeof(*b));
+	b->m = model__new(MAKE_PID, T0);
+	b->s = sched_model__new(SCHED_SUMMARY, 0, 2, T0);
+	cr_assert(not(eq(ptr, b->m, NULL)));
+	cr_assert(not(eq(ptr, b->s, NULL)));
+	synth_exec(b->m, T0, MAKE_PID, 1, "/usr/bin/make", make_argv);
+	for (k = 0; k < JOBS; k++) {
+		__u64 from = (k / 2) * RUN;
+
+		pid = 200 + k;
+		synth_fork(b->m, T0, MAKE_PID, pid, pid, false);
+		synth_exec(b->m, T0, pid, MAKE_PID, "/usr/lib/gcc/cc1", cc1_argv);
+		synth_exit_acct(b->m, T0 + from + RUN, pid, 0, RUN, 0, RUN, 100);
+		synth_cpu_slice(b->s, k % 2, pid, pid, T0 + from, T0 + from + RUN, from);
+	}
+	synth_exit_acct(b->m, T0 + end, MAKE_PID, 0, 0, 0, 0, 1000);
+	cr_assert(eq(int, model__finish(b->m, T0 + end), 0));
+	lanes__assign_model(b->m);
+	cr_assert(eq(int, sched_model__finish(b->s, T0 + end), 0));
+	in.cmd_argv = b->m->procs[b->m->root].execs[0].argv;
+	in.cmd_argc = b->m->procs[b->m->root].execs[0].argc;
+	cr_assert(eq(int, audit__compute(&b->a, b->m, b->s, &in), 0));
+}
+
+static void waiting_build_free(struct waiting_build *b)
+{
+	audit__free(&b->a);
+	model__free(b->m);
+	sched_model__free(b->s);
+}
+
+static char *render(struct waiting_build *b)
+{
+	char *svg = NULL;
+	size_t len;
+	FILE *out = open_memstream(&svg, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(int, svg__write(out, &b->a, b->m, b->s), 0));
+	cr_assert(eq(int, fclose(out), 0));
+	return svg;
+}
+
+/* The numeric attribute attr of the first element that carries marker. */
+static double attr_of(const char *svg, const char *marker, const char *attr)
+{
+	const char *at = strstr(svg, marker), *tag;
+	char key[32];
+
+	cr_assert(not(eq(ptr, (void *)at, NULL)), "no %s", marker);
+	for (tag = at; tag > svg && *tag != '<'; tag--)
+		;
+	snprintf(key, sizeof(key), " %s=\"", attr);
+	tag = strstr(tag, key);
+	cr_assert(not(eq(ptr, (void *)tag, NULL)), "no %s in the element of %s", attr, marker);
+	return atof(tag + strlen(key));
+}
+
+/* The smallest y a strip layer's path reaches: the top of its stack. */
+static double path_top(const char *svg, const char *layer)
+{
+	char marker[48];
+	const char *d, *end;
+	double top = 1e9, x, y;
+	int used;
+
+	snprintf(marker, sizeof(marker), "<path class=\"%s\" d=\"M", layer);
+	d = strstr(svg, marker);
+	cr_assert(not(eq(ptr, (void *)d, NULL)), "no %s layer", layer);
+	d += strlen(marker);
+	end = strchr(d, '"');
+	/* "M x y L x y L x y ... Z" */
+	while (d < end && sscanf(d, "%lf %lf%n", &x, &y, &used) == 2) {
+		if (y < top)
+			top = y;
+		d += used;
+		while (d < end && (*d == ' ' || *d == 'L'))
+			d++;
+	}
+	return top;
+}
+
+/*
+ * Eight threads at the peak on 2 CPUs: the strip is scaled to 8, so the
+ * waiting is drawn whole (its top at the strip's top, no higher) and the 2
+ * running fill a quarter of it; the scale says 8 and where 2 CPUs are.
+ */
+Test(svg, waiting_threads_are_drawn_whole)
+{
+	struct waiting_build b;
+	char *svg;
+	double y0, h, run_top, wait_top;
+
+	waiting_build_init(&b);
+	svg = render(&b);
+	y0 = attr_of(svg, "class=\"bg\"", "y");
+	h = attr_of(svg, "class=\"bg\"", "height");
+	wait_top = path_top(svg, "wait");
+	run_top = path_top(svg, "run");
+	cr_assert(ge(dbl, wait_top, y0 - 0.05), "waiting drawn above the strip");
+	cr_assert(le(dbl, wait_top, y0 + 0.05), "the peak of %d threads does not reach the top (%g vs %g)", JOBS,
+		  wait_top, y0);
+	cr_assert(ge(dbl, run_top, y0 + h * 3 / 4 - 0.5), "2 running of 8 should fill a quarter: top %g, strip %g+%g",
+		  run_top, y0, h);
+	cr_assert(le(dbl, run_top, y0 + h * 3 / 4 + 0.5));
+	cr_assert(not(eq(ptr, strstr(svg, "class=\"ax\">8</text>"), NULL)), "no 8 at the top of the scale");
+	cr_assert(not(eq(ptr, strstr(svg, "class=\"ax\">2 CPUs</text>"), NULL)), "no CPU line on the scale");
+	cr_assert(not(eq(ptr, strstr(svg, "class=\"cpus\""), NULL)));
+	cr_assert(not(eq(ptr, strstr(svg, "top of the strip: 8 threads; 2 CPUs (dashed)"), NULL)));
+	free(svg);
+	waiting_build_free(&b);
+}
+
+/*
+ * Every lane has its name in the gutter, as the trace names its track,
+ * level with its row, left of the plot.
+ */
+Test(svg, lanes_are_labelled)
+{
+	struct waiting_build b;
+	char *svg, label[64];
+	double bg_x = 0, prev_y = 0, y;
+	size_t lane, lanes = 0;
+
+	waiting_build_init(&b);
+	svg = render(&b);
+	bg_x = attr_of(svg, "class=\"bg\"", "x");
+	for (lane = 0; lane < b.m->nr_procs; lane++)
+		if (b.m->procs[lane].lane + 1 > lanes)
+			lanes = b.m->procs[lane].lane + 1;
+	cr_assert(ge(sz, lanes, 2));
+	for (lane = 1; lane <= lanes; lane++) {
+		snprintf(label, sizeof(label), "class=\"ax\">lane %zu</text>", lane);
+		cr_assert(not(eq(ptr, strstr(svg, label), NULL)), "no label for lane %zu", lane);
+		cr_assert(le(dbl, attr_of(svg, label, "x"), bg_x), "lane %zu's label is not in the gutter", lane);
+		y = attr_of(svg, label, "y");
+		cr_assert(gt(dbl, y, prev_y), "lane %zu's label is not below lane %zu's", lane, lane - 1);
+		prev_y = y;
+	}
+	free(svg);
+	waiting_build_free(&b);
+}
