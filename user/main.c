@@ -51,6 +51,7 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->user = info->user;
 	meta->path_env = info->path_env;
 	meta->sched = rp->sched;
+	meta->layout = rp->layout;
 	meta->partial_reason = rp->partial_reason;
 }
 
@@ -95,8 +96,8 @@ static int say_stopped(const char *log_path)
 }
 
 /* The toolchain's own traces: the trace directory, then each --merge. */
-static struct trace_merge *merge_traces(const struct cli_opts *opts, const struct model *m,
-					const struct trace_dir *tdir, __s64 offset_ns)
+static struct trace_merge *merge_traces(const struct cli_opts *opts, const struct replay *rp,
+					const struct trace_dir *tdir)
 {
 	struct merge_limits limits = { opts->merge_max_file, opts->merge_max_events };
 	struct trace_merge *tm = NULL;
@@ -106,7 +107,7 @@ static struct trace_merge *merge_traces(const struct cli_opts *opts, const struc
 
 	if (tdir->fd < 0 && !opts->nr_merge)
 		return NULL;
-	tm = trace_merge__new(m, offset_ns, &limits);
+	tm = trace_merge__new(rp->model, rp->layout, rp->info->realtime_offset_ns, &limits);
 	tf = tm ? trace_files__new(tm, stderr) : NULL;
 	if (!tf)
 		goto cleanup;
@@ -303,7 +304,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 	}
 	say_unwritten(&res);
 	if (!replay_log(log_fd, log_path, &ropts, &rp, &reader, false)) {
-		merged = merge_traces(opts, rp.model, &tdir, rp.info->realtime_offset_ns);
+		merged = merge_traces(opts, &rp, &tdir);
 		if (stop_signal)
 			goto stopped;
 		audit = compute_audit(&audit_buf, &rp);
@@ -430,7 +431,7 @@ static int cmd_read(const struct cli_opts *opts)
 		exit_code = 0;
 		goto cleanup;
 	}
-	merged = merge_traces(opts, rp.model, &no_dir, rp.info->realtime_offset_ns);
+	merged = merge_traces(opts, &rp, &no_dir);
 	if (stop_signal)
 		goto check_stop;
 	fill_meta(&meta, &rp);

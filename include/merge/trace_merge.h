@@ -6,7 +6,7 @@
  * microseconds out, each attributed to the process instance that wrote it
  * and clamped so that it nests in that process's slice on its lane.
  *
- *   struct trace_merge *tm = trace_merge__new(m, realtime_minus_mono_ns, &limits);
+ *   struct trace_merge *tm = trace_merge__new(m, layout, realtime_minus_mono_ns, &limits);
  *   trace_merge__add(tm, path, bytes, len, why, sizeof(why));  ... per file
  *   trace_merge__finish(tm);          makes the slices of each lane nest
  *   ... read tm->events[0 .. tm->nr_events), tm->tracks, tm->summary ...
@@ -67,7 +67,8 @@ struct merge_stats {
 
 struct trace_merge {
 	const struct model *m;
-	struct trace_layout *layout; /* where the writer draws each process */
+	const struct trace_layout *layout; /* where the writer draws each process */
+	struct trace_layout *own_layout;   /* the layout made here when none was given */
 	__s64 real_minus_mono_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	struct merge_limits limits;
 	struct merged_event *events;
@@ -79,7 +80,11 @@ struct trace_merge {
 	__s64 last_async_id;
 };
 
-struct trace_merge *trace_merge__new(const struct model *m, __s64 real_minus_mono_ns,
+/*
+ * tl: the layout the trace will be written with (borrowed, outliving tm);
+ * NULL: made here from m.
+ */
+struct trace_merge *trace_merge__new(const struct model *m, const struct trace_layout *tl, __s64 real_minus_mono_ns,
 				     const struct merge_limits *limits);
 /*
  * Merges one file (path: for attribution by name and for the summary).

@@ -19,6 +19,7 @@
 #include "model/cpu_sched.h"
 #include "log/event_log.h"
 #include "model/model.h"
+#include "model/trace_layout.h"
 
 /* Records later than this after the start are refused: a real build is
  * shorter.  (Memory does not follow the span: the counters coarsen.) */
@@ -38,6 +39,9 @@ struct replay {
 	const struct event_log_info *info; /* the reader's */
 	struct model *model;
 	struct sched_model *sched; /* NULL at --sched=off */
+	/* Where each process is drawn, made once for the trace, the merge of
+	 * the tools' traces and the SVG, which all borrow it. */
+	struct trace_layout *layout;
 	__u64 end_ns;		   /* where the trace ends */
 	__u64 lost_events;
 	bool complete;		   /* the trailer was read */

@@ -17,6 +17,7 @@
 #include "model/model.h"
 
 struct trace_merge;
+struct trace_layout;
 
 /* What the trace says about the recording as a whole. */
 struct trace_meta {
@@ -39,6 +40,9 @@ struct trace_meta {
 	const struct trace_merge *merge;
 	/* The parallelism audit, as otherData.audit; NULL: none */
 	const struct audit *audit;
+	/* Where each process goes (the one the merge placed its events by);
+	 * NULL: made by the writer from the model. */
+	const struct trace_layout *layout;
 };
 
 /*

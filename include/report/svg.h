@@ -12,10 +12,18 @@
 #include "report/audit.h"
 #include "model/cpu_sched.h"
 #include "model/model.h"
+#include "model/trace_layout.h"
 
-/* Writes the SVG to out: 0, or -errno (-EIO for a stream error).  s may be NULL. */
+/*
+ * Writes the SVG of tl's model, drawn where the trace draws each process
+ * (tl, borrowed), to out: 0, or -errno (-EIO for a stream error).  s may
+ * be NULL.
+ */
+int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layout *tl,
+		      const struct sched_model *s);
+/* The same with a layout made from m. */
 int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s);
-/* Writes the SVG to fd (not closed): 0 or -errno. */
-int svg__write_fd(int fd, const struct audit *a, const struct model *m, const struct sched_model *s);
+/* svg__write_layout() to fd (not closed): 0 or -errno. */
+int svg__write_fd(int fd, const struct audit *a, const struct trace_layout *tl, const struct sched_model *s);
 
 #endif /* BUILDBPF_SVG_H */

@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 #include "report/chrome_trace.h"
 #include "model/proc_name.h"
+#include "model/trace_layout.h"
 #include "util/utf8.h"
 #include "lib/json_fields.h"
 #include "lib/seeded_random.h"
@@ -322,6 +323,32 @@ Test(chrome_trace, small_build_slices_and_names)
 	ev = must_find(root, "X", "process", "as -o a.o");
 	cr_assert(eq(int, (int)int_field(ev, "tid"), 3));
 	json_object_put(root);
+}
+
+/*
+ * Given a layout (the one the merge placed its events by), the writer
+ * draws from it and makes none of its own: a span moved in the given
+ * layout moves the slice in the file.
+ */
+Test(chrome_trace, draws_from_the_layout_it_is_given)
+{
+	struct small_build sb;
+	struct trace_meta meta = default_meta;
+	struct trace_layout *tl;
+	struct json_object *root, *ev;
+
+	small_build_init(&sb);
+	tl = trace_layout__new(&sb.m);
+	cr_assert_not_null(tl);
+	tl->procs[3].span.ts += 7;
+	tl->procs[3].span.end -= 7;
+	meta.layout = tl;
+	root = export(&sb.m, &meta);
+	ev = must_find(root, "X", "process", "as -o a.o");
+	cr_assert(eq(i64, int_field(ev, "ts"), tl->procs[3].span.ts));
+	cr_assert(eq(i64, int_field(ev, "dur"), tl->procs[3].span.end - tl->procs[3].span.ts));
+	json_object_put(root);
+	trace_layout__free(tl);
 }
 
 Test(chrome_trace, flows_only_where_not_drawn_below_the_parent)

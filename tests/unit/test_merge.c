@@ -65,7 +65,7 @@ static long long us(long long mono_ns)
 
 static struct trace_merge *tm_of(const struct model *m)
 {
-	struct trace_merge *tm = trace_merge__new(m, REAL_MINUS_MONO, NULL);
+	struct trace_merge *tm = trace_merge__new(m, NULL, REAL_MINUS_MONO, NULL);
 
 	cr_assert_not_null(tm);
 	return tm;
@@ -354,13 +354,30 @@ Test(merge, unknown_writer_gets_its_own_track)
 	trace_merge__free(tm);
 }
 
+/* Given the writer's layout, the merge places its events by it and makes none of its own. */
+Test(merge, borrows_the_layout_it_is_given)
+{
+	struct proc_instance procs[4];
+	struct model m = test_model(procs);
+	struct trace_layout *tl = trace_layout__new(&m);
+	struct trace_merge *tm;
+
+	cr_assert_not_null(tl);
+	tm = trace_merge__new(&m, tl, REAL_MINUS_MONO, NULL);
+	cr_assert_not_null(tm);
+	cr_assert(eq(ptr, (void *)tm->layout, tl));
+	cr_assert(eq(ptr, tm->own_layout, NULL));
+	trace_merge__free(tm);
+	trace_layout__free(tl);
+}
+
 /* Each hostile input: skipped with a reason, nothing merged. */
 Test(merge, hostile_files_are_skipped_with_a_reason)
 {
 	struct proc_instance procs[4];
 	struct model m = test_model(procs);
 	struct merge_limits limits = { 4096, 3 };
-	struct trace_merge *tm = trace_merge__new(&m, REAL_MINUS_MONO, &limits);
+	struct trace_merge *tm = trace_merge__new(&m, NULL, REAL_MINUS_MONO, &limits);
 	static const char *const bad[] = {
 		"",
 		"[{\"ph\":\"X\",\"name\":\"x\",\"ts\":1,\"dur\":1}",	/* truncated */
@@ -447,7 +464,7 @@ Test(merge, extreme_clock_offsets_align_without_overflow)
 	size_t i, j;
 
 	for (i = 0; i < sizeof(offsets) / sizeof(offsets[0]); i++) {
-		struct trace_merge *tm = trace_merge__new(&m, offsets[i], NULL);
+		struct trace_merge *tm = trace_merge__new(&m, NULL, offsets[i], NULL);
 
 		cr_assert_not_null(tm);
 		for (j = 0; j < sizeof(files) / sizeof(files[0]); j++)

@@ -548,7 +548,7 @@ Test(trace_layout, merge_places_slices_inside_the_written_slices_on_random_trees
 
 	for (tree = 0; tree < TREES; tree++) {
 		struct model *m = random_tree(1000 + tree);
-		struct trace_merge *tm = trace_merge__new(m, 0, NULL);
+		struct trace_merge *tm = trace_merge__new(m, NULL, 0, NULL);
 		struct json_object *trace;
 		char why[160], path[32];
 

@@ -1066,7 +1066,7 @@ cleanup:
 
 /* ---- life cycle ---- */
 
-struct trace_merge *trace_merge__new(const struct model *m, __s64 real_minus_mono_ns,
+struct trace_merge *trace_merge__new(const struct model *m, const struct trace_layout *tl, __s64 real_minus_mono_ns,
 				     const struct merge_limits *limits)
 {
 	struct trace_merge *tm = calloc(1, sizeof(*tm));
@@ -1078,7 +1078,9 @@ struct trace_merge *trace_merge__new(const struct model *m, __s64 real_minus_mon
 	tm->limits = limits ? *limits
 			    : (struct merge_limits){ MERGE_DEFAULT_FILE_MAX_BYTES, MERGE_DEFAULT_MAX_EVENTS };
 	tm->files = json_object_new_array();
-	tm->layout = trace_layout__new(m);
+	if (!tl)
+		tl = tm->own_layout = trace_layout__new(m);
+	tm->layout = tl;
 	if (!tm->files || !tm->layout) {
 		trace_merge__free(tm);
 		return NULL;
@@ -1121,6 +1123,6 @@ void trace_merge__free(struct trace_merge *tm)
 		free(tm->tracks[i]);
 	free(tm->tracks);
 	json_object_put(tm->files);
-	trace_layout__free(tm->layout);
+	trace_layout__free(tm->own_layout);
 	free(tm);
 }

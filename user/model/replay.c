@@ -148,6 +148,10 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	}
 	if (!e && rp->sched)
 		e = sched_model__finish(rp->sched, rp->end_ns);
+	if (!e) {
+		rp->layout = trace_layout__new(rp->model);
+		e = rp->layout ? 0 : -ENOMEM;
+	}
 	if (e)
 		return error_text(e, err, size, "cannot reconstruct the build: %s", strerror(-e));
 	return 0;
@@ -166,8 +170,10 @@ int replay__exit_code(const struct replay *rp)
 
 void replay__free(struct replay *rp)
 {
+	trace_layout__free(rp->layout);
 	model__free(rp->model);
 	sched_model__free(rp->sched);
+	rp->layout = NULL;
 	rp->model = NULL;
 	rp->sched = NULL;
 }

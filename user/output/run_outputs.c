@@ -124,7 +124,7 @@ void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const
 		finish_side_output(&o->summary_json, "summary",
 				   a ? audit_json__write(a, rp->model, o->summary_json.fd) : -ENOMEM);
 	if (o->svg.tmp_path)
-		finish_side_output(&o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->model, rp->sched) : -ENOMEM);
+		finish_side_output(&o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->layout, rp->sched) : -ENOMEM);
 }
 
 void run_outputs__free(struct run_outputs *o)

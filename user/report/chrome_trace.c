@@ -75,7 +75,8 @@ struct builder {
 	int write_err;		    /* the first write error; nothing is written after it */
 	struct json_object *slot;   /* a one-element array: the value being written */
 	size_t nr_events;	    /* in traceEvents so far */
-	struct trace_layout *layout; /* where each process slice goes */
+	const struct trace_layout *layout; /* where each process slice goes */
+	struct trace_layout *own_layout;   /* made here when the caller gave none */
 	__s64 last_flow_id;
 	const struct sched_model *sched; /* NULL: no scheduler data */
 	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
@@ -852,18 +853,20 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 }
 
 /* Per-proc scratch the builder needs before it emits anything. */
-static int builder_init(struct builder *b, const struct model *m, const struct sched_model *sched, int fd)
+static int builder_init(struct builder *b, const struct model *m, const struct trace_meta *meta, int fd)
 {
 	memset(b, 0, sizeof(*b));
 	b->m = m;
-	b->sched = sched;
+	b->sched = meta->sched;
 	b->fd = fd;
 	b->buf = malloc(WRITE_BUF_BYTES);
 	b->slot = json_object_new_array();
-	b->layout = trace_layout__new(m);
+	b->layout = meta->layout;
+	if (!b->layout)
+		b->layout = b->own_layout = trace_layout__new(m);
 	if (!b->buf || !b->slot || !b->layout)
 		return -ENOMEM;
-	return sched ? index_pids(b) : 0;
+	return b->sched ? index_pids(b) : 0;
 }
 
 static void builder_free(struct builder *b)
@@ -872,7 +875,7 @@ static void builder_free(struct builder *b)
 
 	free(b->buf);
 	json_object_put(b->slot);
-	trace_layout__free(b->layout);
+	trace_layout__free(b->own_layout);
 	free(b->by_pid);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);
@@ -961,7 +964,7 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 
 	if (!meta)
 		meta = &no_meta;
-	err = builder_init(&b, m, meta->sched, fd);
+	err = builder_init(&b, m, meta, fd);
 	if (!err)
 		err = put_str(&b, "{\"traceEvents\":[");
 	if (!err)

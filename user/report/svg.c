@@ -370,14 +370,13 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 	free(first_inside);
 }
 
-int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s)
+int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layout *tl,
+		      const struct sched_model *s)
 {
+	const struct model *m = tl->m;
 	struct canvas cv = { .out = out, .start_ns = m->start_ns };
-	struct trace_layout *tl = trace_layout__new(m);
 	size_t lanes;
 
-	if (!tl)
-		return -ENOMEM;
 	lanes = tl->nr_lanes ? tl->nr_lanes : 1;
 	cv.span_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1;
 	cv.lane_h = LANES_MAX_H / (int)(lanes < LANES_MAX_H ? lanes : LANES_MAX_H);
@@ -411,11 +410,22 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 	put_phases(&cv, a, m);
 	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
 	fputs("</svg>\n", out);
-	trace_layout__free(tl);
 	return ferror(out) ? -EIO : 0;
 }
 
-int svg__write_fd(int fd, const struct audit *a, const struct model *m, const struct sched_model *s)
+int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s)
+{
+	struct trace_layout *tl = trace_layout__new(m);
+	int err;
+
+	if (!tl)
+		return -ENOMEM;
+	err = svg__write_layout(out, a, tl, s);
+	trace_layout__free(tl);
+	return err;
+}
+
+int svg__write_fd(int fd, const struct audit *a, const struct trace_layout *tl, const struct sched_model *s)
 {
 	int dup_fd = dup(fd), err;
 	FILE *out;
@@ -428,7 +438,7 @@ int svg__write_fd(int fd, const struct audit *a, const struct model *m, const st
 		close(dup_fd);
 		return err;
 	}
-	err = svg__write(out, a, m, s);
+	err = svg__write_layout(out, a, tl, s);
 	if (fflush(out) && !err)
 		err = -errno;
 	if (fclose(out) && !err)
