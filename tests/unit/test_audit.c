@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "model/proc_name.h"
 #include "report/svg.h"
+#include "lib/svg_attr.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -454,16 +455,7 @@ static const char *xml_check(const char *x, size_t *nr_elements)
 /* The integer value of attribute attr in the first element carrying marker. */
 static int attr_int_before(const char *svg, const char *marker, const char *attr)
 {
-	const char *at = strstr(svg, marker), *tag;
-	char key[32];
-
-	cr_assert(not(eq(ptr, (void *)at, NULL)), "no %s", marker);
-	for (tag = at; tag > svg && *tag != '<'; tag--)
-		;
-	snprintf(key, sizeof(key), " %s=\"", attr);
-	tag = strstr(tag, key);
-	cr_assert(not(eq(ptr, (void *)tag, NULL)), "no %s in the element of %s", attr, marker);
-	return atoi(tag + strlen(key));
+	return (int)svg_attr(svg, marker, attr);
 }
 
 Test(audit, svg_is_well_formed_and_has_its_parts)

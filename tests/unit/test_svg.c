@@ -14,6 +14,7 @@
 #include "model/model.h"
 #include "report/audit.h"
 #include "report/svg.h"
+#include "lib/svg_attr.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -84,21 +85,6 @@ static char *render(struct waiting_build *b)
 	return svg;
 }
 
-/* The numeric attribute attr of the first element that carries marker. */
-static double attr_of(const char *svg, const char *marker, const char *attr)
-{
-	const char *at = strstr(svg, marker), *tag;
-	char key[32];
-
-	cr_assert(not(eq(ptr, (void *)at, NULL)), "no %s", marker);
-	for (tag = at; tag > svg && *tag != '<'; tag--)
-		;
-	snprintf(key, sizeof(key), " %s=\"", attr);
-	tag = strstr(tag, key);
-	cr_assert(not(eq(ptr, (void *)tag, NULL)), "no %s in the element of %s", attr, marker);
-	return atof(tag + strlen(key));
-}
-
 /* The smallest y a strip layer's path reaches: the top of its stack. */
 static double path_top(const char *svg, const char *layer)
 {
@@ -136,8 +122,8 @@ Test(svg, waiting_threads_are_drawn_whole)
 
 	waiting_build_init(&b);
 	svg = render(&b);
-	y0 = attr_of(svg, "class=\"bg\"", "y");
-	h = attr_of(svg, "class=\"bg\"", "height");
+	y0 = svg_attr(svg, "class=\"bg\"", "y");
+	h = svg_attr(svg, "class=\"bg\"", "height");
 	wait_top = path_top(svg, "wait");
 	run_top = path_top(svg, "run");
 	cr_assert(ge(dbl, wait_top, y0 - 0.05), "waiting drawn above the strip");
@@ -167,7 +153,7 @@ Test(svg, lanes_are_labelled)
 
 	waiting_build_init(&b);
 	svg = render(&b);
-	bg_x = attr_of(svg, "class=\"bg\"", "x");
+	bg_x = svg_attr(svg, "class=\"bg\"", "x");
 	for (lane = 0; lane < b.m->nr_procs; lane++)
 		if (b.m->procs[lane].lane + 1 > lanes)
 			lanes = b.m->procs[lane].lane + 1;
@@ -175,8 +161,8 @@ Test(svg, lanes_are_labelled)
 	for (lane = 1; lane <= lanes; lane++) {
 		snprintf(label, sizeof(label), "class=\"ax\">lane %zu</text>", lane);
 		cr_assert(not(eq(ptr, strstr(svg, label), NULL)), "no label for lane %zu", lane);
-		cr_assert(le(dbl, attr_of(svg, label, "x"), bg_x), "lane %zu's label is not in the gutter", lane);
-		y = attr_of(svg, label, "y");
+		cr_assert(le(dbl, svg_attr(svg, label, "x"), bg_x), "lane %zu's label is not in the gutter", lane);
+		y = svg_attr(svg, label, "y");
 		cr_assert(gt(dbl, y, prev_y), "lane %zu's label is not below lane %zu's", lane, lane - 1);
 		prev_y = y;
 	}
