@@ -314,7 +314,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 		written = run_outputs__write_trace(&outs, rp.model, &meta, true);
 		run_outputs__write_side(&outs, audit, &rp);
 		if (!opts->quiet)
-			run_report__print(stderr, &rp, exit_code, written, merged, audit);
+			run_report__print(stderr, &rp, exit_code, written, merged, audit, opts->verbose);
 	} else if (stop_signal) {
 		goto stopped;
 	}
@@ -427,7 +427,7 @@ static int cmd_read(const struct cli_opts *opts)
 	audit = compute_audit(&audit_buf, &rp);
 	run_outputs__write_side(&outs, audit, &rp);
 	if (opts->mode == CLI_REPORT) {
-		run_report__print(stdout, &rp, replay__exit_code(&rp), NULL, NULL, audit);
+		run_report__print(stdout, &rp, replay__exit_code(&rp), NULL, NULL, audit, opts->verbose);
 		exit_code = 0;
 		goto cleanup;
 	}
@@ -441,7 +441,7 @@ static int cmd_read(const struct cli_opts *opts)
 	if (!written)
 		goto cleanup;
 	if (!opts->quiet)
-		run_report__print(stderr, &rp, replay__exit_code(&rp), written, merged, audit);
+		run_report__print(stderr, &rp, replay__exit_code(&rp), written, merged, audit, opts->verbose);
 	exit_code = 0;
 	goto cleanup;
 check_stop:

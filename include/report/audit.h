@@ -26,6 +26,18 @@
 #define AUDIT_MAX_PHASES 5	/* serial phases reported */
 #define AUDIT_SERIAL_MIN_NS 1000000000ull /* a serial phase counts from 1 s ... */
 #define AUDIT_SERIAL_WALL_PERMILLE 20	   /* ... or 2 % of wall, whichever is less */
+/*
+ * A wrapper hands its work to its children: its own CPU time is at most
+ * 5 ms + 5 % of its wall time (a compiler driver's start-up costs 2-4 ms)
+ * and its children, together, were alive for at least 80 % of it: sh -c,
+ * cc, make, ninja, collect2.  The top lists and the wall by program skip
+ * wrappers, so one step of the build is one entry.
+ */
+#define AUDIT_WRAPPER_CPU_NS 5000000ull
+#define AUDIT_WRAPPER_CPU_PERMILLE 50
+#define AUDIT_WRAPPER_COVER_PERMILLE 800
+/* A cause, a step or a share of the machine counts in the answers from 10 % of the wall. */
+#define AUDIT_ANSWER_PERMILLE 100
 
 /* What the run knows besides the models. */
 struct audit_input {
@@ -81,6 +93,29 @@ struct audit_program {
 	char *name; /* basename, raw bytes */
 	__u64 cpu_ns;
 	size_t nr_procs;
+	/* Wall time during which at least one of its processes that is not a
+	 * wrapper was alive: how long the build spent in this program. */
+	__u64 wall_ns;
+};
+
+/* Was it parallel?  The average running against what could run (audit.c). */
+enum audit_parallel {
+	AUDIT_PARALLEL_NO,     /* about one at a time on average */
+	AUDIT_PARALLEL_PARTLY,
+	AUDIT_PARALLEL_YES,    /* at least 3/4 of what the jobs and CPUs allowed */
+};
+
+/*
+ * Would more CPUs or more jobs help?  The cause that held the most wall
+ * time, if it held at least AUDIT_ANSWER_PERMILLE of it (audit.c).
+ */
+enum audit_help {
+	AUDIT_HELP_NONE = 0, /* no cause held 10 % of the wall */
+	AUDIT_HELP_CPUS,     /* build jobs waited for a CPU that other jobs held */
+	AUDIT_HELP_JOBS,     /* -j jobs ran, fewer than the CPUs, and a CPU idled */
+	AUDIT_HELP_ORDER,    /* fewer than -j ran and a CPU idled: the build's order */
+	AUDIT_HELP_QUIETER,  /* build jobs waited while a CPU ran outside work */
+	AUDIT_HELP_UNKNOWN,  /* --sched=off: no figures */
 };
 
 struct audit {
@@ -97,6 +132,16 @@ struct audit {
 	__u64 runq_wait_ns;  /* (sched) the build's run-queue wait, summed over its threads */
 	__u64 runq_wall_ns;  /* (sched) wall time with at least one build thread waiting */
 	__u64 noisy_ns;	     /* (sched) build threads waited while a CPU ran outside work */
+	/* (sched) CPU time outside work held during the build, summed over the
+	 * CPUs: the sched model's cpus[].other_ns (otherData.sched.cpus[].other_ms) */
+	__u64 other_ns;
+	double other_share; /* (sched) other_ns / (wall_ns * nr_cpus) */
+	/* The answers, from the figures above. */
+	enum audit_parallel parallel;
+	enum audit_help help;
+	__u64 help_ns;	 /* wall time of the cause help names; 0 for NONE and UNKNOWN */
+	__u64 starved_ns; /* (sched) wall time build jobs waited with every CPU on the build */
+	__u64 at_jobs_idle_ns; /* (sched) exactly -j ran (< CPUs) while a CPU idled */
 	__u64 serial_threshold_ns;
 	struct audit_phase phases[AUDIT_MAX_PHASES]; /* (sched) longest first */
 	size_t nr_phases;
@@ -107,6 +152,7 @@ struct audit {
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	struct audit_program *programs; /* most CPU first */
 	size_t nr_programs;
+	bool *wrapper; /* per process in model->procs: a wrapper (see above) */
 	__u64 lost_events;
 	const char *partial_reason;
 };

@@ -6,6 +6,7 @@
 #ifndef BUILDBPF_RUN_REPORT_H
 #define BUILDBPF_RUN_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include "merge/trace_merge.h"
 #include "model/replay.h"
@@ -13,9 +14,9 @@
 
 /*
  * exit_code: buildbpf's (-1 unknown); written: where the trace is (NULL:
- * nowhere); merged, a: NULL when none.
+ * nowhere); merged, a: NULL when none; verbose: every figure (--verbose).
  */
 void run_report__print(FILE *out, const struct replay *rp, int exit_code, const char *written,
-		       const struct trace_merge *merged, const struct audit *a);
+		       const struct trace_merge *merged, const struct audit *a, bool verbose);
 
 #endif /* BUILDBPF_RUN_REPORT_H */

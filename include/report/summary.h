@@ -3,6 +3,7 @@
 #ifndef BUILDBPF_SUMMARY_H
 #define BUILDBPF_SUMMARY_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <linux/types.h>
 #include "model/model.h"
@@ -11,9 +12,11 @@ struct summary_info {
 	char *const *cmd_argv;
 	int cmd_argc;
 	int exit_status; /* buildbpf's own exit status: the command's; -1 unknown */
+	int term_signal; /* the signal that killed the command (exit_status 128 + it); 0: none */
 	__u64 lost_events;
 	const char *output_path; /* where the trace went; NULL if nowhere */
 	const char *partial_reason; /* why the trace is partial; NULL if it is not */
+	bool verbose; /* also the figures only the README explains (lanes) */
 };
 
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info);

@@ -13,6 +13,8 @@
 #include "model/lanes.h"
 #include "model/model.h"
 #include "model/proc_name.h"
+#include "report/report_text.h"
+#include "report/summary.h"
 #include "report/svg.h"
 #include "lib/svg_attr.h"
 #include "lib/synth.h"
@@ -221,7 +223,10 @@ Test(audit, serial_link_step_is_the_top_phase_and_ends_the_chain)
 	cr_assert(eq(u32, b.m->procs[a->top_rss.items[0].proc].pid, 202));
 	cr_assert(eq(u32, b.m->procs[a->top_cpu.items[0].proc].pid, 202));
 	cr_assert(eq(u64, a->top_cpu.items[0].value, 2 * S));
-	cr_assert(eq(u32, b.m->procs[a->top_wall.items[0].proc].pid, MAKE_PID));
+	/* make only waited for its jobs: a wrapper, not a step in the top lists. */
+	cr_assert(a->wrapper[b.m->root]);
+	cr_assert(eq(u32, b.m->procs[a->top_wall.items[0].proc].pid, 202));
+	cr_assert(eq(sz, a->top_wall.nr, 3));
 	build_free(&b);
 }
 
@@ -312,17 +317,19 @@ Test(audit, sched_off_says_what_is_unavailable)
 	cr_assert(json_object_object_get_ex(o, "parallelism", &v) && v == NULL);
 	cr_assert(json_object_object_get_ex(o, "serial_phases", &v) && v == NULL);
 	cr_assert(json_object_object_get_ex(o, "runqueue", &v) && v == NULL);
+	cr_assert(json_object_object_get_ex(o, "outside_work", &v) && v == NULL);
 	cr_assert(json_object_object_get_ex(o, "unavailable", &v));
-	cr_assert(eq(sz, json_object_array_length(v), 4));
+	cr_assert(eq(sz, json_object_array_length(v), 5));
 	cr_assert(json_object_object_get_ex(o, "sched", &v));
 	cr_assert(eq(str, (char *)json_object_get_string(v), "off"));
 	json_object_put(o);
 
 	out = open_memstream(&text, &len);
 	cr_assert(not(eq(ptr, out, NULL)));
-	audit_report__print(out, a, b.m);
+	audit_report__print(out, a, b.m, false);
 	fclose(out);
 	cr_assert(strstr(text, "unavailable (traced with --sched=off)") != NULL, "%s", text);
+	cr_assert(strstr(text, "more CPUs or jobs? unknown (traced with --sched=off)") != NULL, "%s", text);
 	cr_assert(strstr(text, "lost parallelism:") == NULL, "%s", text);
 	cr_assert(strstr(text, "serial phases (") == NULL, "%s", text);
 	free(text);
@@ -344,7 +351,8 @@ Test(audit, json_schema_is_stable)
 		{ "serial_phases", json_type_object }, { "critical_chain", json_type_object },
 		{ "top", json_type_object },	      { "programs", json_type_array },
 		{ "lost_events", json_type_int },     { "partial", json_type_boolean },
-		{ "partial_reason", json_type_null },
+		{ "partial_reason", json_type_null }, { "outside_work", json_type_object },
+		{ "answers", json_type_object },
 	};
 	struct build b;
 	const struct audit *a;
@@ -501,7 +509,7 @@ Test(audit, svg_is_well_formed_and_has_its_parts)
 	build_free(&b);
 }
 
-/* The stderr report: every section, and nothing a terminal would obey. */
+/* The verbose stderr report: every section, and nothing a terminal would obey. */
 Test(audit, report_has_every_section_and_no_control_bytes)
 {
 	static const char *const odd_argv[] = { "ld", "\x1b]0;pwned\x07", NULL };
@@ -519,7 +527,7 @@ Test(audit, report_has_every_section_and_no_control_bytes)
 	a = build_finish(&b, 3 * S, 2);
 	out = open_memstream(&text, &len);
 	cr_assert(not(eq(ptr, out, NULL)));
-	audit_report__print(out, a, b.m);
+	audit_report__print(out, a, b.m, true);
 	fclose(out);
 	for (i = 0; i < len; i++)
 		cr_assert(text[i] == '\n' || ((unsigned char)text[i] >= 0x20 && (unsigned char)text[i] < 0x7f),
@@ -531,8 +539,365 @@ Test(audit, report_has_every_section_and_no_control_bytes)
 		  text);
 	cr_assert(strstr(text, "2.00 s at 1.00-3.00 s: ld") != NULL, "%s", text);
 	cr_assert(strstr(text, "chain to the end (estimate") != NULL, "%s", text);
-	cr_assert(strstr(text, "CPU by program: cc1 50 %, ld 50 %") != NULL, "%s", text);
+	cr_assert(strstr(text, "CPU by program: cc1 2.00 s in 2 processes, ld 2.00 s in 1") != NULL, "%s", text);
 	cr_assert(strstr(text, "LOST EVENTS") == NULL, "%s", text);
 	free(text);
 	build_free(&b);
+}
+
+/* ---- the answers at the top of the default report ---- */
+
+static char *report_text(const struct audit *a, const struct model *m, bool verbose)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	audit_report__print(out, a, m, verbose);
+	fclose(out);
+	return text;
+}
+
+/* Every line of the default report within REPORT_WIDTH columns (one byte each: it is ASCII). */
+static void assert_narrow(const char *text)
+{
+	const char *line = text, *nl;
+
+	for (; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		cr_assert(not(eq(ptr, (void *)nl, NULL)), "unterminated line: %s", line);
+		cr_assert(le(long, nl - line, REPORT_WIDTH), "%ld columns: %.*s", (long)(nl - line), (int)(nl - line),
+			  line);
+	}
+}
+
+/* The default report of a, checked for width; the caller frees it. */
+static char *answers(const struct build *b)
+{
+	char *text = report_text(&b->a, b->m, false);
+
+	assert_narrow(text);
+	return text;
+}
+
+/* A job ready at ready (forked then) that waited for a CPU until from. */
+static void waiting_job(struct build *b, __u32 pid, const char *const argv[], __u32 cpu, __u64 ready, __u64 from,
+			__u64 to)
+{
+	synth_fork(b->m, T0 + ready, MAKE_PID, pid, pid, false);
+	synth_exec(b->m, T0 + ready, pid, MAKE_PID, "/usr/lib/gcc/cc1", argv);
+	synth_exit_acct(b->m, T0 + to, pid, 0, to - from, 0, to - from, 100);
+	synth_cpu_slice(b->s, cpu, pid, pid, T0 + from, T0 + to, from - ready);
+}
+
+/* make -j4 on 2 CPUs: four 1 s jobs ready at once, two wait a second. */
+Test(audit_answers, cpu_starved_build)
+{
+	static const char *const make_j4[] = { "make", "-j4", NULL };
+	struct build b;
+	const struct audit *a;
+	char *text;
+
+	build_start(&b, 2, true, make_j4);
+	waiting_job(&b, 200, cc_a, 0, 0, 0, 1 * S);
+	waiting_job(&b, 201, cc_b, 1, 0, 0, 1 * S);
+	waiting_job(&b, 202, cc_a, 0, 0, 1 * S, 2 * S);
+	waiting_job(&b, 203, cc_b, 1, 0, 1 * S, 2 * S);
+	a = build_finish(&b, 2 * S, 2);
+
+	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_YES));
+	cr_assert(eq(int, a->help, AUDIT_HELP_CPUS));
+	cr_assert(eq(u64, a->help_ns, 1 * S));
+	cr_assert(eq(u64, a->other_ns, 0));
+	text = answers(&b);
+	cr_assert(strstr(text, "parallel? yes: on average 2.00 of 2 CPUs ran the build; make -j4") != NULL, "%s",
+		  text);
+	cr_assert(strstr(text, "more CPUs or jobs? yes: jobs were ready and waiting for a CPU 50 % of the time: "
+			       "more CPUs\nbuildbpf:   would help") != NULL, "%s", text);
+	cr_assert(strstr(text, "machine shared? no: other programs held 0 % of the CPU time") != NULL, "%s", text);
+	cr_assert(strstr(text, "CPU by program: cc1 4.00 s in 4 processes, 1 more process using none\n") != NULL,
+		  "%s", text);
+	cr_assert(strstr(text, "wall by program: cc1 2.00 s\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "speed up? the longest steps on the chain to the end:\n") != NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
+/* Two compiles side by side, then a 2 s link alone: the order, not the machine. */
+Test(audit_answers, dependency_bound_build)
+{
+	struct build b;
+	const struct audit *a;
+	char *text;
+
+	build_start(&b, 2, true, make_j2);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	job(&b, 202, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 5000);
+	cpu_idle(&b, 1, 1 * S, 3 * S);
+	a = build_finish(&b, 3 * S, 2);
+
+	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_PARTLY)); /* 4 s of CPU in 3 s */
+	cr_assert(eq(int, a->help, AUDIT_HELP_ORDER));
+	cr_assert(eq(u64, a->help_ns, 2 * S));
+	text = answers(&b);
+	cr_assert(strstr(text, "parallel? partly: on average 1.33 of 2 CPUs ran the build") != NULL, "%s", text);
+	cr_assert(strstr(text, "more CPUs or jobs? no: a CPU idled 67 % of the time with fewer jobs running than "
+			       "-j2\nbuildbpf:   allowed: the build's own order held it back") != NULL, "%s", text);
+	cr_assert(strstr(text, "speed up? ld -o prog ran alone for 2.00 s (67 % of the wall)") != NULL, "%s", text);
+	cr_assert(strstr(text, "chain to the end (an estimate from timing): 2 steps; longest ld -o prog 2.00 s,\n"
+			       "buildbpf:     cc1 b.c 1.00 s\n") != NULL, "%s", text);
+	/* The jargon stays in --verbose. */
+	cr_assert(strstr(text, "lost parallelism") == NULL && strstr(text, "run-queue") == NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
+/*
+ * make -j2 on 2 CPUs, but for the first second another program holds CPU 1
+ * (no record from it: time on a CPU that is neither the build nor idle is
+ * outside work); the second job waits for it.
+ */
+Test(audit_answers, shared_machine)
+{
+	struct build b;
+	const struct audit *a;
+	struct json_object *o, *ow;
+	char *text;
+
+	build_start(&b, 2, true, make_j2);
+	waiting_job(&b, 200, cc_a, 0, 0, 0, 2 * S);
+	waiting_job(&b, 201, cc_b, 1, 0, 1 * S, 2 * S);
+	a = build_finish(&b, 2 * S, 2);
+
+	cr_assert(eq(u64, a->other_ns, 1 * S));
+	cr_assert(eq(u64, a->other_ns, b.s->cpus[0].other_ns + b.s->cpus[1].other_ns)); /* the trace's other_ms */
+	cr_assert(eq(dbl, a->other_share, 0.25));
+	cr_assert(eq(int, a->help, AUDIT_HELP_QUIETER));
+	cr_assert(eq(u64, a->help_ns, 1 * S));
+	text = answers(&b);
+	cr_assert(strstr(text, "machine shared? yes: other programs held 25 % of the CPU time during the build; "
+			       "the\nbuildbpf:   build's jobs waited for them 1.00 s") != NULL, "%s", text);
+	cr_assert(strstr(text, "more CPUs or jobs? jobs waited for a CPU that other programs held 50 % of the time: "
+			       "a\nbuildbpf:   quieter machine (or more CPUs) would help") != NULL, "%s", text);
+	free(text);
+
+	o = audit_json__new(a, b.m);
+	cr_assert(not(eq(ptr, o, NULL)));
+	ow = json_object_object_get(o, "outside_work");
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(ow, "cpu_ms")), 1000.0));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(ow, "share")), 0.25));
+	cr_assert(eq(str, (char *)json_object_get_string(
+				  json_object_object_get(json_object_object_get(o, "answers"), "limit")),
+		     "quieter_machine"));
+	json_object_put(o);
+	build_free(&b);
+}
+
+/* make -j1 on 2 CPUs: one job at a time by request. */
+Test(audit_answers, too_few_jobs)
+{
+	struct build b;
+	const struct audit *a;
+	char *text;
+
+	build_start(&b, 2, true, (const char *const[]){ "make", "-j1", NULL });
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 0, 1 * S, 2 * S, 100);
+	cpu_idle(&b, 1, 0, 2 * S);
+	a = build_finish(&b, 2 * S, 2);
+
+	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_NO));
+	cr_assert(eq(int, a->help, AUDIT_HELP_JOBS));
+	cr_assert(eq(u64, a->lost_ns, 0)); /* -j1 ran: nothing was held back by the order */
+	text = answers(&b);
+	cr_assert(strstr(text, "more CPUs or jobs? yes: -j1 jobs ran while a CPU idled 100 % of the time: more "
+			       "jobs (-j2)\nbuildbpf:   would help") != NULL, "%s", text);
+	cr_assert(strstr(text, "speed up? one step at a time for 2.00 s (100 % of the wall), most CPU in cc1 a.c") !=
+			  NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
+/*
+ * ninja's shape: sh -c "cc -c a.c" runs cc, which runs cc1 and then as.
+ * sh and cc only wait: the top lists show the compile once, as cc1 and as.
+ */
+Test(audit_answers, wrappers_are_left_out_of_the_top_lists)
+{
+	static const char *const sh_argv[] = { "sh", "-c", "cc -c a.c", NULL };
+	static const char *const cc_argv[] = { "cc", "-c", "a.c", NULL };
+	static const char *const as_argv[] = { "as", "-o", "a.o", "/tmp/cc1.s", NULL };
+	static const char *const busy_argv[] = { "busy", NULL };
+	struct build b;
+	const struct audit *a;
+	size_t i, k;
+	char *text;
+
+	build_start(&b, 2, true, make_j2);
+	synth_fork(b.m, T0, MAKE_PID, 200, 200, false);
+	synth_exec(b.m, T0, 200, MAKE_PID, "/bin/sh", sh_argv);
+	synth_fork(b.m, T0 + 1 * MS, 200, 201, 201, false);
+	synth_exec(b.m, T0 + 1 * MS, 201, 200, "/usr/bin/cc", cc_argv);
+	synth_fork(b.m, T0 + 4 * MS, 201, 202, 202, false);
+	synth_exec(b.m, T0 + 4 * MS, 202, 201, "/usr/lib/gcc/cc1", cc_a);
+	synth_exit_acct(b.m, T0 + 800 * MS, 202, 0, 790 * MS, 0, 790 * MS, 100);
+	synth_fork(b.m, T0 + 801 * MS, 201, 203, 203, false);
+	synth_exec(b.m, T0 + 801 * MS, 203, 201, "/usr/bin/as", as_argv);
+	synth_exit_acct(b.m, T0 + 900 * MS, 203, 0, 95 * MS, 0, 95 * MS, 100);
+	synth_exit_acct(b.m, T0 + 902 * MS, 201, 0, 3 * MS, 0, 3 * MS, 100);
+	synth_exit_acct(b.m, T0 + 903 * MS, 200, 0, 1 * MS, 0, 1 * MS, 100);
+	/* Not wrappers: a parent busy itself, and one whose child ran a tenth of its life. */
+	synth_fork(b.m, T0, MAKE_PID, 300, 300, false);
+	synth_exec(b.m, T0, 300, MAKE_PID, "/usr/bin/busy", busy_argv);
+	job(&b, 301, "/usr/lib/gcc/cc1", cc_b, 1, 0, 100 * MS, 100);
+	synth_exit_acct(b.m, T0 + 1 * S, 300, 0, 900 * MS, 0, 900 * MS, 100);
+	a = build_finish(&b, 1 * S, 2);
+
+	for (i = 0; i < b.m->nr_procs; i++) {
+		__u32 pid = b.m->procs[i].pid;
+
+		cr_assert(eq(int, a->wrapper[i], pid == MAKE_PID || pid == 200 || pid == 201), "pid %u", pid);
+	}
+	for (i = 0; i < a->top_wall.nr; i++) {
+		__u32 pid = b.m->procs[a->top_wall.items[i].proc].pid;
+
+		cr_assert(pid != MAKE_PID && pid != 200 && pid != 201, "wrapper %u in the top list", pid);
+	}
+	/* busy 1 s, cc1 a.c 0.80 s, cc1 b.c 0.10 s, as 0.10 s: one entry per step. */
+	cr_assert(eq(sz, a->top_wall.nr, 4));
+	cr_assert(eq(u32, b.m->procs[a->top_wall.items[1].proc].pid, 202));
+	/* Wall by program counts steps: cc1 ran 0-0.8 s, cc (a wrapper) not at all. */
+	for (k = 0; k < a->nr_programs; k++) {
+		if (!strcmp(a->programs[k].name, "cc1"))
+			cr_assert(eq(u64, a->programs[k].wall_ns, 800 * MS - 4 * MS + 4 * MS));
+		if (!strcmp(a->programs[k].name, "cc") || !strcmp(a->programs[k].name, "make"))
+			cr_assert(eq(u64, a->programs[k].wall_ns, 0));
+	}
+	text = answers(&b);
+	cr_assert(strstr(text, "longest steps: busy 1.00 s, cc1 a.c 0.80 s, cc1 b.c 0.10 s, as -o a.o 0.10 s") !=
+			  NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
+/* configure's shape: a thousand tiny steps one after another. */
+Test(audit_answers, a_chain_of_tiny_steps_is_left_out)
+{
+	static const char *const rm_argv[] = { "rm", "-f", "conftest.c", NULL };
+	struct build b;
+	const struct audit *a;
+	char *text;
+	__u32 i;
+
+	build_start(&b, 2, true, make_j2);
+	for (i = 0; i < 1000; i++)
+		job(&b, 1000 + i, "/bin/rm", rm_argv, 0, i * MS, i * MS + 900 * 1000, 100);
+	cpu_idle(&b, 1, 0, 1 * S);
+	a = build_finish(&b, 1 * S, 2);
+
+	cr_assert(eq(sz, a->nr_chain, 1000));
+	text = answers(&b);
+	cr_assert(strstr(text, "chain to the end") == NULL, "%s", text);
+	cr_assert(strstr(text, "CPU by program: rm 0.90 s in 1,000 processes") != NULL, "%s", text);
+	cr_assert(strstr(text, "speed up? one step at a time for 1.00 s (100 % of the wall)") != NULL, "%s", text);
+	free(text);
+	/* --verbose keeps it. */
+	text = report_text(a, b.m, true);
+	cr_assert(strstr(text, "chain to the end (estimate, no build graph): 1000 processes") != NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
+/* Long names, many programs and phases: every default line still fits. */
+Test(audit_answers, default_lines_fit_in_100_columns)
+{
+	static const char *const long_argv[] = {
+		"cc1", "src/a/very/long/directory/name/that/goes/on/and/on/file.c", NULL
+	};
+	struct build b;
+	const struct audit *a;
+	char path[64], *text;
+	__u32 i;
+
+	build_start(&b, 2, true, make_j2);
+	for (i = 0; i < 12; i++) {
+		snprintf(path, sizeof(path), "/usr/bin/a-program-with-a-long-name-%u", i);
+		job(&b, 200 + i, path, long_argv, i % 2, i * 100 * MS, (i + 1) * 100 * MS, 100000);
+	}
+	job(&b, 300, "/usr/lib/gcc/cc1", long_argv, 0, 1200 * MS, 3 * S, 100);
+	cpu_idle(&b, 1, 1200 * MS, 3 * S);
+	a = build_finish(&b, 3 * S, 2);
+	cr_assert(lt(sz, 5, a->nr_programs));
+	text = answers(&b);
+	free(text);
+	build_free(&b);
+}
+
+Test(report_text, a_long_list_wraps_after_a_comma)
+{
+	struct report_line l;
+	char *text = NULL;
+	size_t len, i;
+	FILE *out = open_memstream(&text, &len), *f;
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	f = report_line__begin(&l, out);
+	fputs("  a list:", f);
+	for (i = 0; i < 30; i++)
+		fprintf(f, "%s item %zu", i ? "," : "", i);
+	report_line__end(&l);
+	fclose(out);
+	assert_narrow(text);
+	/* Each line but the last ends in a comma; continuations are indented past the line's own. */
+	cr_assert(strstr(text, ",\nbuildbpf:     item ") != NULL, "%s", text);
+	cr_assert(strstr(text, "item 29\n") != NULL, "%s", text);
+	free(text);
+}
+
+Test(report_text, counts_and_seconds)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	report_put_count(out, 1138);
+	fputc(' ', out);
+	report_put_count(out, 1000000);
+	fputc(' ', out);
+	report_put_sec(out, 1 * MS);
+	fputc(' ', out);
+	report_put_sec(out, 0);
+	fputc(' ', out);
+	report_put_share(out, 1, 1000);
+	fclose(out);
+	cr_assert(eq(str, text, "1,138 1,000,000 <0.01 s 0.00 s <1 %"));
+	free(text);
+}
+
+Test(summary, a_killed_command_says_by_which_signal)
+{
+	static char *const argv[] = { "make", NULL };
+	struct summary_info info = { .cmd_argv = argv, .cmd_argc = 1, .exit_status = 143, .term_signal = 15 };
+	struct model *m = model__new(MAKE_PID, T0);
+	char *text = NULL;
+	size_t len;
+	FILE *out;
+
+	cr_assert(not(eq(ptr, m, NULL)));
+	cr_assert(eq(int, model__finish(m, T0 + 1 * S), 0));
+	out = open_memstream(&text, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	summary__print(out, m, &info);
+	info.exit_status = 143; /* exited with 143 itself: no signal */
+	info.term_signal = 0;
+	summary__print(out, m, &info);
+	fclose(out);
+	cr_assert(strstr(text, "'make': killed by SIGTERM (exit status 143), 1.000 s wall\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "'make': exit status 143, 1.000 s wall\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "lanes at peak") == NULL, "%s", text); /* --verbose only */
+	free(text);
+	model__free(m);
 }

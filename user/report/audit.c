@@ -347,10 +347,116 @@ static int cmp_program(const void *x, const void *y)
 	return strcmp(p->name, q->name);
 }
 
+/* Wall time covered by intervals sorted by start: their union's length. */
+struct coverage {
+	__u64 covered, reach;
+};
+
+static void coverage_add(struct coverage *c, __u64 from, __u64 to)
+{
+	if (from < c->reach)
+		from = c->reach;
+	if (to > from) {
+		c->covered += to - from;
+		c->reach = to;
+	}
+}
+
+static int cmp_parent_start(const void *x, const void *y, void *ctx)
+{
+	const struct model *m = ctx;
+	const struct proc_instance *p = &m->procs[*(const size_t *)x], *q = &m->procs[*(const size_t *)y];
+
+	if (p->parent != q->parent)
+		return p->parent < q->parent ? -1 : 1;
+	if (p->start_ns != q->start_ns)
+		return p->start_ns < q->start_ns ? -1 : 1;
+	return p->id < q->id ? -1 : p->id > q->id;
+}
+
+/* Flags every wrapper (audit.h): its children's lifetimes, clipped to its own, merged. */
+static int compute_wrappers(struct audit *a, const struct model *m)
+{
+	size_t *kids, nr = 0, i;
+
+	a->wrapper = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*a->wrapper));
+	kids = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*kids));
+	if (!a->wrapper || !kids) {
+		free(kids);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].parent >= 0)
+			kids[nr++] = i;
+	qsort_r(kids, nr, sizeof(*kids), cmp_parent_start, (void *)m);
+	for (i = 0; i < nr;) {
+		long parent = m->procs[kids[i]].parent;
+		const struct proc_instance *p = &m->procs[parent];
+		struct coverage cov = { .reach = p->start_ns };
+		__u64 wall = p->end_ns - p->start_ns;
+
+		for (; i < nr && m->procs[kids[i]].parent == parent; i++) {
+			const struct proc_instance *c = &m->procs[kids[i]];
+
+			coverage_add(&cov, c->start_ns, c->end_ns < p->end_ns ? c->end_ns : p->end_ns);
+		}
+		a->wrapper[parent] = wall && cov.covered >= wall / 1000 * AUDIT_WRAPPER_COVER_PERMILLE &&
+				     p->utime_ns + p->stime_ns <=
+					     AUDIT_WRAPPER_CPU_NS + wall / 1000 * AUDIT_WRAPPER_CPU_PERMILLE;
+	}
+	free(kids);
+	return 0;
+}
+
+struct program_order {
+	const struct model *m;
+	const size_t *program; /* per process: its index in a->programs */
+};
+
+static int cmp_program_start(const void *x, const void *y, void *ctx)
+{
+	const struct program_order *o = ctx;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+
+	if (o->program[i] != o->program[j])
+		return o->program[i] < o->program[j] ? -1 : 1;
+	if (o->m->procs[i].start_ns != o->m->procs[j].start_ns)
+		return o->m->procs[i].start_ns < o->m->procs[j].start_ns ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* Each program's wall time: the union of its steps' (not its wrappers') lifetimes. */
+static int compute_program_wall(struct audit *a, const struct model *m, const size_t *program)
+{
+	struct program_order order = { .m = m, .program = program };
+	size_t *steps = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*steps)), nr = 0, i;
+
+	if (!steps)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		if (!a->wrapper[i])
+			steps[nr++] = i;
+	qsort_r(steps, nr, sizeof(*steps), cmp_program_start, &order);
+	for (i = 0; i < nr;) {
+		size_t k = program[steps[i]];
+		struct coverage cov = {};
+
+		for (; i < nr && program[steps[i]] == k; i++)
+			coverage_add(&cov, m->procs[steps[i]].start_ns, m->procs[steps[i]].end_ns);
+		a->programs[k].wall_ns = cov.covered;
+	}
+	free(steps);
+	return 0;
+}
+
 static int compute_programs(struct audit *a, const struct model *m)
 {
-	size_t i, k, cap = 0;
+	size_t i, k, cap = 0, *program;
+	int err = 0;
 
+	program = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*program));
+	if (!program)
+		return -ENOMEM;
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 		const char *name = audit__program_of(p);
@@ -359,22 +465,36 @@ static int compute_programs(struct audit *a, const struct model *m)
 			if (!strcmp(a->programs[k].name, name))
 				break;
 		if (k == a->nr_programs) {
-			if (array_grow((void **)&a->programs, &cap, k + 1, sizeof(*a->programs)))
-				return -ENOMEM;
+			if (array_grow((void **)&a->programs, &cap, k + 1, sizeof(*a->programs))) {
+				err = -ENOMEM;
+				goto cleanup;
+			}
 			a->programs[k] = (struct audit_program){ .name = strdup(name) };
-			if (!a->programs[k].name)
-				return -ENOMEM;
+			if (!a->programs[k].name) {
+				err = -ENOMEM;
+				goto cleanup;
+			}
 			a->nr_programs++;
 		}
 		a->programs[k].cpu_ns += p->utime_ns + p->stime_ns;
 		a->programs[k].nr_procs++;
+		program[i] = k;
 	}
-	if (a->nr_programs)
+	/* Before the sort: program[] holds indexes in the order found. */
+	err = compute_program_wall(a, m, program);
+	if (!err && a->nr_programs)
 		qsort(a->programs, a->nr_programs, sizeof(*a->programs), cmp_program);
-	return 0;
+cleanup:
+	free(program);
+	return err;
 }
 
-static void compute_parallelism(struct audit *a)
+static __u64 minus(__u64 a, __u64 b)
+{
+	return a > b ? a - b : 0;
+}
+
+static void compute_parallelism(struct audit *a, const struct sched_model *s)
 {
 	const struct parallelism *par = a->par;
 	size_t k;
@@ -385,6 +505,53 @@ static void compute_parallelism(struct audit *a)
 	a->noisy_ns = par->noisy_ns;
 	for (k = 1; k < par->nr_runnable; k++)
 		a->runq_wall_ns += par->runnable_ns[k];
+	/* Waiting while a CPU ran outside work is the machine's doing; the
+	 * rest of the waiting is the build's jobs outnumbering the CPUs. */
+	a->starved_ns = minus(a->runq_wall_ns, a->noisy_ns);
+	if (a->jobs.jobs > 0 && a->jobs_target < par->nr_cpus)
+		a->at_jobs_idle_ns = par->running_idle_ns[a->jobs_target];
+	for (k = 0; k < s->nr_cpus; k++)
+		a->other_ns += s->cpus[k].other_ns;
+	a->other_share = a->wall_ns ? (double)a->other_ns / ((double)a->wall_ns * a->nr_cpus) : 0;
+}
+
+/*
+ * The answers.  Parallel: "yes" from 3/4 of the CPUs busy with the build
+ * on average, "no" below 1.25 (about one thing at a time).  Help: of the
+ * four causes, each a stretch of wall time (they do not overlap), the
+ * longest, if it held 10 % of the wall.
+ */
+static void compute_answers(struct audit *a)
+{
+	double avg = a->par ? a->avg_running : a->wall_ns ? (double)a->cpu_ns / a->wall_ns : 0;
+	const struct {
+		enum audit_help help;
+		__u64 ns;
+	} causes[] = {
+		{ AUDIT_HELP_CPUS, a->starved_ns },
+		{ AUDIT_HELP_QUIETER, a->noisy_ns },
+		{ AUDIT_HELP_JOBS, a->at_jobs_idle_ns },
+		{ AUDIT_HELP_ORDER, a->lost_ns },
+	};
+	size_t i;
+
+	if (avg >= 0.75 * a->nr_cpus && a->nr_cpus > 1)
+		a->parallel = AUDIT_PARALLEL_YES;
+	else if (avg >= 1.25)
+		a->parallel = AUDIT_PARALLEL_PARTLY;
+	else
+		a->parallel = AUDIT_PARALLEL_NO;
+	if (!a->par) {
+		a->help = AUDIT_HELP_UNKNOWN;
+		return;
+	}
+	a->help = AUDIT_HELP_NONE;
+	for (i = 0; i < sizeof(causes) / sizeof(causes[0]); i++) {
+		if (causes[i].ns < a->wall_ns / 1000 * AUDIT_ANSWER_PERMILLE || causes[i].ns <= a->help_ns)
+			continue;
+		a->help = causes[i].help;
+		a->help_ns = causes[i].ns;
+	}
 }
 
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
@@ -404,11 +571,16 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	if (!a->par)
 		a->sched = SCHED_OFF;
 
+	err = compute_wrappers(a, m);
+	if (err)
+		goto cleanup;
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 
 		a->cpu_ns += p->utime_ns + p->stime_ns;
 		a->runq_wait_ns += p->sched.runq_ns;
+		if (a->wrapper[i])
+			continue; /* one entry per step in the top lists */
 		top_offer(&a->top_wall, i, p->end_ns - p->start_ns);
 		top_offer(&a->top_cpu, i, p->utime_ns + p->stime_ns);
 		top_offer(&a->top_rss, i, p->maxrss_kb);
@@ -443,9 +615,10 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		goto cleanup;
 	}
 	if (a->par) {
-		compute_parallelism(a);
+		compute_parallelism(a, s);
 		compute_phases(a, m, leaf);
 	}
+	compute_answers(a);
 	err = compute_chain(a, m, leaf) ?: compute_programs(a, m);
 cleanup:
 	free(leaf);
@@ -462,7 +635,9 @@ void audit__free(struct audit *a)
 		free(a->programs[i].name);
 	free(a->programs);
 	free(a->chain);
+	free(a->wrapper);
 	a->programs = NULL;
 	a->chain = NULL;
+	a->wrapper = NULL;
 	a->nr_programs = a->nr_chain = 0;
 }

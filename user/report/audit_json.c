@@ -56,7 +56,8 @@ static struct json_object *new_ms_array(const __u64 *bins, size_t nr)
 
 static struct json_object *new_unavailable(const struct audit *a)
 {
-	static const char *const fields[] = { "parallelism", "runqueue", "serial_phases", "top.runqueue_wait" };
+	static const char *const fields[] = { "parallelism", "runqueue", "serial_phases", "top.runqueue_wait",
+					      "outside_work" };
 	struct json_object *arr = json_object_new_array();
 	size_t i;
 	int err = arr ? 0 : -ENOMEM;
@@ -220,6 +221,33 @@ static struct json_object *new_programs(const struct audit *a)
 	return json_done(arr, err);
 }
 
+static struct json_object *new_outside_work(const struct audit *a)
+{
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	err = json_put_ms(o, "cpu_ms", a->other_ns) ?: json_put(o, "share", new_share(a->other_share));
+	return json_done(o, err);
+}
+
+static struct json_object *new_answers(const struct audit *a)
+{
+	static const char *const parallel[] = {
+		[AUDIT_PARALLEL_NO] = "no", [AUDIT_PARALLEL_PARTLY] = "partly", [AUDIT_PARALLEL_YES] = "yes",
+	};
+	static const char *const help[] = {
+		[AUDIT_HELP_NONE] = "none", [AUDIT_HELP_CPUS] = "more_cpus", [AUDIT_HELP_JOBS] = "more_jobs",
+		[AUDIT_HELP_ORDER] = "build_order", [AUDIT_HELP_QUIETER] = "quieter_machine",
+		[AUDIT_HELP_UNKNOWN] = "unknown",
+	};
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	err = json_put_str(o, "parallel", parallel[a->parallel]) ?: json_put_str(o, "limit", help[a->help]) ?:
+	      json_put_ms(o, "limit_ms", a->help_ns);
+	return json_done(o, err);
+}
+
 static const char *level_name(enum sched_level level)
 {
 	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
@@ -247,7 +275,9 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put_int(o, "lost_events", a->lost_events) ?:
 	      json_put_bool(o, "partial", a->partial_reason != NULL) ?:
 	      (a->partial_reason ? json_put_clean_str(o, "partial_reason", a->partial_reason)
-				 : json_put_null(o, "partial_reason"));
+				 : json_put_null(o, "partial_reason")) ?:
+	      (a->par ? json_put(o, "outside_work", new_outside_work(a)) : json_put_null(o, "outside_work")) ?:
+	      json_put(o, "answers", new_answers(a));
 	return json_done(o, err);
 }
 

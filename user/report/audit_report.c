@@ -7,18 +7,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "report/audit_answers.h"
 #include "report/audit_report.h"
-#include "model/proc_name.h"
-#include "report/summary.h"
-#include "util/term_escape.h"
+#include "report/report_text.h"
 
-/* Names in the report are cut to this many bytes. */
-#define REPORT_NAME_MAX 40
 /* Chain members printed: the latest ones, which set the end time. */
 #define REPORT_CHAIN_MAX 6
-#define REPORT_PROGRAMS_MAX 6
-
-static const char ellipsis[] = "\xe2\x80\xa6";
 
 static double sec(__u64 ns)
 {
@@ -30,41 +24,6 @@ static double pct(__u64 part, __u64 whole)
 	return whole ? 100.0 * part / whole : 0;
 }
 
-/* A display name, escaped, its ellipsis as "...", cut at max bytes. */
-static void put_name(FILE *out, const char *name, size_t max)
-{
-	const unsigned char *c = (const unsigned char *)name;
-	size_t shown = 0;
-
-	for (; *c; c++, shown++) {
-		if (shown >= max) {
-			fputs("...", out);
-			return;
-		}
-		if (!strncmp((const char *)c, ellipsis, 3)) {
-			fputs("...", out);
-			c += 2;
-		} else if (term_byte_is_plain(*c)) {
-			fputc(*c, out);
-		} else {
-			fprintf(out, "\\x%02x", *c);
-		}
-	}
-}
-
-static void put_proc(FILE *out, const struct model *m, long idx)
-{
-	char *name;
-
-	if (idx < 0 || (size_t)idx >= m->nr_procs) {
-		fputs("?", out);
-		return;
-	}
-	name = proc_display_name(m, &m->procs[idx]);
-	put_name(out, name ? name : m->procs[idx].comm, REPORT_NAME_MAX);
-	free(name);
-}
-
 static void put_top(FILE *out, const struct model *m, const char *title, const struct audit_top *t, bool kb)
 {
 	size_t i;
@@ -74,7 +33,7 @@ static void put_top(FILE *out, const struct model *m, const char *title, const s
 	fprintf(out, "buildbpf:   %-15s", title);
 	for (i = 0; i < t->nr; i++) {
 		fputs(i ? ", " : " ", out);
-		put_proc(out, m, t->items[i].proc);
+		report_put_proc(out, m, t->items[i].proc);
 		if (kb)
 			fprintf(out, " %.1f MB", t->items[i].value / 1024.0);
 		else
@@ -105,39 +64,12 @@ static void put_histogram(FILE *out, const char *title, const __u64 *bins, size_
 	fputs(first ? " none\n" : "\n", out);
 }
 
-static const char *jobs_source_text(enum audit_jobs_source src)
-{
-	switch (src) {
-	case JOBS_ARGUMENT:
-		return "from the command";
-	case JOBS_MAKEFLAGS:
-		return "from MAKEFLAGS";
-	case JOBS_TOOL_DEFAULT:
-		return "its default";
-	default:
-		return "unknown";
-	}
-}
-
-static void put_jobs(FILE *out, const struct audit *a)
-{
-	if (!a->jobs.jobs) {
-		fputs("job count unknown", out);
-		return;
-	}
-	put_name(out, a->jobs.tool, sizeof(a->jobs.tool));
-	if (a->jobs.jobs < 0)
-		fprintf(out, " -j (unlimited, %s)", jobs_source_text(a->jobs.source));
-	else
-		fprintf(out, " -j%ld (%s)", a->jobs.jobs, jobs_source_text(a->jobs.source));
-}
-
 static void put_parallelism(FILE *out, const struct audit *a)
 {
 	const struct parallelism *par = a->par;
 
 	fprintf(out, "buildbpf: parallelism: average %.2f, peak %u running; ", a->avg_running, par->peak_running);
-	put_jobs(out, a);
+	audit_answers__put_jobs(out, a);
 	fputc('\n', out);
 	put_histogram(out, "running", par->running_ns, par->nr_cpus + 1, false, a->wall_ns);
 	put_histogram(out, "runnable", par->runnable_ns, par->nr_runnable, true, a->wall_ns);
@@ -173,7 +105,7 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 			if (k && ph->procs[k].on_cpu_ns * 100 < ph->end_ns - ph->start_ns)
 				break;
 			fputs(k ? ", " : " ", out);
-			put_proc(out, m, ph->procs[k].proc);
+			report_put_proc(out, m, ph->procs[k].proc);
 			if (ph->procs[k].on_cpu_ns)
 				fprintf(out, " %.0f %% (%.2f s CPU)", pct(ph->procs[k].on_cpu_ns, ph->cpu_ns),
 					sec(ph->procs[k].on_cpu_ns));
@@ -199,37 +131,119 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 		const struct proc_instance *p = &m->procs[a->chain[i]];
 
 		fputs(i > from || from ? " -> " : " ", out);
-		put_proc(out, m, a->chain[i]);
+		report_put_proc(out, m, a->chain[i]);
 		fprintf(out, " %.2f s", sec(p->end_ns - p->start_ns));
 	}
 	fputc('\n', out);
 }
 
-static void put_programs(FILE *out, const struct audit *a)
+/* "1 for 56 %, 2 for 43 %": the bins with time in them, from from_k, as shares of the wall time. */
+static void put_counts(FILE *out, const char *title, const __u64 *bins, size_t nr, size_t from_k,
+		       bool last_or_more, __u64 wall)
 {
-	__u64 rest = a->cpu_ns;
-	size_t i;
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+	bool first = true;
+	size_t k;
 
-	if (!a->cpu_ns)
-		return;
-	fputs("buildbpf: CPU by program:", out);
-	for (i = 0; i < a->nr_programs && i < REPORT_PROGRAMS_MAX; i++) {
-		if (!a->programs[i].cpu_ns)
-			break;
-		fputs(i ? ", " : " ", out);
-		put_name(out, a->programs[i].name, REPORT_NAME_MAX);
-		fprintf(out, " %.0f %%", pct(a->programs[i].cpu_ns, a->cpu_ns));
-		rest -= a->programs[i].cpu_ns;
+	fprintf(f, "  %s:", title);
+	for (k = from_k; k < nr; k++) {
+		if (!bins[k])
+			continue;
+		fprintf(f, "%s%zu%s for ", first ? " " : ", ", k, last_or_more && k == nr - 1 ? " or more" : "");
+		report_put_share(f, bins[k], wall);
+		first = false;
 	}
-	if (rest)
-		fprintf(out, ", others %.0f %%", pct(rest, a->cpu_ns));
-	fputc('\n', out);
+	fputs(first ? " never" : " of the time", f);
+	report_line__end(&l);
 }
 
-void audit_report__print(FILE *out, const struct audit *a, const struct model *m)
+static void put_alone(FILE *out, const struct audit *a, const struct model *m)
 {
-	fprintf(out, "buildbpf: audit: %.2f s wall on %zu CPU%s, %.2f s CPU: %.0f %% utilisation\n", sec(a->wall_ns),
-		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
+	struct report_line l;
+	size_t i, k;
+	FILE *f;
+
+	f = report_line__begin(&l, out);
+	fputs("  stretches with one step at a time, longest first (", f);
+	report_put_sec(f, a->serial_threshold_ns);
+	fputs(" or more):", f);
+	if (!a->nr_phases)
+		fputs(" none", f);
+	report_line__end(&l);
+	for (i = 0; i < a->nr_phases; i++) {
+		const struct audit_phase *ph = &a->phases[i];
+
+		f = report_line__begin(&l, out);
+		fputs("    ", f);
+		report_put_sec(f, ph->end_ns - ph->start_ns);
+		fprintf(f, " from %.2f s to %.2f s:", sec(ph->start_ns - m->start_ns), sec(ph->end_ns - m->start_ns));
+		for (k = 0; k < ph->nr_procs; k++) {
+			/* As in the verbose list: one that barely ran in it is noise. */
+			if (k && ph->procs[k].on_cpu_ns * 100 < ph->end_ns - ph->start_ns)
+				break;
+			fputs(k ? ", " : " ", f);
+			report_put_proc(f, m, ph->procs[k].proc);
+			fputc(' ', f);
+			if (ph->procs[k].on_cpu_ns) {
+				report_put_sec(f, ph->procs[k].on_cpu_ns);
+				fputs(" CPU", f);
+			} else {
+				fputs("(waiting for it)", f);
+			}
+		}
+		if (!ph->nr_procs)
+			fputs(" nothing ran", f);
+		report_line__end(&l);
+	}
+}
+
+static void put_ranked(FILE *out, const struct model *m, const char *title, const struct audit_top *t, bool kb)
+{
+	struct report_line l;
+	FILE *f;
+	size_t i;
+
+	if (!t->nr)
+		return;
+	f = report_line__begin(&l, out);
+	fprintf(f, "  %s:", title);
+	for (i = 0; i < t->nr; i++) {
+		fputs(i ? ", " : " ", f);
+		report_put_proc(f, m, t->items[i].proc);
+		fputc(' ', f);
+		if (kb)
+			fprintf(f, "%.1f MB", t->items[i].value / 1024.0);
+		else
+			report_put_sec(f, t->items[i].value);
+	}
+	report_line__end(&l);
+}
+
+/* The detail after the answers, in the same plain words. */
+static void put_detail(FILE *out, const struct audit *a, const struct model *m)
+{
+	fputs("buildbpf: detail (steps are processes; wrappers like sh -c, make and cc are left out):\n", out);
+	if (a->par) {
+		put_counts(out, "build threads on a CPU at once", a->par->running_ns, a->par->nr_cpus + 1, 0, false,
+			   a->wall_ns);
+		put_counts(out, "build threads waiting for a CPU", a->par->runnable_ns, a->par->nr_runnable, 1, true,
+			   a->wall_ns);
+		put_alone(out, a, m);
+	} else {
+		fputs("buildbpf:   threads at once, waits and steps that ran alone: unavailable (traced with "
+		      "--sched=off)\n", out);
+	}
+	put_ranked(out, m, "longest steps", &a->top_wall, false);
+	put_ranked(out, m, "most CPU", &a->top_cpu, false);
+	put_ranked(out, m, "most memory", &a->top_rss, true);
+	if (a->par)
+		put_ranked(out, m, "longest waits for a CPU", &a->top_wait, false);
+}
+
+/* Everything the audit has, in its own terms (the README defines them). */
+static void put_verbose(FILE *out, const struct audit *a, const struct model *m)
+{
 	if (a->par) {
 		put_parallelism(out, a);
 		put_phases(out, a, m);
@@ -238,13 +252,23 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 		      "unavailable (traced with --sched=off)\n", out);
 	}
 	put_chain(out, a, m);
-	fputs("buildbpf: top processes:\n", out);
+	fputs("buildbpf: top processes (wrappers left out):\n", out);
 	put_top(out, m, "by wall:", &a->top_wall, false);
 	put_top(out, m, "by CPU:", &a->top_cpu, false);
 	put_top(out, m, "by peak RSS:", &a->top_rss, true);
 	if (a->par)
 		put_top(out, m, "by run-queue:", &a->top_wait, false);
-	put_programs(out, a);
+}
+
+void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose)
+{
+	fprintf(out, "buildbpf: audit: %.2f s wall on %zu CPU%s, %.2f s CPU: %.0f %% utilisation\n", sec(a->wall_ns),
+		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
+	audit_answers__print(out, a, m);
+	if (verbose)
+		put_verbose(out, a, m);
+	else
+		put_detail(out, a, m);
 	if (a->lost_events)
 		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
 			(unsigned long long)a->lost_events);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <string.h>
 #include "report/summary.h"
 #include "util/term_escape.h"
 
@@ -35,15 +36,20 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 
 	fputs("buildbpf: traced '", out);
 	put_command(out, info->cmd_argv, info->cmd_argc);
-	if (info->exit_status >= 0)
+	if (info->term_signal > 0 && info->exit_status == 128 + info->term_signal)
+		fprintf(out, "': killed by SIG%s (exit status %d), %.3f s wall\n", sigabbrev_np(info->term_signal)
+			? sigabbrev_np(info->term_signal) : "?", info->exit_status, wall_s);
+	else if (info->exit_status >= 0)
 		fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
 	else /* a recording cut short before the command ended */
 		fprintf(out, "': exit status unknown, %.3f s wall recorded\n", wall_s);
 	fprintf(out, "buildbpf: %zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
 	if (unfinished)
 		fprintf(out, " (%zu still running at the end)", unfinished);
-	fprintf(out, ", %zu lane%s at peak, %llu lost event%s%s\n", m->nr_lanes, m->nr_lanes == 1 ? "" : "s",
-		(unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
+	/* Lanes are the trace's rows (nested processes stack), not concurrency. */
+	if (info->verbose)
+		fprintf(out, ", %zu lane%s at peak", m->nr_lanes, m->nr_lanes == 1 ? "" : "s");
+	fprintf(out, ", %llu lost event%s%s\n", (unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
 		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
 	if (info->partial_reason) {
 		fputs("buildbpf: the trace is partial: ", out);

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The answers at the top of the audit.  Each is one logical line, wrapped
+ * to REPORT_WIDTH, in words a newcomer reads without the README: shares of
+ * the wall time, seconds, and names of steps.
+ */
+#include "report/audit_answers.h"
+#include "report/report_text.h"
+
+/* Programs named per "by program" line; steps named per chain. */
+#define ANSWER_PROGRAMS_MAX 5
+#define ANSWER_CHAIN_STEPS 3
+/* Serial phases named as the thing to speed up. */
+#define ANSWER_PHASES_MAX 2
+
+static bool holds_answer_share(__u64 ns, __u64 wall)
+{
+	return ns >= wall / 1000 * AUDIT_ANSWER_PERMILLE && ns;
+}
+
+/*
+ * Ranks by a value without reordering: the next index after *at in the
+ * order largest value first, lowest index among equals.  first: start
+ * over.  False when only zeros are left.
+ */
+static bool next_largest(__u64 (*value)(const void *ctx, size_t i), const void *ctx, size_t n, bool first,
+			 size_t *at, __u64 *v)
+{
+	__u64 prev = first ? ~0ull : *v, best = 0, x;
+	size_t i, pick = 0;
+
+	for (i = 0; i < n; i++) {
+		x = value(ctx, i);
+		if (x > prev || (x == prev && (first || i <= *at)))
+			continue; /* already given */
+		if (x > best || (x == best && x && i < pick)) {
+			best = x;
+			pick = i;
+		}
+	}
+	*at = pick;
+	*v = best;
+	return best != 0;
+}
+
+static __u64 program_wall(const void *ctx, size_t i)
+{
+	return ((const struct audit *)ctx)->programs[i].wall_ns;
+}
+
+struct chain_ctx {
+	const struct audit *a;
+	const struct model *m;
+};
+
+static __u64 chain_step_wall(const void *ctx, size_t i)
+{
+	const struct chain_ctx *c = ctx;
+	const struct proc_instance *p = &c->m->procs[c->a->chain[i]];
+
+	return p->end_ns - p->start_ns;
+}
+
+static void put_jobs_allowed(FILE *f, const struct audit *a)
+{
+	if (a->jobs.jobs > 0)
+		fprintf(f, "-j%ld", a->jobs.jobs);
+	else
+		fputs("-j", f);
+}
+
+static const char *jobs_source_text(enum audit_jobs_source src)
+{
+	switch (src) {
+	case JOBS_ARGUMENT:
+		return "from the command";
+	case JOBS_MAKEFLAGS:
+		return "from MAKEFLAGS";
+	case JOBS_TOOL_DEFAULT:
+		return "its default";
+	default:
+		return "unknown";
+	}
+}
+
+void audit_answers__put_jobs(FILE *out, const struct audit *a)
+{
+	if (!a->jobs.jobs) {
+		fputs("job count unknown", out);
+		return;
+	}
+	report_put_name(out, a->jobs.tool, sizeof(a->jobs.tool));
+	if (a->jobs.jobs < 0)
+		fprintf(out, " -j (unlimited, %s)", jobs_source_text(a->jobs.source));
+	else
+		fprintf(out, " -j%ld (%s)", a->jobs.jobs, jobs_source_text(a->jobs.source));
+}
+
+static void put_parallel(FILE *out, const struct audit *a)
+{
+	static const char *const verdict[] = {
+		[AUDIT_PARALLEL_NO] = "no", [AUDIT_PARALLEL_PARTLY] = "partly", [AUDIT_PARALLEL_YES] = "yes",
+	};
+	double avg = a->par ? a->avg_running : a->wall_ns ? (double)a->cpu_ns / a->wall_ns : 0;
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fprintf(f, "parallel? %s: on average %.2f of %zu CPU%s ran the build; ", verdict[a->parallel], avg,
+		a->nr_cpus, a->nr_cpus == 1 ? "" : "s");
+	audit_answers__put_jobs(f, a);
+	report_line__end(&l);
+}
+
+static void put_help(FILE *out, const struct audit *a)
+{
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fputs("more CPUs or jobs? ", f);
+	switch (a->help) {
+	case AUDIT_HELP_CPUS:
+		fputs("yes: jobs were ready and waiting for a CPU ", f);
+		report_put_share(f, a->help_ns, a->wall_ns);
+		fputs(" of the time: more CPUs would help", f);
+		break;
+	case AUDIT_HELP_QUIETER:
+		fputs("jobs waited for a CPU that other programs held ", f);
+		report_put_share(f, a->help_ns, a->wall_ns);
+		fputs(" of the time: a quieter machine (or more CPUs) would help", f);
+		break;
+	case AUDIT_HELP_JOBS:
+		fputs("yes: ", f);
+		put_jobs_allowed(f, a);
+		fputs(" jobs ran while a CPU idled ", f);
+		report_put_share(f, a->help_ns, a->wall_ns);
+		fprintf(f, " of the time: more jobs (-j%zu) would help", a->nr_cpus);
+		break;
+	case AUDIT_HELP_ORDER:
+		fputs("no: a CPU idled ", f);
+		report_put_share(f, a->help_ns, a->wall_ns);
+		if (a->jobs.jobs)
+			fputs(" of the time with fewer jobs running than ", f), put_jobs_allowed(f, a),
+				fputs(" allowed", f);
+		else
+			fprintf(f, " of the time with fewer than %zu running", a->jobs_target);
+		fputs(": the build's own order held it back", f);
+		break;
+	case AUDIT_HELP_NONE:
+		fputs("neither is clearly the limit: jobs waited for a CPU ", f);
+		report_put_share(f, a->starved_ns + a->noisy_ns, a->wall_ns);
+		fputs(" of the time, a CPU idled with fewer jobs running than allowed ", f);
+		report_put_share(f, a->lost_ns, a->wall_ns);
+		break;
+	case AUDIT_HELP_UNKNOWN:
+		fputs("unknown (traced with --sched=off)", f);
+		break;
+	}
+	report_line__end(&l);
+}
+
+static void put_shared(FILE *out, const struct audit *a)
+{
+	__u64 capacity = a->wall_ns * a->nr_cpus;
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fputs("machine shared? ", f);
+	if (!a->par) {
+		fputs("unknown (traced with --sched=off)", f);
+	} else {
+		fputs(holds_answer_share(a->other_ns, capacity) ? "yes" : a->other_share >= 0.01 ? "a little" : "no", f);
+		fputs(": other programs held ", f);
+		report_put_share(f, a->other_ns, capacity);
+		fputs(" of the CPU time during the build", f);
+		if (a->noisy_ns) {
+			fputs("; the build's jobs waited for them ", f);
+			report_put_sec(f, a->noisy_ns);
+		}
+	}
+	report_line__end(&l);
+}
+
+static void put_programs(FILE *out, const struct audit *a)
+{
+	__u64 rest_ns = a->cpu_ns;
+	size_t i, rest = 0;
+	struct report_line l;
+	FILE *f;
+
+	if (!a->nr_programs)
+		return;
+	f = report_line__begin(&l, out);
+	fputs("CPU by program:", f);
+	for (i = 0; i < a->nr_programs; i++) {
+		/* Most CPU first: past the first without any, the rest are "others". */
+		if (i >= ANSWER_PROGRAMS_MAX || !a->programs[i].cpu_ns) {
+			rest += a->programs[i].nr_procs;
+			continue;
+		}
+		fputs(i ? ", " : " ", f);
+		report_put_name(f, a->programs[i].name, REPORT_NAME_MAX);
+		fputc(' ', f);
+		report_put_sec(f, a->programs[i].cpu_ns);
+		fputs(" in ", f);
+		report_put_count(f, a->programs[i].nr_procs);
+		if (!i) /* the unit once */
+			fputs(a->programs[i].nr_procs == 1 ? " process" : " processes", f);
+		rest_ns -= a->programs[i].cpu_ns;
+	}
+	if (rest && rest_ns) {
+		fputs(", others ", f);
+		report_put_sec(f, rest_ns);
+		fputs(" in ", f);
+		report_put_count(f, rest);
+	} else if (rest) {
+		fputs(", ", f);
+		report_put_count(f, rest);
+		fputs(rest == 1 ? " more process using none" : " more using none", f);
+	}
+	report_line__end(&l);
+}
+
+/* The programs by wall time, longest first. */
+static void put_program_wall(FILE *out, const struct audit *a)
+{
+	size_t shown, at = 0;
+	__u64 wall = 0;
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fputs("wall by program:", f);
+	for (shown = 0; shown < ANSWER_PROGRAMS_MAX; shown++) {
+		if (!next_largest(program_wall, a, a->nr_programs, !shown, &at, &wall))
+			break;
+		fputs(shown ? ", " : " ", f);
+		report_put_name(f, a->programs[at].name, REPORT_NAME_MAX);
+		fputc(' ', f);
+		report_put_sec(f, wall);
+	}
+	if (!shown)
+		fputs(" none", f);
+	report_line__end(&l);
+}
+
+static void put_phase_answer(FILE *f, const struct audit *a, const struct model *m, const struct audit_phase *ph)
+{
+	__u64 len = ph->end_ns - ph->start_ns;
+
+	if (!ph->nr_procs) {
+		fputs("nothing ran for ", f);
+		report_put_sec(f, len);
+		fputs(" (", f);
+		report_put_share(f, len, a->wall_ns);
+		fputs(" of the wall)", f);
+		return;
+	}
+	/* More than half the phase's CPU: the phase is that step. */
+	if (ph->procs[0].on_cpu_ns * 2 > ph->cpu_ns) {
+		report_put_proc(f, m, ph->procs[0].proc);
+		fputs(" ran alone for ", f);
+	} else if (!ph->procs[0].on_cpu_ns) {
+		fputs("the build waited on ", f);
+		report_put_proc(f, m, ph->procs[0].proc);
+		fputs(" for ", f);
+	} else {
+		fputs("one step at a time for ", f);
+	}
+	report_put_sec(f, len);
+	fputs(" (", f);
+	report_put_share(f, len, a->wall_ns);
+	fputs(" of the wall)", f);
+	if (ph->procs[0].on_cpu_ns && ph->procs[0].on_cpu_ns * 2 <= ph->cpu_ns) {
+		fputs(", most CPU in ", f);
+		report_put_proc(f, m, ph->procs[0].proc);
+	}
+}
+
+/*
+ * The chain is worth a line when one of its steps took 10 % of the wall:
+ * then it names what to shorten.  A chain of a thousand tiny steps names
+ * nothing.
+ */
+static bool chain_is_informative(const struct audit *a, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_chain; i++) {
+		const struct proc_instance *p = &m->procs[a->chain[i]];
+
+		if (holds_answer_share(p->end_ns - p->start_ns, a->wall_ns))
+			return true;
+	}
+	return false;
+}
+
+static void put_chain(FILE *out, const struct audit *a, const struct model *m)
+{
+	struct chain_ctx ctx = { .a = a, .m = m };
+	size_t shown, at = 0;
+	__u64 wall = 0;
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,
+		a->nr_chain == 1 ? "" : "s");
+	for (shown = 0; shown < ANSWER_CHAIN_STEPS; shown++) {
+		if (!next_largest(chain_step_wall, &ctx, a->nr_chain, !shown, &at, &wall) ||
+		    (shown && wall * 100 < a->wall_ns))
+			break; /* steps under 1 % of the wall say nothing */
+		fputs(shown ? ", " : " ", f);
+		report_put_proc(f, m, a->chain[at]);
+		fputc(' ', f);
+		report_put_sec(f, wall);
+	}
+	report_line__end(&l);
+}
+
+static void put_speed_up(FILE *out, const struct audit *a, const struct model *m)
+{
+	size_t i, named = 0;
+	struct report_line l;
+	FILE *f;
+
+	for (i = 0; i < a->nr_phases && named < ANSWER_PHASES_MAX; i++) {
+		const struct audit_phase *ph = &a->phases[i];
+
+		if (!holds_answer_share(ph->end_ns - ph->start_ns, a->wall_ns))
+			break; /* longest first */
+		f = report_line__begin(&l, out);
+		fputs(named ? "  and: " : "speed up? ", f);
+		put_phase_answer(f, a, m, ph);
+		report_line__end(&l);
+		named++;
+	}
+	if (chain_is_informative(a, m)) {
+		if (!named) {
+			f = report_line__begin(&l, out);
+			fputs("speed up? the longest steps on the chain to the end:", f);
+			report_line__end(&l);
+		}
+		put_chain(out, a, m);
+		named++;
+	}
+	if (!named) {
+		f = report_line__begin(&l, out);
+		fputs("speed up? no single step stands out: none took 10 % of the wall on its own", f);
+		report_line__end(&l);
+	}
+}
+
+void audit_answers__print(FILE *out, const struct audit *a, const struct model *m)
+{
+	put_parallel(out, a);
+	put_help(out, a);
+	put_shared(out, a);
+	put_programs(out, a);
+	put_program_wall(out, a);
+	put_speed_up(out, a, m);
+}
