@@ -47,6 +47,28 @@ static long long burn_pid(struct json_object *trace, const char *seconds)
 	return pid;
 }
 
+/* The answers come first, in their order, and no line of the audit passes 100 columns. */
+static void check_answers(const char *err)
+{
+	static const char *const order[] = { "buildbpf: audit: ", "buildbpf: parallel? ",
+					     "buildbpf: more CPUs or jobs? ", "buildbpf: machine shared? ",
+					     "buildbpf: CPU by program: ", "buildbpf: wall by program: ",
+					     "buildbpf: speed up? ", "buildbpf: detail " };
+	const char *at = err, *line, *nl;
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		at = strstr(at, order[i]);
+		cr_assert(not(eq(ptr, (void *)at, NULL)), "no '%s' after the one before; stderr: %s", order[i], err);
+	}
+	for (line = strstr(err, "buildbpf: audit: "); line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		cr_assert(le(long, nl - line, 100), "%ld columns: %.*s", (long)(nl - line), (int)(nl - line), line);
+	}
+}
+
 Test(audit_integration, serial_step_of_a_real_make_is_the_top_phase)
 {
 	struct json_object *summary, *trace, *phases, *top, *jobs, *proc;
@@ -62,6 +84,11 @@ Test(audit_integration, serial_step_of_a_real_make_is_the_top_phase)
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "buildbpf: audit: ") != NULL, "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "make -j2 (from the command)") != NULL, "stderr: %s", run.err);
+	check_answers(run.err);
+	/* The 1.5 s step ran alone for most of the build: it is what to speed up. */
+	cr_assert(strstr(run.err, "buildbpf: speed up? cpu-burn ") != NULL, "stderr: %s", run.err);
+	/* make only waited for its jobs: a wrapper, left out of the top lists. */
+	cr_assert(strstr(run.err, "longest steps: cpu-burn ") != NULL, "stderr: %s", run.err);
 
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	link_pid = burn_pid(trace, "1.5");
@@ -217,4 +244,13 @@ Test(audit_integration, quiet_hides_the_report_and_sched_off_says_what_is_missin
 	bb_run_in(&run, (const char *[]){ "-f", "-o", "t.json", "--sched=off", "--", "true", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "unavailable (traced with --sched=off)") != NULL, "stderr: %s", run.err);
+	check_answers(run.err);
+
+	/* --verbose keeps every figure in the audit's own terms. */
+	bb_run_in(&run, (const char *[]){ "-f", "-v", "-o", "t.json", "--", "true", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "buildbpf: parallel? ") != NULL, "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "lost parallelism: ") != NULL && strstr(run.err, "run-queue wait: ") != NULL &&
+			  strstr(run.err, " at peak, ") != NULL,
+		  "stderr: %s", run.err);
 }

@@ -470,6 +470,7 @@ Test(faults, command_killed_by_sigkill_is_137_with_a_trace)
 	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "sh", "-c", "kill -KILL $$", NULL }, NULL);
 	cr_assert(eq(int, run.status, 137), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "exit status 137") != NULL, "summary: %s", run.err);
+	cr_assert(strstr(run.err, "': killed by SIGKILL (exit status 137), ") != NULL, "summary: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
 	sh = slice_with_arg(slices, 2, "kill -KILL $$");

@@ -278,12 +278,14 @@ static void put_phase_answer(FILE *f, const struct audit *a, const struct model 
 /*
  * The chain is worth a line when one of its steps took 10 % of the wall:
  * then it names what to shorten.  A chain of a thousand tiny steps names
- * nothing.
+ * nothing, and a chain of one step is only that step.
  */
 static bool chain_is_informative(const struct audit *a, const struct model *m)
 {
 	size_t i;
 
+	if (a->nr_chain < 2)
+		return false;
 	for (i = 0; i < a->nr_chain; i++) {
 		const struct proc_instance *p = &m->procs[a->chain[i]];
 
