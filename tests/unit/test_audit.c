@@ -253,6 +253,11 @@ Test(audit, per_program_totals)
 	cr_assert(eq(u64, a->programs[2].cpu_ns, 1 * S));
 	cr_assert(eq(str, a->programs[3].name, "make"));
 	cr_assert(eq(u64, a->programs[3].cpu_ns, 0));
+	/* Wall by program: the time one of its steps ran; make only waited (a wrapper). */
+	cr_assert(eq(u64, a->programs[0].wall_ns, 3 * S));
+	cr_assert(eq(u64, a->programs[1].wall_ns, 2 * S));
+	cr_assert(eq(u64, a->programs[2].wall_ns, 1 * S));
+	cr_assert(eq(u64, a->programs[3].wall_ns, 0));
 	build_free(&b);
 }
 

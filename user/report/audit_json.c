@@ -215,7 +215,8 @@ static struct json_object *new_programs(const struct audit *a)
 		err = json_put_clean_str(p, "program", a->programs[i].name) ?:
 		      json_put_ms(p, "cpu_ms", a->programs[i].cpu_ns) ?:
 		      json_put(p, "share", new_share(a->cpu_ns ? (double)a->programs[i].cpu_ns / a->cpu_ns : 0)) ?:
-		      json_put_int(p, "processes", a->programs[i].nr_procs);
+		      json_put_int(p, "processes", a->programs[i].nr_procs) ?:
+		      json_put_ms(p, "wall_ms", a->programs[i].wall_ns);
 		err = json_append(arr, json_done(p, err));
 	}
 	return json_done(arr, err);
