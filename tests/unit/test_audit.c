@@ -105,6 +105,21 @@ static const char *const cc_a[] = { "cc1", "a.c", NULL };
 static const char *const cc_b[] = { "cc1", "b.c", NULL };
 static const char *const ld_argv[] = { "ld", "-o", "prog", "a.o", "b.o", NULL };
 
+/*
+ * make -j2 on 2 CPUs: two 1 s compiles side by side (cc1 with first_argv,
+ * cc1 b.c), then a 2 s link alone (ld with link_argv) while CPU 1 idles.
+ */
+static const struct audit *compile_then_link(struct build *b, const char *const first_argv[],
+					     const char *const link_argv[])
+{
+	build_start(b, 2, true, make_j2);
+	job(b, 200, "/usr/lib/gcc/cc1", first_argv, 0, 0, 1 * S, 100);
+	job(b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	job(b, 202, "/usr/bin/ld", link_argv, 0, 1 * S, 3 * S, 5000);
+	cpu_idle(b, 1, 1 * S, 3 * S);
+	return build_finish(b, 3 * S, 2);
+}
+
 /* make -j2 on 2 CPUs, but one job after the other: 2 s of one running. */
 Test(audit, purely_serial_build)
 {
@@ -202,12 +217,7 @@ Test(audit, serial_link_step_is_the_top_phase_and_ends_the_chain)
 	const struct audit *a;
 	char *name;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
-	job(&b, 202, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 5000);
-	cpu_idle(&b, 1, 1 * S, 3 * S);
-	a = build_finish(&b, 3 * S, 2);
+	a = compile_then_link(&b, cc_a, ld_argv);
 
 	cr_assert(eq(u64, a->serial_threshold_ns, 60 * MS)); /* 2 % of 3 s */
 	cr_assert(eq(sz, a->nr_phases, 1));
@@ -481,12 +491,7 @@ Test(audit, svg_is_well_formed_and_has_its_parts)
 	size_t len, elements;
 	FILE *out;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", odd_argv, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
-	job(&b, 202, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 5000);
-	cpu_idle(&b, 1, 1 * S, 3 * S);
-	a = build_finish(&b, 3 * S, 2);
+	a = compile_then_link(&b, odd_argv, ld_argv);
 	out = open_memstream(&svg, &len);
 	cr_assert(not(eq(ptr, out, NULL)));
 	cr_assert(eq(int, svg__write(out, a, b.m, b.s), 0));
@@ -524,12 +529,7 @@ Test(audit, report_has_every_section_and_no_control_bytes)
 	size_t len, i;
 	FILE *out;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
-	job(&b, 202, "/usr/bin/ld", odd_argv, 0, 1 * S, 3 * S, 5000);
-	cpu_idle(&b, 1, 1 * S, 3 * S);
-	a = build_finish(&b, 3 * S, 2);
+	a = compile_then_link(&b, cc_a, odd_argv);
 	out = open_memstream(&text, &len);
 	cr_assert(not(eq(ptr, out, NULL)));
 	audit_report__print(out, a, b.m, true);
@@ -637,12 +637,7 @@ Test(audit_answers, dependency_bound_build)
 	const struct audit *a;
 	char *text;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
-	job(&b, 202, "/usr/bin/ld", ld_argv, 0, 1 * S, 3 * S, 5000);
-	cpu_idle(&b, 1, 1 * S, 3 * S);
-	a = build_finish(&b, 3 * S, 2);
+	a = compile_then_link(&b, cc_a, ld_argv);
 
 	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_PARTLY)); /* 4 s of CPU in 3 s */
 	cr_assert(eq(int, a->help, AUDIT_HELP_ORDER));
