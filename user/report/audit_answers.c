@@ -129,7 +129,7 @@ static void put_help(FILE *out, const struct audit *a)
 		fputs(" of the time: a quieter machine (or more CPUs) would help", f);
 		break;
 	case AUDIT_HELP_JOBS:
-		fputs("yes: ", f);
+		fputs("yes: only ", f);
 		put_jobs_allowed(f, a);
 		fputs(" jobs ran while a CPU idled ", f);
 		report_put_share(f, a->help_ns, a->wall_ns);
@@ -138,16 +138,18 @@ static void put_help(FILE *out, const struct audit *a)
 	case AUDIT_HELP_ORDER:
 		fputs("no: a CPU idled ", f);
 		report_put_share(f, a->help_ns, a->wall_ns);
-		if (a->jobs.jobs)
-			fputs(" of the time with fewer jobs running than ", f), put_jobs_allowed(f, a),
-				fputs(" allowed", f);
-		else
+		if (a->jobs.jobs) {
+			fputs(" of the time with fewer jobs running than ", f);
+			put_jobs_allowed(f, a);
+			fputs(" allowed", f);
+		} else {
 			fprintf(f, " of the time with fewer than %zu running", a->jobs_target);
+		}
 		fputs(": the build's own order held it back", f);
 		break;
 	case AUDIT_HELP_NONE:
 		fputs("neither is clearly the limit: jobs waited for a CPU ", f);
-		report_put_share(f, a->starved_ns + a->noisy_ns, a->wall_ns);
+		report_put_share(f, a->runq_wall_ns, a->wall_ns);
 		fputs(" of the time, a CPU idled with fewer jobs running than allowed ", f);
 		report_put_share(f, a->lost_ns, a->wall_ns);
 		break;
