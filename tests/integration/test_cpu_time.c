@@ -18,6 +18,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 static const char *const levels[] = { "--sched=off", "--sched=summary", "--sched=full" };
 
@@ -34,16 +35,26 @@ static double arg_ms(struct json_object *ev, const char *key)
 	return json_object_get_double(v);
 }
 
-/* The wrapper's last stdout line: RUSAGE_CHILDREN in microseconds. */
-static struct cpu_ms rusage_line(const char *out)
+/* What rusage-children saw while it waited (ms). */
+struct wrapper_figures {
+	struct cpu_ms children; /* RUSAGE_CHILDREN: the whole tree below it */
+	double busy;		/* the machine's CPU time not idle */
+	double self;		/* its own CPU time */
+	double wall;
+};
+
+/* The wrapper's last stdout line, in microseconds. */
+static struct wrapper_figures rusage_line(const char *out)
 {
+	long long user_us, sys_us, busy_us, self_us, wall_us;
 	const char *line = out, *nl;
-	long long user_us, sys_us;
 
 	while ((nl = strchr(line, '\n')) && nl[1])
 		line = nl + 1;
-	cr_assert(sscanf(line, "%lld %lld", &user_us, &sys_us) == 2, "no rusage line in: %s", out);
-	return (struct cpu_ms){ user_us / 1000.0, sys_us / 1000.0 };
+	cr_assert(sscanf(line, "%lld %lld %lld %lld %lld", &user_us, &sys_us, &busy_us, &self_us, &wall_us) == 5,
+		  "no rusage line in: %s", out);
+	return (struct wrapper_figures){ { user_us / 1000.0, sys_us / 1000.0 }, busy_us / 1000.0, self_us / 1000.0,
+					 wall_us / 1000.0 };
 }
 
 /* Sum over the traced processes but the wrapper (its children's total is what it printed). */
@@ -105,7 +116,7 @@ static void assert_cpu_matches_rusage(const char *what, const char *const cmd[],
 		args[n] = NULL;
 		bb_run_in(&run, args, NULL);
 		cr_assert(eq(int, run.status, 0), "%s %s: stderr: %s", what, levels[l], run.err);
-		*kernel = rusage_line(run.out);
+		*kernel = rusage_line(run.out).children;
 		trace = bb_load_trace(bb_path(&run, "t.json"));
 		cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 		slices = bb_slices(trace, "process");
@@ -283,4 +294,56 @@ Test(sched, a_cpu_hog_beside_the_build_is_a_noisy_neighbour)
 	cr_assert(lt(dbl, 0.25 * wall, noisy), "noisy neighbour %.3f ms of %.3f ms wall beside a CPU hog", noisy,
 		  wall);
 	cr_log_info("hog beside: noisy neighbour %.1f ms of %.1f ms wall", noisy, wall);
+}
+
+/* Sum of key over the trace's CPU lanes (otherData.sched.cpus). */
+static double lanes_ms(struct json_object *trace, const char *key)
+{
+	struct json_object *cpus = need_field(bb_other(trace, "sched"), "cpus");
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(cpus); i++)
+		sum += json_object_get_double(need_field(json_object_array_get_idx(cpus, i), key));
+	return sum;
+}
+
+Test(sched, a_storms_exits_are_the_builds_not_outside_work)
+{
+	static const char *const sched_levels[] = { "--sched=summary", "--sched=full" };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t l;
+
+	/* Each /bin/true spends ~0.1 ms on a CPU after its exit began (its
+	 * teardown): the build's, though an exit record taken at the exit
+	 * tracepoint drew it as outside work, ~200 ms over 2,000 of them.
+	 * The lanes' outside work is bounded by what the machine ran outside
+	 * the tree while the wrapper waited, plus the lanes' time beyond the
+	 * wrapper's window (its exec, its exit) on every CPU, plus a tick of
+	 * /proc/stat each side on every CPU. */
+	for (l = 0; l < sizeof(sched_levels) / sizeof(sched_levels[0]); l++) {
+		const char *args[] = { "-q", "-f", "-o", "t.json", sched_levels[l], "--", bb_test_prog("rusage-children"),
+				       "sh", "-c", "for i in $(seq 2000); do /bin/true; done", NULL };
+		struct wrapper_figures w;
+		struct json_object *trace;
+		double other, outside, edges, ticks;
+
+		bb_run_in(&run, args, NULL);
+		cr_assert(eq(int, run.status, 0), "%s: stderr: %s", sched_levels[l], run.err);
+		w = rusage_line(run.out);
+		trace = bb_load_trace(bb_path(&run, "t.json"));
+		cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
+		other = lanes_ms(trace, "other_ms");
+		outside = w.busy - w.children.user - w.children.sys - w.self;
+		edges = fmax(0, bb_other_int(trace, "duration_us") / 1000.0 - w.wall) * cpus;
+		ticks = 2.0 * cpus * 1000.0 / sysconf(_SC_CLK_TCK);
+		cr_assert(le(dbl, other, outside + edges + ticks),
+			  "%s: the lanes drew %.1f ms of outside work, but outside the build the CPUs ran %.1f ms "
+			  "(+ %.1f ms beyond the wrapper's window, + %.1f ms of ticks); build %.1f ms, the kernel's %.1f ms",
+			  sched_levels[l], other, outside, edges, ticks, lanes_ms(trace, "build_ms"),
+			  w.children.user + w.children.sys);
+		cr_log_info("storm %s: outside work drawn %.1f ms, run %.1f ms (+ %.1f ms edges)", sched_levels[l], other,
+			    outside, edges);
+		json_object_put(trace);
+	}
 }

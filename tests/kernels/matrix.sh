@@ -217,11 +217,14 @@ else
 	# The /bin/true storm and the configure-like script, each run at
 	# three --sched levels, pass Criterion's 120 s there (6.1: timed
 	# out); the 2 GiB teardown still checks CPU time against wait4.
+	# The 2,000-process storm weighed against /proc/stat's idle time sets
+	# wait4's CPU clock against the clocksource, which TCG runs apart.
 	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels))'
+		KERNEL_TESTS='@(integration/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work))'
 		say NOTE "under TCG, not run in guests:"
 		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
 		say "" "sched/cpu_time_of_a_true_storm_is_the_kernels sched/cpu_time_of_a_configure_like_script_is_the_kernels"
+		say "" "sched/a_storms_exits_are_the_builds_not_outside_work"
 	fi
 fi
 
