@@ -79,6 +79,14 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 		t = NULL;
 		if (dead || !slot->known || slot->cur_tid != prev_tid || slot->cur_tracked)
 			t = bpf_map_lookup_elem(&threads, &prev_tid);
+		/* Not what we saw arrive: a switch here went unseen (see
+		 * thread_arrived_unseen()), so the idle task, if that was it,
+		 * left unseen too and its period is not known. */
+		if (slot->known && slot->cur_tid != prev_tid) {
+			slot->idle_start = 0;
+			if (t)
+				thread_arrived_unseen(t, cpu, slot->switch_ns);
+		}
 		if (dead)
 			thread_final_switch(prev, t, now);
 		else if (t)
@@ -86,6 +94,7 @@ int BPF_PROG(handle_switch, bool preempt, struct task_struct *prev, struct task_
 	}
 
 	slot->known = 1;
+	slot->switch_ns = now;
 	slot->cur_tid = next_tid;
 	if (next_tid == 0) {
 		slot->cur_tracked = 0;

@@ -215,7 +215,8 @@ struct bb_cpu_slot {
 	__u8 cur_tracked;    /* ... and whether it is the build's */
 	__u8 known;	     /* cur_* are valid (a switch was seen since attach) */
 	__u8 __pad[2];
+	__u64 switch_ns;     /* when the last switch seen here was, if known */
 };
-_Static_assert(sizeof(struct bb_cpu_slot) == 24, "bb_cpu_slot ABI");
+_Static_assert(sizeof(struct bb_cpu_slot) == 32, "bb_cpu_slot ABI");
 
 #endif /* BUILDBPF_EVENTS_H */

@@ -73,6 +73,22 @@ static __always_inline void thread_switch_in(struct bb_thread *t, __u32 cpu, __u
 }
 
 /*
+ * t leaves cpu, which we last saw switch at since, to another task: its
+ * arrival there was not seen.  A switch now and then goes unseen by every
+ * tracer at once (perf misses the same ones); the kernel then charges t
+ * the stretch since that switch, so t is taken to have arrived there, not
+ * to have waited while something else ran.  Returns whether t was not
+ * running, i.e. whether its arrival was made up.
+ */
+static __always_inline bool thread_arrived_unseen(struct bb_thread *t, __u32 cpu, __u64 since)
+{
+	if (t->state == BB_THREAD_RUNNING)
+		return false;
+	thread_switch_in(t, cpu, since);
+	return true;
+}
+
+/*
  * t was switched out at now with the kernel's task state and preempt flag.
  * Returns how the on-CPU interval ended (enum bb_slice_end) and its start in
  * *start, or -1 when t was not running (we did not see it arrive: attached

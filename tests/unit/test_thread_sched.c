@@ -133,3 +133,28 @@ Test(thread_sched, times_add_up_to_the_lifetime_on_random_sequences)
 		cr_assert(eq(u64, accounted(&t), now + 1 - 1000), "seed %llu", (unsigned long long)seed);
 	}
 }
+
+/* A switch-out on a CPU where the thread was not seen to arrive: it ran
+ * since the CPU's last seen switch, after waiting in the run queue. */
+Test(thread_sched, an_unseen_arrival_runs_since_the_last_seen_switch)
+{
+	struct bb_thread t;
+	__u64 start = 0;
+
+	thread_init(&t, 1, BB_THREAD_RUNNABLE, 0);
+	thread_switch_in(&t, 0, 10);
+	cr_assert(eq(int, thread_switch_out(&t, true, BB_TASK_RUNNING, 20, &start), BB_SLICE_PREEMPTED));
+	/* CPU 0 switched to another task at 20; the switch back went unseen. */
+	cr_assert(thread_arrived_unseen(&t, 0, 20));
+	cr_assert(eq(int, thread_switch_out(&t, false, TASK_INTERRUPTIBLE, 310, &start), BB_SLICE_SLEPT));
+	cr_assert(eq(u64, start, 20));
+	cr_assert(eq(u64, t.acct.on_cpu_ns, 10 + 290));
+	cr_assert(eq(u64, t.acct.runq_ns, 10));
+	cr_assert(eq(u32, t.acct.nr_migrations, 0));
+	cr_assert(eq(u64, accounted(&t), 310));
+
+	/* Seen running (here or, switch-out missed, elsewhere): nothing is made up. */
+	thread_switch_in(&t, 1, 400);
+	cr_assert(not(thread_arrived_unseen(&t, 0, 350)));
+	cr_assert(eq(u64, t.state_ts, 400));
+}
