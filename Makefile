@@ -271,22 +271,37 @@ test-asan: deps viewer-deps
 # starts from the checked-in recordings; it grows in $(FUZZ_BUILD) only.
 FUZZ_BUILD   := build-fuzz
 FUZZ_SECONDS ?= 60
+# One budget for both targets: a third (at least 1 s) to the reader alone,
+# which runs ~100 times as many inputs, the rest to reader + replay.
+FUZZ_READER_SECONDS = $(shell s=$(FUZZ_SECONDS); echo $$(( s / 3 > 0 ? s / 3 : 1 )))
+FUZZ_REPLAY_SECONDS = $(shell s=$(FUZZ_SECONDS); r=$(FUZZ_READER_SECONDS); echo $$(( s - r > 0 ? s - r : 1 )))
 FUZZ_BIN     := $(FUZZ_BUILD)/tests/event-log-fuzz
+FUZZ_READER_BIN := $(FUZZ_BUILD)/tests/event-log-reader-fuzz
+FUZZ_OPTS    := -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
 $(BUILD)/tests/event-log-fuzz: $(BUILD)/tests/fuzz/event_log_fuzz.o $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
+$(BUILD)/tests/event-log-reader-fuzz: $(BUILD)/tests/fuzz/event_log_reader_fuzz.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(CLANG) CFLAGS="-O1 -g" \
 		SAN_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-		$(FUZZ_BIN)
+		$(FUZZ_BIN) $(FUZZ_READER_BIN)
 	@# Seeds: real recordings, and hostile ones that once cost minutes or gigabytes
 	@# (1 ns resolution, 8192 CPUs, 12 idle hours; the unit tests' crafted logs).
-	$(Q)mkdir -p $(FUZZ_BUILD)/corpus && cp tests/fixtures/*.bbl tests/fuzz/seeds/*.bbl $(FUZZ_BUILD)/corpus/
-	$(Q)echo "  FUZZ     event log reader, $(FUZZ_SECONDS) s"
-	$(Q)./$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-		-print_final_stats=1 $(FUZZ_BUILD)/corpus > $(FUZZ_BUILD)/fuzz.log 2>&1 || \
+	$(Q)for c in corpus reader-corpus; do mkdir -p $(FUZZ_BUILD)/$$c && \
+		cp tests/fixtures/*.bbl tests/fuzz/seeds/*.bbl $(FUZZ_BUILD)/$$c/ || exit 1; done
+	$(Q)echo "  FUZZ     event log reader and replay, $(FUZZ_REPLAY_SECONDS) s"
+	$(Q)./$(FUZZ_BIN) -max_total_time=$(FUZZ_REPLAY_SECONDS) $(FUZZ_OPTS) \
+		$(FUZZ_BUILD)/corpus > $(FUZZ_BUILD)/fuzz.log 2>&1 || \
 		{ tail -60 $(FUZZ_BUILD)/fuzz.log; echo "fuzz: the event log reader failed (see $(FUZZ_BUILD)/fuzz.log)"; exit 1; }
-	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz.log $(FUZZ_SECONDS)
+	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz.log $(FUZZ_REPLAY_SECONDS)
+	$(Q)echo "  FUZZ     event log reader alone, $(FUZZ_READER_SECONDS) s"
+	$(Q)./$(FUZZ_READER_BIN) -max_total_time=$(FUZZ_READER_SECONDS) $(FUZZ_OPTS) \
+		$(FUZZ_BUILD)/reader-corpus > $(FUZZ_BUILD)/fuzz-reader.log 2>&1 || \
+		{ tail -60 $(FUZZ_BUILD)/fuzz-reader.log; echo "fuzz: the event log reader failed (see $(FUZZ_BUILD)/fuzz-reader.log)"; exit 1; }
+	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz-reader.log $(FUZZ_READER_SECONDS) reader
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

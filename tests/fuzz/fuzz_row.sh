@@ -4,11 +4,22 @@
 # Turns a finished libFuzzer run's log into one RELIABILITY| row for the
 # reliability table (tests/reliability_table.sh), and a line for people.
 #
-#   tests/fuzz/fuzz_row.sh FUZZ_LOG SECONDS
+#   tests/fuzz/fuzz_row.sh FUZZ_LOG SECONDS [reader]
+#
+# reader: the log is the reader-alone target's (event_log_reader_fuzz.c),
+# not the reader-and-replay one's (event_log_fuzz.c).
 set -euo pipefail
 
 log=$1
 seconds=$2
+case ${3:-} in
+reader)
+	name=fuzz::event_log_reader_alone
+	what="libFuzzer on the event-log reader alone (frames, records, trailer), ASan + UBSan" ;;
+*)
+	name=fuzz::event_log_reader
+	what="libFuzzer on the event-log reader and replay, ASan + UBSan" ;;
+esac
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
 corpus=$(grep -o 'corp: [0-9]*/[0-9a-zA-Z]*' "$log" | tail -1 | sed 's/corp: //')
@@ -17,4 +28,4 @@ if [ -z "$runs" ]; then
 	exit 1
 fi
 echo "  FUZZ     $runs executions in $seconds s, 0 crashes, peak RSS ${peak:-?} MB, corpus ${corpus:-?}"
-echo "RELIABILITY|fuzz::event_log_reader|libFuzzer on the event-log reader and replay, ASan + UBSan|no crash, leak, hang (10 s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
+echo "RELIABILITY|$name|$what|no crash, leak, hang (10 s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
