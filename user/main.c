@@ -221,6 +221,7 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		.sched = opts->sched,
 		.sched_resolution_ns = opts->sched_resolution_ns,
 		.wait_all = opts->wait_all,
+		.deps = opts->deps,
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,
 	};
@@ -249,7 +250,9 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
 static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
 {
-	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true, .stop = &stop_signal };
+	struct replay_opts ropts = {
+		.sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = true, .stop = &stop_signal
+	};
 	struct run_outputs_spec spec = {
 		.trace = opts->output,
 		.summary_json = opts->summary_json,
@@ -393,6 +396,8 @@ static int cmd_read(const struct cli_opts *opts)
 		.sched = opts->sched,
 		.sched_given = opts->sched_given,
 		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
+		.deps = opts->deps,
+		.deps_given = opts->deps_given,
 		.stop = &stop_signal,
 	};
 	struct run_outputs_spec spec = {

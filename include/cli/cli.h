@@ -44,6 +44,8 @@ struct cli_opts {
 	bool sched_given;	 /* convert, report: else the recording's */
 	__u64 sched_resolution_ns; /* --sched-resolution */
 	bool resolution_given;
+	bool deps;		 /* --deps: file dependencies (record; convert can drop them) */
+	bool deps_given;	 /* convert, report: else the recording's */
 	const char *merge[CLI_MERGE_MAX]; /* --merge paths or globs, in order */
 	size_t nr_merge;
 	bool keep_trace_dir;	/* leave $BUILDBPF_TRACE_DIR in place */

@@ -96,6 +96,9 @@ struct event_log_info {
 	enum sched_level sched;	   /* what the kernel side recorded */
 	__u64 sched_resolution_ns; /* --sched-resolution when recording */
 	bool wait_all;
+	/* --deps=on: file records were recorded ("deps" in INFO; absent in
+	 * recordings made before it existed: off). */
+	bool deps;
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;

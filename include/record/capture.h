@@ -20,6 +20,7 @@ struct capture_opts {
 	bool verbose;	      /* show libbpf's debug messages */
 	bool sched;	      /* attach the scheduler programs too */
 	__u64 idle_min_ns;    /* shorter idle periods are summed, not streamed */
+	bool deps;	      /* attach the file-dependency programs (--deps=on) */
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */

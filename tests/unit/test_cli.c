@@ -255,3 +255,27 @@ Test(cli, merge_options)
 	cr_assert(lt(int, p.ret, 0));
 	done(&p);
 }
+
+/* --deps: on by default, off or on when given; convert may lower it. */
+Test(cli, deps_level)
+{
+	struct parsed p = parse((const char *[]){ "make", NULL });
+
+	cr_assert(p.opts.deps);
+	cr_assert(not(p.opts.deps_given));
+	done(&p);
+	p = parse((const char *[]){ "--deps=off", "make", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(not(p.opts.deps));
+	cr_assert(p.opts.deps_given);
+	done(&p);
+	p = parse((const char *[]){ "convert", "b.bbl", "--deps", "off", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(not(p.opts.deps));
+	cr_assert(p.opts.deps_given);
+	done(&p);
+	p = parse((const char *[]){ "--deps", "maybe", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(eq(str, p.err, "buildbpf: --deps 'maybe': expected on or off\n"));
+	done(&p);
+}

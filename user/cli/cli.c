@@ -30,6 +30,7 @@ enum {
 	OPT_MERGE_MAX_EVENTS,
 	OPT_SUMMARY_JSON,
 	OPT_SVG,
+	OPT_DEPS,
 };
 
 static const char usage_text[] =
@@ -72,6 +73,10 @@ static const char usage_text[] =
 	"      --sched-resolution TIME  with --sched=summary: the time grain of the\n"
 	"                         CPU lanes; each lane shows, per TIME, what held the\n"
 	"                         CPU most (default: 10ms; units ns, us, ms, s)\n"
+	"      --deps LEVEL       file dependencies: on (default: which process wrote\n"
+	"                         each file the build later read, for the build graph\n"
+	"                         and its critical path) or off; convert and report\n"
+	"                         default to the recording's and can only lower it\n"
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
@@ -196,6 +201,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
 		{ "sched", required_argument, NULL, OPT_SCHED },
 		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
+		{ "deps", required_argument, NULL, OPT_DEPS },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "keep-trace-dir", no_argument, NULL, OPT_KEEP_TRACE_DIR },
@@ -240,6 +246,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->ringbuf_bytes = CLI_DEFAULT_RINGBUF;
 	opts->sched = SCHED_SUMMARY;
 	opts->sched_resolution_ns = SCHED_DEFAULT_RESOLUTION_NS;
+	opts->deps = true;
 	opts->merge_max_file = MERGE_DEFAULT_FILE_MAX_BYTES;
 	opts->merge_max_events = MERGE_DEFAULT_MAX_EVENTS;
 
@@ -305,6 +312,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 					term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
+			break;
+		case OPT_DEPS:
+			opts->deps_given = true;
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(err, "buildbpf: --deps '%s': expected on or off\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->deps = !strcmp(optarg, "on");
 			break;
 		case OPT_SCHED_RESOLUTION:
 			opts->resolution_given = true;
