@@ -30,6 +30,7 @@
 #include "record/privilege.h"
 #include "record/record.h"
 #include "record/trace_dir.h"
+#include "graph/build_graph.h"
 #include "report/audit.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
@@ -131,8 +132,12 @@ cleanup:
 	return tm;
 }
 
-/* The parallelism audit of a replayed recording; NULL (and a warning) without memory. */
-static struct audit *compute_audit(struct audit *a, const struct replay *rp)
+/*
+ * The parallelism audit of a replayed recording, with the build graph in g
+ * when it has file records (g is freed by the caller, after the audit);
+ * NULL (and a warning) without memory.
+ */
+static struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct replay *rp)
 {
 	const struct event_log_info *info = rp->info;
 	struct audit_input in = {
@@ -145,6 +150,13 @@ static struct audit *compute_audit(struct audit *a, const struct replay *rp)
 	};
 
 	memset(a, 0, sizeof(*a));
+	memset(g, 0, sizeof(*g));
+	if (rp->files) {
+		if (build_graph__compute(g, rp->model, rp->files))
+			fprintf(stderr, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
+		else
+			in.graph = g;
+	}
 	if (audit__compute(a, rp->model, rp->sched, &in)) {
 		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return NULL;
@@ -265,6 +277,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 	struct trace_merge *merged = NULL;
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
 	struct audit audit_buf, *audit = NULL;
+	struct build_graph graph = {};
 	struct record_result res;
 	struct trace_meta meta;
 	struct replay rp = {};
@@ -310,10 +323,11 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 		merged = merge_traces(opts, &rp, &tdir);
 		if (stop_signal)
 			goto stopped;
-		audit = compute_audit(&audit_buf, &rp);
+		audit = compute_audit(&audit_buf, &graph, &rp);
 		fill_meta(&meta, &rp);
 		meta.merge = merged;
 		meta.audit = audit;
+		meta.graph = graph.proc_files ? &graph : NULL;
 		written = run_outputs__write_trace(&outs, rp.model, &meta, true);
 		run_outputs__write_side(&outs, audit, &rp);
 		if (!opts->quiet)
@@ -340,6 +354,7 @@ cleanup:
 	record__free(rec);
 	if (audit)
 		audit__free(audit);
+	build_graph__free(&graph);
 	run_outputs__free(&outs);
 	trace_dir__finish(&tdir, opts->keep_trace_dir, false);
 	trace_merge__free(merged);
@@ -411,6 +426,7 @@ static int cmd_read(const struct cli_opts *opts)
 	struct trace_merge *merged = NULL;
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
 	struct audit audit_buf, *audit = NULL;
+	struct build_graph graph = {};
 	struct trace_meta meta;
 	struct replay rp = {};
 	char esc[TERM_ESCAPE_BUF];
@@ -429,7 +445,7 @@ static int cmd_read(const struct cli_opts *opts)
 		goto cleanup;
 	if (replay_log(fd, opts->log_path, &ropts, &rp, &reader, true))
 		goto check_stop;
-	audit = compute_audit(&audit_buf, &rp);
+	audit = compute_audit(&audit_buf, &graph, &rp);
 	run_outputs__write_side(&outs, audit, &rp);
 	if (opts->mode == CLI_REPORT) {
 		run_report__print(stdout, &rp, replay__exit_code(&rp), NULL, NULL, audit, opts->verbose);
@@ -442,6 +458,7 @@ static int cmd_read(const struct cli_opts *opts)
 	fill_meta(&meta, &rp);
 	meta.merge = merged;
 	meta.audit = audit;
+	meta.graph = graph.proc_files ? &graph : NULL;
 	written = run_outputs__write_trace(&outs, rp.model, &meta, false);
 	if (!written)
 		goto cleanup;
@@ -455,6 +472,7 @@ check_stop:
 cleanup:
 	if (audit)
 		audit__free(audit);
+	build_graph__free(&graph);
 	run_outputs__free(&outs);
 	trace_merge__free(merged);
 	replay__free(&rp);

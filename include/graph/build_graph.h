@@ -34,6 +34,9 @@ struct graph_edge {
 	size_t file;	       /* index in graph->files */
 	__u64 written_ns;      /* the writer's open for writing (or rename) it follows */
 	__u64 read_ns;	       /* the reader's first open of it */
+	/* The path the reader opened (an inode freed and reused, as temporary
+	 * files' are, shows the file's last path; the edge its own). */
+	const char *path;
 };
 
 /* Files a process opened, from the kernel's counters (sent at its end). */

@@ -74,7 +74,7 @@ static bool has_edge(const struct fixture *f, __u32 writer, __u32 reader, const 
 		const struct graph_edge *e = &f->g.edges[i];
 
 		if (e->writer == idx(f, writer) && e->reader == idx(f, reader) &&
-		    !strcmp(f->g.files[e->file].path, path))
+		    !strcmp(e->path, path))
 			return true;
 	}
 	return false;
@@ -375,4 +375,40 @@ Test(file_log, deps_level_is_in_the_log_and_can_be_lowered_never_raised)
 	replay__free(&rp);
 	close(with);
 	close(without);
+}
+
+Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands)
+{
+	struct fixture f;
+
+	/*
+	 * make -j2: job c = sh 101 { sleep 102 (0-3000), echo > c.o by sh };
+	 * job link = sh 103 { sleep 104 (3001-3500), cat 105 reads c.o }.
+	 * The link waited for c.o (read by its cat, a descendant), then for
+	 * its own sleep: the path is sleep 3 s, then sleep 0.5 s, then cat.
+	 */
+	begin(&f, 100);
+	synth_fork(f.m, 1 * MS, 100, 101, 101, false);
+	proc(&f, 101, 102, "sleep", 2, 3000);
+	synth_exit(f.m, 3000 * MS + 500, 101, 101, true, 0);
+	synth_fork(f.m, 3001 * MS, 100, 103, 103, false);
+	proc(&f, 103, 104, "sleep", 3002, 3500);
+	proc(&f, 103, 105, "cat", 3501, 3600);
+	synth_exit(f.m, 3601 * MS, 103, 103, true, 0);
+	proc(&f, 100, 106, "true", 5, 10); /* an unrelated job */
+	synth_exit(f.m, 3602 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 3000 * MS + 100, 101, DEV, 3, true, "c.o");
+	synth_file_open(f.fl, 3550 * MS, 105, DEV, 3, false, "c.o");
+	compute(&f, 3602);
+	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(has_edge(&f, 101, 105, "/c.o"));
+	/* make, sh c, sleep 3, sh c -(c.o)-> sh link, sleep 0.5, sh link, cat, sh link, make */
+	cr_assert(eq(sz, f.g.nr_path, 10), "%zu steps", f.g.nr_path);
+	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 102)));
+	cr_assert(eq(int, f.g.path[3].via, LINK_INPUT));
+	cr_assert(eq(sz, f.g.path[4].proc, idx(&f, 103)));
+	cr_assert(eq(sz, f.g.path[5].proc, idx(&f, 104)));
+	cr_assert(eq(sz, f.g.path[7].proc, idx(&f, 105)));
+	cr_assert(f.g.path_ns > 3590 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path_ns);
+	end(&f);
 }

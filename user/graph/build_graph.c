@@ -216,7 +216,7 @@ static int add_edge(struct build_graph *g, size_t *cap, size_t group_first_edge,
 			return 0;
 	if (array_grow((void **)&g->edges, cap, g->nr_edges + 1, sizeof(*g->edges)))
 		return -ENOMEM;
-	g->edges[g->nr_edges++] = (struct graph_edge){ wr->proc, rd->proc, file, wr->ts_ns, rd->ts_ns };
+	g->edges[g->nr_edges++] = (struct graph_edge){ wr->proc, rd->proc, file, wr->ts_ns, rd->ts_ns, rd->path };
 	return 0;
 }
 
@@ -333,18 +333,40 @@ static long last_child_by(const struct work *w, size_t p, __u64 t)
 	return best;
 }
 
-/* The input edge of p whose writer ended last, by p's start; -1: none. */
+/* Whether d is p or one of its descendants (a parent starts, and sorts, before its children). */
+static bool in_subtree(const struct model *m, size_t d, size_t p)
+{
+	long i = (long)d;
+
+	while (i >= (long)p) {
+		if (i == (long)p)
+			return true;
+		i = m->procs[i].parent;
+	}
+	return false;
+}
+
+/*
+ * The input of p's subtree from outside it whose writer ended last by p's
+ * start; -1: none.  The subtree's, because a job's inputs are read by the
+ * compiler its shell starts, and they were what the job waited for.
+ */
 static long last_input(const struct work *w, const struct build_graph *g, size_t p)
 {
 	const struct model *m = w->m;
+	const struct proc_instance *pp = &m->procs[p];
 	long best = -1;
 	size_t k;
 
-	for (k = w->input_off[p]; k < w->input_off[p + 1]; k++) {
-		const struct proc_instance *wr = &m->procs[g->edges[k].writer];
+	/* Edges are sorted by reader, readers by start: the subtree's readers
+	 * are at or after p, and start before p ends. */
+	for (k = w->input_off[p]; k < g->nr_edges && m->procs[g->edges[k].reader].start_ns <= pp->end_ns; k++) {
+		const struct graph_edge *e = &g->edges[k];
+		const struct proc_instance *wr = &m->procs[e->writer];
 
-		if (wr->end_ns <= m->procs[p].start_ns &&
-		    (best < 0 || wr->end_ns > m->procs[g->edges[best].writer].end_ns))
+		if (wr->end_ns > pp->start_ns || (best >= 0 && wr->end_ns <= m->procs[g->edges[best].writer].end_ns))
+			continue;
+		if (in_subtree(m, e->reader, p) && !in_subtree(m, e->writer, p))
 			best = (long)k;
 	}
 	return best;
@@ -363,11 +385,12 @@ static int push_step(struct build_graph *g, size_t *cap, size_t proc, __u64 from
 /*
  * Walks back from the command's end.  A process's end is held by the
  * child it waited for last (the child that ended last before it); its
- * start by the input whose writer ended last before it started, else by
- * its parent, which forked it.  In a parent reached that way only a
- * parent that ran its children one at a time (a shell, a driver like cc)
- * waited for its earlier children: a parallel one (make -jN) did not, and
- * its earlier children are not followed without a data edge.
+ * start by whichever ended later of: the input of its subtree whose
+ * writer ended last before it started, and, when its parent ran its
+ * children one at a time (a shell, a driver like cc), the sibling before
+ * it; else by its parent, which forked it.  A parallel parent (make -jN)
+ * did not wait for its earlier children: they are not followed without a
+ * data edge.
  */
 static int walk_critical_path(struct work *w, struct build_graph *g)
 {
@@ -383,7 +406,7 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 	t = m->procs[cur].end_ns;
 	for (iter = 0; iter < max_iter; iter++) {
 		const struct proc_instance *p = &m->procs[cur];
-		long c = children_ok ? last_child_by(w, cur, t) : -1, in;
+		long c = children_ok ? last_child_by(w, cur, t) : -1, in, prev;
 
 		if (c >= 0) {
 			if (push_step(g, &cap, cur, m->procs[c].end_ns, t, via, edge))
@@ -397,8 +420,11 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 		}
 		if (push_step(g, &cap, cur, p->start_ns, t, via, edge))
 			return -ENOMEM;
+		/* What p's start waited for: its last input, or the child its
+		 * sequential parent ran before it, whichever ended later. */
 		in = last_input(w, g, cur);
-		if (in >= 0) {
+		prev = p->parent >= 0 && w->sequential[p->parent] ? last_child_by(w, p->parent, p->start_ns) : -1;
+		if (in >= 0 && (prev < 0 || m->procs[g->edges[in].writer].end_ns >= m->procs[prev].end_ns)) {
 			via = LINK_INPUT;
 			edge = in;
 			cur = (long)g->edges[in].writer;
@@ -409,7 +435,7 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 			edge = -1;
 			t = p->start_ns;
 			cur = p->parent;
-			children_ok = w->sequential[cur];
+			children_ok = prev >= 0;
 		} else {
 			break;
 		}
