@@ -412,3 +412,20 @@ Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands
 	cr_assert(f.g.path_ns > 3590 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path_ns);
 	end(&f);
 }
+
+Test(build_graph, running_a_program_the_build_wrote_is_an_input)
+{
+	struct fixture f;
+
+	begin(&f, 100);
+	proc(&f, 100, 101, "/usr/bin/ld", 1, 10);
+	synth_fork(f.m, 11 * MS, 100, 102, 102, false);
+	synth_exec(f.m, 12 * MS, 102, 100, "out/gen", (const char *[]){ "out/gen", NULL });
+	synth_exit(f.m, 20 * MS, 102, 102, true, 0);
+	synth_exit(f.m, 21 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 5 * MS, 101, DEV, 4, true, "src/out/gen");
+	compute(&f, 21);
+	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(has_edge(&f, 101, 102, "out/gen"));
+	end(&f);
+}

@@ -134,10 +134,59 @@ static bool path_tail_matches(const char *path, const char *old)
 	}
 }
 
-/* Opens become accesses; each rename that moved a file the build wrote makes its process a writer. */
+/*
+ * The last write (among the opens, by time) before ts of a file whose path
+ * ends like name; NULL: none within RENAME_LOOKBACK writes.
+ */
+static const struct access *last_write_named(const struct work *w, size_t nr_opens, const char *name, __u64 ts)
+{
+	size_t j, looked = 0;
+
+	for (j = nr_opens; j-- > 0 && looked < RENAME_LOOKBACK;) {
+		const struct access *o = &w->acc[j];
+
+		if (!o->write || o->ts_ns > ts)
+			continue;
+		looked++;
+		if (path_tail_matches(o->path, name))
+			return o;
+	}
+	return NULL;
+}
+
+/*
+ * A program the build wrote and then ran is an input of the process that
+ * exec'd it: the kernel opens it for exec without an open syscall, so the
+ * exec's file name is matched like a rename's.
+ */
+static int collect_execs(struct work *w, size_t nr_opens)
+{
+	const struct model *m = w->m;
+	size_t i, k;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		for (k = 0; k < m->procs[i].nr_execs; k++) {
+			const struct exec_image *x = &m->procs[i].execs[k];
+			const struct access *o = x->filename ? last_write_named(w, nr_opens, x->filename, x->start_ns) : NULL;
+			struct access a;
+
+			if (!o)
+				continue;
+			a = (struct access){ x->start_ns, o->ino, o->dev, false, i, 0, x->filename };
+			if (push_access(w, &a))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Opens become accesses; each rename that moved a file the build wrote
+ * makes its process a writer, each exec of one makes its process a reader.
+ */
 static int collect_accesses(struct work *w, struct build_graph *g, const struct file_log *fl)
 {
-	size_t i, j, nr_opens = 0;
+	size_t i, nr_opens = 0;
 
 	for (i = 0; i < fl->nr_opens; i++) {
 		const struct file_open *o = &fl->opens[i];
@@ -156,29 +205,22 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 	for (i = 0; i < fl->nr_renames; i++) {
 		const struct file_rename *r = &fl->renames[i];
 		long p = find_proc(w, r->tgid, r->ts_ns);
-		size_t looked = 0;
+		const struct access *o;
+		struct access a;
 
 		if (p < 0) {
 			g->unmatched++;
 			continue;
 		}
-		for (j = nr_opens; j-- > 0 && looked < RENAME_LOOKBACK;) {
-			const struct access *o = &w->acc[j];
-			struct access a;
-
-			if (!o->write || o->ts_ns > r->ts_ns)
-				continue;
-			looked++;
-			if (!path_tail_matches(o->path, r->old_path))
-				continue;
-			a = (struct access){ r->ts_ns, o->ino, o->dev, true, (size_t)p, 0, NULL };
-			if (push_access(w, &a))
-				return -ENOMEM;
-			g->nr_renames_matched++;
-			break;
-		}
+		o = last_write_named(w, nr_opens, r->old_path, r->ts_ns);
+		if (!o)
+			continue;
+		a = (struct access){ r->ts_ns, o->ino, o->dev, true, (size_t)p, 0, NULL };
+		if (push_access(w, &a))
+			return -ENOMEM;
+		g->nr_renames_matched++;
 	}
-	return 0;
+	return collect_execs(w, nr_opens);
 }
 
 static int by_file_time(const void *a, const void *b)
