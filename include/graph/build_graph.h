@@ -76,6 +76,7 @@ struct build_graph {
 	__u64 path_ns;	     /* the steps' time summed: the path's length */
 	size_t nr_renames_matched; /* renames that made their process a writer */
 	size_t unmatched;    /* file records of no known process */
+	size_t file_records; /* file records replay accepted, malformed ones included */
 };
 
 /* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */

@@ -131,6 +131,10 @@ Test(deps, edges_of_a_known_make_build_are_the_declared_ones)
 	cr_assert(eq(sz, flows_of(flows, n, "/out/gen.h", &f), 1), "stderr: %s", run.err);
 	cr_assert(strstr(slice_name(f->writer), "out/gen > out/gen.h") != NULL, "%s", slice_name(f->writer));
 	cr_assert(eq(str, (char *)slice_name(f->reader), "cc1 a.c"));
+	/* The generator the build linked, then ran: an input of the process that exec'd it. */
+	cr_assert(eq(sz, flows_of(flows, n, "out/gen", &f), 1), "stderr: %s", run.err);
+	cr_assert(strstr(slice_name(f->writer), "-o out/gen") != NULL, "%s", slice_name(f->writer));
+	cr_assert(eq(str, (char *)bb_arg_argv(f->reader, 0), "out/gen"));
 	/* The three objects: each written by its assembler, read by the one linker. */
 	cr_assert(eq(sz, flows_of(flows, n, "/out/a.o", &fa), 1));
 	cr_assert(eq(sz, flows_of(flows, n, "/out/b.o", &fb), 1));
@@ -237,4 +241,34 @@ Test(deps, a_storm_of_independent_jobs_has_no_edge_and_no_chain)
 	/* make, one true (its fork and wait are under a millisecond), make. */
 	cr_assert(le(int, json_object_get_int(need_field(chain, "count")), 3), "%s", run.err);
 	json_object_put(summary);
+}
+
+Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
+{
+	enum { BURST = 300, STATUS = 7 };
+	struct json_object *trace;
+	long long lost, records, file_records, expected;
+	char count[16], status[16];
+
+	snprintf(count, sizeof(count), "%d", BURST);
+	snprintf(status, sizeof(status), "%d", STATUS);
+	/*
+	 * --sched=off: besides fork, exec and exit (3 per child; the root's
+	 * exec and exit), the file records are one count per process that
+	 * opened a file: every /bin/true and load-gen itself (the dynamic
+	 * loader opens the C library), and no open of a file the build wrote.
+	 */
+	bb_run_in(&run, (const char *[]){ "--sched=off", "--buffer-size", "4K", "-o", "t.json", "--",
+					  bb_test_prog("load-gen"), "rt-burst", count, status, "/bin/true", NULL }, NULL);
+	cr_assert(eq(int, run.status, STATUS), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	lost = bb_other_int(trace, "lost_events");
+	records = bb_other_int(trace, "records");
+	file_records = json_object_get_int64(need_field(bb_other(trace, "build_graph"), "file_records"));
+	expected = 3LL * BURST + 2 + BURST + 1;
+	cr_log_info("deps ring buffer 4K: %lld process records, %lld file records arrived, %lld lost, %lld expected",
+		    records, file_records, lost, expected);
+	cr_assert(lt(i64, 0, lost), "a 4K buffer took a %d-process burst whole", BURST);
+	cr_assert(eq(i64, records + file_records + lost, expected), "stderr: %s", run.err);
+	json_object_put(trace);
 }

@@ -516,6 +516,7 @@ int build_graph__compute(struct build_graph *g, const struct model *m, const str
 		w.by_pid[i] = i;
 	qsort_r(w.by_pid, m->nr_procs, sizeof(*w.by_pid), by_pid_start, (void *)m);
 	if (fl) {
+		g->file_records = fl->nr_opens + fl->nr_renames + fl->nr_counts + fl->malformed;
 		if (collect_accesses(&w, g, fl) || compute_edges(&w, g))
 			goto out;
 		count_files(&w, g, fl);

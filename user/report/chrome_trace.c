@@ -841,7 +841,8 @@ static struct json_object *new_graph_summary(const struct builder *b)
 {
 	struct json_object *o = json_object_new_object();
 
-	return json_done(o, json_put_int(o, "files", b->graph->nr_files) ?:
+	return json_done(o, json_put_int(o, "file_records", b->graph->file_records) ?:
+				    json_put_int(o, "files", b->graph->nr_files) ?:
 				    json_put_int(o, "edges", b->graph->nr_edges) ?:
 				    json_put_int(o, "edges_drawn", b->data_flows) ?:
 				    json_put_int(o, "edges_drawn_max", DATA_FLOWS_MAX) ?:
