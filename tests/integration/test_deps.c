@@ -193,7 +193,7 @@ Test(deps, critical_path_of_a_known_make_build_is_c_then_the_link)
 	bb_run_fini(&run);
 	bb_run_init(&run);
 	write_known_project();
-	bb_run_in(&run, (const char *[]){ "--deps=off", "-o", "t.json", "--log", "b.bbl", "--", "make", "-s", "-j4", NULL },
+	bb_run_in(&run, (const char *[]){ "--deps=off", "-v", "-o", "t.json", "--log", "b.bbl", "--", "make", "-s", "-j4", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "chain to the end (estimate, no build graph)") != NULL, "stderr: %s", run.err);
@@ -218,7 +218,7 @@ Test(deps, convert_deps_off_drops_the_graph_of_a_recording_that_has_one)
 	trace = bb_load_trace(bb_path(&run, "on.json"));
 	cr_assert(ge(i64, json_object_get_int64(need_field(bb_other(trace, "build_graph"), "edges")), 5));
 	json_object_put(trace);
-	bb_run_in(&run, (const char *[]){ "convert", "b.bbl", "-o", "off.json", "--deps=off", NULL }, NULL);
+	bb_run_in(&run, (const char *[]){ "convert", "b.bbl", "-v", "-o", "off.json", "--deps=off", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "(estimate, no build graph)") != NULL, "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "off.json"));
