@@ -8,6 +8,7 @@
  *   record   parse -> check -> create the log -> record
  *   convert  open the log -> prepare output -> replay -> write -> report
  *   report   open the log -> replay -> report
+ *   diff     replay both logs -> compare -> report -> the --fail-if gate
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "diff/diff.h"
+#include "diff/diff_json.h"
+#include "diff/diff_report.h"
 #include "exit_status.h"
 #include "log/event_log.h"
 #include "merge/trace_files.h"
@@ -481,6 +485,147 @@ cleanup:
 	return exit_code;
 }
 
+/*
+ * One build of a diff: its log replayed and audited, with its build graph
+ * in g (freed by the caller).  0, or -1 (said).
+ */
+static int load_build(const char *path, struct replay *rp, struct event_log_reader **reader, struct audit *a,
+		      struct build_graph *g, struct diff_side *side)
+{
+	struct replay_opts ropts = { .stop = &stop_signal };
+	char esc[TERM_ESCAPE_BUF];
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(errno));
+		return -1;
+	}
+	err = replay_log(fd, path, &ropts, rp, reader, true);
+	close(fd);
+	if (err)
+		return -1;
+	if (!compute_audit(a, g, rp))
+		return -1;
+	*side = (struct diff_side){ .name = path, .m = rp->model, .s = rp->sched, .a = a };
+	return 0;
+}
+
+enum diff_report_kind { DIFF_OUT_JSON, DIFF_OUT_MARKDOWN };
+
+/* Writes one report to path ("-": stdout).  0, or -1 (said). */
+static int write_diff_report(const char *path, enum diff_report_kind kind, const struct diff *d, bool force)
+{
+	static const char *const what[] = { "JSON diff", "Markdown diff" };
+	static const char *const opt[] = { "--json", "--markdown" };
+	struct output o = { .fd = -1 };
+	char esc[TERM_ESCAPE_BUF];
+	FILE *f = stdout;
+	int err = 0;
+
+	if (strcmp(path, "-")) {
+		if (output__prepare(&o, path, what[kind], opt[kind], force))
+			return -1;
+		f = fdopen(dup(o.fd), "w");
+		if (!f) {
+			err = -errno;
+			goto cleanup;
+		}
+	}
+	if (kind == DIFF_OUT_JSON)
+		err = diff_json__write(d, f);
+	else
+		diff_report__markdown(f, d);
+	if (fflush(f) && !err)
+		err = -EIO;
+	if (f != stdout && fclose(f) && !err)
+		err = -EIO;
+	if (!err && o.path)
+		err = output__commit(&o);
+cleanup:
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", what[kind],
+			term_escape(path, esc, sizeof(esc)), strerror(-err));
+		output__discard(&o);
+	}
+	output__free(&o);
+	return err ? -1 : 0;
+}
+
+/* The --fail-if conditions that hold, listed; the exit status. */
+static int run_gate(const struct cli_opts *opts, const struct diff *d)
+{
+	int exit_code = 0;
+	size_t i;
+
+	for (i = 0; i < opts->nr_fail_if; i++) {
+		const struct fail_if *c = &opts->fail_if[i];
+		char esc[TERM_ESCAPE_BUF];
+		struct diff_value v;
+		int held = fail_if__eval(c, d, &v);
+
+		term_escape(c->text, esc, sizeof(esc));
+		if (held < 0) {
+			fprintf(stderr, "buildbpf: --fail-if '%s': not recorded in both builds (a recording made "
+					"with --sched=off has no parallelism)\n", esc);
+			return EXIT_USAGE;
+		}
+		if (held) {
+			fprintf(stderr, "buildbpf: failed: %s (%g -> %g)\n", esc, v.old_v, v.new_v);
+			exit_code = EXIT_GATE_FAILED;
+		}
+	}
+	return exit_code;
+}
+
+/* buildbpf diff OLD NEW */
+static int cmd_diff(const struct cli_opts *opts)
+{
+	const char *paths[2] = { opts->diff_old, opts->diff_new };
+	struct event_log_reader *readers[2] = {};
+	struct replay rps[2] = {};
+	struct audit audits[2] = {};
+	struct build_graph graphs[2] = {};
+	bool audited[2] = {};
+	struct diff_side sides[2];
+	struct diff d = {};
+	bool computed = false;
+	int exit_code = EXIT_USAGE;
+	size_t i;
+
+	stop_on_signals();
+	for (i = 0; i < 2; i++) {
+		if (load_build(paths[i], &rps[i], &readers[i], &audits[i], &graphs[i], &sides[i]))
+			goto cleanup;
+		audited[i] = true;
+	}
+	if (diff__compute(&d, &sides[0], &sides[1])) {
+		fprintf(stderr, "buildbpf: out of memory comparing the builds\n");
+		goto cleanup;
+	}
+	computed = true;
+	if (!opts->quiet)
+		diff_report__text(stderr, &d);
+	if ((opts->diff_json && write_diff_report(opts->diff_json, DIFF_OUT_JSON, &d, opts->force)) ||
+	    (opts->diff_markdown && write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force)))
+		goto cleanup;
+	exit_code = run_gate(opts, &d);
+cleanup:
+	if (stop_signal)
+		exit_code = 128 + stop_signal;
+	if (computed)
+		diff__free(&d);
+	for (i = 0; i < 2; i++) {
+		if (audited[i])
+			audit__free(&audits[i]);
+		build_graph__free(&graphs[i]);
+		replay__free(&rps[i]);
+		event_log_reader__free(readers[i]);
+	}
+	return exit_code;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_opts opts;
@@ -495,6 +640,8 @@ int main(int argc, char **argv)
 	}
 	if (opts.mode == CLI_CONVERT || opts.mode == CLI_REPORT)
 		return cmd_read(&opts);
+	if (opts.mode == CLI_DIFF)
+		return cmd_diff(&opts);
 	if (preflight__check())
 		return EXIT_FAILURE_SETUP;
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))

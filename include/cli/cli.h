@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "sched_level.h"
+#include "diff/fail_if.h"
 
 #define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
 #define CLI_DEFAULT_LOG "buildbpf.bbl"
 #define CLI_DEFAULT_RINGBUF (16u << 20)
 /* --merge may be given this many times. */
 #define CLI_MERGE_MAX 64
+/* --fail-if may be given this many times. */
+#define CLI_FAIL_IF_MAX 32
 
 /* What buildbpf was asked to do: its first argument names it. */
 enum cli_mode {
@@ -21,6 +24,7 @@ enum cli_mode {
 	CLI_RECORD,  /* buildbpf record -o LOG -- CMD: only the event log */
 	CLI_CONVERT, /* buildbpf convert LOG -o TRACE */
 	CLI_REPORT,  /* buildbpf report LOG */
+	CLI_DIFF,    /* buildbpf diff OLD NEW */
 };
 
 struct cli_opts {
@@ -52,6 +56,11 @@ struct cli_opts {
 	bool no_trace_dir;	/* export no $BUILDBPF_TRACE_DIR */
 	size_t merge_max_file;	/* --merge-max-file: bytes */
 	size_t merge_max_events; /* --merge-max-events: over all files */
+	/* diff OLD NEW: the two recordings, the reports ("-": stdout), the gate */
+	const char *diff_old, *diff_new;
+	const char *diff_json, *diff_markdown;
+	struct fail_if fail_if[CLI_FAIL_IF_MAX];
+	size_t nr_fail_if;
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };
@@ -68,6 +77,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
  * first: the version, the git commit built from (commit NULL or "": not
  * built from a git checkout) and the libbpf it runs with.
  */
+/*
+ * The diff mode's options and operands (argv[0] is "diff"), as
+ * cli__parse(); it calls this one.
+ */
+int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
+
+/* The --help text. */
+void cli__print_usage(FILE *out);
+
 void cli__print_version(FILE *out, const char *commit, const char *libbpf_version);
 
 #endif /* BUILDBPF_CLI_H */
