@@ -26,11 +26,15 @@
 #define DIFF_TOP_STEPS 10
 /*
  * The noise floor: a matched step's change is news when it is at least
- * 100 ms and at least 20 % of the step's old value (a 2 ms step that
- * became 3 ms is not; neither is a 10 s link that took 10.1 s).
+ * 100 ms and 20 % of the step's old CPU time (a 2 ms step that became
+ * 3 ms is not; neither is a 10 s link that took 10.1 s).  Wall time also
+ * counts the waits for a CPU that a busy machine changes from run to run,
+ * so its floor is higher: 250 ms and 25 %.
  */
-#define DIFF_NOISE_MIN_NS 100000000ull
-#define DIFF_NOISE_PERCENT 20
+#define DIFF_CPU_NOISE_MIN_NS 100000000ull
+#define DIFF_CPU_NOISE_PERCENT 20
+#define DIFF_WALL_NOISE_MIN_NS 250000000ull
+#define DIFF_WALL_NOISE_PERCENT 25
 
 /* One build: its replayed model, scheduler model (NULL at --sched=off) and audit. */
 struct diff_side {
@@ -107,7 +111,7 @@ double diff_value__percent(const struct diff_value *v);
 /* A process's CPU time (user + system) and wall time. */
 __u64 diff__proc_cpu_ns(const struct proc_instance *p);
 __u64 diff__proc_wall_ns(const struct proc_instance *p);
-/* True when a step's change from old_ns to new_ns is above the noise floor. */
-bool diff__above_noise(__u64 old_ns, __u64 new_ns);
+/* True when a step's change of CPU time (or wall time) is above the noise floor. */
+bool diff__above_noise(__u64 old_ns, __u64 new_ns, bool wall);
 
 #endif /* BUILDBPF_DIFF_H */

@@ -6,6 +6,7 @@
 #ifndef BUILDBPF_DIFF_FORMAT_H
 #define BUILDBPF_DIFF_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "diff/diff.h"
@@ -20,7 +21,7 @@ const char *diff_fmt_change(char *buf, const struct diff_value *v, const char *u
 const char *diff_fmt_ns(char *buf, __u64 ns);
 /* The change of a step or program's time: "+0.514 s (+1658 %)". */
 const char *diff_fmt_ns_change(char *buf, __u64 old_ns, __u64 new_ns);
-/* The noise floor in words: "changes of at least 0.1 s and 20 %". */
-const char *diff_fmt_noise_floor(char *buf);
+/* The noise floor of CPU (or wall) time in words: "changes of at least 0.1 s and 20 %". */
+const char *diff_fmt_noise_floor(char *buf, bool wall);
 
 #endif /* BUILDBPF_DIFF_FORMAT_H */

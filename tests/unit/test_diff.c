@@ -208,11 +208,16 @@ Test(proc_match, changed_flags_match_by_name)
 
 Test(diff, noise_floor)
 {
-	cr_assert(not(diff__above_noise(2 * SB_MS, 3 * SB_MS)));	 /* +50 %, but 1 ms */
-	cr_assert(not(diff__above_noise(10000 * SB_MS, 10150 * SB_MS))); /* 150 ms, but 1.5 % */
-	cr_assert(diff__above_noise(300 * SB_MS, 800 * SB_MS));
-	cr_assert(diff__above_noise(800 * SB_MS, 300 * SB_MS));
-	cr_assert(diff__above_noise(0, 100 * SB_MS));
+	cr_assert(not(diff__above_noise(2 * SB_MS, 3 * SB_MS, false)));	/* +50 %, but 1 ms */
+	cr_assert(not(diff__above_noise(10000 * SB_MS, 10150 * SB_MS, false))); /* 150 ms, but 1.5 % */
+	cr_assert(diff__above_noise(300 * SB_MS, 800 * SB_MS, false));
+	cr_assert(diff__above_noise(800 * SB_MS, 300 * SB_MS, false));
+	cr_assert(diff__above_noise(0, 100 * SB_MS, false));
+	/* Wall time: a busy machine's waits for a CPU are not news. */
+	cr_assert(not(diff__above_noise(580 * SB_MS, 434 * SB_MS, true)));
+	cr_assert(not(diff__above_noise(400 * SB_MS, 600 * SB_MS, true))); /* 200 ms */
+	cr_assert(not(diff__above_noise(2000 * SB_MS, 2400 * SB_MS, true))); /* 20 % */
+	cr_assert(diff__above_noise(600 * SB_MS, 1100 * SB_MS, true));
 }
 
 static void expect_parse_error(const char *text, const char *part)

@@ -50,11 +50,13 @@ __u64 diff__proc_wall_ns(const struct proc_instance *p)
 	return p->end_ns > p->start_ns ? p->end_ns - p->start_ns : 0;
 }
 
-bool diff__above_noise(__u64 old_ns, __u64 new_ns)
+bool diff__above_noise(__u64 old_ns, __u64 new_ns, bool wall)
 {
 	__u64 delta = new_ns > old_ns ? new_ns - old_ns : old_ns - new_ns;
+	__u64 min_ns = wall ? DIFF_WALL_NOISE_MIN_NS : DIFF_CPU_NOISE_MIN_NS;
+	__u64 percent = wall ? DIFF_WALL_NOISE_PERCENT : DIFF_CPU_NOISE_PERCENT;
 
-	return delta >= DIFF_NOISE_MIN_NS && delta * 100 >= (__u64)DIFF_NOISE_PERCENT * old_ns;
+	return delta >= min_ns && delta * 100 >= percent * old_ns;
 }
 
 static void side_values(struct diff_value *values, const struct diff_side *b, bool is_new)
@@ -161,11 +163,11 @@ static void rank_steps(struct diff *d)
 		step.new_proc = (size_t)j;
 		step.old_ns = diff__proc_wall_ns(&om->procs[i]);
 		step.new_ns = diff__proc_wall_ns(&nm->procs[j]);
-		if (diff__above_noise(step.old_ns, step.new_ns))
+		if (diff__above_noise(step.old_ns, step.new_ns, true))
 			rank_step(d->top_wall, &d->nr_top_wall, &step);
 		step.old_ns = diff__proc_cpu_ns(&om->procs[i]);
 		step.new_ns = diff__proc_cpu_ns(&nm->procs[j]);
-		if (diff__above_noise(step.old_ns, step.new_ns))
+		if (diff__above_noise(step.old_ns, step.new_ns, false))
 			rank_step(d->top_cpu, &d->nr_top_cpu, &step);
 	}
 }

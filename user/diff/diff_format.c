@@ -4,10 +4,11 @@
 #include <string.h>
 #include "diff/diff_format.h"
 
-const char *diff_fmt_noise_floor(char *buf)
+const char *diff_fmt_noise_floor(char *buf, bool wall)
 {
-	snprintf(buf, DIFF_FMT_BUF, "changes of at least %g s and %d %%", DIFF_NOISE_MIN_NS / 1e9,
-		 DIFF_NOISE_PERCENT);
+	snprintf(buf, DIFF_FMT_BUF, "changes of at least %g s and %d %%",
+		 (wall ? DIFF_WALL_NOISE_MIN_NS : DIFF_CPU_NOISE_MIN_NS) / 1e9,
+		 wall ? DIFF_WALL_NOISE_PERCENT : DIFF_CPU_NOISE_PERCENT);
 	return buf;
 }
 

@@ -97,7 +97,10 @@ struct json_object *diff_json__new(const struct diff *d)
 	struct json_object *o = json_object_new_object(), *floor = json_object_new_object();
 	int err;
 
-	err = json_put_ms(floor, "min_ms", DIFF_NOISE_MIN_NS) ?: json_put_int(floor, "percent", DIFF_NOISE_PERCENT);
+	err = json_put_ms(floor, "cpu_min_ms", DIFF_CPU_NOISE_MIN_NS)
+		?: json_put_int(floor, "cpu_percent", DIFF_CPU_NOISE_PERCENT)
+		?: json_put_ms(floor, "wall_min_ms", DIFF_WALL_NOISE_MIN_NS)
+		?: json_put_int(floor, "wall_percent", DIFF_WALL_NOISE_PERCENT);
 	err = json_put(o, "noise_floor", json_done(floor, err)) ?: err;
 	err = err ?: json_put_int(o, "version", DIFF_JSON_VERSION) ?: json_put_clean_str(o, "old", d->old_b->name)
 		?: json_put_clean_str(o, "new", d->new_b->name) ?: json_put_uint(o, "matched", d->match.matched)

@@ -137,15 +137,15 @@ static void put_programs(struct style *st, const struct diff *d)
 			d->nr_programs - DIFF_REPORT_PROGRAMS);
 }
 
-static void put_steps(struct style *st, const struct diff *d, const char *what, const struct diff_step *top,
-		      size_t nr)
+static void put_steps(struct style *st, const struct diff *d, bool wall, const struct diff_step *top, size_t nr)
 {
 	static const char *const header[] = { "step", "old", "new", "change" };
 	char title[128], floor[DIFF_FMT_BUF], ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
 	char name[TERM_ESCAPE_BUF];
 	size_t k;
 
-	snprintf(title, sizeof(title), "Steps that changed most by %s (%s)", what, diff_fmt_noise_floor(floor));
+	snprintf(title, sizeof(title), "Steps that changed most by %s (%s)", wall ? "wall time" : "CPU",
+		 diff_fmt_noise_floor(floor, wall));
 	heading(st, title);
 	if (!nr) {
 		fprintf(st->out, "%snone above the noise floor\n", st->markdown ? "" : "  ");
@@ -188,8 +188,8 @@ static void report(struct style *st, const struct diff *d)
 	put_title(st, d);
 	put_figures(st, d);
 	put_programs(st, d);
-	put_steps(st, d, "CPU", d->top_cpu, d->nr_top_cpu);
-	put_steps(st, d, "wall time", d->top_wall, d->nr_top_wall);
+	put_steps(st, d, false, d->top_cpu, d->nr_top_cpu);
+	put_steps(st, d, true, d->top_wall, d->nr_top_wall);
 	put_only(st, "Only in the old build (processes per program)", d->only_old, d->nr_only_old);
 	put_only(st, "Only in the new build (processes per program)", d->only_new, d->nr_only_new);
 }
