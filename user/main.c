@@ -21,6 +21,7 @@
 #include "diff/diff.h"
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
+#include "diff/diff_svg.h"
 #include "exit_status.h"
 #include "log/event_log.h"
 #include "merge/trace_files.h"
@@ -512,13 +513,13 @@ static int load_build(const char *path, struct replay *rp, struct event_log_read
 	return 0;
 }
 
-enum diff_report_kind { DIFF_OUT_JSON, DIFF_OUT_MARKDOWN };
+enum diff_report_kind { DIFF_OUT_JSON, DIFF_OUT_MARKDOWN, DIFF_OUT_SVG };
 
 /* Writes one report to path ("-": stdout).  0, or -1 (said). */
 static int write_diff_report(const char *path, enum diff_report_kind kind, const struct diff *d, bool force)
 {
-	static const char *const what[] = { "JSON diff", "Markdown diff" };
-	static const char *const opt[] = { "--json", "--markdown" };
+	static const char *const what[] = { "JSON diff", "Markdown diff", "SVG diff" };
+	static const char *const opt[] = { "--json", "--markdown", "--svg" };
 	struct output o = { .fd = -1 };
 	char esc[TERM_ESCAPE_BUF];
 	FILE *f = stdout;
@@ -535,8 +536,10 @@ static int write_diff_report(const char *path, enum diff_report_kind kind, const
 	}
 	if (kind == DIFF_OUT_JSON)
 		err = diff_json__write(d, f);
-	else
+	else if (kind == DIFF_OUT_MARKDOWN)
 		diff_report__markdown(f, d);
+	else
+		err = diff_svg__write(f, d);
 	if (fflush(f) && !err)
 		err = -EIO;
 	if (f != stdout && fclose(f) && !err)
@@ -608,7 +611,8 @@ static int cmd_diff(const struct cli_opts *opts)
 	if (!opts->quiet)
 		diff_report__text(stderr, &d);
 	if ((opts->diff_json && write_diff_report(opts->diff_json, DIFF_OUT_JSON, &d, opts->force)) ||
-	    (opts->diff_markdown && write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force)))
+	    (opts->diff_markdown && write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force)) ||
+	    (opts->svg && write_diff_report(opts->svg, DIFF_OUT_SVG, &d, opts->force)))
 		goto cleanup;
 	exit_code = run_gate(opts, &d);
 cleanup:

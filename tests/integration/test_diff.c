@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/xml_check.h"
 
 TestSuite(diff, .init = integration_setup, .fini = integration_teardown, .timeout = 300);
 
@@ -76,12 +77,14 @@ Test(diff, slowed_compile_is_named_first_and_every_process_matches)
 {
 	struct json_object *d, *steps, *top;
 	double change_ms;
+	size_t elements;
+	char *text;
 
 	write_project("p", false);
 	record("p", "old.bbl");
 	write_project("p", true);
 	record("p", "new.bbl");
-	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md",
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md", "--svg", "d.svg",
 					  "--fail-if", "program:cc1.cpu>+20%", "--fail-if", "processes>0", NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 1), "the gate should fail on cc1: %s", run.err);
@@ -102,7 +105,12 @@ Test(diff, slowed_compile_is_named_first_and_every_process_matches)
 	cr_assert(gt(dbl, change_ms, 200), "cc1 b.c changed by %.0f ms", change_ms);
 	cr_assert(lt(dbl, change_ms, 5000), "cc1 b.c changed by %.0f ms", change_ms);
 	json_object_put(d);
-	free(bb_file_text(bb_path(&run, "d.md"), NULL));
+	text = bb_file_text(bb_path(&run, "d.md"), NULL);
+	cr_assert(not(eq(ptr, strstr(text, "| cc1 b.c |"), NULL)), "%s", text);
+	free(text);
+	text = bb_file_text(bb_path(&run, "d.svg"), NULL);
+	cr_assert(eq(ptr, (void *)xml_check(text, &elements), NULL));
+	free(text);
 }
 
 Test(diff, same_build_twice_in_two_trees_is_not_news)

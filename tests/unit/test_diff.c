@@ -11,10 +11,12 @@
 #include "diff/diff.h"
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
+#include "diff/diff_svg.h"
 #include "diff/fail_if.h"
 #include "diff/proc_match.h"
 #include "model/proc_name.h"
 #include "lib/synth_build.h"
+#include "lib/xml_check.h"
 
 #define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
@@ -37,6 +39,11 @@ Test(proc_match, normalise_removes_volatile_parts)
 	expect_norm("-DPID=4242", NULL, 4242, 1, "-DPID=<pid>");
 	expect_norm("-j42420", NULL, 4242, 1, "-j42420"); /* a longer number is not the pid */
 	expect_norm("plain", "/", 7, 8, "plain");
+	/* A build in /tmp: its files are not temporary, gcc's still are. */
+	expect_norm("/tmp/ccAbC123.s", "/tmp", 0, 0, "/tmp/<tmp>.s");
+	expect_norm("/tmp/proj/a.c", "/tmp/proj", 0, 0, "./a.c");
+	expect_norm("/tmp/proj", "/tmp/proj/sub", 0, 0, "/tmp/proj");
+	expect_norm("/tmp/proj/b/a.c", "/tmp", 0, 0, "./proj/b/a.c");
 }
 
 /* One compile as gcc runs it: cc -> cc1 (to a temp .s) -> as.  pid..pid+2. */
@@ -348,6 +355,40 @@ Test(diff_report, json_and_text_say_the_same)
 	fclose(mem);
 	cr_assert(not(eq(ptr, strstr(text, "| cc1 b.c |"), NULL)));
 	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(diff_svg, both_strips_and_paired_bars_in_well_formed_svg)
+{
+	struct synth_build o, n;
+	const char *problem;
+	size_t len = 0, elements, bars = 0;
+	char *svg = NULL, *at;
+	struct diff d;
+	FILE *mem;
+
+	demo_build(&o, 100, "/w", "AbC", 0);
+	demo_build(&n, 200, "/w", "Def", 500);
+	o.side.name = "old<&>.bbl"; /* escaped, not markup */
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	mem = open_memstream(&svg, &len);
+	cr_assert(eq(int, diff_svg__write(mem, &d), 0));
+	fclose(mem);
+	problem = xml_check(svg, &elements);
+	cr_assert(eq(ptr, (void *)problem, NULL), "%s", problem);
+	cr_assert(not(eq(ptr, strstr(svg, "old&lt;&amp;&gt;.bbl"), NULL)));
+	/* --sched=off: each strip says it has no CPU data. */
+	at = strstr(svg, "no CPU data");
+	cr_assert(not(eq(ptr, at, NULL)));
+	cr_assert(not(eq(ptr, strstr(at + 1, "no CPU data"), NULL)));
+	/* One old and one new bar per program, cc1 first. */
+	for (at = svg; (at = strstr(at, "<title>old: ")); at++)
+		bars++;
+	cr_assert(eq(sz, bars, d.nr_programs < DIFF_SVG_PROGRAMS ? d.nr_programs : DIFF_SVG_PROGRAMS));
+	cr_assert(lt(ptr, strstr(svg, ">cc1</text>"), strstr(svg, ">as</text>")));
+	free(svg);
 	diff__free(&d);
 	synth_build__free(&o);
 	synth_build__free(&n);

@@ -107,6 +107,8 @@ static const char usage_text[] =
 	"Diff options (buildbpf diff OLD NEW; the report goes to stderr):\n"
 	"      --json FILE        also write the comparison as JSON (- for stdout)\n"
 	"      --markdown FILE    also write it as Markdown, for a pull request (-: stdout)\n"
+	"      --svg FILE         draw both builds' CPU/parallelism strips on one time\n"
+	"                         scale and the programs that changed most (-: stdout)\n"
 	"      --fail-if COND     exit 1 when COND holds, e.g. 'wall>+10%',\n"
 	"                         'cpu>+2s', 'program:cc1.cpu>+20%' (repeatable; the\n"
 	"                         grammar is in buildbpf(1)); exit 2 on a usage error\n"

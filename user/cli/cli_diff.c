@@ -9,19 +9,20 @@
 enum {
 	OPT_JSON = 0x100,
 	OPT_MARKDOWN,
+	OPT_SVG,
 	OPT_FAIL_IF,
 };
 
 /* Two reports named alike would overwrite each other; two on stdout would mix. */
 static bool same_outputs(const struct cli_opts *opts, FILE *err)
 {
-	const char *names[] = { opts->diff_json, opts->diff_markdown };
+	const char *names[] = { opts->diff_json, opts->diff_markdown, opts->svg };
 	size_t i, k, n = sizeof(names) / sizeof(names[0]);
 
 	for (i = 0; i < n; i++)
 		for (k = i + 1; k < n; k++)
 			if (names[i] && names[k] && !strcmp(names[i], names[k])) {
-				fprintf(err, "buildbpf: diff: --json and --markdown must name different files "
+				fprintf(err, "buildbpf: diff: --json, --markdown and --svg must name different files "
 					     "(at most one may be -, stdout)\n");
 				return true;
 			}
@@ -33,6 +34,7 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 	static const struct option longopts[] = {
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -50,11 +52,13 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 		switch (c) {
 		case OPT_JSON:
 		case OPT_MARKDOWN:
+		case OPT_SVG:
 			if (!*optarg) {
 				fprintf(err, "buildbpf: diff: %s needs a file name (- for stdout)\n", argv[optind - 1]);
 				return -EINVAL;
 			}
-			*(c == OPT_JSON ? &opts->diff_json : &opts->diff_markdown) = optarg;
+			*(c == OPT_JSON ? &opts->diff_json : c == OPT_MARKDOWN ? &opts->diff_markdown : &opts->svg) =
+				optarg;
 			break;
 		case OPT_FAIL_IF:
 			if (opts->nr_fail_if >= CLI_FAIL_IF_MAX) {
@@ -82,7 +86,7 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 				term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		default:
-			fprintf(err, "buildbpf: diff: unknown option '%s' (diff takes --json, --markdown, "
+			fprintf(err, "buildbpf: diff: unknown option '%s' (diff takes --json, --markdown, --svg, "
 				     "--fail-if, -f, -q; see --help)\n",
 				term_escape(optopt ? (char[]){ '-', (char)optopt, '\0' } : argv[optind - 1], esc,
 					    sizeof(esc)));

@@ -69,6 +69,20 @@ static size_t tmp_prefix(const char *s)
 	return 0;
 }
 
+/*
+ * The path at s (its directory part n bytes long) names a file right in
+ * the temporary directory, as gcc's /tmp/ccAbC123.s: no further '/', and
+ * not the build directory or one above it.
+ */
+static bool is_temp_file(const char *s, size_t n, const char *cwd)
+{
+	size_t len = strcspn(s, " ,:");
+
+	if (memchr(s + n, '/', len - n) || len == n)
+		return false;
+	return !cwd || strncmp(cwd, s, len) || (cwd[len] != '/' && cwd[len]);
+}
+
 char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u32 ppid)
 {
 	size_t cwd_len = cwd ? strlen(cwd) : 0;
@@ -86,23 +100,19 @@ char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u
 		bool token_start = s == arg || s[-1] == ' ' || s[-1] == '=' || s[-1] == ',' || s[-1] == ':';
 		size_t n;
 
-		if (cwd_len && !strncmp(s, cwd, cwd_len) && (s[cwd_len] == '/' || !s[cwd_len])) {
-			text_put(&t, ".", 1);
-			s += cwd_len;
-			continue;
-		}
-		if (token_start && (n = tmp_prefix(s))) {
-			const char *end = s + strcspn(s, " ,:"), *dot = NULL, *c;
+		/* Temporary names first: the build may run in /tmp itself. */
+		if (token_start && (n = tmp_prefix(s)) && is_temp_file(s, n, cwd)) {
+			const char *end = s + strcspn(s, " ,:"), *dot = memrchr(s + n, '.', end - s - n);
 
-			for (c = s + n; c < end; c++)
-				if (*c == '.')
-					dot = c;
-				else if (*c == '/')
-					dot = NULL;
 			text_put(&t, "/tmp/<tmp>", 10);
 			if (dot)
 				text_put(&t, dot, end - dot);
 			s = end;
+			continue;
+		}
+		if (cwd_len && !strncmp(s, cwd, cwd_len) && (s[cwd_len] == '/' || !s[cwd_len])) {
+			text_put(&t, ".", 1);
+			s += cwd_len;
 			continue;
 		}
 		if (is_digit(*s) && (s == arg || !is_digit(s[-1]))) {
