@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "diff/diff.h"
+#include "diff/diff_format.h"
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
 #include "diff/diff_svg.h"
@@ -575,7 +576,11 @@ static int run_gate(const struct cli_opts *opts, const struct diff *d)
 			return EXIT_USAGE;
 		}
 		if (held) {
-			fprintf(stderr, "buildbpf: failed: %s (%g -> %g)\n", esc, v.old_v, v.new_v);
+			const char *unit = fail_if__unit(c);
+			char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
+
+			fprintf(stderr, "buildbpf: failed: %s (%s -> %s, %s)\n", esc, diff_fmt_value(ob, v.old_v, unit),
+				diff_fmt_value(nb, v.new_v, unit), diff_fmt_change(cb, &v, unit));
 			exit_code = EXIT_GATE_FAILED;
 		}
 	}

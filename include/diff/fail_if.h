@@ -46,6 +46,8 @@ struct fail_if {
  * a one-line reason (no "buildbpf:" prefix, no newline) in err.
  */
 int fail_if__parse(struct fail_if *c, const char *text, char *err, size_t err_size);
+/* The unit of the condition's figure, as diff_metric__unit() gives it. */
+const char *fail_if__unit(const struct fail_if *c);
 /*
  * 1 when the condition holds (the gate fails), 0 when not, -ENODATA when
  * the figure was not recorded in a build (parallelism at --sched=off).

@@ -5,6 +5,7 @@
  * the right sign and size, and every process is matched; the same build
  * recorded twice shows nothing above the noise floor.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,8 +138,74 @@ Test(diff, same_build_twice_in_two_trees_is_not_news)
 	json_object_put(d);
 }
 
+/* The count of program in a JSON list of {program, count}; 0 when absent. */
+static int only_count(struct json_object *list, const char *program)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(list); i++) {
+		struct json_object *g = json_object_array_get_idx(list, i);
+
+		if (!strcmp(json_object_get_string(field(g, "program")), program))
+			return json_object_get_int(field(g, "count"));
+	}
+	return 0;
+}
+
+Test(diff, two_more_compiles_are_new_and_a_removed_step_is_gone)
+{
+	struct json_object *d, *only_new, *only_old;
+
+	write_project("p", false);
+	/* The old build also stamps a file, the new one does not; the new one compiles d.c and e.c too. */
+	bb_write_file(&run, "p/Makefile",
+		      "all: prog stamp\nstamp:\n\ttouch stamp\n"
+		      "prog: a.o b.o c.o\n\tcc -o $@ a.o b.o c.o\n"
+		      "%.o: %.c\n\tcc -O2 -c -o $@ $<\n");
+	record("p", "old.bbl");
+	bb_write_file(&run, "p/d.c", "int d(void) { return 4; }\n");
+	bb_write_file(&run, "p/e.c", "int e(void) { return 5; }\n");
+	bb_write_file(&run, "p/Makefile",
+		      "all: prog\n"
+		      "prog: a.o b.o c.o d.o e.o\n\tcc -o $@ a.o b.o c.o d.o e.o\n"
+		      "%.o: %.c\n\tcc -O2 -c -o $@ $<\n");
+	record("p", "new.bbl");
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "-", "--fail-if",
+					  "program:cc1.procs>+1", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 1), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "failed: program:cc1.procs>+1 (3 -> 5, +2 (+67 %))"), NULL)), "%s",
+		  run.err);
+	d = json_tokener_parse(run.out);
+	cr_assert(not(eq(ptr, d, NULL)));
+	only_new = field(d, "only_in_new");
+	only_old = field(d, "only_in_old");
+	/* Each new compile is a cc driver, its cc1 and its as. */
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_new_count")), 6), "%s", run.err);
+	cr_assert(eq(int, only_count(only_new, "cc1"), 2), "%s", run.err);
+	cr_assert(eq(int, only_count(only_new, "cc"), 2), "%s", run.err);
+	cr_assert(eq(int, only_count(only_new, "as"), 2), "%s", run.err);
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_old_count")), 1), "%s", run.err);
+	cr_assert(eq(int, only_count(only_old, "touch"), 1), "%s", run.err);
+	json_object_put(d);
+}
+
 Test(diff, unreadable_input_and_bad_gate_are_usage_errors)
 {
+	char killed[PATH_MAX], other[PATH_MAX];
+
+	/* A log cut short compares up to its last record, said; unrelated builds share their root only. */
+	cr_assert(not(eq(ptr, realpath("tests/fixtures/killed.bbl", killed), NULL)), "run from the repository");
+	cr_assert(not(eq(ptr, realpath("tests/fixtures/sh-children.bbl", other), NULL)));
+	bb_run_in(&run, (const char *[]){ "diff", killed, other, NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "cut short"), NULL)), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "only in old: "), NULL)), "%s", run.err);
+	/* A trace is not a recording. */
+	bb_write_file(&run, "trace.json", "{\"traceEvents\": []}\n");
+	bb_run_in(&run, (const char *[]){ "diff", "trace.json", killed, NULL }, NULL);
+	cr_assert(eq(int, run.status, 2), "%s", run.err);
+	cr_assert(eq(str, run.err, "buildbpf: 'trace.json': not a buildbpf recording (no BUILDBPF header)\n"));
 	bb_write_file(&run, "junk.bbl", "not a recording\n");
 	bb_run_in(&run, (const char *[]){ "diff", "junk.bbl", "junk.bbl", NULL }, NULL);
 	cr_assert(eq(int, run.status, 2), "%s", run.err);

@@ -8,9 +8,10 @@
 
 #define PROGRAM_PREFIX "program:"
 
+
 static bool is_time(const struct fail_if *c)
 {
-	return c->figure == FAIL_IF_PROGRAM_CPU || (c->figure == FAIL_IF_METRIC && !strcmp(diff_metric__unit(c->metric), "s"));
+	return !strcmp(fail_if__unit(c), "s");
 }
 
 /* FIGURE up to the operator; 0 or -EINVAL. */
@@ -101,6 +102,13 @@ int fail_if__parse(struct fail_if *c, const char *text, char *err, size_t err_si
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const char *fail_if__unit(const struct fail_if *c)
+{
+	if (c->figure == FAIL_IF_METRIC)
+		return diff_metric__unit(c->metric);
+	return c->figure == FAIL_IF_PROGRAM_CPU ? "s" : "";
 }
 
 int fail_if__eval(const struct fail_if *c, const struct diff *d, struct diff_value *v)
