@@ -33,7 +33,8 @@ void proc_match__free(struct proc_match *pm);
 /*
  * One argument without its volatile parts, malloc'd (NULL: no memory):
  * a file right in /tmp or /var/tmp as "/tmp/<tmp>" plus its extension
- * (gcc's /tmp/ccAbC123.s), the build directory (cwd, may be NULL) as ".", and
+ * (gcc's /tmp/ccAbC123.s), the build directory (cwd: the model's, after the
+ * command's -C; may be NULL) as ".", and
  * the decimal pid (or parent pid) as "<pid>".  Exposed for the tests.
  */
 char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u32 ppid);

@@ -27,7 +27,11 @@ static const char slow_source[] = "#define X4(x) x x x x\n"
 				  "#define X64K(x) X256(X256(x))\n"
 				  "int slow(void) { return 0 X64K(X4(+1) +1 +1); }\n";
 
-/* Three compiles and a link in dir (relative to the run's), b.c slowed or not. */
+/*
+ * Three compiles and a link in dir (relative to the run's), b.c slowed or
+ * not.  The compiles name their sources by absolute path: two trees differ
+ * in every argv until the build directory is normalised.
+ */
 static void write_project(const char *dir, bool slow)
 {
 	char name[256], text[1024];
@@ -37,7 +41,7 @@ static void write_project(const char *dir, bool slow)
 	snprintf(name, sizeof(name), "%s/Makefile", dir);
 	bb_write_file(&run, name,
 		      "prog: a.o b.o c.o\n\tcc -o $@ a.o b.o c.o\n"
-		      "%.o: %.c\n\tcc -O2 -c -o $@ $<\n");
+		      "%.o: %.c\n\tcc -O2 -c -o $@ $(CURDIR)/$<\n");
 	snprintf(name, sizeof(name), "%s/a.c", dir);
 	bb_write_file(&run, name, "int a(void) { return 1; }\n");
 	snprintf(name, sizeof(name), "%s/b.c", dir);

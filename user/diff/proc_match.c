@@ -147,13 +147,13 @@ struct proc_key {
 };
 
 /* The step name of p, normalised like an argument.  0 or -ENOMEM. */
-static int name_hash(const struct model *m, const struct proc_instance *p, __u64 *h)
+static int name_hash(const struct model *m, const char *build_dir, const struct proc_instance *p, __u64 *h)
 {
 	char *name = proc_display_name(m, p), *norm;
 
 	if (!name)
 		return -ENOMEM;
-	norm = proc_match__normalise_arg(name, m->cwd, p->pid, p->ppid);
+	norm = proc_match__normalise_arg(name, build_dir, p->pid, p->ppid);
 	free(name);
 	if (!norm)
 		return -ENOMEM;
@@ -162,7 +162,7 @@ static int name_hash(const struct model *m, const struct proc_instance *p, __u64
 	return 0;
 }
 
-static int argv_hash(const struct model *m, const struct proc_instance *p, __u64 *h)
+static int argv_hash(const char *build_dir, const struct proc_instance *p, __u64 *h)
 {
 	const struct exec_image *img;
 	size_t i;
@@ -172,7 +172,7 @@ static int argv_hash(const struct model *m, const struct proc_instance *p, __u64
 		return 0;
 	img = &p->execs[p->nr_execs - 1];
 	for (i = 0; i < img->argc; i++) {
-		char *norm = proc_match__normalise_arg(img->argv[i], m->cwd, p->pid, p->ppid);
+		char *norm = proc_match__normalise_arg(img->argv[i], build_dir, p->pid, p->ppid);
 
 		if (!norm)
 			return -ENOMEM;
@@ -182,16 +182,22 @@ static int argv_hash(const struct model *m, const struct proc_instance *p, __u64
 	return 0;
 }
 
-/* keys[i] for every process of m.  A parent starts before its children
- * (procs are in start order), so its chain is known when a child needs it. */
+/*
+ * keys[i] for every process of m.  A parent starts before its children
+ * (procs are in start order), so its chain is known when a child needs it.
+ * Paths are normalised against the build directory (after make -C), the
+ * one two builds in different trees differ in.
+ */
 static int make_keys(const struct model *m, struct proc_key **out)
 {
 	struct proc_key *keys = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*keys));
+	char *build_dir = proc_name__build_dir(m);
 	size_t i;
+	int err = -ENOMEM;
 
 	*out = keys;
-	if (!keys)
-		return -ENOMEM;
+	if (!keys || !build_dir)
+		goto cleanup;
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 		__u64 name, parent_chain = HASH_SEED;
@@ -203,8 +209,8 @@ static int make_keys(const struct model *m, struct proc_key **out)
 			const char *program = audit__program_of(p);
 
 			name = hash_bytes(HASH_SEED, program, strlen(program));
-		} else if (name_hash(m, p, &name) || argv_hash(m, p, &keys[i].argv)) {
-			return -ENOMEM;
+		} else if (name_hash(m, build_dir, p, &name) || argv_hash(build_dir, p, &keys[i].argv)) {
+			goto cleanup;
 		}
 		if (p->parent >= 0 && (size_t)p->parent < i)
 			parent_chain = keys[p->parent].chain;
@@ -212,7 +218,10 @@ static int make_keys(const struct model *m, struct proc_key **out)
 		keys[i].start_off = p->start_ns > m->start_ns ? p->start_ns - m->start_ns : 0;
 		keys[i].proc = i;
 	}
-	return 0;
+	err = 0;
+cleanup:
+	free(build_dir);
+	return err;
 }
 
 static int cmp_u64(__u64 a, __u64 b)
