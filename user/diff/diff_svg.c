@@ -6,7 +6,8 @@
 
 #define WIDTH 1600
 #define MARGIN 20
-#define PLOT_W (WIDTH - 2 * MARGIN)
+#define PLOT_X 64 /* a gutter for the strips' scales, as in the build's SVG */
+#define PLOT_W (WIDTH - PLOT_X - MARGIN)
 #define HEADER_H 64
 #define AXIS_H 24
 #define LABEL_H 18  /* a strip's name, above it */
@@ -40,10 +41,10 @@ static void put_header(FILE *out, const struct diff *d)
 /* One build's strip at y, on the frame both share but from its own start. */
 static int put_build(FILE *out, const struct diff_side *b, const char *which, __u64 span_ns, int y)
 {
-	struct svg_frame f = { .out = out, .x = MARGIN, .width = PLOT_W, .start_ns = b->m->start_ns,
+	struct svg_frame f = { .out = out, .x = PLOT_X, .width = PLOT_W, .start_ns = b->m->start_ns,
 			       .span_ns = span_ns };
 
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"l\">%s: ", MARGIN, y + 13, which);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"l\">%s: ", PLOT_X, y + 13, which);
 	svg_draw__text(out, b->name);
 	fprintf(out, " (%.2f s wall)</text>\n", b->a->wall_ns / 1e9);
 	y += LABEL_H;
@@ -94,7 +95,7 @@ int diff_svg__write(FILE *out, const struct diff *d)
 	size_t bars = d->nr_programs < DIFF_SVG_PROGRAMS ? d->nr_programs : DIFF_SVG_PROGRAMS;
 	int strips_y = HEADER_H + AXIS_H, y;
 	int height = strips_y + 2 * (LABEL_H + STRIP_H + CAPTION_H) + BARS_TITLE_H + (int)bars * BAR_ROW_H + MARGIN;
-	struct svg_frame axis = { .out = out, .x = MARGIN, .width = PLOT_W, .span_ns = span_ns ? span_ns : 1 };
+	struct svg_frame axis = { .out = out, .x = PLOT_X, .width = PLOT_W, .span_ns = span_ns ? span_ns : 1 };
 
 	svg_draw__begin(out, WIDTH, height);
 	put_header(out, d);
