@@ -9,6 +9,9 @@
  *   convert  open the log -> prepare output -> replay -> write -> report
  *   report   open the log -> replay -> report
  *   diff     replay both logs -> compare -> report -> the --fail-if gate
+ *
+ * trace and record load BPF as root, then leave root; every other mode
+ * leaves root first thing (run_without_bpf()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -227,6 +230,12 @@ static void say_unwritten(const struct record_result *res)
 			(unsigned long long)res->unwritten);
 }
 
+/* The user a permission error names as the writer: whom buildbpf left root for, or NULL. */
+static const char *writer_of(const struct run_as *ra)
+{
+	return ra->drop ? ra->name : NULL;
+}
+
 /* What the recorder needs of the command line. */
 static struct record_opts record_opts_of(const struct cli_opts *opts)
 {
@@ -276,6 +285,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 		.summary_json = opts->summary_json,
 		.svg = opts->svg,
 		.force = opts->force,
+		.writer = writer_of(ra),
 	};
 	struct event_log_reader *reader = NULL;
 	struct recorder *rec = NULL;
@@ -298,7 +308,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
 	if (opts->keep_log) {
-		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force);
+		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, writer_of(ra));
 		log_path = strdup(opts->keep_log);
 		if (log_fd < 0 || !log_path) {
 			if (log_fd >= 0)
@@ -383,7 +393,7 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int 
 
 	if (start_recording(opts, ra, &rec))
 		return EXIT_FAILURE_SETUP;
-	fd = output__create_direct(opts->output, "event log", "-o", opts->force);
+	fd = output__create_direct(opts->output, "event log", "-o", opts->force, writer_of(ra));
 	if (fd < 0) {
 		record__free(rec);
 		return EXIT_FAILURE_SETUP;
@@ -410,8 +420,29 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int 
 	return res.exit_code;
 }
 
-/* buildbpf convert LOG -o TRACE, buildbpf report LOG */
-static int cmd_read(const struct cli_opts *opts)
+/* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
+/*
+ * Opens a recording to read.  Its fd, or -1 with the reason printed (and,
+ * when permission failed after leaving root, as whom buildbpf reads).
+ */
+static int open_log(const char *path, const struct run_as *ra)
+{
+	char esc[TERM_ESCAPE_BUF], name_esc[TERM_ESCAPE_BUF];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err = errno;
+
+	if (fd >= 0)
+		return fd;
+	term_escape(path, esc, sizeof(esc));
+	if (err == EACCES && ra->drop)
+		fprintf(stderr, "buildbpf: cannot open '%s': %s (buildbpf reads as %s, not root)\n", esc,
+			strerror(err), term_escape(ra->name, name_esc, sizeof(name_esc)));
+	else
+		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", esc, strerror(err));
+	return -1;
+}
+
+static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 {
 	struct replay_opts ropts = {
 		.sched = opts->sched,
@@ -426,6 +457,7 @@ static int cmd_read(const struct cli_opts *opts)
 		.summary_json = opts->summary_json,
 		.svg = opts->svg,
 		.force = opts->force,
+		.writer = writer_of(ra),
 	};
 	struct event_log_reader *reader = NULL;
 	const struct trace_dir no_dir = { .fd = -1 };
@@ -435,17 +467,13 @@ static int cmd_read(const struct cli_opts *opts)
 	struct build_graph graph = {};
 	struct trace_meta meta;
 	struct replay rp = {};
-	char esc[TERM_ESCAPE_BUF];
 	const char *written;
 	int fd, exit_code = EXIT_FAILURE_SETUP;
 
 	stop_on_signals();
-	fd = open(opts->log_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", term_escape(opts->log_path, esc, sizeof(esc)),
-			strerror(errno));
+	fd = open_log(opts->log_path, ra);
+	if (fd < 0)
 		return EXIT_FAILURE_SETUP;
-	}
 	/* Checked before a long conversion, like before a build. */
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
@@ -491,19 +519,15 @@ cleanup:
  * One build of a diff: its log replayed and audited, with its build graph
  * in g (freed by the caller).  0, or -1 (said).
  */
-static int load_build(const char *path, struct replay *rp, struct event_log_reader **reader, struct audit *a,
-		      struct build_graph *g, struct diff_side *side)
+static int load_build(const char *path, const struct run_as *ra, struct replay *rp,
+		      struct event_log_reader **reader, struct audit *a, struct build_graph *g, struct diff_side *side)
 {
 	struct replay_opts ropts = { .stop = &stop_signal };
-	char esc[TERM_ESCAPE_BUF];
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", term_escape(path, esc, sizeof(esc)),
-			strerror(errno));
+	fd = open_log(path, ra);
+	if (fd < 0)
 		return -1;
-	}
 	err = replay_log(fd, path, &ropts, rp, reader, true);
 	close(fd);
 	if (err)
@@ -517,7 +541,8 @@ static int load_build(const char *path, struct replay *rp, struct event_log_read
 enum diff_report_kind { DIFF_OUT_JSON, DIFF_OUT_MARKDOWN, DIFF_OUT_SVG };
 
 /* Writes one report to path ("-": stdout).  0, or -1 (said). */
-static int write_diff_report(const char *path, enum diff_report_kind kind, const struct diff *d, bool force)
+static int write_diff_report(const char *path, enum diff_report_kind kind, const struct diff *d, bool force,
+			     const char *writer)
 {
 	static const char *const what[] = { "JSON diff", "Markdown diff", "SVG diff" };
 	static const char *const opt[] = { "--json", "--markdown", "--svg" };
@@ -527,7 +552,7 @@ static int write_diff_report(const char *path, enum diff_report_kind kind, const
 	int err = 0;
 
 	if (strcmp(path, "-")) {
-		if (output__prepare(&o, path, what[kind], opt[kind], force))
+		if (output__prepare(&o, path, what[kind], opt[kind], force, writer))
 			return -1;
 		f = fdopen(dup(o.fd), "w");
 		if (!f) {
@@ -588,7 +613,7 @@ static int run_gate(const struct cli_opts *opts, const struct diff *d)
 }
 
 /* buildbpf diff OLD NEW */
-static int cmd_diff(const struct cli_opts *opts)
+static int cmd_diff(const struct cli_opts *opts, const struct run_as *ra)
 {
 	const char *paths[2] = { opts->diff_old, opts->diff_new };
 	struct event_log_reader *readers[2] = {};
@@ -604,7 +629,7 @@ static int cmd_diff(const struct cli_opts *opts)
 
 	stop_on_signals();
 	for (i = 0; i < 2; i++) {
-		if (load_build(paths[i], &rps[i], &readers[i], &audits[i], &graphs[i], &sides[i]))
+		if (load_build(paths[i], ra, &rps[i], &readers[i], &audits[i], &graphs[i], &sides[i]))
 			goto cleanup;
 		audited[i] = true;
 	}
@@ -615,9 +640,10 @@ static int cmd_diff(const struct cli_opts *opts)
 	computed = true;
 	if (!opts->quiet)
 		diff_report__text(stderr, &d);
-	if ((opts->diff_json && write_diff_report(opts->diff_json, DIFF_OUT_JSON, &d, opts->force)) ||
-	    (opts->diff_markdown && write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force)) ||
-	    (opts->svg && write_diff_report(opts->svg, DIFF_OUT_SVG, &d, opts->force)))
+	if ((opts->diff_json && write_diff_report(opts->diff_json, DIFF_OUT_JSON, &d, opts->force, writer_of(ra))) ||
+	    (opts->diff_markdown &&
+	     write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force, writer_of(ra))) ||
+	    (opts->svg && write_diff_report(opts->svg, DIFF_OUT_SVG, &d, opts->force, writer_of(ra))))
 		goto cleanup;
 	exit_code = run_gate(opts, &d);
 cleanup:
@@ -635,6 +661,31 @@ cleanup:
 	return exit_code;
 }
 
+/*
+ * Whether a mode loads BPF programs: the one thing buildbpf is root for.
+ * Every other mode, a mode added later included, is run_without_bpf().
+ */
+static bool mode_loads_bpf(enum cli_mode mode)
+{
+	return mode == CLI_TRACE || mode == CLI_RECORD;
+}
+
+/*
+ * A mode that loads no BPF needs no privilege: under sudo it becomes the
+ * invoking user (SUDO_UID/SUDO_GID, with their groups, resolved as for
+ * record) before it opens any file, so that a path the user controls (a
+ * planted link, the log it reads, an output it writes) leads only where
+ * the user could go.  --keep-root, and plain root, stay root.
+ */
+static int run_without_bpf(const struct cli_opts *opts)
+{
+	struct run_as ra;
+
+	if (run_as__resolve(&ra, opts->user, opts->keep_root, opts->keep_env) || privilege__drop_holding_nothing(&ra))
+		return EXIT_FAILURE_SETUP;
+	return opts->mode == CLI_DIFF ? cmd_diff(opts, &ra) : cmd_read(opts, &ra);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_opts opts;
@@ -647,10 +698,8 @@ int main(int argc, char **argv)
 			preflight__print_features(stdout);
 		return err < 0 ? EXIT_USAGE : 0;
 	}
-	if (opts.mode == CLI_CONVERT || opts.mode == CLI_REPORT)
-		return cmd_read(&opts);
-	if (opts.mode == CLI_DIFF)
-		return cmd_diff(&opts);
+	if (!mode_loads_bpf(opts.mode))
+		return run_without_bpf(&opts);
 	if (preflight__check())
 		return EXIT_FAILURE_SETUP;
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))

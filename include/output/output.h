@@ -21,9 +21,13 @@ struct output {
  * and always a directory, FIFO or device) and creates the temporary file,
  * mode 0644, owned by whoever buildbpf runs as (the user, under sudo).  0, or -1 with a one-line
  * message printed that names the file as `what` ("trace") and the option
- * that chose it (opt, "-o").
+ * that chose it (opt, "-o").  writer: the user buildbpf left root for
+ * (under sudo or --user), NULL when it did not: a permission error names
+ * them, since root could have written there and the user must see why
+ * buildbpf did not.
  */
-int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force);
+int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
+		    const char *writer);
 /* Makes the written temporary file the output.  0, or -errno. */
 int output__commit(struct output *o);
 /*
@@ -42,9 +46,9 @@ void output__free(struct output *o);
 int output__create_fallback(const char *base, const char *suffix, char **path);
 /*
  * Creates path itself, not a temporary beside it (record's event log: a
- * crash leaves it where the user asked), with output__prepare()'s checks
- * and refusals.  An fd, or -1 with a one-line message printed.
+ * crash leaves it where the user asked), with output__prepare()'s checks,
+ * refusals and writer.  An fd, or -1 with a one-line message printed.
  */
-int output__create_direct(const char *path, const char *what, const char *opt, bool force);
+int output__create_direct(const char *path, const char *what, const char *opt, bool force, const char *writer);
 
 #endif /* BUILDBPF_OUTPUT_H */

@@ -26,6 +26,7 @@ struct run_outputs {
 struct run_outputs_spec {
 	const char *trace, *summary_json, *svg;
 	bool force; /* replace existing files */
+	const char *writer; /* the user buildbpf left root for, or NULL (output__prepare()) */
 };
 
 /* Checks and creates every output.  0, or -1 with a one-line message printed. */

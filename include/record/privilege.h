@@ -41,4 +41,12 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, boo
  */
 int privilege__drop(const struct run_as *ra);
 
+/*
+ * For a mode that loads no BPF (convert, report, and any mode added later):
+ * privilege__drop(), then dumpable again, as record__free() does once the
+ * BPF objects are closed: such a process holds nothing the user's other
+ * processes must not reach.  0, or -1 with a message printed.
+ */
+int privilege__drop_holding_nothing(const struct run_as *ra);
+
 #endif /* BUILDBPF_PRIVILEGE_H */

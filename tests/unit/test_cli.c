@@ -210,6 +210,16 @@ Test(cli, record_convert_and_report)
 	cr_assert(not(p.opts.sched_given));
 	done(&p);
 
+	/* A mode that loads no BPF leaves root under sudo, unless asked to keep it. */
+	p = parse((const char *[]){ "convert", "--keep-root", "b.bbl", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(p.opts.keep_root);
+	done(&p);
+	p = parse((const char *[]){ "report", "b.bbl", "--keep-root", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(p.opts.keep_root);
+	done(&p);
+
 	p = parse((const char *[]){ "--log", "k.bbl", "--", "report", NULL });
 	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_TRACE));

@@ -61,7 +61,8 @@ static const char usage_text[] =
 	"                         the trace is written)\n"
 	"      --user USER        run COMMAND as USER (default under sudo: the invoking\n"
 	"                         user, from SUDO_UID/SUDO_GID)\n"
-	"      --keep-root        under sudo, run COMMAND as root\n"
+	"      --keep-root        under sudo, stay root: run COMMAND as root; convert\n"
+	"                         and report read and write as root\n"
 	"      --keep-env         with --user, keep buildbpf's environment (default: a\n"
 	"                         clean login-like one: HOME, USER, SHELL, PATH)\n"
 	"      --args-max BYTES   argv bytes kept per exec, up to 128K (default: 16K);\n"
@@ -290,7 +291,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			opts->user = optarg;
 			break;
 		case OPT_KEEP_ROOT:
-			run_only = "--keep-root";
+			/* Every mode: under sudo, one that loads no BPF leaves root too. */
 			opts->keep_root = true;
 			break;
 		case OPT_KEEP_ENV:

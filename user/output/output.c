@@ -11,6 +11,8 @@
 #include "util/term_escape.h"
 
 #define OUTPUT_MODE 0644
+/* permission_hint()'s text: the user's name twice, escaped. */
+#define PERMISSION_HINT_BUF (2 * TERM_ESCAPE_BUF + 64)
 
 /* 0644 whatever the umask: a trace is meant to be shared.  The owner is
  * whoever buildbpf is: the user, once it has left root. */
@@ -19,12 +21,29 @@ static int set_mode(int fd)
 	return fchmod(fd, OUTPUT_MODE) ? -errno : 0;
 }
 
-/* Refuses what must never be replaced; 0 when path may be (re)created. */
-static int check_target(const char *path, const char *what, const char *opt, bool force)
+/*
+ * What follows strerror(err) in an error about an output: for a permission
+ * error when buildbpf left root for writer, as whom it writes (root could
+ * have); else "".  buf holds the text.
+ */
+static const char *permission_hint(int err, const char *writer, char *buf, size_t size)
 {
 	char esc[TERM_ESCAPE_BUF];
+
+	if (!writer || (err != EACCES && err != EPERM))
+		return "";
+	term_escape(writer, esc, sizeof(esc));
+	snprintf(buf, size, " (buildbpf writes as %s, not root; choose a path %s can write)", esc, esc);
+	return buf;
+}
+
+/* Refuses what must never be replaced; 0 when path may be (re)created. */
+static int check_target(const char *path, const char *what, const char *opt, bool force, const char *writer)
+{
+	char esc[TERM_ESCAPE_BUF], hint[PERMISSION_HINT_BUF];
 	size_t len = strlen(path);
 	struct stat st;
+	int err;
 
 	term_escape(path, esc, sizeof(esc));
 	/* "dir/" names a directory even when it does not exist yet. */
@@ -35,9 +54,11 @@ static int check_target(const char *path, const char *what, const char *opt, boo
 	}
 
 	if (lstat(path, &st)) {
-		if (errno == ENOENT)
+		err = errno;
+		if (err == ENOENT)
 			return 0;
-		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", what, esc, strerror(errno));
+		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s%s\n", what, esc, strerror(err),
+			permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -56,15 +77,16 @@ static int check_target(const char *path, const char *what, const char *opt, boo
 	return 0;
 }
 
-int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force)
+int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
+		    const char *writer)
 {
-	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF];
+	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF], hint[PERMISSION_HINT_BUF];
 	int err;
 
 	memset(o, 0, sizeof(*o));
 	o->fd = -1;
 	o->force = force;
-	if (check_target(path, what, opt, force))
+	if (check_target(path, what, opt, force, writer))
 		return -1;
 	o->path = strdup(path);
 	dir_copy = strdup(path);
@@ -78,8 +100,9 @@ int output__prepare(struct output *o, const char *path, const char *what, const 
 	}
 	o->fd = mkostemp(o->tmp_path, O_CLOEXEC);
 	if (o->fd < 0) {
-		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s\n", what, term_escape(path, esc, sizeof(esc)),
-			strerror(errno));
+		err = errno;
+		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s%s\n", what, term_escape(path, esc, sizeof(esc)),
+			strerror(err), permission_hint(err, writer, hint, sizeof(hint)));
 		goto fail;
 	}
 	err = set_mode(o->fd);
@@ -147,24 +170,26 @@ void output__free(struct output *o)
 	o->path = o->tmp_path = NULL;
 }
 
-int output__create_direct(const char *path, const char *what, const char *opt, bool force)
+int output__create_direct(const char *path, const char *what, const char *opt, bool force, const char *writer)
 {
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[PERMISSION_HINT_BUF];
 	int fd, err;
 
-	if (check_target(path, what, opt, force))
+	if (check_target(path, what, opt, force, writer))
 		return -1;
 	/* check_target() let only a regular file or a symlink through, and
 	 * only with force: the name is removed, never what a link points to. */
 	if (force && unlink(path) && errno != ENOENT) {
-		fprintf(stderr, "buildbpf: cannot replace '%s': %s\n", term_escape(path, esc, sizeof(esc)),
-			strerror(errno));
+		err = errno;
+		fprintf(stderr, "buildbpf: cannot replace '%s': %s%s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(err), permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, OUTPUT_MODE);
 	if (fd < 0) {
-		fprintf(stderr, "buildbpf: cannot create '%s': %s\n", term_escape(path, esc, sizeof(esc)),
-			strerror(errno));
+		err = errno;
+		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s%s\n", what, term_escape(path, esc, sizeof(esc)),
+			strerror(err), permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
 	err = set_mode(fd);

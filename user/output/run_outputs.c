@@ -13,12 +13,13 @@ int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *s
 {
 	memset(o, 0, sizeof(*o));
 	o->trace.fd = o->summary_json.fd = o->svg.fd = -1;
-	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force))
+	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force, spec->writer))
 		goto fail;
 	if (spec->summary_json &&
-	    output__prepare(&o->summary_json, spec->summary_json, "summary", "--summary-json", spec->force))
+	    output__prepare(&o->summary_json, spec->summary_json, "summary", "--summary-json", spec->force,
+			   spec->writer))
 		goto fail;
-	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force))
+	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force, spec->writer))
 		goto fail;
 	return 0;
 fail:

@@ -149,3 +149,12 @@ int privilege__drop(const struct run_as *ra)
 	}
 	return 0;
 }
+
+int privilege__drop_holding_nothing(const struct run_as *ra)
+{
+	if (privilege__drop(ra))
+		return -1;
+	if (ra->drop && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return fail(ra, "dumpable");
+	return 0;
+}
