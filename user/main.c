@@ -24,6 +24,7 @@
 #include "model/replay.h"
 #include "output/output.h"
 #include "output/run_outputs.h"
+#include "record/attach.h"
 #include "record/die_of_signal.h"
 #include "record/launch.h"
 #include "record/preflight.h"
@@ -53,6 +54,7 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->sched = rp->sched;
 	meta->layout = rp->layout;
 	meta->partial_reason = rp->partial_reason;
+	meta->attached_pid = info->attached ? info->root_pid : 0;
 }
 
 /*
@@ -223,6 +225,8 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		.wait_all = opts->wait_all,
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,
+		.attach_pid = opts->attach_pid,
+		.duration_ns = opts->duration_ns,
 	};
 }
 
@@ -231,10 +235,12 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
  * and attached, then buildbpf leaves root for good, before any output
  * path is touched and before the command is forked.  0, or -1 (said).
  */
-static int start_recording(const struct cli_opts *opts, const struct run_as *ra, struct recorder **rec)
+static int start_recording(const struct cli_opts *opts, const struct run_as *ra, int attach_pidfd,
+			   struct recorder **rec)
 {
 	struct record_opts rec_opts = record_opts_of(opts);
 
+	rec_opts.attach_pidfd = attach_pidfd;
 	if (record__open(rec, &rec_opts))
 		return -1;
 	if (privilege__drop(ra)) {
@@ -247,7 +253,7 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 }
 
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
-static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
+static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int attach_pidfd, int *died_of)
 {
 	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true, .stop = &stop_signal };
 	struct run_outputs_spec spec = {
@@ -269,7 +275,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
-	if (start_recording(opts, ra, &rec))
+	if (start_recording(opts, ra, attach_pidfd, &rec))
 		return EXIT_FAILURE_SETUP;
 	/* Every output is checked before the build starts, as the user: a
 	 * typo in a name must not cost a whole build. */
@@ -292,7 +298,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 		log_fd = -1;
 		goto cleanup;
 	}
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
+	/* --attach starts nothing the directory could be handed to. */
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid);
 	record__run(rec, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	rec = NULL;
@@ -349,7 +356,7 @@ cleanup:
 }
 
 /* buildbpf record -o LOG -- CMD */
-static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
+static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int attach_pidfd, int *died_of)
 {
 	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
@@ -357,14 +364,15 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int 
 	char esc[TERM_ESCAPE_BUF];
 	int fd;
 
-	if (start_recording(opts, ra, &rec))
+	if (start_recording(opts, ra, attach_pidfd, &rec))
 		return EXIT_FAILURE_SETUP;
 	fd = output__create_direct(opts->output, "event log", "-o", opts->force);
 	if (fd < 0) {
 		record__free(rec);
 		return EXIT_FAILURE_SETUP;
 	}
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
+	/* --attach starts nothing the directory could be handed to. */
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid);
 	record__run(rec, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	*died_of = res.died_of;
@@ -462,7 +470,7 @@ int main(int argc, char **argv)
 {
 	struct cli_opts opts;
 	struct run_as ra;
-	int err, exit_code, died_of = 0;
+	int err, exit_code, died_of = 0, attach_pidfd = -1;
 
 	err = cli__parse(&opts, argc, argv, stdout, stderr);
 	if (err <= 0) {
@@ -476,7 +484,13 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_SETUP;
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
-	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &died_of) : cmd_trace(&opts, &ra, &died_of);
+	/* Who may be traced is checked as root, before anything loads. */
+	if (opts.attach_pid && (attach_pidfd = attach__open_target(opts.attach_pid, &ra)) < 0)
+		return EXIT_FAILURE_SETUP;
+	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, attach_pidfd, &died_of)
+					    : cmd_trace(&opts, &ra, attach_pidfd, &died_of);
+	if (attach_pidfd >= 0)
+		close(attach_pidfd);
 	/* Everything is written and cleaned up: end as the command ended. */
 	die_of_signal(died_of);
 	return exit_code;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <linux/types.h>
 #include "sched_level.h"
 
@@ -50,6 +51,8 @@ struct cli_opts {
 	bool no_trace_dir;	/* export no $BUILDBPF_TRACE_DIR */
 	size_t merge_max_file;	/* --merge-max-file: bytes */
 	size_t merge_max_events; /* --merge-max-events: over all files */
+	pid_t attach_pid;	/* --attach: trace this running tree, no command; 0: none */
+	__u64 duration_ns;	/* --duration: stop after this long; 0: no limit */
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

@@ -96,6 +96,10 @@ struct event_log_info {
 	enum sched_level sched;	   /* what the kernel side recorded */
 	__u64 sched_resolution_ns; /* --sched-resolution when recording */
 	bool wait_all;
+	/* --attach: root_pid was running before the trace (its tree is seeded
+	 * with BB_EV_PROC_FOUND records); cmd_argv is its /proc cmdline.
+	 * Optional in INFO: absent is false. */
+	bool attached;
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;

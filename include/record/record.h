@@ -24,6 +24,11 @@ struct record_opts {
 	__u64 sched_resolution_ns; /* the lanes' resolution, for the idle threshold */
 	bool wait_all;		   /* until every descendant has exited */
 	bool sync_log;		   /* the log is kept: on disk before record__run() returns */
+	/* --attach: trace this running process's tree instead of cmd_argv
+	 * (0: none); attach_pidfd pins it (attach__open_target()). */
+	pid_t attach_pid;
+	int attach_pidfd;
+	__u64 duration_ns; /* --duration: stop tracing after this long; 0: no limit */
 };
 
 struct record_result {
@@ -48,6 +53,10 @@ struct recorder;
  */
 int record__open(struct recorder **r, const struct record_opts *opts);
 /*
+ * With opts->attach_pid: traces that process's tree, existing and new,
+ * until a SIGINT/TERM/HUP/QUIT, opts->duration_ns, or the process's exit;
+ * no command runs and none is signalled; res->exit_code is 0 unless
+ * buildbpf itself failed.  Otherwise:
  * Runs opts->cmd_argv as the user buildbpf now is, traced, streaming every
  * record to log_fd (log_name is for messages), with $BUILDBPF_TRACE_DIR set
  * to trace_dir when not NULL.  Once the command is done the signal mask is

@@ -43,6 +43,8 @@ struct trace_meta {
 	/* Where each process goes (the one the merge placed its events by);
 	 * NULL: made by the writer from the model. */
 	const struct trace_layout *layout;
+	/* --attach: the process the trace was attached to; 0: a command ran */
+	__u32 attached_pid;
 };
 
 /*

@@ -141,3 +141,34 @@ void synth_cpu_idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
 	e.start_ns = start;
 	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
 }
+
+void synth_found(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u64 start_ns, const char *filename,
+		 const char *const argv[])
+{
+	size_t name_len = strlen(filename), args_len = 0, n, len;
+	struct bb_proc_found_event *e;
+	char args[4096];
+
+	for (; argv && *argv; argv++) {
+		n = strlen(*argv) + 1;
+		cr_assert_lt(args_len + n, sizeof(args));
+		memcpy(args + args_len, *argv, n);
+		args_len += n;
+	}
+	len = sizeof(*e) + name_len + args_len;
+	e = calloc(1, len);
+	cr_assert_not_null(e);
+	header(&e->hdr, BB_EV_PROC_FOUND, ts, tgid, tgid);
+	e->start_ns = start_ns;
+	e->ppid = ppid;
+	e->ns_tgid = tgid;
+	e->filename_len = name_len;
+	e->args_len = args_len;
+	e->args_full_len = args_len;
+	e->nr_threads = 1;
+	strncpy(e->comm, "found", sizeof(e->comm) - 1);
+	memcpy(e->data, filename, name_len);
+	memcpy(e->data + name_len, args, args_len);
+	cr_assert_eq(model__add_event(m, e, len), 0);
+	free(e);
+}

@@ -255,3 +255,42 @@ Test(cli, merge_options)
 	cr_assert(lt(int, p.ret, 0));
 	done(&p);
 }
+
+Test(cli, attach_takes_a_pid_and_no_command)
+{
+	struct parsed p = parse((const char *[]){ "record", "--attach", "4242", "--duration", "1500ms", NULL });
+
+	cr_assert(lt(int, 0, p.ret));
+	cr_assert(eq(int, p.opts.mode, CLI_RECORD));
+	cr_assert(eq(int, p.opts.attach_pid, 4242));
+	cr_assert(eq(u64, p.opts.duration_ns, 1500000000ull));
+	cr_assert(eq(int, p.opts.cmd_argc, 0));
+	done(&p);
+
+	p = parse((const char *[]){ "--attach", "4242", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "no COMMAND with it"), NULL)));
+	done(&p);
+
+	p = parse((const char *[]){ "--duration", "2s", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "--duration is for --attach"), NULL)));
+	done(&p);
+
+	p = parse((const char *[]){ "--attach", "4242", "--wait-all", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+
+	p = parse((const char *[]){ "convert", "x.bbl", "--attach", "1", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+
+	for (size_t i = 0; i < 4; i++) {
+		const char *bad[] = { "0", "-5", "12x", "99999999999" };
+
+		p = parse((const char *[]){ "--attach", bad[i], NULL });
+		cr_assert(lt(int, p.ret, 0), "--attach '%s' was taken", bad[i]);
+		cr_assert(not(eq(ptr, strstr(p.err, "expected a process id"), NULL)));
+		done(&p);
+	}
+}

@@ -30,11 +30,15 @@ enum {
 	OPT_MERGE_MAX_EVENTS,
 	OPT_SUMMARY_JSON,
 	OPT_SVG,
+	OPT_ATTACH,
+	OPT_DURATION,
 };
 
 static const char usage_text[] =
 	"Usage: buildbpf [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       buildbpf [OPTIONS] --attach PID\n"
 	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
+	"       buildbpf record [OPTIONS] [-o LOG] --attach PID\n"
 	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
 	"       buildbpf report [OPTIONS] LOG\n"
 	"\n"
@@ -75,6 +79,13 @@ static const char usage_text[] =
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
+	"      --attach PID       trace the running process PID and its descendants,\n"
+	"                         those running now and those it starts, instead of a\n"
+	"                         COMMAND: until Ctrl-C, --duration or PID's exit;\n"
+	"                         exits 0 unless buildbpf failed.  Under sudo only the\n"
+	"                         invoking user's own processes (root: any)\n"
+	"      --duration TIME    with --attach: stop tracing after TIME (units ns,\n"
+	"                         us, ms, s)\n"
 	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
 	"                         glob where '**' matches any number of directories,\n"
 	"                         read after the build (repeatable; quote globs), e.g.\n"
@@ -104,6 +115,7 @@ static const char usage_text[] =
 	"  sudo buildbpf -o trace.json -- make -j8\n"
 	"  sudo buildbpf -o t.json --merge 'build/**/*.json' -- make CFLAGS=-ftime-trace\n"
 	"  sudo buildbpf record -o build.bbl -- make -j8\n"
+	"  sudo buildbpf -o server.json --attach \"$(pidof sccache)\" --duration 60s\n"
 	"  buildbpf convert build.bbl -o trace.json --sched=off\n";
 
 /* The leading decimal number of s; *end points past it.  No sign allowed. */
@@ -204,13 +216,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS },
 		{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
 		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "attach", required_argument, NULL, OPT_ATTACH },
+		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], *end;
 	unsigned long long size;
 	int c;
 
@@ -368,6 +382,23 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			}
 			*(c == OPT_SVG ? &opts->svg : &opts->summary_json) = optarg;
 			break;
+		case OPT_ATTACH:
+			run_only = "--attach";
+			if (parse_leading_u64(optarg, &size, &end) || *end || !size || size > INT32_MAX) {
+				fprintf(err, "buildbpf: --attach '%s': expected a process id\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->attach_pid = size;
+			break;
+		case OPT_DURATION:
+			run_only = "--duration";
+			if (parse_duration(optarg, &opts->duration_ns) || !opts->duration_ns) {
+				fprintf(err, "buildbpf: --duration '%s': expected a duration (e.g. 30s, 500ms)\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			break;
 		case OPT_WAIT_ALL:
 			run_only = "--wait-all";
 			opts->wait_all = true;
@@ -431,6 +462,23 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	if (opts->keep_trace_dir && opts->no_trace_dir) {
 		fprintf(err, "buildbpf: --keep-trace-dir and --no-trace-dir exclude each other\n");
 		return -EINVAL;
+	}
+	if (opts->duration_ns && !opts->attach_pid) {
+		fprintf(err, "buildbpf: --duration is for --attach (a command's trace ends with the command)\n");
+		return -EINVAL;
+	}
+	if (opts->attach_pid) {
+		if (optind < argc) {
+			fprintf(err, "buildbpf: --attach traces a running process: no COMMAND with it (got '%s')\n",
+				term_escape(argv[optind], esc, sizeof(esc)));
+			return -EINVAL;
+		}
+		if (opts->wait_all || opts->keep_trace_dir || opts->no_trace_dir || opts->keep_env) {
+			fprintf(err, "buildbpf: --attach starts no command: --wait-all, --keep-env and the trace "
+				     "directory options do not apply\n");
+			return -EINVAL;
+		}
+		return 1;
 	}
 	if (optind >= argc) {
 		fprintf(err, "buildbpf: no command to %s (usage: buildbpf %s[OPTIONS] -- COMMAND [ARG...])\n",

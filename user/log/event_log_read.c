@@ -119,7 +119,7 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 {
 	struct event_log_info *info = &r->info;
 	struct json_tokener *tok = json_tokener_new_ex(4);
-	struct json_object *obj = NULL, *v;
+	struct json_object *obj = NULL, *v, *att;
 	const char *sched, *missing = NULL;
 	long long n;
 	int e = 0;
@@ -175,6 +175,13 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		goto out;
 	}
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
+	if (json_object_object_get_ex(obj, "attached", &att)) {
+		if (!json_object_is_type(att, json_type_boolean)) {
+			e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'attached' is not a boolean");
+			goto out;
+		}
+		info->attached = json_object_get_boolean(att);
+	}
 	sched = json_object_get_string(v);
 	if (!strcmp(sched, "off")) {
 		info->sched = SCHED_OFF;

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "record/attach.h"
 #include "record/capture.h"
 #include "util/cpu_list.h"
 #include "log/event_log.h"
@@ -41,6 +42,7 @@ struct record_sink {
 	long live;	 /* processes of the tree still running, root included */
 	__u32 root_pid;
 	__u64 root_exit_ns; /* the command's own exit record; 0: not seen */
+	__u32 root_exit_status; /* ... and the status it carries */
 	__u64 last_exit_ns; /* the latest process exit record */
 	bool all_exited;    /* the kernel tracks no process of the tree any more */
 };
@@ -63,16 +65,19 @@ static int on_record(void *ctx, const void *rec, size_t len)
 	const struct bb_event_header *hdr = rec;
 	int err;
 
-	if (len >= sizeof(struct bb_fork_event) && hdr->type == BB_EV_FORK &&
-	    !(((const struct bb_fork_event *)rec)->flags & BB_FORK_THREAD))
+	if ((len >= sizeof(struct bb_fork_event) && hdr->type == BB_EV_FORK &&
+	     !(((const struct bb_fork_event *)rec)->flags & BB_FORK_THREAD)) ||
+	    (len >= sizeof(struct bb_proc_found_event) && hdr->type == BB_EV_PROC_FOUND))
 		sink->live++;
 	else if (len >= sizeof(struct bb_exit_event) && hdr->type == BB_EV_EXIT &&
 		 (((const struct bb_exit_event *)rec)->flags & BB_EXIT_GROUP_DEAD)) {
 		sink->live--;
 		if (hdr->ts_ns > sink->last_exit_ns)
 			sink->last_exit_ns = hdr->ts_ns;
-		if (hdr->tgid == sink->root_pid)
+		if (hdr->tgid == sink->root_pid) {
 			sink->root_exit_ns = hdr->ts_ns;
+			sink->root_exit_status = ((const struct bb_exit_event *)rec)->exit_status;
+		}
 	}
 	if (sink->log_err) {
 		sink->unwritten++;
@@ -350,6 +355,7 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		/* Summary lanes are cut in buckets of the resolution: idle
 		 * periods far below it need no record of their own. */
 		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,
+		.attach = opts->attach_pid > 0,
 	};
 	struct recorder *r;
 
@@ -361,13 +367,172 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 	}
 	r->opts = *opts;
 	r->sfd = -1;
-	r->sink.live = 1;
+	/* Only records of the tree change it: the attached root is counted
+	 * by its found record like the rest. */
+	r->sink.live = opts->attach_pid > 0 ? 0 : 1;
 	if (block_signals(r) || capture__open(&r->cap, &cap_opts, on_record, &r->sink)) {
 		record__free(r);
 		return -1;
 	}
 	*out = r;
 	return 0;
+}
+
+/*
+ * --attach: the loop of a trace with no child of ours.  It ends at the
+ * first signal buildbpf gets (none is forwarded: the process is not ours
+ * to stop), at the deadline (0: none), or when the attached process is
+ * gone (its pidfd turns readable), then waits briefly for its exit record
+ * like run_loop() does for the command's.
+ */
+static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_ns, struct record_sink *sink,
+		       int *signal_seen)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, evs[3];
+	struct signalfd_siginfo si;
+	bool root_gone = false;
+	int ep, i, n, err = 0;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return -errno;
+	ev.data.fd = sfd;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev))
+		goto fail;
+	ev.data.fd = capture__epoll_fd(cap);
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev))
+		goto fail;
+	ev.data.fd = pidfd;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ev))
+		goto fail;
+	for (;;) {
+		__u64 now = now_ns(CLOCK_MONOTONIC);
+		int timeout = POLL_INTERVAL_MS;
+
+		if (deadline_ns && now >= deadline_ns)
+			break;
+		if (deadline_ns && (deadline_ns - now) / 1000000 < POLL_INTERVAL_MS)
+			timeout = (deadline_ns - now + 999999) / 1000000;
+		n = epoll_wait(ep, evs, 3, timeout);
+		if (n < 0 && errno != EINTR)
+			goto fail;
+		err = drain(cap, sink);
+		if (err < 0)
+			goto cleanup;
+		for (i = 0; i < n; i++)
+			root_gone |= evs[i].data.fd == pidfd;
+		while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			if (si.ssi_signo != SIGCHLD && !*signal_seen)
+				*signal_seen = si.ssi_signo;
+		if (*signal_seen || root_gone)
+			break;
+	}
+	for (i = 0; root_gone && i < ROOT_EXIT_WAIT_MS && !sink->root_exit_ns; i++) {
+		err = drain(cap, sink);
+		if (err < 0)
+			goto cleanup;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	err = drain(cap, sink);
+	goto cleanup;
+fail:
+	err = -errno;
+cleanup:
+	close(ep);
+	return err < 0 ? err : 0;
+}
+
+/* The record__run() of --attach; see record.h. */
+static void record_attached(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
+			    struct record_result *res)
+{
+	const struct record_opts *opts = &r->opts;
+	struct record_sink *sink = &r->sink;
+	struct capture *cap = r->cap;
+	struct command_env no_env = {};
+	struct attach_stats st;
+	struct event_log_info info;
+	struct bbl_trailer trailer = {};
+	struct utsname uts;
+	__u64 start_ns, end_ns;
+	__s64 offset;
+	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
+	bool capture_failed;
+	ssize_t cwd_len;
+	int err, argc = 0, signal_seen = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = EXIT_FAILURE_SETUP;
+	sink->log_name = log_name;
+	sink->root_pid = opts->attach_pid;
+	uname(&uts);
+	if (attach__argv(opts->attach_pid, &argv, &argc)) {
+		fprintf(stderr, "buildbpf: out of memory\n");
+		goto cleanup;
+	}
+	/* Slice names take relative paths from the attached process's
+	 * directory; another user's (root attached) may be unreadable. */
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)opts->attach_pid);
+	cwd_len = readlink(path, cwd, sizeof(cwd) - 1);
+	if (cwd_len >= 0)
+		cwd[cwd_len] = '\0';
+
+	offset = realtime_offset_ns();
+	start_ns = now_ns(CLOCK_MONOTONIC);
+	fill_info(&info, opts, ra, &no_env, &uts, cap, opts->attach_pid, start_ns, offset,
+		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL,
+		  cwd_len >= 0 ? cwd : NULL);
+	info.cmd_argv = argv;
+	info.cmd_argc = argc;
+	info.attached = true;
+	err = event_log_writer__open(&sink->log, log_fd, &info);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
+			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
+		goto cleanup;
+	}
+	if (attach__seed(cap, opts->attach_pid, start_ns, opts->args_max, on_record, sink, &st))
+		goto cleanup;
+	res->ran = true;
+	if (opts->verbose)
+		fprintf(stderr, "buildbpf: attached to %d: %zu processes found running, %zu caught at their fork, "
+				"%zu snapshots\n", (int)opts->attach_pid, st.found, st.forked, st.rounds);
+
+	err = attach_loop(cap, r->sfd, opts->attach_pidfd, opts->duration_ns ? start_ns + opts->duration_ns : 0,
+			  sink, &signal_seen);
+	capture_failed = err != 0;
+	if (err)
+		fprintf(stderr, "buildbpf: warning: event capture failed: %s\n", strerror(-err));
+	restore_signals(r, NULL);
+	/* Ended by the process's exit, as the kernel stamped it, or now. */
+	end_ns = sink->root_exit_ns ? sink->root_exit_ns : now_ns(CLOCK_MONOTONIC);
+	res->wall_s = (end_ns - start_ns) / 1e9;
+	err = capture__finish_sched(cap, end_ns);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
+	/* Ctrl-C, --duration and the process's exit are the ways such a
+	 * trace ends, not interruptions: no signal_seen.  The status is the
+	 * attached process's, when its exit record came. */
+	trailer = (struct bbl_trailer){
+		.lost_events = capture__lost_events(cap),
+		.end_ns = end_ns,
+		.exit_ns = sink->root_exit_ns,
+		.wait_status = sink->root_exit_status,
+		.flags = (sink->root_exit_ns ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
+	};
+	res->lost_events = trailer.lost_events;
+	if (!sink->log_err && (err = event_log_writer__finish(sink->log, &trailer, opts->sync_log)))
+		log_failed(sink, err);
+	res->log_complete = !sink->log_err;
+	res->events = event_log_writer__events(sink->log);
+	res->unwritten = sink->unwritten;
+	/* buildbpf's own status: the attached process is not its child. */
+	res->exit_code = capture_failed ? EXIT_FAILURE_SETUP : 0;
+cleanup:
+	restore_signals(r, NULL);
+	event_log_writer__free(sink->log);
+	sink->log = NULL;
+	free(argv);
 }
 
 void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
@@ -388,6 +553,10 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	bool capture_failed = false;
 	int err;
 
+	if (opts->attach_pid > 0) {
+		record_attached(r, ra, log_fd, log_name, res);
+		return;
+	}
 	memset(res, 0, sizeof(*res));
 	res->exit_code = EXIT_FAILURE_SETUP;
 	sink->log_name = log_name;

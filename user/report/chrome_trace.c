@@ -405,6 +405,10 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = json_put_bool(args, "unfinished", true);
 	if (!err && p->exit_record_lost)
 		err = json_put_bool(args, "exit_record_lost", true);
+	/* --attach: running before the trace; its CPU times are the traced part. */
+	if (!err && p->found)
+		err = json_put_bool(args, "started_before_trace", p->ran_before_ns > 0) ?:
+		      json_put_ms(args, "ran_before_trace_ms", p->ran_before_ns);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
@@ -839,6 +843,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
+	if (!err && meta->attached_pid)
+		err = json_put_int(od, "attached_pid", meta->attached_pid);
 	/* Only when a file was found: an empty trace directory leaves no
 	 * trace, so converting a kept log gives the same bytes. */
 	if (!err && meta->merge && (meta->merge->stats.files || meta->merge->stats.skipped))

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * --attach PID: a real running process tree traced from the middle of its
+ * life, ended by --duration, by SIGINT and by the process's own exit, and
+ * the rule of who may attach to whom.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <grp.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include "lib/integration.h"
+
+TestSuite(attach, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
+
+/* A shell loop forking a child every 100 ms, with a long-lived child it
+ * started first: the tree an attach finds half-way. */
+#define LOOP_SCRIPT "sleep 30 & while :; do sleep 0.1; done"
+
+/* Starts /bin/sh -c script in a process group of its own (as uid when not 0). */
+static pid_t start_target(const char *script, uid_t uid)
+{
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid)))
+			_exit(99);
+		execl("/bin/sh", "sh", "-c", script, (char *)NULL);
+		_exit(98);
+	}
+	setpgid(pid, pid);
+	/* Let it start its first children: they exist before the attach. */
+	usleep(300 * 1000);
+	return pid;
+}
+
+static void stop_target(pid_t pid)
+{
+	kill(-pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Runs buildbpf in the background in run.dir; its pid. */
+static pid_t start_buildbpf(const char *const args[], const char *out, const char *err)
+{
+	const char *argv[BB_ARGV_MAX];
+	pid_t pid;
+
+	bb_argv(argv, args);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0)
+		bb_exec(argv, run.dir, out, err, NULL);
+	return pid;
+}
+
+/* The process slices of the loop: the loop itself, its long child, and the sleeps. */
+static void check_loop_trace(struct json_object *trace, pid_t loop, int min_sleeps)
+{
+	struct json_object *slices = bb_slices(trace, "process"), *ev;
+	bool long_child = false;
+	int sleeps = 0;
+	size_t i;
+
+	ev = bb_slice_by_pid(slices, loop);
+	cr_assert_not_null(ev, "the attached process is not in the trace");
+	cr_assert(bb_arg_flag(ev, "started_before_trace"), "the attached process is not marked as running before");
+	cr_assert_gt(bb_arg_double(ev, "ran_before_trace_ms"), 100.0);
+	cr_assert_str_eq(bb_arg_argv(ev, 0), "sh");
+	cr_assert_eq(bb_other_int(trace, "attached_pid"), loop);
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		const char *a0, *a1;
+
+		ev = json_object_array_get_idx(slices, i);
+		a0 = bb_arg_argv(ev, 0);
+		a1 = bb_arg_argv(ev, 1);
+		if (!a0 || strcmp(a0, "sleep") || !a1)
+			continue;
+		cr_assert_eq(bb_arg_int(ev, "ppid"), loop, "a sleep with another parent than the loop");
+		if (!strcmp(a1, "30")) {
+			long_child = true;
+			cr_assert(bb_arg_flag(ev, "started_before_trace"), "sleep 30 is not marked as running before");
+			cr_assert(bb_arg_flag(ev, "unfinished"));
+		} else if (!strcmp(a1, "0.1") && !bb_arg_flag(ev, "started_before_trace")) {
+			sleeps++;
+		}
+	}
+	cr_assert(long_child, "the loop's child that existed before the attach is missing");
+	cr_assert_geq(sleeps, min_sleeps, "only %d children born during the trace", sleeps);
+	json_object_put(slices);
+}
+
+Test(attach, a_loop_traced_for_a_duration_keeps_running)
+{
+	pid_t loop = start_target(LOOP_SCRIPT, 0);
+	char pid_arg[16];
+	struct json_object *trace;
+
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)loop);
+	bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--attach", pid_arg, "--duration", "2s", NULL },
+		  NULL);
+	cr_assert_eq(run.status, 0, "buildbpf exited %d: %s", run.status, run.err);
+	cr_assert_eq(kill(loop, 0), 0, "the attached process did not survive the trace");
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	/* 2 s at one child per 100 ms (and the sleep's own exec): ~18. */
+	check_loop_trace(trace, loop, 8);
+	cr_assert_float_eq(bb_other_int(trace, "duration_us") / 1e6, 2.0, 0.3);
+	bb_reliability("attach --duration 2s", "children with right parents, pre-existing marked", trace, "-");
+	json_object_put(trace);
+	stop_target(loop);
+}
+
+Test(attach, sigint_ends_the_trace_and_writes_it)
+{
+	pid_t loop = start_target(LOOP_SCRIPT, 0), bb;
+	char pid_arg[16], out[128], err[128];
+	struct json_object *trace;
+	int status;
+
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)loop);
+	snprintf(out, sizeof(out), "%s.bg-stdout", run.dir);
+	snprintf(err, sizeof(err), "%s.bg-stderr", run.dir);
+	bb = start_buildbpf((const char *const[]){ "-q", "-o", "t.json", "--attach", pid_arg, NULL }, out, err);
+	sleep(2);
+	cr_assert_eq(kill(bb, SIGINT), 0);
+	cr_assert_eq(waitpid(bb, &status, 0), bb);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "buildbpf ended with status %#x: %s", status,
+		  bb_read_file(err, NULL));
+	cr_assert_eq(kill(loop, 0), 0, "SIGINT reached the attached process");
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	check_loop_trace(trace, loop, 5);
+	json_object_put(trace);
+	unlink(out);
+	unlink(err);
+	stop_target(loop);
+}
+
+Test(attach, the_attached_process_exit_ends_the_trace)
+{
+	pid_t target = start_target("sleep 1; exit 3", 0);
+	char pid_arg[16];
+	struct json_object *trace, *slices, *ev;
+
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)target);
+	bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--attach", pid_arg, NULL }, NULL);
+	/* buildbpf's status is its own: the process is not its child. */
+	cr_assert_eq(run.status, 0, "buildbpf exited %d: %s", run.status, run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	ev = bb_slice_by_pid(slices, target);
+	cr_assert_not_null(ev);
+	cr_assert(!bb_arg_flag(ev, "unfinished"), "the attached process's exit was not seen");
+	cr_assert_eq(bb_arg_int(ev, "exit_code"), 3);
+	cr_assert_lt(bb_other_int(trace, "duration_us"), 1500000);
+	json_object_put(slices);
+	json_object_put(trace);
+	waitpid(target, NULL, 0);
+}
+
+Test(attach, a_sudo_user_attaches_to_their_own_processes_only)
+{
+	const char *const as_nobody[] = { "SUDO_UID=65534", "SUDO_GID=65534", NULL };
+	pid_t roots = start_target("sleep 20", 0), theirs = start_target("sleep 20", BB_NOBODY_ID);
+	char pid_arg[16];
+	struct json_object *trace;
+
+	bb_give_to_nobody(run.dir);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)roots);
+	bb_run_in(&run, (const char *const[]){ "-o", "t.json", "--attach", pid_arg, "--duration", "1s", NULL },
+		  as_nobody);
+	cr_assert_eq(run.status, 1, "attached to root's process as a sudo user (status %d)", run.status);
+	cr_assert(strstr(run.err, "buildbpf: --attach") && strstr(run.err, "not nobody's"), "%s", run.err);
+	cr_assert_null(bb_read_file(bb_path(&run, "t.json"), NULL));
+
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)theirs);
+	bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--attach", pid_arg, "--duration", "500ms", NULL },
+		  as_nobody);
+	cr_assert_eq(run.status, 0, "buildbpf exited %d: %s", run.status, run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	cr_assert_str_eq(json_object_get_string(bb_other(trace, "user")), "nobody");
+	cr_assert_eq(bb_other_int(trace, "attached_pid"), theirs);
+	json_object_put(trace);
+	stop_target(roots);
+	stop_target(theirs);
+}
+
+Test(attach, a_command_and_attach_exclude_each_other)
+{
+	bb_run_in(&run, (const char *const[]){ "--attach", "1", "--", "true", NULL }, NULL);
+	cr_assert_eq(run.status, 2);
+	cr_assert(strstr(run.err, "no COMMAND with it"), "%s", run.err);
+	bb_run_in(&run, (const char *const[]){ "--attach", "999999999", NULL }, NULL);
+	cr_assert_eq(run.status, 1);
+	cr_assert(strstr(run.err, "no such process"), "%s", run.err);
+}
