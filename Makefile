@@ -47,7 +47,7 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 SYSTEM_DIRS := record output
 ALL_SRCS  := $(wildcard user/*/*.c)
 CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c user/record/trace_dir.c \
-	     user/record/attach_tree.c
+	     user/record/attach_tree.c user/record/cgroup_path.c
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(ALL_SRCS)) user/main.c
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 

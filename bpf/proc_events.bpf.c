@@ -12,6 +12,7 @@
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
 #include "ns_pid.bpf.h"
+#include "cgroup_filter.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -52,11 +53,15 @@ int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 	bool is_thread = child_tgid == parent_tgid;
 
 	acct = bpf_map_lookup_elem(&tracked, &parent_tgid);
-	if (!acct)
-		return 0;
-	if (is_thread) {
+	if (!acct) {
+		/* --cgroup: a process outside the build forked inside the
+		 * target cgroup (or into it, CLONE_INTO_CGROUP). */
+		if (is_thread || !task_in_target_cgroup(child))
+			return 0;
+	} else if (is_thread) {
 		__sync_fetch_and_add(&acct->nr_threads, 1);
-	} else if (bpf_map_update_elem(&tracked, &child_tgid, &zero, BPF_ANY)) {
+	}
+	if (!is_thread && bpf_map_update_elem(&tracked, &child_tgid, &zero, BPF_ANY)) {
 		/* Map full: the child's events will be missing; say so. */
 		count_drop();
 	}

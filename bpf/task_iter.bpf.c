@@ -4,7 +4,7 @@
  * task written to the iterator's seq file.  User space picks the attached
  * process's descendants from it and seeds the tracked map with them; the
  * kernel's own start times and CPU times are what it needs, which /proc
- * gives only in clock ticks.  Loaded only with --attach.
+ * gives only in clock ticks.  Loaded only with --attach and --cgroup.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -14,6 +14,7 @@
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
 #include "ns_pid.bpf.h"
+#include "cgroup_filter.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -34,6 +35,7 @@ int list_tasks(struct bpf_iter__task *ctx)
 	seen.ppid = BPF_CORE_READ(task, real_parent, tgid);
 	seen.ns_tgid = tgid_ns_pid(task);
 	seen.state = task_state(task);
+	seen.flags = task_in_target_cgroup(task) ? BB_TASK_SEEN_IN_CGROUP : 0;
 	BPF_CORE_READ_STR_INTO(&seen.comm, task, comm);
 	bpf_seq_write(ctx->meta->seq, &seen, sizeof(seen));
 	return 0;

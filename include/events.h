@@ -222,10 +222,12 @@ struct bb_cpu_slot {
 _Static_assert(sizeof(struct bb_cpu_slot) == 32, "bb_cpu_slot ABI");
 
 /*
- * --attach: a process of the attached tree that was already running when
- * buildbpf began tracking it, so its fork and exec were never seen.  Not
- * from the ring buffer: user space writes it into the log, from the task
- * iterator's view of the process (struct bb_task_seen) and /proc.  hdr.ts_ns
+ * --attach, --cgroup: a process that was already running when buildbpf
+ * began tracking it, so its fork and exec were never seen.  User space
+ * writes it into the log for the processes found at the start, from the
+ * task iterator's view of the process (struct bb_task_seen) and /proc; the
+ * kernel emits it (through the ring buffer, with no `data`: argv cannot be
+ * read from another task there) for a process moved into the --cgroup.  hdr.ts_ns
  * is when it was first tracked (the trace start, or its own start_ns when
  * it was born during the seeding); start_ns is the kernel's start time of
  * the process.  `data` holds filename_len bytes of /proc/PID/exe (no NUL)
@@ -264,9 +266,11 @@ struct bb_task_seen {
 	__u32 ppid;	   /* real parent's tgid */
 	__u32 ns_tgid;	   /* as in bb_fork_event */
 	__u32 state;	   /* task's __state */
-	__u32 __pad;
+	__u32 flags;	   /* BB_TASK_SEEN_* */
 	char comm[BB_COMM_LEN];
 };
 _Static_assert(sizeof(struct bb_task_seen) == 72, "bb_task_seen ABI");
+
+#define BB_TASK_SEEN_IN_CGROUP 0x1u /* --cgroup: its cgroup v2 is the target or below it */
 
 #endif /* BUILDBPF_EVENTS_H */

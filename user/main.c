@@ -55,6 +55,7 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->layout = rp->layout;
 	meta->partial_reason = rp->partial_reason;
 	meta->attached_pid = info->attached ? info->root_pid : 0;
+	meta->cgroup = info->cgroup;
 }
 
 /*
@@ -211,6 +212,12 @@ static void say_unwritten(const struct record_result *res)
 			(unsigned long long)res->unwritten);
 }
 
+/* --attach, --cgroup: what is traced instead of a command, checked as root. */
+struct outside {
+	int pidfd; /* --attach: pins the process; -1: none */
+	struct cgroup_target cgroup; /* --cgroup */
+};
+
 /* What the recorder needs of the command line. */
 static struct record_opts record_opts_of(const struct cli_opts *opts)
 {
@@ -235,12 +242,17 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
  * and attached, then buildbpf leaves root for good, before any output
  * path is touched and before the command is forked.  0, or -1 (said).
  */
-static int start_recording(const struct cli_opts *opts, const struct run_as *ra, int attach_pidfd,
+static int start_recording(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out,
 			   struct recorder **rec)
 {
 	struct record_opts rec_opts = record_opts_of(opts);
 
-	rec_opts.attach_pidfd = attach_pidfd;
+	rec_opts.attach_pidfd = out->pidfd;
+	if (opts->cgroup) {
+		rec_opts.cgroup_path = out->cgroup.path;
+		rec_opts.cgroup_id = out->cgroup.id;
+		rec_opts.cgroup_level = out->cgroup.level;
+	}
 	if (record__open(rec, &rec_opts))
 		return -1;
 	if (privilege__drop(ra)) {
@@ -253,7 +265,7 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 }
 
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
-static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int attach_pidfd, int *died_of)
+static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
 	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true, .stop = &stop_signal };
 	struct run_outputs_spec spec = {
@@ -275,7 +287,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int a
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
-	if (start_recording(opts, ra, attach_pidfd, &rec))
+	if (start_recording(opts, ra, out, &rec))
 		return EXIT_FAILURE_SETUP;
 	/* Every output is checked before the build starts, as the user: a
 	 * typo in a name must not cost a whole build. */
@@ -298,8 +310,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int a
 		log_fd = -1;
 		goto cleanup;
 	}
-	/* --attach starts nothing the directory could be handed to. */
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid);
+	/* --attach and --cgroup start nothing the directory could be handed to. */
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup);
 	record__run(rec, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	rec = NULL;
@@ -356,7 +368,7 @@ cleanup:
 }
 
 /* buildbpf record -o LOG -- CMD */
-static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int attach_pidfd, int *died_of)
+static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
 	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
@@ -364,15 +376,15 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int 
 	char esc[TERM_ESCAPE_BUF];
 	int fd;
 
-	if (start_recording(opts, ra, attach_pidfd, &rec))
+	if (start_recording(opts, ra, out, &rec))
 		return EXIT_FAILURE_SETUP;
 	fd = output__create_direct(opts->output, "event log", "-o", opts->force);
 	if (fd < 0) {
 		record__free(rec);
 		return EXIT_FAILURE_SETUP;
 	}
-	/* --attach starts nothing the directory could be handed to. */
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid);
+	/* --attach and --cgroup start nothing the directory could be handed to. */
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup);
 	record__run(rec, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	*died_of = res.died_of;
@@ -470,7 +482,8 @@ int main(int argc, char **argv)
 {
 	struct cli_opts opts;
 	struct run_as ra;
-	int err, exit_code, died_of = 0, attach_pidfd = -1;
+	struct outside out = { .pidfd = -1 };
+	int err, exit_code, died_of = 0;
 
 	err = cli__parse(&opts, argc, argv, stdout, stderr);
 	if (err <= 0) {
@@ -485,12 +498,14 @@ int main(int argc, char **argv)
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
 	/* Who may be traced is checked as root, before anything loads. */
-	if (opts.attach_pid && (attach_pidfd = attach__open_target(opts.attach_pid, &ra)) < 0)
+	if (opts.attach_pid && (out.pidfd = attach__open_target(opts.attach_pid, &ra)) < 0)
 		return EXIT_FAILURE_SETUP;
-	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, attach_pidfd, &died_of)
-					    : cmd_trace(&opts, &ra, attach_pidfd, &died_of);
-	if (attach_pidfd >= 0)
-		close(attach_pidfd);
+	if (opts.cgroup && attach__open_cgroup(opts.cgroup, &ra, &out.cgroup))
+		return EXIT_FAILURE_SETUP;
+	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &out, &died_of)
+					    : cmd_trace(&opts, &ra, &out, &died_of);
+	if (out.pidfd >= 0)
+		close(out.pidfd);
 	/* Everything is written and cleaned up: end as the command ended. */
 	die_of_signal(died_of);
 	return exit_code;

@@ -53,6 +53,7 @@ struct cli_opts {
 	size_t merge_max_events; /* --merge-max-events: over all files */
 	pid_t attach_pid;	/* --attach: trace this running tree, no command; 0: none */
 	__u64 duration_ns;	/* --duration: stop after this long; 0: no limit */
+	const char *cgroup;	/* --cgroup: trace this cgroup v2's processes, no command */
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

@@ -100,6 +100,9 @@ struct event_log_info {
 	 * with BB_EV_PROC_FOUND records); cmd_argv is its /proc cmdline.
 	 * Optional in INFO: absent is false. */
 	bool attached;
+	/* --cgroup: the cgroup v2 directory traced (root_pid is 0 then: no
+	 * process is the root); NULL: none.  Optional in INFO. */
+	char *cgroup;
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;

@@ -31,6 +31,7 @@ struct attach_proc {
 	__u32 ppid;
 	__u32 ns_tgid;
 	__u32 nr_threads;  /* live threads */
+	bool in_cgroup;	   /* --cgroup: a thread of it is in the target */
 	char comm[BB_COMM_LEN];
 };
 
@@ -43,8 +44,10 @@ int attach_tree__procs(const struct bb_task_seen *tasks, size_t nr, struct attac
 /*
  * root and its descendants among procs, parents before children (breadth
  * first), as indices into procs written to order (room for nr entries).
- * skip and its descendants are left out (buildbpf itself, when it runs
- * under the attached process).  Returns how many; 0 when root is not live.
+ * root 0 (--cgroup): the processes in_cgroup instead, parents before
+ * children.  skip and its descendants are left out (buildbpf itself, when
+ * it runs under the attached process).  Returns how many; 0 when root is
+ * not live.
  */
 size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u32 root, __u32 skip, size_t *order);
 
@@ -59,6 +62,21 @@ size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u3
  */
 int attach__open_target(pid_t pid, const struct run_as *ra);
 
+/* --cgroup: the target, resolved against the cgroup2 mount. */
+struct cgroup_target {
+	char path[4096]; /* the cgroup's directory */
+	__u64 id;	 /* its cgroup id: the directory's inode number */
+	__u32 level;	 /* its depth below the root cgroup */
+};
+
+/*
+ * Resolves --cgroup PATH against the cgroup2 mount of /proc/self/mountinfo
+ * (record/cgroup_path.h) and checks that ra's user may trace it: root any,
+ * a user only a cgroup whose directory is theirs (delegated to them, as
+ * systemd does with user@UID.service).  0, or -1 with a message printed.
+ */
+int attach__open_cgroup(const char *path, const struct run_as *ra, struct cgroup_target *t);
+
 struct attach_stats {
 	size_t found;	/* processes seeded, each with a BB_EV_PROC_FOUND record */
 	size_t forked;	/* descendants the kernel caught at their fork meanwhile */
@@ -66,7 +84,8 @@ struct attach_stats {
 };
 
 /*
- * Tracks root and its descendants, existing and new.  Snapshots of the
+ * Tracks root and its descendants (root 0: the processes of the --cgroup
+ * the task iterator was loaded for), existing and new.  Snapshots of the
  * task list are taken until one finds no process left to seed: a child
  * forked by a process not yet tracked is found by the next.  Each found
  * process gets its starting CPU times subtracted (its exit record counts

@@ -29,6 +29,11 @@ struct record_opts {
 	pid_t attach_pid;
 	int attach_pidfd;
 	__u64 duration_ns; /* --duration: stop tracing after this long; 0: no limit */
+	/* --cgroup: trace the processes of this cgroup v2 (id 0: none), like
+	 * --attach but with no root process */
+	const char *cgroup_path;
+	__u64 cgroup_id;
+	__u32 cgroup_level;
 };
 
 struct record_result {

@@ -45,6 +45,8 @@ struct trace_meta {
 	const struct trace_layout *layout;
 	/* --attach: the process the trace was attached to; 0: a command ran */
 	__u32 attached_pid;
+	/* --cgroup: the cgroup v2 directory traced; NULL: none */
+	const char *cgroup;
 };
 
 /*

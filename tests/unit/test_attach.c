@@ -186,3 +186,39 @@ Test(attach_model, a_found_record_longer_than_it_says_is_refused)
 	cr_assert(eq(sz, m->stats.malformed, 1));
 	model__free(m);
 }
+
+Test(attach_tree, a_cgroup_selects_its_processes_parents_first)
+{
+	/* In the cgroup: 20 and its child 30, and 50 (parent 1 outside);
+	 * 40, a child of 30, was moved out before the start: not picked. */
+	struct bb_task_seen tasks[] = {
+		task(30, 30, 20, 1, 0), task(50, 50, 1, 1, 0), task(40, 40, 30, 1, 0),
+		task(20, 20, 10, 1, 0), task(10, 10, 1, 1, 0),
+	};
+	struct attach_proc *procs;
+	size_t n, k, i, order[5], pos[100] = {};
+
+	tasks[0].flags = tasks[1].flags = tasks[3].flags = BB_TASK_SEEN_IN_CGROUP;
+	cr_assert(eq(int, attach_tree__procs(tasks, 5, &procs, &n), 0));
+	k = attach_tree__descendants(procs, n, 0, 0, order);
+	cr_assert(eq(sz, k, 3));
+	for (i = 0; i < k; i++)
+		pos[procs[order[i]].tgid] = i + 1;
+	cr_assert(pos[20] && pos[30] > pos[20] && pos[50]);
+	cr_assert(eq(sz, pos[10] + pos[40], 0));
+	free(procs);
+}
+
+Test(attach_model, a_cgroup_trace_has_no_root)
+{
+	struct model *m = model__new(0, 50 * MS);
+
+	synth_found(m, 50 * MS, 20, 10, 40 * MS, "/bin/sh", (const char *[]){ "sh", NULL });
+	synth_fork(m, 60 * MS, 20, 21, 21, false);
+	cr_assert(eq(int, model__finish(m, 80 * MS), 0));
+	cr_assert(eq(long, m->root, -1));
+	cr_assert(eq(sz, m->nr_procs, 2));
+	cr_assert(eq(long, find_proc(m, 21)->parent, (long)find_proc(m, 20)->id));
+	cr_assert(eq(long, find_proc(m, 20)->parent, -1));
+	model__free(m);
+}

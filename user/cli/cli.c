@@ -32,13 +32,14 @@ enum {
 	OPT_SVG,
 	OPT_ATTACH,
 	OPT_DURATION,
+	OPT_CGROUP,
 };
 
 static const char usage_text[] =
 	"Usage: buildbpf [OPTIONS] [--] COMMAND [ARG...]\n"
-	"       buildbpf [OPTIONS] --attach PID\n"
+	"       buildbpf [OPTIONS] --attach PID | --cgroup PATH\n"
 	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
-	"       buildbpf record [OPTIONS] [-o LOG] --attach PID\n"
+	"       buildbpf record [OPTIONS] [-o LOG] --attach PID | --cgroup PATH\n"
 	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
 	"       buildbpf report [OPTIONS] LOG\n"
 	"\n"
@@ -84,8 +85,12 @@ static const char usage_text[] =
 	"                         COMMAND: until Ctrl-C, --duration or PID's exit;\n"
 	"                         exits 0 unless buildbpf failed.  Under sudo only the\n"
 	"                         invoking user's own processes (root: any)\n"
-	"      --duration TIME    with --attach: stop tracing after TIME (units ns,\n"
-	"                         us, ms, s)\n"
+	"      --cgroup PATH      trace every process of the cgroup v2 PATH (a directory\n"
+	"                         under the cgroup2 mount, or as /proc/PID/cgroup shows\n"
+	"                         it) and of the cgroups below, those moved in too,\n"
+	"                         instead of a COMMAND: until Ctrl-C or --duration\n"
+	"      --duration TIME    with --attach or --cgroup: stop tracing after TIME\n"
+	"                         (units ns, us, ms, s)\n"
 	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
 	"                         glob where '**' matches any number of directories,\n"
 	"                         read after the build (repeatable; quote globs), e.g.\n"
@@ -218,6 +223,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "svg", required_argument, NULL, OPT_SVG },
 		{ "attach", required_argument, NULL, OPT_ATTACH },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -391,6 +397,14 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			}
 			opts->attach_pid = size;
 			break;
+		case OPT_CGROUP:
+			run_only = "--cgroup";
+			if (!*optarg) {
+				fprintf(err, "buildbpf: --cgroup needs a cgroup path\n");
+				return -EINVAL;
+			}
+			opts->cgroup = optarg;
+			break;
 		case OPT_DURATION:
 			run_only = "--duration";
 			if (parse_duration(optarg, &opts->duration_ns) || !opts->duration_ns) {
@@ -463,19 +477,26 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		fprintf(err, "buildbpf: --keep-trace-dir and --no-trace-dir exclude each other\n");
 		return -EINVAL;
 	}
-	if (opts->duration_ns && !opts->attach_pid) {
-		fprintf(err, "buildbpf: --duration is for --attach (a command's trace ends with the command)\n");
+	if (opts->duration_ns && !opts->attach_pid && !opts->cgroup) {
+		fprintf(err, "buildbpf: --duration is for --attach and --cgroup (a command's trace ends with the "
+			     "command)\n");
 		return -EINVAL;
 	}
-	if (opts->attach_pid) {
+	if (opts->attach_pid && opts->cgroup) {
+		fprintf(err, "buildbpf: --attach and --cgroup exclude each other\n");
+		return -EINVAL;
+	}
+	if (opts->attach_pid || opts->cgroup) {
+		const char *what = opts->attach_pid ? "--attach" : "--cgroup";
+
 		if (optind < argc) {
-			fprintf(err, "buildbpf: --attach traces a running process: no COMMAND with it (got '%s')\n",
+			fprintf(err, "buildbpf: %s traces running processes: no COMMAND with it (got '%s')\n", what,
 				term_escape(argv[optind], esc, sizeof(esc)));
 			return -EINVAL;
 		}
 		if (opts->wait_all || opts->keep_trace_dir || opts->no_trace_dir || opts->keep_env) {
-			fprintf(err, "buildbpf: --attach starts no command: --wait-all, --keep-env and the trace "
-				     "directory options do not apply\n");
+			fprintf(err, "buildbpf: %s starts no command: --wait-all, --keep-env and the trace "
+				     "directory options do not apply\n", what);
 			return -EINVAL;
 		}
 		return 1;

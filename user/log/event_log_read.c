@@ -148,7 +148,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		missing = "start_ns";
 	else if (!get_int(obj, "realtime_offset_ns", INT64_MIN, INT64_MAX, &n) || ((info->realtime_offset_ns = n), 0))
 		missing = "realtime_offset_ns";
-	else if (!get_int(obj, "root_pid", 1, UINT32_MAX, &n) || !(info->root_pid = n))
+	else if (!get_int(obj, "root_pid", 0, UINT32_MAX, &n) ||
+		 (!(info->root_pid = n) && !json_object_object_get_ex(obj, "cgroup", NULL)))
 		missing = "root_pid";
 	else if (!get_int(obj, "args_max", 0, UINT32_MAX, &n) || ((info->args_max = n), 0))
 		missing = "args_max";
@@ -170,7 +171,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	     !get_string(obj, "online_cpu_list", &info->online_cpu_list)) ||
 	    (json_object_object_get_ex(obj, "makeflags", NULL) && !get_string(obj, "makeflags", &info->makeflags)) ||
 	    (json_object_object_get_ex(obj, "path_env", NULL) && !get_string(obj, "path_env", &info->path_env)) ||
-	    (json_object_object_get_ex(obj, "cwd", NULL) && !get_string(obj, "cwd", &info->cwd))) {
+	    (json_object_object_get_ex(obj, "cwd", NULL) && !get_string(obj, "cwd", &info->cwd)) ||
+	    (json_object_object_get_ex(obj, "cgroup", NULL) && !get_string(obj, "cgroup", &info->cgroup))) {
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
 		goto out;
 	}
@@ -373,6 +375,7 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->makeflags);
 	free(info->path_env);
 	free(info->cwd);
+	free(info->cgroup);
 	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
 		free(info->cmd_argv[i]);
 	free(info->cmd_argv);

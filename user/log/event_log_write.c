@@ -106,6 +106,8 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	      json_put_bool(obj, "wait_all", info->wait_all);
 	if (!err && info->attached)
 		err = json_put_bool(obj, "attached", true);
+	if (!err && info->cgroup)
+		err = json_put_str(obj, "cgroup", info->cgroup);
 	if (!err && info->online_cpu_list)
 		err = json_put_str(obj, "online_cpu_list", info->online_cpu_list);
 	if (!err && info->makeflags)

@@ -477,11 +477,14 @@ int model__finish(struct model *m, __u64 end_ns)
 	if (pv->nr_events > 1)
 		qsort(pv->events, pv->nr_events, sizeof(*pv->events), cmp_buffered);
 
-	/* The root exists from the launcher's fork, before any record. */
-	m->root = new_instance(m, m->root_pid, 0, m->start_ns, false);
-	if (m->root < 0)
-		return -ENOMEM;
-	m->procs[m->root].ppid = 0;
+	/* The root exists from the launcher's fork, before any record.
+	 * --cgroup has none (root_pid 0): its processes are all found. */
+	if (m->root_pid) {
+		m->root = new_instance(m, m->root_pid, 0, m->start_ns, false);
+		if (m->root < 0)
+			return -ENOMEM;
+		m->procs[m->root].ppid = 0;
+	}
 
 	m->end_ns = end_ns > m->start_ns ? end_ns : m->start_ns;
 	for (i = 0; i < pv->nr_events; i++) {

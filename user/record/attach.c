@@ -10,10 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/pidfd.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <unistd.h>
 #include "record/attach.h"
+#include "record/cgroup_path.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
+#include "util/term_escape.h"
 
 /* Snapshots taken at most: each one only catches forks made during the last. */
 #define SEED_MAX_ROUNDS 16
@@ -84,6 +89,7 @@ int attach__open_target(pid_t pid, const struct run_as *ra)
 /*
  * Reads /proc/PID/NAME whole, up to max bytes: *buf malloc'd (NULL when
  * unreadable), *len its bytes, *full how many there were (max + 1: more).
+ * Read to the end (*len == *full), *buf has a spare byte after them.
  */
 static void read_proc(pid_t pid, const char *name, size_t max, char **buf, size_t *len, size_t *full)
 {
@@ -256,7 +262,7 @@ int attach__seed(struct capture *cap, pid_t root, __u64 start_ns, __u32 args_max
 			goto cleanup;
 		}
 		n = attach_tree__descendants(procs, nr_procs, root, getpid(), order);
-		if (!n && st->rounds == 1) {
+		if (!n && st->rounds == 1 && root) {
 			err = -ESRCH;
 			fprintf(stderr, "buildbpf: --attach %d: the process is gone\n", (int)root);
 			goto cleanup;
@@ -295,6 +301,54 @@ cleanup:
 	free(order);
 	free(seen);
 	return err;
+}
+
+int attach__open_cgroup(const char *path, const struct run_as *ra, struct cgroup_target *t)
+{
+	char *mountinfo = NULL, mnt[4096], mnt_root[4096], esc[TERM_ESCAPE_BUF];
+	size_t len, full;
+	struct statfs sfs;
+	struct stat st;
+	unsigned int level;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	read_proc(getpid(), "mountinfo", 1 << 22, &mountinfo, &len, &full);
+	if (mountinfo && len == full) {
+		mountinfo[len] = '\0'; /* read_proc() leaves room: it read to EOF */
+		err = cgroup_path__mount(mountinfo, mnt, sizeof(mnt), mnt_root, sizeof(mnt_root));
+	} else {
+		err = -EIO;
+	}
+	free(mountinfo);
+	if (err) {
+		fprintf(stderr, "buildbpf: --cgroup: %s (hint: --cgroup needs the cgroup v2 hierarchy mounted)\n",
+			err == -ENOENT ? "no cgroup2 file system is mounted" : "cannot read /proc/self/mountinfo");
+		return -1;
+	}
+	err = cgroup_path__resolve(mnt, mnt_root, path, t->path, sizeof(t->path), &level);
+	if (!err && (stat(t->path, &st) || statfs(t->path, &sfs)))
+		err = -errno;
+	if (!err && (!S_ISDIR(st.st_mode) || sfs.f_type != CGROUP2_SUPER_MAGIC))
+		err = -ENOTDIR;
+	if (err) {
+		fprintf(stderr, "buildbpf: --cgroup '%s': %s (hint: a directory under %s, or a path as "
+				"/proc/PID/cgroup shows it)\n",
+			term_escape(path, esc, sizeof(esc)), err == -ENOTDIR ? "not a cgroup v2 directory" : strerror(-err),
+			mnt);
+		return -1;
+	}
+	/* A user traces only a cgroup delegated to them: its processes
+	 * are then theirs (the kernel lets only them move processes in). */
+	if (ra->uid != 0 && st.st_uid != ra->uid) {
+		fprintf(stderr, "buildbpf: --cgroup '%s': the cgroup is not %s's (hint: only root, not a sudo user, "
+				"traces another user's cgroup: sudo buildbpf --keep-root)\n",
+			term_escape(path, esc, sizeof(esc)), ra->name);
+		return -1;
+	}
+	t->id = st.st_ino;
+	t->level = level;
+	return 0;
 }
 
 int attach__argv(pid_t pid, char ***argv, int *argc)

@@ -4,6 +4,7 @@
  * unit tests drive it with synthetic snapshots.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "record/attach.h"
@@ -52,6 +53,7 @@ int attach_tree__procs(const struct bb_task_seen *tasks, size_t nr, struct attac
 		}
 		if (t->state & BB_TASK_DEAD)
 			continue;
+		p->in_cgroup |= !!(t->flags & BB_TASK_SEEN_IN_CGROUP);
 		p->nr_threads++;
 		p->utime_ns += t->utime_ns;
 		p->stime_ns += t->stime_ns;
@@ -66,12 +68,30 @@ int attach_tree__procs(const struct bb_task_seen *tasks, size_t nr, struct attac
 	return 0;
 }
 
+static int cmp_proc_tgid(const void *key, const void *elem)
+{
+	__u32 tgid = *(const __u32 *)key, other = ((const struct attach_proc *)elem)->tgid;
+
+	return tgid < other ? -1 : tgid > other;
+}
+
+/* Whether procs (sorted by tgid) hold tgid in the target cgroup. */
+static bool proc_in_cgroup(const struct attach_proc *procs, size_t nr, __u32 tgid)
+{
+	const struct attach_proc *p = bsearch(&tgid, procs, nr, sizeof(*procs), cmp_proc_tgid);
+
+	return p && p->in_cgroup;
+}
+
 size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u32 root, __u32 skip, size_t *order)
 {
 	size_t head = 0, n = 0, i;
 
+	/* The tops: root, or the cgroup's processes whose parent is not in it. */
 	for (i = 0; i < nr; i++)
-		if (procs[i].tgid == root && root != skip)
+		if (procs[i].tgid != skip &&
+		    (root ? procs[i].tgid == root
+			  : procs[i].in_cgroup && !proc_in_cgroup(procs, nr, procs[i].ppid)))
 			order[n++] = i;
 	/* Breadth first: every process appears after its parent.  A pid is
 	 * in the snapshot once, so the walk cannot loop. */
@@ -79,7 +99,8 @@ size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u3
 		__u32 parent = procs[order[head++]].tgid;
 
 		for (i = 0; i < nr && n < nr; i++)
-			if (procs[i].ppid == parent && procs[i].tgid != skip && procs[i].tgid != parent)
+			if (procs[i].ppid == parent && procs[i].tgid != skip && procs[i].tgid != parent &&
+			    (root || procs[i].in_cgroup))
 				order[n++] = i;
 	}
 	return n;

@@ -136,8 +136,12 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	/* Without them, a thread's last switch still needs a program. */
 	bpf_program__set_autoload(c->skel->progs.handle_final_switch, !c->sched);
 	/* The task iterator runs once, on demand (capture__list_tasks()). */
-	bpf_program__set_autoload(c->skel->progs.list_tasks, opts->attach);
+	bpf_program__set_autoload(c->skel->progs.list_tasks, opts->attach || opts->cgroup_id);
 	bpf_program__set_autoattach(c->skel->progs.list_tasks, false);
+	/* --cgroup: processes moved in are tracked from their move. */
+	c->skel->rodata->target_cgroup_id = opts->cgroup_id;
+	c->skel->rodata->target_cgroup_level = opts->cgroup_level;
+	bpf_program__set_autoload(c->skel->progs.handle_cgroup_attach, opts->cgroup_id != 0);
 
 	/* libbpf raises RLIMIT_MEMLOCK to unlimited on kernels that charge
 	 * BPF memory to it (before memcg accounting, 5.11): the maps are

@@ -356,6 +356,8 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		 * periods far below it need no record of their own. */
 		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,
 		.attach = opts->attach_pid > 0,
+		.cgroup_id = opts->cgroup_id,
+		.cgroup_level = opts->cgroup_level,
 	};
 	struct recorder *r;
 
@@ -369,7 +371,7 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 	r->sfd = -1;
 	/* Only records of the tree change it: the attached root is counted
 	 * by its found record like the rest. */
-	r->sink.live = opts->attach_pid > 0 ? 0 : 1;
+	r->sink.live = opts->attach_pid > 0 || opts->cgroup_id ? 0 : 1;
 	if (block_signals(r) || capture__open(&r->cap, &cap_opts, on_record, &r->sink)) {
 		record__free(r);
 		return -1;
@@ -403,7 +405,7 @@ static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_n
 	if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev))
 		goto fail;
 	ev.data.fd = pidfd;
-	if (epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ev))
+	if (pidfd >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ev))
 		goto fail;
 	for (;;) {
 		__u64 now = now_ns(CLOCK_MONOTONIC);
@@ -419,7 +421,7 @@ static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_n
 		err = drain(cap, sink);
 		if (err < 0)
 			goto cleanup;
-		for (i = 0; i < n; i++)
+		for (i = 0; pidfd >= 0 && i < n; i++)
 			root_gone |= evs[i].data.fd == pidfd;
 		while (read(sfd, &si, sizeof(si)) == sizeof(si))
 			if (si.ssi_signo != SIGCHLD && !*signal_seen)
@@ -442,7 +444,7 @@ cleanup:
 	return err < 0 ? err : 0;
 }
 
-/* The record__run() of --attach; see record.h. */
+/* The record__run() of --attach and --cgroup; see record.h. */
 static void record_attached(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
 			    struct record_result *res)
 {
@@ -457,8 +459,9 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	__u64 start_ns, end_ns;
 	__s64 offset;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
+	char *cgroup_argv[] = { "--cgroup", (char *)opts->cgroup_path, NULL };
 	bool capture_failed;
-	ssize_t cwd_len;
+	ssize_t cwd_len = -1;
 	int err, argc = 0, signal_seen = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -466,14 +469,15 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	sink->log_name = log_name;
 	sink->root_pid = opts->attach_pid;
 	uname(&uts);
-	if (attach__argv(opts->attach_pid, &argv, &argc)) {
+	if (opts->attach_pid > 0 && attach__argv(opts->attach_pid, &argv, &argc)) {
 		fprintf(stderr, "buildbpf: out of memory\n");
 		goto cleanup;
 	}
 	/* Slice names take relative paths from the attached process's
 	 * directory; another user's (root attached) may be unreadable. */
 	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)opts->attach_pid);
-	cwd_len = readlink(path, cwd, sizeof(cwd) - 1);
+	if (opts->attach_pid > 0)
+		cwd_len = readlink(path, cwd, sizeof(cwd) - 1);
 	if (cwd_len >= 0)
 		cwd[cwd_len] = '\0';
 
@@ -482,9 +486,10 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	fill_info(&info, opts, ra, &no_env, &uts, cap, opts->attach_pid, start_ns, offset,
 		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL,
 		  cwd_len >= 0 ? cwd : NULL);
-	info.cmd_argv = argv;
-	info.cmd_argc = argc;
-	info.attached = true;
+	info.cmd_argv = argv ? argv : cgroup_argv;
+	info.cmd_argc = argv ? argc : 2;
+	info.attached = opts->attach_pid > 0;
+	info.cgroup = (char *)opts->cgroup_path;
 	err = event_log_writer__open(&sink->log, log_fd, &info);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
@@ -495,8 +500,8 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 		goto cleanup;
 	res->ran = true;
 	if (opts->verbose)
-		fprintf(stderr, "buildbpf: attached to %d: %zu processes found running, %zu caught at their fork, "
-				"%zu snapshots\n", (int)opts->attach_pid, st.found, st.forked, st.rounds);
+		fprintf(stderr, "buildbpf: %zu processes found running, %zu caught at their fork, %zu snapshots\n",
+			st.found, st.forked, st.rounds);
 
 	err = attach_loop(cap, r->sfd, opts->attach_pidfd, opts->duration_ns ? start_ns + opts->duration_ns : 0,
 			  sink, &signal_seen);
@@ -553,7 +558,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	bool capture_failed = false;
 	int err;
 
-	if (opts->attach_pid > 0) {
+	if (opts->attach_pid > 0 || opts->cgroup_id) {
 		record_attached(r, ra, log_fd, log_name, res);
 		return;
 	}

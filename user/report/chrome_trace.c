@@ -845,6 +845,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
 	if (!err && meta->attached_pid)
 		err = json_put_int(od, "attached_pid", meta->attached_pid);
+	if (!err && meta->cgroup)
+		err = json_put(od, "cgroup", new_opt_string(meta->cgroup));
 	/* Only when a file was found: an empty trace directory leaves no
 	 * trace, so converting a kept log gives the same bytes. */
 	if (!err && meta->merge && (meta->merge->stats.files || meta->merge->stats.skipped))

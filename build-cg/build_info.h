@@ -1,0 +1,1 @@
+#define BUILDBPF_COMMIT "660da7bad4b7-dirty"
