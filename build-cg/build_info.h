@@ -1,1 +1,1 @@
-#define BUILDBPF_COMMIT "660da7bad4b7-dirty"
+#define BUILDBPF_COMMIT "bca65f297944-dirty"

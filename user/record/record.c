@@ -381,6 +381,30 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 }
 
 /*
+ * The recording's end, shared by every mode: the CPU lanes closed at
+ * trailer->end_ns, the trailer (its lost_events filled here) written,
+ * res filled with what reached the log.
+ */
+static void end_recording(struct recorder *r, __u64 start_ns, struct bbl_trailer *trailer,
+			  struct record_result *res)
+{
+	struct record_sink *sink = &r->sink;
+	int err;
+
+	res->wall_s = (trailer->end_ns - start_ns) / 1e9;
+	err = capture__finish_sched(r->cap, trailer->end_ns);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
+	trailer->lost_events = capture__lost_events(r->cap);
+	res->lost_events = trailer->lost_events;
+	if (!sink->log_err && (err = event_log_writer__finish(sink->log, trailer, r->opts.sync_log)))
+		log_failed(sink, err);
+	res->log_complete = !sink->log_err;
+	res->events = event_log_writer__events(sink->log);
+	res->unwritten = sink->unwritten;
+}
+
+/*
  * --attach: the loop of a trace with no child of ours.  It ends at the
  * first signal buildbpf gets (none is forwarded: the process is not ours
  * to stop), at the deadline (0: none), or when the attached process is
@@ -456,7 +480,7 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	struct event_log_info info;
 	struct bbl_trailer trailer = {};
 	struct utsname uts;
-	__u64 start_ns, end_ns;
+	__u64 start_ns;
 	__s64 offset;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
 	char *cgroup_argv[] = { "--cgroup", (char *)opts->cgroup_path, NULL };
@@ -509,28 +533,17 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	if (err)
 		fprintf(stderr, "buildbpf: warning: event capture failed: %s\n", strerror(-err));
 	restore_signals(r, NULL);
-	/* Ended by the process's exit, as the kernel stamped it, or now. */
-	end_ns = sink->root_exit_ns ? sink->root_exit_ns : now_ns(CLOCK_MONOTONIC);
-	res->wall_s = (end_ns - start_ns) / 1e9;
-	err = capture__finish_sched(cap, end_ns);
-	if (err)
-		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
-	/* Ctrl-C, --duration and the process's exit are the ways such a
+	/* Ended by the process's exit, as the kernel stamped it, or now.
+	 * Ctrl-C, --duration and the process's exit are the ways such a
 	 * trace ends, not interruptions: no signal_seen.  The status is the
 	 * attached process's, when its exit record came. */
 	trailer = (struct bbl_trailer){
-		.lost_events = capture__lost_events(cap),
-		.end_ns = end_ns,
+		.end_ns = sink->root_exit_ns ? sink->root_exit_ns : now_ns(CLOCK_MONOTONIC),
 		.exit_ns = sink->root_exit_ns,
 		.wait_status = sink->root_exit_status,
 		.flags = (sink->root_exit_ns ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
 	};
-	res->lost_events = trailer.lost_events;
-	if (!sink->log_err && (err = event_log_writer__finish(sink->log, &trailer, opts->sync_log)))
-		log_failed(sink, err);
-	res->log_complete = !sink->log_err;
-	res->events = event_log_writer__events(sink->log);
-	res->unwritten = sink->unwritten;
+	end_recording(r, start_ns, &trailer, res);
 	/* buildbpf's own status: the attached process is not its child. */
 	res->exit_code = capture_failed ? EXIT_FAILURE_SETUP : 0;
 cleanup:
@@ -629,25 +642,14 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 										    : now_ns(CLOCK_MONOTONIC);
 	else
 		end_ns = sink->root_exit_ns ? sink->root_exit_ns : rs.exit_ns;
-	res->wall_s = (end_ns - start_ns) / 1e9;
-
-	err = capture__finish_sched(cap, end_ns);
-	if (err)
-		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
 	trailer = (struct bbl_trailer){
-		.lost_events = capture__lost_events(cap),
 		.end_ns = end_ns,
 		.exit_ns = rs.exit_ns,
 		.wait_status = rs.status,
 		.flags = (rs.exited ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
 		.signal_seen = rs.signal_seen,
 	};
-	res->lost_events = trailer.lost_events;
-	if (!sink->log_err && (err = event_log_writer__finish(sink->log, &trailer, opts->sync_log)))
-		log_failed(sink, err);
-	res->log_complete = !sink->log_err;
-	res->events = event_log_writer__events(sink->log);
-	res->unwritten = sink->unwritten;
+	end_recording(r, start_ns, &trailer, res);
 	goto cleanup;
 
 abort_launch:

@@ -1,5 +1,0 @@
-build-cg/tests/integration/test_integration.o: \
- tests/integration/test_integration.c tests/lib/integration.h \
- tests/lib/json_fields.h
-tests/lib/integration.h:
-tests/lib/json_fields.h:
