@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <grp.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -241,16 +242,42 @@ Test(attach, a_command_and_attach_exclude_each_other)
 
 /* ---- --cgroup PATH ---- */
 
-/* A fresh cgroup v2 directory under the cgroup2 mount (either layout). */
+/* Where the test mounted cgroup2 itself (the kernel matrix's guests have none). */
+static char own_mount[64];
+
+/*
+ * A fresh cgroup v2 directory under the cgroup2 mount (either layout),
+ * mounting one first where there is none.
+ */
 static void make_cgroup(char *path, size_t size, char *rel, size_t rel_size)
 {
 	char *mountinfo = bb_file_text("/proc/self/mountinfo", NULL), mnt[4096], root[4096];
 
-	cr_assert_eq(cgroup_path__mount(mountinfo, mnt, sizeof(mnt), root, sizeof(root)), 0, "no cgroup2 mount");
+	if (cgroup_path__mount(mountinfo, mnt, sizeof(mnt), root, sizeof(root))) {
+		snprintf(own_mount, sizeof(own_mount), "/tmp/buildbpf-cgroup2.XXXXXX");
+		cr_assert_not_null(mkdtemp(own_mount));
+		cr_assert_eq(mount("none", own_mount, "cgroup2", 0, NULL), 0, "mount cgroup2: %s", strerror(errno));
+		snprintf(mnt, sizeof(mnt), "%s", own_mount);
+	}
 	free(mountinfo);
 	snprintf(rel, rel_size, "buildbpf-test-%d", (int)getpid());
 	snprintf(path, size, "%s/%s", mnt, rel);
 	cr_assert(mkdir(path, 0755) == 0 || errno == EEXIST, "mkdir %s: %s", path, strerror(errno));
+}
+
+/* Removes the test's cgroup (once its killed processes are reaped) and any mount of its own. */
+static void remove_cgroup(const char *path)
+{
+	int i;
+
+	for (i = 0; i < 200 && rmdir(path) && errno == EBUSY; i++)
+		usleep(10 * 1000);
+	cr_assert_eq(access(path, F_OK), -1, "cannot remove %s: %s", path, strerror(errno));
+	if (own_mount[0]) {
+		umount(own_mount);
+		rmdir(own_mount);
+		own_mount[0] = '\0';
+	}
 }
 
 static void move_to_cgroup(const char *cgroup, pid_t pid)
@@ -348,5 +375,5 @@ Test(attach, a_cgroup_traces_exactly_its_processes_and_those_moved_in)
 	unlink(err);
 	stop_target(outside);
 	stop_target(mover);
-	cr_assert_eq(rmdir(cgroup), 0, "rmdir %s: %s", cgroup, strerror(errno));
+	remove_cgroup(cgroup);
 }
