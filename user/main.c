@@ -56,6 +56,8 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->partial_reason = rp->partial_reason;
 	meta->attached_pid = info->attached ? info->root_pid : 0;
 	meta->cgroup = info->cgroup;
+	meta->follow = info->follow;
+	meta->nr_follow = info->nr_follow;
 }
 
 /*
@@ -215,6 +217,7 @@ static void say_unwritten(const struct record_result *res)
 /* --attach, --cgroup: what is traced instead of a command, checked as root. */
 struct outside {
 	int pidfd; /* --attach: pins the process; -1: none */
+	int follow_fds[CLI_FOLLOW_MAX]; /* --follow: pin the daemons */
 	struct cgroup_target cgroup; /* --cgroup */
 };
 
@@ -233,6 +236,8 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,
 		.attach_pid = opts->attach_pid,
+		.follow = opts->follow,
+		.nr_follow = opts->nr_follow,
 		.duration_ns = opts->duration_ns,
 	};
 }
@@ -498,14 +503,27 @@ int main(int argc, char **argv)
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
 	/* Who may be traced is checked as root, before anything loads. */
-	if (opts.attach_pid && (out.pidfd = attach__open_target(opts.attach_pid, &ra)) < 0)
+	if (opts.attach_pid && (out.pidfd = attach__open_target(opts.attach_pid, &ra, "--attach")) < 0)
 		return EXIT_FAILURE_SETUP;
 	if (opts.cgroup && attach__open_cgroup(opts.cgroup, &ra, &out.cgroup))
 		return EXIT_FAILURE_SETUP;
+	/* A daemon is followed under the same rule as an attach. */
+	for (size_t i = 0; i < opts.nr_follow; i++) {
+		out.follow_fds[i] = attach__open_target(opts.follow[i], &ra, "--follow");
+		if (out.follow_fds[i] < 0) {
+			while (i-- > 0)
+				close(out.follow_fds[i]);
+			if (out.pidfd >= 0)
+				close(out.pidfd);
+			return EXIT_FAILURE_SETUP;
+		}
+	}
 	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &out, &died_of)
 					    : cmd_trace(&opts, &ra, &out, &died_of);
 	if (out.pidfd >= 0)
 		close(out.pidfd);
+	for (size_t i = 0; i < opts.nr_follow; i++)
+		close(out.follow_fds[i]);
 	/* Everything is written and cleaned up: end as the command ended. */
 	die_of_signal(died_of);
 	return exit_code;

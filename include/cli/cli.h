@@ -15,6 +15,8 @@
 #define CLI_DEFAULT_RINGBUF (16u << 20)
 /* --merge may be given this many times. */
 #define CLI_MERGE_MAX 64
+/* --follow may be given this many times. */
+#define CLI_FOLLOW_MAX 16
 
 /* What buildbpf was asked to do: its first argument names it. */
 enum cli_mode {
@@ -54,6 +56,8 @@ struct cli_opts {
 	pid_t attach_pid;	/* --attach: trace this running tree, no command; 0: none */
 	__u64 duration_ns;	/* --duration: stop after this long; 0: no limit */
 	const char *cgroup;	/* --cgroup: trace this cgroup v2's processes, no command */
+	pid_t follow[CLI_FOLLOW_MAX]; /* --follow: daemons whose new work is traced too */
+	size_t nr_follow;
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

@@ -103,6 +103,10 @@ struct event_log_info {
 	/* --cgroup: the cgroup v2 directory traced (root_pid is 0 then: no
 	 * process is the root); NULL: none.  Optional in INFO. */
 	char *cgroup;
+	/* --follow: the daemons traced beside the command (their processes
+	 * are theirs, not the command's).  Optional in INFO: an int array. */
+	const pid_t *follow;
+	size_t nr_follow;
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;

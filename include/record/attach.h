@@ -58,9 +58,9 @@ size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u3
  * (buildbpf run as root without sudo, --keep-root, --user root) any.
  * Called as root, before the BPF programs load.  The pidfd pins the
  * process: a pid reused after the check does not pass for it.  The pidfd,
- * or -1 with a message printed.
+ * or -1 with a message (about option opt) printed.
  */
-int attach__open_target(pid_t pid, const struct run_as *ra);
+int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt);
 
 /* --cgroup: the target, resolved against the cgroup2 mount. */
 struct cgroup_target {

@@ -32,6 +32,10 @@ struct record_opts {
 	/* --cgroup: trace the processes of this cgroup v2 (id 0: none), like
 	 * --attach but with no root process */
 	const char *cgroup_path;
+	/* --follow: daemons whose tree is traced beside the command's
+	 * (pinned by the caller's pidfds, attach__open_target()) */
+	const pid_t *follow;
+	size_t nr_follow;
 	__u64 cgroup_id;
 	__u32 cgroup_level;
 };

@@ -47,6 +47,9 @@ struct trace_meta {
 	__u32 attached_pid;
 	/* --cgroup: the cgroup v2 directory traced; NULL: none */
 	const char *cgroup;
+	/* --follow: the daemons traced beside the command */
+	const pid_t *follow;
+	size_t nr_follow;
 };
 
 /*

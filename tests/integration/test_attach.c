@@ -12,6 +12,7 @@
 #include <grp.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -376,4 +377,74 @@ Test(attach, a_cgroup_traces_exactly_its_processes_and_those_moved_in)
 	stop_target(outside);
 	stop_target(mover);
 	remove_cgroup(cgroup);
+}
+
+/* ---- --follow PID ---- */
+
+/*
+ * A small real daemon: a shell that runs each line written to its FIFO
+ * as a job of its own, in the background, as a compile server does.
+ */
+#define DAEMON_SCRIPT "exec 3<>req; while read -r job <&3; do sh -c \"$job\" & done"
+
+static void check_follow(bool follow)
+{
+	char pid_arg[16], script[4300];
+	struct json_object *trace, *slices, *ev;
+	pid_t daemon;
+	int jobs;
+
+	cr_assert_eq(mkfifo(bb_path(&run, "req"), 0600), 0);
+	snprintf(script, sizeof(script), "cd %s && " DAEMON_SCRIPT, run.dir);
+	daemon = start_target(script, 0);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)daemon);
+	/* The build asks the daemon for two jobs and waits for them. */
+	bb_write_file(&run, "build.sh", "echo 'sleep 0.31' > req; echo 'sleep 0.31' > req; sleep 1\n");
+	if (follow)
+		bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--follow", pid_arg, "--", "sh", "build.sh",
+						       NULL },
+			  NULL);
+	else
+		bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--", "sh", "build.sh", NULL }, NULL);
+	cr_assert_eq(run.status, 0, "buildbpf exited %d: %s", run.status, run.err);
+	cr_assert_eq(kill(daemon, 0), 0, "the daemon did not survive the trace");
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	ev = bb_slice_by_pid(slices, daemon);
+	/* The jobs are the daemon's shells' children: count by argv. */
+	jobs = 0;
+	for (size_t i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *s = json_object_array_get_idx(slices, i);
+		const char *a0 = bb_arg_argv(s, 0), *a1 = bb_arg_argv(s, 1);
+
+		if (a1 && !strcmp(a1, "0.31")) {
+			jobs++;
+			cr_assert_eq(bb_arg_int(s, "run_by_daemon"), daemon, "a job not marked as the daemon's");
+		} else if (a0 && !strcmp(a0, "sh") && a1 && !strcmp(a1, "build.sh")) {
+			/* The build's own processes are not marked. */
+			cr_assert_null(bb_arg(s, "run_by_daemon"));
+		}
+	}
+	if (follow) {
+		cr_assert_not_null(ev, "the followed daemon is not in the trace");
+		cr_assert(bb_arg_flag(ev, "started_before_trace"));
+		cr_assert_eq(bb_arg_int(ev, "run_by_daemon"), daemon);
+		cr_assert_eq(jobs, 2, "%d of the daemon's 2 jobs traced", jobs);
+	} else {
+		cr_assert_null(ev, "the daemon was traced without --follow");
+		cr_assert_eq(jobs, 0, "the daemon's jobs were traced without --follow");
+	}
+	json_object_put(slices);
+	json_object_put(trace);
+	stop_target(daemon);
+}
+
+Test(attach, follow_adds_the_daemons_jobs_marked_as_its)
+{
+	check_follow(true);
+}
+
+Test(attach, without_follow_the_daemons_jobs_are_not_the_builds)
+{
+	check_follow(false);
 }

@@ -294,3 +294,26 @@ Test(cli, attach_takes_a_pid_and_no_command)
 		done(&p);
 	}
 }
+
+Test(cli, follow_is_repeatable_beside_a_command)
+{
+	struct parsed p = parse((const char *[]){ "--follow", "10", "--follow", "20", "--", "make", NULL });
+
+	cr_assert(lt(int, 0, p.ret));
+	cr_assert(eq(sz, p.opts.nr_follow, 2));
+	cr_assert(eq(int, p.opts.follow[0], 10));
+	cr_assert(eq(int, p.opts.follow[1], 20));
+	done(&p);
+
+	p = parse((const char *[]){ "--follow", "10", "--attach", "20", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+	p = parse((const char *[]){ "--follow", "10", "--wait-all", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "daemon outlives the build"), NULL)));
+	done(&p);
+	p = parse((const char *[]){ "--follow", "x", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "--follow 'x': expected a process id"), NULL)));
+	done(&p);
+}

@@ -841,7 +841,22 @@ Test(event_log, attached_and_cgroup_recordings_say_so)
 	fclose(f);
 	close(fd);
 
+	/* --follow: the daemons, as a list. */
 	info.cgroup = NULL;
+	info.root_pid = ROOT;
+	info.follow = (const pid_t[]){ 4242, 77 };
+	info.nr_follow = 2;
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+	cr_assert_eq(event_log_reader__info(r)->nr_follow, 2);
+	cr_assert_eq(event_log_reader__info(r)->follow[0], 4242);
+	cr_assert_eq(event_log_reader__info(r)->follow[1], 77);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+
+	info.follow = NULL;
+	info.nr_follow = 0;
+	info.root_pid = 0;
 	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), -EBADMSG);
 	fclose(f);
 	close(fd);

@@ -33,6 +33,7 @@ enum {
 	OPT_ATTACH,
 	OPT_DURATION,
 	OPT_CGROUP,
+	OPT_FOLLOW,
 };
 
 static const char usage_text[] =
@@ -89,6 +90,9 @@ static const char usage_text[] =
 	"                         under the cgroup2 mount, or as /proc/PID/cgroup shows\n"
 	"                         it) and of the cgroups below, those moved in too,\n"
 	"                         instead of a COMMAND: until Ctrl-C or --duration\n"
+	"      --follow PID       while COMMAND runs, also trace the daemon PID and what\n"
+	"                         it starts (a compile server: sccache, distccd), its\n"
+	"                         processes marked as the daemon's (repeatable)\n"
 	"      --duration TIME    with --attach or --cgroup: stop tracing after TIME\n"
 	"                         (units ns, us, ms, s)\n"
 	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
@@ -224,6 +228,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "attach", required_argument, NULL, OPT_ATTACH },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "follow", required_argument, NULL, OPT_FOLLOW },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -389,13 +394,21 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			*(c == OPT_SVG ? &opts->svg : &opts->summary_json) = optarg;
 			break;
 		case OPT_ATTACH:
-			run_only = "--attach";
+		case OPT_FOLLOW:
+			run_only = c == OPT_ATTACH ? "--attach" : "--follow";
 			if (parse_leading_u64(optarg, &size, &end) || *end || !size || size > INT32_MAX) {
-				fprintf(err, "buildbpf: --attach '%s': expected a process id\n",
+				fprintf(err, "buildbpf: %s '%s': expected a process id\n", run_only,
 					term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
-			opts->attach_pid = size;
+			if (c == OPT_ATTACH) {
+				opts->attach_pid = size;
+			} else if (opts->nr_follow < CLI_FOLLOW_MAX) {
+				opts->follow[opts->nr_follow++] = size;
+			} else {
+				fprintf(err, "buildbpf: --follow: at most %d daemons\n", CLI_FOLLOW_MAX);
+				return -EINVAL;
+			}
 			break;
 		case OPT_CGROUP:
 			run_only = "--cgroup";
@@ -484,6 +497,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	}
 	if (opts->attach_pid && opts->cgroup) {
 		fprintf(err, "buildbpf: --attach and --cgroup exclude each other\n");
+		return -EINVAL;
+	}
+	if (opts->nr_follow && (opts->attach_pid || opts->cgroup)) {
+		fprintf(err, "buildbpf: --follow is for a COMMAND's trace (--attach and --cgroup trace what they "
+			     "find)\n");
+		return -EINVAL;
+	}
+	if (opts->nr_follow && opts->wait_all) {
+		fprintf(err, "buildbpf: --follow and --wait-all exclude each other: a daemon outlives the build\n");
 		return -EINVAL;
 	}
 	if (opts->attach_pid || opts->cgroup) {

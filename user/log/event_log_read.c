@@ -115,6 +115,32 @@ static bool get_string(struct json_object *obj, const char *key, char **out)
 	return *out != NULL;
 }
 
+/* INFO's "follow": the --follow daemons, an array of pids. */
+static int parse_follow(struct event_log_info *info, struct json_object *arr, char *err, size_t size)
+{
+	size_t i, n;
+	pid_t *pids;
+
+	if (!json_object_is_type(arr, json_type_array) || (n = json_object_array_length(arr)) > 4096)
+		return error_text(-EBADMSG, err, size, "corrupt: the recording's 'follow' is not a list of pids");
+	pids = calloc(n ? n : 1, sizeof(*pids));
+	if (!pids)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+		int64_t pid = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || pid < 1 || pid > INT32_MAX) {
+			free(pids);
+			return error_text(-EBADMSG, err, size, "corrupt: the recording's 'follow' is not a list of pids");
+		}
+		pids[i] = pid;
+	}
+	info->follow = pids;
+	info->nr_follow = n;
+	return 0;
+}
+
 static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t size)
 {
 	struct event_log_info *info = &r->info;
@@ -177,6 +203,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		goto out;
 	}
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
+	if (json_object_object_get_ex(obj, "follow", &att) && (e = parse_follow(info, att, err, size)))
+		goto out;
 	if (json_object_object_get_ex(obj, "attached", &att)) {
 		if (!json_object_is_type(att, json_type_boolean)) {
 			e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'attached' is not a boolean");
@@ -376,6 +404,7 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->path_env);
 	free(info->cwd);
 	free(info->cgroup);
+	free((pid_t *)info->follow);
 	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
 		free(info->cmd_argv[i]);
 	free(info->cmd_argv);

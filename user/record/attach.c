@@ -51,14 +51,14 @@ static int read_uids(pid_t pid, uid_t uids[3])
 	return err;
 }
 
-int attach__open_target(pid_t pid, const struct run_as *ra)
+int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt)
 {
 	uid_t uids[3];
 	int fd, err;
 
 	fd = pidfd_open(pid, 0);
 	if (fd < 0) {
-		fprintf(stderr, "buildbpf: --attach %d: %s\n", (int)pid,
+		fprintf(stderr, "buildbpf: %s %d: %s\n", opt, (int)pid,
 			errno == ESRCH ? "no such process" : strerror(errno));
 		return -1;
 	}
@@ -67,7 +67,7 @@ int attach__open_target(pid_t pid, const struct run_as *ra)
 	if (!err && pidfd_send_signal(fd, 0, NULL, 0))
 		err = -errno;
 	if (err) {
-		fprintf(stderr, "buildbpf: --attach %d: cannot read its owner: %s\n", (int)pid,
+		fprintf(stderr, "buildbpf: %s %d: cannot read its owner: %s\n", opt, (int)pid,
 			strerror(err == -ESRCH ? ESRCH : -err));
 		close(fd);
 		return -1;
@@ -76,9 +76,9 @@ int attach__open_target(pid_t pid, const struct run_as *ra)
 	 * command lines and timing are theirs to see.  Root sees everything
 	 * already. */
 	if (ra->uid != 0 && (uids[0] != ra->uid || uids[1] != ra->uid || uids[2] != ra->uid)) {
-		fprintf(stderr, "buildbpf: --attach %d: the process is not %s's (uid %lu) (hint: only root, not "
+		fprintf(stderr, "buildbpf: %s %d: the process is not %s's (uid %lu) (hint: only root, not "
 				"a sudo user, attaches to another user's processes: sudo buildbpf --keep-root)\n",
-			(int)pid, ra->name, (unsigned long)(uids[0] != ra->uid ? uids[0] : uids[1] != ra->uid ? uids[1]
+			opt, (int)pid, ra->name, (unsigned long)(uids[0] != ra->uid ? uids[0] : uids[1] != ra->uid ? uids[1]
 													: uids[2]));
 		close(fd);
 		return -1;

@@ -286,6 +286,8 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->cwd = cwd;
 	info->cmd_argv = opts->cmd_argv;
 	info->cmd_argc = opts->cmd_argc;
+	info->follow = opts->follow;
+	info->nr_follow = opts->nr_follow;
 }
 
 struct recorder {
@@ -355,7 +357,7 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		/* Summary lanes are cut in buckets of the resolution: idle
 		 * periods far below it need no record of their own. */
 		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,
-		.attach = opts->attach_pid > 0,
+		.attach = opts->attach_pid > 0 || opts->nr_follow,
 		.cgroup_id = opts->cgroup_id,
 		.cgroup_level = opts->cgroup_level,
 	};
@@ -607,6 +609,13 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot track the command's pid: %s\n", strerror(-err));
 		goto abort_launch;
+	}
+	/* The daemons, before the command can ask them for work. */
+	for (size_t i = 0; i < opts->nr_follow; i++) {
+		struct attach_stats st;
+
+		if (attach__seed(cap, opts->follow[i], start_ns, opts->args_max, on_record, sink, &st))
+			goto abort_launch;
 	}
 	err = launch__release(&launch);
 	if (err) {

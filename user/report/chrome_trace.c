@@ -81,6 +81,7 @@ struct builder {
 	const struct sched_model *sched; /* NULL: no scheduler data */
 	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
+	const struct trace_meta *meta;
 };
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -380,7 +381,23 @@ static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
 }
 
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
-static struct json_object *proc_args(const struct proc_instance *p, bool sched)
+/*
+ * --follow: the daemon whose work p is (p itself or its topmost traced
+ * ancestor, found running and named by --follow), or 0: the command's.
+ */
+static __u32 daemon_of(const struct builder *b, const struct proc_instance *p)
+{
+	size_t i, hops = 0;
+
+	while (p->parent >= 0 && hops++ < b->m->nr_procs)
+		p = &b->m->procs[p->parent];
+	for (i = 0; p->found && i < b->meta->nr_follow; i++)
+		if ((__u32)b->meta->follow[i] == p->pid)
+			return p->pid;
+	return 0;
+}
+
+static struct json_object *proc_args(const struct proc_instance *p, bool sched, __u32 daemon)
 {
 	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
 	struct json_object *args = json_object_new_object();
@@ -409,6 +426,9 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 	if (!err && p->found)
 		err = json_put_bool(args, "started_before_trace", p->ran_before_ns > 0) ?:
 		      json_put_ms(args, "ran_before_trace_ms", p->ran_before_ns);
+	/* --follow: run by the daemon, not by the command. */
+	if (!err && daemon)
+		err = json_put_int(args, "run_by_daemon", daemon);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
@@ -504,7 +524,7 @@ static int add_proc(struct builder *b, size_t i)
 	int err;
 
 	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			proc_args(p, b->sched != NULL));
+			proc_args(p, b->sched != NULL, daemon_of(b, p)));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
@@ -865,6 +885,7 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 {
 	memset(b, 0, sizeof(*b));
 	b->m = m;
+	b->meta = meta;
 	b->sched = meta->sched;
 	b->fd = fd;
 	b->buf = malloc(WRITE_BUF_BYTES);
