@@ -67,19 +67,26 @@ void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const cha
 	exec_record(m, ts, tgid, ppid, tgid, filename, args, args_len, flags);
 }
 
-void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
-		   const char *const argv[])
+/* argv (NULL-terminated) as the kernel's NUL-separated area; its length. */
+static size_t pack_argv(const char *const argv[], char *args, size_t size)
 {
-	char args[4096];
 	size_t len = 0, n;
 
 	for (; argv && *argv; argv++) {
 		n = strlen(*argv) + 1;
-		cr_assert_lt(len + n, sizeof(args));
+		cr_assert_lt(len + n, size);
 		memcpy(args + len, *argv, n);
 		len += n;
 	}
-	exec_record(m, ts, tgid, ppid, ns_tgid, filename, args, len, 0);
+	return len;
+}
+
+void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
+		   const char *const argv[])
+{
+	char args[4096];
+
+	exec_record(m, ts, tgid, ppid, ns_tgid, filename, args, pack_argv(argv, args, sizeof(args)), 0);
 }
 
 void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *const argv[])
@@ -145,16 +152,11 @@ void synth_cpu_idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
 void synth_found(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u64 start_ns, const char *filename,
 		 const char *const argv[])
 {
-	size_t name_len = strlen(filename), args_len = 0, n, len;
+	size_t name_len = strlen(filename), args_len, len;
 	struct bb_proc_found_event *e;
 	char args[4096];
 
-	for (; argv && *argv; argv++) {
-		n = strlen(*argv) + 1;
-		cr_assert_lt(args_len + n, sizeof(args));
-		memcpy(args + args_len, *argv, n);
-		args_len += n;
-	}
+	args_len = pack_argv(argv, args, sizeof(args));
 	len = sizeof(*e) + name_len + args_len;
 	e = calloc(1, len);
 	cr_assert_not_null(e);
