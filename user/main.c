@@ -503,16 +503,16 @@ int main(int argc, char **argv)
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
 	/* Who may be traced is checked as root, before anything loads. */
-	if (opts.attach_pid && (out.pidfd = attach__open_target(opts.attach_pid, &ra, "--attach")) < 0)
+	if (opts.attach_pid && attach__open_target(opts.attach_pid, &ra, "--attach", &out.pidfd))
 		return EXIT_FAILURE_SETUP;
 	if (opts.cgroup && attach__open_cgroup(opts.cgroup, &ra, &out.cgroup))
 		return EXIT_FAILURE_SETUP;
 	/* A daemon is followed under the same rule as an attach. */
 	for (size_t i = 0; i < opts.nr_follow; i++) {
-		out.follow_fds[i] = attach__open_target(opts.follow[i], &ra, "--follow");
-		if (out.follow_fds[i] < 0) {
+		if (attach__open_target(opts.follow[i], &ra, "--follow", &out.follow_fds[i])) {
 			while (i-- > 0)
-				close(out.follow_fds[i]);
+				if (out.follow_fds[i] >= 0)
+					close(out.follow_fds[i]);
 			if (out.pidfd >= 0)
 				close(out.pidfd);
 			return EXIT_FAILURE_SETUP;
@@ -523,7 +523,8 @@ int main(int argc, char **argv)
 	if (out.pidfd >= 0)
 		close(out.pidfd);
 	for (size_t i = 0; i < opts.nr_follow; i++)
-		close(out.follow_fds[i]);
+		if (out.follow_fds[i] >= 0)
+			close(out.follow_fds[i]);
 	/* Everything is written and cleaned up: end as the command ended. */
 	die_of_signal(died_of);
 	return exit_code;

@@ -52,15 +52,17 @@ int attach_tree__procs(const struct bb_task_seen *tasks, size_t nr, struct attac
 size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u32 root, __u32 skip, size_t *order);
 
 /*
- * Opens a pidfd on pid after checking that ra's user may trace it: a user
- * (under sudo: the invoking one; with --user: that one) only their own
- * processes, whose real, effective and saved uids are all theirs; root
- * (buildbpf run as root without sudo, --keep-root, --user root) any.
- * Called as root, before the BPF programs load.  The pidfd pins the
- * process: a pid reused after the check does not pass for it.  The pidfd,
- * or -1 with a message (about option opt) printed.
+ * Checks that ra's user may trace pid: a user (under sudo: the invoking
+ * one; with --user: that one) only their own processes, whose real,
+ * effective and saved uids are all theirs; root (buildbpf run as root
+ * without sudo, --keep-root, --user root) any.  Called as root, before the
+ * BPF programs load.  *pidfd gets a pidfd on it, taken before the check,
+ * which pins the process (a pid reused after the check does not pass for
+ * it) and turns readable at its exit; -1 where pidfds do not exist
+ * (before 5.3; valgrind).  0, or -1 with a message (about option opt)
+ * printed.
  */
-int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt);
+int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt, int *pidfd);
 
 /* --cgroup: the target, resolved against the cgroup2 mount. */
 struct cgroup_target {

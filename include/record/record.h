@@ -25,7 +25,8 @@ struct record_opts {
 	bool wait_all;		   /* until every descendant has exited */
 	bool sync_log;		   /* the log is kept: on disk before record__run() returns */
 	/* --attach: trace this running process's tree instead of cmd_argv
-	 * (0: none); attach_pidfd pins it (attach__open_target()). */
+	 * (0: none); attach_pidfd pins it (attach__open_target()); -1: no
+	 * pidfd, the process's exit record ends the trace instead. */
 	pid_t attach_pid;
 	int attach_pidfd;
 	__u64 duration_ns; /* --duration: stop tracing after this long; 0: no limit */

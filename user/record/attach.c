@@ -51,25 +51,30 @@ static int read_uids(pid_t pid, uid_t uids[3])
 	return err;
 }
 
-int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt)
+int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt, int *pidfd)
 {
 	uid_t uids[3];
 	int fd, err;
 
+	*pidfd = -1;
 	fd = pidfd_open(pid, 0);
-	if (fd < 0) {
+	/* Without pidfds (before 5.3, or under valgrind, which does not
+	 * know the call) the pid is checked as it is: a reuse within the
+	 * microseconds of the check is the risk left. */
+	if (fd < 0 && errno != ENOSYS) {
 		fprintf(stderr, "buildbpf: %s %d: %s\n", opt, (int)pid,
 			errno == ESRCH ? "no such process" : strerror(errno));
 		return -1;
 	}
 	err = read_uids(pid, uids);
 	/* Still the process the pidfd names: the uids read are its own. */
-	if (!err && pidfd_send_signal(fd, 0, NULL, 0))
+	if (!err && (fd >= 0 ? pidfd_send_signal(fd, 0, NULL, 0) : kill(pid, 0)))
 		err = -errno;
 	if (err) {
-		fprintf(stderr, "buildbpf: %s %d: cannot read its owner: %s\n", opt, (int)pid,
-			strerror(err == -ESRCH ? ESRCH : -err));
-		close(fd);
+		fprintf(stderr, "buildbpf: %s %d: %s\n", opt, (int)pid,
+			err == -ESRCH || err == -ENOENT ? "no such process" : strerror(-err));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	/* A user traces only their own tree: its argv, its children's
@@ -80,10 +85,12 @@ int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt)
 				"a sudo user, attaches to another user's processes: sudo buildbpf --keep-root)\n",
 			opt, (int)pid, ra->name, (unsigned long)(uids[0] != ra->uid ? uids[0] : uids[1] != ra->uid ? uids[1]
 													: uids[2]));
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	return fd;
+	*pidfd = fd;
+	return 0;
 }
 
 /*

@@ -410,8 +410,9 @@ static void end_recording(struct recorder *r, __u64 start_ns, struct bbl_trailer
  * --attach: the loop of a trace with no child of ours.  It ends at the
  * first signal buildbpf gets (none is forwarded: the process is not ours
  * to stop), at the deadline (0: none), or when the attached process is
- * gone (its pidfd turns readable), then waits briefly for its exit record
- * like run_loop() does for the command's.
+ * gone (its pidfd turns readable; without one, its exit record came),
+ * then waits briefly for its exit record like run_loop() does for the
+ * command's.
  */
 static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_ns, struct record_sink *sink,
 		       int *signal_seen)
@@ -449,6 +450,8 @@ static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_n
 			goto cleanup;
 		for (i = 0; pidfd >= 0 && i < n; i++)
 			root_gone |= evs[i].data.fd == pidfd;
+		/* Without a pidfd, the root's exit record says it is gone. */
+		root_gone |= pidfd < 0 && sink->root_pid && sink->root_exit_ns;
 		while (read(sfd, &si, sizeof(si)) == sizeof(si))
 			if (si.ssi_signo != SIGCHLD && !*signal_seen)
 				*signal_seen = si.ssi_signo;

@@ -1,1 +1,0 @@
-#define BUILDBPF_COMMIT "bca65f297944-dirty"

@@ -1,3 +1,0 @@
-build-cg/user/record/kernel_reqs.o: user/record/kernel_reqs.c \
- include/record/kernel_reqs.h
-include/record/kernel_reqs.h:
