@@ -107,6 +107,9 @@ int model__finish(struct model *m, __u64 end_ns);
 int model__set_cwd(struct model *m, const char *cwd);
 void model__free(struct model *m);
 
+/* p's topmost traced ancestor: p itself when its parent was not traced. */
+const struct proc_instance *proc_top(const struct model *m, const struct proc_instance *p);
+
 /* The image a process ran at time ts; NULL before its first exec. */
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns);
 

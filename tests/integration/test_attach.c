@@ -401,8 +401,7 @@ static void check_follow(bool follow)
 	/* The build asks the daemon for two jobs and waits for them. */
 	bb_write_file(&run, "build.sh", "echo 'sleep 0.31' > req; echo 'sleep 0.31' > req; sleep 1\n");
 	if (follow)
-		bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--follow", pid_arg, "--", "sh", "build.sh",
-						       NULL },
+		bb_run_in(&run, (const char *const[]){ "-o", "t.json", "--follow", pid_arg, "--", "sh", "build.sh", NULL },
 			  NULL);
 	else
 		bb_run_in(&run, (const char *const[]){ "-q", "-o", "t.json", "--", "sh", "build.sh", NULL }, NULL);
@@ -430,6 +429,8 @@ static void check_follow(bool follow)
 		cr_assert(bb_arg_flag(ev, "started_before_trace"));
 		cr_assert_eq(bb_arg_int(ev, "run_by_daemon"), daemon);
 		cr_assert_eq(jobs, 2, "%d of the daemon's 2 jobs traced", jobs);
+		snprintf(script, sizeof(script), "buildbpf: daemon %d (sh): ", (int)daemon);
+		cr_assert_not_null(strstr(run.err, script), "no report line for the daemon: %s", run.err);
 	} else {
 		cr_assert_null(ev, "the daemon was traced without --follow");
 		cr_assert_eq(jobs, 0, "the daemon's jobs were traced without --follow");

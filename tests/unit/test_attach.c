@@ -220,5 +220,8 @@ Test(attach_model, a_cgroup_trace_has_no_root)
 	cr_assert(eq(sz, m->nr_procs, 2));
 	cr_assert(eq(long, find_proc(m, 21)->parent, (long)find_proc(m, 20)->id));
 	cr_assert(eq(long, find_proc(m, 20)->parent, -1));
+	/* Both are the found process's work. */
+	cr_assert(eq(ptr, (void *)proc_top(m, find_proc(m, 21)), (void *)find_proc(m, 20)));
+	cr_assert(eq(ptr, (void *)proc_top(m, find_proc(m, 20)), (void *)find_proc(m, 20)));
 	model__free(m);
 }

@@ -510,6 +510,17 @@ int model__finish(struct model *m, __u64 end_ns)
 	return 0;
 }
 
+const struct proc_instance *proc_top(const struct model *m, const struct proc_instance *p)
+{
+	size_t hops = 0;
+
+	/* Parents start before their children, so the walk ends; the bound
+	 * only guards a model built by hand. */
+	while (p->parent >= 0 && (size_t)p->parent < m->nr_procs && hops++ < m->nr_procs)
+		p = &m->procs[p->parent];
+	return p;
+}
+
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns)
 {
 	size_t i;

@@ -387,10 +387,9 @@ static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
  */
 static __u32 daemon_of(const struct builder *b, const struct proc_instance *p)
 {
-	size_t i, hops = 0;
+	size_t i;
 
-	while (p->parent >= 0 && hops++ < b->m->nr_procs)
-		p = &b->m->procs[p->parent];
+	p = proc_top(b->m, p);
 	for (i = 0; p->found && i < b->meta->nr_follow; i++)
 		if ((__u32)b->meta->follow[i] == p->pid)
 			return p->pid;
