@@ -15,7 +15,8 @@
 #   (c) Trace size per CPU-hour at each level, from (b): bytes / (wall x CPUs).
 #
 # Options: --reps R (default 7), --jobs J (default: CPUs), --loops N (pipe
-# messages, default 100000), --bin PATH (default build/buildbpf).
+# messages, default 100000), --bin PATH (default build/buildbpf), --deps LEVEL
+# (buildbpf's --deps for every traced run, default on).
 # The last lines are machine-readable (name=value).  Exit 1 if a traced run
 # lost events or failed.  Needs root, make, cc and perf (linux-perf).
 set -euo pipefail
@@ -27,6 +28,7 @@ reps=7
 jobs=$(nproc)
 loops=100000
 bin=$repo_root/build/buildbpf
+deps=on
 
 die() { echo "sched_overhead.sh: $*" >&2; exit 2; }
 while (($#)); do
@@ -35,6 +37,7 @@ while (($#)); do
 	--jobs) jobs=${2:?}; shift 2 ;;
 	--loops) loops=${2:?}; shift 2 ;;
 	--bin) bin=${2:?}; shift 2 ;;
+	--deps) deps=${2:?}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -59,7 +62,7 @@ unrelated() {
 	: > "$tmp/unrelated-$level"
 	for ((i = 0; i < reps; i++)); do
 		base=$(pipe_seconds)
-		"$bin" -q -f --sched="$level" -o "$tmp/sleep.json" -- sleep 600 &
+		"$bin" -q -f --sched="$level" --deps="$deps" -o "$tmp/sleep.json" -- sleep 600 &
 		pid=$!
 		sleep 1.5 # loaded and attached
 		traced=$(pipe_seconds)
@@ -94,7 +97,7 @@ for ((i = 0; i < reps; i++)); do
 		t0=$(now)
 		if [[ $level == untraced ]]; then
 			"${build_cmd[@]}"
-		elif ! "$bin" -f --keep-root --sched="$level" -o "$tmp/$level.json" -- "${build_cmd[@]}" 2>"$tmp/err"; then
+		elif ! "$bin" -f --keep-root --sched="$level" --deps="$deps" -o "$tmp/$level.json" -- "${build_cmd[@]}" 2>"$tmp/err"; then
 			echo "traced build failed at --sched=$level:" >&2; cat "$tmp/err" >&2; status=1
 		fi
 		t1=$(now)

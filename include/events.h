@@ -22,6 +22,10 @@ enum bb_event_type {
 	BB_EV_EXIT = 3, /* a tracked thread left its CPU for good; group_dead ends the process */
 	BB_EV_CPU_SLICE = 4, /* a tracked thread left a CPU (--sched) */
 	BB_EV_CPU_IDLE = 5,  /* a CPU left its idle task (--sched) */
+	/* File dependencies (--deps=on), bpf/file_events.bpf.c: 10..19. */
+	BB_EV_FILE_OPEN = 10,	/* a file written by the build, or opened for writing */
+	BB_EV_FILE_RENAME = 11, /* a tracked process renamed a path onto another */
+	BB_EV_FILE_COUNTS = 12, /* a process's files opened and written, at its end */
 	/* --attach (issue 18, numbers 30..39): written by user space */
 	BB_EV_PROC_FOUND = 30, /* a process already running when it was first tracked */
 };
@@ -220,6 +224,67 @@ struct bb_cpu_slot {
 	__u64 switch_ns;     /* when the last switch seen here was, if known */
 };
 _Static_assert(sizeof(struct bb_cpu_slot) == 32, "bb_cpu_slot ABI");
+
+/* ---- file dependencies (--deps=on) ---- */
+
+#define BB_FILE_WRITE 0x1u	    /* opened for writing: the process is a writer */
+#define BB_FILE_PATH_COMPLETE 0x2u  /* names[] reach its file system's root */
+/* Path components kept per file record, leaf first, each cut to the length. */
+#define BB_FILE_NAMES 8
+#define BB_FILE_NAME_LEN 64
+
+/*
+ * A tracked process opened a regular file (open, openat, openat2, creat)
+ * for writing, or for reading when the build had opened it for writing
+ * before (the kernel's written-files map): files the build only reads
+ * (system headers) send nothing.  The file is its inode, (dev, ino): a
+ * rename keeps it.  names[] is the display path as the file's dentries
+ * spell it at the open, leaf first, relative to its file system's root
+ * (not its mount point): names[i] NUL-terminated, nr_names of them.
+ */
+struct bb_file_event {
+	struct bb_event_header hdr; /* pid/tgid: the opener */
+	__u64 ino;
+	__u32 dev; /* the file system's s_dev */
+	__u32 flags; /* BB_FILE_* */
+	__u32 nr_names;
+	__u32 __pad;
+	char names[BB_FILE_NAMES][BB_FILE_NAME_LEN];
+};
+_Static_assert(sizeof(struct bb_file_event) == 560, "bb_file_event ABI");
+
+/* Longest path kept of each side of a rename, NUL included. */
+#define BB_RENAME_PATH_LEN 256
+
+/*
+ * A tracked process's rename, renameat or renameat2 succeeded: old_path
+ * onto new_path, as the process passed them (relative to its cwd or a
+ * directory fd; cut to BB_RENAME_PATH_LEN - 1 bytes, NUL-terminated).
+ * The inode keeps its identity, so readers still find their writer; the
+ * record makes the renaming process a writer of that file too.
+ */
+struct bb_file_rename_event {
+	struct bb_event_header hdr;
+	char old_path[BB_RENAME_PATH_LEN];
+	char new_path[BB_RENAME_PATH_LEN];
+};
+_Static_assert(sizeof(struct bb_file_rename_event) == 536, "bb_file_rename_event ABI");
+
+/*
+ * Value of the kernel's per-process file counters, and the record that
+ * carries them when the process ends (hdr.ts_ns: its exit).  A process
+ * that opened nothing sends none.
+ */
+struct bb_file_counts {
+	__u32 opened;  /* files it opened, any file, any mode */
+	__u32 written; /* ... of them for writing */
+};
+
+struct bb_file_counts_event {
+	struct bb_event_header hdr;
+	struct bb_file_counts counts;
+};
+_Static_assert(sizeof(struct bb_file_counts_event) == 32, "bb_file_counts_event ABI");
 
 /*
  * --attach, --cgroup: a process that was already running when buildbpf

@@ -9,5 +9,7 @@
 
 #define EXIT_FAILURE_SETUP 1 /* buildbpf failed before the command ran */
 #define EXIT_USAGE 2	     /* the command line was refused */
+/* buildbpf diff: a --fail-if condition held (2: usage, unreadable input) */
+#define EXIT_GATE_FAILED 1
 
 #endif /* BUILDBPF_EXIT_STATUS_H */

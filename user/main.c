@@ -8,6 +8,7 @@
  *   record   parse -> check -> create the log -> record
  *   convert  open the log -> prepare output -> replay -> write -> report
  *   report   open the log -> replay -> report
+ *   diff     replay both logs -> compare -> report -> the --fail-if gate
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "diff/diff.h"
+#include "diff/diff_format.h"
+#include "diff/diff_json.h"
+#include "diff/diff_report.h"
+#include "diff/diff_svg.h"
 #include "exit_status.h"
 #include "log/event_log.h"
 #include "merge/trace_files.h"
@@ -31,6 +37,7 @@
 #include "record/privilege.h"
 #include "record/record.h"
 #include "record/trace_dir.h"
+#include "graph/build_graph.h"
 #include "report/audit.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
@@ -136,8 +143,12 @@ cleanup:
 	return tm;
 }
 
-/* The parallelism audit of a replayed recording; NULL (and a warning) without memory. */
-static struct audit *compute_audit(struct audit *a, const struct replay *rp)
+/*
+ * The parallelism audit of a replayed recording, with the build graph in g
+ * when it has file records (g is freed by the caller, after the audit);
+ * NULL (and a warning) without memory.
+ */
+static struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct replay *rp)
 {
 	const struct event_log_info *info = rp->info;
 	struct audit_input in = {
@@ -150,6 +161,13 @@ static struct audit *compute_audit(struct audit *a, const struct replay *rp)
 	};
 
 	memset(a, 0, sizeof(*a));
+	memset(g, 0, sizeof(*g));
+	if (rp->files) {
+		if (build_graph__compute(g, rp->model, rp->files))
+			fprintf(stderr, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
+		else
+			in.graph = g;
+	}
 	if (audit__compute(a, rp->model, rp->sched, &in)) {
 		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return NULL;
@@ -233,6 +251,7 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		.sched = opts->sched,
 		.sched_resolution_ns = opts->sched_resolution_ns,
 		.wait_all = opts->wait_all,
+		.deps = opts->deps,
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,
 		.attach_pid = opts->attach_pid,
@@ -272,7 +291,9 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
 static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
-	struct replay_opts ropts = { .sched = opts->sched, .sched_given = true, .stop = &stop_signal };
+	struct replay_opts ropts = {
+		.sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = true, .stop = &stop_signal
+	};
 	struct run_outputs_spec spec = {
 		.trace = opts->output,
 		.summary_json = opts->summary_json,
@@ -285,6 +306,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 	struct trace_merge *merged = NULL;
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
 	struct audit audit_buf, *audit = NULL;
+	struct build_graph graph = {};
 	struct record_result res;
 	struct trace_meta meta;
 	struct replay rp = {};
@@ -331,10 +353,11 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		merged = merge_traces(opts, &rp, &tdir);
 		if (stop_signal)
 			goto stopped;
-		audit = compute_audit(&audit_buf, &rp);
+		audit = compute_audit(&audit_buf, &graph, &rp);
 		fill_meta(&meta, &rp);
 		meta.merge = merged;
 		meta.audit = audit;
+		meta.graph = graph.proc_files ? &graph : NULL;
 		written = run_outputs__write_trace(&outs, rp.model, &meta, true);
 		run_outputs__write_side(&outs, audit, &rp);
 		if (!opts->quiet)
@@ -361,6 +384,7 @@ cleanup:
 	record__free(rec);
 	if (audit)
 		audit__free(audit);
+	build_graph__free(&graph);
 	run_outputs__free(&outs);
 	trace_dir__finish(&tdir, opts->keep_trace_dir, false);
 	trace_merge__free(merged);
@@ -418,6 +442,8 @@ static int cmd_read(const struct cli_opts *opts)
 		.sched = opts->sched,
 		.sched_given = opts->sched_given,
 		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
+		.deps = opts->deps,
+		.deps_given = opts->deps_given,
 		.stop = &stop_signal,
 	};
 	struct run_outputs_spec spec = {
@@ -431,6 +457,7 @@ static int cmd_read(const struct cli_opts *opts)
 	struct trace_merge *merged = NULL;
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
 	struct audit audit_buf, *audit = NULL;
+	struct build_graph graph = {};
 	struct trace_meta meta;
 	struct replay rp = {};
 	char esc[TERM_ESCAPE_BUF];
@@ -449,7 +476,7 @@ static int cmd_read(const struct cli_opts *opts)
 		goto cleanup;
 	if (replay_log(fd, opts->log_path, &ropts, &rp, &reader, true))
 		goto check_stop;
-	audit = compute_audit(&audit_buf, &rp);
+	audit = compute_audit(&audit_buf, &graph, &rp);
 	run_outputs__write_side(&outs, audit, &rp);
 	if (opts->mode == CLI_REPORT) {
 		run_report__print(stdout, &rp, replay__exit_code(&rp), NULL, NULL, audit, opts->verbose);
@@ -462,6 +489,7 @@ static int cmd_read(const struct cli_opts *opts)
 	fill_meta(&meta, &rp);
 	meta.merge = merged;
 	meta.audit = audit;
+	meta.graph = graph.proc_files ? &graph : NULL;
 	written = run_outputs__write_trace(&outs, rp.model, &meta, false);
 	if (!written)
 		goto cleanup;
@@ -475,11 +503,160 @@ check_stop:
 cleanup:
 	if (audit)
 		audit__free(audit);
+	build_graph__free(&graph);
 	run_outputs__free(&outs);
 	trace_merge__free(merged);
 	replay__free(&rp);
 	event_log_reader__free(reader);
 	close(fd);
+	return exit_code;
+}
+
+/*
+ * One build of a diff: its log replayed and audited, with its build graph
+ * in g (freed by the caller).  0, or -1 (said).
+ */
+static int load_build(const char *path, struct replay *rp, struct event_log_reader **reader, struct audit *a,
+		      struct build_graph *g, struct diff_side *side)
+{
+	struct replay_opts ropts = { .stop = &stop_signal };
+	char esc[TERM_ESCAPE_BUF];
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", term_escape(path, esc, sizeof(esc)),
+			strerror(errno));
+		return -1;
+	}
+	err = replay_log(fd, path, &ropts, rp, reader, true);
+	close(fd);
+	if (err)
+		return -1;
+	if (!compute_audit(a, g, rp))
+		return -1;
+	*side = (struct diff_side){ .name = path, .m = rp->model, .s = rp->sched, .a = a };
+	return 0;
+}
+
+enum diff_report_kind { DIFF_OUT_JSON, DIFF_OUT_MARKDOWN, DIFF_OUT_SVG };
+
+/* Writes one report to path ("-": stdout).  0, or -1 (said). */
+static int write_diff_report(const char *path, enum diff_report_kind kind, const struct diff *d, bool force)
+{
+	static const char *const what[] = { "JSON diff", "Markdown diff", "SVG diff" };
+	static const char *const opt[] = { "--json", "--markdown", "--svg" };
+	struct output o = { .fd = -1 };
+	char esc[TERM_ESCAPE_BUF];
+	FILE *f = stdout;
+	int err = 0;
+
+	if (strcmp(path, "-")) {
+		if (output__prepare(&o, path, what[kind], opt[kind], force))
+			return -1;
+		f = fdopen(dup(o.fd), "w");
+		if (!f) {
+			err = -errno;
+			goto cleanup;
+		}
+	}
+	if (kind == DIFF_OUT_JSON)
+		err = diff_json__write(d, f);
+	else if (kind == DIFF_OUT_MARKDOWN)
+		diff_report__markdown(f, d);
+	else
+		err = diff_svg__write(f, d);
+	if (fflush(f) && !err)
+		err = -EIO;
+	if (f != stdout && fclose(f) && !err)
+		err = -EIO;
+	if (!err && o.path)
+		err = output__commit(&o);
+cleanup:
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", what[kind],
+			term_escape(path, esc, sizeof(esc)), strerror(-err));
+		output__discard(&o);
+	}
+	output__free(&o);
+	return err ? -1 : 0;
+}
+
+/* The --fail-if conditions that hold, listed; the exit status. */
+static int run_gate(const struct cli_opts *opts, const struct diff *d)
+{
+	int exit_code = 0;
+	size_t i;
+
+	for (i = 0; i < opts->nr_fail_if; i++) {
+		const struct fail_if *c = &opts->fail_if[i];
+		char esc[TERM_ESCAPE_BUF];
+		struct diff_value v;
+		int held = fail_if__eval(c, d, &v);
+
+		term_escape(c->text, esc, sizeof(esc));
+		if (held < 0) {
+			fprintf(stderr, "buildbpf: --fail-if '%s': not recorded in both builds (a recording made "
+					"with --sched=off has no parallelism)\n", esc);
+			return EXIT_USAGE;
+		}
+		if (held) {
+			const char *unit = fail_if__unit(c);
+			char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
+
+			fprintf(stderr, "buildbpf: failed: %s (%s -> %s, %s)\n", esc, diff_fmt_value(ob, v.old_v, unit),
+				diff_fmt_value(nb, v.new_v, unit), diff_fmt_change(cb, &v, unit));
+			exit_code = EXIT_GATE_FAILED;
+		}
+	}
+	return exit_code;
+}
+
+/* buildbpf diff OLD NEW */
+static int cmd_diff(const struct cli_opts *opts)
+{
+	const char *paths[2] = { opts->diff_old, opts->diff_new };
+	struct event_log_reader *readers[2] = {};
+	struct replay rps[2] = {};
+	struct audit audits[2] = {};
+	struct build_graph graphs[2] = {};
+	bool audited[2] = {};
+	struct diff_side sides[2];
+	struct diff d = {};
+	bool computed = false;
+	int exit_code = EXIT_USAGE;
+	size_t i;
+
+	stop_on_signals();
+	for (i = 0; i < 2; i++) {
+		if (load_build(paths[i], &rps[i], &readers[i], &audits[i], &graphs[i], &sides[i]))
+			goto cleanup;
+		audited[i] = true;
+	}
+	if (diff__compute(&d, &sides[0], &sides[1])) {
+		fprintf(stderr, "buildbpf: out of memory comparing the builds\n");
+		goto cleanup;
+	}
+	computed = true;
+	if (!opts->quiet)
+		diff_report__text(stderr, &d);
+	if ((opts->diff_json && write_diff_report(opts->diff_json, DIFF_OUT_JSON, &d, opts->force)) ||
+	    (opts->diff_markdown && write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force)) ||
+	    (opts->svg && write_diff_report(opts->svg, DIFF_OUT_SVG, &d, opts->force)))
+		goto cleanup;
+	exit_code = run_gate(opts, &d);
+cleanup:
+	if (stop_signal)
+		exit_code = 128 + stop_signal;
+	if (computed)
+		diff__free(&d);
+	for (i = 0; i < 2; i++) {
+		if (audited[i])
+			audit__free(&audits[i]);
+		build_graph__free(&graphs[i]);
+		replay__free(&rps[i]);
+		event_log_reader__free(readers[i]);
+	}
 	return exit_code;
 }
 
@@ -498,6 +675,8 @@ int main(int argc, char **argv)
 	}
 	if (opts.mode == CLI_CONVERT || opts.mode == CLI_REPORT)
 		return cmd_read(&opts);
+	if (opts.mode == CLI_DIFF)
+		return cmd_diff(&opts);
 	if (preflight__check())
 		return EXIT_FAILURE_SETUP;
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))

@@ -9,12 +9,15 @@
 #include <sys/types.h>
 #include <linux/types.h>
 #include "sched_level.h"
+#include "diff/fail_if.h"
 
 #define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
 #define CLI_DEFAULT_LOG "buildbpf.bbl"
 #define CLI_DEFAULT_RINGBUF (16u << 20)
 /* --merge may be given this many times. */
 #define CLI_MERGE_MAX 64
+/* --fail-if may be given this many times. */
+#define CLI_FAIL_IF_MAX 32
 /* --follow may be given this many times. */
 #define CLI_FOLLOW_MAX 16
 
@@ -24,6 +27,7 @@ enum cli_mode {
 	CLI_RECORD,  /* buildbpf record -o LOG -- CMD: only the event log */
 	CLI_CONVERT, /* buildbpf convert LOG -o TRACE */
 	CLI_REPORT,  /* buildbpf report LOG */
+	CLI_DIFF,    /* buildbpf diff OLD NEW */
 };
 
 struct cli_opts {
@@ -47,12 +51,19 @@ struct cli_opts {
 	bool sched_given;	 /* convert, report: else the recording's */
 	__u64 sched_resolution_ns; /* --sched-resolution */
 	bool resolution_given;
+	bool deps;		 /* --deps: file dependencies (record; convert can drop them) */
+	bool deps_given;	 /* convert, report: else the recording's */
 	const char *merge[CLI_MERGE_MAX]; /* --merge paths or globs, in order */
 	size_t nr_merge;
 	bool keep_trace_dir;	/* leave $BUILDBPF_TRACE_DIR in place */
 	bool no_trace_dir;	/* export no $BUILDBPF_TRACE_DIR */
 	size_t merge_max_file;	/* --merge-max-file: bytes */
 	size_t merge_max_events; /* --merge-max-events: over all files */
+	/* diff OLD NEW: the two recordings, the reports ("-": stdout), the gate */
+	const char *diff_old, *diff_new;
+	const char *diff_json, *diff_markdown;
+	struct fail_if fail_if[CLI_FAIL_IF_MAX];
+	size_t nr_fail_if;
 	pid_t attach_pid;	/* --attach: trace this running tree, no command; 0: none */
 	__u64 duration_ns;	/* --duration: stop after this long; 0: no limit */
 	const char *cgroup;	/* --cgroup: trace this cgroup v2's processes, no command */
@@ -74,6 +85,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
  * first: the version, the git commit built from (commit NULL or "": not
  * built from a git checkout) and the libbpf it runs with.
  */
+/*
+ * The diff mode's options and operands (argv[0] is "diff"), as
+ * cli__parse(); it calls this one.
+ */
+int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
+
+/* The --help text. */
+void cli__print_usage(FILE *out);
+
 void cli__print_version(FILE *out, const char *commit, const char *libbpf_version);
 
 #endif /* BUILDBPF_CLI_H */

@@ -96,6 +96,9 @@ struct event_log_info {
 	enum sched_level sched;	   /* what the kernel side recorded */
 	__u64 sched_resolution_ns; /* --sched-resolution when recording */
 	bool wait_all;
+	/* --deps=on: file records were recorded ("deps" in INFO; absent in
+	 * recordings made before it existed: off). */
+	bool deps;
 	/* --attach: root_pid was running before the trace (its tree is seeded
 	 * with BB_EV_PROC_FOUND records); cmd_argv is its /proc cmdline.
 	 * Optional in INFO: absent is false. */

@@ -27,4 +27,10 @@ char *proc_display_name(const struct model *m, const struct proc_instance *p);
  */
 char *argv_display_name(char *const *argv, size_t argc, size_t max_bytes);
 
+/*
+ * The build's directory, the one names are shown from: the recorded cwd
+ * after the command's own -C ("." when unknown).  malloc'd, or NULL.
+ */
+char *proc_name__build_dir(const struct model *m);
+
 #endif /* BUILDBPF_PROC_NAME_H */

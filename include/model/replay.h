@@ -18,6 +18,7 @@
 #include <linux/types.h>
 #include "model/cpu_sched.h"
 #include "log/event_log.h"
+#include "model/file_log.h"
 #include "model/model.h"
 #include "model/trace_layout.h"
 
@@ -30,6 +31,8 @@ struct replay_opts {
 	__u64 sched_resolution_ns; /* 0: the recording's */
 	bool sched_given;	   /* false: the recording's level */
 	__u64 max_span_ns;	   /* 0: REPLAY_DEFAULT_MAX_SPAN_NS */
+	bool deps;		   /* --deps: keep the file records */
+	bool deps_given;	   /* false: the recording's */
 	/* When not NULL and set (a signal handler's flag), the replay stops
 	 * at the next record with -EINTR. */
 	const volatile sig_atomic_t *stop;
@@ -42,6 +45,7 @@ struct replay {
 	/* Where each process is drawn, made once for the trace, the merge of
 	 * the tools' traces and the SVG, which all borrow it. */
 	struct trace_layout *layout;
+	struct file_log *files;	   /* NULL at --deps=off */
 	__u64 end_ns;		   /* where the trace ends */
 	__u64 lost_events;
 	bool complete;		   /* the trailer was read */

@@ -21,6 +21,7 @@ struct capture_opts {
 	bool verbose;	      /* show libbpf's debug messages */
 	bool sched;	      /* attach the scheduler programs too */
 	__u64 idle_min_ns;    /* shorter idle periods are summed, not streamed */
+	bool deps;	      /* attach the file-dependency programs (--deps=on) */
 	bool attach;	      /* load the task iterator (--attach, --cgroup) */
 	__u64 cgroup_id;      /* --cgroup: the target's id (0: none) */
 	__u32 cgroup_level;   /* ... and its depth below the root cgroup */

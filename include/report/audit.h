@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "graph/build_graph.h"
 #include "model/cpu_sched.h"
 #include "model/model.h"
 #include "model/parallelism.h"
@@ -38,6 +39,8 @@
 #define AUDIT_WRAPPER_COVER_PERMILLE 800
 /* A cause, a step or a share of the machine counts in the answers from 10 % of the wall. */
 #define AUDIT_ANSWER_PERMILLE 100
+/* A critical-path step shorter than this (a wrapper's fork and wait) is not listed, unless a file links it. */
+#define AUDIT_STEP_MIN_NS 1000000ull
 
 /* What the run knows besides the models. */
 struct audit_input {
@@ -47,6 +50,8 @@ struct audit_input {
 	const char *makeflags;	 /* $MAKEFLAGS the build inherits; NULL: unset */
 	__u64 lost_events;
 	const char *partial_reason; /* NULL: the trace is complete */
+	/* The build graph (--deps=on); NULL: the chain is a timing estimate. */
+	const struct build_graph *graph;
 };
 
 enum audit_jobs_source {
@@ -145,10 +150,14 @@ struct audit {
 	__u64 serial_threshold_ns;
 	struct audit_phase phases[AUDIT_MAX_PHASES]; /* (sched) longest first */
 	size_t nr_phases;
-	/* Critical-chain estimate: indexes in model->procs, oldest first. */
+	/* Critical chain: indexes in model->procs, oldest first.  With a build
+	 * graph, its critical path (steps that held it for AUDIT_STEP_MIN or
+	 * more); else a timing estimate over the leaf processes. */
 	size_t *chain;
 	size_t nr_chain;
-	__u64 chain_busy_ns; /* time the chain's processes themselves ran */
+	__u64 chain_busy_ns; /* time the chain's processes themselves ran (graph: the path's length) */
+	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
+	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	struct audit_program *programs; /* most CPU first */
 	size_t nr_programs;

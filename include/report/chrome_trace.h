@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include "report/audit.h"
 #include "model/cpu_sched.h"
+#include "graph/build_graph.h"
 #include "model/model.h"
 
 struct trace_merge;
@@ -43,6 +44,8 @@ struct trace_meta {
 	/* Where each process goes (the one the merge placed its events by);
 	 * NULL: made by the writer from the model. */
 	const struct trace_layout *layout;
+	/* The build graph (--deps): data-edge flows, critical and file args; NULL: none */
+	const struct build_graph *graph;
 	/* --attach: the process the trace was attached to; 0: a command ran */
 	__u32 attached_pid;
 	/* --cgroup: the cgroup v2 directory traced; NULL: none */

@@ -23,7 +23,7 @@ help=$("$bin" --help)
 mapfile -t options < <(printf '%s\n' "$help" |
 	sed -nE 's/^ +((-[a-zA-Z]), )?(--[a-z][a-z-]*).*/\2\n\3/p' | sed '/^$/d')
 [ ${#options[@]} -ge 20 ] || fail "read only ${#options[@]} options from --help: has its layout changed?"
-modes=(record convert report)
+modes=(record convert report diff)
 for m in "${modes[@]}"; do
 	grep -q "^ *buildbpf $m " <<< "$help" || fail "--help has no usage line for mode $m"
 done

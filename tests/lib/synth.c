@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
@@ -147,6 +148,57 @@ void synth_cpu_idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end)
 	e.hdr.cpu = cpu;
 	e.start_ns = start;
 	cr_assert(eq(int, sched_model__add_event(s, &e, sizeof(e)), 0));
+}
+
+struct bb_file_event synth_file_event(__u64 ts, __u32 tgid, __u32 dev, __u64 ino, bool write, const char *path)
+{
+	struct bb_file_event e;
+	char copy[BB_FILE_NAMES * BB_FILE_NAME_LEN], *names[BB_FILE_NAMES + 1], *save = NULL, *tok;
+	size_t n = 0, i;
+
+	memset(&e, 0, sizeof(e));
+	header(&e.hdr, BB_EV_FILE_OPEN, ts, tgid, tgid);
+	e.ino = ino;
+	e.dev = dev;
+	e.flags = (write ? BB_FILE_WRITE : 0) | BB_FILE_PATH_COMPLETE;
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (tok = strtok_r(copy, "/", &save); tok && n < BB_FILE_NAMES; tok = strtok_r(NULL, "/", &save))
+		names[n++] = tok;
+	if (tok)
+		e.flags &= ~BB_FILE_PATH_COMPLETE;
+	for (i = 0; i < n; i++)
+		snprintf(e.names[i], BB_FILE_NAME_LEN, "%s", names[n - 1 - i]);
+	e.nr_names = n;
+	return e;
+}
+
+void synth_file_open(struct file_log *fl, __u64 ts, __u32 tgid, __u32 dev, __u64 ino, bool write, const char *path)
+{
+	struct bb_file_event e = synth_file_event(ts, tgid, dev, ino, write, path);
+
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), 0);
+}
+
+void synth_file_rename(struct file_log *fl, __u64 ts, __u32 tgid, const char *old_path, const char *new_path)
+{
+	struct bb_file_rename_event e;
+
+	memset(&e, 0, sizeof(e));
+	header(&e.hdr, BB_EV_FILE_RENAME, ts, tgid, tgid);
+	snprintf(e.old_path, sizeof(e.old_path), "%s", old_path);
+	snprintf(e.new_path, sizeof(e.new_path), "%s", new_path);
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), 0);
+}
+
+void synth_file_counts(struct file_log *fl, __u64 ts, __u32 tgid, __u32 opened, __u32 written)
+{
+	struct bb_file_counts_event e;
+
+	memset(&e, 0, sizeof(e));
+	header(&e.hdr, BB_EV_FILE_COUNTS, ts, tgid, tgid);
+	e.counts.opened = opened;
+	e.counts.written = written;
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), 0);
 }
 
 void synth_found(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u64 start_ns, const char *filename,

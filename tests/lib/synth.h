@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include "model/cpu_sched.h"
+#include "model/file_log.h"
 #include "model/model.h"
 
 /*
@@ -42,5 +43,14 @@ void synth_cpu_slice(struct sched_model *s, __u32 cpu, __u32 tid, __u32 tgid, __
 		     __u64 wait_ns);
 /* cpu idled during [start, end). */
 void synth_cpu_idle(struct sched_model *s, __u32 cpu, __u64 start, __u64 end);
+
+/*
+ * File records (--deps), as bpf/file_events.bpf.c sends them: path is
+ * "a/b/c" from the file system's root (split into names[], leaf first).
+ */
+struct bb_file_event synth_file_event(__u64 ts, __u32 tgid, __u32 dev, __u64 ino, bool write, const char *path);
+void synth_file_open(struct file_log *fl, __u64 ts, __u32 tgid, __u32 dev, __u64 ino, bool write, const char *path);
+void synth_file_rename(struct file_log *fl, __u64 ts, __u32 tgid, const char *old_path, const char *new_path);
+void synth_file_counts(struct file_log *fl, __u64 ts, __u32 tgid, __u32 opened, __u32 written);
 
 #endif /* BUILDBPF_TESTS_SYNTH_H */

@@ -256,6 +256,75 @@ Test(cli, merge_options)
 	done(&p);
 }
 
+/* --deps: on by default, off or on when given; convert may lower it. */
+Test(cli, deps_level)
+{
+	struct parsed p = parse((const char *[]){ "make", NULL });
+
+	cr_assert(p.opts.deps);
+	cr_assert(not(p.opts.deps_given));
+	done(&p);
+	p = parse((const char *[]){ "--deps=off", "make", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(not(p.opts.deps));
+	cr_assert(p.opts.deps_given);
+	done(&p);
+	p = parse((const char *[]){ "convert", "b.bbl", "--deps", "off", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(not(p.opts.deps));
+	cr_assert(p.opts.deps_given);
+	done(&p);
+	p = parse((const char *[]){ "--deps", "maybe", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(eq(str, p.err, "buildbpf: --deps 'maybe': expected on or off\n"));
+	done(&p);
+}
+
+Test(cli, diff_mode_takes_two_recordings_and_its_options)
+{
+	struct parsed p = parse((const char *[]){ "diff", "old.bbl", "--json", "-", "new.bbl", "--markdown", "c.md",
+						  "--svg", "d.svg", "--fail-if", "wall>+10%", "--fail-if",
+						  "program:cc1.cpu>+20%", "-q", "-f", NULL });
+
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(eq(int, p.opts.mode, CLI_DIFF));
+	cr_assert(eq(str, (char *)p.opts.diff_old, "old.bbl"));
+	cr_assert(eq(str, (char *)p.opts.diff_new, "new.bbl"));
+	cr_assert(eq(str, (char *)p.opts.diff_json, "-"));
+	cr_assert(eq(str, (char *)p.opts.diff_markdown, "c.md"));
+	cr_assert(eq(str, (char *)p.opts.svg, "d.svg"));
+	cr_assert(eq(sz, p.opts.nr_fail_if, 2));
+	cr_assert(eq(str, p.opts.fail_if[1].program, "cc1"));
+	cr_assert(p.opts.quiet && p.opts.force);
+	done(&p);
+}
+
+/* Each of these is refused with one "buildbpf: diff: " line. */
+Test(cli, diff_mode_refusals)
+{
+	const char *const *cases[] = {
+		(const char *[]){ "diff", "old.bbl", NULL },
+		(const char *[]){ "diff", "a", "b", "c", NULL },
+		(const char *[]){ "diff", "a", "b", "--sched=off", NULL },
+		(const char *[]){ "diff", "a", "b", "-o", "x", NULL },
+		(const char *[]){ "diff", "a", "b", "--fail-if", "wall>>1", NULL },
+		(const char *[]){ "diff", "a", "b", "--fail-if", NULL },
+		(const char *[]){ "diff", "a", "b", "--json", "-", "--markdown", "-", NULL },
+		(const char *[]){ "diff", "a", "b", "--svg", "", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct parsed p = parse(cases[i]);
+		char *nl = strchr(p.err, '\n');
+
+		cr_assert(lt(int, p.ret, 0), "case %zu accepted", i);
+		cr_assert(eq(int, strncmp(p.err, "buildbpf: diff: ", 16), 0), "case %zu: %s", i, p.err);
+		cr_assert(nl && !nl[1], "case %zu: not one line: %s", i, p.err);
+		done(&p);
+	}
+}
+
 Test(cli, attach_takes_a_pid_and_no_command)
 {
 	struct parsed p = parse((const char *[]){ "record", "--attach", "4242", "--duration", "1500ms", NULL });
@@ -293,6 +362,16 @@ Test(cli, attach_takes_a_pid_and_no_command)
 		cr_assert(not(eq(ptr, strstr(p.err, "expected a process id"), NULL)));
 		done(&p);
 	}
+}
+
+Test(cli, a_command_named_diff_runs_after_dashes)
+{
+	struct parsed p = parse((const char *[]){ "--", "diff", "a", "b", NULL });
+
+	cr_assert(lt(int, 0, p.ret));
+	cr_assert(eq(int, p.opts.mode, CLI_TRACE));
+	cr_assert(eq(str, p.opts.cmd_argv[0], "diff"));
+	done(&p);
 }
 
 Test(cli, follow_is_repeatable_beside_a_command)

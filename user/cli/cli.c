@@ -30,6 +30,7 @@ enum {
 	OPT_MERGE_MAX_EVENTS,
 	OPT_SUMMARY_JSON,
 	OPT_SVG,
+	OPT_DEPS,
 	OPT_ATTACH,
 	OPT_DURATION,
 	OPT_CGROUP,
@@ -43,6 +44,7 @@ static const char usage_text[] =
 	"       buildbpf record [OPTIONS] [-o LOG] --attach PID | --cgroup PATH\n"
 	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
 	"       buildbpf report [OPTIONS] LOG\n"
+	"       buildbpf diff [DIFF OPTIONS] OLD.bbl NEW.bbl\n"
 	"\n"
 	"Runs COMMAND unchanged and records, with eBPF, every fork, exec and exit of\n"
 	"its whole process tree.  Writes a Chrome Trace Event JSON file that opens in\n"
@@ -52,7 +54,9 @@ static const char usage_text[] =
 	"  record   only records: streams the events to LOG (default: " CLI_DEFAULT_LOG ")\n"
 	"  convert  renders a recording as a trace, with the trace options below\n"
 	"  report   prints a recording's summary\n"
-	"To trace a command named record, convert or report, put -- before it.\n"
+	"  diff     compares two recordings (event logs): what got slower, which\n"
+	"           processes only one build ran; a gate for CI with --fail-if\n"
+	"To trace a command named record, convert, report or diff, put -- before it.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output FILE      trace file to write (default: " CLI_DEFAULT_OUTPUT ");\n"
@@ -78,6 +82,10 @@ static const char usage_text[] =
 	"      --sched-resolution TIME  with --sched=summary: the time grain of the\n"
 	"                         CPU lanes; each lane shows, per TIME, what held the\n"
 	"                         CPU most (default: 10ms; units ns, us, ms, s)\n"
+	"      --deps LEVEL       file dependencies: on (default: which process wrote\n"
+	"                         each file the build later read, for the build graph\n"
+	"                         and its critical path) or off; convert and report\n"
+	"                         default to the recording's and can only lower it\n"
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
@@ -116,6 +124,16 @@ static const char usage_text[] =
 	"  -V, --version          show the version, the git commit and libbpf version\n"
 	"                         it was built from, and the kernel features probed\n"
 	"\n"
+	"Diff options (buildbpf diff OLD NEW; the report goes to stderr):\n"
+	"      --json FILE        also write the comparison as JSON (- for stdout)\n"
+	"      --markdown FILE    also write it as Markdown, for a pull request (-: stdout)\n"
+	"      --svg FILE         draw both builds' CPU/parallelism strips on one time\n"
+	"                         scale and the programs that changed most (-: stdout)\n"
+	"      --fail-if COND     exit 1 when COND holds, e.g. 'wall>+10%',\n"
+	"                         'cpu>+2s', 'program:cc1.cpu>+20%' (repeatable; the\n"
+	"                         grammar is in buildbpf(1)); exit 2 on a usage error\n"
+	"  -f, -q                 replace existing files; no text report\n"
+	"\n"
 	"The command gets BUILDBPF_TRACE_DIR, a private directory of its own: any\n"
 	"tool may write Chrome trace files there (one file per writer, named\n"
 	"<tool>-<pid>.json); they are merged under the process that wrote them.\n"
@@ -125,7 +143,8 @@ static const char usage_text[] =
 	"  sudo buildbpf -o t.json --merge 'build/**/*.json' -- make CFLAGS=-ftime-trace\n"
 	"  sudo buildbpf record -o build.bbl -- make -j8\n"
 	"  sudo buildbpf -o server.json --attach \"$(pidof sccache)\" --duration 60s\n"
-	"  buildbpf convert build.bbl -o trace.json --sched=off\n";
+	"  buildbpf convert build.bbl -o trace.json --sched=off\n"
+	"  buildbpf diff before.bbl after.bbl --fail-if 'wall>+10%'\n";
 
 /* The leading decimal number of s; *end points past it.  No sign allowed. */
 static int parse_leading_u64(const char *s, unsigned long long *v, char **end)
@@ -217,6 +236,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
 		{ "sched", required_argument, NULL, OPT_SCHED },
 		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
+		{ "deps", required_argument, NULL, OPT_DEPS },
 		{ "log", required_argument, NULL, OPT_LOG },
 		{ "merge", required_argument, NULL, OPT_MERGE },
 		{ "keep-trace-dir", no_argument, NULL, OPT_KEEP_TRACE_DIR },
@@ -249,6 +269,8 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	bool output_given = false;
 	size_t i;
 
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return cli__parse_diff(opts, argc - 1, argv + 1, out, err);
 	memset(opts, 0, sizeof(*opts));
 	for (i = 0; argc > 1 && i < sizeof(modes) / sizeof(modes[0]); i++) {
 		if (strcmp(argv[1], modes[i].name))
@@ -265,6 +287,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->ringbuf_bytes = CLI_DEFAULT_RINGBUF;
 	opts->sched = SCHED_SUMMARY;
 	opts->sched_resolution_ns = SCHED_DEFAULT_RESOLUTION_NS;
+	opts->deps = true;
 	opts->merge_max_file = MERGE_DEFAULT_FILE_MAX_BYTES;
 	opts->merge_max_events = MERGE_DEFAULT_MAX_EVENTS;
 
@@ -330,6 +353,15 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 					term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
+			break;
+		case OPT_DEPS:
+			opts->deps_given = true;
+			if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				fprintf(err, "buildbpf: --deps '%s': expected on or off\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			opts->deps = !strcmp(optarg, "on");
 			break;
 		case OPT_SCHED_RESOLUTION:
 			opts->resolution_given = true;
@@ -531,6 +563,11 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->cmd_argv = argv + optind;
 	opts->cmd_argc = argc - optind;
 	return 1;
+}
+
+void cli__print_usage(FILE *out)
+{
+	fputs(usage_text, out);
 }
 
 void cli__print_version(FILE *out, const char *commit, const char *libbpf_version)

@@ -145,7 +145,7 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 {
 	struct event_log_info *info = &r->info;
 	struct json_tokener *tok = json_tokener_new_ex(4);
-	struct json_object *obj = NULL, *v, *att;
+	struct json_object *obj = NULL, *v, *dv, *att;
 	const char *sched, *missing = NULL;
 	long long n;
 	int e = 0;
@@ -203,6 +203,16 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		goto out;
 	}
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
+	/* Optional too: recordings made before --deps existed have none. */
+	if (json_object_object_get_ex(obj, "deps", &dv)) {
+		const char *deps = json_object_is_type(dv, json_type_string) ? json_object_get_string(dv) : "";
+
+		if (strcmp(deps, "on") && strcmp(deps, "off")) {
+			e = error_text(-EBADMSG, err, size, "corrupt: unknown --deps level in the recording");
+			goto out;
+		}
+		info->deps = !strcmp(deps, "on");
+	}
 	if (json_object_object_get_ex(obj, "follow", &att) && (e = parse_follow(info, att, err, size)))
 		goto out;
 	if (json_object_object_get_ex(obj, "attached", &att)) {

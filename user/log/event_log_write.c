@@ -103,7 +103,8 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	      json_put_uint(obj, "buffer_size", info->ringbuf_bytes) ?:
 	      json_put_str(obj, "sched", sched_name(info->sched)) ?:
 	      json_put_uint(obj, "sched_resolution_ns", info->sched_resolution_ns) ?:
-	      json_put_bool(obj, "wait_all", info->wait_all);
+	      json_put_bool(obj, "wait_all", info->wait_all) ?:
+	      json_put_str(obj, "deps", info->deps ? "on" : "off");
 	if (!err && info->attached)
 		err = json_put_bool(obj, "attached", true);
 	if (!err && info->cgroup)

@@ -782,8 +782,7 @@ static char *image_start_dir(const struct model *m, const struct proc_instance *
 	return dir;
 }
 
-/* The build's directory: where the command runs its build (after its own -C). */
-static char *build_dir(const struct model *m)
+char *proc_name__build_dir(const struct model *m)
 {
 	const struct proc_instance *root;
 	char *dir, *next;
@@ -1263,7 +1262,7 @@ char *image_display_name(const struct model *m, const struct proc_instance *p, s
 
 	prog = program_name(img);
 	start_dir = image_start_dir(m, p, k);
-	build = build_dir(m);
+	build = proc_name__build_dir(m);
 	if (!prog || !start_dir || !build)
 		goto cleanup;
 	dirs = (struct name_dirs){ .dir = start_dir, .build = build };

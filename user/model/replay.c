@@ -69,6 +69,7 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	__u64 span = opts->max_span_ns ? opts->max_span_ns : REPLAY_DEFAULT_MAX_SPAN_NS;
 	__u64 resolution = opts->sched_resolution_ns ? opts->sched_resolution_ns : info->sched_resolution_ns;
 	__u64 last_ts = info->start_ns, limit;
+	bool deps = info->deps && (!opts->deps_given || opts->deps);
 	const struct bbl_trailer *t;
 	const void *rec;
 	size_t len;
@@ -76,6 +77,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 
 	memset(rp, 0, sizeof(*rp));
 	rp->info = info;
+	if (opts->deps_given && opts->deps && !info->deps)
+		return error_text(-EINVAL, err, size, "recorded with --deps=off: --deps=on needs a recording made with it");
 	if (level > info->sched)
 		return error_text(-EINVAL, err, size, "recorded with --sched=%s: --sched=%s needs a recording made with it",
 			    level_name(info->sched), level_name(level));
@@ -83,7 +86,9 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	rp->model = model__new(info->root_pid, info->start_ns);
 	if (level != SCHED_OFF)
 		rp->sched = sched_model__new(level, resolution, info->possible_cpus, info->start_ns);
-	if (!rp->model || (level != SCHED_OFF && !rp->sched) || model__set_cwd(rp->model, info->cwd))
+	if (deps)
+		rp->files = file_log__new();
+	if (!rp->model || (level != SCHED_OFF && !rp->sched) || (deps && !rp->files) || model__set_cwd(rp->model, info->cwd))
 		return error_text(-ENOMEM, err, size, "out of memory");
 	if (rp->sched && info->online_cpu_list)
 		mark_offline_cpus(rp->sched, info->online_cpu_list);
@@ -103,7 +108,11 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 			rp->out_of_range++;
 			continue;
 		}
-		if (is_sched_record(hdr)) {
+		if (file_log__is_record(hdr->type)) {
+			/* --deps=off drops them; a recording without deps has none. */
+			if (rp->files && file_log__add(rp->files, rec, len) == -ENOMEM)
+				return error_text(-ENOMEM, err, size, "out of memory");
+		} else if (is_sched_record(hdr)) {
 			if (rp->sched) {
 				e = sched_model__add_event(rp->sched, rec, len);
 				if (e == -ENOMEM)
@@ -152,6 +161,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 		rp->layout = trace_layout__new(rp->model);
 		e = rp->layout ? 0 : -ENOMEM;
 	}
+	if (!e && rp->files)
+		file_log__finish(rp->files);
 	if (e)
 		return error_text(e, err, size, "cannot reconstruct the build: %s", strerror(-e));
 	return 0;
@@ -174,6 +185,8 @@ void replay__free(struct replay *rp)
 	model__free(rp->model);
 	sched_model__free(rp->sched);
 	rp->layout = NULL;
+	file_log__free(rp->files);
+	rp->files = NULL;
 	rp->model = NULL;
 	rp->sched = NULL;
 }

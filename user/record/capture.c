@@ -133,6 +133,10 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->sched = opts->sched;
 	for (i = 0; !c->sched && sched_prog(c->skel, i); i++)
 		bpf_program__set_autoload(sched_prog(c->skel, i), false);
+	/* --deps=off: the syscall-exit program is not even attached, so no
+	 * syscall of the machine pays for it. */
+	bpf_program__set_autoload(c->skel->progs.handle_file_sys_exit, opts->deps);
+	bpf_program__set_autoload(c->skel->progs.handle_file_counts_exit, opts->deps);
 	/* Without them, a thread's last switch still needs a program. */
 	bpf_program__set_autoload(c->skel->progs.handle_final_switch, !c->sched);
 	/* The task iterator runs once, on demand (capture__list_tasks()). */

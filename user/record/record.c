@@ -279,6 +279,7 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->sched = opts->sched;
 	info->sched_resolution_ns = opts->sched_resolution_ns;
 	info->wait_all = opts->wait_all;
+	info->deps = opts->deps;
 	info->online_cpu_list = online_list;
 	/* What the command got, not buildbpf's own environment. */
 	info->makeflags = (char *)command_env__get(env, "MAKEFLAGS");
@@ -354,6 +355,7 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		.ringbuf_bytes = opts->ringbuf_bytes,
 		.verbose = opts->verbose,
 		.sched = opts->sched != SCHED_OFF,
+		.deps = opts->deps,
 		/* Summary lanes are cut in buckets of the resolution: idle
 		 * periods far below it need no record of their own. */
 		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,

@@ -285,6 +285,29 @@ static int cmp_leaf_end(const void *x, const void *y, void *ctx)
  * its children and would always be "the last to exit".  An estimate: the
  * real dependencies are in the build graph, which a tracer does not see.
  */
+/* The build graph's critical path, without the steps too short to list. */
+static int chain_from_graph(struct audit *a, const struct build_graph *g)
+{
+	size_t i;
+
+	a->chain = malloc((g->nr_path ? g->nr_path : 1) * sizeof(*a->chain));
+	a->chain_step = malloc((g->nr_path ? g->nr_path : 1) * sizeof(*a->chain_step));
+	if (!a->chain || !a->chain_step)
+		return -ENOMEM;
+	a->graph = g;
+	a->chain_busy_ns = g->path_ns;
+	for (i = 0; i < g->nr_path; i++) {
+		/* A short step is listed still when a file links it to the next or the one before. */
+		bool linked = g->path[i].via == LINK_INPUT || (i && g->path[i - 1].via == LINK_INPUT);
+
+		if (g->path[i].to_ns - g->path[i].from_ns < AUDIT_STEP_MIN_NS && !linked)
+			continue;
+		a->chain_step[a->nr_chain] = i;
+		a->chain[a->nr_chain++] = g->path[i].proc;
+	}
+	return 0;
+}
+
 static int compute_chain(struct audit *a, const struct model *m, const bool *leaf)
 {
 	size_t *leaves = NULL, nr = 0, i, lo, hi, cur, n;
@@ -619,7 +642,8 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		compute_phases(a, m, leaf);
 	}
 	compute_answers(a);
-	err = compute_chain(a, m, leaf) ?: compute_programs(a, m);
+	err = (in->graph && in->graph->nr_path ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
+	      compute_programs(a, m);
 cleanup:
 	free(leaf);
 	if (err)
@@ -636,8 +660,11 @@ void audit__free(struct audit *a)
 	free(a->programs);
 	free(a->chain);
 	free(a->wrapper);
+	free(a->chain_step);
 	a->programs = NULL;
 	a->chain = NULL;
 	a->wrapper = NULL;
+	a->chain_step = NULL;
+	a->graph = NULL;
 	a->nr_programs = a->nr_chain = 0;
 }

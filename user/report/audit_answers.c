@@ -53,12 +53,23 @@ struct chain_ctx {
 	const struct model *m;
 };
 
+/* A chain step's time: with the build graph, the part of it that held the critical path. */
+static __u64 step_wall(const struct audit *a, const struct model *m, size_t i)
+{
+	const struct proc_instance *p = &m->procs[a->chain[i]];
+	const struct critical_step *s;
+
+	if (!a->graph)
+		return p->end_ns - p->start_ns;
+	s = &a->graph->path[a->chain_step[i]];
+	return s->to_ns - s->from_ns;
+}
+
 static __u64 chain_step_wall(const void *ctx, size_t i)
 {
 	const struct chain_ctx *c = ctx;
-	const struct proc_instance *p = &c->m->procs[c->a->chain[i]];
 
-	return p->end_ns - p->start_ns;
+	return step_wall(c->a, c->m, i);
 }
 
 static void put_jobs_allowed(FILE *f, const struct audit *a)
@@ -288,12 +299,9 @@ static bool chain_is_informative(const struct audit *a, const struct model *m)
 
 	if (a->nr_chain < 2)
 		return false;
-	for (i = 0; i < a->nr_chain; i++) {
-		const struct proc_instance *p = &m->procs[a->chain[i]];
-
-		if (holds_answer_share(p->end_ns - p->start_ns, a->wall_ns))
+	for (i = 0; i < a->nr_chain; i++)
+		if (holds_answer_share(step_wall(a, m, i), a->wall_ns))
 			return true;
-	}
 	return false;
 }
 
@@ -305,8 +313,12 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 	struct report_line l;
 	FILE *f = report_line__begin(&l, out);
 
-	fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,
-		a->nr_chain == 1 ? "" : "s");
+	if (a->graph)
+		fprintf(f, "  critical path (build graph, %zu file edge%s): %zu step%s; longest", a->graph->nr_edges,
+			a->graph->nr_edges == 1 ? "" : "s", a->nr_chain, a->nr_chain == 1 ? "" : "s");
+	else
+		fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,
+			a->nr_chain == 1 ? "" : "s");
 	for (shown = 0; shown < ANSWER_CHAIN_STEPS; shown++) {
 		if (!next_largest(chain_step_wall, &ctx, a->nr_chain, !shown, &at, &wall) ||
 		    (shown && wall * 100 < a->wall_ns))
@@ -339,7 +351,8 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 	if (chain_is_informative(a, m)) {
 		if (!named) {
 			f = report_line__begin(&l, out);
-			fputs("speed up? the longest steps on the chain to the end:", f);
+			fputs(a->graph ? "speed up? the longest steps on the critical path:" :
+					 "speed up? the longest steps on the chain to the end:", f);
 			report_line__end(&l);
 		}
 		put_chain(out, a, m);

@@ -165,10 +165,22 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 		      json_put_int(p, "pid", pi->pid) ?:
 		      json_put_ms(p, "start_ms", pi->start_ns - m->start_ns) ?:
 		      json_put_ms(p, "end_ms", pi->end_ns - m->start_ns);
+		if (!err && a->graph) {
+			/* The part of the process that held the path, and how the next step followed. */
+			const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+
+			err = json_put_ms(p, "path_from_ms", s->from_ns - m->start_ns) ?:
+			      json_put_ms(p, "path_to_ms", s->to_ns - m->start_ns) ?:
+			      json_put_str(p, "then", graph_link__name(s->via));
+			if (!err && s->via == LINK_INPUT)
+				err = json_put_str(p, "file", a->graph->edges[s->edge].path);
+		}
 		err = json_append(arr, json_done(p, err));
 	}
 	arr = json_done(arr, err);
-	err = json_put_bool(o, "estimate", true) ?:
+	if (!err && a->graph)
+		err = json_put_int(o, "file_edges", a->graph->nr_edges);
+	err = err ?: json_put_bool(o, "estimate", !a->graph) ?:
 	      json_put_int(o, "count", a->nr_chain) ?:
 	      json_put_ms(o, "busy_ms", a->chain_busy_ns) ?:
 	      json_put(o, "processes", arr);

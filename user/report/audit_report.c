@@ -116,10 +116,45 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 	}
 }
 
+/*
+ * The build graph's critical path: each step with the time it held the
+ * path, and the file through which it waited for the step before.
+ */
+static void put_critical_path(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct build_graph *g = a->graph;
+	size_t i, from = a->nr_chain > REPORT_CHAIN_MAX ? a->nr_chain - REPORT_CHAIN_MAX : 0;
+
+	fprintf(out, "buildbpf: critical path (build graph, %zu file edge%s): %zu step%s, %.2f s of %.2f s wall:",
+		g->nr_edges, g->nr_edges == 1 ? "" : "s", a->nr_chain, a->nr_chain == 1 ? "" : "s",
+		sec(a->chain_busy_ns), sec(a->wall_ns));
+	if (from)
+		fputs(" ...", out);
+	for (i = from; i < a->nr_chain; i++) {
+		const struct critical_step *s = &g->path[a->chain_step[i]];
+		/* The link into this step is the one the step before holds. */
+		const struct critical_step *before = a->chain_step[i] ? s - 1 : NULL;
+
+		fputs(i > from || from ? " -> " : " ", out);
+		report_put_proc(out, m, s->proc);
+		if (before && before->via == LINK_INPUT) {
+			fputs(" (reads ", out);
+			report_put_name(out, g->edges[before->edge].path, REPORT_NAME_MAX);
+			fputc(')', out);
+		}
+		fprintf(out, " %.2f s", sec(s->to_ns - s->from_ns));
+	}
+	fputc('\n', out);
+}
+
 static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 {
 	size_t i, from;
 
+	if (a->graph) {
+		put_critical_path(out, a, m);
+		return;
+	}
 	if (!a->nr_chain)
 		return;
 	fprintf(out, "buildbpf: chain to the end (estimate, no build graph): %zu process%s, %.2f s of %.2f s wall:",

@@ -81,8 +81,14 @@ struct builder {
 	const struct sched_model *sched; /* NULL: no scheduler data */
 	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
+	const struct build_graph *graph; /* NULL: no file records */
+	bool *critical;			 /* with graph: per proc, on the critical path */
+	size_t data_flows;		 /* data edges drawn as flows */
 	const struct trace_meta *meta;
 };
+
+/* Data edges drawn as flow arrows at most: a huge build's would swamp the viewer. */
+#define DATA_FLOWS_MAX 20000
 
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -441,6 +447,26 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched, 
 	return args;
 }
 
+/* The build graph's facts about process i, added to args (NULL passes through). */
+static struct json_object *graph_args(const struct builder *b, size_t i, struct json_object *args)
+{
+	const struct graph_proc_files *pf;
+	int err = 0;
+
+	if (!args || !b->graph)
+		return args;
+	pf = &b->graph->proc_files[i];
+	if (pf->known)
+		err = json_put_int(args, "files_opened", pf->opened) ?: json_put_int(args, "files_written", pf->written);
+	if (!err && b->critical[i])
+		err = json_put_bool(args, "critical", true);
+	if (err) {
+		json_object_put(args);
+		return NULL;
+	}
+	return args;
+}
+
 /* An X slice on any track; takes ownership of args. */
 static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct trace_span span,
 		 struct json_object *args)
@@ -517,13 +543,50 @@ static int add_fork_flow(struct builder *b, size_t i)
 	return err;
 }
 
+/*
+ * Data edges as flow arrows named "input", from the writer's slice start
+ * to the reader's (where DevTools binds flow ends), the file in the s
+ * event's args; only where the reader's slice does not start first.
+ */
+static int add_data_flows(struct builder *b)
+{
+	const struct build_graph *g = b->graph;
+	const struct proc_layout *procs = b->layout->procs;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < g->nr_edges && b->data_flows < DATA_FLOWS_MAX; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		struct json_object *s, *args;
+		__s64 id;
+
+		if (procs[e->reader].span.ts < procs[e->writer].span.ts)
+			continue;
+		id = ++b->last_flow_id;
+		s = new_event("s", "process", "input", TRACE_PID, lane_tid(b->m->procs[e->writer].lane),
+			      procs[e->writer].span.ts);
+		args = json_object_new_object();
+		err = json_put_int(s, "id", id) ?:
+		      json_put(s, "args", json_done(args, json_put_str(args, "file", e->path)));
+		err = emit(b, json_done(s, err));
+		if (!err) {
+			struct json_object *f = new_event("f", "process", "input", TRACE_PID,
+							  lane_tid(b->m->procs[e->reader].lane), procs[e->reader].span.ts);
+
+			err = emit(b, json_done(f, json_put_int(f, "id", id) ?: json_put_str(f, "bp", "e")));
+		}
+		b->data_flows++;
+	}
+	return err;
+}
+
 static int add_proc(struct builder *b, size_t i)
 {
 	const struct proc_instance *p = &b->m->procs[i];
 	int err;
 
 	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			proc_args(p, b->sched != NULL, daemon_of(b, p)));
+			graph_args(b, i, proc_args(p, b->sched != NULL, daemon_of(b, p))));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
@@ -796,6 +859,20 @@ static struct json_object *new_cpu_summaries(const struct sched_model *s)
 	return json_done(cpus, err);
 }
 
+/* otherData.build_graph: the data edges, and how many were drawn (capped). */
+static struct json_object *new_graph_summary(const struct builder *b)
+{
+	struct json_object *o = json_object_new_object();
+
+	return json_done(o, json_put_int(o, "file_records", b->graph->file_records) ?:
+				    json_put_int(o, "files", b->graph->nr_files) ?:
+				    json_put_int(o, "edges", b->graph->nr_edges) ?:
+				    json_put_int(o, "edges_drawn", b->data_flows) ?:
+				    json_put_int(o, "edges_drawn_max", DATA_FLOWS_MAX) ?:
+				    json_put_int(o, "critical_steps", b->graph->nr_path) ?:
+				    json_put_ms(o, "critical_path_ms", b->graph->path_ns));
+}
+
 /* otherData.sched: how the CPU lanes were recorded, and each CPU's totals. */
 static struct json_object *new_sched_summary(const struct sched_model *s)
 {
@@ -872,6 +949,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 		err = json_put(od, "merge", trace_merge__summary(meta->merge));
 	if (!err && meta->audit)
 		err = json_put(od, "audit", audit_json__new(meta->audit, m));
+	if (!err && b->graph)
+		err = json_put(od, "build_graph", new_graph_summary(b));
 	if (err) {
 		json_object_put(od);
 		return NULL;
@@ -882,10 +961,20 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 /* Per-proc scratch the builder needs before it emits anything. */
 static int builder_init(struct builder *b, const struct model *m, const struct trace_meta *meta, int fd)
 {
+	size_t i;
+
 	memset(b, 0, sizeof(*b));
 	b->m = m;
 	b->meta = meta;
 	b->sched = meta->sched;
+	b->graph = meta->graph;
+	if (meta->graph) {
+		b->critical = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*b->critical));
+		if (!b->critical)
+			return -ENOMEM;
+		for (i = 0; i < meta->graph->nr_path; i++)
+			b->critical[meta->graph->path[i].proc] = true;
+	}
 	b->fd = fd;
 	b->buf = malloc(WRITE_BUF_BYTES);
 	b->slot = json_object_new_array();
@@ -905,6 +994,7 @@ static void builder_free(struct builder *b)
 	json_object_put(b->slot);
 	trace_layout__free(b->own_layout);
 	free(b->by_pid);
+	free(b->critical);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);
 	free(b->cpu_names);
@@ -1001,6 +1091,8 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 		err = add_cpu_track_names(&b);
 	for (i = 0; !err && i < m->nr_procs; i++)
 		err = add_proc(&b, i);
+	if (!err && b.graph)
+		err = add_data_flows(&b);
 	if (!err && b.sched)
 		err = add_cpu_slices(&b) ?: add_counters(&b);
 	if (!err && meta->merge)

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * File dependencies of the traced build (--deps=on): which process wrote a
+ * file and which later read it, keyed by the file's identity (device and
+ * inode), so that a writer -> reader edge can be drawn in user space.
+ *
+ * One program on the raw sys_exit tracepoint (tp_btf: no tracefs needed):
+ * it fires on every syscall of the machine, so it first compares the
+ * syscall number (a register already loaded) and returns for anything but
+ * the open and rename families; an open by a process outside the build
+ * then costs one map lookup (`tracked`) and a return.  From the syscall's
+ * exit the opened file is reachable through the task's fd table.
+ *
+ * What is recorded, for the build's processes only:
+ *  - every open of a regular file for writing (O_WRONLY, O_RDWR; O_CREAT
+ *    and O_TRUNC imply one of them in practice): a record, and the inode
+ *    goes into `written_files`;
+ *  - an open for reading of an inode in `written_files`: a record.  Files
+ *    the build only reads (system headers) produce none;
+ *  - a successful rename: a record with both paths (the inode is not
+ *    reachable from the syscall's exit; user space matches the old path);
+ *  - per process, the count of all files opened and opened for writing,
+ *    sent once when the process ends (sched_process_exit of its last
+ *    thread).
+ * Not seen: writes through an fd opened before the build or inherited
+ * from outside it, mmap of a file opened earlier, 32-bit compat syscalls,
+ * io_uring opens, renames onto a path by other syscalls (link + unlink).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "maps.bpf.h"
+#include "emit.bpf.h"
+
+char LICENSE[] SEC("license") __weak = "GPL";
+
+#ifndef __TARGET_ARCH_x86
+#error "file_events.bpf.c knows only x86-64's syscall numbers"
+#endif
+
+/* x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl). */
+#define NR_open 2
+#define NR_rename 82
+#define NR_creat 85
+#define NR_openat 257
+#define NR_renameat 264
+#define NR_renameat2 316
+#define NR_openat2 437
+
+/* The kernel's FMODE_WRITE and FMODE_PATH (O_PATH: no I/O at all), and S_IFMT/S_IFREG. */
+#define BB_FMODE_WRITE 0x2
+#define BB_FMODE_PATH 0x4000
+#define BB_S_IFMT 00170000
+#define BB_S_IFREG 0100000
+
+/* Identity of a file: an inode of a file system. */
+struct file_key {
+	__u64 ino;
+	__u32 dev;
+	__u32 __pad;
+};
+
+/* Regular files the build opened for writing: value unused (presence). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 262144);
+	__type(key, struct file_key);
+	__type(value, __u8);
+} written_files SEC(".maps");
+
+/* Files opened per process of the build, keyed by tgid (struct bb_file_counts). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
+	__type(key, __u32);
+	__type(value, struct bb_file_counts);
+} file_counts SEC(".maps");
+
+/* The struct file behind fd in the current task's fd table; NULL if none. */
+static __always_inline struct file *current_file(long fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds;
+	struct file *f = NULL;
+
+	if (fd < 0 || !fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+static __always_inline void count_open(__u32 tgid, bool write)
+{
+	struct bb_file_counts *c = bpf_map_lookup_elem(&file_counts, &tgid), zero = {};
+
+	if (!c) {
+		/* A full map loses this process's counts: say so. */
+		if (bpf_map_update_elem(&file_counts, &tgid, &zero, BPF_NOEXIST) == -7 /* -E2BIG */)
+			count_drop();
+		c = bpf_map_lookup_elem(&file_counts, &tgid);
+		if (!c)
+			return;
+	}
+	__sync_fetch_and_add(&c->opened, 1);
+	if (write)
+		__sync_fetch_and_add(&c->written, 1);
+}
+
+/* The file's path as its dentries spell it, leaf first, into e->names. */
+static __always_inline void fill_names(struct bb_file_event *e, struct dentry *d)
+{
+	int i;
+
+	e->nr_names = 0;
+	for (i = 0; i < BB_FILE_NAMES; i++) {
+		struct dentry *parent = BPF_CORE_READ(d, d_parent);
+		const unsigned char *name = BPF_CORE_READ(d, d_name.name);
+
+		if (!parent || parent == d) {
+			/* d is its file system's root, spelt "/": not a name. */
+			e->flags |= BB_FILE_PATH_COMPLETE;
+			return;
+		}
+		if (bpf_probe_read_kernel_str(e->names[i], BB_FILE_NAME_LEN, name) < 0)
+			e->names[i][0] = 0;
+		e->nr_names = i + 1;
+		d = parent;
+	}
+	if (BPF_CORE_READ(d, d_parent) == d)
+		e->flags |= BB_FILE_PATH_COMPLETE;
+}
+
+static __always_inline void on_open(__u32 pid, __u32 tgid, long fd)
+{
+	struct file *f = current_file(fd);
+	struct file_key key = {};
+	struct bb_file_event *e;
+	struct inode *inode;
+	unsigned int mode;
+	bool write;
+
+	if (!f)
+		return;
+	mode = BPF_CORE_READ(f, f_mode);
+	inode = BPF_CORE_READ(f, f_inode);
+	if (mode & BB_FMODE_PATH)
+		return;
+	write = mode & BB_FMODE_WRITE;
+	count_open(tgid, write);
+	/* /dev/null, ttys, pipes: written by every shell, no dependency. */
+	if ((BPF_CORE_READ(inode, i_mode) & BB_S_IFMT) != BB_S_IFREG)
+		return;
+	key.ino = BPF_CORE_READ(inode, i_ino);
+	key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	if (write) {
+		__u8 one = 1;
+
+		if (bpf_map_update_elem(&written_files, &key, &one, BPF_ANY))
+			count_drop(); /* full: its readers will be missing */
+	} else if (!bpf_map_lookup_elem(&written_files, &key)) {
+		return;
+	}
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop();
+		return;
+	}
+	fill_header(&e->hdr, BB_EV_FILE_OPEN, pid, tgid, bpf_ktime_get_ns());
+	e->ino = key.ino;
+	e->dev = key.dev;
+	e->flags = write ? BB_FILE_WRITE : 0;
+	e->__pad = 0;
+	fill_names(e, BPF_CORE_READ(f, f_path.dentry));
+	bpf_ringbuf_submit(e, wakeup_flag());
+}
+
+/* Success of rename(old, new) or rename{at,at2}(olddfd, old, newdfd, new, ...). */
+static __always_inline void on_rename(__u32 pid, __u32 tgid, const void *old_path, const void *new_path)
+{
+	struct bb_file_rename_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop();
+		return;
+	}
+	fill_header(&e->hdr, BB_EV_FILE_RENAME, pid, tgid, bpf_ktime_get_ns());
+	/* The syscall has just read them: they are resident. */
+	if (bpf_probe_read_user_str(e->old_path, sizeof(e->old_path), old_path) < 0)
+		e->old_path[0] = 0;
+	if (bpf_probe_read_user_str(e->new_path, sizeof(e->new_path), new_path) < 0)
+		e->new_path[0] = 0;
+	bpf_ringbuf_submit(e, wakeup_flag());
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(handle_file_sys_exit, struct pt_regs *regs, long ret)
+{
+	long nr = regs->orig_ax; /* a tp_btf argument: read directly */
+	__u64 id;
+	__u32 tgid;
+
+	switch (nr) {
+	case NR_open:
+	case NR_creat:
+	case NR_openat:
+	case NR_openat2:
+	case NR_rename:
+	case NR_renameat:
+	case NR_renameat2:
+		break;
+	default:
+		return 0;
+	}
+	if (ret < 0)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	tgid = id >> 32;
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+
+	/* The arguments are still in the saved user registers: di, si, dx, r10. */
+	switch (nr) {
+	case NR_rename:
+		on_rename((__u32)id, tgid, (void *)regs->di, (void *)regs->si);
+		break;
+	case NR_renameat:
+	case NR_renameat2:
+		on_rename((__u32)id, tgid, (void *)regs->si, (void *)regs->r10);
+		break;
+	default:
+		on_open((__u32)id, tgid, ret);
+	}
+	return 0;
+}
+
+/*
+ * A process's counters leave with its last thread: sched_process_exit runs
+ * after do_exit() counted the thread out of signal->live.  Two threads
+ * ending at once may both see zero live; the map delete decides which one
+ * sends the record.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(handle_file_counts_exit, struct task_struct *p)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid);
+	struct bb_file_counts *c, copy;
+	struct bb_file_counts_event *e;
+
+	if (BPF_CORE_READ(p, signal, live.counter) != 0)
+		return 0;
+	c = bpf_map_lookup_elem(&file_counts, &tgid);
+	if (!c)
+		return 0;
+	copy = *c;
+	if (bpf_map_delete_elem(&file_counts, &tgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_drop();
+		return 0;
+	}
+	fill_header(&e->hdr, BB_EV_FILE_COUNTS, BPF_CORE_READ(p, pid), tgid, bpf_ktime_get_ns());
+	e->counts = copy;
+	bpf_ringbuf_submit(e, wakeup_flag());
+	return 0;
+}

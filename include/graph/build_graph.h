@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The build graph: which process's output another process read (data
+ * edges, from the kernel's file records, model/file_log.h) and which
+ * process started which (the process tree), and over them the critical
+ * path: the chain of steps that determined when the build ended.  Pure:
+ * the process model and the file log in, figures out; tested from
+ * synthetic records.
+ *
+ *   struct build_graph g;
+ *   build_graph__compute(&g, model, file_log);
+ *   ... g.edges, g.path ...
+ *   build_graph__free(&g);
+ */
+#ifndef BUILDBPF_BUILD_GRAPH_H
+#define BUILDBPF_BUILD_GRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "model/file_log.h"
+#include "model/model.h"
+
+/* A file the build wrote: an inode, shown by the last path seen for it. */
+struct graph_file {
+	__u64 ino;
+	__u32 dev;
+	const char *path; /* owned by the file log */
+};
+
+/* writer -> reader: reader opened the file after writer had written it. */
+struct graph_edge {
+	size_t writer, reader; /* indexes in model->procs */
+	size_t file;	       /* index in graph->files */
+	__u64 written_ns;      /* the writer's open for writing (or rename) it follows */
+	__u64 read_ns;	       /* the reader's first open of it */
+	/* The path the reader opened (an inode freed and reused, as temporary
+	 * files' are, shows the file's last path; the edge its own). */
+	const char *path;
+};
+
+/* Files a process opened, from the kernel's counters (sent at its end). */
+struct graph_proc_files {
+	__u32 opened, written;
+	bool known; /* a counts record arrived (none: it opened nothing, or still ran) */
+};
+
+/* How the critical path reached a step: what the step waited for. */
+enum graph_link {
+	LINK_END = 0,	/* the build's end: the command itself */
+	LINK_WAIT,	/* its parent ended after waiting for it */
+	LINK_INPUT,	/* it wrote a file the next step read */
+	LINK_SPAWN,	/* it forked the next step */
+};
+
+/*
+ * One step of the critical path: process proc holds the path during
+ * [from_ns, to_ns]; via says how the step after it (later in time) was
+ * reached from it.
+ */
+struct critical_step {
+	size_t proc;
+	__u64 from_ns, to_ns;
+	enum graph_link via;
+	long edge; /* LINK_INPUT: index in graph->edges; else -1 */
+};
+
+struct build_graph {
+	struct graph_file *files;
+	size_t nr_files;
+	struct graph_edge *edges; /* by reader, then read time */
+	size_t nr_edges;
+	struct graph_proc_files *proc_files; /* one per model->procs */
+	struct critical_step *path;	     /* oldest first */
+	size_t nr_path;
+	__u64 path_ns;	     /* the steps' time summed: the path's length */
+	size_t nr_renames_matched; /* renames that made their process a writer */
+	size_t unmatched;    /* file records of no known process */
+	size_t file_records; /* file records replay accepted, malformed ones included */
+};
+
+/* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */
+int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl);
+void build_graph__free(struct build_graph *g);
+
+/* "wait", "input", "spawn", "end". */
+const char *graph_link__name(enum graph_link link);
+
+#endif /* BUILDBPF_BUILD_GRAPH_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Integration: file dependencies recorded by the kernel (--deps) on real
+ * builds whose graph is known.  A make project where gen writes gen.h, a.o
+ * reads it, b.o and c.o are independent and the link reads the three
+ * objects, each step held by a sleep of known length (gen 0.5 s, a 1 s,
+ * b 2 s, c 3 s, link 0.5 s): the edges are exactly the declared ones and
+ * the critical path is c.o's job then the link, 3.5 s.  A storm of
+ * independent jobs has no edge and no chain.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "lib/integration.h"
+#include "lib/json_fields.h"
+
+TestSuite(deps, .init = integration_setup, .fini = integration_teardown, .timeout = 240);
+
+static void write_known_project(void)
+{
+	bb_write_file(&run, "gen.c", "#include <stdio.h>\nint main(void) { puts(\"#define GEN 42\"); return 0; }\n");
+	bb_write_file(&run, "a.c", "#include \"gen.h\"\nint a(void) { return GEN; }\n");
+	bb_write_file(&run, "b.c", "int b(void) { return 2; }\n");
+	bb_write_file(&run, "c.c", "int c(void) { return 3; }\n");
+	bb_write_file(&run, "main.c", "int a(void); int b(void); int c(void);\n"
+				      "int main(void) { return a() + b() + c() != 47; }\n");
+	bb_write_file(&run, "Makefile",
+		      "O := out\n"
+		      "all: $(O)/prog\n"
+		      "$(O)/gen: gen.c\n\tmkdir -p $(O) && cc -o $@ gen.c\n"
+		      "$(O)/gen.h: $(O)/gen\n\tsleep 0.5; $(O)/gen > $@\n"
+		      "$(O)/a.o: a.c $(O)/gen.h\n\tsleep 1; cc -I$(O) -c -o $@ a.c\n"
+		      "$(O)/b.o: b.c $(O)/gen\n\tsleep 2; cc -c -o $@ b.c\n"
+		      "$(O)/c.o: c.c $(O)/gen\n\tsleep 3; cc -c -o $@ c.c\n"
+		      "$(O)/prog: $(O)/a.o $(O)/b.o $(O)/c.o main.c\n"
+		      "\tsleep 0.5; cc -o $@ main.c $(O)/a.o $(O)/b.o $(O)/c.o\n");
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* The process slice that starts the flow end ev is bound to (same tid and ts). */
+static struct json_object *slice_at(struct json_object *slices, struct json_object *ev)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *s = json_object_array_get_idx(slices, i);
+
+		if (json_object_get_int64(need_field(s, "tid")) == json_object_get_int64(need_field(ev, "tid")) &&
+		    json_object_get_int64(need_field(s, "ts")) == json_object_get_int64(need_field(ev, "ts")))
+			return s;
+	}
+	return NULL;
+}
+
+struct flow {
+	const char *file;
+	struct json_object *writer, *reader; /* process slices */
+};
+
+/* The trace's "input" flows, each with its two slices; returns how many. */
+static size_t input_flows(struct json_object *trace, struct json_object *slices, struct flow *out, size_t max)
+{
+	struct json_object *events = need_field(trace, "traceEvents");
+	size_t i, j, n = 0;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *s = json_object_array_get_idx(events, i), *v;
+
+		if (!json_object_object_get_ex(s, "name", &v) || strcmp(json_object_get_string(v), "input") ||
+		    strcmp(json_object_get_string(need_field(s, "ph")), "s"))
+			continue;
+		for (j = 0; j < json_object_array_length(events); j++) {
+			struct json_object *f = json_object_array_get_idx(events, j);
+
+			if (!json_object_object_get_ex(f, "name", &v) || strcmp(json_object_get_string(v), "input") ||
+			    strcmp(json_object_get_string(need_field(f, "ph")), "f") ||
+			    json_object_get_int64(need_field(f, "id")) != json_object_get_int64(need_field(s, "id")))
+				continue;
+			cr_assert(lt(sz, n, max));
+			out[n].file = json_object_get_string(need_field(need_field(s, "args"), "file"));
+			out[n].writer = slice_at(slices, s);
+			out[n].reader = slice_at(slices, f);
+			cr_assert(out[n].writer && out[n].reader, "flow %s binds to no slice", out[n].file);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* The flows whose file ends in suffix. */
+static size_t flows_of(const struct flow *flows, size_t n, const char *suffix, const struct flow **first)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (ends_with(flows[i].file, suffix) && !k++)
+			*first = &flows[i];
+	return k;
+}
+
+static const char *slice_name(struct json_object *slice)
+{
+	return json_object_get_string(need_field(slice, "name"));
+}
+
+Test(deps, edges_of_a_known_make_build_are_the_declared_ones)
+{
+	struct json_object *trace, *slices;
+	const struct flow *f = NULL, *fa = NULL, *fb = NULL, *fc = NULL;
+	struct flow flows[64];
+	size_t n;
+
+	write_known_project();
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "make", "-s", "-j4", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "critical path (build graph, ") != NULL, "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	n = input_flows(trace, slices, flows, 64);
+
+	/* gen.h: written by its job's shell (the redirection), read by cc1 a.c only. */
+	cr_assert(eq(sz, flows_of(flows, n, "/out/gen.h", &f), 1), "stderr: %s", run.err);
+	cr_assert(strstr(slice_name(f->writer), "out/gen > out/gen.h") != NULL, "%s", slice_name(f->writer));
+	cr_assert(eq(str, (char *)slice_name(f->reader), "cc1 a.c"));
+	/* The generator the build linked, then ran: an input of the process that exec'd it. */
+	cr_assert(eq(sz, flows_of(flows, n, "out/gen", &f), 1), "stderr: %s", run.err);
+	cr_assert(strstr(slice_name(f->writer), "-o out/gen") != NULL, "%s", slice_name(f->writer));
+	cr_assert(eq(str, (char *)bb_arg_argv(f->reader, 0), "out/gen"));
+	/* The three objects: each written by its assembler, read by the one linker. */
+	cr_assert(eq(sz, flows_of(flows, n, "/out/a.o", &fa), 1));
+	cr_assert(eq(sz, flows_of(flows, n, "/out/b.o", &fb), 1));
+	cr_assert(eq(sz, flows_of(flows, n, "/out/c.o", &fc), 1));
+	cr_assert(eq(str, (char *)slice_name(fc->writer), "as -o out/c.o"));
+	cr_assert(eq(i64, bb_arg_int(fa->reader, "pid"), bb_arg_int(fc->reader, "pid")));
+	cr_assert(eq(i64, bb_arg_int(fb->reader, "pid"), bb_arg_int(fc->reader, "pid")));
+	cr_assert(strstr(slice_name(fc->reader), "ld") != NULL, "%s", slice_name(fc->reader));
+	/* Written files count on the slices; the writer of c.o wrote one file. */
+	cr_assert(ge(i64, bb_arg_int(fc->writer, "files_written"), 1));
+	cr_assert(ge(i64, bb_arg_int(fc->reader, "files_opened"), 4));
+	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
+	json_object_put(slices);
+	json_object_put(trace);
+}
+
+Test(deps, critical_path_of_a_known_make_build_is_c_then_the_link)
+{
+	struct json_object *summary, *chain, *steps, *trace;
+	bool via_c = false, via_a_or_b = false, long_sleep = false;
+	double busy;
+	size_t i;
+
+	write_known_project();
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--log", "b.bbl", "--summary-json", "s.json", "--", "make", "-s",
+					  "-j4", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	summary = bb_load_summary(&run, "s.json");
+	chain = need_field(summary, "critical_chain");
+	cr_assert(not(json_object_get_boolean(need_field(chain, "estimate"))));
+	cr_assert(ge(int, json_object_get_int(need_field(chain, "file_edges")), 5));
+	steps = need_field(chain, "processes");
+	for (i = 0; i < json_object_array_length(steps); i++) {
+		struct json_object *s = json_object_array_get_idx(steps, i), *file;
+		double held = json_object_get_double(need_field(s, "path_to_ms")) -
+			      json_object_get_double(need_field(s, "path_from_ms"));
+
+		if (json_object_object_get_ex(s, "file", &file)) {
+			via_c |= ends_with(json_object_get_string(file), "/out/c.o");
+			via_a_or_b |= ends_with(json_object_get_string(file), "/out/a.o") ||
+				      ends_with(json_object_get_string(file), "/out/b.o");
+		}
+		long_sleep |= held >= 2900.0;
+	}
+	cr_assert(via_c, "the path reaches the link through c.o: %s", run.err);
+	cr_assert(not(via_a_or_b), "%s", run.err);
+	cr_assert(long_sleep, "c.o's 3 s step holds the path: %s", run.err);
+	busy = json_object_get_double(need_field(chain, "busy_ms"));
+	/* 3 s + 0.5 s of sleeps, the compiles and the link on top. */
+	cr_assert(ge(dbl, busy, 3500.0), "%s", run.err);
+	cr_assert(le(dbl, busy, json_object_get_double(need_field(summary, "wall_ms")) + 1.0), "%s", run.err);
+	json_object_put(summary);
+
+	/* convert --deps=off: as if no file was recorded. */
+	bb_run_fini(&run);
+	bb_run_init(&run);
+	write_known_project();
+	bb_run_in(&run, (const char *[]){ "--deps=off", "-v", "-o", "t.json", "--log", "b.bbl", "--", "make", "-s", "-j4", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "chain to the end (estimate, no build graph)") != NULL, "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	cr_assert(not(json_object_object_get_ex(need_field(trace, "otherData"), "build_graph", NULL)));
+	json_object_put(trace);
+	bb_run_in(&run, (const char *[]){ "convert", "b.bbl", "-o", "u.json", "--deps=on", NULL }, NULL);
+	cr_assert(eq(int, run.status, 1), "a recording without deps cannot give them: %s", run.err);
+	cr_assert(strstr(run.err, "recorded with --deps=off") != NULL, "stderr: %s", run.err);
+}
+
+Test(deps, convert_deps_off_drops_the_graph_of_a_recording_that_has_one)
+{
+	struct json_object *trace;
+
+	write_known_project();
+	bb_run_in(&run, (const char *[]){ "record", "-q", "-o", "b.bbl", "--", "make", "-s", "-j4", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	bb_run_in(&run, (const char *[]){ "convert", "b.bbl", "-o", "on.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "on.json"));
+	cr_assert(ge(i64, json_object_get_int64(need_field(bb_other(trace, "build_graph"), "edges")), 5));
+	json_object_put(trace);
+	bb_run_in(&run, (const char *[]){ "convert", "b.bbl", "-v", "-o", "off.json", "--deps=off", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "(estimate, no build graph)") != NULL, "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "off.json"));
+	cr_assert(not(json_object_object_get_ex(need_field(trace, "otherData"), "build_graph", NULL)));
+	json_object_put(trace);
+}
+
+Test(deps, a_storm_of_independent_jobs_has_no_edge_and_no_chain)
+{
+	struct json_object *summary, *chain;
+
+	bb_write_fanout_makefile(&run, 400, "@true");
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", "-j2", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	summary = bb_load_summary(&run, "s.json");
+	chain = need_field(summary, "critical_chain");
+	cr_assert(not(json_object_get_boolean(need_field(chain, "estimate"))));
+	cr_assert(eq(int, json_object_get_int(need_field(chain, "file_edges")), 0), "%s", run.err);
+	/* make, one true (its fork and wait are under a millisecond), make. */
+	cr_assert(le(int, json_object_get_int(need_field(chain, "count")), 3), "%s", run.err);
+	json_object_put(summary);
+}
+
+Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
+{
+	enum { BURST = 300, STATUS = 7 };
+	struct json_object *trace;
+	long long lost, records, file_records, expected;
+	char count[16], status[16];
+
+	snprintf(count, sizeof(count), "%d", BURST);
+	snprintf(status, sizeof(status), "%d", STATUS);
+	/*
+	 * --sched=off: besides fork, exec and exit (3 per child; the root's
+	 * exec and exit), the file records are one count per process that
+	 * opened a file: every /bin/true and load-gen itself (the dynamic
+	 * loader opens the C library), and no open of a file the build wrote.
+	 */
+	bb_run_in(&run, (const char *[]){ "--sched=off", "--buffer-size", "4K", "-o", "t.json", "--",
+					  bb_test_prog("load-gen"), "rt-burst", count, status, "/bin/true", NULL }, NULL);
+	cr_assert(eq(int, run.status, STATUS), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	lost = bb_other_int(trace, "lost_events");
+	records = bb_other_int(trace, "records");
+	file_records = json_object_get_int64(need_field(bb_other(trace, "build_graph"), "file_records"));
+	expected = 3LL * BURST + 2 + BURST + 1;
+	cr_log_info("deps ring buffer 4K: %lld process records, %lld file records arrived, %lld lost, %lld expected",
+		    records, file_records, lost, expected);
+	cr_assert(lt(i64, 0, lost), "a 4K buffer took a %d-process burst whole", BURST);
+	cr_assert(eq(i64, records + file_records + lost, expected), "stderr: %s", run.err);
+	json_object_put(trace);
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Integration: `buildbpf diff` on real recordings of a small C build, with
+ * known answers: one compile made slower on purpose is named first, with
+ * the right sign and size, and every process is matched; the same build
+ * recorded twice shows nothing above the noise floor.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "lib/integration.h"
+#include "lib/xml_check.h"
+
+TestSuite(diff, .init = integration_setup, .fini = integration_teardown, .timeout = 300);
+
+/*
+ * About 0.5 s more of cc1's CPU time: a constant expression of 384K terms
+ * that the preprocessor expands and the parser folds.
+ */
+static const char slow_source[] = "#define X4(x) x x x x\n"
+				  "#define X16(x) X4(X4(x))\n"
+				  "#define X256(x) X16(X16(x))\n"
+				  "#define X64K(x) X256(X256(x))\n"
+				  "int slow(void) { return 0 X64K(X4(+1) +1 +1); }\n";
+
+/*
+ * Three compiles and a link in dir (relative to the run's), b.c slowed or
+ * not.  The compiles name their sources by absolute path: two trees differ
+ * in every argv until the build directory is normalised.
+ */
+static void write_project(const char *dir, bool slow)
+{
+	char name[256], text[1024];
+
+	snprintf(name, sizeof(name), "%s", bb_path(&run, dir));
+	mkdir(name, 0755);
+	snprintf(name, sizeof(name), "%s/Makefile", dir);
+	bb_write_file(&run, name,
+		      "prog: a.o b.o c.o\n\tcc -o $@ a.o b.o c.o\n"
+		      "%.o: %.c\n\tcc -O2 -c -o $@ $(CURDIR)/$<\n");
+	snprintf(name, sizeof(name), "%s/a.c", dir);
+	bb_write_file(&run, name, "int a(void) { return 1; }\n");
+	snprintf(name, sizeof(name), "%s/b.c", dir);
+	snprintf(text, sizeof(text), "int b(void) { return 2; }\n%s", slow ? slow_source : "");
+	bb_write_file(&run, name, text);
+	snprintf(name, sizeof(name), "%s/c.c", dir);
+	bb_write_file(&run, name, "int a(void), b(void);\nint main(void) { return a() + b() - 3; }\n");
+}
+
+/* Records `make -B -j2` in dir (of the run) into log (in the run's directory). */
+static void record(const char *dir, const char *log)
+{
+	char log_path[256];
+
+	snprintf(log_path, sizeof(log_path), "%s", bb_path(&run, log));
+	bb_run_in(&run, (const char *[]){ "record", "-o", log_path, "--", "make", "-s", "-B", "-j2", "-C", dir, NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "record failed: %s", run.err);
+}
+
+static struct json_object *load_json(const char *name)
+{
+	struct json_object *j = json_object_from_file(bb_path(&run, name));
+
+	cr_assert(not(eq(ptr, j, NULL)), "%s is not JSON", name);
+	return j;
+}
+
+static struct json_object *field(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	cr_assert(json_object_object_get_ex(o, key, &v), "no field %s", key);
+	return v;
+}
+
+Test(diff, slowed_compile_is_named_first_and_every_process_matches)
+{
+	struct json_object *d, *steps, *top;
+	double change_ms;
+	size_t elements;
+	char *text;
+
+	write_project("p", false);
+	record("p", "old.bbl");
+	write_project("p", true);
+	record("p", "new.bbl");
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md", "--svg", "d.svg",
+					  "--fail-if", "program:cc1.cpu>+20%", "--fail-if", "processes>0", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 1), "the gate should fail on cc1: %s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "buildbpf: failed: program:cc1.cpu>+20%"), NULL)), "%s", run.err);
+	cr_assert(eq(ptr, strstr(run.err, "failed: processes>0"), NULL), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "cc1 b.c"), NULL)), "%s", run.err);
+
+	d = load_json("d.json");
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_old_count")), 0), "%s", run.err);
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_new_count")), 0), "%s", run.err);
+	cr_assert(ge(int, json_object_get_int(field(d, "matched")), 10)); /* make, 3x (cc, cc1, as), cc, collect2, ld */
+	steps = field(d, "steps_by_cpu");
+	cr_assert(ge(sz, json_object_array_length(steps), 1));
+	top = json_object_array_get_idx(steps, 0);
+	cr_assert(eq(str, (char *)json_object_get_string(field(top, "name")), "cc1 b.c"), "%s", run.err);
+	change_ms = json_object_get_double(field(top, "new_ms")) - json_object_get_double(field(top, "old_ms"));
+	/* ~0.5 s here; generous for a slower or a busier machine. */
+	cr_assert(gt(dbl, change_ms, 200), "cc1 b.c changed by %.0f ms", change_ms);
+	cr_assert(lt(dbl, change_ms, 5000), "cc1 b.c changed by %.0f ms", change_ms);
+	json_object_put(d);
+	text = bb_file_text(bb_path(&run, "d.md"), NULL);
+	cr_assert(not(eq(ptr, strstr(text, "| cc1 b.c |"), NULL)), "%s", text);
+	free(text);
+	text = bb_file_text(bb_path(&run, "d.svg"), NULL);
+	cr_assert(eq(ptr, (void *)xml_check(text, &elements), NULL));
+	free(text);
+}
+
+Test(diff, same_build_twice_in_two_trees_is_not_news)
+{
+	struct json_object *d;
+
+	write_project("x", false);
+	write_project("y", false);
+	/* The first run warms the page cache, so that neither recording pays for it. */
+	record("x", "warm.bbl");
+	record("x", "old.bbl");
+	record("y", "new.bbl");
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "-", "--fail-if", "wall>+50%",
+					  NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "%s", run.err);
+	d = json_tokener_parse(run.out);
+	cr_assert(not(eq(ptr, d, NULL)));
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_old_count")), 0), "%s", run.err);
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_new_count")), 0), "%s", run.err);
+	cr_assert(eq(int, json_object_get_int(field(d, "matched_by_name")), 0), "%s", run.err);
+	cr_assert(eq(sz, json_object_array_length(field(d, "steps_by_cpu")), 0), "%s", run.err);
+	cr_assert(eq(sz, json_object_array_length(field(d, "steps_by_wall")), 0), "%s", run.err);
+	json_object_put(d);
+}
+
+/* The count of program in a JSON list of {program, count}; 0 when absent. */
+static int only_count(struct json_object *list, const char *program)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(list); i++) {
+		struct json_object *g = json_object_array_get_idx(list, i);
+
+		if (!strcmp(json_object_get_string(field(g, "program")), program))
+			return json_object_get_int(field(g, "count"));
+	}
+	return 0;
+}
+
+Test(diff, two_more_compiles_are_new_and_a_removed_step_is_gone)
+{
+	struct json_object *d, *only_new, *only_old;
+
+	write_project("p", false);
+	/* The old build also stamps a file, the new one does not; the new one compiles d.c and e.c too. */
+	bb_write_file(&run, "p/Makefile",
+		      "all: prog stamp\nstamp:\n\ttouch stamp\n"
+		      "prog: a.o b.o c.o\n\tcc -o $@ a.o b.o c.o\n"
+		      "%.o: %.c\n\tcc -O2 -c -o $@ $<\n");
+	record("p", "old.bbl");
+	bb_write_file(&run, "p/d.c", "int d(void) { return 4; }\n");
+	bb_write_file(&run, "p/e.c", "int e(void) { return 5; }\n");
+	bb_write_file(&run, "p/Makefile",
+		      "all: prog\n"
+		      "prog: a.o b.o c.o d.o e.o\n\tcc -o $@ a.o b.o c.o d.o e.o\n"
+		      "%.o: %.c\n\tcc -O2 -c -o $@ $<\n");
+	record("p", "new.bbl");
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "-", "--fail-if",
+					  "program:cc1.procs>+1", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 1), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "failed: program:cc1.procs>+1 (3 -> 5, +2 (+67 %))"), NULL)), "%s",
+		  run.err);
+	d = json_tokener_parse(run.out);
+	cr_assert(not(eq(ptr, d, NULL)));
+	only_new = field(d, "only_in_new");
+	only_old = field(d, "only_in_old");
+	/* Each new compile is a cc driver, its cc1 and its as. */
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_new_count")), 6), "%s", run.err);
+	cr_assert(eq(int, only_count(only_new, "cc1"), 2), "%s", run.err);
+	cr_assert(eq(int, only_count(only_new, "cc"), 2), "%s", run.err);
+	cr_assert(eq(int, only_count(only_new, "as"), 2), "%s", run.err);
+	cr_assert(eq(int, json_object_get_int(field(d, "only_in_old_count")), 1), "%s", run.err);
+	cr_assert(eq(int, only_count(only_old, "touch"), 1), "%s", run.err);
+	json_object_put(d);
+}
+
+Test(diff, unreadable_input_and_bad_gate_are_usage_errors)
+{
+	char killed[PATH_MAX], other[PATH_MAX];
+
+	/* A log cut short compares up to its last record, said; unrelated builds share their root only. */
+	cr_assert(not(eq(ptr, realpath("tests/fixtures/killed.bbl", killed), NULL)), "run from the repository");
+	cr_assert(not(eq(ptr, realpath("tests/fixtures/sh-children.bbl", other), NULL)));
+	bb_run_in(&run, (const char *[]){ "diff", killed, other, NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "cut short"), NULL)), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "only in old: "), NULL)), "%s", run.err);
+	/* A trace is not a recording. */
+	bb_write_file(&run, "trace.json", "{\"traceEvents\": []}\n");
+	bb_run_in(&run, (const char *[]){ "diff", "trace.json", killed, NULL }, NULL);
+	cr_assert(eq(int, run.status, 2), "%s", run.err);
+	cr_assert(eq(str, run.err, "buildbpf: 'trace.json': not a buildbpf recording (no BUILDBPF header)\n"));
+	bb_write_file(&run, "junk.bbl", "not a recording\n");
+	bb_run_in(&run, (const char *[]){ "diff", "junk.bbl", "junk.bbl", NULL }, NULL);
+	cr_assert(eq(int, run.status, 2), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "buildbpf: 'junk.bbl': not a buildbpf recording"), NULL)), "%s",
+		  run.err);
+	bb_run_in(&run, (const char *[]){ "diff", "a.bbl", "b.bbl", "--fail-if", "wal>+1%", NULL }, NULL);
+	cr_assert(eq(int, run.status, 2), "%s", run.err);
+	cr_assert(eq(str, run.err, "buildbpf: diff: --fail-if 'wal>+1%': unknown figure 'wal' (expected wall, cpu, "
+				   "utilisation, parallelism, peak, lost, processes or program:NAME.cpu/.procs) "
+				   "(see buildbpf(1), FAIL-IF)\n"));
+}

@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The file log and the build graph from synthetic records (no root): data
+ * edges exactly as declared, once per (reader, file), renames, and the
+ * critical path of builds whose answer is known.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/build_graph.h"
+#include "log/event_log.h"
+#include "model/replay.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define DEV 8
+
+struct fixture {
+	struct model *m;
+	struct file_log *fl;
+	struct build_graph g;
+};
+
+static void begin(struct fixture *f, __u32 root)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(root, 0);
+	f->fl = file_log__new();
+	cr_assert(f->m && f->fl);
+}
+
+/* A child process of parent running program during [start, end] (ms). */
+static void proc(struct fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start * MS, parent, pid, pid, false);
+	synth_exec(f->m, start * MS + 1, pid, parent, program, (const char *[]){ program, NULL });
+	synth_exit(f->m, end * MS, pid, pid, true, 0);
+}
+
+static void compute(struct fixture *f, __u64 end_ms)
+{
+	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+}
+
+static void end(struct fixture *f)
+{
+	build_graph__free(&f->g);
+	file_log__free(f->fl);
+	model__free(f->m);
+}
+
+static size_t idx(const struct fixture *f, __u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < f->m->nr_procs; i++)
+		if (f->m->procs[i].pid == pid)
+			return i;
+	cr_fatal("no process %u", pid);
+	return 0;
+}
+
+static bool has_edge(const struct fixture *f, __u32 writer, __u32 reader, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < f->g.nr_edges; i++) {
+		const struct graph_edge *e = &f->g.edges[i];
+
+		if (e->writer == idx(f, writer) && e->reader == idx(f, reader) &&
+		    !strcmp(e->path, path))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The issue's known graph: gen (0.5 s) writes gen.h; a.o (1 s) reads it;
+ * b.o (2 s) and c.o (3 s) are independent; link (0.5 s) reads the three
+ * objects.  make (pid 100) runs them in parallel.
+ */
+static void known_build(struct fixture *f)
+{
+	begin(f, 100);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j4", NULL });
+	proc(f, 100, 101, "gen", 1, 500);
+	proc(f, 100, 102, "cc", 501, 1500);
+	proc(f, 100, 103, "cc", 2, 2000);
+	proc(f, 100, 104, "cc", 3, 3000);
+	proc(f, 100, 105, "ld", 3001, 3500);
+	synth_exit(f->m, 3510 * MS, 100, 100, true, 0);
+	synth_file_open(f->fl, 400 * MS, 101, DEV, 1, true, "src/gen.h");
+	synth_file_open(f->fl, 600 * MS, 102, DEV, 1, false, "src/gen.h");
+	synth_file_open(f->fl, 700 * MS, 102, DEV, 1, false, "src/gen.h"); /* again: still one edge */
+	synth_file_open(f->fl, 1400 * MS, 102, DEV, 2, true, "src/a.o");
+	synth_file_open(f->fl, 1900 * MS, 103, DEV, 3, true, "src/b.o");
+	synth_file_open(f->fl, 2900 * MS, 104, DEV, 4, true, "src/c.o");
+	synth_file_open(f->fl, 3100 * MS, 105, DEV, 2, false, "src/a.o");
+	synth_file_open(f->fl, 3101 * MS, 105, DEV, 3, false, "src/b.o");
+	synth_file_open(f->fl, 3102 * MS, 105, DEV, 4, false, "src/c.o");
+	synth_file_open(f->fl, 3400 * MS, 105, DEV, 5, true, "src/prog");
+	synth_file_counts(f->fl, 3500 * MS, 105, 40, 1);
+	compute(f, 3510);
+}
+
+Test(build_graph, edges_of_a_known_build_are_exactly_the_declared_ones)
+{
+	struct fixture f;
+
+	known_build(&f);
+	cr_assert(eq(sz, f.g.nr_edges, 4));
+	cr_assert(has_edge(&f, 101, 102, "/src/gen.h"));
+	cr_assert(has_edge(&f, 102, 105, "/src/a.o"));
+	cr_assert(has_edge(&f, 103, 105, "/src/b.o"));
+	cr_assert(has_edge(&f, 104, 105, "/src/c.o"));
+	cr_assert(eq(sz, f.g.nr_files, 5));
+	cr_assert(f.g.proc_files[idx(&f, 105)].known);
+	cr_assert(eq(u32, f.g.proc_files[idx(&f, 105)].opened, 40));
+	cr_assert(eq(u32, f.g.proc_files[idx(&f, 105)].written, 1));
+	cr_assert_not(f.g.proc_files[idx(&f, 104)].known);
+	end(&f);
+}
+
+Test(build_graph, critical_path_of_a_known_build_is_the_longest_chain)
+{
+	struct fixture f;
+
+	known_build(&f);
+	/* make forks c.o; c.o's object is the link's last input; make waits for the link. */
+	cr_assert(eq(sz, f.g.nr_path, 4));
+	cr_assert(eq(sz, f.g.path[0].proc, idx(&f, 100)));
+	cr_assert(eq(int, f.g.path[0].via, LINK_SPAWN));
+	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 104)));
+	cr_assert(eq(int, f.g.path[1].via, LINK_INPUT));
+	cr_assert(eq(sz, f.g.edges[f.g.path[1].edge].file, f.g.edges[f.g.path[1].edge].file));
+	cr_assert(eq(str, (char *)f.g.files[f.g.edges[f.g.path[1].edge].file].path, "/src/c.o"));
+	cr_assert(eq(u64, f.g.path[1].from_ns, 3 * MS));
+	cr_assert(eq(u64, f.g.path[1].to_ns, 3000 * MS));
+	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 105)));
+	cr_assert(eq(int, f.g.path[2].via, LINK_WAIT));
+	cr_assert(eq(sz, f.g.path[3].proc, idx(&f, 100)));
+	cr_assert(eq(int, f.g.path[3].via, LINK_END));
+	cr_assert(eq(u64, f.g.path[3].to_ns, 3510 * MS));
+	end(&f);
+}
+
+Test(build_graph, slower_input_moves_the_critical_path)
+{
+	struct fixture f;
+
+	/* gen -> a.o now outlasts c.o: the path goes through gen and a.o. */
+	begin(&f, 100);
+	proc(&f, 100, 101, "gen", 1, 2500);
+	proc(&f, 100, 102, "cc", 2501, 3600);
+	proc(&f, 100, 104, "cc", 3, 3000);
+	proc(&f, 100, 105, "ld", 3601, 4000);
+	synth_exit(f.m, 4010 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 2400 * MS, 101, DEV, 1, true, "gen.h");
+	synth_file_open(f.fl, 2600 * MS, 102, DEV, 1, false, "gen.h");
+	synth_file_open(f.fl, 3500 * MS, 102, DEV, 2, true, "a.o");
+	synth_file_open(f.fl, 2900 * MS, 104, DEV, 4, true, "c.o");
+	synth_file_open(f.fl, 3700 * MS, 105, DEV, 2, false, "a.o");
+	synth_file_open(f.fl, 3701 * MS, 105, DEV, 4, false, "c.o");
+	compute(&f, 4010);
+	cr_assert(eq(sz, f.g.nr_path, 5));
+	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 101)));
+	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 102)));
+	cr_assert(eq(sz, f.g.path[3].proc, idx(&f, 105)));
+	end(&f);
+}
+
+Test(build_graph, a_storm_of_independent_jobs_is_no_chain)
+{
+	struct fixture f;
+	__u32 i;
+
+	/* make -j2 of 400 trues, two at a time, no file between them. */
+	begin(&f, 100);
+	for (i = 0; i < 400; i++)
+		proc(&f, 100, 1000 + i, "true", 1 + (i / 2) * 3 + (i % 2), 3 + (i / 2) * 3 + (i % 2));
+	synth_exit(f.m, 700 * MS, 100, 100, true, 0);
+	compute(&f, 700);
+	cr_assert(eq(sz, f.g.nr_edges, 0));
+	cr_assert(eq(sz, f.g.nr_path, 3), "make, the last true, make: not a chain of trues (%zu)", f.g.nr_path);
+	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 1399)));
+	end(&f);
+}
+
+Test(build_graph, a_shell_that_runs_commands_in_turn_waits_for_each)
+{
+	struct fixture f;
+
+	begin(&f, 100);
+	proc(&f, 100, 101, "a", 1, 10);
+	proc(&f, 100, 102, "b", 11, 20);
+	proc(&f, 100, 103, "c", 21, 30);
+	synth_exit(f.m, 31 * MS, 100, 100, true, 0);
+	compute(&f, 31);
+	/* sh, a, sh, b, sh, c, sh */
+	cr_assert(eq(sz, f.g.nr_path, 7));
+	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 101)));
+	cr_assert(eq(sz, f.g.path[3].proc, idx(&f, 102)));
+	cr_assert(eq(sz, f.g.path[5].proc, idx(&f, 103)));
+	cr_assert(eq(u64, f.g.path_ns, 31 * MS), "the steps cover the wall time");
+	end(&f);
+}
+
+Test(build_graph, a_rename_makes_its_process_the_writer_and_renames_the_file)
+{
+	struct fixture f;
+
+	begin(&f, 100);
+	proc(&f, 100, 101, "ar", 1, 10);
+	proc(&f, 100, 102, "mv", 11, 12);
+	proc(&f, 100, 103, "ld", 13, 20);
+	synth_exit(f.m, 21 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 5 * MS, 101, DEV, 7, true, "b/out/libx.a.tmp");
+	synth_file_rename(f.fl, 11 * MS + 500, 102, "./out/libx.a.tmp", "out/libx.a");
+	synth_file_open(f.fl, 14 * MS, 103, DEV, 7, false, "b/out/libx.a");
+	compute(&f, 21);
+	cr_assert(eq(sz, f.g.nr_renames_matched, 1));
+	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(has_edge(&f, 102, 103, "/b/out/libx.a"));
+	end(&f);
+}
+
+Test(build_graph, reads_before_any_write_and_of_ones_own_output_are_no_edges)
+{
+	struct fixture f;
+
+	begin(&f, 100);
+	proc(&f, 100, 101, "cc", 1, 10);
+	proc(&f, 100, 102, "cat", 2, 3);
+	synth_exit(f.m, 11 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 2500000, 102, DEV, 9, false, "x"); /* before cc writes it */
+	synth_file_open(f.fl, 4 * MS, 101, DEV, 9, true, "x");
+	synth_file_open(f.fl, 5 * MS, 101, DEV, 9, false, "x"); /* its own */
+	synth_file_open(f.fl, 6 * MS, 555, DEV, 9, false, "x"); /* no such process */
+	compute(&f, 11);
+	cr_assert(eq(sz, f.g.nr_edges, 0));
+	cr_assert(eq(sz, f.g.unmatched, 1));
+	end(&f);
+}
+
+Test(build_graph, without_a_file_log_the_tree_still_gives_a_path)
+{
+	struct model *m = model__new(100, 0);
+	struct build_graph g;
+
+	synth_fork(m, 1 * MS, 100, 101, 101, false);
+	synth_exit(m, 5 * MS, 101, 101, true, 0);
+	synth_exit(m, 6 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 6 * MS), 0));
+	cr_assert(eq(int, build_graph__compute(&g, m, NULL), 0));
+	cr_assert(eq(sz, g.nr_edges, 0));
+	cr_assert(eq(sz, g.nr_path, 3));
+	build_graph__free(&g);
+	build_graph__free(NULL);
+	model__free(m);
+}
+
+Test(file_log, paths_join_leaf_first_names_and_say_when_cut)
+{
+	struct file_log *fl = file_log__new();
+	struct bb_file_event e = synth_file_event(1, 100, DEV, 1, true, "a/b/c/d/e/f/g/h/i/j");
+	struct bb_file_event whole = synth_file_event(2, 100, DEV, 2, false, "usr/src/x.c");
+
+	cr_assert_not_null(fl);
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), 0);
+	cr_assert_eq(file_log__add(fl, &whole, sizeof(whole)), 0);
+	file_log__finish(fl);
+	cr_assert(eq(str, fl->opens[0].path, "\xe2\x80\xa6/a/b/c/d/e/f/g/h"));
+	cr_assert(fl->opens[0].write);
+	cr_assert(eq(str, fl->opens[1].path, "/usr/src/x.c"));
+	cr_assert_not(fl->opens[1].write);
+	file_log__free(fl);
+	file_log__free(NULL);
+}
+
+Test(file_log, malformed_records_are_refused_and_counted)
+{
+	struct file_log *fl = file_log__new();
+	struct bb_file_event e = synth_file_event(1, 100, DEV, 1, true, "a");
+
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e) - 1), -EINVAL);
+	e.nr_names = BB_FILE_NAMES + 1;
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), -EINVAL);
+	e.hdr.type = BB_EV_FORK;
+	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), -EINVAL);
+	cr_assert(eq(sz, fl->malformed, 3));
+	cr_assert(eq(sz, fl->nr_opens, 0));
+	file_log__free(fl);
+}
+
+/* A log recorded with --deps=deps: make (ROOT) writes one file and reads it back through a child. */
+static int write_deps_log(bool deps)
+{
+	static char *argv[] = { "make", NULL };
+	struct event_log_info info = {
+		.buildbpf_version = "9.9.9", .kernel_release = "6.18.0-test", .user = "builder",
+		.online_cpus = 1, .possible_cpus = 1, .page_size = 4096, .start_ns = MS, .root_pid = 100,
+		.args_max = 16384, .ringbuf_bytes = 1 << 24, .sched = SCHED_OFF, .sched_resolution_ns = 10 * MS,
+		.deps = deps, .cmd_argv = argv, .cmd_argc = 1,
+	};
+	struct bbl_trailer t = { .end_ns = 10 * MS, .exit_ns = 10 * MS, .flags = BBL_EXITED };
+	struct bb_file_event w = synth_file_event(2 * MS, 100, DEV, 1, true, "x");
+	struct bb_file_event r = synth_file_event(3 * MS, 100, DEV, 1, false, "x");
+	struct event_log_writer *lw;
+	int fd = memfd_create("bbl", 0);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(event_log_writer__open(&lw, fd, &info), 0);
+	if (deps) {
+		cr_assert_eq(event_log_writer__add(lw, &w, sizeof(w)), 0);
+		cr_assert_eq(event_log_writer__add(lw, &r, sizeof(r)), 0);
+	}
+	cr_assert_eq(event_log_writer__finish(lw, &t, false), 0);
+	event_log_writer__free(lw);
+	return fd;
+}
+
+/* Replays the log on fd; *recorded: the recording's --deps (rp->info is the reader's, freed here). */
+static int replay_deps_log(int fd, const struct replay_opts *opts, struct replay *rp, bool *recorded, char *err,
+			   size_t size)
+{
+	struct event_log_reader *r;
+	FILE *f;
+	int e, d = dup(fd);
+
+	cr_assert_geq(d, 0);
+	cr_assert_eq(lseek(d, 0, SEEK_SET), 0);
+	f = fdopen(d, "r");
+	cr_assert_not_null(f);
+	cr_assert_eq(event_log_reader__open(&r, f, err, size), 0, "%s", err);
+	e = replay__run(rp, r, opts, err, size);
+	*recorded = event_log_reader__info(r)->deps;
+	rp->info = NULL;
+	event_log_reader__free(r);
+	fclose(f);
+	return e;
+}
+
+Test(file_log, deps_level_is_in_the_log_and_can_be_lowered_never_raised)
+{
+	struct replay_opts recorded = {}, off = { .deps = false, .deps_given = true }, on = { .deps = true, .deps_given = true };
+	struct replay rp;
+	bool recorded_deps;
+	char err[256];
+	int with = write_deps_log(true), without = write_deps_log(false);
+
+	cr_assert_eq(replay_deps_log(with, &recorded, &rp, &recorded_deps, err, sizeof(err)), 0, "%s", err);
+	cr_assert(recorded_deps);
+	cr_assert_not_null(rp.files);
+	cr_assert(eq(sz, rp.files->nr_opens, 2));
+	cr_assert(eq(sz, rp.model->stats.malformed, 0), "file records are not the process model's");
+	replay__free(&rp);
+
+	cr_assert_eq(replay_deps_log(with, &off, &rp, &recorded_deps, err, sizeof(err)), 0, "%s", err);
+	cr_assert_null(rp.files, "convert --deps=off drops them");
+	replay__free(&rp);
+
+	cr_assert_eq(replay_deps_log(without, &recorded, &rp, &recorded_deps, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not(recorded_deps);
+	cr_assert_null(rp.files);
+	replay__free(&rp);
+
+	cr_assert_eq(replay_deps_log(without, &on, &rp, &recorded_deps, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "recorded with --deps=off") != NULL, "%s", err);
+	replay__free(&rp);
+	close(with);
+	close(without);
+}
+
+Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands)
+{
+	struct fixture f;
+
+	/*
+	 * make -j2: job c = sh 101 { sleep 102 (0-3000), echo > c.o by sh };
+	 * job link = sh 103 { sleep 104 (3001-3500), cat 105 reads c.o }.
+	 * The link waited for c.o (read by its cat, a descendant), then for
+	 * its own sleep: the path is sleep 3 s, then sleep 0.5 s, then cat.
+	 */
+	begin(&f, 100);
+	synth_fork(f.m, 1 * MS, 100, 101, 101, false);
+	proc(&f, 101, 102, "sleep", 2, 3000);
+	synth_exit(f.m, 3000 * MS + 500, 101, 101, true, 0);
+	synth_fork(f.m, 3001 * MS, 100, 103, 103, false);
+	proc(&f, 103, 104, "sleep", 3002, 3500);
+	proc(&f, 103, 105, "cat", 3501, 3600);
+	synth_exit(f.m, 3601 * MS, 103, 103, true, 0);
+	proc(&f, 100, 106, "true", 5, 10); /* an unrelated job */
+	synth_exit(f.m, 3602 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 3000 * MS + 100, 101, DEV, 3, true, "c.o");
+	synth_file_open(f.fl, 3550 * MS, 105, DEV, 3, false, "c.o");
+	compute(&f, 3602);
+	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(has_edge(&f, 101, 105, "/c.o"));
+	/* make, sh c, sleep 3, sh c -(c.o)-> sh link, sleep 0.5, sh link, cat, sh link, make */
+	cr_assert(eq(sz, f.g.nr_path, 10), "%zu steps", f.g.nr_path);
+	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 102)));
+	cr_assert(eq(int, f.g.path[3].via, LINK_INPUT));
+	cr_assert(eq(sz, f.g.path[4].proc, idx(&f, 103)));
+	cr_assert(eq(sz, f.g.path[5].proc, idx(&f, 104)));
+	cr_assert(eq(sz, f.g.path[7].proc, idx(&f, 105)));
+	cr_assert(f.g.path_ns > 3590 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path_ns);
+	end(&f);
+}
+
+Test(build_graph, running_a_program_the_build_wrote_is_an_input)
+{
+	struct fixture f;
+
+	begin(&f, 100);
+	proc(&f, 100, 101, "/usr/bin/ld", 1, 10);
+	synth_fork(f.m, 11 * MS, 100, 102, 102, false);
+	synth_exec(f.m, 12 * MS, 102, 100, "out/gen", (const char *[]){ "out/gen", NULL });
+	synth_exit(f.m, 20 * MS, 102, 102, true, 0);
+	synth_exit(f.m, 21 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 5 * MS, 101, DEV, 4, true, "src/out/gen");
+	compute(&f, 21);
+	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(has_edge(&f, 101, 102, "out/gen"));
+	end(&f);
+}

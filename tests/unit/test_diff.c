@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/* buildbpf diff: matching, figures, the gate, from synthetic builds with known answers. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <json-c/json.h>
+#include "diff/diff.h"
+#include "diff/diff_json.h"
+#include "diff/diff_report.h"
+#include "diff/diff_svg.h"
+#include "diff/fail_if.h"
+#include "diff/proc_match.h"
+#include "model/proc_name.h"
+#include "lib/synth_build.h"
+#include "lib/xml_check.h"
+
+#define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void expect_norm(const char *arg, const char *cwd, __u32 pid, __u32 ppid, const char *want)
+{
+	char *got = proc_match__normalise_arg(arg, cwd, pid, ppid);
+
+	cr_assert(not(eq(ptr, got, NULL)));
+	cr_assert(eq(str, got, (char *)want));
+	free(got);
+}
+
+Test(proc_match, normalise_removes_volatile_parts)
+{
+	expect_norm("/tmp/ccAbC123.s", NULL, 0, 0, "/tmp/<tmp>.s");
+	expect_norm("-o/tmp/ccXy.o", NULL, 0, 0, "-o/tmp/ccXy.o"); /* not at a token start */
+	expect_norm("-MF=/var/tmp/dep.123.d", NULL, 0, 0, "-MF=/tmp/<tmp>.d");
+	expect_norm("/home/a/proj/src/foo.c", "/home/a/proj", 0, 0, "./src/foo.c");
+	expect_norm("/home/a/project/x.c", "/home/a/proj", 0, 0, "/home/a/project/x.c");
+	expect_norm("-DPID=4242", NULL, 4242, 1, "-DPID=<pid>");
+	expect_norm("-j42420", NULL, 4242, 1, "-j42420"); /* a longer number is not the pid */
+	expect_norm("plain", "/", 7, 8, "plain");
+	/* A build in /tmp: its files are not temporary, gcc's still are. */
+	expect_norm("/tmp/ccAbC123.s", "/tmp", 0, 0, "/tmp/<tmp>.s");
+	expect_norm("/tmp/proj/a.c", "/tmp/proj", 0, 0, "./a.c");
+	expect_norm("/tmp/proj", "/tmp/proj/sub", 0, 0, "/tmp/proj");
+	expect_norm("/tmp/proj/b/a.c", "/tmp", 0, 0, "./proj/b/a.c");
+}
+
+/* One compile as gcc runs it: cc -> cc1 (to a temp .s) -> as.  pid..pid+2. */
+static void compile(struct synth_build *b, __u32 pid, const char *src, const char *tmp_s, __u64 from,
+		    __u64 cc1_ms, __u64 cc1_cpu)
+{
+	char obj[64];
+
+	snprintf(obj, sizeof(obj), "%.*s.o", (int)(strlen(src) - 2), src);
+	synth_build__proc(b, pid, b->root_pid, "/usr/bin/cc", ARGV("cc", "-c", src, "-o", obj), from,
+			  from + cc1_ms + 20, 2);
+	synth_build__proc(b, pid + 1, pid, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+			  ARGV("cc1", "-quiet", src, "-o", tmp_s), from + 1, from + 1 + cc1_ms, cc1_cpu);
+	synth_build__proc(b, pid + 2, pid, "/usr/bin/as", ARGV("as", "-o", obj, tmp_s), from + 2 + cc1_ms,
+			  from + 15 + cc1_ms, 10);
+}
+
+/* The demo-like build: three compiles and a link; slow_ms added to b.c's cc1. */
+static void demo_build(struct synth_build *b, __u32 base_pid, const char *cwd, const char *tmp_tag,
+		       __u64 slow_ms)
+{
+	char tmp[3][64];
+	int i;
+
+	for (i = 0; i < 3; i++)
+		snprintf(tmp[i], sizeof(tmp[i]), "/tmp/cc%s%d.s", tmp_tag, i);
+	synth_build__start(b, base_pid, cwd);
+	compile(b, base_pid + 10, "a.c", tmp[0], 10, 300, 290);
+	compile(b, base_pid + 20, "b.c", tmp[1], 10, 300 + slow_ms, 290 + slow_ms);
+	compile(b, base_pid + 30, "c.c", tmp[2], 400 + slow_ms, 50, 45);
+	synth_build__proc(b, base_pid + 40, base_pid, "/usr/bin/ld", ARGV("ld", "-o", "prog", "a.o", "b.o", "c.o"),
+			  500 + slow_ms, 560 + slow_ms, 50);
+	synth_build__finish(b, 600 + slow_ms);
+}
+
+Test(proc_match, same_build_in_another_tree_matches_every_process)
+{
+	struct synth_build o, n;
+	struct diff d;
+
+	demo_build(&o, 100, "/home/a/old", "AbC", 0);
+	demo_build(&n, 5000, "/srv/ci/new", "XyZ", 0);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, o.m->nr_procs));
+	cr_assert(eq(sz, d.match.matched_by_name, 0));
+	cr_assert(eq(sz, d.nr_only_old_procs + d.nr_only_new_procs, 0));
+	/* Each process with its own: the same step, not merely a process. */
+	for (size_t i = 0; i < o.m->nr_procs; i++) {
+		long j = d.match.old_to_new[i];
+		char *a, *b;
+
+		cr_assert(ge(long, j, 0));
+		a = proc_display_name(o.m, &o.m->procs[i]);
+		b = proc_display_name(n.m, &n.m->procs[j]);
+		cr_assert(eq(str, a, b));
+		cr_assert(eq(u32, o.m->procs[i].pid - 100, n.m->procs[j].pid - 5000));
+		free(a);
+		free(b);
+	}
+	cr_assert(eq(sz, d.nr_top_cpu, 0));
+	cr_assert(eq(sz, d.nr_top_wall, 0));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(diff, slowed_compile_is_named_first_with_its_size)
+{
+	struct synth_build o, n;
+	const struct diff_step *top;
+	struct diff d;
+	char *name;
+
+	demo_build(&o, 100, "/w", "AbC", 0);
+	demo_build(&n, 200, "/w", "Def", 500);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, o.m->nr_procs));
+	cr_assert(eq(sz, d.nr_top_cpu, 1)); /* only b.c's cc1 used more CPU past the floor */
+	top = &d.top_cpu[0];
+	name = proc_display_name(n.m, &n.m->procs[top->new_proc]);
+	cr_assert(eq(str, name, "cc1 b.c"));
+	free(name);
+	cr_assert(eq(u64, top->new_ns - top->old_ns, 500 * SB_MS));
+	/* By wall: the root and b.c's cc and cc1 all took 0.5 s longer. */
+	cr_assert(ge(sz, d.nr_top_wall, 3));
+	cr_assert(eq(u64, d.top_wall[0].new_ns - d.top_wall[0].old_ns, 500 * SB_MS));
+	/* cc1 gained 0.5 s of CPU, first among the programs. */
+	cr_assert(eq(str, d.programs[0].name, "cc1"));
+	cr_assert(eq(u64, d.programs[0].new_cpu_ns - d.programs[0].old_cpu_ns, 500 * SB_MS));
+	cr_assert(gt(dbl, diff_value__change(&d.values[DIFF_WALL]), 0.49));
+	cr_assert(lt(dbl, diff_value__change(&d.values[DIFF_WALL]), 0.51));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(proc_match, repeats_pair_in_start_order)
+{
+	struct synth_build o, n;
+	struct diff d;
+
+	/* The same command twice (a generator run twice); the k-th with the k-th. */
+	synth_build__start(&o, 100, "/w");
+	synth_build__proc(&o, 101, 100, "/usr/bin/gen", ARGV("gen", "x"), 10, 20, 5);
+	synth_build__proc(&o, 102, 100, "/usr/bin/gen", ARGV("gen", "x"), 30, 40, 5);
+	synth_build__finish(&o, 50);
+	synth_build__start(&n, 300, "/w");
+	synth_build__proc(&n, 301, 300, "/usr/bin/gen", ARGV("gen", "x"), 10, 20, 5);
+	synth_build__proc(&n, 302, 300, "/usr/bin/gen", ARGV("gen", "x"), 30, 40, 5);
+	synth_build__finish(&n, 50);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, 3));
+	for (size_t i = 0; i < 3; i++)
+		cr_assert(eq(u32, n.m->procs[d.match.old_to_new[i]].pid - 300, o.m->procs[i].pid - 100));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(diff, new_and_gone_processes_grouped_by_program)
+{
+	struct synth_build o, n;
+	struct diff d;
+
+	synth_build__start(&o, 100, "/w");
+	compile(&o, 110, "a.c", "/tmp/ccA.s", 10, 100, 90);
+	synth_build__proc(&o, 120, 100, "/usr/bin/strip", ARGV("strip", "prog"), 200, 210, 5);
+	synth_build__finish(&o, 300);
+	synth_build__start(&n, 100, "/w");
+	compile(&n, 110, "a.c", "/tmp/ccB.s", 10, 100, 90);
+	compile(&n, 120, "x.c", "/tmp/ccC.s", 10, 100, 90);
+	compile(&n, 130, "y.c", "/tmp/ccD.s", 150, 100, 90);
+	synth_build__finish(&n, 300);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, 4)); /* make and a.c's three */
+	cr_assert(eq(sz, d.nr_only_old_procs, 1));
+	cr_assert(eq(str, (char *)d.only_old[0].program, "strip"));
+	cr_assert(eq(sz, d.nr_only_new_procs, 6));
+	cr_assert(eq(sz, d.nr_only_new, 3));
+	for (size_t k = 0; k < 3; k++)
+		cr_assert(eq(sz, d.only_new[k].count, 2));
+	/* strip is gone: 0 processes in the new build. */
+	for (size_t k = 0; k < d.nr_programs; k++)
+		if (!strcmp(d.programs[k].name, "strip"))
+			cr_assert(eq(sz, d.programs[k].new_procs, 0));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(proc_match, changed_flags_match_by_name)
+{
+	struct synth_build o, n;
+	struct diff d;
+
+	synth_build__start(&o, 100, "/w");
+	synth_build__proc(&o, 101, 100, "/usr/bin/cc", ARGV("cc", "-O2", "-c", "a.c"), 10, 100, 80);
+	synth_build__finish(&o, 200);
+	synth_build__start(&n, 100, "/w");
+	synth_build__proc(&n, 101, 100, "/usr/bin/cc", ARGV("cc", "-O3", "-c", "a.c"), 10, 100, 80);
+	synth_build__finish(&n, 200);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, 2));
+	cr_assert(eq(sz, d.match.matched_by_name, 1));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(diff, noise_floor)
+{
+	cr_assert(not(diff__above_noise(2 * SB_MS, 3 * SB_MS, false)));	/* +50 %, but 1 ms */
+	cr_assert(not(diff__above_noise(10000 * SB_MS, 10150 * SB_MS, false))); /* 150 ms, but 1.5 % */
+	cr_assert(diff__above_noise(300 * SB_MS, 800 * SB_MS, false));
+	cr_assert(diff__above_noise(800 * SB_MS, 300 * SB_MS, false));
+	cr_assert(diff__above_noise(0, 100 * SB_MS, false));
+	/* Wall time: a busy machine's waits for a CPU are not news. */
+	cr_assert(not(diff__above_noise(580 * SB_MS, 434 * SB_MS, true)));
+	cr_assert(not(diff__above_noise(400 * SB_MS, 600 * SB_MS, true))); /* 200 ms */
+	cr_assert(not(diff__above_noise(2000 * SB_MS, 2400 * SB_MS, true))); /* 20 % */
+	cr_assert(diff__above_noise(600 * SB_MS, 1100 * SB_MS, true));
+}
+
+static void expect_parse_error(const char *text, const char *part)
+{
+	struct fail_if c;
+	char err[256] = "";
+
+	cr_assert(eq(int, fail_if__parse(&c, text, err, sizeof(err)), -EINVAL), "%s parsed", text);
+	cr_assert(not(eq(ptr, strstr(err, part), NULL)), "%s: '%s' lacks '%s'", text, err, part);
+	cr_assert(eq(ptr, strchr(err, '\n'), NULL));
+}
+
+Test(fail_if, parses_the_documented_grammar)
+{
+	struct fail_if c;
+	char err[256];
+
+	cr_assert(eq(int, fail_if__parse(&c, "wall>+10%", err, sizeof(err)), 0));
+	cr_assert(eq(int, c.figure, FAIL_IF_METRIC));
+	cr_assert(eq(int, c.metric, DIFF_WALL));
+	cr_assert(eq(chr, c.op, '>'));
+	cr_assert(eq(dbl, c.limit, 10));
+	cr_assert(c.relative);
+	cr_assert(eq(int, fail_if__parse(&c, "cpu<-500ms", err, sizeof(err)), 0));
+	cr_assert(eq(chr, c.op, '<'));
+	cr_assert(eq(dbl, c.limit, -0.5));
+	cr_assert(not(c.relative));
+	cr_assert(eq(int, fail_if__parse(&c, "program:cc1.cpu>+20%", err, sizeof(err)), 0));
+	cr_assert(eq(int, c.figure, FAIL_IF_PROGRAM_CPU));
+	cr_assert(eq(str, c.program, "cc1"));
+	cr_assert(eq(int, fail_if__parse(&c, "program:x86_64-linux-gnu-g++.procs>5", err, sizeof(err)), 0));
+	cr_assert(eq(int, c.figure, FAIL_IF_PROGRAM_PROCS));
+	cr_assert(eq(str, c.program, "x86_64-linux-gnu-g++"));
+	cr_assert(eq(int, fail_if__parse(&c, "parallelism<-0.5", err, sizeof(err)), 0));
+	cr_assert(eq(int, fail_if__parse(&c, "wall>2s", err, sizeof(err)), 0));
+	cr_assert(eq(dbl, c.limit, 2));
+}
+
+Test(fail_if, rejects_bad_expressions_with_a_reason)
+{
+	expect_parse_error("wall", "no '>' or '<'");
+	expect_parse_error("wal>+10%", "unknown figure 'wal'");
+	expect_parse_error("wall>=10%", "alone");
+	expect_parse_error("wall>", "no limit");
+	expect_parse_error("wall>ten", "not a number");
+	expect_parse_error("wall>+10%%", "unexpected");
+	expect_parse_error("wall>+10 %", "unexpected");
+	expect_parse_error("processes>2s", "not a time");
+	expect_parse_error("program:cc1>+1%", "program:NAME.cpu");
+	expect_parse_error("program:cc1.wall>+1%", ".cpu or .procs");
+	expect_parse_error("wall>nan", "not a number");
+}
+
+Test(fail_if, evaluates_against_the_diff)
+{
+	struct synth_build o, n;
+	struct diff_value v;
+	struct fail_if c;
+	struct diff d;
+	char err[256];
+
+	demo_build(&o, 100, "/w", "AbC", 0);
+	demo_build(&n, 200, "/w", "Def", 500);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	/* wall 0.6 s -> 1.1 s: +83 % */
+	fail_if__parse(&c, "wall>+50%", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 1));
+	cr_assert(eq(dbl, v.old_v, 0.6));
+	fail_if__parse(&c, "wall>+90%", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 0));
+	fail_if__parse(&c, "wall>+0.4s", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 1));
+	fail_if__parse(&c, "wall<-1%", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 0));
+	fail_if__parse(&c, "program:cc1.cpu>+0.45s", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 1));
+	fail_if__parse(&c, "program:as.cpu>+1%", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 0));
+	/* A program neither build ran: 0 -> 0, no change. */
+	fail_if__parse(&c, "program:rustc.cpu>+0%", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 0));
+	/* Recorded at --sched=off: parallelism is not known. */
+	fail_if__parse(&c, "parallelism<-10%", err, sizeof(err));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), -ENODATA));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(diff_report, json_and_text_say_the_same)
+{
+	struct synth_build o, n;
+	struct json_object *j, *f, *steps;
+	struct diff d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	demo_build(&o, 100, "/w", "AbC", 0);
+	demo_build(&n, 200, "/w", "Def", 500);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	j = diff_json__new(&d);
+	cr_assert(not(eq(ptr, j, NULL)));
+	cr_assert(json_object_object_get_ex(j, "figures", &f));
+	cr_assert(json_object_object_get_ex(f, "wall", &f));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(f, "old")), 0.6));
+	cr_assert(json_object_object_get_ex(j, "figures", &f));
+	cr_assert(json_object_is_type(json_object_object_get(f, "parallelism"), json_type_null));
+	cr_assert(json_object_object_get_ex(j, "steps_by_cpu", &steps));
+	cr_assert(eq(sz, json_object_array_length(steps), 1));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(
+				  json_object_array_get_idx(steps, 0), "name")), "cc1 b.c"));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(json_object_array_get_idx(steps, 0),
+									 "new_ms")) -
+				  json_object_get_double(json_object_object_get(json_object_array_get_idx(steps, 0),
+										 "old_ms")),
+		     500));
+	json_object_put(j);
+
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	cr_assert(not(eq(ptr, strstr(text, "cc1 b.c"), NULL)));
+	cr_assert(not(eq(ptr, strstr(text, "+0.500 s"), NULL)));
+	free(text);
+	mem = open_memstream(&text, &len);
+	diff_report__markdown(mem, &d);
+	fclose(mem);
+	cr_assert(not(eq(ptr, strstr(text, "| cc1 b.c |"), NULL)));
+	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+Test(diff_svg, both_strips_and_paired_bars_in_well_formed_svg)
+{
+	struct synth_build o, n;
+	const char *problem;
+	size_t len = 0, elements, bars = 0;
+	char *svg = NULL, *at;
+	struct diff d;
+	FILE *mem;
+
+	demo_build(&o, 100, "/w", "AbC", 0);
+	demo_build(&n, 200, "/w", "Def", 500);
+	o.side.name = "old<&>.bbl"; /* escaped, not markup */
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	mem = open_memstream(&svg, &len);
+	cr_assert(eq(int, diff_svg__write(mem, &d), 0));
+	fclose(mem);
+	problem = xml_check(svg, &elements);
+	cr_assert(eq(ptr, (void *)problem, NULL), "%s", problem);
+	cr_assert(not(eq(ptr, strstr(svg, "old&lt;&amp;&gt;.bbl"), NULL)));
+	/* --sched=off: each strip says it has no CPU data. */
+	at = strstr(svg, "no CPU data");
+	cr_assert(not(eq(ptr, at, NULL)));
+	cr_assert(not(eq(ptr, strstr(at + 1, "no CPU data"), NULL)));
+	/* One old and one new bar per program, cc1 first. */
+	for (at = svg; (at = strstr(at, "<title>old: ")); at++)
+		bars++;
+	cr_assert(eq(sz, bars, d.nr_programs < DIFF_SVG_PROGRAMS ? d.nr_programs : DIFF_SVG_PROGRAMS));
+	cr_assert(lt(ptr, strstr(svg, ">cc1</text>"), strstr(svg, ">as</text>")));
+	free(svg);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}

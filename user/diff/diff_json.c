@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "diff/diff_json.h"
+#include "model/proc_name.h"
+#include "util/json_write.h"
+
+#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* A relative change; null from 0 (no finite percentage). */
+static int put_percent(struct json_object *o, const char *key, double pct)
+{
+	return isfinite(pct) ? json_put_double(o, key, pct) : json_put_null(o, key);
+}
+
+static struct json_object *figures_json(const struct diff *d)
+{
+	struct json_object *o = json_object_new_object();
+	int err = o ? 0 : -ENOMEM;
+	size_t k;
+
+	for (k = 0; k < DIFF_NR_METRICS && !err; k++) {
+		const struct diff_value *v = &d->values[k];
+		struct json_object *f;
+
+		if (!v->known) {
+			err = json_put_null(o, diff_metric__name(k));
+			continue;
+		}
+		f = json_object_new_object();
+		err = json_put_double(f, "old", v->old_v) ?: json_put_double(f, "new", v->new_v)
+			?: json_put_double(f, "change", diff_value__change(v))
+			?: put_percent(f, "percent", diff_value__percent(v));
+		err = json_put(o, diff_metric__name(k), json_done(f, err)) ?: err;
+	}
+	return json_done(o, err);
+}
+
+static struct json_object *programs_json(const struct diff *d)
+{
+	struct json_object *arr = json_object_new_array();
+	int err = arr ? 0 : -ENOMEM;
+	size_t k;
+
+	for (k = 0; k < d->nr_programs && !err; k++) {
+		const struct diff_program *p = &d->programs[k];
+		struct json_object *o = json_object_new_object();
+
+		err = json_put_clean_str(o, "name", p->name) ?: json_put_ms(o, "old_cpu_ms", p->old_cpu_ns)
+			?: json_put_ms(o, "new_cpu_ms", p->new_cpu_ns) ?: json_put_uint(o, "old_procs", p->old_procs)
+			?: json_put_uint(o, "new_procs", p->new_procs);
+		err = json_append(arr, json_done(o, err)) ?: err;
+	}
+	return json_done(arr, err);
+}
+
+static struct json_object *steps_json(const struct diff *d, const struct diff_step *top, size_t nr)
+{
+	struct json_object *arr = json_object_new_array();
+	int err = arr ? 0 : -ENOMEM;
+	size_t k;
+
+	for (k = 0; k < nr && !err; k++) {
+		const struct proc_instance *op = &d->old_b->m->procs[top[k].old_proc];
+		const struct proc_instance *np = &d->new_b->m->procs[top[k].new_proc];
+		char *name = proc_display_name(d->new_b->m, np);
+		struct json_object *o = json_object_new_object();
+
+		err = name ? 0 : -ENOMEM;
+		err = err ?: json_put_str(o, "name", name) ?: json_put_uint(o, "old_pid", op->pid)
+			?: json_put_uint(o, "new_pid", np->pid) ?: json_put_ms(o, "old_ms", top[k].old_ns)
+			?: json_put_ms(o, "new_ms", top[k].new_ns);
+		free(name);
+		err = json_append(arr, json_done(o, err)) ?: err;
+	}
+	return json_done(arr, err);
+}
+
+static struct json_object *only_json(const struct diff_only *only, size_t nr)
+{
+	struct json_object *arr = json_object_new_array();
+	int err = arr ? 0 : -ENOMEM;
+	size_t k;
+
+	for (k = 0; k < nr && !err; k++) {
+		struct json_object *o = json_object_new_object();
+
+		err = json_put_clean_str(o, "program", only[k].program) ?: json_put_uint(o, "count", only[k].count);
+		err = json_append(arr, json_done(o, err)) ?: err;
+	}
+	return json_done(arr, err);
+}
+
+struct json_object *diff_json__new(const struct diff *d)
+{
+	struct json_object *o = json_object_new_object(), *floor = json_object_new_object();
+	int err;
+
+	err = json_put_ms(floor, "cpu_min_ms", DIFF_CPU_NOISE_MIN_NS)
+		?: json_put_int(floor, "cpu_percent", DIFF_CPU_NOISE_PERCENT)
+		?: json_put_ms(floor, "wall_min_ms", DIFF_WALL_NOISE_MIN_NS)
+		?: json_put_int(floor, "wall_percent", DIFF_WALL_NOISE_PERCENT);
+	err = json_put(o, "noise_floor", json_done(floor, err)) ?: err;
+	err = err ?: json_put_int(o, "version", DIFF_JSON_VERSION) ?: json_put_clean_str(o, "old", d->old_b->name)
+		?: json_put_clean_str(o, "new", d->new_b->name) ?: json_put_uint(o, "matched", d->match.matched)
+		?: json_put_uint(o, "matched_by_name", d->match.matched_by_name)
+		?: json_put_uint(o, "only_in_old_count", d->nr_only_old_procs)
+		?: json_put_uint(o, "only_in_new_count", d->nr_only_new_procs)
+		?: json_put(o, "figures", figures_json(d)) ?: json_put(o, "programs", programs_json(d))
+		?: json_put(o, "steps_by_cpu", steps_json(d, d->top_cpu, d->nr_top_cpu))
+		?: json_put(o, "steps_by_wall", steps_json(d, d->top_wall, d->nr_top_wall))
+		?: json_put(o, "only_in_old", only_json(d->only_old, d->nr_only_old))
+		?: json_put(o, "only_in_new", only_json(d->only_new, d->nr_only_new));
+	return json_done(o, err);
+}
+
+int diff_json__write(const struct diff *d, FILE *out)
+{
+	struct json_object *o = diff_json__new(d);
+	const char *text;
+	int err = 0;
+
+	if (!o)
+		return -ENOMEM;
+	text = json_object_to_json_string_ext(o, JSON_FLAGS);
+	if (!text)
+		err = -ENOMEM;
+	else if (fputs(text, out) == EOF || fputc('\n', out) == EOF)
+		err = -EIO;
+	json_object_put(o);
+	return err;
+}

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One walk over the comparison, two styles: text tables with aligned
+ * columns, or Markdown tables.  The walk decides what is said; a style
+ * only how a heading and a row look.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "diff/diff_format.h"
+#include "diff/diff_report.h"
+#include "model/proc_name.h"
+#include "util/term_escape.h"
+
+#define MAX_CELLS 5
+#define NAME_W 32 /* text: the first column's width */
+#define CELL_W 12
+
+struct style {
+	FILE *out;
+	bool markdown;
+	bool in_table; /* markdown: the header's separator row is written */
+};
+
+static void heading(struct style *st, const char *title)
+{
+	st->in_table = false;
+	if (st->markdown)
+		fprintf(st->out, "\n**%s**\n\n", title);
+	else
+		fprintf(st->out, "%s\n", title);
+}
+
+/* A cell from the build (a step name): escaped for the terminal, or for a Markdown table. */
+static const char *clean_cell(const struct style *st, const char *raw, char *buf, size_t size)
+{
+	size_t i, o = 0;
+
+	if (!st->markdown)
+		return term_escape(raw, buf, size);
+	for (i = 0; raw[i] && o + 3 < size; i++) {
+		char c = raw[i];
+
+		if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>')
+			buf[o++] = '\\';
+		buf[o++] = (unsigned char)c < 0x20 ? '?' : c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* A table row; the first row after a heading is the table's header. */
+static void row(struct style *st, const char *const *cells, size_t n)
+{
+	size_t i;
+
+	if (st->markdown) {
+		fputs("|", st->out);
+		for (i = 0; i < n; i++)
+			fprintf(st->out, " %s |", cells[i]);
+		fputs("\n", st->out);
+		if (!st->in_table) {
+			fputs("|", st->out);
+			for (i = 0; i < n; i++)
+				fputs(i ? " ---: |" : " --- |", st->out);
+			fputs("\n", st->out);
+			st->in_table = true;
+		}
+		return;
+	}
+	fprintf(st->out, "  %-*s", NAME_W, cells[0]);
+	for (i = 1; i < n; i++)
+		fprintf(st->out, " %*s", i + 1 == n ? 0 : CELL_W, cells[i]);
+	fputs("\n", st->out);
+}
+
+static void put_title(struct style *st, const struct diff *d)
+{
+	char o[TERM_ESCAPE_BUF], n[TERM_ESCAPE_BUF];
+	const struct proc_match *pm = &d->match;
+
+	clean_cell(st, d->old_b->name, o, sizeof(o));
+	clean_cell(st, d->new_b->name, n, sizeof(n));
+	if (st->markdown)
+		fprintf(st->out, "### buildbpf diff: %s → %s\n\n", o, n);
+	else
+		fprintf(st->out, "buildbpf diff: %s -> %s\n", o, n);
+	fprintf(st->out, "%smatched %zu processes (%zu by name only, their argv changed); only in old: %zu, only in new: %zu\n",
+		st->markdown ? "" : "  ", pm->matched, pm->matched_by_name, d->nr_only_old_procs,
+		d->nr_only_new_procs);
+}
+
+static void put_figures(struct style *st, const struct diff *d)
+{
+	static const char *const header[] = { "figure", "old", "new", "change" };
+	char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
+	size_t k;
+
+	heading(st, "Build");
+	row(st, header, 4);
+	for (k = 0; k < DIFF_NR_METRICS; k++) {
+		const struct diff_value *v = &d->values[k];
+		const char *unit = diff_metric__unit(k);
+		const char *cells[] = { diff_metric__name(k), diff_fmt_value(ob, v->old_v, unit),
+					diff_fmt_value(nb, v->new_v, unit), diff_fmt_change(cb, v, unit) };
+
+		if (!v->known)
+			cells[1] = cells[2] = cells[3] = "(not recorded: --sched=off)";
+		row(st, cells, v->known ? 4 : 2);
+	}
+}
+
+static void put_programs(struct style *st, const struct diff *d)
+{
+	static const char *const header[] = { "program", "old CPU", "new CPU", "change", "processes" };
+	char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF], pb[DIFF_FMT_BUF], name[TERM_ESCAPE_BUF];
+	size_t k;
+
+	heading(st, "CPU by program (most change first)");
+	row(st, header, 5);
+	for (k = 0; k < d->nr_programs && k < DIFF_REPORT_PROGRAMS; k++) {
+		const struct diff_program *p = &d->programs[k];
+		const char *cells[] = { clean_cell(st, p->name, name, sizeof(name)), diff_fmt_ns(ob, p->old_cpu_ns),
+					diff_fmt_ns(nb, p->new_cpu_ns),
+					diff_fmt_ns_change(cb, p->old_cpu_ns, p->new_cpu_ns), pb };
+
+		if (!p->old_procs)
+			snprintf(pb, sizeof(pb), "new: %zu", p->new_procs);
+		else if (!p->new_procs)
+			snprintf(pb, sizeof(pb), "gone: %zu", p->old_procs);
+		else
+			snprintf(pb, sizeof(pb), "%zu -> %zu", p->old_procs, p->new_procs);
+		row(st, cells, 5);
+	}
+	if (d->nr_programs > DIFF_REPORT_PROGRAMS)
+		fprintf(st->out, "%s... and %zu more programs\n", st->markdown ? "\n" : "  ",
+			d->nr_programs - DIFF_REPORT_PROGRAMS);
+}
+
+static void put_steps(struct style *st, const struct diff *d, bool wall, const struct diff_step *top, size_t nr)
+{
+	static const char *const header[] = { "step", "old", "new", "change" };
+	char title[128], floor[DIFF_FMT_BUF], ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
+	char name[TERM_ESCAPE_BUF];
+	size_t k;
+
+	snprintf(title, sizeof(title), "Steps that changed most by %s (%s)", wall ? "wall time" : "CPU",
+		 diff_fmt_noise_floor(floor, wall));
+	heading(st, title);
+	if (!nr) {
+		fprintf(st->out, "%snone above the noise floor\n", st->markdown ? "" : "  ");
+		return;
+	}
+	row(st, header, 4);
+	for (k = 0; k < nr; k++) {
+		const struct proc_instance *p = &d->new_b->m->procs[top[k].new_proc];
+		char *step = proc_display_name(d->new_b->m, p);
+		const char *cells[] = { clean_cell(st, step ? step : "?", name, sizeof(name)),
+					diff_fmt_ns(ob, top[k].old_ns), diff_fmt_ns(nb, top[k].new_ns),
+					diff_fmt_ns_change(cb, top[k].old_ns, top[k].new_ns) };
+
+		row(st, cells, 4);
+		free(step);
+	}
+}
+
+static void put_only(struct style *st, const char *title, const struct diff_only *only, size_t nr)
+{
+	char name[TERM_ESCAPE_BUF];
+	size_t k;
+
+	heading(st, title);
+	if (!nr) {
+		fprintf(st->out, "%snone\n", st->markdown ? "" : "  ");
+		return;
+	}
+	fputs(st->markdown ? "" : "  ", st->out);
+	for (k = 0; k < nr && k < DIFF_REPORT_ONLY; k++)
+		fprintf(st->out, "%s%zu %s", k ? ", " : "", only[k].count,
+			clean_cell(st, only[k].program, name, sizeof(name)));
+	if (nr > DIFF_REPORT_ONLY)
+		fprintf(st->out, ", and %zu more programs", nr - DIFF_REPORT_ONLY);
+	fputs("\n", st->out);
+}
+
+static void report(struct style *st, const struct diff *d)
+{
+	put_title(st, d);
+	put_figures(st, d);
+	put_programs(st, d);
+	put_steps(st, d, false, d->top_cpu, d->nr_top_cpu);
+	put_steps(st, d, true, d->top_wall, d->nr_top_wall);
+	put_only(st, "Only in the old build (processes per program)", d->only_old, d->nr_only_old);
+	put_only(st, "Only in the new build (processes per program)", d->only_new, d->nr_only_new);
+}
+
+void diff_report__text(FILE *out, const struct diff *d)
+{
+	struct style st = { .out = out };
+
+	report(&st, d);
+}
+
+void diff_report__markdown(FILE *out, const struct diff *d)
+{
+	struct style st = { .out = out, .markdown = true };
+
+	report(&st, d);
+}
