@@ -11,6 +11,8 @@
 #include "maps.bpf.h"
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
+#include "ns_pid.bpf.h"
+#include "cgroup_filter.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -40,32 +42,6 @@ struct {
 	__type(value, struct exec_buf);
 } exec_scratch SEC(".maps");
 
-/* The kernel's MAX_PID_NS_LEVEL: PID namespaces nest at most this deep. */
-#define MAX_PID_NS_LEVEL 32
-
-/*
- * task's process id as its own (innermost) PID namespace numbers it: what
- * getpid() returns there.  The leader's struct pid is the process's; it
- * holds one struct upid per namespace level, numbers[0] the global pid and
- * numbers[level] the innermost.  numbers[] is a flexible array sized by
- * level: the index is bounded to the kernel's own limit, and the element's
- * address is computed from the running kernel's offset of numbers and size
- * of struct upid (both CO-RE relocated: upid shrank in 4.15, struct pid
- * keeps changing), not from vmlinux.h's.
- */
-static __always_inline __u32 tgid_ns_pid(struct task_struct *task)
-{
-	struct pid *pid = BPF_CORE_READ(task, group_leader, thread_pid);
-	unsigned int level = BPF_CORE_READ(pid, level);
-	struct upid *upid;
-
-	if (!pid || level >= MAX_PID_NS_LEVEL)
-		return 0;
-	level &= MAX_PID_NS_LEVEL - 1;
-	upid = (void *)pid + bpf_core_field_offset(struct pid, numbers) + level * bpf_core_type_size(struct upid);
-	return BPF_CORE_READ(upid, nr);
-}
-
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 {
@@ -77,11 +53,15 @@ int BPF_PROG(handle_fork, struct task_struct *parent, struct task_struct *child)
 	bool is_thread = child_tgid == parent_tgid;
 
 	acct = bpf_map_lookup_elem(&tracked, &parent_tgid);
-	if (!acct)
-		return 0;
-	if (is_thread) {
+	if (!acct) {
+		/* --cgroup: a process outside the build forked inside the
+		 * target cgroup (or into it, CLONE_INTO_CGROUP). */
+		if (is_thread || !task_in_target_cgroup(child))
+			return 0;
+	} else if (is_thread) {
 		__sync_fetch_and_add(&acct->nr_threads, 1);
-	} else if (bpf_map_update_elem(&tracked, &child_tgid, &zero, BPF_ANY)) {
+	}
+	if (!is_thread && bpf_map_update_elem(&tracked, &child_tgid, &zero, BPF_ANY)) {
 		/* Map full: the child's events will be missing; say so. */
 		count_drop();
 	}

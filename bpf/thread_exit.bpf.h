@@ -19,9 +19,6 @@
 /* Kernel page size in KiB (signal->maxrss counts pages); set by user space. */
 const volatile __u32 page_size_kb __weak = 4;
 
-/* The kernel's TASK_DEAD: set by do_task_dead() just before its last schedule. */
-#define BB_TASK_DEAD 0x00000080
-
 /* task_struct::state was renamed __state in 5.14: read whichever exists. */
 struct task_struct___pre_5_14 {
 	long state;

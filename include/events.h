@@ -26,6 +26,8 @@ enum bb_event_type {
 	BB_EV_FILE_OPEN = 10,	/* a file written by the build, or opened for writing */
 	BB_EV_FILE_RENAME = 11, /* a tracked process renamed a path onto another */
 	BB_EV_FILE_COUNTS = 12, /* a process's files opened and written, at its end */
+	/* --attach (issue 18, numbers 30..39): written by user space */
+	BB_EV_PROC_FOUND = 30, /* a process already running when it was first tracked */
 };
 
 /* First in every record: what it is, when, and on which CPU. */
@@ -283,5 +285,57 @@ struct bb_file_counts_event {
 	struct bb_file_counts counts;
 };
 _Static_assert(sizeof(struct bb_file_counts_event) == 32, "bb_file_counts_event ABI");
+
+/*
+ * --attach, --cgroup: a process that was already running when buildbpf
+ * began tracking it, so its fork and exec were never seen.  User space
+ * writes it into the log for the processes found at the start, from the
+ * task iterator's view of the process (struct bb_task_seen) and /proc; the
+ * kernel emits it (through the ring buffer, with no `data`: argv cannot be
+ * read from another task there) for a process moved into the --cgroup.  hdr.ts_ns
+ * is when it was first tracked (the trace start, or its own start_ns when
+ * it was born during the seeding); start_ns is the kernel's start time of
+ * the process.  `data` holds filename_len bytes of /proc/PID/exe (no NUL)
+ * then args_len bytes of /proc/PID/cmdline, as in bb_exec_event (flags are
+ * BB_EXEC_*); both may be empty when unreadable.
+ */
+struct bb_proc_found_event {
+	struct bb_event_header hdr;
+	__u64 start_ns;	     /* task->start_time: CLOCK_MONOTONIC */
+	__u32 ppid;	     /* real parent's tgid */
+	__u32 ns_tgid;	     /* as in bb_fork_event */
+	__u32 flags;	     /* BB_EXEC_* */
+	__u32 filename_len;
+	__u32 args_len;
+	__u32 args_full_len; /* as in bb_exec_event */
+	__u32 nr_threads;    /* its threads when it was found */
+	__u32 __pad;
+	char comm[BB_COMM_LEN];
+	char data[];
+};
+_Static_assert(sizeof(struct bb_proc_found_event) == 80, "bb_proc_found_event ABI");
+
+/*
+ * One task (thread) as the task iterator (bpf/task_iter.bpf.c) sees it,
+ * read by user space from the iterator's seq file when --attach seeds the
+ * tracked map.  CPU times are the thread's own so far: the seed subtracts
+ * them, so a found process's exit record counts only its traced time.
+ */
+struct bb_task_seen {
+	__u64 start_ns;	   /* task->start_time: CLOCK_MONOTONIC */
+	__u64 utime_ns;
+	__u64 stime_ns;
+	__u64 sum_exec_ns;
+	__u32 tid;
+	__u32 tgid;
+	__u32 ppid;	   /* real parent's tgid */
+	__u32 ns_tgid;	   /* as in bb_fork_event */
+	__u32 state;	   /* task's __state */
+	__u32 flags;	   /* BB_TASK_SEEN_* */
+	char comm[BB_COMM_LEN];
+};
+_Static_assert(sizeof(struct bb_task_seen) == 72, "bb_task_seen ABI");
+
+#define BB_TASK_SEEN_IN_CGROUP 0x1u /* --cgroup: its cgroup v2 is the target or below it */
 
 #endif /* BUILDBPF_EVENTS_H */

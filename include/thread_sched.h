@@ -18,6 +18,8 @@
 
 #define BB_TASK_RUNNING 0x0000
 #define BB_TASK_UNINTERRUPTIBLE 0x0002
+/* The kernel's TASK_DEAD: set by do_task_dead() just before its last schedule. */
+#define BB_TASK_DEAD 0x0080
 
 static __always_inline void thread_init(struct bb_thread *t, __u32 tgid, __u32 state, __u64 now)
 {

@@ -128,8 +128,21 @@ run_case wait_all "--sched=full --args-max 8 --wait-all --user nobody" 3 \
 [ "$(figure wall_us)" -ge 300000 ] 2>/dev/null || fail "traced $(figure wall_us) us: --wait-all did not wait for the sleep"
 report
 
+# 3. --attach: a loop found running with a child, its new children traced
+# for 2 s; the task iterator's snapshot, the found records, the end without
+# a child of ours (and without a pidfd: Memcheck does not know pidfd_open).
+setsid sh -c 'sleep 30 & while :; do sleep 0.1; done' </dev/null >/dev/null 2>&1 &
+loop=$!
+sleep 0.3
+run_case attach "--attach PID --duration 2s" 0 \
+	"no Memcheck report; the running loop, its child and its new children traced, exit 0, 0 lost" -- \
+	--attach "$loop" --duration 2s
+kill -- -"$loop" 2>/dev/null || true
+[ "$(figure processes)" -ge 5 ] 2>/dev/null || fail "$(figure processes) processes, expected the loop, sleep 30 and 3 or more sleeps"
+report
+
 if [ "$failed" = 1 ]; then
 	echo "valgrind_check: FAILED" >&2
 	exit 1
 fi
-echo "valgrind: 2 runs of build/buildbpf, 0 Memcheck errors"
+echo "valgrind: 3 runs of build/buildbpf, 0 Memcheck errors"

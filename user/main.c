@@ -33,6 +33,7 @@
 #include "model/replay.h"
 #include "output/output.h"
 #include "output/run_outputs.h"
+#include "record/attach.h"
 #include "record/die_of_signal.h"
 #include "record/launch.h"
 #include "record/preflight.h"
@@ -63,6 +64,10 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->sched = rp->sched;
 	meta->layout = rp->layout;
 	meta->partial_reason = rp->partial_reason;
+	meta->attached_pid = info->attached ? info->root_pid : 0;
+	meta->cgroup = info->cgroup;
+	meta->follow = info->follow;
+	meta->nr_follow = info->nr_follow;
 }
 
 /*
@@ -236,6 +241,13 @@ static const char *writer_of(const struct run_as *ra)
 	return ra->drop ? ra->name : NULL;
 }
 
+/* --attach, --cgroup: what is traced instead of a command, checked as root. */
+struct outside {
+	int pidfd; /* --attach: pins the process; -1: none */
+	int follow_fds[CLI_FOLLOW_MAX]; /* --follow: pin the daemons */
+	struct cgroup_target cgroup; /* --cgroup */
+};
+
 /* What the recorder needs of the command line. */
 static struct record_opts record_opts_of(const struct cli_opts *opts)
 {
@@ -251,6 +263,10 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		.deps = opts->deps,
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,
+		.attach_pid = opts->attach_pid,
+		.follow = opts->follow,
+		.nr_follow = opts->nr_follow,
+		.duration_ns = opts->duration_ns,
 	};
 }
 
@@ -259,10 +275,17 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
  * and attached, then buildbpf leaves root for good, before any output
  * path is touched and before the command is forked.  0, or -1 (said).
  */
-static int start_recording(const struct cli_opts *opts, const struct run_as *ra, struct recorder **rec)
+static int start_recording(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out,
+			   struct recorder **rec)
 {
 	struct record_opts rec_opts = record_opts_of(opts);
 
+	rec_opts.attach_pidfd = out->pidfd;
+	if (opts->cgroup) {
+		rec_opts.cgroup_path = out->cgroup.path;
+		rec_opts.cgroup_id = out->cgroup.id;
+		rec_opts.cgroup_level = out->cgroup.level;
+	}
 	if (record__open(rec, &rec_opts))
 		return -1;
 	if (privilege__drop(ra)) {
@@ -275,7 +298,7 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 }
 
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
-static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
+static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
 	struct replay_opts ropts = {
 		.sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = true, .stop = &stop_signal
@@ -301,7 +324,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
-	if (start_recording(opts, ra, &rec))
+	if (start_recording(opts, ra, out, &rec))
 		return EXIT_FAILURE_SETUP;
 	/* Every output is checked before the build starts, as the user: a
 	 * typo in a name must not cost a whole build. */
@@ -324,7 +347,8 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, int *
 		log_fd = -1;
 		goto cleanup;
 	}
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
+	/* --attach and --cgroup start nothing the directory could be handed to. */
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup);
 	record__run(rec, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	rec = NULL;
@@ -383,7 +407,7 @@ cleanup:
 }
 
 /* buildbpf record -o LOG -- CMD */
-static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int *died_of)
+static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
 	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
@@ -391,14 +415,15 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, int 
 	char esc[TERM_ESCAPE_BUF];
 	int fd;
 
-	if (start_recording(opts, ra, &rec))
+	if (start_recording(opts, ra, out, &rec))
 		return EXIT_FAILURE_SETUP;
 	fd = output__create_direct(opts->output, "event log", "-o", opts->force, writer_of(ra));
 	if (fd < 0) {
 		record__free(rec);
 		return EXIT_FAILURE_SETUP;
 	}
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir);
+	/* --attach and --cgroup start nothing the directory could be handed to. */
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup);
 	record__run(rec, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	*died_of = res.died_of;
@@ -686,10 +711,44 @@ static int run_without_bpf(const struct cli_opts *opts)
 	return opts->mode == CLI_DIFF ? cmd_diff(opts, &ra) : cmd_read(opts, &ra);
 }
 
+/* Closes what open_outside() pinned (fds of -1 are skipped). */
+static void close_outside(const struct cli_opts *opts, struct outside *out)
+{
+	if (out->pidfd >= 0)
+		close(out->pidfd);
+	for (size_t i = 0; i < opts->nr_follow; i++)
+		if (out->follow_fds[i] >= 0)
+			close(out->follow_fds[i]);
+}
+
+/*
+ * Pins what is traced besides (or instead of) a command: --attach,
+ * --cgroup, --follow.  Who may be traced is checked here, as root, before
+ * anything loads; a daemon is followed under the same rule as an attach.
+ * 0, or -1 (said) with nothing left open.
+ */
+static int open_outside(const struct cli_opts *opts, const struct run_as *ra, struct outside *out)
+{
+	for (size_t i = 0; i < CLI_FOLLOW_MAX; i++)
+		out->follow_fds[i] = -1;
+	if (opts->attach_pid && attach__open_target(opts->attach_pid, ra, "--attach", &out->pidfd))
+		return -1;
+	if (opts->cgroup && attach__open_cgroup(opts->cgroup, ra, &out->cgroup))
+		goto fail;
+	for (size_t i = 0; i < opts->nr_follow; i++)
+		if (attach__open_target(opts->follow[i], ra, "--follow", &out->follow_fds[i]))
+			goto fail;
+	return 0;
+fail:
+	close_outside(opts, out);
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_opts opts;
 	struct run_as ra;
+	struct outside out = { .pidfd = -1 };
 	int err, exit_code, died_of = 0;
 
 	err = cli__parse(&opts, argc, argv, stdout, stderr);
@@ -704,7 +763,11 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_SETUP;
 	if (run_as__resolve(&ra, opts.user, opts.keep_root, opts.keep_env))
 		return EXIT_FAILURE_SETUP;
-	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &died_of) : cmd_trace(&opts, &ra, &died_of);
+	if (open_outside(&opts, &ra, &out))
+		return EXIT_FAILURE_SETUP;
+	exit_code = opts.mode == CLI_RECORD ? cmd_record(&opts, &ra, &out, &died_of)
+					    : cmd_trace(&opts, &ra, &out, &died_of);
+	close_outside(&opts, &out);
 	/* Everything is written and cleaned up: end as the command ended. */
 	die_of_signal(died_of);
 	return exit_code;

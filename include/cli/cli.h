@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <linux/types.h>
 #include "sched_level.h"
 #include "diff/fail_if.h"
@@ -17,6 +18,8 @@
 #define CLI_MERGE_MAX 64
 /* --fail-if may be given this many times. */
 #define CLI_FAIL_IF_MAX 32
+/* --follow may be given this many times. */
+#define CLI_FOLLOW_MAX 16
 
 /* What buildbpf was asked to do: its first argument names it. */
 enum cli_mode {
@@ -61,6 +64,11 @@ struct cli_opts {
 	const char *diff_json, *diff_markdown;
 	struct fail_if fail_if[CLI_FAIL_IF_MAX];
 	size_t nr_fail_if;
+	pid_t attach_pid;	/* --attach: trace this running tree, no command; 0: none */
+	__u64 duration_ns;	/* --duration: stop after this long; 0: no limit */
+	const char *cgroup;	/* --cgroup: trace this cgroup v2's processes, no command */
+	pid_t follow[CLI_FOLLOW_MAX]; /* --follow: daemons whose new work is traced too */
+	size_t nr_follow;
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

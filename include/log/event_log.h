@@ -99,6 +99,17 @@ struct event_log_info {
 	/* --deps=on: file records were recorded ("deps" in INFO; absent in
 	 * recordings made before it existed: off). */
 	bool deps;
+	/* --attach: root_pid was running before the trace (its tree is seeded
+	 * with BB_EV_PROC_FOUND records); cmd_argv is its /proc cmdline.
+	 * Optional in INFO: absent is false. */
+	bool attached;
+	/* --cgroup: the cgroup v2 directory traced (root_pid is 0 then: no
+	 * process is the root); NULL: none.  Optional in INFO. */
+	char *cgroup;
+	/* --follow: the daemons traced beside the command (their processes
+	 * are theirs, not the command's).  Optional in INFO: an int array. */
+	const pid_t *follow;
+	size_t nr_follow;
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;

@@ -44,6 +44,12 @@ struct proc_instance {
 	__u64 start_ns; /* fork, or first sighting when the fork was not seen */
 	__u64 end_ns;	/* exit of the last thread, or trace end if unfinished */
 	bool forked;	/* start_ns is a real fork (false for the root) */
+	/* --attach: already running when first tracked (a BB_EV_PROC_FOUND
+	 * record); start_ns is then when it was found, and it had run for
+	 * ran_before_ns by then (kernel start time to start_ns).  Its first
+	 * image is what /proc showed, its CPU times the traced part only. */
+	bool found;
+	__u64 ran_before_ns;
 	bool exited;	/* the group-dead exit was seen */
 	bool unfinished; /* still running at trace end: end_ns is the trace end */
 	bool exit_record_lost; /* exited, but the status came from waitpid(): its
@@ -100,6 +106,9 @@ int model__finish(struct model *m, __u64 end_ns);
 /* Keeps a copy of the command's working directory.  0, or -ENOMEM. */
 int model__set_cwd(struct model *m, const char *cwd);
 void model__free(struct model *m);
+
+/* p's topmost traced ancestor: p itself when its parent was not traced. */
+const struct proc_instance *proc_top(const struct model *m, const struct proc_instance *p);
 
 /* The image a process ran at time ts; NULL before its first exec. */
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns);

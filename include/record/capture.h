@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "events.h"
 
 struct capture;
 
@@ -21,6 +22,9 @@ struct capture_opts {
 	bool sched;	      /* attach the scheduler programs too */
 	__u64 idle_min_ns;    /* shorter idle periods are summed, not streamed */
 	bool deps;	      /* attach the file-dependency programs (--deps=on) */
+	bool attach;	      /* load the task iterator (--attach, --cgroup) */
+	__u64 cgroup_id;      /* --cgroup: the target's id (0: none) */
+	__u32 cgroup_level;   /* ... and its depth below the root cgroup */
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */
@@ -33,6 +37,20 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
  * forked: its scheduler accounting starts there, like its span.
  */
 int capture__track(struct capture *c, pid_t pid, __u64 since_ns);
+/*
+ * --attach: tracks an already running process with *acct as its starting
+ * totals.  -EEXIST when the kernel tracks it already (its fork was seen).
+ */
+int capture__seed(struct capture *c, pid_t tgid, const struct bb_proc_acct *acct);
+/* --attach: a running thread's scheduler state (no-op without --sched). */
+int capture__seed_thread(struct capture *c, pid_t tid, const struct bb_thread *t);
+/* Stops tracking a process that was seeded but is gone. */
+void capture__untrack(struct capture *c, pid_t tgid);
+/*
+ * Every task of the system now, from the task iterator (opts.attach):
+ * *out is malloc'd, *nr records.  0 or -errno.
+ */
+int capture__list_tasks(struct capture *c, struct bb_task_seen **out, size_t *nr);
 /*
  * Whether the kernel tracks no process of the tree any more: a process
  * leaves the map after its last thread's exit record was submitted (or

@@ -25,6 +25,21 @@ struct record_opts {
 	bool wait_all;		   /* until every descendant has exited */
 	bool deps;		   /* --deps=on: file dependencies recorded */
 	bool sync_log;		   /* the log is kept: on disk before record__run() returns */
+	/* --attach: trace this running process's tree instead of cmd_argv
+	 * (0: none); attach_pidfd pins it (attach__open_target()); -1: no
+	 * pidfd, the process's exit record ends the trace instead. */
+	pid_t attach_pid;
+	int attach_pidfd;
+	__u64 duration_ns; /* --duration: stop tracing after this long; 0: no limit */
+	/* --cgroup: trace the processes of this cgroup v2 (id 0: none), like
+	 * --attach but with no root process */
+	const char *cgroup_path;
+	/* --follow: daemons whose tree is traced beside the command's
+	 * (pinned by the caller's pidfds, attach__open_target()) */
+	const pid_t *follow;
+	size_t nr_follow;
+	__u64 cgroup_id;
+	__u32 cgroup_level;
 };
 
 struct record_result {
@@ -49,6 +64,10 @@ struct recorder;
  */
 int record__open(struct recorder **r, const struct record_opts *opts);
 /*
+ * With opts->attach_pid: traces that process's tree, existing and new,
+ * until a SIGINT/TERM/HUP/QUIT, opts->duration_ns, or the process's exit;
+ * no command runs and none is signalled; res->exit_code is 0 unless
+ * buildbpf itself failed.  Otherwise:
  * Runs opts->cmd_argv as the user buildbpf now is, traced, streaming every
  * record to log_fd (log_name is for messages), with $BUILDBPF_TRACE_DIR set
  * to trace_dir when not NULL.  Once the command is done the signal mask is

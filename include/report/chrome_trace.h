@@ -46,6 +46,13 @@ struct trace_meta {
 	const struct trace_layout *layout;
 	/* The build graph (--deps): data-edge flows, critical and file args; NULL: none */
 	const struct build_graph *graph;
+	/* --attach: the process the trace was attached to; 0: a command ran */
+	__u32 attached_pid;
+	/* --cgroup: the cgroup v2 directory traced; NULL: none */
+	const char *cgroup;
+	/* --follow: the daemons traced beside the command */
+	const pid_t *follow;
+	size_t nr_follow;
 };
 
 /*

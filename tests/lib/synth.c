@@ -68,19 +68,26 @@ void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const cha
 	exec_record(m, ts, tgid, ppid, tgid, filename, args, args_len, flags);
 }
 
-void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
-		   const char *const argv[])
+/* argv (NULL-terminated) as the kernel's NUL-separated area; its length. */
+static size_t pack_argv(const char *const argv[], char *args, size_t size)
 {
-	char args[4096];
 	size_t len = 0, n;
 
 	for (; argv && *argv; argv++) {
 		n = strlen(*argv) + 1;
-		cr_assert_lt(len + n, sizeof(args));
+		cr_assert_lt(len + n, size);
 		memcpy(args + len, *argv, n);
 		len += n;
 	}
-	exec_record(m, ts, tgid, ppid, ns_tgid, filename, args, len, 0);
+	return len;
+}
+
+void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
+		   const char *const argv[])
+{
+	char args[4096];
+
+	exec_record(m, ts, tgid, ppid, ns_tgid, filename, args, pack_argv(argv, args, sizeof(args)), 0);
 }
 
 void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *const argv[])
@@ -192,4 +199,30 @@ void synth_file_counts(struct file_log *fl, __u64 ts, __u32 tgid, __u32 opened, 
 	e.counts.opened = opened;
 	e.counts.written = written;
 	cr_assert_eq(file_log__add(fl, &e, sizeof(e)), 0);
+}
+
+void synth_found(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u64 start_ns, const char *filename,
+		 const char *const argv[])
+{
+	size_t name_len = strlen(filename), args_len, len;
+	struct bb_proc_found_event *e;
+	char args[4096];
+
+	args_len = pack_argv(argv, args, sizeof(args));
+	len = sizeof(*e) + name_len + args_len;
+	e = calloc(1, len);
+	cr_assert_not_null(e);
+	header(&e->hdr, BB_EV_PROC_FOUND, ts, tgid, tgid);
+	e->start_ns = start_ns;
+	e->ppid = ppid;
+	e->ns_tgid = tgid;
+	e->filename_len = name_len;
+	e->args_len = args_len;
+	e->args_full_len = args_len;
+	e->nr_threads = 1;
+	strncpy(e->comm, "found", sizeof(e->comm) - 1);
+	memcpy(e->data, filename, name_len);
+	memcpy(e->data + name_len, args, args_len);
+	cr_assert_eq(model__add_event(m, e, len), 0);
+	free(e);
 }

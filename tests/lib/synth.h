@@ -23,6 +23,9 @@ void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_t
 /* The raw argv area as the kernel hands it over, for cut or odd argv. */
 void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *args,
 		    size_t args_len, __u32 flags);
+/* --attach: tgid was running (since start_ns) when it was found at ts. */
+void synth_found(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u64 start_ns, const char *filename,
+		 const char *const argv[]);
 void synth_exit(struct model *m, __u64 ts, __u32 tgid, __u32 tid, bool group_dead, __u32 status);
 /* A group-dead exit with CPU accounting. */
 void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 utime, __u64 stime, __u64 sum_exec,

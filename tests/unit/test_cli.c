@@ -335,6 +335,45 @@ Test(cli, diff_mode_refusals)
 	}
 }
 
+Test(cli, attach_takes_a_pid_and_no_command)
+{
+	struct parsed p = parse((const char *[]){ "record", "--attach", "4242", "--duration", "1500ms", NULL });
+
+	cr_assert(lt(int, 0, p.ret));
+	cr_assert(eq(int, p.opts.mode, CLI_RECORD));
+	cr_assert(eq(int, p.opts.attach_pid, 4242));
+	cr_assert(eq(u64, p.opts.duration_ns, 1500000000ull));
+	cr_assert(eq(int, p.opts.cmd_argc, 0));
+	done(&p);
+
+	p = parse((const char *[]){ "--attach", "4242", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "no COMMAND with it"), NULL)));
+	done(&p);
+
+	p = parse((const char *[]){ "--duration", "2s", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "--duration is for --attach"), NULL)));
+	done(&p);
+
+	p = parse((const char *[]){ "--attach", "4242", "--wait-all", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+
+	p = parse((const char *[]){ "convert", "x.bbl", "--attach", "1", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+
+	for (size_t i = 0; i < 4; i++) {
+		const char *bad[] = { "0", "-5", "12x", "99999999999" };
+
+		p = parse((const char *[]){ "--attach", bad[i], NULL });
+		cr_assert(lt(int, p.ret, 0), "--attach '%s' was taken", bad[i]);
+		cr_assert(not(eq(ptr, strstr(p.err, "expected a process id"), NULL)));
+		done(&p);
+	}
+}
+
 Test(cli, a_command_named_diff_runs_after_dashes)
 {
 	struct parsed p = parse((const char *[]){ "--", "diff", "a", "b", NULL });
@@ -342,5 +381,28 @@ Test(cli, a_command_named_diff_runs_after_dashes)
 	cr_assert(lt(int, 0, p.ret));
 	cr_assert(eq(int, p.opts.mode, CLI_TRACE));
 	cr_assert(eq(str, p.opts.cmd_argv[0], "diff"));
+	done(&p);
+}
+
+Test(cli, follow_is_repeatable_beside_a_command)
+{
+	struct parsed p = parse((const char *[]){ "--follow", "10", "--follow", "20", "--", "make", NULL });
+
+	cr_assert(lt(int, 0, p.ret));
+	cr_assert(eq(sz, p.opts.nr_follow, 2));
+	cr_assert(eq(int, p.opts.follow[0], 10));
+	cr_assert(eq(int, p.opts.follow[1], 20));
+	done(&p);
+
+	p = parse((const char *[]){ "--follow", "10", "--attach", "20", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	done(&p);
+	p = parse((const char *[]){ "--follow", "10", "--wait-all", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "daemon outlives the build"), NULL)));
+	done(&p);
+	p = parse((const char *[]){ "--follow", "x", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(not(eq(ptr, strstr(p.err, "--follow 'x': expected a process id"), NULL)));
 	done(&p);
 }

@@ -799,3 +799,65 @@ Test(event_log, fixture_of_a_killed_recording_converts_as_partial)
 	json_object_put(trace);
 	replay__free(&rp);
 }
+
+/* Writes just the INFO of info and reads it back: 0, or the reader's error. */
+static int info_round_trip(const struct event_log_info *info, struct event_log_reader **r, FILE **f, int *fd)
+{
+	struct event_log_writer *w;
+	char err[256];
+
+	*fd = memfd_create("bbl", 0);
+	cr_assert_geq(*fd, 0);
+	cr_assert_eq(event_log_writer__open(&w, *fd, info), 0);
+	event_log_writer__free(w);
+	*f = reopen(*fd);
+	return event_log_reader__open(r, *f, err, sizeof(err));
+}
+
+Test(event_log, attached_and_cgroup_recordings_say_so)
+{
+	struct event_log_info info = sample_info(SCHED_OFF);
+	struct event_log_reader *r;
+	FILE *f;
+	int fd;
+
+	info.attached = true;
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+	cr_assert(event_log_reader__info(r)->attached);
+	cr_assert_null(event_log_reader__info(r)->cgroup);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+
+	/* --cgroup: no root process, which only a cgroup recording may say. */
+	info.attached = false;
+	info.root_pid = 0;
+	info.cgroup = "/sys/fs/cgroup/unified/ci";
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+	cr_assert_str_eq(event_log_reader__info(r)->cgroup, "/sys/fs/cgroup/unified/ci");
+	cr_assert_eq(event_log_reader__info(r)->root_pid, 0);
+	cr_assert_not(event_log_reader__info(r)->attached);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+
+	/* --follow: the daemons, as a list. */
+	info.cgroup = NULL;
+	info.root_pid = ROOT;
+	info.follow = (const pid_t[]){ 4242, 77 };
+	info.nr_follow = 2;
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+	cr_assert_eq(event_log_reader__info(r)->nr_follow, 2);
+	cr_assert_eq(event_log_reader__info(r)->follow[0], 4242);
+	cr_assert_eq(event_log_reader__info(r)->follow[1], 77);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+
+	info.follow = NULL;
+	info.nr_follow = 0;
+	info.root_pid = 0;
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), -EBADMSG);
+	fclose(f);
+	close(fd);
+}

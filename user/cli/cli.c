@@ -31,11 +31,17 @@ enum {
 	OPT_SUMMARY_JSON,
 	OPT_SVG,
 	OPT_DEPS,
+	OPT_ATTACH,
+	OPT_DURATION,
+	OPT_CGROUP,
+	OPT_FOLLOW,
 };
 
 static const char usage_text[] =
 	"Usage: buildbpf [OPTIONS] [--] COMMAND [ARG...]\n"
+	"       buildbpf [OPTIONS] --attach PID | --cgroup PATH\n"
 	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
+	"       buildbpf record [OPTIONS] [-o LOG] --attach PID | --cgroup PATH\n"
 	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
 	"       buildbpf report [OPTIONS] LOG\n"
 	"       buildbpf diff [DIFF OPTIONS] OLD.bbl NEW.bbl\n"
@@ -84,6 +90,20 @@ static const char usage_text[] =
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
+	"      --attach PID       trace the running process PID and its descendants,\n"
+	"                         those running now and those it starts, instead of a\n"
+	"                         COMMAND: until Ctrl-C, --duration or PID's exit;\n"
+	"                         exits 0 unless buildbpf failed.  Under sudo only the\n"
+	"                         invoking user's own processes (root: any)\n"
+	"      --cgroup PATH      trace every process of the cgroup v2 PATH (a directory\n"
+	"                         under the cgroup2 mount, or as /proc/PID/cgroup shows\n"
+	"                         it) and of the cgroups below, those moved in too,\n"
+	"                         instead of a COMMAND: until Ctrl-C or --duration\n"
+	"      --follow PID       while COMMAND runs, also trace the daemon PID and what\n"
+	"                         it starts (a compile server: sccache, distccd), its\n"
+	"                         processes marked as the daemon's (repeatable)\n"
+	"      --duration TIME    with --attach or --cgroup: stop tracing after TIME\n"
+	"                         (units ns, us, ms, s)\n"
 	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
 	"                         glob where '**' matches any number of directories,\n"
 	"                         read after the build (repeatable; quote globs), e.g.\n"
@@ -123,6 +143,7 @@ static const char usage_text[] =
 	"  sudo buildbpf -o trace.json -- make -j8\n"
 	"  sudo buildbpf -o t.json --merge 'build/**/*.json' -- make CFLAGS=-ftime-trace\n"
 	"  sudo buildbpf record -o build.bbl -- make -j8\n"
+	"  sudo buildbpf -o server.json --attach \"$(pidof sccache)\" --duration 60s\n"
 	"  buildbpf convert build.bbl -o trace.json --sched=off\n"
 	"  buildbpf diff before.bbl after.bbl --fail-if 'wall>+10%'\n";
 
@@ -225,13 +246,17 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS },
 		{ "summary-json", required_argument, NULL, OPT_SUMMARY_JSON },
 		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "attach", required_argument, NULL, OPT_ATTACH },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "follow", required_argument, NULL, OPT_FOLLOW },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], *end;
 	unsigned long long size;
 	int c;
 
@@ -401,6 +426,39 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			}
 			*(c == OPT_SVG ? &opts->svg : &opts->summary_json) = optarg;
 			break;
+		case OPT_ATTACH:
+		case OPT_FOLLOW:
+			run_only = c == OPT_ATTACH ? "--attach" : "--follow";
+			if (parse_leading_u64(optarg, &size, &end) || *end || !size || size > INT32_MAX) {
+				fprintf(err, "buildbpf: %s '%s': expected a process id\n", run_only,
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			if (c == OPT_ATTACH) {
+				opts->attach_pid = size;
+			} else if (opts->nr_follow < CLI_FOLLOW_MAX) {
+				opts->follow[opts->nr_follow++] = size;
+			} else {
+				fprintf(err, "buildbpf: --follow: at most %d daemons\n", CLI_FOLLOW_MAX);
+				return -EINVAL;
+			}
+			break;
+		case OPT_CGROUP:
+			run_only = "--cgroup";
+			if (!*optarg) {
+				fprintf(err, "buildbpf: --cgroup needs a cgroup path\n");
+				return -EINVAL;
+			}
+			opts->cgroup = optarg;
+			break;
+		case OPT_DURATION:
+			run_only = "--duration";
+			if (parse_duration(optarg, &opts->duration_ns) || !opts->duration_ns) {
+				fprintf(err, "buildbpf: --duration '%s': expected a duration (e.g. 30s, 500ms)\n",
+					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			break;
 		case OPT_WAIT_ALL:
 			run_only = "--wait-all";
 			opts->wait_all = true;
@@ -464,6 +522,39 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	if (opts->keep_trace_dir && opts->no_trace_dir) {
 		fprintf(err, "buildbpf: --keep-trace-dir and --no-trace-dir exclude each other\n");
 		return -EINVAL;
+	}
+	if (opts->duration_ns && !opts->attach_pid && !opts->cgroup) {
+		fprintf(err, "buildbpf: --duration is for --attach and --cgroup (a command's trace ends with the "
+			     "command)\n");
+		return -EINVAL;
+	}
+	if (opts->attach_pid && opts->cgroup) {
+		fprintf(err, "buildbpf: --attach and --cgroup exclude each other\n");
+		return -EINVAL;
+	}
+	if (opts->nr_follow && (opts->attach_pid || opts->cgroup)) {
+		fprintf(err, "buildbpf: --follow is for a COMMAND's trace (--attach and --cgroup trace what they "
+			     "find)\n");
+		return -EINVAL;
+	}
+	if (opts->nr_follow && opts->wait_all) {
+		fprintf(err, "buildbpf: --follow and --wait-all exclude each other: a daemon outlives the build\n");
+		return -EINVAL;
+	}
+	if (opts->attach_pid || opts->cgroup) {
+		const char *what = opts->attach_pid ? "--attach" : "--cgroup";
+
+		if (optind < argc) {
+			fprintf(err, "buildbpf: %s traces running processes: no COMMAND with it (got '%s')\n", what,
+				term_escape(argv[optind], esc, sizeof(esc)));
+			return -EINVAL;
+		}
+		if (opts->wait_all || opts->keep_trace_dir || opts->no_trace_dir || opts->keep_env) {
+			fprintf(err, "buildbpf: %s starts no command: --wait-all, --keep-env and the trace "
+				     "directory options do not apply\n", what);
+			return -EINVAL;
+		}
+		return 1;
 	}
 	if (optind >= argc) {
 		fprintf(err, "buildbpf: no command to %s (usage: buildbpf %s[OPTIONS] -- COMMAND [ARG...])\n",

@@ -115,11 +115,37 @@ static bool get_string(struct json_object *obj, const char *key, char **out)
 	return *out != NULL;
 }
 
+/* INFO's "follow": the --follow daemons, an array of pids. */
+static int parse_follow(struct event_log_info *info, struct json_object *arr, char *err, size_t size)
+{
+	size_t i, n;
+	pid_t *pids;
+
+	if (!json_object_is_type(arr, json_type_array) || (n = json_object_array_length(arr)) > 4096)
+		return error_text(-EBADMSG, err, size, "corrupt: the recording's 'follow' is not a list of pids");
+	pids = calloc(n ? n : 1, sizeof(*pids));
+	if (!pids)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	for (i = 0; i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(arr, i);
+		int64_t pid = json_object_get_int64(v);
+
+		if (!json_object_is_type(v, json_type_int) || pid < 1 || pid > INT32_MAX) {
+			free(pids);
+			return error_text(-EBADMSG, err, size, "corrupt: the recording's 'follow' is not a list of pids");
+		}
+		pids[i] = pid;
+	}
+	info->follow = pids;
+	info->nr_follow = n;
+	return 0;
+}
+
 static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t size)
 {
 	struct event_log_info *info = &r->info;
 	struct json_tokener *tok = json_tokener_new_ex(4);
-	struct json_object *obj = NULL, *v, *dv;
+	struct json_object *obj = NULL, *v, *dv, *att;
 	const char *sched, *missing = NULL;
 	long long n;
 	int e = 0;
@@ -148,7 +174,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		missing = "start_ns";
 	else if (!get_int(obj, "realtime_offset_ns", INT64_MIN, INT64_MAX, &n) || ((info->realtime_offset_ns = n), 0))
 		missing = "realtime_offset_ns";
-	else if (!get_int(obj, "root_pid", 1, UINT32_MAX, &n) || !(info->root_pid = n))
+	else if (!get_int(obj, "root_pid", 0, UINT32_MAX, &n) ||
+		 (!(info->root_pid = n) && !json_object_object_get_ex(obj, "cgroup", NULL)))
 		missing = "root_pid";
 	else if (!get_int(obj, "args_max", 0, UINT32_MAX, &n) || ((info->args_max = n), 0))
 		missing = "args_max";
@@ -170,7 +197,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	     !get_string(obj, "online_cpu_list", &info->online_cpu_list)) ||
 	    (json_object_object_get_ex(obj, "makeflags", NULL) && !get_string(obj, "makeflags", &info->makeflags)) ||
 	    (json_object_object_get_ex(obj, "path_env", NULL) && !get_string(obj, "path_env", &info->path_env)) ||
-	    (json_object_object_get_ex(obj, "cwd", NULL) && !get_string(obj, "cwd", &info->cwd))) {
+	    (json_object_object_get_ex(obj, "cwd", NULL) && !get_string(obj, "cwd", &info->cwd)) ||
+	    (json_object_object_get_ex(obj, "cgroup", NULL) && !get_string(obj, "cgroup", &info->cgroup))) {
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
 		goto out;
 	}
@@ -184,6 +212,15 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 			goto out;
 		}
 		info->deps = !strcmp(deps, "on");
+	}
+	if (json_object_object_get_ex(obj, "follow", &att) && (e = parse_follow(info, att, err, size)))
+		goto out;
+	if (json_object_object_get_ex(obj, "attached", &att)) {
+		if (!json_object_is_type(att, json_type_boolean)) {
+			e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'attached' is not a boolean");
+			goto out;
+		}
+		info->attached = json_object_get_boolean(att);
 	}
 	sched = json_object_get_string(v);
 	if (!strcmp(sched, "off")) {
@@ -376,6 +413,8 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->makeflags);
 	free(info->path_env);
 	free(info->cwd);
+	free(info->cgroup);
+	free((pid_t *)info->follow);
 	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
 		free(info->cmd_argv[i]);
 	free(info->cmd_argv);

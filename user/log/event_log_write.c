@@ -105,6 +105,20 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	      json_put_uint(obj, "sched_resolution_ns", info->sched_resolution_ns) ?:
 	      json_put_bool(obj, "wait_all", info->wait_all) ?:
 	      json_put_str(obj, "deps", info->deps ? "on" : "off");
+	if (!err && info->attached)
+		err = json_put_bool(obj, "attached", true);
+	if (!err && info->cgroup)
+		err = json_put_str(obj, "cgroup", info->cgroup);
+	if (!err && info->nr_follow) {
+		struct json_object *arr = json_object_new_array();
+
+		for (size_t i = 0; arr && !err && i < info->nr_follow; i++)
+			err = json_object_array_add(arr, json_object_new_int64(info->follow[i])) ? -ENOMEM : 0;
+		if (err)
+			json_object_put(arr);
+		else
+			err = json_put(obj, "follow", arr);
+	}
 	if (!err && info->online_cpu_list)
 		err = json_put_str(obj, "online_cpu_list", info->online_cpu_list);
 	if (!err && info->makeflags)

@@ -147,6 +147,8 @@ static size_t min_record_size(__u32 type)
 		return sizeof(struct bb_exec_event);
 	case BB_EV_EXIT:
 		return sizeof(struct bb_exit_event);
+	case BB_EV_PROC_FOUND:
+		return sizeof(struct bb_proc_found_event);
 	default:
 		return 0;
 	}
@@ -164,6 +166,10 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 		goto malformed;
 	if (hdr->type == BB_EV_EXEC &&
 	    (size_t)exec->filename_len + exec->args_len > len - sizeof(*exec))
+		goto malformed;
+	if (hdr->type == BB_EV_PROC_FOUND && (size_t)((const struct bb_proc_found_event *)rec)->filename_len +
+							 ((const struct bb_proc_found_event *)rec)->args_len >
+						 len - sizeof(struct bb_proc_found_event))
 		goto malformed;
 
 	if (array_grow((void **)&pv->events, &pv->events_cap, pv->nr_events + 1, sizeof(*pv->events)) ||
@@ -251,6 +257,13 @@ static int apply_fork(struct model *m, const struct bb_fork_event *e)
 			m->stats.orphan_events++;
 		return 0;
 	}
+	idx = pid_index_get(m->priv, e->hdr.tgid);
+	if (idx >= 0 && m->procs[idx].found && m->procs[idx].ppid == e->parent_tgid) {
+		/* --attach: found in /proc just before the kernel's fork record
+		 * of it was stamped (the child is listed before the fork
+		 * tracepoint fires): one process, not a pid reuse. */
+		return 0;
+	}
 	idx = new_instance(m, e->hdr.tgid, e->parent_tgid, e->hdr.ts_ns, true);
 	if (idx < 0)
 		return idx;
@@ -284,6 +297,31 @@ static int split_argv(struct exec_image *img, const char *args, size_t len)
 	return 0;
 }
 
+/* A new last image of p from ts on: NULL without memory.  argv is the caller's. */
+static struct exec_image *add_image(struct proc_instance *p, __u64 ts, __u32 flags, __u32 args_full_len,
+				    const char comm[BB_COMM_LEN], const char *filename, size_t filename_len)
+{
+	struct exec_image *img;
+
+	/* Most processes exec once or twice: grow one image at a time. */
+	img = realloc(p->execs, (p->nr_execs + 1) * sizeof(*p->execs));
+	if (!img)
+		return NULL;
+	p->execs = img;
+	img = &p->execs[p->nr_execs];
+	memset(img, 0, sizeof(*img));
+	if (p->nr_execs)
+		p->execs[p->nr_execs - 1].end_ns = ts;
+	p->nr_execs++;
+	img->start_ns = ts;
+	img->end_ns = ts;
+	img->flags = flags;
+	img->args_full_len = args_full_len;
+	copy_comm(img->comm, comm);
+	img->filename = strndup(filename, filename_len);
+	return img->filename ? img : NULL;
+}
+
 static int apply_exec(struct model *m, const struct bb_exec_event *e)
 {
 	struct model_priv *pv = m->priv;
@@ -304,23 +342,8 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	p = &m->procs[idx];
 	/* The name the image gave it (cc1), not the one inherited at fork (gcc). */
 	copy_comm(p->comm, e->comm);
-	/* Most processes exec once or twice: grow one image at a time. */
-	img = realloc(p->execs, (p->nr_execs + 1) * sizeof(*p->execs));
+	img = add_image(p, e->hdr.ts_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
 	if (!img)
-		return -ENOMEM;
-	p->execs = img;
-	img = &p->execs[p->nr_execs];
-	memset(img, 0, sizeof(*img));
-	if (p->nr_execs)
-		p->execs[p->nr_execs - 1].end_ns = e->hdr.ts_ns;
-	p->nr_execs++;
-	img->start_ns = e->hdr.ts_ns;
-	img->end_ns = e->hdr.ts_ns;
-	img->flags = e->flags;
-	img->args_full_len = e->args_full_len;
-	copy_comm(img->comm, e->comm);
-	img->filename = strndup(e->data, e->filename_len);
-	if (!img->filename)
 		return -ENOMEM;
 	p->ppid = e->ppid;
 	/* A process never changes PID namespace, so this is the fork's value;
@@ -328,6 +351,39 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	 * fork record was dropped.  0, not read, keeps what is known. */
 	if (e->ns_tgid)
 		p->ns_pid = e->ns_tgid;
+	return split_argv(img, e->data + e->filename_len, e->args_len);
+}
+
+/*
+ * --attach: a process already running when tracking began.  The attached
+ * process itself is the root instance model__finish() made; any other is a
+ * new instance from the record's time (parents' records come first).  A
+ * pid with a live instance already (its fork was seen) keeps that one.
+ */
+static int apply_found(struct model *m, const struct bb_proc_found_event *e)
+{
+	long idx = pid_index_get(m->priv, e->hdr.tgid);
+	struct exec_image *img;
+	struct proc_instance *p;
+
+	if (idx >= 0 && idx != m->root)
+		return 0;
+	if (idx < 0) {
+		idx = new_instance(m, e->hdr.tgid, e->ppid, e->hdr.ts_ns, false);
+		if (idx < 0)
+			return idx;
+	}
+	p = &m->procs[idx];
+	if (p->found || p->nr_execs)
+		return 0; /* the root's, seen twice: the first counts */
+	p->found = true;
+	p->ppid = e->ppid;
+	p->ns_pid = e->ns_tgid;
+	p->ran_before_ns = e->start_ns < p->start_ns ? p->start_ns - e->start_ns : 0;
+	copy_comm(p->comm, e->comm);
+	img = add_image(p, p->start_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
+	if (!img)
+		return -ENOMEM;
 	return split_argv(img, e->data + e->filename_len, e->args_len);
 }
 
@@ -383,6 +439,8 @@ static int apply_event(struct model *m, const void *rec)
 		return apply_exec(m, rec);
 	case BB_EV_EXIT:
 		return apply_exit(m, rec);
+	case BB_EV_PROC_FOUND:
+		return apply_found(m, rec);
 	default:
 		return 0; /* rejected by model__add_event already */
 	}
@@ -419,11 +477,14 @@ int model__finish(struct model *m, __u64 end_ns)
 	if (pv->nr_events > 1)
 		qsort(pv->events, pv->nr_events, sizeof(*pv->events), cmp_buffered);
 
-	/* The root exists from the launcher's fork, before any record. */
-	m->root = new_instance(m, m->root_pid, 0, m->start_ns, false);
-	if (m->root < 0)
-		return -ENOMEM;
-	m->procs[m->root].ppid = 0;
+	/* The root exists from the launcher's fork, before any record.
+	 * --cgroup has none (root_pid 0): its processes are all found. */
+	if (m->root_pid) {
+		m->root = new_instance(m, m->root_pid, 0, m->start_ns, false);
+		if (m->root < 0)
+			return -ENOMEM;
+		m->procs[m->root].ppid = 0;
+	}
 
 	m->end_ns = end_ns > m->start_ns ? end_ns : m->start_ns;
 	for (i = 0; i < pv->nr_events; i++) {
@@ -447,6 +508,17 @@ int model__finish(struct model *m, __u64 end_ns)
 	pv->events = NULL;
 	pv->arena_len = pv->arena_cap = pv->nr_events = pv->events_cap = 0;
 	return 0;
+}
+
+const struct proc_instance *proc_top(const struct model *m, const struct proc_instance *p)
+{
+	size_t hops = 0;
+
+	/* Parents start before their children, so the walk ends; the bound
+	 * only guards a model built by hand. */
+	while (p->parent >= 0 && (size_t)p->parent < m->nr_procs && hops++ < m->nr_procs)
+		p = &m->procs[p->parent];
+	return p;
 }
 
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns)

@@ -10,6 +10,7 @@
 #include "record/capture.h"
 #include "events.h"
 #include "thread_sched.h"
+#include "util/array_grow.h"
 #include "buildbpf.skel.h"
 
 struct capture {
@@ -138,6 +139,13 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	bpf_program__set_autoload(c->skel->progs.handle_file_counts_exit, opts->deps);
 	/* Without them, a thread's last switch still needs a program. */
 	bpf_program__set_autoload(c->skel->progs.handle_final_switch, !c->sched);
+	/* The task iterator runs once, on demand (capture__list_tasks()). */
+	bpf_program__set_autoload(c->skel->progs.list_tasks, opts->attach || opts->cgroup_id);
+	bpf_program__set_autoattach(c->skel->progs.list_tasks, false);
+	/* --cgroup: processes moved in are tracked from their move. */
+	c->skel->rodata->target_cgroup_id = opts->cgroup_id;
+	c->skel->rodata->target_cgroup_level = opts->cgroup_level;
+	bpf_program__set_autoload(c->skel->progs.handle_cgroup_attach, opts->cgroup_id != 0);
 
 	/* libbpf raises RLIMIT_MEMLOCK to unlimited on kernels that charge
 	 * BPF memory to it (before memcg accounting, 5.11): the maps are
@@ -189,6 +197,82 @@ int capture__track(struct capture *c, pid_t pid, __u64 since_ns)
 	if (c->sched &&
 	    bpf_map__update_elem(c->skel->maps.threads, &key, sizeof(key), &thread, sizeof(thread), BPF_ANY))
 		return -errno;
+	return 0;
+}
+
+int capture__seed(struct capture *c, pid_t tgid, const struct bb_proc_acct *acct)
+{
+	__u32 key = tgid;
+
+	/* NOEXIST: an entry the kernel made at the fork is the truer one. */
+	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), acct, sizeof(*acct), BPF_NOEXIST))
+		return -errno;
+	return 0;
+}
+
+int capture__seed_thread(struct capture *c, pid_t tid, const struct bb_thread *t)
+{
+	__u32 key = tid;
+
+	if (!c->sched)
+		return 0;
+	if (bpf_map__update_elem(c->skel->maps.threads, &key, sizeof(key), t, sizeof(*t), BPF_NOEXIST) &&
+	    errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+void capture__untrack(struct capture *c, pid_t tgid)
+{
+	__u32 key = tgid;
+
+	bpf_map__delete_elem(c->skel->maps.tracked, &key, sizeof(key), 0);
+}
+
+int capture__list_tasks(struct capture *c, struct bb_task_seen **out, size_t *nr)
+{
+	struct bb_task_seen *tasks = NULL;
+	struct bpf_link *link;
+	size_t cap = 0, n = 0;
+	ssize_t got;
+	int fd, err = 0;
+
+	*out = NULL;
+	*nr = 0;
+	link = bpf_program__attach_iter(c->skel->progs.list_tasks, NULL);
+	if (!link)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd < 0) {
+		err = -errno;
+		goto cleanup;
+	}
+	/* The seq file hands out whole records: one read() never splits one. */
+	for (;;) {
+		if (array_grow((void **)&tasks, &cap, n + 256, sizeof(*tasks))) {
+			err = -ENOMEM;
+			break;
+		}
+		got = read(fd, tasks + n, (cap - n) * sizeof(*tasks));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			err = -errno;
+			break;
+		}
+		if (got == 0)
+			break;
+		n += got / sizeof(*tasks);
+	}
+	close(fd);
+cleanup:
+	bpf_link__destroy(link);
+	if (err) {
+		free(tasks);
+		return err;
+	}
+	*out = tasks;
+	*nr = n;
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "record/attach.h"
 #include "record/capture.h"
 #include "util/cpu_list.h"
 #include "log/event_log.h"
@@ -41,6 +42,7 @@ struct record_sink {
 	long live;	 /* processes of the tree still running, root included */
 	__u32 root_pid;
 	__u64 root_exit_ns; /* the command's own exit record; 0: not seen */
+	__u32 root_exit_status; /* ... and the status it carries */
 	__u64 last_exit_ns; /* the latest process exit record */
 	bool all_exited;    /* the kernel tracks no process of the tree any more */
 };
@@ -63,16 +65,19 @@ static int on_record(void *ctx, const void *rec, size_t len)
 	const struct bb_event_header *hdr = rec;
 	int err;
 
-	if (len >= sizeof(struct bb_fork_event) && hdr->type == BB_EV_FORK &&
-	    !(((const struct bb_fork_event *)rec)->flags & BB_FORK_THREAD))
+	if ((len >= sizeof(struct bb_fork_event) && hdr->type == BB_EV_FORK &&
+	     !(((const struct bb_fork_event *)rec)->flags & BB_FORK_THREAD)) ||
+	    (len >= sizeof(struct bb_proc_found_event) && hdr->type == BB_EV_PROC_FOUND))
 		sink->live++;
 	else if (len >= sizeof(struct bb_exit_event) && hdr->type == BB_EV_EXIT &&
 		 (((const struct bb_exit_event *)rec)->flags & BB_EXIT_GROUP_DEAD)) {
 		sink->live--;
 		if (hdr->ts_ns > sink->last_exit_ns)
 			sink->last_exit_ns = hdr->ts_ns;
-		if (hdr->tgid == sink->root_pid)
+		if (hdr->tgid == sink->root_pid) {
 			sink->root_exit_ns = hdr->ts_ns;
+			sink->root_exit_status = ((const struct bb_exit_event *)rec)->exit_status;
+		}
 	}
 	if (sink->log_err) {
 		sink->unwritten++;
@@ -282,6 +287,8 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->cwd = cwd;
 	info->cmd_argv = opts->cmd_argv;
 	info->cmd_argc = opts->cmd_argc;
+	info->follow = opts->follow;
+	info->nr_follow = opts->nr_follow;
 }
 
 struct recorder {
@@ -352,6 +359,9 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		/* Summary lanes are cut in buckets of the resolution: idle
 		 * periods far below it need no record of their own. */
 		.idle_min_ns = opts->sched == SCHED_FULL ? 0 : opts->sched_resolution_ns / 10,
+		.attach = opts->attach_pid > 0 || opts->nr_follow,
+		.cgroup_id = opts->cgroup_id,
+		.cgroup_level = opts->cgroup_level,
 	};
 	struct recorder *r;
 
@@ -363,13 +373,191 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 	}
 	r->opts = *opts;
 	r->sfd = -1;
-	r->sink.live = 1;
+	/* Only records of the tree change it: the attached root is counted
+	 * by its found record like the rest. */
+	r->sink.live = opts->attach_pid > 0 || opts->cgroup_id ? 0 : 1;
 	if (block_signals(r) || capture__open(&r->cap, &cap_opts, on_record, &r->sink)) {
 		record__free(r);
 		return -1;
 	}
 	*out = r;
 	return 0;
+}
+
+/*
+ * The recording's end, shared by every mode: the CPU lanes closed at
+ * trailer->end_ns, the trailer (its lost_events filled here) written,
+ * res filled with what reached the log.
+ */
+static void end_recording(struct recorder *r, __u64 start_ns, struct bbl_trailer *trailer,
+			  struct record_result *res)
+{
+	struct record_sink *sink = &r->sink;
+	int err;
+
+	res->wall_s = (trailer->end_ns - start_ns) / 1e9;
+	err = capture__finish_sched(r->cap, trailer->end_ns);
+	if (err)
+		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
+	trailer->lost_events = capture__lost_events(r->cap);
+	res->lost_events = trailer->lost_events;
+	if (!sink->log_err && (err = event_log_writer__finish(sink->log, trailer, r->opts.sync_log)))
+		log_failed(sink, err);
+	res->log_complete = !sink->log_err;
+	res->events = event_log_writer__events(sink->log);
+	res->unwritten = sink->unwritten;
+}
+
+/*
+ * --attach: the loop of a trace with no child of ours.  It ends at the
+ * first signal buildbpf gets (none is forwarded: the process is not ours
+ * to stop), at the deadline (0: none), or when the attached process is
+ * gone (its pidfd turns readable; without one, its exit record came),
+ * then waits briefly for its exit record like run_loop() does for the
+ * command's.
+ */
+static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_ns, struct record_sink *sink,
+		       int *signal_seen)
+{
+	struct epoll_event ev = { .events = EPOLLIN }, evs[3];
+	struct signalfd_siginfo si;
+	bool root_gone = false;
+	int ep, i, n, err = 0;
+
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	if (ep < 0)
+		return -errno;
+	ev.data.fd = sfd;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, sfd, &ev))
+		goto fail;
+	ev.data.fd = capture__epoll_fd(cap);
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev))
+		goto fail;
+	ev.data.fd = pidfd;
+	if (pidfd >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ev))
+		goto fail;
+	for (;;) {
+		__u64 now = now_ns(CLOCK_MONOTONIC);
+		int timeout = POLL_INTERVAL_MS;
+
+		if (deadline_ns && now >= deadline_ns)
+			break;
+		if (deadline_ns && (deadline_ns - now) / 1000000 < POLL_INTERVAL_MS)
+			timeout = (deadline_ns - now + 999999) / 1000000;
+		n = epoll_wait(ep, evs, 3, timeout);
+		if (n < 0 && errno != EINTR)
+			goto fail;
+		err = drain(cap, sink);
+		if (err < 0)
+			goto cleanup;
+		for (i = 0; pidfd >= 0 && i < n; i++)
+			root_gone |= evs[i].data.fd == pidfd;
+		/* Without a pidfd, the root's exit record says it is gone. */
+		root_gone |= pidfd < 0 && sink->root_pid && sink->root_exit_ns;
+		while (read(sfd, &si, sizeof(si)) == sizeof(si))
+			if (si.ssi_signo != SIGCHLD && !*signal_seen)
+				*signal_seen = si.ssi_signo;
+		if (*signal_seen || root_gone)
+			break;
+	}
+	for (i = 0; root_gone && i < ROOT_EXIT_WAIT_MS && !sink->root_exit_ns; i++) {
+		err = drain(cap, sink);
+		if (err < 0)
+			goto cleanup;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	err = drain(cap, sink);
+	goto cleanup;
+fail:
+	err = -errno;
+cleanup:
+	close(ep);
+	return err < 0 ? err : 0;
+}
+
+/* The record__run() of --attach and --cgroup; see record.h. */
+static void record_attached(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
+			    struct record_result *res)
+{
+	const struct record_opts *opts = &r->opts;
+	struct record_sink *sink = &r->sink;
+	struct capture *cap = r->cap;
+	struct command_env no_env = {};
+	struct attach_stats st;
+	struct event_log_info info;
+	struct bbl_trailer trailer = {};
+	struct utsname uts;
+	__u64 start_ns;
+	__s64 offset;
+	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
+	char *cgroup_argv[] = { "--cgroup", (char *)opts->cgroup_path, NULL };
+	bool capture_failed;
+	ssize_t cwd_len = -1;
+	int err, argc = 0, signal_seen = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->exit_code = EXIT_FAILURE_SETUP;
+	sink->log_name = log_name;
+	sink->root_pid = opts->attach_pid;
+	uname(&uts);
+	if (opts->attach_pid > 0 && attach__argv(opts->attach_pid, &argv, &argc)) {
+		fprintf(stderr, "buildbpf: out of memory\n");
+		goto cleanup;
+	}
+	/* Slice names take relative paths from the attached process's
+	 * directory; another user's (root attached) may be unreadable. */
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int)opts->attach_pid);
+	if (opts->attach_pid > 0)
+		cwd_len = readlink(path, cwd, sizeof(cwd) - 1);
+	if (cwd_len >= 0)
+		cwd[cwd_len] = '\0';
+
+	offset = realtime_offset_ns();
+	start_ns = now_ns(CLOCK_MONOTONIC);
+	fill_info(&info, opts, ra, &no_env, &uts, cap, opts->attach_pid, start_ns, offset,
+		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL,
+		  cwd_len >= 0 ? cwd : NULL);
+	info.cmd_argv = argv ? argv : cgroup_argv;
+	info.cmd_argc = argv ? argc : 2;
+	info.attached = opts->attach_pid > 0;
+	info.cgroup = (char *)opts->cgroup_path;
+	err = event_log_writer__open(&sink->log, log_fd, &info);
+	if (err) {
+		fprintf(stderr, "buildbpf: cannot write the recording to '%s': %s\n",
+			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
+		goto cleanup;
+	}
+	if (attach__seed(cap, opts->attach_pid, start_ns, opts->args_max, on_record, sink, &st))
+		goto cleanup;
+	res->ran = true;
+	if (opts->verbose)
+		fprintf(stderr, "buildbpf: %zu processes found running, %zu caught at their fork, %zu snapshots\n",
+			st.found, st.forked, st.rounds);
+
+	err = attach_loop(cap, r->sfd, opts->attach_pidfd, opts->duration_ns ? start_ns + opts->duration_ns : 0,
+			  sink, &signal_seen);
+	capture_failed = err != 0;
+	if (err)
+		fprintf(stderr, "buildbpf: warning: event capture failed: %s\n", strerror(-err));
+	restore_signals(r, NULL);
+	/* Ended by the process's exit, as the kernel stamped it, or now.
+	 * Ctrl-C, --duration and the process's exit are the ways such a
+	 * trace ends, not interruptions: no signal_seen.  The status is the
+	 * attached process's, when its exit record came. */
+	trailer = (struct bbl_trailer){
+		.end_ns = sink->root_exit_ns ? sink->root_exit_ns : now_ns(CLOCK_MONOTONIC),
+		.exit_ns = sink->root_exit_ns,
+		.wait_status = sink->root_exit_status,
+		.flags = (sink->root_exit_ns ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
+	};
+	end_recording(r, start_ns, &trailer, res);
+	/* buildbpf's own status: the attached process is not its child. */
+	res->exit_code = capture_failed ? EXIT_FAILURE_SETUP : 0;
+cleanup:
+	restore_signals(r, NULL);
+	event_log_writer__free(sink->log);
+	sink->log = NULL;
+	free(argv);
 }
 
 void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
@@ -390,6 +578,10 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	bool capture_failed = false;
 	int err;
 
+	if (opts->attach_pid > 0 || opts->cgroup_id) {
+		record_attached(r, ra, log_fd, log_name, res);
+		return;
+	}
 	memset(res, 0, sizeof(*res));
 	res->exit_code = EXIT_FAILURE_SETUP;
 	sink->log_name = log_name;
@@ -422,6 +614,13 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot track the command's pid: %s\n", strerror(-err));
 		goto abort_launch;
+	}
+	/* The daemons, before the command can ask them for work. */
+	for (size_t i = 0; i < opts->nr_follow; i++) {
+		struct attach_stats st;
+
+		if (attach__seed(cap, opts->follow[i], start_ns, opts->args_max, on_record, sink, &st))
+			goto abort_launch;
 	}
 	err = launch__release(&launch);
 	if (err) {
@@ -457,25 +656,14 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 										    : now_ns(CLOCK_MONOTONIC);
 	else
 		end_ns = sink->root_exit_ns ? sink->root_exit_ns : rs.exit_ns;
-	res->wall_s = (end_ns - start_ns) / 1e9;
-
-	err = capture__finish_sched(cap, end_ns);
-	if (err)
-		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
 	trailer = (struct bbl_trailer){
-		.lost_events = capture__lost_events(cap),
 		.end_ns = end_ns,
 		.exit_ns = rs.exit_ns,
 		.wait_status = rs.status,
 		.flags = (rs.exited ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
 		.signal_seen = rs.signal_seen,
 	};
-	res->lost_events = trailer.lost_events;
-	if (!sink->log_err && (err = event_log_writer__finish(sink->log, &trailer, opts->sync_log)))
-		log_failed(sink, err);
-	res->log_complete = !sink->log_err;
-	res->events = event_log_writer__events(sink->log);
-	res->unwritten = sink->unwritten;
+	end_recording(r, start_ns, &trailer, res);
 	goto cleanup;
 
 abort_launch:

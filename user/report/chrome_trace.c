@@ -84,6 +84,7 @@ struct builder {
 	const struct build_graph *graph; /* NULL: no file records */
 	bool *critical;			 /* with graph: per proc, on the critical path */
 	size_t data_flows;		 /* data edges drawn as flows */
+	const struct trace_meta *meta;
 };
 
 /* Data edges drawn as flow arrows at most: a huge build's would swamp the viewer. */
@@ -386,7 +387,22 @@ static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
 }
 
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
-static struct json_object *proc_args(const struct proc_instance *p, bool sched)
+/*
+ * --follow: the daemon whose work p is (p itself or its topmost traced
+ * ancestor, found running and named by --follow), or 0: the command's.
+ */
+static __u32 daemon_of(const struct builder *b, const struct proc_instance *p)
+{
+	size_t i;
+
+	p = proc_top(b->m, p);
+	for (i = 0; p->found && i < b->meta->nr_follow; i++)
+		if ((__u32)b->meta->follow[i] == p->pid)
+			return p->pid;
+	return 0;
+}
+
+static struct json_object *proc_args(const struct proc_instance *p, bool sched, __u32 daemon)
 {
 	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
 	struct json_object *args = json_object_new_object();
@@ -411,6 +427,13 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = json_put_bool(args, "unfinished", true);
 	if (!err && p->exit_record_lost)
 		err = json_put_bool(args, "exit_record_lost", true);
+	/* --attach: running before the trace; its CPU times are the traced part. */
+	if (!err && p->found)
+		err = json_put_bool(args, "started_before_trace", p->ran_before_ns > 0) ?:
+		      json_put_ms(args, "ran_before_trace_ms", p->ran_before_ns);
+	/* --follow: run by the daemon, not by the command. */
+	if (!err && daemon)
+		err = json_put_int(args, "run_by_daemon", daemon);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
@@ -563,7 +586,7 @@ static int add_proc(struct builder *b, size_t i)
 	int err;
 
 	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			graph_args(b, i, proc_args(p, b->sched != NULL)));
+			graph_args(b, i, proc_args(p, b->sched != NULL, daemon_of(b, p))));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
@@ -916,6 +939,10 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
+	if (!err && meta->attached_pid)
+		err = json_put_int(od, "attached_pid", meta->attached_pid);
+	if (!err && meta->cgroup)
+		err = json_put(od, "cgroup", new_opt_string(meta->cgroup));
 	/* Only when a file was found: an empty trace directory leaves no
 	 * trace, so converting a kept log gives the same bytes. */
 	if (!err && meta->merge && (meta->merge->stats.files || meta->merge->stats.skipped))
@@ -938,6 +965,7 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 
 	memset(b, 0, sizeof(*b));
 	b->m = m;
+	b->meta = meta;
 	b->sched = meta->sched;
 	b->graph = meta->graph;
 	if (meta->graph) {
