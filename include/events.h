@@ -26,6 +26,8 @@ enum bb_event_type {
 	BB_EV_FILE_OPEN = 10,	/* a file written by the build, or opened for writing */
 	BB_EV_FILE_RENAME = 11, /* a tracked process renamed a path onto another */
 	BB_EV_FILE_COUNTS = 12, /* a process's files opened and written, at its end */
+	/* Memory (issue 16): 20..29, bpf/mem_events.bpf.c */
+	BB_EV_MEM_IMAGE = 20, /* a program image's address space ended: its peak RSS */
 };
 
 /* First in every record: what it is, when, and on which CPU. */
@@ -127,6 +129,27 @@ struct bb_exit_event {
 	char comm[BB_COMM_LEN];
 };
 _Static_assert(sizeof(struct bb_exit_event) == 136, "bb_exit_event ABI");
+
+/* ---- Memory: bpf/mem_events.bpf.c, read by user/model/memory.c ---- */
+
+#define BB_MEM_IMAGE_EXITED 0x1u /* ended with the process; else an exec replaced it */
+#define BB_MEM_OOM_KILLED 0x2u	 /* with EXITED: the OOM killer chose the process */
+
+/*
+ * One program image's peak resident set, emitted where its address space
+ * ends: at the exec that replaces it, or at the process's end.  image
+ * numbers the images of one process: 0 is the copy of the parent it was
+ * forked with (for the command, buildbpf's), n the one its nth exec loaded.
+ */
+struct bb_mem_image_event {
+	struct bb_event_header hdr; /* pid: the thread that ended it; tgid: the process */
+	/* max(mm->hiwater_rss, RSS) at the image's last checkpoint, what the
+	 * kernel folds into signal->maxrss; 0: no checkpoint saw the image */
+	__u64 peak_rss_kb;
+	__u32 image;
+	__u32 flags; /* BB_MEM_* */
+};
+_Static_assert(sizeof(struct bb_mem_image_event) == 40, "bb_mem_image_event ABI");
 
 /* How an on-CPU interval ended. */
 enum bb_slice_end {

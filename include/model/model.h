@@ -28,6 +28,7 @@ struct exec_image {
 	__u32 flags; /* BB_EXEC_* */
 	__u32 args_full_len;
 	char comm[BB_COMM_LEN + 1];
+	__u64 peak_rss_kb; /* this image's own peak RSS (model/memory.h); 0: unknown */
 };
 
 /*
@@ -51,7 +52,15 @@ struct proc_instance {
 	__u32 exit_status; /* wait(2) status word; valid when exited */
 	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
 	__u64 stime_ns;	   /* system CPU time */
-	__u64 maxrss_kb;   /* peak resident set size */
+	__u64 maxrss_kb;   /* the kernel's signal->maxrss: peak RSS over every
+			    * image, the one it was forked with included */
+	/* Memory (model/memory.h): */
+	__u64 peak_rss_kb;	/* peak RSS of its own images */
+	__u64 fork_peak_rss_kb; /* of the copy it was forked with; 0: unknown */
+	__u64 exec_peak_rss_kb; /* highest of its exec'd images, if exec_peak_seen */
+	bool exec_peak_seen;
+	bool peak_rss_exact; /* peak_rss_kb came from image records, not maxrss */
+	bool oom_killed;     /* the OOM killer chose it */
 	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
 	__u32 nr_threads;  /* threads created while traced (not the leader) */
 	char comm[BB_COMM_LEN + 1]; /* comm at its last exec; before any, at fork */

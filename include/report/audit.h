@@ -163,6 +163,7 @@ struct audit {
 	size_t nr_programs;
 	bool *wrapper; /* per process in model->procs: a wrapper (see above) */
 	__u64 lost_events;
+	size_t oom_killed; /* processes the OOM killer chose */
 	const char *partial_reason;
 };
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "model/memory.h"
 #include "model/model.h"
 
 struct buffered_event {
@@ -148,7 +149,7 @@ static size_t min_record_size(__u32 type)
 	case BB_EV_EXIT:
 		return sizeof(struct bb_exit_event);
 	default:
-		return 0;
+		return memory__record_size(type);
 	}
 }
 
@@ -372,6 +373,17 @@ static int apply_exit(struct model *m, const struct bb_exit_event *e)
 	return 0;
 }
 
+static int apply_mem_image(struct model *m, const struct bb_mem_image_event *e)
+{
+	long idx = pid_index_get(m->priv, e->hdr.tgid);
+
+	if (idx < 0)
+		m->stats.orphan_events++;
+	else
+		memory__apply_image(&m->procs[idx], e);
+	return 0;
+}
+
 static int apply_event(struct model *m, const void *rec)
 {
 	const struct bb_event_header *hdr = rec;
@@ -383,6 +395,8 @@ static int apply_event(struct model *m, const void *rec)
 		return apply_exec(m, rec);
 	case BB_EV_EXIT:
 		return apply_exit(m, rec);
+	case BB_EV_MEM_IMAGE:
+		return apply_mem_image(m, rec);
 	default:
 		return 0; /* rejected by model__add_event already */
 	}
@@ -404,6 +418,7 @@ static void close_instances(struct model *m)
 			p->end_ns = p->start_ns;
 		if (p->nr_execs)
 			p->execs[p->nr_execs - 1].end_ns = p->end_ns;
+		memory__finish_proc(p);
 	}
 }
 

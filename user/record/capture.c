@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -113,6 +114,11 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
 	c->skel->rodata->sched_enabled = opts->sched;
 	c->skel->rodata->idle_min_ns = opts->idle_min_ns;
+	/* Where mem_events.bpf.c checkpoints an image's peak RSS. */
+	c->skel->rodata->nr_execve = SYS_execve;
+	c->skel->rodata->nr_execveat = SYS_execveat;
+	c->skel->rodata->nr_exit = SYS_exit;
+	c->skel->rodata->nr_exit_group = SYS_exit_group;
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
 	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;

@@ -266,6 +266,16 @@ static const char *level_name(enum sched_level level)
 	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
 }
 
+/* What memory did to the build (model/memory.h). */
+static struct json_object *new_memory(const struct audit *a)
+{
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	err = json_put_int(o, "oom_killed", a->oom_killed);
+	return json_done(o, err);
+}
+
 struct json_object *audit_json__new(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object();
@@ -290,7 +300,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      (a->partial_reason ? json_put_clean_str(o, "partial_reason", a->partial_reason)
 				 : json_put_null(o, "partial_reason")) ?:
 	      (a->par ? json_put(o, "outside_work", new_outside_work(a)) : json_put_null(o, "outside_work")) ?:
-	      json_put(o, "answers", new_answers(a));
+	      json_put(o, "answers", new_answers(a)) ?:
+	      json_put(o, "memory", new_memory(a));
 	return json_done(o, err);
 }
 

@@ -276,6 +276,24 @@ static void put_ranked(FILE *out, const struct model *m, const char *title, cons
 	fputc('\n', out);
 }
 
+/* In capitals like lost events: a build the kernel had to kill into is a build whose -j does not fit. */
+static void put_oom_killed(FILE *out, const struct audit *a, const struct model *m)
+{
+	size_t i, shown = 0;
+
+	fprintf(out, "buildbpf: OOM KILLED: %zu process%s:", a->oom_killed, a->oom_killed == 1 ? "" : "es");
+	for (i = 0; i < m->nr_procs && shown < AUDIT_TOP; i++) {
+		if (!m->procs[i].oom_killed)
+			continue;
+		fputs(shown++ ? ", " : " ", out);
+		put_proc(out, m, i);
+		fprintf(out, " %.1f MB", m->procs[i].peak_rss_kb / 1024.0);
+	}
+	if (a->oom_killed > shown)
+		fputs(", ...", out);
+	fputs(" (hint: fewer jobs, or more memory)\n", out);
+}
+
 /* The detail after the answers, in the same plain words. */
 static void put_detail(FILE *out, const struct audit *a, const struct model *m)
 {
@@ -328,6 +346,8 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 	if (a->lost_events)
 		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
 			(unsigned long long)a->lost_events);
+	if (a->oom_killed)
+		put_oom_killed(out, a, m);
 	if (a->par && a->par->late_ns)
 		fprintf(out, "buildbpf: note: %.3f s of run-queue wait arrived too late for the histograms\n",
 			sec(a->par->late_ns));

@@ -401,7 +401,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 	      add_exit_status(args, p) ?:
 	      json_put_ms(args, "cpu_user_ms", p->utime_ns) ?:
 	      json_put_ms(args, "cpu_sys_ms", p->stime_ns) ?:
-	      json_put_int(args, "peak_rss_kb", p->maxrss_kb) ?:
+	      json_put_int(args, "peak_rss_kb", p->peak_rss_kb) ?:
+	      json_put_int(args, "maxrss_kb", p->maxrss_kb) ?:
 	      json_put_int(args, "threads", p->nr_threads) ?:
 	      json_put_int(args, "images", p->nr_execs) ?:
 	      json_put(args, "comm", json_new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
@@ -411,6 +412,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = json_put_bool(args, "unfinished", true);
 	if (!err && p->exit_record_lost)
 		err = json_put_bool(args, "exit_record_lost", true);
+	if (!err && p->oom_killed)
+		err = json_put_bool(args, "oom_killed", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Per-image peak RSS and OOM flags from synthetic memory records (model/memory.h). */
+#include <errno.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "model/model.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+
+static const struct proc_instance *find_proc(const struct model *m, __u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
+	return NULL;
+}
+
+/* buildbpf -- sh -c true: the command's copy of buildbpf is not sh's peak. */
+Test(memory, the_forked_copy_is_not_the_programs_peak)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *p;
+
+	synth_mem_image(m, 1 * MS, 100, 0, 34228, 0);
+	synth_exec(m, 1 * MS, 100, 1, "/usr/bin/sh", (const char *[]){ "sh", "-c", "true", NULL });
+	synth_mem_image(m, 2 * MS, 100, 1, 1604, BB_MEM_IMAGE_EXITED);
+	synth_exit_acct(m, 3 * MS, 100, 0, 0, 0, 0, 34228);
+	cr_assert(eq(int, model__finish(m, 3 * MS), 0));
+	p = find_proc(m, 100);
+	cr_assert(eq(u64, p->peak_rss_kb, 1604));
+	cr_assert(eq(u64, p->maxrss_kb, 34228));
+	cr_assert(eq(u64, p->fork_peak_rss_kb, 34228));
+	cr_assert(eq(u64, p->execs[0].peak_rss_kb, 1604));
+	cr_assert(p->peak_rss_exact);
+	cr_assert(not(p->oom_killed));
+	model__free(m);
+}
+
+/* sh -c 'exec prog': the process's peak is the highest of its own images. */
+Test(memory, an_exec_chain_keeps_each_images_peak)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *p;
+
+	synth_fork(m, 1 * MS, 100, 101, 101, false);
+	synth_mem_image(m, 2 * MS, 101, 0, 220000, 0);
+	synth_exec(m, 2 * MS, 101, 100, "/bin/sh", (const char *[]){ "sh", NULL });
+	synth_mem_image(m, 3 * MS, 101, 1, 1500, 0);
+	synth_exec(m, 3 * MS, 101, 100, "/bin/big", (const char *[]){ "big", NULL });
+	synth_mem_image(m, 4 * MS, 101, 2, 9000, BB_MEM_IMAGE_EXITED);
+	synth_exit_acct(m, 5 * MS, 101, 0, 0, 0, 0, 220000);
+	cr_assert(eq(int, model__finish(m, 5 * MS), 0));
+	p = find_proc(m, 101);
+	cr_assert(eq(u64, p->execs[0].peak_rss_kb, 1500));
+	cr_assert(eq(u64, p->execs[1].peak_rss_kb, 9000));
+	cr_assert(eq(u64, p->peak_rss_kb, 9000));
+	model__free(m);
+}
+
+/* A subshell never execs: the copy it runs is its own program. */
+Test(memory, a_process_that_never_execs_has_its_forked_peak)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *p;
+
+	synth_fork(m, 1 * MS, 100, 101, 101, false);
+	synth_mem_image(m, 2 * MS, 101, 0, 2500, BB_MEM_IMAGE_EXITED);
+	synth_exit_acct(m, 3 * MS, 101, 0, 0, 0, 0, 2500);
+	cr_assert(eq(int, model__finish(m, 3 * MS), 0));
+	p = find_proc(m, 101);
+	cr_assert(eq(u64, p->peak_rss_kb, 2500));
+	cr_assert(p->peak_rss_exact);
+	model__free(m);
+}
+
+/* A recording without memory records keeps the kernel's figure, and says so. */
+Test(memory, without_image_records_the_kernels_maxrss_stands)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *p;
+
+	synth_exec(m, 1 * MS, 100, 1, "/bin/x", (const char *[]){ "x", NULL });
+	synth_exit_acct(m, 3 * MS, 100, 0, 0, 0, 0, 7777);
+	cr_assert(eq(int, model__finish(m, 3 * MS), 0));
+	p = find_proc(m, 100);
+	cr_assert(eq(u64, p->peak_rss_kb, 7777));
+	cr_assert(not(p->peak_rss_exact));
+	model__free(m);
+}
+
+Test(memory, oom_killed_is_flagged)
+{
+	struct model *m = model__new(100, 0);
+	const struct proc_instance *p;
+
+	synth_fork(m, 1 * MS, 100, 101, 101, false);
+	synth_exec(m, 2 * MS, 101, 100, "/bin/hog", (const char *[]){ "hog", NULL });
+	synth_mem_image(m, 3 * MS, 101, 1, 64000, BB_MEM_IMAGE_EXITED | BB_MEM_OOM_KILLED);
+	synth_exit_acct(m, 4 * MS, 101, 9, 0, 0, 0, 64000);
+	cr_assert(eq(int, model__finish(m, 4 * MS), 0));
+	p = find_proc(m, 101);
+	cr_assert(p->oom_killed);
+	cr_assert(not(find_proc(m, 100)->oom_killed));
+	model__free(m);
+}
+
+/* A short memory record is malformed, counted, not applied. */
+Test(memory, a_short_record_is_refused)
+{
+	struct model *m = model__new(100, 0);
+	struct bb_mem_image_event e = { .hdr = { .ts_ns = 1, .type = BB_EV_MEM_IMAGE, .pid = 100, .tgid = 100 } };
+
+	cr_assert(eq(int, model__add_event(m, &e, sizeof(e) - 1), -EINVAL));
+	cr_assert(eq(sz, m->stats.malformed, 1));
+	model__free(m);
+}

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "model/memory.h"
+
+size_t memory__record_size(__u32 type)
+{
+	switch (type) {
+	case BB_EV_MEM_IMAGE:
+		return sizeof(struct bb_mem_image_event);
+	default:
+		return 0;
+	}
+}
+
+void memory__apply_image(struct proc_instance *p, const struct bb_mem_image_event *e)
+{
+	if (e->flags & BB_MEM_OOM_KILLED)
+		p->oom_killed = true;
+	/* 0: no checkpoint saw the image's address space. */
+	if (!e->peak_rss_kb)
+		return;
+	if (e->image == 0) {
+		p->fork_peak_rss_kb = e->peak_rss_kb;
+		return;
+	}
+	/* The exec's own record may have been lost: the process's figure
+	 * still counts the image. */
+	if (e->image <= p->nr_execs)
+		p->execs[e->image - 1].peak_rss_kb = e->peak_rss_kb;
+	if (!p->exec_peak_seen || e->peak_rss_kb > p->exec_peak_rss_kb)
+		p->exec_peak_rss_kb = e->peak_rss_kb;
+	p->exec_peak_seen = true;
+}
+
+void memory__finish_proc(struct proc_instance *p)
+{
+	if (p->exec_peak_seen) {
+		p->peak_rss_kb = p->exec_peak_rss_kb;
+		p->peak_rss_exact = true;
+	} else if (!p->nr_execs && p->fork_peak_rss_kb) {
+		p->peak_rss_kb = p->fork_peak_rss_kb;
+		p->peak_rss_exact = true;
+	} else {
+		p->peak_rss_kb = p->maxrss_kb;
+		p->peak_rss_exact = false;
+	}
+}
+
+size_t memory__oom_killed(const struct model *m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < m->nr_procs; i++)
+		n += m->procs[i].oom_killed;
+	return n;
+}
