@@ -28,6 +28,7 @@ enum bb_event_type {
 	BB_EV_FILE_COUNTS = 12, /* a process's files opened and written, at its end */
 	/* Memory (issue 16): 20..29, bpf/mem_events.bpf.c */
 	BB_EV_MEM_IMAGE = 20, /* a program image's address space ended: its peak RSS */
+	BB_EV_MEM_PSI = 21,   /* the machine's memory pressure, read by user space */
 };
 
 /* First in every record: what it is, when, and on which CPU. */
@@ -150,6 +151,19 @@ struct bb_mem_image_event {
 	__u32 flags; /* BB_MEM_* */
 };
 _Static_assert(sizeof(struct bb_mem_image_event) == 40, "bb_mem_image_event ABI");
+
+/*
+ * The machine's memory pressure stall information (/proc/pressure/memory)
+ * as user space read it when the recording began and when it ended:
+ * totals since boot, so the last minus the first is the stall during the
+ * build.  No record where the kernel has no PSI.
+ */
+struct bb_mem_psi_event {
+	struct bb_event_header hdr; /* pid, tgid, cpu: 0 */
+	__u64 some_us; /* time at least one task stalled on memory */
+	__u64 full_us; /* time every non-idle task stalled at once */
+};
+_Static_assert(sizeof(struct bb_mem_psi_event) == 40, "bb_mem_psi_event ABI");
 
 /* How an on-CPU interval ended. */
 enum bb_slice_end {

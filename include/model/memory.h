@@ -17,6 +17,7 @@
 #ifndef BUILDBPF_MODEL_MEMORY_H
 #define BUILDBPF_MODEL_MEMORY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include "model/model.h"
 
@@ -24,6 +25,10 @@
 void memory__apply_image(struct proc_instance *p, const struct bb_mem_image_event *e);
 /* Settles p's peak_rss_kb once every record is applied. */
 void memory__finish_proc(struct proc_instance *p);
+/* Applies one BB_EV_MEM_PSI record to the run. */
+void memory__apply_psi(struct model *m, const struct bb_mem_psi_event *e);
+/* The memory stall during the recording, in us; false where PSI was not recorded. */
+bool memory__psi_stall(const struct model *m, __u64 *some_us, __u64 *full_us);
 /* Processes the OOM killer chose (oom_killed): the summary's and audit's count. */
 size_t memory__oom_killed(const struct model *m);
 /* Minimum length of a memory record of this type; 0: not a memory record. */

@@ -90,6 +90,10 @@ struct model {
 	 * directory known for sure. */
 	char *cwd;
 	struct model_stats stats;
+	/* Memory pressure (PSI) at the recording's start and end, nr_psi of
+	 * them seen (model/memory.h). */
+	struct bb_mem_psi_event psi_first, psi_last;
+	size_t nr_psi;
 	struct model_priv *priv; /* buffered events, pid index */
 };
 

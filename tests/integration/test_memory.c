@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
@@ -110,4 +111,136 @@ Test(memory, an_exec_chain_keeps_its_own_peak)
 
 	snprintf(cmd, sizeof(cmd), "exec %s 4", bb_test_prog("mem-hog"));
 	check_parent_and_child((const char *[]){ "sh", "-c", cmd, NULL }, 2);
+}
+
+/*
+ * A memory cgroup to run a process in, made under the first hierarchy that
+ * has the memory controller: cgroup v2 (memory.max) or v1
+ * (memory.limit_in_bytes).  Where none is mounted (a bare test guest) a
+ * cgroup2 hierarchy is mounted for the test, and its memory controller
+ * enabled for children.  Only this cgroup's processes can be OOM-killed.
+ */
+struct memcg {
+	char dir[320];	 /* the test's cgroup */
+	char mount[128]; /* the hierarchy mounted for the test, or "" */
+};
+
+static bool file_has_word(const char *path, const char *word)
+{
+	char *text = bb_read_file(path, NULL), *w, *save = NULL;
+	bool found = false;
+
+	for (w = text ? strtok_r(text, " \n", &save) : NULL; w && !found; w = strtok_r(NULL, " \n", &save))
+		found = !strcmp(w, word);
+	free(text);
+	return found;
+}
+
+/* The memory hierarchy's root in *root; true for v2. */
+static bool find_memory_hierarchy(char *root, size_t size, bool *v2)
+{
+	char dev[256], dir[256], type[64], opts[512], path[512];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mounts", "re");
+
+	while (f && !found && fscanf(f, "%255s %255s %63s %511s %*d %*d", dev, dir, type, opts) == 4) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(path, sizeof(path), "%s/cgroup.subtree_control", dir);
+			found = *v2 = file_has_word(path, "memory");
+		} else if (!strcmp(type, "cgroup")) {
+			char *o, *save = NULL;
+
+			for (o = strtok_r(opts, ",", &save); o && !found; o = strtok_r(NULL, ",", &save))
+				found = !strcmp(o, "memory");
+			*v2 = false;
+		}
+		if (found)
+			snprintf(root, size, "%s", dir);
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void write_cg_file(const struct memcg *cg, const char *name, const char *value)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", cg->dir, name);
+	f = fopen(path, "we");
+	cr_assert(f != NULL, "%s: %s", path, strerror(errno));
+	fputs(value, f);
+	cr_assert(eq(int, fclose(f), 0), "%s: %s", path, strerror(errno));
+}
+
+static void memcg_make(struct memcg *cg, const char *limit)
+{
+	char root[256], ctl[512];
+	bool v2 = false;
+
+	cg->mount[0] = '\0';
+	if (!find_memory_hierarchy(root, sizeof(root), &v2)) {
+		snprintf(cg->mount, sizeof(cg->mount), "%s/cgroup2", run.dir);
+		cr_assert(eq(int, mkdir(cg->mount, 0755), 0));
+		if (mount("none", cg->mount, "cgroup2", 0, NULL)) {
+			rmdir(cg->mount);
+			cg->mount[0] = '\0';
+			cr_skip_test("no memory cgroup here, and cgroup2 cannot be mounted: %s", strerror(errno));
+		}
+		snprintf(ctl, sizeof(ctl), "%s/cgroup.subtree_control", cg->mount);
+		snprintf(cg->dir, sizeof(cg->dir), "%s", cg->mount);
+		if (!file_has_word(ctl, "memory"))
+			write_cg_file(cg, "cgroup.subtree_control", "+memory");
+		snprintf(root, sizeof(root), "%s", cg->mount);
+		v2 = true;
+	}
+	snprintf(cg->dir, sizeof(cg->dir), "%s/buildbpf-test-oom-%d", root, (int)getpid());
+	cr_assert(eq(int, mkdir(cg->dir, 0755), 0), "%s: %s", cg->dir, strerror(errno));
+	write_cg_file(cg, v2 ? "memory.max" : "memory.limit_in_bytes", limit);
+}
+
+static void memcg_remove(struct memcg *cg)
+{
+	int i;
+
+	/* The killed process leaves the cgroup when it is reaped, which
+	 * buildbpf's exit implies; its removal may still lag a moment. */
+	for (i = 0; i < 50 && rmdir(cg->dir) && errno == EBUSY; i++)
+		usleep(20000);
+	if (cg->mount[0]) {
+		umount(cg->mount);
+		rmdir(cg->mount);
+	}
+}
+
+Test(memory, an_oom_killed_process_is_flagged)
+{
+	struct json_object *trace, *slices, *hog, *summary;
+	struct memcg cg;
+	char cmd[768];
+
+	memcg_make(&cg, "48M");
+	snprintf(cmd, sizeof(cmd), "echo $$ > %s/cgroup.procs && exec %s 256", cg.dir, bb_test_prog("mem-hog"));
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "sh", "-c", cmd, NULL },
+		  NULL);
+	memcg_remove(&cg);
+	cr_assert(eq(int, run.status, 128 + 9), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	hog = find_proc(slices, "mem-hog", "256");
+	cr_assert(hog != NULL, "mem-hog missing from the trace");
+	cr_assert(bb_arg_flag(hog, "oom_killed"));
+	cr_assert(eq(i64, bb_arg_int(hog, "signal"), 9));
+	/* Killed near the limit, far below what it asked for. */
+	cr_assert(le(i64, bb_arg_int(hog, "peak_rss_kb"), 64 * MIB), "peak %lld", bb_arg_int(hog, "peak_rss_kb"));
+	cr_assert(eq(i64, json_object_get_int64(bb_other(trace, "lost_events")), 0));
+	cr_assert(strstr(run.err, "OOM KILLED: 1 process") != NULL, "stderr: %s", run.err);
+	summary = bb_load_summary(&run, "s.json");
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(json_object_object_get(summary, "memory"),
+									"oom_killed")),
+		     1));
+	json_object_put(summary);
+	json_object_put(slices);
+	json_object_put(trace);
 }

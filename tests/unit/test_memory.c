@@ -3,7 +3,9 @@
 #include <errno.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "model/memory.h"
 #include "model/model.h"
+#include "record/mem_pressure.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -115,5 +117,40 @@ Test(memory, a_short_record_is_refused)
 
 	cr_assert(eq(int, model__add_event(m, &e, sizeof(e) - 1), -EINVAL));
 	cr_assert(eq(sz, m->stats.malformed, 1));
+	model__free(m);
+}
+
+Test(memory, psi_stall_is_the_difference_of_the_totals)
+{
+	struct model *m = model__new(100, 0);
+	struct bb_mem_psi_event first, last;
+	__u64 some, full;
+
+	cr_assert(eq(int, mem_pressure__parse("some avg10=0.00 avg60=0.00 avg300=0.00 total=1000\n"
+					      "full avg10=0.00 avg60=0.00 avg300=0.00 total=400\n", &first), 0));
+	cr_assert(eq(int, mem_pressure__parse("some avg10=1.00 avg60=0.50 avg300=0.10 total=251000\n"
+					      "full avg10=0.50 avg60=0.20 avg300=0.00 total=100400\n", &last), 0));
+	first.hdr = (struct bb_event_header){ .ts_ns = 0, .type = BB_EV_MEM_PSI };
+	last.hdr = (struct bb_event_header){ .ts_ns = 5 * MS, .type = BB_EV_MEM_PSI };
+	cr_assert(eq(int, model__add_event(m, &first, sizeof(first)), 0));
+	cr_assert(eq(int, model__add_event(m, &last, sizeof(last)), 0));
+	cr_assert(eq(int, model__finish(m, 5 * MS), 0));
+	cr_assert(memory__psi_stall(m, &some, &full));
+	cr_assert(eq(u64, some, 250000));
+	cr_assert(eq(u64, full, 100000));
+	model__free(m);
+}
+
+Test(memory, psi_needs_both_readings)
+{
+	struct model *m = model__new(100, 0);
+	struct bb_mem_psi_event first = { .hdr = { .ts_ns = 0, .type = BB_EV_MEM_PSI }, .some_us = 9 };
+	__u64 some, full;
+
+	cr_assert(eq(int, mem_pressure__parse("some total=1\n", &first), -EINVAL));
+	cr_assert(eq(int, mem_pressure__parse("full avg10=0.00 total=x\nsome avg10=0 total=3\n", &first), -EINVAL));
+	cr_assert(eq(int, model__add_event(m, &first, sizeof(first)), 0));
+	cr_assert(eq(int, model__finish(m, 5 * MS), 0));
+	cr_assert(not(memory__psi_stall(m, &some, &full)));
 	model__free(m);
 }

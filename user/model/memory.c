@@ -6,6 +6,8 @@ size_t memory__record_size(__u32 type)
 	switch (type) {
 	case BB_EV_MEM_IMAGE:
 		return sizeof(struct bb_mem_image_event);
+	case BB_EV_MEM_PSI:
+		return sizeof(struct bb_mem_psi_event);
 	default:
 		return 0;
 	}
@@ -52,4 +54,23 @@ size_t memory__oom_killed(const struct model *m)
 	for (i = 0; i < m->nr_procs; i++)
 		n += m->procs[i].oom_killed;
 	return n;
+}
+
+void memory__apply_psi(struct model *m, const struct bb_mem_psi_event *e)
+{
+	if (!m->nr_psi)
+		m->psi_first = *e;
+	m->psi_last = *e;
+	m->nr_psi++;
+}
+
+bool memory__psi_stall(const struct model *m, __u64 *some_us, __u64 *full_us)
+{
+	/* Totals only grow; a pair that does not is not a reading. */
+	if (m->nr_psi < 2 || m->psi_last.some_us < m->psi_first.some_us ||
+	    m->psi_last.full_us < m->psi_first.full_us)
+		return false;
+	*some_us = m->psi_last.some_us - m->psi_first.some_us;
+	*full_us = m->psi_last.full_us - m->psi_first.full_us;
+	return true;
 }

@@ -397,6 +397,9 @@ static int apply_event(struct model *m, const void *rec)
 		return apply_exit(m, rec);
 	case BB_EV_MEM_IMAGE:
 		return apply_mem_image(m, rec);
+	case BB_EV_MEM_PSI:
+		memory__apply_psi(m, rec);
+		return 0;
 	default:
 		return 0; /* rejected by model__add_event already */
 	}

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "record/capture.h"
+#include "record/mem_pressure.h"
 #include "util/cpu_list.h"
 #include "log/event_log.h"
 #include "events.h"
@@ -114,6 +115,15 @@ static __s64 realtime_offset_ns(void)
 		}
 	}
 	return best;
+}
+
+/* The machine's memory stall so far, into the log; nothing where there is no PSI. */
+static void record_mem_pressure(struct record_sink *sink, __u64 ts_ns)
+{
+	struct bb_mem_psi_event e;
+
+	if (!mem_pressure__read(&e, ts_ns))
+		on_record(sink, &e, sizeof(e));
 }
 
 static int status_to_exit_code(int status)
@@ -418,6 +428,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
 		goto abort_launch;
 	}
+	record_mem_pressure(sink, start_ns);
 	err = capture__track(cap, launch.pid, start_ns);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot track the command's pid: %s\n", strerror(-err));
@@ -462,6 +473,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	err = capture__finish_sched(cap, end_ns);
 	if (err)
 		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
+	record_mem_pressure(sink, end_ns);
 	trailer = (struct bbl_trailer){
 		.lost_events = capture__lost_events(cap),
 		.end_ns = end_ns,

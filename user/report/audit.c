@@ -590,6 +590,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	a->nr_cpus = in->nr_cpus ? in->nr_cpus : s ? s->nr_cpus : 1;
 	a->lost_events = in->lost_events;
 	a->oom_killed = memory__oom_killed(m);
+	a->psi_known = memory__psi_stall(m, &a->psi_some_us, &a->psi_full_us);
 	a->partial_reason = in->partial_reason;
 	a->sched = s ? s->level : SCHED_OFF;
 	a->par = s ? s->par : NULL;

@@ -272,7 +272,10 @@ static struct json_object *new_memory(const struct audit *a)
 	struct json_object *o = json_object_new_object();
 	int err;
 
-	err = json_put_int(o, "oom_killed", a->oom_killed);
+	err = json_put_int(o, "oom_killed", a->oom_killed) ?:
+	      (a->psi_known ? json_put_ms(o, "stall_some_ms", a->psi_some_us * 1000) ?:
+				      json_put_ms(o, "stall_full_ms", a->psi_full_us * 1000)
+			    : json_put_null(o, "stall_some_ms") ?: json_put_null(o, "stall_full_ms"));
 	return json_done(o, err);
 }
 

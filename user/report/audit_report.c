@@ -346,6 +346,9 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 	if (a->lost_events)
 		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
 			(unsigned long long)a->lost_events);
+	if (a->psi_known)
+		fprintf(out, "buildbpf: memory stall (PSI, whole machine): some %.2f s (%.0f %% of wall), full %.2f s\n",
+			sec(a->psi_some_us * 1000), pct(a->psi_some_us * 1000, a->wall_ns), sec(a->psi_full_us * 1000));
 	if (a->oom_killed)
 		put_oom_killed(out, a, m);
 	if (a->par && a->par->late_ns)
