@@ -10,12 +10,17 @@
  * (hiwater_rss, brought up to date lazily: the peak is max(hiwater_rss,
  * RSS now)); read it while the mm still exists, at checkpoints:
  *
- *  - the entry of execve/execveat: the image about to be replaced.  At
- *    sched_process_exec the old mm is already gone (exec_mmap() put it);
+ *  - sched_prepare_exec (6.10+), or before it the entry of execve and
+ *    execveat: the image about to be replaced.  At sched_process_exec the
+ *    old mm is already gone (exec_mmap() put it);
  *  - the entry of exit_group/exit and each signal delivered (a fatal one
  *    ends the process from get_signal(), mm intact): the last image.  On
  *    6.1 and 6.12 sched_process_exit fires after exit_mm() (tsk->mm NULL);
  *    from 6.16 it fires before, and is a checkpoint itself.
+ *
+ * The raw syscall entry costs every syscall of the machine a detour while
+ * attached: user space attaches it only where the kernel lacks either
+ * tracepoint that makes it unnecessary.
  *
  * The image's record is emitted where the image ends: at sched_process_exec
  * for the replaced one, at the process's group-dead sched_process_exit for
@@ -178,6 +183,14 @@ int BPF_PROG(mem_sys_enter, struct pt_regs *regs, long id)
 {
 	if (id == nr_execve || id == nr_execveat || id == nr_exit || id == nr_exit_group)
 		checkpoint_current();
+	return 0;
+}
+
+/* Before the point of no return, the old mm still current's (6.10+). */
+SEC("tp_btf/sched_prepare_exec")
+int BPF_PROG(mem_prepare_exec, struct task_struct *task)
+{
+	checkpoint_current();
 	return 0;
 }
 
