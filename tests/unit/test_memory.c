@@ -10,16 +10,6 @@
 
 #define MS 1000000ull
 
-static const struct proc_instance *find_proc(const struct model *m, __u32 pid)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_procs; i++)
-		if (m->procs[i].pid == pid)
-			return &m->procs[i];
-	return NULL;
-}
-
 /* buildbpf -- sh -c true: the command's copy of buildbpf is not sh's peak. */
 Test(memory, the_forked_copy_is_not_the_programs_peak)
 {
@@ -31,7 +21,7 @@ Test(memory, the_forked_copy_is_not_the_programs_peak)
 	synth_mem_image(m, 2 * MS, 100, 1, 1604, BB_MEM_IMAGE_EXITED);
 	synth_exit_acct(m, 3 * MS, 100, 0, 0, 0, 0, 34228);
 	cr_assert(eq(int, model__finish(m, 3 * MS), 0));
-	p = find_proc(m, 100);
+	p = synth_proc_of(m, 100);
 	cr_assert(eq(u64, p->peak_rss_kb, 1604));
 	cr_assert(eq(u64, p->maxrss_kb, 34228));
 	cr_assert(eq(u64, p->fork_peak_rss_kb, 34228));
@@ -55,7 +45,7 @@ Test(memory, an_exec_chain_keeps_each_images_peak)
 	synth_mem_image(m, 4 * MS, 101, 2, 9000, BB_MEM_IMAGE_EXITED);
 	synth_exit_acct(m, 5 * MS, 101, 0, 0, 0, 0, 220000);
 	cr_assert(eq(int, model__finish(m, 5 * MS), 0));
-	p = find_proc(m, 101);
+	p = synth_proc_of(m, 101);
 	cr_assert(eq(u64, p->execs[0].peak_rss_kb, 1500));
 	cr_assert(eq(u64, p->execs[1].peak_rss_kb, 9000));
 	cr_assert(eq(u64, p->peak_rss_kb, 9000));
@@ -72,7 +62,7 @@ Test(memory, a_process_that_never_execs_has_its_forked_peak)
 	synth_mem_image(m, 2 * MS, 101, 0, 2500, BB_MEM_IMAGE_EXITED);
 	synth_exit_acct(m, 3 * MS, 101, 0, 0, 0, 0, 2500);
 	cr_assert(eq(int, model__finish(m, 3 * MS), 0));
-	p = find_proc(m, 101);
+	p = synth_proc_of(m, 101);
 	cr_assert(eq(u64, p->peak_rss_kb, 2500));
 	cr_assert(p->peak_rss_exact);
 	model__free(m);
@@ -87,7 +77,7 @@ Test(memory, without_image_records_the_kernels_maxrss_stands)
 	synth_exec(m, 1 * MS, 100, 1, "/bin/x", (const char *[]){ "x", NULL });
 	synth_exit_acct(m, 3 * MS, 100, 0, 0, 0, 0, 7777);
 	cr_assert(eq(int, model__finish(m, 3 * MS), 0));
-	p = find_proc(m, 100);
+	p = synth_proc_of(m, 100);
 	cr_assert(eq(u64, p->peak_rss_kb, 7777));
 	cr_assert(not(p->peak_rss_exact));
 	model__free(m);
@@ -103,9 +93,9 @@ Test(memory, oom_killed_is_flagged)
 	synth_mem_image(m, 3 * MS, 101, 1, 64000, BB_MEM_IMAGE_EXITED | BB_MEM_OOM_KILLED);
 	synth_exit_acct(m, 4 * MS, 101, 9, 0, 0, 0, 64000);
 	cr_assert(eq(int, model__finish(m, 4 * MS), 0));
-	p = find_proc(m, 101);
+	p = synth_proc_of(m, 101);
 	cr_assert(p->oom_killed);
-	cr_assert(not(find_proc(m, 100)->oom_killed));
+	cr_assert(not(synth_proc_of(m, 100)->oom_killed));
 	model__free(m);
 }
 
