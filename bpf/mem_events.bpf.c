@@ -38,19 +38,12 @@ char LICENSE[] SEC("license") __weak = "GPL";
 /* Kernel page size in KiB; set by user space (shared with thread_exit.bpf.h). */
 const volatile __u32 page_size_kb __weak = 4;
 
-/* The image a tracked process runs now, keyed by tgid. */
-struct mem_image_state {
-	__u64 peak_pages; /* highest checkpoint so far; 0: none yet */
-	__u32 image;	  /* see bb_mem_image_event */
-	__u32 __pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 65536);
 	__type(key, __u32);
-	__type(value, struct mem_image_state);
+	__type(value, struct bb_mem_proc);
 } mem_images SEC(".maps");
 
 /* The kernel's mm counter indexes (enum in mm_types_task.h, stable since 4.5). */
@@ -102,20 +95,25 @@ static __always_inline __s64 counter_pages(struct task_struct *task, struct mm_s
 	return pages > 0 ? pages : 0;
 }
 
+static __always_inline __u64 mm_rss_pages(struct task_struct *task, struct mm_struct *mm)
+{
+	return counter_pages(task, mm, BB_MM_FILEPAGES) + counter_pages(task, mm, BB_MM_ANONPAGES) +
+	       counter_pages(task, mm, BB_MM_SHMEMPAGES);
+}
+
 /* The kernel's own setmax_mm_hiwater_rss(): max(hiwater_rss, get_mm_rss()). */
 static __always_inline __u64 mm_peak_pages(struct task_struct *task, struct mm_struct *mm)
 {
 	__u64 hiwater = BPF_CORE_READ(mm, hiwater_rss);
-	__u64 rss = counter_pages(task, mm, BB_MM_FILEPAGES) + counter_pages(task, mm, BB_MM_ANONPAGES) +
-		    counter_pages(task, mm, BB_MM_SHMEMPAGES);
+	__u64 rss = mm_rss_pages(task, mm);
 
 	return rss > hiwater ? rss : hiwater;
 }
 
 /* The tracked process's image state, created on first use; NULL if untracked. */
-static __always_inline struct mem_image_state *image_state(__u32 tgid)
+static __always_inline struct bb_mem_proc *image_state(__u32 tgid)
 {
-	struct mem_image_state *s, zero = {};
+	struct bb_mem_proc *s, zero = {};
 	long err;
 
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
@@ -134,7 +132,7 @@ static __always_inline struct mem_image_state *image_state(__u32 tgid)
 static __always_inline void checkpoint_current(void)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
-	struct mem_image_state *s;
+	struct bb_mem_proc *s;
 	struct mm_struct *mm;
 	__u64 peak;
 
@@ -150,7 +148,7 @@ static __always_inline void checkpoint_current(void)
 		s->peak_pages = peak;
 }
 
-static __always_inline void emit_image(__u32 pid, __u32 tgid, const struct mem_image_state *s, __u32 flags,
+static __always_inline void emit_image(__u32 pid, __u32 tgid, const struct bb_mem_proc *s, __u32 flags,
 				       __u64 ts)
 {
 	struct bb_mem_image_event *e;
@@ -177,6 +175,31 @@ const volatile long nr_execve = -1;
 const volatile long nr_execveat = -1;
 const volatile long nr_exit = -1;
 const volatile long nr_exit_group = -1;
+
+/*
+ * An mm counter changed (--mem-period not off): the process's resident
+ * memory now, which user space sums over the build every period.  Only a
+ * process's own changes count: another task's (fork copying into the
+ * child's new mm, reclaim) is followed by the owner's own soon enough.
+ */
+SEC("tp_btf/rss_stat")
+int BPF_PROG(mem_rss_stat, struct mm_struct *mm)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct bb_mem_proc *s;
+	__u64 rss;
+
+	if (task->mm != mm)
+		return 0;
+	s = image_state(task->tgid);
+	if (!s)
+		return 0;
+	rss = mm_rss_pages(task, mm);
+	s->rss_pages = rss;
+	if (rss > s->peak_pages)
+		s->peak_pages = rss;
+	return 0;
+}
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(mem_sys_enter, struct pt_regs *regs, long id)
@@ -206,7 +229,7 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(mem_exec, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	struct mem_image_state *s = image_state(tgid);
+	struct bb_mem_proc *s = image_state(tgid);
 
 	if (!s)
 		return 0;
@@ -220,7 +243,7 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(mem_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	struct mem_image_state *s, last;
+	struct bb_mem_proc *s, last;
 	__u32 flags = BB_MEM_IMAGE_EXITED;
 
 	checkpoint_current(); /* the mm is still there from 6.16 on */

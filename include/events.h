@@ -29,6 +29,7 @@ enum bb_event_type {
 	/* Memory (issue 16): 20..29, bpf/mem_events.bpf.c */
 	BB_EV_MEM_IMAGE = 20, /* a program image's address space ended: its peak RSS */
 	BB_EV_MEM_PSI = 21,   /* the machine's memory pressure, read by user space */
+	BB_EV_MEM_SAMPLE = 22, /* the build's resident memory, summed by user space */
 };
 
 /* First in every record: what it is, when, and on which CPU. */
@@ -151,6 +152,40 @@ struct bb_mem_image_event {
 	__u32 flags; /* BB_MEM_* */
 };
 _Static_assert(sizeof(struct bb_mem_image_event) == 40, "bb_mem_image_event ABI");
+
+/*
+ * Value of the `mem_images` map, keyed by tgid: the image a tracked process
+ * runs now.  User space reads rss_pages of every entry each --mem-period.
+ */
+struct bb_mem_proc {
+	__u64 peak_pages; /* highest checkpoint so far; 0: none yet */
+	__u64 rss_pages;  /* resident now, as rss_stat last saw it; 0: not seen */
+	__u32 image;	  /* see bb_mem_image_event */
+	__u32 __pad;
+};
+_Static_assert(sizeof(struct bb_mem_proc) == 24, "bb_mem_proc ABI");
+
+#define BB_MEM_SAMPLE_TOP 5
+
+/*
+ * The build's memory at hdr.ts_ns, as user space sums the `mem_images`
+ * map each --mem-period: the resident sets of its live processes (shared
+ * pages counted in each, as top's RES column would add up), and the five
+ * largest.
+ */
+struct bb_mem_sample_event {
+	struct bb_event_header hdr; /* pid, tgid, cpu: 0 */
+	__u64 total_kb;
+	__u64 ram_kb; /* the machine's MemTotal */
+	__u32 nr_procs; /* processes summed */
+	__u32 nr_top;	/* used entries of top[] */
+	struct {
+		__u64 rss_kb;
+		__u32 tgid;
+		__u32 __pad;
+	} top[BB_MEM_SAMPLE_TOP]; /* largest first */
+};
+_Static_assert(sizeof(struct bb_mem_sample_event) == 128, "bb_mem_sample_event ABI");
 
 /*
  * The machine's memory pressure stall information (/proc/pressure/memory)

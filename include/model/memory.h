@@ -29,6 +29,12 @@ void memory__finish_proc(struct proc_instance *p);
 void memory__apply_psi(struct model *m, const struct bb_mem_psi_event *e);
 /* The memory stall during the recording, in us; false where PSI was not recorded. */
 bool memory__psi_stall(const struct model *m, __u64 *some_us, __u64 *full_us);
+/* Applies one BB_EV_MEM_SAMPLE record.  0, or -ENOMEM. */
+int memory__apply_sample(struct model *m, const struct bb_mem_sample_event *e);
+/* Records user space adds (PSI, samples): they do not move the trace's end. */
+bool memory__is_user_record(__u32 type);
+/* Index of the instance of pid live at ts, or -1. */
+long memory__proc_at(const struct model *m, __u32 pid, __u64 ts_ns);
 /* Processes the OOM killer chose (oom_killed): the summary's and audit's count. */
 size_t memory__oom_killed(const struct model *m);
 /* Minimum length of a memory record of this type; 0: not a memory record. */

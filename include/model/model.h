@@ -69,6 +69,12 @@ struct proc_instance {
 	__u32 lane; /* set by lanes__assign(): 0-based lane */
 };
 
+/* One reading of the build's memory (model/memory.h). */
+struct mem_sample {
+	__u64 ts_ns;
+	__u64 total_kb;
+};
+
 struct model_stats {
 	size_t events;	    /* records accepted */
 	size_t malformed;   /* records rejected by size or type checks */
@@ -94,6 +100,11 @@ struct model {
 	 * them seen (model/memory.h). */
 	struct bb_mem_psi_event psi_first, psi_last;
 	size_t nr_psi;
+	/* The build's memory over time (--mem-period), in time order, and the
+	 * sample of its peak with the five largest processes then. */
+	struct mem_sample *mem_samples;
+	size_t nr_mem_samples, mem_samples_cap;
+	struct bb_mem_sample_event mem_peak; /* valid when nr_mem_samples */
 	struct model_priv *priv; /* buffered events, pid index */
 };
 

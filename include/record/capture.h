@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "events.h"
 
 struct capture;
 
@@ -21,6 +22,7 @@ struct capture_opts {
 	bool sched;	      /* attach the scheduler programs too */
 	__u64 idle_min_ns;    /* shorter idle periods are summed, not streamed */
 	bool deps;	      /* attach the file-dependency programs (--deps=on) */
+	bool mem_sampling;    /* follow each process's RSS for capture__mem_sample() */
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */
@@ -52,6 +54,12 @@ int capture__consume(struct capture *c);
 int capture__finish_sched(struct capture *c, __u64 end_ns);
 /* Number of possible CPUs: the bound of hdr.cpu. */
 int capture__nr_cpus(const struct capture *c);
+/*
+ * The build's resident memory now: the RSS the kernel last saw of each
+ * live tracked process, summed, and the largest (hdr and ram_kb are the
+ * caller's).  Needs mem_sampling.  0, or -errno.
+ */
+int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e);
 /* Records the kernel dropped because the ring buffer was full. */
 __u64 capture__lost_events(const struct capture *c);
 void capture__free(struct capture *c);

@@ -244,3 +244,73 @@ Test(memory, an_oom_killed_process_is_flagged)
 	json_object_put(slices);
 	json_object_put(trace);
 }
+
+/* The "build memory" counter's points: (ts us, MB), in trace order. */
+static size_t memory_counter(struct json_object *trace, double *mb, long long *ts, size_t max)
+{
+	struct json_object *events = json_object_object_get(trace, "traceEvents");
+	size_t i, n = 0;
+
+	for (i = 0; i < json_object_array_length(events) && n < max; i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i), *name;
+
+		if (!json_object_object_get_ex(ev, "name", &name) || strcmp(json_object_get_string(name), "build memory"))
+			continue;
+		ts[n] = int_field(ev, "ts");
+		mb[n++] = bb_arg_double(ev, "MB");
+	}
+	return n;
+}
+
+/*
+ * Two 100 MiB holders, alone and then side by side: the counter rises past
+ * each, the side-by-side peak is the sum, and it falls when they exit.
+ */
+Test(memory, build_memory_rises_and_falls_with_its_processes)
+{
+	char cmd[1024];
+	const char *hog = bb_test_prog("mem-hog");
+	struct json_object *trace, *summary, *mem, *top;
+	double mb[4096], peak = 0;
+	long long ts[4096];
+	size_t n, i, at = 0;
+
+	snprintf(cmd, sizeof(cmd), "%s 100 --hold 600; sleep 0.3; %s 100 --hold 800 & %s 100 --hold 800; wait", hog, hog,
+		 hog);
+	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--mem-period", "50ms", "--",
+					  "sh", "-c", cmd, NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	n = memory_counter(trace, mb, ts, 4096);
+	cr_assert(gt(sz, n, 20), "%zu points", n);
+	for (i = 0; i < n; i++)
+		if (mb[i] > peak) {
+			peak = mb[i];
+			at = i;
+		}
+	/* The sum of the two (and their shell), not one of them. */
+	cr_assert(ge(dbl, peak, 200.0), "peak %.1f MB", peak);
+	cr_assert(le(dbl, peak, 230.0), "peak %.1f MB", peak);
+	/* The first hog alone: above 100 MB and below the pair, before the peak. */
+	for (i = 0; i < at && mb[i] < 100.0; i++)
+		;
+	cr_assert(lt(sz, i, at));
+	cr_assert(lt(dbl, mb[i], 200.0));
+	/* Between the two phases (sleep 0.3) it fell back, and at the end too. */
+	for (; i < at && mb[i] >= 50.0; i++)
+		;
+	cr_assert(lt(sz, i, at), "never fell between the two phases");
+	cr_assert(lt(dbl, mb[n - 1], 50.0), "end %.1f MB", mb[n - 1]);
+
+	summary = bb_load_summary(&run, "s.json");
+	mem = json_object_object_get(summary, "memory");
+	cr_assert(ge(i64, json_object_get_int64(json_object_object_get(mem, "peak_kb")), 200 * MIB));
+	cr_assert(gt(i64, json_object_get_int64(json_object_object_get(mem, "ram_kb")), 0));
+	top = json_object_array_get_idx(json_object_object_get(mem, "peak_top"), 0);
+	cr_assert(ge(i64, json_object_get_int64(json_object_object_get(top, "kb")), 100 * MIB));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(top, "name")), "mem-hog"));
+	cr_assert(strstr(run.err, "build memory: peak") != NULL, "stderr: %s", run.err);
+	json_object_put(summary);
+	json_object_put(trace);
+}

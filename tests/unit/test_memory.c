@@ -144,3 +144,41 @@ Test(memory, psi_needs_both_readings)
 	cr_assert(not(memory__psi_stall(m, &some, &full)));
 	model__free(m);
 }
+
+static void synth_mem_sample(struct model *m, __u64 ts, __u64 total_kb, __u32 top_tgid, __u64 top_kb)
+{
+	struct bb_mem_sample_event e = { .hdr = { .ts_ns = ts, .type = BB_EV_MEM_SAMPLE } };
+
+	e.total_kb = total_kb;
+	e.ram_kb = 1024 * 1024;
+	e.nr_procs = e.nr_top = top_tgid ? 1 : 0;
+	e.top[0].tgid = top_tgid;
+	e.top[0].rss_kb = top_kb;
+	cr_assert(eq(int, model__add_event(m, &e, sizeof(e)), 0));
+}
+
+/* The counter's samples in time order; the peak is the first highest, with who held it. */
+Test(memory, build_memory_peak_and_its_holders)
+{
+	struct model *m = model__new(100, 0);
+
+	synth_fork(m, 1 * MS, 100, 101, 101, false);
+	synth_mem_sample(m, 3 * MS, 5000, 101, 4000);
+	synth_mem_sample(m, 2 * MS, 1000, 100, 1000);
+	synth_mem_sample(m, 4 * MS, 9000, 101, 8000);
+	synth_mem_sample(m, 5 * MS, 9000, 100, 1000);
+	synth_exit(m, 6 * MS, 101, 101, true, 0);
+	/* A sample after the end (the sampler ran once more) does not move it. */
+	synth_mem_sample(m, 9 * MS, 0, 0, 0);
+	cr_assert(eq(int, model__finish(m, 7 * MS), 0));
+	cr_assert(eq(u64, m->end_ns, 7 * MS));
+	cr_assert(eq(sz, m->nr_mem_samples, 5));
+	cr_assert(eq(u64, m->mem_samples[0].ts_ns, 2 * MS));
+	cr_assert(eq(u64, m->mem_samples[1].total_kb, 5000));
+	cr_assert(eq(u64, m->mem_peak.total_kb, 9000));
+	cr_assert(eq(u64, m->mem_peak.hdr.ts_ns, 4 * MS));
+	cr_assert(eq(u32, m->mem_peak.top[0].tgid, 101));
+	cr_assert(eq(int, (int)memory__proc_at(m, 101, 4 * MS), (int)(synth_proc_of(m, 101) - m->procs)));
+	cr_assert(eq(int, (int)memory__proc_at(m, 101, 8 * MS), -1));
+	model__free(m);
+}

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include "util/array_grow.h"
 #include "model/memory.h"
 
 size_t memory__record_size(__u32 type)
@@ -8,6 +10,8 @@ size_t memory__record_size(__u32 type)
 		return sizeof(struct bb_mem_image_event);
 	case BB_EV_MEM_PSI:
 		return sizeof(struct bb_mem_psi_event);
+	case BB_EV_MEM_SAMPLE:
+		return sizeof(struct bb_mem_sample_event);
 	default:
 		return 0;
 	}
@@ -73,4 +77,33 @@ bool memory__psi_stall(const struct model *m, __u64 *some_us, __u64 *full_us)
 	*some_us = m->psi_last.some_us - m->psi_first.some_us;
 	*full_us = m->psi_last.full_us - m->psi_first.full_us;
 	return true;
+}
+
+bool memory__is_user_record(__u32 type)
+{
+	return type == BB_EV_MEM_PSI || type == BB_EV_MEM_SAMPLE;
+}
+
+int memory__apply_sample(struct model *m, const struct bb_mem_sample_event *e)
+{
+	if (array_grow((void **)&m->mem_samples, &m->mem_samples_cap, m->nr_mem_samples + 1,
+		       sizeof(*m->mem_samples)))
+		return -ENOMEM;
+	m->mem_samples[m->nr_mem_samples++] = (struct mem_sample){ e->hdr.ts_ns, e->total_kb };
+	/* The first of equal peaks: when the build first needed that much. */
+	if (m->nr_mem_samples == 1 || e->total_kb > m->mem_peak.total_kb)
+		m->mem_peak = *e;
+	if (m->mem_peak.nr_top > BB_MEM_SAMPLE_TOP)
+		m->mem_peak.nr_top = BB_MEM_SAMPLE_TOP;
+	return 0;
+}
+
+long memory__proc_at(const struct model *m, __u32 pid, __u64 ts_ns)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].pid == pid && m->procs[i].start_ns <= ts_ns && ts_ns <= m->procs[i].end_ns)
+			return (long)i;
+	return -1;
 }

@@ -400,6 +400,8 @@ static int apply_event(struct model *m, const void *rec)
 	case BB_EV_MEM_PSI:
 		memory__apply_psi(m, rec);
 		return 0;
+	case BB_EV_MEM_SAMPLE:
+		return memory__apply_sample(m, rec);
 	default:
 		return 0; /* rejected by model__add_event already */
 	}
@@ -450,7 +452,8 @@ int model__finish(struct model *m, __u64 end_ns)
 		/* Records before the launch belong to no instance we track. */
 		if (be->ts_ns < m->start_ns)
 			continue;
-		if (be->ts_ns > m->end_ns)
+		if (be->ts_ns > m->end_ns &&
+		    !memory__is_user_record(((const struct bb_event_header *)(pv->arena + be->off))->type))
 			m->end_ns = be->ts_ns;
 		err = apply_event(m, pv->arena + be->off);
 		if (err)
@@ -511,6 +514,7 @@ void model__free(struct model *m)
 	}
 	free(m->procs);
 	free(m->cwd);
+	free(m->mem_samples);
 	if (m->priv) {
 		free(m->priv->arena);
 		free(m->priv->events);

@@ -18,6 +18,7 @@
 struct capture {
 	struct buildbpf_bpf *skel;
 	bool sched; /* the scheduler programs are loaded and attached */
+	__u32 page_size_kb;
 	struct ring_buffer *rb;
 	int nr_cpus;
 	capture_record_fn fn;
@@ -160,7 +161,8 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		goto cleanup;
 	}
 	c->skel->rodata->args_max = opts->args_max;
-	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->skel->rodata->page_size_kb = c->page_size_kb;
 	c->skel->rodata->sched_enabled = opts->sched;
 	c->skel->rodata->idle_min_ns = opts->idle_min_ns;
 	/* Where mem_events.bpf.c checkpoints an image's peak RSS. */
@@ -169,6 +171,8 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->skel->rodata->nr_exit = SYS_exit;
 	c->skel->rodata->nr_exit_group = SYS_exit_group;
 	choose_mem_checkpoints(c->skel);
+	/* Build memory over time: off, no rss_stat program at all. */
+	bpf_program__set_autoload(c->skel->progs.mem_rss_stat, opts->mem_sampling);
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
 	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
@@ -330,6 +334,46 @@ int capture__finish_sched(struct capture *c, __u64 end_ns)
 int capture__nr_cpus(const struct capture *c)
 {
 	return c->nr_cpus;
+}
+
+/* Keeps top[] (largest first) the nr_top largest seen. */
+static void offer_top(struct bb_mem_sample_event *e, __u32 tgid, __u64 rss_kb)
+{
+	__u32 i = e->nr_top < BB_MEM_SAMPLE_TOP ? e->nr_top++ : BB_MEM_SAMPLE_TOP - 1;
+
+	if (i == BB_MEM_SAMPLE_TOP - 1 && e->nr_top == BB_MEM_SAMPLE_TOP && e->top[i].rss_kb >= rss_kb &&
+	    e->top[i].tgid)
+		return;
+	for (; i > 0 && e->top[i - 1].rss_kb < rss_kb; i--)
+		e->top[i] = e->top[i - 1];
+	e->top[i].rss_kb = rss_kb;
+	e->top[i].tgid = tgid;
+	e->top[i].__pad = 0;
+}
+
+int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e)
+{
+	const struct bpf_map *map = c->skel->maps.mem_images;
+	__u32 key, next, *prev = NULL;
+	struct bb_mem_proc proc;
+	int err;
+
+	e->total_kb = 0;
+	e->nr_procs = e->nr_top = 0;
+	/* An entry deleted between two calls restarts the walk at the first
+	 * key: a process exiting mid-walk may be summed twice, at most. */
+	while (!(err = bpf_map__get_next_key(map, prev, &next, sizeof(next)))) {
+		key = next;
+		prev = &key;
+		if (bpf_map__lookup_elem(map, &key, sizeof(key), &proc, sizeof(proc), 0))
+			continue;
+		if (!proc.rss_pages)
+			continue;
+		e->total_kb += proc.rss_pages * c->page_size_kb;
+		e->nr_procs++;
+		offer_top(e, key, proc.rss_pages * c->page_size_kb);
+	}
+	return err == -ENOENT ? 0 : err;
 }
 
 __u64 capture__lost_events(const struct capture *c)

@@ -51,6 +51,9 @@
  * counters tid MERGED_PID.  thread_sort_index repeats the tid.
  */
 #define MERGED_COUNTERS_TID MERGED_PID
+/* The build's memory over time (--mem-period): one counter track, tid = pid. */
+#define MEMORY_PID 5
+#define MEMORY_TID MEMORY_PID
 /* Counter events need a tid like any other event (docs/trace-rules.md, rule 2). */
 #define COUNTERS_TID COUNTERS_PID
 /* The process track's name is the command line, cut to stay readable. */
@@ -801,6 +804,44 @@ static int add_counters(struct builder *b)
 	return err;
 }
 
+/*
+ * The build's memory (model/memory.h) as the counter "build memory" of a
+ * trace process of its own, in MB, with a last point at the trace end like
+ * the parallelism counters.
+ */
+static int add_memory_counter(struct builder *b)
+{
+	const struct model *m = b->m;
+	__s64 ts, last_ts = 0, end_ts = trace_us(m, m->end_ns);
+	const struct mem_sample *last = NULL;
+	struct json_object *args;
+	size_t i;
+	int err;
+
+	if (!m->nr_mem_samples)
+		return 0;
+	err = add_meta(b, MEMORY_PID, "process_name", 0, json_object_new_string("Memory")) ?:
+	      add_meta(b, MEMORY_PID, "process_sort_index", 0, json_object_new_int(MEMORY_PID)) ?:
+	      add_meta(b, MEMORY_PID, "thread_name", MEMORY_TID, json_object_new_string("counters")) ?:
+	      add_meta(b, MEMORY_PID, "thread_sort_index", MEMORY_TID, json_object_new_int(MEMORY_TID));
+	for (i = 0; !err && i <= m->nr_mem_samples; i++) {
+		const struct mem_sample *ms = i < m->nr_mem_samples ? &m->mem_samples[i] : last;
+
+		if (!ms)
+			break;
+		ts = i < m->nr_mem_samples ? trace_us(m, ms->ts_ns) : end_ts;
+		/* One point per microsecond, inside the trace. */
+		if (ms->ts_ns < m->start_ns || ts > end_ts || (last && ts <= last_ts))
+			continue;
+		last = ms;
+		last_ts = ts;
+		args = json_object_new_object();
+		args = json_done(args, json_put(args, "MB", new_counter_value(ms->total_kb / 1024.0)));
+		err = emit_with_args(b, new_event("C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts), 0, args);
+	}
+	return err;
+}
+
 static const char *sched_level_name(enum sched_level level)
 {
 	switch (level) {
@@ -1070,6 +1111,8 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 		err = add_data_flows(&b);
 	if (!err && b.sched)
 		err = add_cpu_slices(&b) ?: add_counters(&b);
+	if (!err)
+		err = add_memory_counter(&b);
 	if (!err && meta->merge)
 		err = add_merged(&b, meta->merge);
 	if (!err)
