@@ -76,7 +76,9 @@ struct mem_sample {
 };
 
 struct model_stats {
-	size_t events;	    /* records accepted */
+	size_t events;	    /* kernel records accepted */
+	size_t memory_records; /* of them, BB_EV_MEM_IMAGE (2 per process: its forked copy, its last image) */
+	size_t user_records;   /* records user space added (memory pressure, samples) */
 	size_t malformed;   /* records rejected by size or type checks */
 	size_t reordered;   /* records whose timestamp was older than one before */
 	size_t orphan_events; /* exec/exit of a pid with no live instance */

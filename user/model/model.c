@@ -186,7 +186,13 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 		m->stats.reordered++;
 	else
 		pv->last_ts = hdr->ts_ns;
-	m->stats.events++;
+	/* events: what the kernel delivered; what user space added apart. */
+	if (memory__is_user_record(hdr->type))
+		m->stats.user_records++;
+	else
+		m->stats.events++;
+	if (hdr->type == BB_EV_MEM_IMAGE)
+		m->stats.memory_records++;
 	return 0;
 
 malformed:

@@ -953,6 +953,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "path_env", new_opt_string(meta->path_env)) ?:
 	      json_put_int(od, "processes", m->nr_procs) ?:
 	      json_put_int(od, "records", m->stats.events) ?:
+	      json_put_int(od, "memory_records", m->stats.memory_records) ?:
 	      json_put_int(od, "orphan_records", m->stats.orphan_events) ?:
 	      json_put_int(od, "lanes", b->layout->nr_lanes) ?:
 	      json_put_int(od, "unfinished_processes", unfinished) ?:
