@@ -41,13 +41,13 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 # touches the kernel, the build's processes or output files lives in
 # user/record/ and user/output/, and user/main.c wires it; every other
 # folder is pure and links into the unit tests, with the record stage's
-# kernel-requirements table (pure, tested from tables) and trace directory
-# (plain files, tested on temporary trees) and --attach's pick of a process
-# tree from a task snapshot (pure).
+# kernel-requirements table (pure, tested from tables), trace directory
+# (plain files, tested on temporary trees), --attach's pick of a process
+# tree from a task snapshot (pure) and PSI reader (tested on text).
 SYSTEM_DIRS := record output
 ALL_SRCS  := $(wildcard user/*/*.c)
 CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c user/record/trace_dir.c \
-	     user/record/attach_tree.c user/record/cgroup_path.c
+	     user/record/attach_tree.c user/record/cgroup_path.c user/record/mem_pressure.c
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(ALL_SRCS)) user/main.c
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 

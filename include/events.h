@@ -26,6 +26,10 @@ enum bb_event_type {
 	BB_EV_FILE_OPEN = 10,	/* a file written by the build, or opened for writing */
 	BB_EV_FILE_RENAME = 11, /* a tracked process renamed a path onto another */
 	BB_EV_FILE_COUNTS = 12, /* a process's files opened and written, at its end */
+	/* Memory (issue 16): 20..29, bpf/mem_events.bpf.c */
+	BB_EV_MEM_IMAGE = 20, /* a program image's address space ended: its peak RSS */
+	BB_EV_MEM_PSI = 21,   /* the machine's memory pressure, read by user space */
+	BB_EV_MEM_SAMPLE = 22, /* the build's resident memory, summed by user space */
 	/* --attach (issue 18, numbers 30..39): written by user space */
 	BB_EV_PROC_FOUND = 30, /* a process already running when it was first tracked */
 };
@@ -129,6 +133,74 @@ struct bb_exit_event {
 	char comm[BB_COMM_LEN];
 };
 _Static_assert(sizeof(struct bb_exit_event) == 136, "bb_exit_event ABI");
+
+/* ---- Memory: bpf/mem_events.bpf.c, read by user/model/memory.c ---- */
+
+#define BB_MEM_IMAGE_EXITED 0x1u /* ended with the process; else an exec replaced it */
+#define BB_MEM_OOM_KILLED 0x2u	 /* with EXITED: the OOM killer chose the process */
+
+/*
+ * One program image's peak resident set, emitted where its address space
+ * ends: at the exec that replaces it, or at the process's end.  image
+ * numbers the images of one process: 0 is the copy of the parent it was
+ * forked with (for the command, buildbpf's), n the one its nth exec loaded.
+ */
+struct bb_mem_image_event {
+	struct bb_event_header hdr; /* pid: the thread that ended it; tgid: the process */
+	/* max(mm->hiwater_rss, RSS) at the image's last checkpoint, what the
+	 * kernel folds into signal->maxrss; 0: no checkpoint saw the image */
+	__u64 peak_rss_kb;
+	__u32 image;
+	__u32 flags; /* BB_MEM_* */
+};
+_Static_assert(sizeof(struct bb_mem_image_event) == 40, "bb_mem_image_event ABI");
+
+/*
+ * Value of the `mem_images` map, keyed by tgid: the image a tracked process
+ * runs now.  User space reads rss_pages of every entry each --mem-period.
+ */
+struct bb_mem_proc {
+	__u64 peak_pages; /* highest checkpoint so far; 0: none yet */
+	__u64 rss_pages;  /* resident now, as rss_stat last saw it; 0: not seen */
+	__u32 image;	  /* see bb_mem_image_event */
+	__u32 __pad;
+};
+_Static_assert(sizeof(struct bb_mem_proc) == 24, "bb_mem_proc ABI");
+
+#define BB_MEM_SAMPLE_TOP 5
+
+/*
+ * The build's memory at hdr.ts_ns, as user space sums the `mem_images`
+ * map each --mem-period: the resident sets of its live processes (shared
+ * pages counted in each, as top's RES column would add up), and the five
+ * largest.
+ */
+struct bb_mem_sample_event {
+	struct bb_event_header hdr; /* pid, tgid, cpu: 0 */
+	__u64 total_kb;
+	__u64 ram_kb; /* the machine's MemTotal */
+	__u32 nr_procs; /* processes summed */
+	__u32 nr_top;	/* used entries of top[] */
+	struct {
+		__u64 rss_kb;
+		__u32 tgid;
+		__u32 __pad;
+	} top[BB_MEM_SAMPLE_TOP]; /* largest first */
+};
+_Static_assert(sizeof(struct bb_mem_sample_event) == 128, "bb_mem_sample_event ABI");
+
+/*
+ * The machine's memory pressure stall information (/proc/pressure/memory)
+ * as user space read it when the recording began and when it ended:
+ * totals since boot, so the last minus the first is the stall during the
+ * build.  No record where the kernel has no PSI.
+ */
+struct bb_mem_psi_event {
+	struct bb_event_header hdr; /* pid, tgid, cpu: 0 */
+	__u64 some_us; /* time at least one task stalled on memory */
+	__u64 full_us; /* time every non-idle task stalled at once */
+};
+_Static_assert(sizeof(struct bb_mem_psi_event) == 40, "bb_mem_psi_event ABI");
 
 /* How an on-CPU interval ended. */
 enum bb_slice_end {

@@ -261,6 +261,7 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		.sched_resolution_ns = opts->sched_resolution_ns,
 		.wait_all = opts->wait_all,
 		.deps = opts->deps,
+		.mem_period_ns = opts->mem_period_ns,
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,
 		.attach_pid = opts->attach_pid,

@@ -30,6 +30,9 @@ enum cli_mode {
 	CLI_DIFF,    /* buildbpf diff OLD NEW */
 };
 
+/* --mem-period: the build-memory counter's sampling period. */
+#define CLI_MEM_PERIOD_DEFAULT_NS 100000000ull
+
 struct cli_opts {
 	enum cli_mode mode;
 	const char *log_path; /* convert, report: the recording to read */
@@ -53,6 +56,7 @@ struct cli_opts {
 	bool resolution_given;
 	bool deps;		 /* --deps: file dependencies (record; convert can drop them) */
 	bool deps_given;	 /* convert, report: else the recording's */
+	__u64 mem_period_ns; /* --mem-period; 0: off */
 	const char *merge[CLI_MERGE_MAX]; /* --merge paths or globs, in order */
 	size_t nr_merge;
 	bool keep_trace_dir;	/* leave $BUILDBPF_TRACE_DIR in place */

@@ -110,6 +110,9 @@ struct event_log_info {
 	 * are theirs, not the command's).  Optional in INFO: an int array. */
 	const pid_t *follow;
 	size_t nr_follow;
+	/* --mem-period when recording; 0: the build's memory was not sampled
+	 * (also in recordings made before it existed) */
+	__u64 mem_period_ns;
 	/* The CPUs online when recording, in the kernel's list format
 	 * ("0-3,8"); NULL when unknown.  Offline possible CPUs send no records. */
 	char *online_cpu_list;

@@ -28,6 +28,7 @@ struct exec_image {
 	__u32 flags; /* BB_EXEC_* */
 	__u32 args_full_len;
 	char comm[BB_COMM_LEN + 1];
+	__u64 peak_rss_kb; /* this image's own peak RSS (model/memory.h); 0: unknown */
 };
 
 /*
@@ -57,7 +58,15 @@ struct proc_instance {
 	__u32 exit_status; /* wait(2) status word; valid when exited */
 	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
 	__u64 stime_ns;	   /* system CPU time */
-	__u64 maxrss_kb;   /* peak resident set size */
+	__u64 maxrss_kb;   /* the kernel's signal->maxrss: peak RSS over every
+			    * image, the one it was forked with included */
+	/* Memory (model/memory.h): */
+	__u64 peak_rss_kb;	/* peak RSS of its own images */
+	__u64 fork_peak_rss_kb; /* of the copy it was forked with; 0: unknown */
+	__u64 exec_peak_rss_kb; /* highest of its exec'd images, if exec_peak_seen */
+	bool exec_peak_seen;
+	bool peak_rss_exact; /* peak_rss_kb came from image records, not maxrss */
+	bool oom_killed;     /* the OOM killer chose it */
 	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
 	__u32 nr_threads;  /* threads created while traced (not the leader) */
 	char comm[BB_COMM_LEN + 1]; /* comm at its last exec; before any, at fork */
@@ -66,8 +75,16 @@ struct proc_instance {
 	__u32 lane; /* set by lanes__assign(): 0-based lane */
 };
 
+/* One reading of the build's memory (model/memory.h). */
+struct mem_sample {
+	__u64 ts_ns;
+	__u64 total_kb;
+};
+
 struct model_stats {
-	size_t events;	    /* records accepted */
+	size_t events;	    /* kernel records accepted */
+	size_t memory_records; /* of them, BB_EV_MEM_IMAGE (2 per process: its forked copy, its last image) */
+	size_t user_records;   /* records user space added (memory pressure, samples) */
 	size_t malformed;   /* records rejected by size or type checks */
 	size_t reordered;   /* records whose timestamp was older than one before */
 	size_t orphan_events; /* exec/exit of a pid with no live instance */
@@ -87,6 +104,15 @@ struct model {
 	 * directory known for sure. */
 	char *cwd;
 	struct model_stats stats;
+	/* Memory pressure (PSI) at the recording's start and end, nr_psi of
+	 * them seen (model/memory.h). */
+	struct bb_mem_psi_event psi_first, psi_last;
+	size_t nr_psi;
+	/* The build's memory over time (--mem-period), in time order, and the
+	 * sample of its peak with the five largest processes then. */
+	struct mem_sample *mem_samples;
+	size_t nr_mem_samples, mem_samples_cap;
+	struct bb_mem_sample_event mem_peak; /* valid when nr_mem_samples */
 	struct model_priv *priv; /* buffered events, pid index */
 };
 

@@ -25,6 +25,7 @@ struct capture_opts {
 	bool attach;	      /* load the task iterator (--attach, --cgroup) */
 	__u64 cgroup_id;      /* --cgroup: the target's id (0: none) */
 	__u32 cgroup_level;   /* ... and its depth below the root cgroup */
+	bool mem_sampling;    /* follow each process's RSS for capture__mem_sample() */
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */
@@ -70,6 +71,12 @@ int capture__consume(struct capture *c);
 int capture__finish_sched(struct capture *c, __u64 end_ns);
 /* Number of possible CPUs: the bound of hdr.cpu. */
 int capture__nr_cpus(const struct capture *c);
+/*
+ * The build's resident memory now: the RSS the kernel last saw of each
+ * live tracked process, summed, and the largest (hdr and ram_kb are the
+ * caller's).  Needs mem_sampling.  0, or -errno.
+ */
+int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e);
 /* Records the kernel dropped because the ring buffer was full. */
 __u64 capture__lost_events(const struct capture *c);
 void capture__free(struct capture *c);

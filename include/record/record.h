@@ -24,6 +24,7 @@ struct record_opts {
 	__u64 sched_resolution_ns; /* the lanes' resolution, for the idle threshold */
 	bool wait_all;		   /* until every descendant has exited */
 	bool deps;		   /* --deps=on: file dependencies recorded */
+	__u64 mem_period_ns;	   /* build memory sampled this often; 0: not */
 	bool sync_log;		   /* the log is kept: on disk before record__run() returns */
 	/* --attach: trace this running process's tree instead of cmd_argv
 	 * (0: none); attach_pidfd pins it (attach__open_target()); -1: no

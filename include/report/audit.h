@@ -163,6 +163,9 @@ struct audit {
 	size_t nr_programs;
 	bool *wrapper; /* per process in model->procs: a wrapper (see above) */
 	__u64 lost_events;
+	size_t oom_killed; /* processes the OOM killer chose */
+	bool psi_known;	   /* the machine's memory stall was recorded: */
+	__u64 psi_some_us, psi_full_us;
 	const char *partial_reason;
 };
 

@@ -13,7 +13,7 @@
 #   KERNEL_TIMEOUT=s one guest's budget, boot to power-off (default 300 under
 #                    KVM, 900 under TCG); a guest still running is killed
 #   KERNEL_TESTS=glob Criterion --filter of the tests run in each guest
-#                    (default: the integration, deps, attach and sched suites but the
+#                    (default: the integration, deps, memory, attach and sched suites but the
 #                    D-state one, which needs a disk; under TCG also without
 #                    the two that hold CPU time to real-CPU bounds)
 #   BUILDBPF_CACHE=dir where downloaded kernels are kept (default
@@ -203,7 +203,7 @@ fi
 # (0.5 ms blocked on 6.12 under TCG), so that test is left to the host.
 if [ "$accel_note" = kvm ]; then
 	accel=kvm cpu=host timeout=${KERNEL_TIMEOUT:-300}
-	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|deps/*|attach/*|sched/!(synchronous_writes_block_in_d_state))}
+	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|deps/*|memory/*|attach/*|sched/!(synchronous_writes_block_in_d_state))}
 else
 	# One host thread for all vCPUs: under multi-threaded TCG a 6.12
 	# guest died of "Oops: int3" in __schedule while the tracepoints'
@@ -220,7 +220,7 @@ else
 	# The 2,000-process storm weighed against /proc/stat's idle time sets
 	# wait4's CPU clock against the clocksource, which TCG runs apart.
 	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|deps/*|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work))'
+		KERNEL_TESTS='@(integration/*|deps/*|memory/*|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work))'
 		say NOTE "under TCG, not run in guests:"
 		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
 		say "" "sched/cpu_time_of_a_true_storm_is_the_kernels sched/cpu_time_of_a_configure_like_script_is_the_kernels"

@@ -120,6 +120,27 @@ void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 
 	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
 }
 
+const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].pid == pid)
+			return &m->procs[i];
+	return NULL;
+}
+
+void synth_mem_image(struct model *m, __u64 ts, __u32 tgid, __u32 image, __u64 peak_rss_kb, __u32 flags)
+{
+	struct bb_mem_image_event e = {};
+
+	header(&e.hdr, BB_EV_MEM_IMAGE, ts, tgid, tgid);
+	e.image = image;
+	e.peak_rss_kb = peak_rss_kb;
+	e.flags = flags;
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
 struct bb_cpu_slice_event synth_cpu_slice_event(__u32 cpu, __u32 tid, __u32 tgid, __u64 start, __u64 end,
 						__u64 wait_ns)
 {

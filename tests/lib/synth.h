@@ -30,6 +30,11 @@ void synth_exit(struct model *m, __u64 ts, __u32 tgid, __u32 tid, bool group_dea
 /* A group-dead exit with CPU accounting. */
 void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 utime, __u64 stime, __u64 sum_exec,
 		     __u64 maxrss_kb);
+/* The first instance of pid in a finished model, or NULL. */
+const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid);
+
+/* One image's peak RSS, as mem_events.bpf.c reports it (flags: BB_MEM_*). */
+void synth_mem_image(struct model *m, __u64 ts, __u32 tgid, __u32 image, __u64 peak_rss_kb, __u32 flags);
 
 /*
  * Scheduler records, as the switch handler streams them: thread tid of

@@ -373,6 +373,7 @@ Test(audit, json_schema_is_stable)
 		{ "lost_events", json_type_int },     { "partial", json_type_boolean },
 		{ "partial_reason", json_type_null }, { "outside_work", json_type_object },
 		{ "answers", json_type_object },
+		{ "memory", json_type_object },
 	};
 	struct build b;
 	const struct audit *a;

@@ -593,7 +593,9 @@ static struct json_object *exit_args(__u32 status, bool exited, struct json_obje
 	p[0].exited = exited;
 	p[0].utime_ns = 1234567891;
 	p[0].stime_ns = 5000;
-	p[0].maxrss_kb = 4096;
+	p[0].peak_rss_kb = 4096;
+	p[0].maxrss_kb = 40960; /* the kernel's, the parent's copy included */
+	p[0].oom_killed = true;
 	p[0].nr_threads = 3;
 	p[0].ppid = 77;
 	m = model_of(p, 1, MS(10));
@@ -616,6 +618,8 @@ Test(chrome_trace, exit_code)
 	cr_assert(eq(dbl, json_object_get_double(field(args, "cpu_user_ms")), 1234.567));
 	cr_assert(eq(dbl, json_object_get_double(field(args, "cpu_sys_ms")), 0.005));
 	cr_assert(eq(int, (int)int_field(args, "peak_rss_kb"), 4096));
+	cr_assert(eq(int, (int)int_field(args, "maxrss_kb"), 40960));
+	cr_assert(eq(int, json_object_get_boolean(field(args, "oom_killed")), 1));
 	cr_assert(eq(int, (int)int_field(args, "threads"), 3));
 	cr_assert(eq(str, (char *)str_field(args, "comm"), "job"));
 	json_object_put(root);

@@ -82,7 +82,7 @@ Test(cli, every_option)
 {
 	struct parsed p = parse((const char *[]){ "--output=a.json", "--force", "--user", "nobody", "--args-max", "64K",
 						  "--buffer-size", "64M", "--wait-all", "-q", "-v", "--sched", "full",
-						  "--sched-resolution", "500us", "true", NULL });
+						  "--sched-resolution", "500us", "--mem-period", "50ms", "true", NULL });
 
 	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(str, (char *)p.opts.output, "a.json"));
@@ -92,6 +92,14 @@ Test(cli, every_option)
 	cr_assert(p.opts.wait_all && p.opts.quiet && p.opts.verbose && p.opts.force);
 	cr_assert(eq(int, p.opts.sched, SCHED_FULL));
 	cr_assert(eq(u64, p.opts.sched_resolution_ns, 500000));
+	cr_assert(eq(u64, p.opts.mem_period_ns, 50000000));
+	done(&p);
+	p = parse((const char *[]){ "--mem-period", "off", "true", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(eq(u64, p.opts.mem_period_ns, 0));
+	done(&p);
+	p = parse((const char *[]){ "true", NULL });
+	cr_assert(eq(u64, p.opts.mem_period_ns, CLI_MEM_PERIOD_DEFAULT_NS));
 	done(&p);
 }
 
@@ -159,6 +167,10 @@ Test(cli, mistakes_are_one_line_errors)
 		{ "--sched-resolution", "0", "true", NULL },
 		{ "--sched-resolution", "1min", "true", NULL },
 		{ "--sched-resolution", "11s", "true", NULL },
+		{ "--mem-period", "0", "true", NULL },
+		{ "--mem-period", "500us", "true", NULL },
+		{ "--mem-period", "11s", "true", NULL },
+		{ "convert", "--mem-period", "50ms", "a.bbl", NULL },
 		{ "--user", "x", "--keep-root", "true", NULL },
 		{ "-f", NULL },
 		{ "record", NULL },

@@ -21,6 +21,7 @@
 #include "log/event_log.h"
 #include "model/replay.h"
 #include "lib/integration.h"
+#include "lib/synth.h"
 
 #define START 1000000000ull
 #define ROOT 100
@@ -391,16 +392,6 @@ static void run_replay(int fd, const struct replay_opts *opts, struct replay *rp
 	cr_assert_eq(replay__run(rp, *r, opts, err, sizeof(err)), 0, "%s", err);
 }
 
-static const struct proc_instance *proc_of(const struct model *m, __u32 pid)
-{
-	size_t i;
-
-	for (i = 0; i < m->nr_procs; i++)
-		if (m->procs[i].pid == pid)
-			return &m->procs[i];
-	return NULL;
-}
-
 Test(event_log, replay_rebuilds_the_build_from_the_log)
 {
 	struct replay_opts opts = {};
@@ -416,7 +407,7 @@ Test(event_log, replay_rebuilds_the_build_from_the_log)
 	cr_assert(eq(sz, rp.model->nr_procs, 2));
 	cr_assert(eq(u64, rp.end_ns, START + 50000000));
 	cr_assert(eq(int, replay__exit_code(&rp), 2));
-	cr_assert(eq(u32, proc_of(rp.model, CHILD)->exit_status, 1 << 8));
+	cr_assert(eq(u32, synth_proc_of(rp.model, CHILD)->exit_status, 1 << 8));
 	cr_assert(eq(u64, rp.model->stats.events, 5));
 	replay__free(&rp);
 	event_log_reader__free(r);

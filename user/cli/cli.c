@@ -20,6 +20,7 @@ enum {
 	OPT_ARGS_MAX,
 	OPT_BUFFER_SIZE,
 	OPT_WAIT_ALL,
+	OPT_MEM_PERIOD,
 	OPT_SCHED,
 	OPT_SCHED_RESOLUTION,
 	OPT_LOG,
@@ -87,6 +88,10 @@ static const char usage_text[] =
 	"                         each file the build later read, for the build graph\n"
 	"                         and its critical path) or off; convert and report\n"
 	"                         default to the recording's and can only lower it\n"
+	"      --mem-period TIME  how often the build's memory (the resident sets of its\n"
+	"                         processes, summed) is sampled for the \"build memory\"\n"
+	"                         counter and the audit's peak (default: 100ms, 1ms to\n"
+	"                         10s; off: not sampled)\n"
 	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
 	"                         it started has exited too (default: stop, and mark the\n"
 	"                         ones still running as unfinished)\n"
@@ -235,6 +240,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "args-max", required_argument, NULL, OPT_ARGS_MAX },
 		{ "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE },
 		{ "wait-all", no_argument, NULL, OPT_WAIT_ALL },
+		{ "mem-period", required_argument, NULL, OPT_MEM_PERIOD },
 		{ "sched", required_argument, NULL, OPT_SCHED },
 		{ "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION },
 		{ "deps", required_argument, NULL, OPT_DEPS },
@@ -289,6 +295,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	opts->sched = SCHED_SUMMARY;
 	opts->sched_resolution_ns = SCHED_DEFAULT_RESOLUTION_NS;
 	opts->deps = true;
+	opts->mem_period_ns = CLI_MEM_PERIOD_DEFAULT_NS;
 	opts->merge_max_file = MERGE_DEFAULT_FILE_MAX_BYTES;
 	opts->merge_max_events = MERGE_DEFAULT_MAX_EVENTS;
 
@@ -456,6 +463,17 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 			if (parse_duration(optarg, &opts->duration_ns) || !opts->duration_ns) {
 				fprintf(err, "buildbpf: --duration '%s': expected a duration (e.g. 30s, 500ms)\n",
 					term_escape(optarg, esc, sizeof(esc)));
+				return -EINVAL;
+			}
+			break;
+		case OPT_MEM_PERIOD:
+			run_only = "--mem-period";
+			if (!strcmp(optarg, "off")) {
+				opts->mem_period_ns = 0;
+			} else if (parse_duration(optarg, &opts->mem_period_ns) || opts->mem_period_ns < 1000000ull ||
+				   opts->mem_period_ns > 10000000000ull) {
+				fprintf(err, "buildbpf: --mem-period '%s': expected off or a duration from 1ms to 10s "
+					     "(e.g. 50ms)\n", term_escape(optarg, esc, sizeof(esc)));
 				return -EINVAL;
 			}
 			break;

@@ -202,6 +202,12 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
 		goto out;
 	}
+	/* Optional: absent in recordings not sampling memory, or made before it. */
+	if (json_object_object_get_ex(obj, "mem_period_ns", NULL) &&
+	    (!get_u64(obj, "mem_period_ns", &info->mem_period_ns) || info->mem_period_ns > 10000000000ull)) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'mem_period_ns' is out of range");
+		goto out;
+	}
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
 	/* Optional too: recordings made before --deps existed have none. */
 	if (json_object_object_get_ex(obj, "deps", &dv)) {

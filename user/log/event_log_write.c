@@ -127,6 +127,8 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 		err = json_put_str(obj, "path_env", info->path_env);
 	if (!err && info->cwd)
 		err = json_put_str(obj, "cwd", info->cwd);
+	if (!err && info->mem_period_ns)
+		err = json_put_uint(obj, "mem_period_ns", info->mem_period_ns);
 	if (!err) {
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;

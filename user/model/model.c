@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "model/memory.h"
 #include "model/model.h"
 
 struct buffered_event {
@@ -150,7 +151,7 @@ static size_t min_record_size(__u32 type)
 	case BB_EV_PROC_FOUND:
 		return sizeof(struct bb_proc_found_event);
 	default:
-		return 0;
+		return memory__record_size(type);
 	}
 }
 
@@ -191,7 +192,13 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 		m->stats.reordered++;
 	else
 		pv->last_ts = hdr->ts_ns;
-	m->stats.events++;
+	/* events: what the kernel delivered; what user space added apart. */
+	if (memory__is_user_record(hdr->type))
+		m->stats.user_records++;
+	else
+		m->stats.events++;
+	if (hdr->type == BB_EV_MEM_IMAGE)
+		m->stats.memory_records++;
 	return 0;
 
 malformed:
@@ -428,6 +435,17 @@ static int apply_exit(struct model *m, const struct bb_exit_event *e)
 	return 0;
 }
 
+static int apply_mem_image(struct model *m, const struct bb_mem_image_event *e)
+{
+	long idx = pid_index_get(m->priv, e->hdr.tgid);
+
+	if (idx < 0)
+		m->stats.orphan_events++;
+	else
+		memory__apply_image(&m->procs[idx], e);
+	return 0;
+}
+
 static int apply_event(struct model *m, const void *rec)
 {
 	const struct bb_event_header *hdr = rec;
@@ -441,6 +459,13 @@ static int apply_event(struct model *m, const void *rec)
 		return apply_exit(m, rec);
 	case BB_EV_PROC_FOUND:
 		return apply_found(m, rec);
+	case BB_EV_MEM_IMAGE:
+		return apply_mem_image(m, rec);
+	case BB_EV_MEM_PSI:
+		memory__apply_psi(m, rec);
+		return 0;
+	case BB_EV_MEM_SAMPLE:
+		return memory__apply_sample(m, rec);
 	default:
 		return 0; /* rejected by model__add_event already */
 	}
@@ -462,6 +487,7 @@ static void close_instances(struct model *m)
 			p->end_ns = p->start_ns;
 		if (p->nr_execs)
 			p->execs[p->nr_execs - 1].end_ns = p->end_ns;
+		memory__finish_proc(p);
 	}
 }
 
@@ -493,7 +519,8 @@ int model__finish(struct model *m, __u64 end_ns)
 		/* Records before the launch belong to no instance we track. */
 		if (be->ts_ns < m->start_ns)
 			continue;
-		if (be->ts_ns > m->end_ns)
+		if (be->ts_ns > m->end_ns &&
+		    !memory__is_user_record(((const struct bb_event_header *)(pv->arena + be->off))->type))
 			m->end_ns = be->ts_ns;
 		err = apply_event(m, pv->arena + be->off);
 		if (err)
@@ -565,6 +592,7 @@ void model__free(struct model *m)
 	}
 	free(m->procs);
 	free(m->cwd);
+	free(m->mem_samples);
 	if (m->priv) {
 		free(m->priv->arena);
 		free(m->priv->events);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "record/capture.h"
+#include "util/array_grow.h"
 #include "events.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
@@ -16,6 +19,7 @@
 struct capture {
 	struct buildbpf_bpf *skel;
 	bool sched; /* the scheduler programs are loaded and attached */
+	__u32 page_size_kb;
 	struct ring_buffer *rb;
 	int nr_cpus;
 	capture_record_fn fn;
@@ -87,6 +91,53 @@ static struct bpf_link **sched_link(struct buildbpf_bpf *skel, int i)
 	return i < (int)(sizeof(links) / sizeof(links[0])) ? links[i] : NULL;
 }
 
+/*
+ * Which of names the running kernel's BTF holds: its string section has
+ * every type name, NUL-delimited.  Reading /sys/kernel/btf/vmlinux (a few
+ * MB, in memory) costs about 2 ms; parsing it, as libbpf then does, 90 ms.
+ * All false when it cannot be read.
+ */
+static void kernel_btf_has(const char *const names[], bool found[], size_t nr)
+{
+	size_t len = 0, cap = 0, i;
+	char *btf = NULL, key[128];
+	ssize_t n = 1;
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
+
+	memset(found, 0, nr * sizeof(*found));
+	while (fd >= 0 && n > 0) {
+		if (len == cap && array_grow((void **)&btf, &cap, cap ? cap * 2 : 8 << 20, 1))
+			break;
+		n = read(fd, btf + len, cap - len);
+		len += n > 0 ? n : 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; n == 0 && i < nr; i++) {
+		int klen = snprintf(key, sizeof(key), "%c%s%c", 0, names[i], 0);
+
+		found[i] = klen < (int)sizeof(key) && memmem(btf, len, key, klen);
+	}
+	free(btf);
+}
+
+/*
+ * Where mem_events.bpf.c takes an image's peak before its mm goes.
+ * sched_prepare_exec (6.10) sees the mm an exec replaces; the sched_process_exit
+ * that fires before exit_mm() (6.16) came with its own event class.  With
+ * both, the raw syscall entry, which slows every syscall of the machine
+ * while attached, is left out.
+ */
+static void choose_mem_checkpoints(struct buildbpf_bpf *skel)
+{
+	static const char *const names[] = { "btf_trace_sched_prepare_exec", "trace_event_raw_sched_process_exit" };
+	bool found[2];
+
+	kernel_btf_has(names, found, 2);
+	bpf_program__set_autoload(skel->progs.mem_prepare_exec, found[0]);
+	bpf_program__set_autoload(skel->progs.mem_sys_enter, !(found[0] && found[1]));
+}
+
 int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
 {
 	struct capture *c;
@@ -111,9 +162,18 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		goto cleanup;
 	}
 	c->skel->rodata->args_max = opts->args_max;
-	c->skel->rodata->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
+	c->skel->rodata->page_size_kb = c->page_size_kb;
 	c->skel->rodata->sched_enabled = opts->sched;
 	c->skel->rodata->idle_min_ns = opts->idle_min_ns;
+	/* Where mem_events.bpf.c checkpoints an image's peak RSS. */
+	c->skel->rodata->nr_execve = SYS_execve;
+	c->skel->rodata->nr_execveat = SYS_execveat;
+	c->skel->rodata->nr_exit = SYS_exit;
+	c->skel->rodata->nr_exit_group = SYS_exit_group;
+	choose_mem_checkpoints(c->skel);
+	/* Build memory over time: off, no rss_stat program at all. */
+	bpf_program__set_autoload(c->skel->progs.mem_rss_stat, opts->mem_sampling);
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
 	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
@@ -358,6 +418,46 @@ int capture__finish_sched(struct capture *c, __u64 end_ns)
 int capture__nr_cpus(const struct capture *c)
 {
 	return c->nr_cpus;
+}
+
+/* Keeps top[] (largest first) the nr_top largest seen. */
+static void offer_top(struct bb_mem_sample_event *e, __u32 tgid, __u64 rss_kb)
+{
+	__u32 i = e->nr_top < BB_MEM_SAMPLE_TOP ? e->nr_top++ : BB_MEM_SAMPLE_TOP - 1;
+
+	if (i == BB_MEM_SAMPLE_TOP - 1 && e->nr_top == BB_MEM_SAMPLE_TOP && e->top[i].rss_kb >= rss_kb &&
+	    e->top[i].tgid)
+		return;
+	for (; i > 0 && e->top[i - 1].rss_kb < rss_kb; i--)
+		e->top[i] = e->top[i - 1];
+	e->top[i].rss_kb = rss_kb;
+	e->top[i].tgid = tgid;
+	e->top[i].__pad = 0;
+}
+
+int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e)
+{
+	const struct bpf_map *map = c->skel->maps.mem_images;
+	__u32 key, next, *prev = NULL;
+	struct bb_mem_proc proc;
+	int err;
+
+	e->total_kb = 0;
+	e->nr_procs = e->nr_top = 0;
+	/* An entry deleted between two calls restarts the walk at the first
+	 * key: a process exiting mid-walk may be summed twice, at most. */
+	while (!(err = bpf_map__get_next_key(map, prev, &next, sizeof(next)))) {
+		key = next;
+		prev = &key;
+		if (bpf_map__lookup_elem(map, &key, sizeof(key), &proc, sizeof(proc), 0))
+			continue;
+		if (!proc.rss_pages)
+			continue;
+		e->total_kb += proc.rss_pages * c->page_size_kb;
+		e->nr_procs++;
+		offer_top(e, key, proc.rss_pages * c->page_size_kb);
+	}
+	return err == -ENOENT ? 0 : err;
 }
 
 __u64 capture__lost_events(const struct capture *c)

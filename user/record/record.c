@@ -14,12 +14,14 @@
 #include <sys/epoll.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
+#include <sys/sysinfo.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "record/attach.h"
 #include "record/capture.h"
+#include "record/mem_pressure.h"
 #include "util/cpu_list.h"
 #include "log/event_log.h"
 #include "events.h"
@@ -121,6 +123,15 @@ static __s64 realtime_offset_ns(void)
 	return best;
 }
 
+/* The machine's memory stall so far, into the log; nothing where there is no PSI. */
+static void record_mem_pressure(struct record_sink *sink, __u64 ts_ns)
+{
+	struct bb_mem_psi_event e;
+
+	if (!mem_pressure__read(&e, ts_ns))
+		on_record(sink, &e, sizeof(e));
+}
+
 static int status_to_exit_code(int status)
 {
 	if (WIFEXITED(status))
@@ -199,8 +210,45 @@ static bool exit_records_due(const struct record_sink *sink, bool wait_all)
 	return !sink->root_exit_ns || (wait_all && sink->all_exited && sink->live > 0);
 }
 
-static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct record_sink *sink, bool wait_all)
+/* The build's memory every period (--mem-period), summed from the kernel's map into the log. */
+struct mem_sampler {
+	__u64 period_ns; /* 0: not sampled */
+	__u64 next_ns;
+	__u64 ram_kb;
+};
+
+static void mem_sample(struct capture *cap, struct record_sink *sink, const struct mem_sampler *ms, __u64 ts_ns)
 {
+	struct bb_mem_sample_event e = { .hdr = { .ts_ns = ts_ns, .type = BB_EV_MEM_SAMPLE } };
+
+	e.ram_kb = ms->ram_kb;
+	if (!capture__mem_sample(cap, &e))
+		on_record(sink, &e, sizeof(e));
+}
+
+/* Samples if one is due; how long the loop may sleep before the next, in ms. */
+static int mem_sample_due(struct capture *cap, struct record_sink *sink, struct mem_sampler *ms)
+{
+	__u64 now;
+
+	if (!ms->period_ns)
+		return POLL_INTERVAL_MS;
+	now = now_ns(CLOCK_MONOTONIC);
+	if (now >= ms->next_ns) {
+		mem_sample(cap, sink, ms, now);
+		/* A late wake-up skips the periods it missed, not samples them all. */
+		ms->next_ns += ms->period_ns;
+		if (ms->next_ns <= now)
+			ms->next_ns = now + ms->period_ns;
+	}
+	return (ms->next_ns - now) / 1000000 < POLL_INTERVAL_MS ? (int)((ms->next_ns - now + 999999) / 1000000)
+								  : POLL_INTERVAL_MS;
+}
+
+static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct record_sink *sink, bool wait_all,
+		    struct mem_sampler *ms)
+{
+	int timeout_ms = POLL_INTERVAL_MS;
 	struct epoll_event ev = { .events = EPOLLIN }, evs[2];
 	struct signalfd_siginfo si;
 	int ep, err = 0;
@@ -219,13 +267,14 @@ static int run_loop(struct capture *cap, int sfd, struct run_state *rs, struct r
 		goto cleanup;
 	}
 	for (;;) {
-		if (epoll_wait(ep, evs, 2, POLL_INTERVAL_MS) < 0 && errno != EINTR) {
+		if (epoll_wait(ep, evs, 2, timeout_ms) < 0 && errno != EINTR) {
 			err = -errno;
 			goto cleanup;
 		}
 		err = drain(cap, sink);
 		if (err < 0)
 			goto cleanup;
+		timeout_ms = mem_sample_due(cap, sink, ms);
 		while (read(sfd, &si, sizeof(si)) == sizeof(si))
 			handle_signal(rs, &si);
 		reap(rs); /* a SIGCHLD merged with an earlier one is not re-sent */
@@ -280,6 +329,7 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->sched_resolution_ns = opts->sched_resolution_ns;
 	info->wait_all = opts->wait_all;
 	info->deps = opts->deps;
+	info->mem_period_ns = opts->mem_period_ns;
 	info->online_cpu_list = online_list;
 	/* What the command got, not buildbpf's own environment. */
 	info->makeflags = (char *)command_env__get(env, "MAKEFLAGS");
@@ -362,6 +412,7 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		.attach = opts->attach_pid > 0 || opts->nr_follow,
 		.cgroup_id = opts->cgroup_id,
 		.cgroup_level = opts->cgroup_level,
+		.mem_sampling = opts->mem_period_ns != 0,
 	};
 	struct recorder *r;
 
@@ -571,6 +622,8 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	struct event_log_info info;
 	struct bbl_trailer trailer = {};
 	struct run_state rs = {};
+	struct mem_sampler ms = {};
+	struct sysinfo si;
 	struct utsname uts;
 	__u64 start_ns, end_ns;
 	__s64 offset;
@@ -610,6 +663,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
 		goto abort_launch;
 	}
+	record_mem_pressure(sink, start_ns);
 	err = capture__track(cap, launch.pid, start_ns);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot track the command's pid: %s\n", strerror(-err));
@@ -632,7 +686,10 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	}
 	res->ran = true;
 
-	err = run_loop(cap, r->sfd, &rs, sink, opts->wait_all);
+	ms.period_ns = opts->mem_period_ns;
+	ms.next_ns = start_ns;
+	ms.ram_kb = sysinfo(&si) ? 0 : (__u64)si.totalram * si.mem_unit / 1024;
+	err = run_loop(cap, r->sfd, &rs, sink, opts->wait_all, &ms);
 	capture_failed = err != 0;
 	if (err) {
 		/* The command is still ours to wait for: its status is ours. */
@@ -656,6 +713,9 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 										    : now_ns(CLOCK_MONOTONIC);
 	else
 		end_ns = sink->root_exit_ns ? sink->root_exit_ns : rs.exit_ns;
+	record_mem_pressure(sink, end_ns);
+	if (ms.period_ns) /* the counter ends where the trace does */
+		mem_sample(cap, sink, &ms, end_ns);
 	trailer = (struct bbl_trailer){
 		.end_ns = end_ns,
 		.exit_ns = rs.exit_ns,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "model/memory.h"
 #include "report/audit.h"
 
 static const char *base_name(const char *path)
@@ -588,6 +589,8 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	a->wall_ns = m->end_ns - m->start_ns;
 	a->nr_cpus = in->nr_cpus ? in->nr_cpus : s ? s->nr_cpus : 1;
 	a->lost_events = in->lost_events;
+	a->oom_killed = memory__oom_killed(m);
+	a->psi_known = memory__psi_stall(m, &a->psi_some_us, &a->psi_full_us);
 	a->partial_reason = in->partial_reason;
 	a->sched = s ? s->level : SCHED_OFF;
 	a->par = s ? s->par : NULL;
@@ -606,7 +609,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 			continue; /* one entry per step in the top lists */
 		top_offer(&a->top_wall, i, p->end_ns - p->start_ns);
 		top_offer(&a->top_cpu, i, p->utime_ns + p->stime_ns);
-		top_offer(&a->top_rss, i, p->maxrss_kb);
+		top_offer(&a->top_rss, i, p->peak_rss_kb);
 		if (a->par)
 			top_offer(&a->top_wait, i, p->sched.runq_ns);
 	}

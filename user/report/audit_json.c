@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "model/memory.h"
 #include "report/audit_json.h"
 #include "util/json_write.h"
 #include "model/proc_name.h"
@@ -266,6 +267,44 @@ static const char *level_name(enum sched_level level)
 	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
 }
 
+/* What memory did to the build (model/memory.h). */
+/* The processes that held most of the build's memory at its peak. */
+static struct json_object *new_peak_top(const struct model *m)
+{
+	const struct bb_mem_sample_event *peak = &m->mem_peak;
+	struct json_object *arr = json_object_new_array(), *p;
+	__u32 i;
+	int err = arr ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < peak->nr_top; i++) {
+		p = json_object_new_object();
+		err = json_put(p, "name", new_proc_name(m, memory__proc_at(m, peak->top[i].tgid, peak->hdr.ts_ns))) ?:
+		      json_put_int(p, "pid", peak->top[i].tgid) ?:
+		      json_put_int(p, "kb", peak->top[i].rss_kb);
+		err = json_append(arr, json_done(p, err));
+	}
+	return json_done(arr, err);
+}
+
+static struct json_object *new_memory(const struct audit *a, const struct model *m)
+{
+	struct json_object *o = json_object_new_object();
+	bool sampled = m->nr_mem_samples > 0;
+	int err;
+
+	err = (sampled ? json_put_int(o, "peak_kb", m->mem_peak.total_kb) ?:
+				 json_put_ms(o, "peak_at_ms", m->mem_peak.hdr.ts_ns - m->start_ns) ?:
+				 json_put_int(o, "ram_kb", m->mem_peak.ram_kb) ?:
+				 json_put(o, "peak_top", new_peak_top(m))
+		       : json_put_null(o, "peak_kb") ?: json_put_null(o, "peak_at_ms") ?:
+				 json_put_null(o, "ram_kb") ?: json_put_null(o, "peak_top")) ?:
+	      json_put_int(o, "oom_killed", a->oom_killed) ?:
+	      (a->psi_known ? json_put_ms(o, "stall_some_ms", a->psi_some_us * 1000) ?:
+				      json_put_ms(o, "stall_full_ms", a->psi_full_us * 1000)
+			    : json_put_null(o, "stall_some_ms") ?: json_put_null(o, "stall_full_ms"));
+	return json_done(o, err);
+}
+
 struct json_object *audit_json__new(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object();
@@ -290,7 +329,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      (a->partial_reason ? json_put_clean_str(o, "partial_reason", a->partial_reason)
 				 : json_put_null(o, "partial_reason")) ?:
 	      (a->par ? json_put(o, "outside_work", new_outside_work(a)) : json_put_null(o, "outside_work")) ?:
-	      json_put(o, "answers", new_answers(a));
+	      json_put(o, "answers", new_answers(a)) ?:
+	      json_put(o, "memory", new_memory(a, m));
 	return json_done(o, err);
 }
 

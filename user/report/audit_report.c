@@ -9,6 +9,7 @@
 #include <string.h>
 #include "report/audit_answers.h"
 #include "report/audit_report.h"
+#include "model/memory.h"
 #include "report/report_text.h"
 
 /* Chain members printed: the latest ones, which set the end time. */
@@ -276,6 +277,42 @@ static void put_ranked(FILE *out, const struct model *m, const char *title, cons
 	fputc('\n', out);
 }
 
+/* The build's memory at its peak, who held it, against the machine's RAM. */
+static void put_build_memory(FILE *out, const struct model *m)
+{
+	const struct bb_mem_sample_event *peak = &m->mem_peak;
+	struct audit_top holders = {};
+	__u32 i;
+
+	fprintf(out, "buildbpf: build memory: peak %.1f MB at %.2f s", peak->total_kb / 1024.0,
+		sec(peak->hdr.ts_ns - m->start_ns));
+	if (peak->ram_kb)
+		fprintf(out, " (%.0f %% of %.1f GB RAM)", pct(peak->total_kb, peak->ram_kb),
+			peak->ram_kb / (1024.0 * 1024.0));
+	fputc('\n', out);
+	for (i = 0; i < peak->nr_top && i < AUDIT_TOP; i++) {
+		long proc = memory__proc_at(m, peak->top[i].tgid, peak->hdr.ts_ns);
+
+		if (proc >= 0)
+			holders.items[holders.nr++] = (struct audit_rank){ .proc = proc, .value = peak->top[i].rss_kb };
+	}
+	put_ranked(out, m, "held then by", &holders, true);
+}
+
+/* In capitals like lost events: a build the kernel had to kill into is a build whose -j does not fit. */
+static void put_oom_killed(FILE *out, const struct audit *a, const struct model *m)
+{
+	struct audit_top killed = {};
+	size_t i;
+
+	fprintf(out, "buildbpf: OOM KILLED: %zu process%s (hint: fewer jobs, or more memory)\n", a->oom_killed,
+		a->oom_killed == 1 ? "" : "es");
+	for (i = 0; i < m->nr_procs && killed.nr < AUDIT_TOP; i++)
+		if (m->procs[i].oom_killed)
+			killed.items[killed.nr++] = (struct audit_rank){ .proc = i, .value = m->procs[i].peak_rss_kb };
+	put_ranked(out, m, "killed, with their peaks", &killed, true);
+}
+
 /* The detail after the answers, in the same plain words. */
 static void put_detail(FILE *out, const struct audit *a, const struct model *m)
 {
@@ -328,6 +365,13 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 	if (a->lost_events)
 		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
 			(unsigned long long)a->lost_events);
+	if (m->nr_mem_samples)
+		put_build_memory(out, m);
+	if (a->psi_known)
+		fprintf(out, "buildbpf: memory stall (PSI, whole machine): some %.2f s (%.0f %% of wall), full %.2f s\n",
+			sec(a->psi_some_us * 1000), pct(a->psi_some_us * 1000, a->wall_ns), sec(a->psi_full_us * 1000));
+	if (a->oom_killed)
+		put_oom_killed(out, a, m);
 	if (a->par && a->par->late_ns)
 		fprintf(out, "buildbpf: note: %.3f s of run-queue wait arrived too late for the histograms\n",
 			sec(a->par->late_ns));

@@ -51,6 +51,9 @@
  * counters tid MERGED_PID.  thread_sort_index repeats the tid.
  */
 #define MERGED_COUNTERS_TID MERGED_PID
+/* The build's memory over time (--mem-period): one counter track, tid = pid. */
+#define MEMORY_PID 5
+#define MEMORY_TID MEMORY_PID
 /* Counter events need a tid like any other event (docs/trace-rules.md, rule 2). */
 #define COUNTERS_TID COUNTERS_PID
 /* The process track's name is the command line, cut to stay readable. */
@@ -417,7 +420,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched, 
 	      add_exit_status(args, p) ?:
 	      json_put_ms(args, "cpu_user_ms", p->utime_ns) ?:
 	      json_put_ms(args, "cpu_sys_ms", p->stime_ns) ?:
-	      json_put_int(args, "peak_rss_kb", p->maxrss_kb) ?:
+	      json_put_int(args, "peak_rss_kb", p->peak_rss_kb) ?:
+	      json_put_int(args, "maxrss_kb", p->maxrss_kb) ?:
 	      json_put_int(args, "threads", p->nr_threads) ?:
 	      json_put_int(args, "images", p->nr_execs) ?:
 	      json_put(args, "comm", json_new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
@@ -434,6 +438,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched, 
 	/* --follow: run by the daemon, not by the command. */
 	if (!err && daemon)
 		err = json_put_int(args, "run_by_daemon", daemon);
+	if (!err && p->oom_killed)
+		err = json_put_bool(args, "oom_killed", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
@@ -821,6 +827,44 @@ static int add_counters(struct builder *b)
 	return err;
 }
 
+/*
+ * The build's memory (model/memory.h) as the counter "build memory" of a
+ * trace process of its own, in MB, with a last point at the trace end like
+ * the parallelism counters.
+ */
+static int add_memory_counter(struct builder *b)
+{
+	const struct model *m = b->m;
+	__s64 ts, last_ts = 0, end_ts = trace_us(m, m->end_ns);
+	const struct mem_sample *last = NULL;
+	struct json_object *args;
+	size_t i;
+	int err;
+
+	if (!m->nr_mem_samples)
+		return 0;
+	err = add_meta(b, MEMORY_PID, "process_name", 0, json_object_new_string("Memory")) ?:
+	      add_meta(b, MEMORY_PID, "process_sort_index", 0, json_object_new_int(MEMORY_PID)) ?:
+	      add_meta(b, MEMORY_PID, "thread_name", MEMORY_TID, json_object_new_string("counters")) ?:
+	      add_meta(b, MEMORY_PID, "thread_sort_index", MEMORY_TID, json_object_new_int(MEMORY_TID));
+	for (i = 0; !err && i <= m->nr_mem_samples; i++) {
+		const struct mem_sample *ms = i < m->nr_mem_samples ? &m->mem_samples[i] : last;
+
+		if (!ms)
+			break;
+		ts = i < m->nr_mem_samples ? trace_us(m, ms->ts_ns) : end_ts;
+		/* One point per microsecond, inside the trace. */
+		if (ms->ts_ns < m->start_ns || ts > end_ts || (last && ts <= last_ts))
+			continue;
+		last = ms;
+		last_ts = ts;
+		args = json_object_new_object();
+		args = json_done(args, json_put(args, "MB", new_counter_value(ms->total_kb / 1024.0)));
+		err = emit_with_args(b, new_event("C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts), 0, args);
+	}
+	return err;
+}
+
 static const char *sched_level_name(enum sched_level level)
 {
 	switch (level) {
@@ -932,6 +976,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "path_env", new_opt_string(meta->path_env)) ?:
 	      json_put_int(od, "processes", m->nr_procs) ?:
 	      json_put_int(od, "records", m->stats.events) ?:
+	      json_put_int(od, "memory_records", m->stats.memory_records) ?:
 	      json_put_int(od, "orphan_records", m->stats.orphan_events) ?:
 	      json_put_int(od, "lanes", b->layout->nr_lanes) ?:
 	      json_put_int(od, "unfinished_processes", unfinished) ?:
@@ -1095,6 +1140,8 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 		err = add_data_flows(&b);
 	if (!err && b.sched)
 		err = add_cpu_slices(&b) ?: add_counters(&b);
+	if (!err)
+		err = add_memory_counter(&b);
 	if (!err && meta->merge)
 		err = add_merged(&b, meta->merge);
 	if (!err)

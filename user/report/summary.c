@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
+#include "model/memory.h"
 #include "report/summary.h"
 #include "util/term_escape.h"
 
@@ -28,7 +29,7 @@ static void put_command(FILE *out, char *const *argv, int argc)
 
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
 {
-	size_t i, unfinished = 0;
+	size_t i, unfinished = 0, oom_killed;
 	double wall_s = (m->end_ns - m->start_ns) / 1e9;
 
 	for (i = 0; i < m->nr_procs; i++)
@@ -51,6 +52,10 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 		fprintf(out, ", %zu lane%s at peak", m->nr_lanes, m->nr_lanes == 1 ? "" : "s");
 	fprintf(out, ", %llu lost event%s%s\n", (unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
 		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
+	oom_killed = memory__oom_killed(m);
+	if (oom_killed)
+		fprintf(out, "buildbpf: OOM KILLED: %zu process%s (oom_killed in the trace)\n", oom_killed,
+			oom_killed == 1 ? "" : "es");
 	if (info->partial_reason) {
 		fputs("buildbpf: the trace is partial: ", out);
 		summary__put_escaped(out, info->partial_reason);
