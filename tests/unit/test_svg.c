@@ -163,7 +163,7 @@ Test(svg, lanes_are_labelled)
 		cr_assert(not(eq(ptr, strstr(svg, label), NULL)), "no label for lane %zu", lane);
 		cr_assert(le(dbl, svg_attr(svg, label, "x"), bg_x), "lane %zu's label is not in the gutter", lane);
 		y = svg_attr(svg, label, "y");
-		cr_assert(gt(dbl, y, prev_y), "lane %zu's label is not below lane %zu's", lane, lane - 1);
+		cr_assert(lt(dbl, prev_y, y), "lane %zu's label is not below lane %zu's", lane, lane - 1);
 		prev_y = y;
 	}
 	free(svg);
