@@ -438,7 +438,9 @@ static void offer_top(struct bb_mem_sample_event *e, __u32 tgid, __u64 rss_kb)
 int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e)
 {
 	const struct bpf_map *map = c->skel->maps.mem_images;
-	__u32 key, next, *prev = NULL;
+	/* No process has tgid 0: the walk starts at the first key (as a NULL
+	 * key would, which valgrind's bpf() wrapper takes for a bad pointer). */
+	__u32 key = 0, next;
 	struct bb_mem_proc proc;
 	int err;
 
@@ -446,9 +448,8 @@ int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e)
 	e->nr_procs = e->nr_top = 0;
 	/* An entry deleted between two calls restarts the walk at the first
 	 * key: a process exiting mid-walk may be summed twice, at most. */
-	while (!(err = bpf_map__get_next_key(map, prev, &next, sizeof(next)))) {
+	while (!(err = bpf_map__get_next_key(map, &key, &next, sizeof(next)))) {
 		key = next;
-		prev = &key;
 		if (bpf_map__lookup_elem(map, &key, sizeof(key), &proc, sizeof(proc), 0))
 			continue;
 		if (!proc.rss_pages)
