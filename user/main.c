@@ -46,7 +46,9 @@
 #include "report/run_report.h"
 #include "util/term_escape.h"
 
-static void fill_meta(struct trace_meta *meta, const struct replay *rp)
+/* What the trace carries besides the model: otherData and the audit, merge and graph beside it. */
+static void fill_meta(struct trace_meta *meta, const struct replay *rp, const struct trace_merge *merged,
+		      const struct audit *audit, const struct build_graph *graph)
 {
 	const struct event_log_info *info = rp->info;
 
@@ -68,6 +70,10 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp)
 	meta->cgroup = info->cgroup;
 	meta->follow = info->follow;
 	meta->nr_follow = info->nr_follow;
+	meta->merge = merged;
+	meta->audit = audit;
+	/* compute_audit() leaves it empty when the recording has no file records */
+	meta->graph = graph->proc_files ? graph : NULL;
 }
 
 /*
@@ -365,10 +371,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		if (stop_signal)
 			goto stopped;
 		audit = compute_audit(&audit_buf, &graph, &rp);
-		fill_meta(&meta, &rp);
-		meta.merge = merged;
-		meta.audit = audit;
-		meta.graph = graph.proc_files ? &graph : NULL;
+		fill_meta(&meta, &rp, merged, audit, &graph);
 		written = run_outputs__write_trace(&outs, rp.model, &meta, true);
 		run_outputs__write_side(&outs, audit, &rp);
 		if (!opts->quiet)
@@ -515,10 +518,7 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 	merged = merge_traces(opts, &rp, &no_dir);
 	if (stop_signal)
 		goto check_stop;
-	fill_meta(&meta, &rp);
-	meta.merge = merged;
-	meta.audit = audit;
-	meta.graph = graph.proc_files ? &graph : NULL;
+	fill_meta(&meta, &rp, merged, audit, &graph);
 	written = run_outputs__write_trace(&outs, rp.model, &meta, false);
 	if (!written)
 		goto cleanup;
