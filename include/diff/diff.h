@@ -2,7 +2,8 @@
 /*
  * Two builds compared: the figures each build's audit already computed,
  * old -> new; the CPU time of each program; the matched steps that changed
- * most; the processes only one build ran.  Pure: two replayed builds in,
+ * most; the processes only one build ran; what moved onto or off the
+ * critical path (diff_path.h).  Pure: two replayed builds in,
  * figures out; the reports (diff_report.h), the gate (fail_if.h) and the
  * picture (diff_svg.h) only read them.
  *
@@ -17,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "diff/diff_path.h"
 #include "diff/proc_match.h"
 #include "model/cpu_sched.h"
 #include "model/model.h"
@@ -99,6 +101,8 @@ struct diff {
 	struct diff_only *only_old, *only_new;
 	size_t nr_only_old, nr_only_new;
 	size_t nr_only_old_procs, nr_only_new_procs;
+	/* The critical paths: what moved onto or off it (known: both have the build graph). */
+	struct diff_path path;
 };
 
 /* 0, or -ENOMEM (d freed and empty).  The sides must outlive d. */

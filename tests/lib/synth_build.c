@@ -27,6 +27,14 @@ void synth_build__proc(struct synth_build *b, __u32 pid, __u32 parent_pid, const
 	synth_exit_acct(b->m, SB_T0 + to_ms * SB_MS, pid, 0, cpu_ms * SB_MS, 0, cpu_ms * SB_MS, 1000);
 }
 
+void synth_build__file(struct synth_build *b, __u32 pid, __u64 at_ms, __u64 ino, bool write, const char *path)
+{
+	if (!b->fl)
+		b->fl = file_log__new();
+	cr_assert(not(eq(ptr, b->fl, NULL)));
+	synth_file_open(b->fl, SB_T0 + at_ms * SB_MS, pid, 8, ino, write, path);
+}
+
 void synth_build__finish(struct synth_build *b, __u64 end_ms)
 {
 	const struct proc_instance *root;
@@ -38,6 +46,11 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 	root = &b->m->procs[b->m->root];
 	in.cmd_argv = root->execs[0].argv;
 	in.cmd_argc = root->execs[0].argc;
+	if (b->fl) {
+		file_log__finish(b->fl);
+		cr_assert(eq(int, build_graph__compute(&b->g, b->m, b->fl), 0));
+		in.graph = &b->g;
+	}
 	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
 	b->side = (struct diff_side){ .name = "synthetic.bbl", .m = b->m, .a = &b->a };
 }
@@ -45,5 +58,7 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 void synth_build__free(struct synth_build *b)
 {
 	audit__free(&b->a);
+	build_graph__free(&b->g);
+	file_log__free(b->fl);
 	model__free(b->m);
 }

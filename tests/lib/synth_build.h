@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Whole synthetic builds for the diff's unit tests: a root make, the
- * processes it runs (each with a parent, argv, CPU time), then the model
- * finished and audited as replay and main would (--sched=off).
+ * processes it runs (each with a parent, argv, CPU time), the files they
+ * write and read (optional), then the model finished, its build graph
+ * computed and audited as replay and main would (--sched=off).
  */
 #ifndef BUILDBPF_TESTS_SYNTH_BUILD_H
 #define BUILDBPF_TESTS_SYNTH_BUILD_H
 
 #include <linux/types.h>
 #include "diff/diff.h"
+#include "graph/build_graph.h"
+#include "model/file_log.h"
 #include "model/model.h"
 #include "report/audit.h"
 
@@ -17,6 +20,8 @@
 
 struct synth_build {
 	struct model *m;
+	struct file_log *fl; /* NULL until synth_build__file(): no build graph */
+	struct build_graph g;
 	struct audit a;
 	struct diff_side side;
 	__u32 root_pid;
@@ -30,6 +35,11 @@ void synth_build__start(struct synth_build *b, __u32 root_pid, const char *cwd);
  */
 void synth_build__proc(struct synth_build *b, __u32 pid, __u32 parent_pid, const char *path,
 		       const char *const argv[], __u64 from_ms, __u64 to_ms, __u64 cpu_ms);
+/*
+ * Process pid opens file ino (path) at at_ms, for writing or reading: the
+ * build then has a build graph (--deps=on), computed at the finish.
+ */
+void synth_build__file(struct synth_build *b, __u32 pid, __u64 at_ms, __u64 ino, bool write, const char *path);
 /* Ends the root at end_ms, finishes and audits. */
 void synth_build__finish(struct synth_build *b, __u64 end_ms);
 void synth_build__free(struct synth_build *b);

@@ -92,6 +92,74 @@ static struct json_object *only_json(const struct diff_only *only, size_t nr)
 	return json_done(arr, err);
 }
 
+/* One build's critical path: its length and every step the audit lists, with the time it held the path. */
+static struct json_object *path_json(const struct diff_side *b)
+{
+	const struct audit *a = b->a;
+	struct json_object *o = json_object_new_object(), *steps = json_object_new_array();
+	int err = o && steps ? 0 : -ENOMEM;
+	size_t i;
+
+	for (i = 0; i < a->nr_chain && !err; i++) {
+		const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+		const struct proc_instance *p = &b->m->procs[s->proc];
+		struct json_object *step = json_object_new_object();
+		char *name = proc_display_name(b->m, p);
+
+		err = name ? 0 : -ENOMEM;
+		err = err ?: json_put_str(step, "name", name) ?: json_put_uint(step, "pid", p->pid)
+			?: json_put_ms(step, "ms", s->to_ns - s->from_ns);
+		free(name);
+		err = json_append(steps, json_done(step, err)) ?: err;
+	}
+	err = err ?: json_put_ms(o, "length_ms", a->chain_busy_ns);
+	err = json_put(o, "steps", json_done(steps, err)) ?: err;
+	return json_done(o, err);
+}
+
+/* Steps that moved onto (is_on) or off the path; a pid is null in the build that did not run the step. */
+static struct json_object *moved_json(const struct diff *d, const struct diff_path_step *moved, size_t nr, bool is_on)
+{
+	struct json_object *arr = json_object_new_array();
+	int err = arr ? 0 : -ENOMEM;
+	size_t k;
+
+	for (k = 0; k < nr && !err; k++) {
+		const struct diff_path_step *s = &moved[k];
+		const struct diff_side *b = is_on ? d->new_b : d->old_b;
+		char *name = proc_display_name(b->m, &b->m->procs[is_on ? s->new_proc : s->old_proc]);
+		struct json_object *o = json_object_new_object();
+
+		err = name ? 0 : -ENOMEM;
+		err = err ?: json_put_str(o, "name", name)
+			?: (s->old_proc >= 0 ? json_put_uint(o, "old_pid", d->old_b->m->procs[s->old_proc].pid)
+					     : json_put_null(o, "old_pid"))
+			?: (s->new_proc >= 0 ? json_put_uint(o, "new_pid", d->new_b->m->procs[s->new_proc].pid)
+					     : json_put_null(o, "new_pid"))
+			?: json_put_ms(o, "old_ms", s->old_ns) ?: json_put_ms(o, "new_ms", s->new_ns);
+		free(name);
+		err = json_append(arr, json_done(o, err)) ?: err;
+	}
+	return json_done(arr, err);
+}
+
+/* The critical paths compared; null unless both builds have the build graph. */
+static int put_critical_path(struct json_object *parent, const struct diff *d)
+{
+	const struct diff_path *p = &d->path;
+	struct json_object *o;
+	int err;
+
+	if (!p->known)
+		return json_put_null(parent, "critical_path");
+	o = json_object_new_object();
+	err = o ? 0 : -ENOMEM;
+	err = err ?: json_put(o, "old", path_json(d->old_b)) ?: json_put(o, "new", path_json(d->new_b))
+		?: json_put(o, "moved_on", moved_json(d, p->moved_on, p->nr_moved_on, true))
+		?: json_put(o, "moved_off", moved_json(d, p->moved_off, p->nr_moved_off, false));
+	return json_put(parent, "critical_path", json_done(o, err)) ?: err;
+}
+
 struct json_object *diff_json__new(const struct diff *d)
 {
 	struct json_object *o = json_object_new_object(), *floor = json_object_new_object();
@@ -111,7 +179,7 @@ struct json_object *diff_json__new(const struct diff *d)
 		?: json_put(o, "steps_by_cpu", steps_json(d, d->top_cpu, d->nr_top_cpu))
 		?: json_put(o, "steps_by_wall", steps_json(d, d->top_wall, d->nr_top_wall))
 		?: json_put(o, "only_in_old", only_json(d->only_old, d->nr_only_old))
-		?: json_put(o, "only_in_new", only_json(d->only_new, d->nr_only_new));
+		?: json_put(o, "only_in_new", only_json(d->only_new, d->nr_only_new)) ?: put_critical_path(o, d);
 	return json_done(o, err);
 }
 

@@ -164,6 +164,80 @@ static void put_steps(struct style *st, const struct diff *d, bool wall, const s
 	}
 }
 
+/* One build's critical path: its length and its last steps, each with the time it held the path. */
+static void put_one_path(struct style *st, const char *which, const struct diff_side *b)
+{
+	const struct audit *a = b->a;
+	size_t i, from = a->nr_chain > DIFF_REPORT_PATH_STEPS ? a->nr_chain - DIFF_REPORT_PATH_STEPS : 0;
+	char len[DIFF_FMT_BUF], wall[DIFF_FMT_BUF], held[DIFF_FMT_BUF], name[TERM_ESCAPE_BUF];
+
+	fprintf(st->out, "%s%s: %zu step%s, %s of %s wall:%s", st->markdown ? "" : "  ", which, a->nr_chain,
+		a->nr_chain == 1 ? "" : "s", diff_fmt_ns(len, a->chain_busy_ns), diff_fmt_ns(wall, a->wall_ns),
+		from ? " ..." : "");
+	for (i = from; i < a->nr_chain; i++) {
+		const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+		char *step = proc_display_name(b->m, &b->m->procs[s->proc]);
+
+		fprintf(st->out, "%s%s %s", i > from || from ? (st->markdown ? " → " : " -> ") : " ",
+			clean_cell(st, step ? step : "?", name, sizeof(name)), diff_fmt_ns(held, s->to_ns - s->from_ns));
+		free(step);
+	}
+	fputs(st->markdown ? "\n\n" : "\n", st->out);
+}
+
+/* A step that moved onto or off the path; is_on: onto. */
+static void put_moved_step(struct style *st, const struct diff *d, const struct diff_path_step *s, bool is_on)
+{
+	const struct diff_side *b = is_on ? d->new_b : d->old_b;
+	long proc = is_on ? s->new_proc : s->old_proc;
+	bool only_here = (is_on ? s->old_proc : s->new_proc) < 0;
+	char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], name[TERM_ESCAPE_BUF];
+	char *step = proc_display_name(b->m, &b->m->procs[proc]);
+	const char *cells[] = { clean_cell(st, step ? step : "?", name, sizeof(name)),
+				s->old_ns || !is_on ? diff_fmt_ns(ob, s->old_ns) : "-",
+				s->new_ns || is_on ? diff_fmt_ns(nb, s->new_ns) : "-",
+				is_on ? (only_here ? "on (only in new)" : "on") : (only_here ? "off (only in old)" : "off") };
+
+	row(st, cells, 4);
+	free(step);
+}
+
+/*
+ * The critical path of each build (from the build graph) and the steps
+ * that moved onto or off it, longest held first.
+ */
+static void put_path(struct style *st, const struct diff *d)
+{
+	static const char *const header[] = { "step", "old on path", "new on path", "moved" };
+	const struct diff_path *p = &d->path;
+	size_t k;
+
+	heading(st, "Critical path (build graph)");
+	if (!p->known) {
+		bool old_has = diff_path__has_graph(d->old_b->a), new_has = diff_path__has_graph(d->new_b->a);
+
+		fprintf(st->out, "%snot compared: %s no build graph (recorded with --deps=off, or nothing it "
+				 "wrote was read)\n",
+			st->markdown ? "" : "  ",
+			!old_has && !new_has ? "neither build has" : !old_has ? "the old build has" : "the new build has");
+		return;
+	}
+	put_one_path(st, "old", d->old_b);
+	put_one_path(st, "new", d->new_b);
+	if (!p->nr_moved_on && !p->nr_moved_off) {
+		fprintf(st->out, "%sthe same steps hold both paths\n", st->markdown ? "" : "  ");
+		return;
+	}
+	row(st, header, 4);
+	for (k = 0; k < p->nr_moved_off && k < DIFF_REPORT_MOVED; k++)
+		put_moved_step(st, d, &p->moved_off[k], false);
+	for (k = 0; k < p->nr_moved_on && k < DIFF_REPORT_MOVED; k++)
+		put_moved_step(st, d, &p->moved_on[k], true);
+	if (p->nr_moved_off > DIFF_REPORT_MOVED || p->nr_moved_on > DIFF_REPORT_MOVED)
+		fprintf(st->out, "%s... %zu moved off and %zu moved on in all\n", st->markdown ? "\n" : "  ",
+			p->nr_moved_off, p->nr_moved_on);
+}
+
 static void put_only(struct style *st, const char *title, const struct diff_only *only, size_t nr)
 {
 	char name[TERM_ESCAPE_BUF];
@@ -190,6 +264,7 @@ static void report(struct style *st, const struct diff *d)
 	put_programs(st, d);
 	put_steps(st, d, false, d->top_cpu, d->nr_top_cpu);
 	put_steps(st, d, true, d->top_wall, d->nr_top_wall);
+	put_path(st, d);
 	put_only(st, "Only in the old build (processes per program)", d->only_old, d->nr_only_old);
 	put_only(st, "Only in the new build (processes per program)", d->only_new, d->nr_only_new);
 }
