@@ -28,11 +28,12 @@ static const char slow_source[] = "#define X4(x) x x x x\n"
 				  "int slow(void) { return 0 X64K(X4(+1) +1 +1); }\n";
 
 /*
- * Three compiles and a link in dir (relative to the run's), b.c slowed or
- * not.  The compiles name their sources by absolute path: two trees differ
- * in every argv until the build directory is normalised.
+ * Three compiles and a link in dir (relative to the run's), the source
+ * slow ('b': b.c, 'c': c.c, 0: none) slowed.  The compiles name their
+ * sources by absolute path: two trees differ in every argv until the build
+ * directory is normalised.
  */
-static void write_project(const char *dir, bool slow)
+static void write_project(const char *dir, char slow)
 {
 	char name[256], text[1024];
 
@@ -45,21 +46,28 @@ static void write_project(const char *dir, bool slow)
 	snprintf(name, sizeof(name), "%s/a.c", dir);
 	bb_write_file(&run, name, "int a(void) { return 1; }\n");
 	snprintf(name, sizeof(name), "%s/b.c", dir);
-	snprintf(text, sizeof(text), "int b(void) { return 2; }\n%s", slow ? slow_source : "");
+	snprintf(text, sizeof(text), "int b(void) { return 2; }\n%s", slow == 'b' ? slow_source : "");
 	bb_write_file(&run, name, text);
 	snprintf(name, sizeof(name), "%s/c.c", dir);
-	bb_write_file(&run, name, "int a(void), b(void);\nint main(void) { return a() + b() - 3; }\n");
+	snprintf(text, sizeof(text), "int a(void), b(void);\nint main(void) { return a() + b() - 3; }\n%s",
+		 slow == 'c' ? slow_source : "");
+	bb_write_file(&run, name, text);
 }
 
-/* Records `make -B -j2` in dir (of the run) into log (in the run's directory). */
-static void record(const char *dir, const char *log)
+/* Records `make -B -jJOBS` in dir (of the run) into log (in the run's directory). */
+static void record_jobs(const char *dir, const char *log, const char *jobs)
 {
 	char log_path[256];
 
 	snprintf(log_path, sizeof(log_path), "%s", bb_path(&run, log));
-	bb_run_in(&run, (const char *[]){ "record", "-o", log_path, "--", "make", "-s", "-B", "-j2", "-C", dir, NULL },
+	bb_run_in(&run, (const char *[]){ "record", "-o", log_path, "--", "make", "-s", "-B", jobs, "-C", dir, NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "record failed: %s", run.err);
+}
+
+static void record(const char *dir, const char *log)
+{
+	record_jobs(dir, log, "-j2");
 }
 
 static struct json_object *load_json(const char *name)
@@ -85,9 +93,9 @@ Test(diff, slowed_compile_is_named_first_and_every_process_matches)
 	size_t elements;
 	char *text;
 
-	write_project("p", false);
+	write_project("p", 0);
 	record("p", "old.bbl");
-	write_project("p", true);
+	write_project("p", 'b');
 	record("p", "new.bbl");
 	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md", "--svg", "d.svg",
 					  "--fail-if", "program:cc1.cpu>+20%", "--fail-if", "processes>0", NULL },
@@ -122,8 +130,8 @@ Test(diff, same_build_twice_in_two_trees_is_not_news)
 {
 	struct json_object *d;
 
-	write_project("x", false);
-	write_project("y", false);
+	write_project("x", 0);
+	write_project("y", 0);
 	/* The first run warms the page cache, so that neither recording pays for it. */
 	record("x", "warm.bbl");
 	record("x", "old.bbl");
@@ -160,7 +168,7 @@ Test(diff, two_more_compiles_are_new_and_a_removed_step_is_gone)
 {
 	struct json_object *d, *only_new, *only_old;
 
-	write_project("p", false);
+	write_project("p", 0);
 	/* The old build also stamps a file, the new one does not; the new one compiles d.c and e.c too. */
 	bb_write_file(&run, "p/Makefile",
 		      "all: prog stamp\nstamp:\n\ttouch stamp\n"
@@ -220,4 +228,52 @@ Test(diff, unreadable_input_and_bad_gate_are_usage_errors)
 	cr_assert(eq(str, run.err, "buildbpf: diff: --fail-if 'wal>+1%': unknown figure 'wal' (expected wall, cpu, "
 				   "utilisation, parallelism, peak, lost, processes or program:NAME.cpu/.procs) "
 				   "(see buildbpf(1), FAIL-IF)\n"));
+}
+
+/* Whether a JSON list of steps ({name, ...}) names step. */
+static bool lists_step(struct json_object *list, const char *step)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(list); i++)
+		if (!strcmp(json_object_get_string(field(json_object_array_get_idx(list, i), "name")), step))
+			return true;
+	return false;
+}
+
+/*
+ * The slow compile changes from c.c to b.c, all three compiles running at
+ * once (-j3): c.c's compiler moves off the critical path, b.c's onto it,
+ * a.c's is on neither, and the link is on both.
+ */
+Test(diff, the_slow_step_moves_off_and_onto_the_critical_path)
+{
+	struct json_object *d, *cp, *on, *off;
+	char *text;
+
+	write_project("p", 'c');
+	record_jobs("p", "old.bbl", "-j3");
+	write_project("p", 'b');
+	record_jobs("p", "new.bbl", "-j3");
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "%s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "Critical path (build graph)"), NULL)), "%s", run.err);
+	d = load_json("d.json");
+	cp = field(d, "critical_path");
+	cr_assert(not(eq(ptr, cp, NULL)), "no critical path compared: %s", run.err);
+	on = field(cp, "moved_on");
+	off = field(cp, "moved_off");
+	cr_assert(lists_step(off, "cc1 c.c"), "%s", run.err);
+	cr_assert(lists_step(on, "cc1 b.c"), "%s", run.err);
+	cr_assert_not(lists_step(off, "cc1 b.c"), "%s", run.err);
+	cr_assert_not(lists_step(on, "cc1 c.c"), "%s", run.err);
+	cr_assert_not(lists_step(on, "cc1 a.c") || lists_step(off, "cc1 a.c"), "%s", run.err);
+	cr_assert(lists_step(field(field(cp, "old"), "steps"), "cc1 c.c"), "%s", run.err);
+	cr_assert(lists_step(field(field(cp, "new"), "steps"), "cc1 b.c"), "%s", run.err);
+	json_object_put(d);
+	text = bb_file_text(bb_path(&run, "d.md"), NULL);
+	cr_assert(not(eq(ptr, strstr(text, "| cc1 b.c | - |"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "| off |"), NULL)), "%s", text);
+	free(text);
 }
