@@ -39,12 +39,13 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
 # The pipeline's stages are folders of user/ (README "Layout").  Code that
 # touches the kernel, the build's processes or output files lives in
-# user/record/ and user/output/, and user/main.c wires it; every other
+# user/record/ and user/output/, and user/main.c (with user/main/, one file
+# per mode too big for it) wires it; every other
 # folder is pure and links into the unit tests, with the record stage's
 # kernel-requirements table (pure, tested from tables), trace directory
 # (plain files, tested on temporary trees), --attach's pick of a process
 # tree from a task snapshot (pure) and PSI reader (tested on text).
-SYSTEM_DIRS := record output
+SYSTEM_DIRS := record output main
 ALL_SRCS  := $(wildcard user/*/*.c)
 CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c user/record/trace_dir.c \
 	     user/record/attach_tree.c user/record/cgroup_path.c user/record/mem_pressure.c

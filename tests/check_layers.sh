@@ -1,8 +1,8 @@
 #!/bin/sh
 # Fails when a file includes a header of a later pipeline stage (README
 # "Layout").  A file's stage is its folder: user/STAGE/*.c and
-# include/STAGE/*.h; include/*.h is the shared top level, user/main.c the
-# wiring, bpf/ the kernel side (it sees only the top level).  tests/ are
+# include/STAGE/*.h; include/*.h is the shared top level, user/main.c (and
+# user/main/) the wiring, bpf/ the kernel side (it sees only the top level).  tests/ are
 # exempt.  Run from the repository's root.
 set -eu
 

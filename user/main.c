@@ -8,7 +8,11 @@
  *   record   parse -> check -> create the log -> record
  *   convert  open the log -> prepare output -> replay -> write -> report
  *   report   open the log -> replay -> report
- *   diff     replay both logs -> compare -> report -> the --fail-if gate
+ *   diff     prepare output -> replay both logs -> compare -> report -> the
+ *            --fail-if gate (main/cmd_diff.c)
+ *
+ * A recording is opened, replayed and audited alike by every mode that
+ * reads one (main/recording.c).
  *
  * trace and record load BPF as root, then leave root; every other mode
  * leaves root first thing (run_without_bpf()).
@@ -21,13 +25,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "diff/diff.h"
-#include "diff/diff_format.h"
-#include "diff/diff_json.h"
-#include "diff/diff_report.h"
-#include "diff/diff_svg.h"
 #include "exit_status.h"
 #include "log/event_log.h"
+#include "main/cmd_diff.h"
+#include "main/recording.h"
 #include "merge/trace_files.h"
 #include "merge/trace_merge.h"
 #include "model/replay.h"
@@ -152,99 +153,12 @@ cleanup:
 	return tm;
 }
 
-/*
- * The parallelism audit of a replayed recording, with the build graph in g
- * when it has file records (g is freed by the caller, after the audit);
- * NULL (and a warning) without memory.
- */
-static struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct replay *rp)
-{
-	const struct event_log_info *info = rp->info;
-	struct audit_input in = {
-		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
-		.cmd_argv = info->cmd_argv,
-		.cmd_argc = info->cmd_argc,
-		.makeflags = info->makeflags,
-		.lost_events = rp->lost_events,
-		.partial_reason = rp->partial_reason,
-	};
-
-	memset(a, 0, sizeof(*a));
-	memset(g, 0, sizeof(*g));
-	if (rp->files) {
-		if (build_graph__compute(g, rp->model, rp->files))
-			fprintf(stderr, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
-		else
-			in.graph = g;
-	}
-	if (audit__compute(a, rp->model, rp->sched, &in)) {
-		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
-		return NULL;
-	}
-	return a;
-}
-
-/*
- * Opens and replays the log on fd (from its start; fd stays open).  0, or
- * -1 with "buildbpf: NAME: reason" printed.
- */
-static int replay_log(int fd, const char *name, const struct replay_opts *ropts, struct replay *rp,
-		      struct event_log_reader **reader, bool warn_cut)
-{
-	char err[256], esc[TERM_ESCAPE_BUF];
-	FILE *f = NULL;
-	int dup_fd, e;
-
-	*reader = NULL;
-	memset(rp, 0, sizeof(*rp));
-	dup_fd = dup(fd);
-	if (dup_fd < 0 || lseek(dup_fd, 0, SEEK_SET) < 0 || !(f = fdopen(dup_fd, "r"))) {
-		fprintf(stderr, "buildbpf: cannot read '%s': %s\n", term_escape(name, esc, sizeof(esc)),
-			strerror(errno));
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return -1;
-	}
-	e = event_log_reader__open(reader, f, err, sizeof(err));
-	if (!e)
-		e = replay__run(rp, *reader, ropts, err, sizeof(err));
-	if (e) {
-		/* A stop is said by the caller, with where the log is. */
-		if (e != -EINTR)
-			fprintf(stderr, "buildbpf: '%s': %s\n", term_escape(name, esc, sizeof(esc)), err);
-		goto fail;
-	}
-	if (warn_cut && !rp->complete)
-		fprintf(stderr, "buildbpf: warning: '%s': %s; converted up to its last complete record\n",
-			term_escape(name, esc, sizeof(esc)), err);
-	if (rp->out_of_range)
-		fprintf(stderr, "buildbpf: warning: '%s': %llu records dated more than %llu days after the start "
-				"were left out\n",
-			term_escape(name, esc, sizeof(esc)), (unsigned long long)rp->out_of_range,
-			(unsigned long long)(REPLAY_DEFAULT_MAX_SPAN_NS / 86400000000000ull));
-	/* The reader's FILE is no longer needed: the info lives in the reader. */
-	fclose(f);
-	return 0;
-fail:
-	replay__free(rp);
-	event_log_reader__free(*reader);
-	*reader = NULL;
-	fclose(f);
-	return -1;
-}
-
 static void say_unwritten(const struct record_result *res)
 {
 	if (res->unwritten)
 		fprintf(stderr, "buildbpf: warning: %llu records arrived after the recording could not be written: "
 				"they are missing from it\n",
 			(unsigned long long)res->unwritten);
-}
-
-/* The user a permission error names as the writer: whom buildbpf left root for, or NULL. */
-static const char *writer_of(const struct run_as *ra)
-{
-	return ra->drop ? ra->name : NULL;
 }
 
 /* --attach, --cgroup: what is traced instead of a command, checked as root. */
@@ -315,7 +229,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		.summary_json = opts->summary_json,
 		.svg = opts->svg,
 		.force = opts->force,
-		.writer = writer_of(ra),
+		.writer = run_as__user(ra),
 	};
 	struct event_log_reader *reader = NULL;
 	struct recorder *rec = NULL;
@@ -338,7 +252,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
 	if (opts->keep_log) {
-		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, writer_of(ra));
+		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, run_as__user(ra));
 		log_path = strdup(opts->keep_log);
 		if (log_fd < 0 || !log_path) {
 			if (log_fd >= 0)
@@ -421,7 +335,7 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, cons
 
 	if (start_recording(opts, ra, out, &rec))
 		return EXIT_FAILURE_SETUP;
-	fd = output__create_direct(opts->output, "event log", "-o", opts->force, writer_of(ra));
+	fd = output__create_direct(opts->output, "event log", "-o", opts->force, run_as__user(ra));
 	if (fd < 0) {
 		record__free(rec);
 		return EXIT_FAILURE_SETUP;
@@ -450,27 +364,6 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, cons
 }
 
 /* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
-/*
- * Opens a recording to read.  Its fd, or -1 with the reason printed (and,
- * when permission failed after leaving root, as whom buildbpf reads).
- */
-static int open_log(const char *path, const struct run_as *ra)
-{
-	char esc[TERM_ESCAPE_BUF], name_esc[TERM_ESCAPE_BUF];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int err = errno;
-
-	if (fd >= 0)
-		return fd;
-	term_escape(path, esc, sizeof(esc));
-	if (err == EACCES && ra->drop)
-		fprintf(stderr, "buildbpf: cannot open '%s': %s (buildbpf reads as %s, not root)\n", esc,
-			strerror(err), term_escape(ra->name, name_esc, sizeof(name_esc)));
-	else
-		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", esc, strerror(err));
-	return -1;
-}
-
 static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 {
 	struct replay_opts ropts = {
@@ -486,7 +379,7 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 		.summary_json = opts->summary_json,
 		.svg = opts->svg,
 		.force = opts->force,
-		.writer = writer_of(ra),
+		.writer = run_as__user(ra),
 	};
 	struct event_log_reader *reader = NULL;
 	const struct trace_dir no_dir = { .fd = -1 };
@@ -542,152 +435,6 @@ cleanup:
 }
 
 /*
- * One build of a diff: its log replayed and audited, with its build graph
- * in g (freed by the caller).  0, or -1 (said).
- */
-static int load_build(const char *path, const struct run_as *ra, struct replay *rp,
-		      struct event_log_reader **reader, struct audit *a, struct build_graph *g, struct diff_side *side)
-{
-	struct replay_opts ropts = { .stop = &stop_signal };
-	int fd, err;
-
-	fd = open_log(path, ra);
-	if (fd < 0)
-		return -1;
-	err = replay_log(fd, path, &ropts, rp, reader, true);
-	close(fd);
-	if (err)
-		return -1;
-	if (!compute_audit(a, g, rp))
-		return -1;
-	*side = (struct diff_side){ .name = path, .m = rp->model, .s = rp->sched, .a = a };
-	return 0;
-}
-
-enum diff_report_kind { DIFF_OUT_JSON, DIFF_OUT_MARKDOWN, DIFF_OUT_SVG };
-
-/* Writes one report to path ("-": stdout).  0, or -1 (said). */
-static int write_diff_report(const char *path, enum diff_report_kind kind, const struct diff *d, bool force,
-			     const char *writer)
-{
-	static const char *const what[] = { "JSON diff", "Markdown diff", "SVG diff" };
-	static const char *const opt[] = { "--json", "--markdown", "--svg" };
-	struct output o = { .fd = -1 };
-	char esc[TERM_ESCAPE_BUF];
-	FILE *f = stdout;
-	int err = 0;
-
-	if (strcmp(path, "-")) {
-		if (output__prepare(&o, path, what[kind], opt[kind], force, writer))
-			return -1;
-		f = fdopen(dup(o.fd), "w");
-		if (!f) {
-			err = -errno;
-			goto cleanup;
-		}
-	}
-	if (kind == DIFF_OUT_JSON)
-		err = diff_json__write(d, f);
-	else if (kind == DIFF_OUT_MARKDOWN)
-		diff_report__markdown(f, d);
-	else
-		err = diff_svg__write(f, d);
-	if (fflush(f) && !err)
-		err = -EIO;
-	if (f != stdout && fclose(f) && !err)
-		err = -EIO;
-	if (!err && o.path)
-		err = output__commit(&o);
-cleanup:
-	if (err) {
-		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", what[kind],
-			term_escape(path, esc, sizeof(esc)), strerror(-err));
-		output__discard(&o);
-	}
-	output__free(&o);
-	return err ? -1 : 0;
-}
-
-/* The --fail-if conditions that hold, listed; the exit status. */
-static int run_gate(const struct cli_opts *opts, const struct diff *d)
-{
-	int exit_code = 0;
-	size_t i;
-
-	for (i = 0; i < opts->nr_fail_if; i++) {
-		const struct fail_if *c = &opts->fail_if[i];
-		char esc[TERM_ESCAPE_BUF];
-		struct diff_value v;
-		int held = fail_if__eval(c, d, &v);
-
-		term_escape(c->text, esc, sizeof(esc));
-		if (held < 0) {
-			fprintf(stderr, "buildbpf: --fail-if '%s': not recorded in both builds (a recording made "
-					"with --sched=off has no parallelism)\n", esc);
-			return EXIT_USAGE;
-		}
-		if (held) {
-			const char *unit = fail_if__unit(c);
-			char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
-
-			fprintf(stderr, "buildbpf: failed: %s (%s -> %s, %s)\n", esc, diff_fmt_value(ob, v.old_v, unit),
-				diff_fmt_value(nb, v.new_v, unit), diff_fmt_change(cb, &v, unit));
-			exit_code = EXIT_GATE_FAILED;
-		}
-	}
-	return exit_code;
-}
-
-/* buildbpf diff OLD NEW */
-static int cmd_diff(const struct cli_opts *opts, const struct run_as *ra)
-{
-	const char *paths[2] = { opts->diff_old, opts->diff_new };
-	struct event_log_reader *readers[2] = {};
-	struct replay rps[2] = {};
-	struct audit audits[2] = {};
-	struct build_graph graphs[2] = {};
-	bool audited[2] = {};
-	struct diff_side sides[2];
-	struct diff d = {};
-	bool computed = false;
-	int exit_code = EXIT_USAGE;
-	size_t i;
-
-	stop_on_signals();
-	for (i = 0; i < 2; i++) {
-		if (load_build(paths[i], ra, &rps[i], &readers[i], &audits[i], &graphs[i], &sides[i]))
-			goto cleanup;
-		audited[i] = true;
-	}
-	if (diff__compute(&d, &sides[0], &sides[1])) {
-		fprintf(stderr, "buildbpf: out of memory comparing the builds\n");
-		goto cleanup;
-	}
-	computed = true;
-	if (!opts->quiet)
-		diff_report__text(stderr, &d);
-	if ((opts->diff_json && write_diff_report(opts->diff_json, DIFF_OUT_JSON, &d, opts->force, writer_of(ra))) ||
-	    (opts->diff_markdown &&
-	     write_diff_report(opts->diff_markdown, DIFF_OUT_MARKDOWN, &d, opts->force, writer_of(ra))) ||
-	    (opts->svg && write_diff_report(opts->svg, DIFF_OUT_SVG, &d, opts->force, writer_of(ra))))
-		goto cleanup;
-	exit_code = run_gate(opts, &d);
-cleanup:
-	if (stop_signal)
-		exit_code = 128 + stop_signal;
-	if (computed)
-		diff__free(&d);
-	for (i = 0; i < 2; i++) {
-		if (audited[i])
-			audit__free(&audits[i]);
-		build_graph__free(&graphs[i]);
-		replay__free(&rps[i]);
-		event_log_reader__free(readers[i]);
-	}
-	return exit_code;
-}
-
-/*
  * Whether a mode loads BPF programs: the one thing buildbpf is root for.
  * Every other mode, a mode added later included, is run_without_bpf().
  */
@@ -709,7 +456,10 @@ static int run_without_bpf(const struct cli_opts *opts)
 
 	if (run_as__resolve(&ra, opts->user, opts->keep_root, opts->keep_env) || privilege__drop_holding_nothing(&ra))
 		return EXIT_FAILURE_SETUP;
-	return opts->mode == CLI_DIFF ? cmd_diff(opts, &ra) : cmd_read(opts, &ra);
+	if (opts->mode != CLI_DIFF)
+		return cmd_read(opts, &ra);
+	stop_on_signals();
+	return cmd_diff(opts, &ra, &stop_signal);
 }
 
 /* Closes what open_outside() pinned (fds of -1 are skipped). */

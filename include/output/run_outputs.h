@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The files one run writes (the trace, --summary-json, --svg) and the
- * policy when one cannot be written: all are checked before the work
- * starts, written after it; a file that appeared meanwhile is never
+ * The files one run writes (the trace, --summary-json, --svg; for diff its
+ * --json, --markdown and --svg) and the policy when one cannot be written:
+ * all are checked before the work starts (the build, the conversion, the
+ * comparison), written after it; a file that appeared meanwhile is never
  * overwritten (the finished temporary file is kept and named), and the
  * one-step path saves a trace it could not write where asked in $TMPDIR.
  */
@@ -10,21 +11,28 @@
 #define BUILDBPF_RUN_OUTPUTS_H
 
 #include <stdbool.h>
+#include "diff/diff.h"
 #include "model/replay.h"
 #include "output/output.h"
 #include "report/audit.h"
 #include "report/chrome_trace.h"
+
+/* diff's reports, in the order they are written. */
+enum run_diff_report { RUN_DIFF_JSON, RUN_DIFF_MARKDOWN, RUN_DIFF_SVG, RUN_DIFF_NR };
 
 struct run_outputs {
 	struct output trace;	    /* -o; fd -1 when no trace is written */
 	struct output summary_json; /* --summary-json; fd -1 when not asked */
 	struct output svg;	    /* --svg; fd -1 when not asked */
 	char *trace_elsewhere;	    /* where the trace is when not at -o */
+	struct output diff[RUN_DIFF_NR]; /* diff's reports; fd -1 when not asked or on stdout */
+	bool diff_stdout[RUN_DIFF_NR];	 /* "-": written to stdout */
 };
 
 /* Paths the user asked for (NULL: not asked). */
 struct run_outputs_spec {
 	const char *trace, *summary_json, *svg;
+	const char *diff[RUN_DIFF_NR]; /* diff's reports; "-": stdout */
 	bool force; /* replace existing files */
 	const char *writer; /* the user buildbpf left root for, or NULL (output__prepare()) */
 };
@@ -41,6 +49,12 @@ const char *run_outputs__write_trace(struct run_outputs *o, const struct model *
 				     bool save_elsewhere);
 /* Writes --summary-json and --svg; a missing audit (a) writes none.  Never fails the run. */
 void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp);
+/*
+ * Writes diff's reports.  Unlike a build's side outputs, a report that
+ * cannot be written is an error: the comparison is all diff makes.  0, or
+ * -1 (said; the reports not yet committed are removed).
+ */
+int run_outputs__write_diff(struct run_outputs *o, const struct diff *d);
 /* Removes what was not committed (unfinished) and frees. */
 void run_outputs__free(struct run_outputs *o);
 

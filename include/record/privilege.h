@@ -31,6 +31,11 @@ struct run_as {
  * 0, or -1 with a message printed.
  */
 int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, bool keep_env);
+/*
+ * The user buildbpf acts as once it has left root (ra->drop), for the
+ * messages that name them; NULL when it stays root.
+ */
+const char *run_as__user(const struct run_as *ra);
 
 /*
  * Leaves root for good when ra->drop: the user's groups, gid and uid

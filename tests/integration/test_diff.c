@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
@@ -276,4 +277,36 @@ Test(diff, the_slow_step_moves_off_and_onto_the_critical_path)
 	cr_assert(not(eq(ptr, strstr(text, "| cc1 b.c | - |"), NULL)), "%s", text);
 	cr_assert(not(eq(ptr, strstr(text, "| off |"), NULL)), "%s", text);
 	free(text);
+}
+
+/*
+ * The reports' files are checked before either log is read, as a build's
+ * outputs are before the build: an unwritable --svg (or --json) is one
+ * line and exit 2, with no replay, no comparison and no report.
+ */
+Test(diff, an_unwritable_report_fails_before_the_comparison)
+{
+	char killed[PATH_MAX], other[PATH_MAX], cmd[PATH_MAX + 64];
+	const char *opts[] = { "--svg", "--json", "--markdown" };
+	size_t i;
+
+	cr_assert(not(eq(ptr, realpath("tests/fixtures/killed.bbl", killed), NULL)), "run from the repository");
+	cr_assert(not(eq(ptr, realpath("tests/fixtures/sh-children.bbl", other), NULL)));
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++) {
+		bb_run_in(&run, (const char *[]){ "diff", killed, other, opts[i], "no/such/dir/d.out", NULL }, NULL);
+		cr_assert(eq(int, run.status, 2), "%s: %s", opts[i], run.err);
+		/* Reading the cut-short log would have warned; the report would have followed. */
+		cr_assert(eq(int, strncmp(run.err, "buildbpf: cannot create the ", 28), 0), "%s: %s", opts[i], run.err);
+		cr_assert(strchr(run.err, '\n') == run.err + strlen(run.err) - 1, "%s: not one line: %s", opts[i],
+			  run.err);
+		cr_assert(not(eq(ptr, strstr(run.err, "'no/such/dir/d.out': No such file or directory"), NULL)), "%s: %s",
+			  opts[i], run.err);
+	}
+	/* A log that does not exist is found after the outputs, and the report files are removed. */
+	bb_run_in(&run, (const char *[]){ "diff", "missing.bbl", other, "--json", "d.json", NULL }, NULL);
+	cr_assert(eq(int, run.status, 2), "%s", run.err);
+	cr_assert(eq(str, run.err, "buildbpf: cannot open 'missing.bbl': No such file or directory\n"));
+	cr_assert(not(eq(int, access(bb_path(&run, "d.json"), F_OK), 0)), "a report was left behind");
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -q '^\\.buildbpf-trace'", run.dir);
+	cr_assert(eq(int, system(cmd), 256), "a temporary file was left behind");
 }

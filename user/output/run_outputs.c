@@ -4,15 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "diff/diff_json.h"
+#include "diff/diff_report.h"
+#include "diff/diff_svg.h"
 #include "output/run_outputs.h"
 #include "report/audit_json.h"
 #include "report/svg.h"
 #include "util/term_escape.h"
 
+/* What diff's reports are called in messages, and the options that choose them. */
+static const char *const diff_what[RUN_DIFF_NR] = { "JSON diff", "Markdown diff", "SVG diff" };
+static const char *const diff_opt[RUN_DIFF_NR] = { "--json", "--markdown", "--svg" };
+
 int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *spec)
 {
+	size_t k;
+
 	memset(o, 0, sizeof(*o));
 	o->trace.fd = o->summary_json.fd = o->svg.fd = -1;
+	for (k = 0; k < RUN_DIFF_NR; k++)
+		o->diff[k].fd = -1;
 	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force, spec->writer))
 		goto fail;
 	if (spec->summary_json &&
@@ -21,6 +32,14 @@ int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *s
 		goto fail;
 	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force, spec->writer))
 		goto fail;
+	for (k = 0; k < RUN_DIFF_NR; k++) {
+		if (!spec->diff[k])
+			continue;
+		o->diff_stdout[k] = !strcmp(spec->diff[k], "-");
+		if (!o->diff_stdout[k] &&
+		    output__prepare(&o->diff[k], spec->diff[k], diff_what[k], diff_opt[k], spec->force, spec->writer))
+			goto fail;
+	}
 	return 0;
 fail:
 	run_outputs__free(o);
@@ -128,8 +147,66 @@ void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const
 		finish_side_output(&o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->layout, rp->sched) : -ENOMEM);
 }
 
+/* One of diff's reports to f.  0, or -errno. */
+static int write_diff_report(FILE *f, enum run_diff_report k, const struct diff *d)
+{
+	int err = 0;
+
+	if (k == RUN_DIFF_JSON)
+		err = diff_json__write(d, f);
+	else if (k == RUN_DIFF_MARKDOWN)
+		diff_report__markdown(f, d);
+	else
+		err = diff_svg__write(f, d);
+	if (fflush(f) && !err)
+		err = -EIO;
+	return err;
+}
+
+int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
+{
+	char esc[TERM_ESCAPE_BUF], *kept = NULL;
+	size_t k;
+
+	for (k = 0; k < RUN_DIFF_NR; k++) {
+		struct output *out = &o->diff[k];
+		FILE *f = NULL;
+		int err, fd;
+
+		if (o->diff_stdout[k]) {
+			err = write_diff_report(stdout, k, d);
+			if (err) {
+				fprintf(stderr, "buildbpf: cannot write the %s to standard output: %s\n", diff_what[k],
+					strerror(-err));
+				return -1;
+			}
+			continue;
+		}
+		if (!out->tmp_path)
+			continue;
+		fd = dup(out->fd);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		err = f ? write_diff_report(f, k, d) : -errno;
+		if (!f && fd >= 0)
+			close(fd);
+		if (f && fclose(f) && !err)
+			err = -EIO;
+		err = commit(out, diff_what[k], err, true, &kept);
+		free(kept);
+		kept = NULL;
+		if (err < 0) {
+			fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", diff_what[k],
+				term_escape(out->path, esc, sizeof(esc)), strerror(-err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void run_outputs__free(struct run_outputs *o)
 {
+	size_t k;
+
 	/* What was not committed nor kept is unfinished. */
 	output__discard(&o->trace);
 	output__discard(&o->summary_json);
@@ -137,6 +214,10 @@ void run_outputs__free(struct run_outputs *o)
 	output__free(&o->trace);
 	output__free(&o->summary_json);
 	output__free(&o->svg);
+	for (k = 0; k < RUN_DIFF_NR; k++) {
+		output__discard(&o->diff[k]);
+		output__free(&o->diff[k]);
+	}
 	free(o->trace_elsewhere);
 	o->trace_elsewhere = NULL;
 }

@@ -30,6 +30,11 @@ static void fill_from_passwd(struct run_as *ra, const struct passwd *pw)
 	snprintf(ra->shell, sizeof(ra->shell), "%s", pw->pw_shell && *pw->pw_shell ? pw->pw_shell : "/bin/sh");
 }
 
+const char *run_as__user(const struct run_as *ra)
+{
+	return ra->drop ? ra->name : NULL;
+}
+
 int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, bool keep_env)
 {
 	const struct passwd *pw;
