@@ -241,7 +241,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 	struct record_result res;
 	struct trace_meta meta;
 	struct replay rp = {};
-	char *log_path = NULL, esc[TERM_ESCAPE_BUF];
+	char *log_path = NULL, esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
@@ -263,13 +263,14 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		log_fd = output__create_fallback("buildbpf-recording", ".bbl", &log_path);
 	}
 	if (log_fd < 0) {
-		fprintf(stderr, "buildbpf: cannot create the event log in $TMPDIR: %s (hint: TMPDIR=DIR)\n",
-			strerror(-log_fd));
+		fprintf(stderr, "buildbpf: cannot create the event log in $TMPDIR: %s%s\n", strerror(-log_fd),
+			output__fallback_hint(-log_fd, run_as__user(ra), hint, sizeof(hint)));
 		log_fd = -1;
 		goto cleanup;
 	}
 	/* --attach and --cgroup start nothing the directory could be handed to. */
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup);
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup,
+				run_as__user(ra));
 	record__run(rec, ra, log_fd, log_path, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	rec = NULL;
@@ -341,7 +342,8 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, cons
 		return EXIT_FAILURE_SETUP;
 	}
 	/* --attach and --cgroup start nothing the directory could be handed to. */
-	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup);
+	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup,
+				run_as__user(ra));
 	record__run(rec, ra, fd, opts->output, tdir.fd >= 0 ? tdir.path : NULL, &res);
 	record__free(rec);
 	*died_of = res.died_of;

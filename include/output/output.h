@@ -8,6 +8,8 @@
 #define BUILDBPF_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include "util/as_user.h"
 
 struct output {
 	char *path;	/* what the user asked for */
@@ -28,6 +30,13 @@ struct output {
  */
 int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
 		    const char *writer);
+/*
+ * What follows strerror(err) in an error about an output written as writer
+ * (NULL: buildbpf stayed root): for a permission error, as whom buildbpf
+ * writes and to choose a path they can (util/as_user.h); else "".  buf
+ * (AS_USER_HINT_BUF bytes) holds the text.
+ */
+const char *output__permission_hint(int err, const char *writer, char *buf, size_t size);
 /* Makes the written temporary file the output.  0, or -errno. */
 int output__commit(struct output *o);
 /*
@@ -44,6 +53,13 @@ void output__free(struct output *o);
  * or -errno.
  */
 int output__create_fallback(const char *base, const char *suffix, char **path);
+/*
+ * What follows strerror(err) when output__create_fallback() failed with
+ * -err, as writer (NULL: root): where else to make it, and for a
+ * permission error as whom buildbpf writes.  buf (AS_USER_HINT_BUF bytes)
+ * holds the text.
+ */
+const char *output__fallback_hint(int err, const char *writer, char *buf, size_t size);
 /*
  * Creates path itself, not a temporary beside it (record's event log: a
  * crash leaves it where the user asked), with output__prepare()'s checks,

@@ -27,6 +27,7 @@ struct run_outputs {
 	char *trace_elsewhere;	    /* where the trace is when not at -o */
 	struct output diff[RUN_DIFF_NR]; /* diff's reports; fd -1 when not asked or on stdout */
 	bool diff_stdout[RUN_DIFF_NR];	 /* "-": written to stdout */
+	const char *writer; /* spec's, for the errors after the work (the final rename) */
 };
 
 /* Paths the user asked for (NULL: not asked). */

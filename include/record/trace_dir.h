@@ -15,6 +15,7 @@
 struct trace_dir {
 	char path[4096];
 	int fd; /* the directory itself, opened when it was made; -1: none */
+	const char *user; /* whom buildbpf acts as (not owned), named in errors; NULL: root */
 };
 
 /*
@@ -25,8 +26,10 @@ int trace_dir__create(struct trace_dir *d);
 /*
  * trace_dir__create() for a run, or nothing when not wanted: on failure a
  * warning is printed and d->fd is -1 (the command runs without one).
+ * user: whom buildbpf acts as (run_as__user()), named by a permission
+ * error here and in trace_dir__finish(); it must outlive d.
  */
-void trace_dir__open_for_run(struct trace_dir *d, bool wanted);
+void trace_dir__open_for_run(struct trace_dir *d, bool wanted, const char *user);
 /* Whether a tool wrote there (true when that cannot be told). */
 bool trace_dir__has_files(const struct trace_dir *d);
 /*

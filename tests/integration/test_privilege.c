@@ -252,3 +252,67 @@ Test(privilege, dropped_run_has_the_users_groups)
 	cr_assert(eq(int, run.status, 0), "%s", run.err);
 	cr_assert(eq(u32, owner_of("grp/c.json"), BB_NOBODY_ID));
 }
+
+/* Runs args as the sudo caller nobody with TMPDIR=tmpdir, in run.dir; returns the status. */
+static int run_as_nobody_in_tmp(const char *const args[], const char *tmpdir)
+{
+	char tmp_env[300];
+
+	snprintf(tmp_env, sizeof(tmp_env), "TMPDIR=%s", tmpdir);
+	bb_run_in(&run, args, (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", tmp_env, NULL });
+	return run.status;
+}
+
+static void assert_says(const char *what, const char *want)
+{
+	cr_assert(not(eq(ptr, strstr(run.err, want), NULL)), "%s: no '%s' in: %s", what, want, run.err);
+}
+
+/*
+ * The errors after the command ran (or once root is left, before it) name
+ * the user too: the event log in $TMPDIR, the trace directory made and
+ * removed there, the trace's final rename.  Root could have done each, so
+ * the user must see as whom buildbpf tried.
+ */
+Test(privilege, errors_after_leaving_root_say_who_writes)
+{
+	char ro[256], tmp[256];
+
+	bb_give_to_nobody(run.dir);
+	/* make_dir()'s path is static: copied. */
+	snprintf(ro, sizeof(ro), "%s", make_dir("ro", 0, 0, 0755));
+	snprintf(tmp, sizeof(tmp), "%s", make_dir("tmp", BB_NOBODY_ID, BB_NOBODY_ID, 0755));
+	make_dir("out", BB_NOBODY_ID, BB_NOBODY_ID, 0755);
+
+	/* The temporary event log: nothing runs without it. */
+	cr_assert(eq(int, run_as_nobody_in_tmp((const char *[]){ "-q", "--", "touch", "ran", NULL }, ro), 1), "%s",
+		  run.err);
+	assert_one_buildbpf_line(run.err);
+	assert_says("log in $TMPDIR", "cannot create the event log in $TMPDIR: Permission denied (buildbpf writes as "
+				      "nobody, not root; hint: TMPDIR=DIR, a directory nobody can write)");
+	cr_assert(not(exists("ran")));
+
+	/* The trace directory: a warning, and the command runs without it. */
+	cr_assert(eq(int, run_as_nobody_in_tmp((const char *[]){ "-q", "--log", "u.bbl", "-o", "t1.json", "--", "touch",
+								 "ran", NULL }, ro), 0), "%s", run.err);
+	assert_says("trace directory", "cannot create a trace directory: Permission denied (buildbpf writes as nobody, "
+				       "not root); BUILDBPF_TRACE_DIR is not set");
+	cr_assert(exists("ran"));
+	cr_assert(exists("t1.json"));
+
+	/* Removing it: a tool left a directory its owner may not empty. */
+	cr_assert(eq(int, run_as_nobody_in_tmp((const char *[]){ "-q", "-o", "t2.json", "--", "sh", "-c",
+								 "mkdir \"$BUILDBPF_TRACE_DIR/d\" && "
+								 "touch \"$BUILDBPF_TRACE_DIR/d/f\" && "
+								 "chmod 500 \"$BUILDBPF_TRACE_DIR/d\"", NULL }, tmp),
+			  0), "%s", run.err);
+	assert_says("trace directory removal", ": Permission denied (buildbpf writes as nobody, not root; remove it "
+					       "by hand)");
+
+	/* The final rename: the build took away the output directory's write permission. */
+	cr_assert(eq(int, run_as_nobody_in_tmp((const char *[]){ "-q", "-o", "out/t.json", "--", "chmod", "555", "out",
+								 NULL }, tmp), 0), "%s", run.err);
+	assert_says("final rename", "cannot write the trace to 'out/t.json': Permission denied (buildbpf writes as "
+				    "nobody, not root; choose a path nobody can write)");
+	assert_says("final rename", "the trace was saved to '");
+}

@@ -5,22 +5,19 @@
 #include <string.h>
 #include <unistd.h>
 #include "main/recording.h"
+#include "util/as_user.h"
 #include "util/term_escape.h"
 
 int open_log(const char *path, const struct run_as *ra)
 {
-	char esc[TERM_ESCAPE_BUF], name_esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int err = errno;
 
 	if (fd >= 0)
 		return fd;
-	term_escape(path, esc, sizeof(esc));
-	if (err == EACCES && ra->drop)
-		fprintf(stderr, "buildbpf: cannot open '%s': %s (buildbpf reads as %s, not root)\n", esc,
-			strerror(err), term_escape(ra->name, name_esc, sizeof(name_esc)));
-	else
-		fprintf(stderr, "buildbpf: cannot open '%s': %s\n", esc, strerror(err));
+	fprintf(stderr, "buildbpf: cannot open '%s': %s%s\n", term_escape(path, esc, sizeof(esc)), strerror(err),
+		as_user__hint(hint, sizeof(hint), err, run_as__user(ra), "reads", NULL));
 	return -1;
 }
 

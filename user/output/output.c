@@ -8,11 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "output/output.h"
+#include "util/as_user.h"
 #include "util/term_escape.h"
 
 #define OUTPUT_MODE 0644
-/* permission_hint()'s text: the user's name twice, escaped. */
-#define PERMISSION_HINT_BUF (2 * TERM_ESCAPE_BUF + 64)
 
 /* 0644 whatever the umask: a trace is meant to be shared.  The owner is
  * whoever buildbpf is: the user, once it has left root. */
@@ -21,26 +20,15 @@ static int set_mode(int fd)
 	return fchmod(fd, OUTPUT_MODE) ? -errno : 0;
 }
 
-/*
- * What follows strerror(err) in an error about an output: for a permission
- * error when buildbpf left root for writer, as whom it writes (root could
- * have); else "".  buf holds the text.
- */
-static const char *permission_hint(int err, const char *writer, char *buf, size_t size)
+const char *output__permission_hint(int err, const char *writer, char *buf, size_t size)
 {
-	char esc[TERM_ESCAPE_BUF];
-
-	if (!writer || (err != EACCES && err != EPERM))
-		return "";
-	term_escape(writer, esc, sizeof(esc));
-	snprintf(buf, size, " (buildbpf writes as %s, not root; choose a path %s can write)", esc, esc);
-	return buf;
+	return as_user__hint(buf, size, err, writer, "writes", "choose a path {} can write");
 }
 
 /* Refuses what must never be replaced; 0 when path may be (re)created. */
 static int check_target(const char *path, const char *what, const char *opt, bool force, const char *writer)
 {
-	char esc[TERM_ESCAPE_BUF], hint[PERMISSION_HINT_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	size_t len = strlen(path);
 	struct stat st;
 	int err;
@@ -58,7 +46,7 @@ static int check_target(const char *path, const char *what, const char *opt, boo
 		if (err == ENOENT)
 			return 0;
 		fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s%s\n", what, esc, strerror(err),
-			permission_hint(err, writer, hint, sizeof(hint)));
+			output__permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -80,7 +68,7 @@ static int check_target(const char *path, const char *what, const char *opt, boo
 int output__prepare(struct output *o, const char *path, const char *what, const char *opt, bool force,
 		    const char *writer)
 {
-	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF], hint[PERMISSION_HINT_BUF];
+	char *dir_copy = NULL, esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	int err;
 
 	memset(o, 0, sizeof(*o));
@@ -102,7 +90,7 @@ int output__prepare(struct output *o, const char *path, const char *what, const 
 	if (o->fd < 0) {
 		err = errno;
 		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s%s\n", what, term_escape(path, esc, sizeof(esc)),
-			strerror(err), permission_hint(err, writer, hint, sizeof(hint)));
+			strerror(err), output__permission_hint(err, writer, hint, sizeof(hint)));
 		goto fail;
 	}
 	err = set_mode(o->fd);
@@ -172,7 +160,7 @@ void output__free(struct output *o)
 
 int output__create_direct(const char *path, const char *what, const char *opt, bool force, const char *writer)
 {
-	char esc[TERM_ESCAPE_BUF], hint[PERMISSION_HINT_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	int fd, err;
 
 	if (check_target(path, what, opt, force, writer))
@@ -182,14 +170,14 @@ int output__create_direct(const char *path, const char *what, const char *opt, b
 	if (force && unlink(path) && errno != ENOENT) {
 		err = errno;
 		fprintf(stderr, "buildbpf: cannot replace '%s': %s%s\n", term_escape(path, esc, sizeof(esc)),
-			strerror(err), permission_hint(err, writer, hint, sizeof(hint)));
+			strerror(err), output__permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, OUTPUT_MODE);
 	if (fd < 0) {
 		err = errno;
 		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s%s\n", what, term_escape(path, esc, sizeof(esc)),
-			strerror(err), permission_hint(err, writer, hint, sizeof(hint)));
+			strerror(err), output__permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
 	err = set_mode(fd);
@@ -201,6 +189,14 @@ int output__create_direct(const char *path, const char *what, const char *opt, b
 		return -1;
 	}
 	return fd;
+}
+
+const char *output__fallback_hint(int err, const char *writer, char *buf, size_t size)
+{
+	as_user__hint(buf, size, err, writer, "writes", "hint: TMPDIR=DIR, a directory {} can write");
+	if (!*buf)
+		snprintf(buf, size, " (hint: TMPDIR=DIR)");
+	return buf;
 }
 
 int output__create_fallback(const char *base, const char *suffix, char **path)

@@ -24,6 +24,7 @@ int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *s
 	o->trace.fd = o->summary_json.fd = o->svg.fd = -1;
 	for (k = 0; k < RUN_DIFF_NR; k++)
 		o->diff[k].fd = -1;
+	o->writer = spec->writer;
 	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force, spec->writer))
 		goto fail;
 	if (spec->summary_json &&
@@ -71,12 +72,13 @@ static int commit(struct output *o, const char *what, int err, bool keep_on_exis
 static const char *save_trace_elsewhere(struct run_outputs *o, const struct model *m,
 					const struct trace_meta *meta)
 {
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	int err, fd;
 
 	fd = output__create_fallback("buildbpf-trace", ".json", &o->trace_elsewhere);
 	if (fd < 0) {
-		fprintf(stderr, "buildbpf: warning: cannot save the trace elsewhere either: %s\n", strerror(-fd));
+		fprintf(stderr, "buildbpf: warning: cannot save the trace elsewhere either: %s%s\n", strerror(-fd),
+			output__fallback_hint(-fd, o->writer, hint, sizeof(hint)));
 		return NULL;
 	}
 	err = chrome_trace__write(m, meta, fd);
@@ -99,7 +101,7 @@ const char *run_outputs__write_trace(struct run_outputs *o, const struct model *
 				     bool save_elsewhere)
 {
 	struct output *out = &o->trace;
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	int err;
 
 	err = chrome_trace__write(m, meta, out->fd);
@@ -114,8 +116,9 @@ const char *run_outputs__write_trace(struct run_outputs *o, const struct model *
 		return out->path;
 	if (err == 1)
 		return o->trace_elsewhere;
-	fprintf(stderr, "buildbpf: %scannot write the trace to '%s': %s\n", save_elsewhere ? "warning: " : "",
-		term_escape(out->path, esc, sizeof(esc)), strerror(-err));
+	fprintf(stderr, "buildbpf: %scannot write the trace to '%s': %s%s\n", save_elsewhere ? "warning: " : "",
+		term_escape(out->path, esc, sizeof(esc)), strerror(-err),
+		output__permission_hint(-err, o->writer, hint, sizeof(hint)));
 	err = output__discard(out);
 	if (err)
 		fprintf(stderr, "buildbpf: warning: cannot remove the temporary file '%s': %s\n",
@@ -125,15 +128,16 @@ const char *run_outputs__write_trace(struct run_outputs *o, const struct model *
 
 /* Commits a side output that writer filled, or says why not.  Like the
  * trace, a failure here never fails the build. */
-static void finish_side_output(struct output *o, const char *what, int err)
+static void finish_side_output(struct run_outputs *ro, struct output *o, const char *what, int err)
 {
-	char esc[TERM_ESCAPE_BUF], *kept = NULL;
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF], *kept = NULL;
 
 	err = commit(o, what, err, true, &kept);
 	free(kept);
 	if (err < 0) {
-		fprintf(stderr, "buildbpf: warning: cannot write the %s to '%s': %s\n", what,
-			term_escape(o->path, esc, sizeof(esc)), strerror(-err));
+		fprintf(stderr, "buildbpf: warning: cannot write the %s to '%s': %s%s\n", what,
+			term_escape(o->path, esc, sizeof(esc)), strerror(-err),
+			output__permission_hint(-err, ro->writer, hint, sizeof(hint)));
 		output__discard(o);
 	}
 }
@@ -141,10 +145,10 @@ static void finish_side_output(struct output *o, const char *what, int err)
 void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp)
 {
 	if (o->summary_json.tmp_path)
-		finish_side_output(&o->summary_json, "summary",
+		finish_side_output(o, &o->summary_json, "summary",
 				   a ? audit_json__write(a, rp->model, o->summary_json.fd) : -ENOMEM);
 	if (o->svg.tmp_path)
-		finish_side_output(&o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->layout, rp->sched) : -ENOMEM);
+		finish_side_output(o, &o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->layout, rp->sched) : -ENOMEM);
 }
 
 /* One of diff's reports to f.  0, or -errno. */
@@ -165,7 +169,7 @@ static int write_diff_report(FILE *f, enum run_diff_report k, const struct diff 
 
 int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
 {
-	char esc[TERM_ESCAPE_BUF], *kept = NULL;
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF], *kept = NULL;
 	size_t k;
 
 	for (k = 0; k < RUN_DIFF_NR; k++) {
@@ -195,8 +199,9 @@ int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
 		free(kept);
 		kept = NULL;
 		if (err < 0) {
-			fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s\n", diff_what[k],
-				term_escape(out->path, esc, sizeof(esc)), strerror(-err));
+			fprintf(stderr, "buildbpf: cannot write the %s to '%s': %s%s\n", diff_what[k],
+				term_escape(out->path, esc, sizeof(esc)), strerror(-err),
+				output__permission_hint(-err, o->writer, hint, sizeof(hint)));
 			return -1;
 		}
 	}

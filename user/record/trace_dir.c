@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "record/trace_dir.h"
+#include "util/as_user.h"
 #include "util/term_escape.h"
 
 /* Removal goes no deeper: a hostile tree must not exhaust the stack. */
@@ -40,18 +41,20 @@ int trace_dir__create(struct trace_dir *d)
 	return 0;
 }
 
-void trace_dir__open_for_run(struct trace_dir *d, bool wanted)
+void trace_dir__open_for_run(struct trace_dir *d, bool wanted, const char *user)
 {
+	char hint[AS_USER_HINT_BUF];
 	int err;
 
 	d->fd = -1;
+	d->user = user;
 	if (!wanted)
 		return;
 	err = trace_dir__create(d);
 	if (err)
-		fprintf(stderr, "buildbpf: warning: cannot create a trace directory: %s; "
+		fprintf(stderr, "buildbpf: warning: cannot create a trace directory: %s%s; "
 				"BUILDBPF_TRACE_DIR is not set (hint: set TMPDIR, or --no-trace-dir)\n",
-			strerror(-err));
+			strerror(-err), as_user__hint(hint, sizeof(hint), -err, user, "writes", NULL));
 }
 
 void trace_dir__close(struct trace_dir *d)
@@ -135,7 +138,7 @@ int trace_dir__remove(struct trace_dir *d)
 
 void trace_dir__finish(struct trace_dir *d, bool keep, bool keep_if_used)
 {
-	char esc[TERM_ESCAPE_BUF];
+	char esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	int err;
 
 	if (d->fd < 0)
@@ -151,7 +154,9 @@ void trace_dir__finish(struct trace_dir *d, bool keep, bool keep_if_used)
 		return;
 	}
 	err = trace_dir__remove(d);
-	if (err)
-		fprintf(stderr, "buildbpf: warning: cannot remove the trace directory '%s': %s (remove it by hand)\n",
-			term_escape(d->path, esc, sizeof(esc)), strerror(-err));
+	if (err) {
+		as_user__hint(hint, sizeof(hint), -err, d->user, "writes", "remove it by hand");
+		fprintf(stderr, "buildbpf: warning: cannot remove the trace directory '%s': %s%s\n",
+			term_escape(d->path, esc, sizeof(esc)), strerror(-err), *hint ? hint : " (remove it by hand)");
+	}
 }
