@@ -256,7 +256,8 @@ Test(diff, the_slow_step_moves_off_and_onto_the_critical_path)
 	record_jobs("p", "old.bbl", "-j3");
 	write_project("p", 'b');
 	record_jobs("p", "new.bbl", "-j3");
-	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md", NULL },
+	bb_run_in(&run, (const char *[]){ "diff", "old.bbl", "new.bbl", "--json", "d.json", "--markdown", "d.md",
+					  NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "%s", run.err);
 	cr_assert(not(eq(ptr, strstr(run.err, "Critical path (build graph)"), NULL)), "%s", run.err);
@@ -299,8 +300,8 @@ Test(diff, an_unwritable_report_fails_before_the_comparison)
 		cr_assert(eq(int, strncmp(run.err, "buildbpf: cannot create the ", 28), 0), "%s: %s", opts[i], run.err);
 		cr_assert(strchr(run.err, '\n') == run.err + strlen(run.err) - 1, "%s: not one line: %s", opts[i],
 			  run.err);
-		cr_assert(not(eq(ptr, strstr(run.err, "'no/such/dir/d.out': No such file or directory"), NULL)), "%s: %s",
-			  opts[i], run.err);
+		cr_assert(not(eq(ptr, strstr(run.err, "'no/such/dir/d.out': No such file or directory"), NULL)),
+			  "%s: %s", opts[i], run.err);
 	}
 	/* A log that does not exist is found after the outputs, and the report files are removed. */
 	bb_run_in(&run, (const char *[]){ "diff", "missing.bbl", other, "--json", "d.json", NULL }, NULL);

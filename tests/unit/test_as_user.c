@@ -9,7 +9,8 @@ Test(as_user, names_the_user_only_for_a_permission_error_after_leaving_root)
 {
 	char buf[AS_USER_HINT_BUF];
 
-	cr_assert(eq(str, (char *)as_user__hint(buf, sizeof(buf), EACCES, "alice", "writes", "choose a path {} can write"),
+	cr_assert(eq(str,
+		     (char *)as_user__hint(buf, sizeof(buf), EACCES, "alice", "writes", "choose a path {} can write"),
 		     " (buildbpf writes as alice, not root; choose a path alice can write)"));
 	cr_assert(eq(str, (char *)as_user__hint(buf, sizeof(buf), EPERM, "alice", "writes", "remove it by hand"),
 		     " (buildbpf writes as alice, not root; remove it by hand)"));

@@ -18,6 +18,7 @@
 
 #define MS 1000000ull
 #define DEV 8
+#define ROOT 100 /* make, the command of every build here */
 
 struct fixture {
 	struct model *m;
@@ -25,10 +26,10 @@ struct fixture {
 	struct build_graph g;
 };
 
-static void begin(struct fixture *f, __u32 root)
+static void begin(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	f->m = model__new(root, 0);
+	f->m = model__new(ROOT, 0);
 	f->fl = file_log__new();
 	cr_assert(f->m && f->fl);
 }
@@ -41,8 +42,42 @@ static void proc(struct fixture *f, __u32 parent, __u32 pid, const char *program
 	synth_exit(f->m, end * MS, pid, pid, true, 0);
 }
 
+/* A job of make: pid runs program during [start, end] (ms). */
+struct step {
+	__u32 pid;
+	const char *program;
+	__u64 start, end;
+};
+
+/* pid opened file ino (path) at `at` ms, for writing or reading. */
+struct open {
+	__u64 at;
+	__u32 pid;
+	__u64 ino;
+	bool write;
+	const char *path;
+};
+
+/* After begin(): make's jobs, then the files they opened (either may be empty). */
+static void build(struct fixture *f, const struct step *steps, size_t nr_steps, const struct open *opens,
+		  size_t nr_opens)
+{
+	size_t i;
+
+	for (i = 0; i < nr_steps; i++)
+		proc(f, ROOT, steps[i].pid, steps[i].program, steps[i].start, steps[i].end);
+	for (i = 0; i < nr_opens; i++)
+		synth_file_open(f->fl, opens[i].at * MS, opens[i].pid, DEV, opens[i].ino, opens[i].write,
+				opens[i].path);
+}
+
+#define BUILD(f, steps, opens) \
+	build(f, steps, sizeof(steps) / sizeof(steps[0]), opens, sizeof(opens) / sizeof(opens[0]))
+
+/* make ends at end_ms; the model and the graph are computed. */
 static void compute(struct fixture *f, __u64 end_ms)
 {
+	synth_exit(f->m, end_ms * MS, ROOT, ROOT, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
 	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
@@ -87,24 +122,22 @@ static bool has_edge(const struct fixture *f, __u32 writer, __u32 reader, const 
  */
 static void known_build(struct fixture *f)
 {
-	begin(f, 100);
-	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j4", NULL });
-	proc(f, 100, 101, "gen", 1, 500);
-	proc(f, 100, 102, "cc", 501, 1500);
-	proc(f, 100, 103, "cc", 2, 2000);
-	proc(f, 100, 104, "cc", 3, 3000);
-	proc(f, 100, 105, "ld", 3001, 3500);
-	synth_exit(f->m, 3510 * MS, 100, 100, true, 0);
-	synth_file_open(f->fl, 400 * MS, 101, DEV, 1, true, "src/gen.h");
-	synth_file_open(f->fl, 600 * MS, 102, DEV, 1, false, "src/gen.h");
-	synth_file_open(f->fl, 700 * MS, 102, DEV, 1, false, "src/gen.h"); /* again: still one edge */
-	synth_file_open(f->fl, 1400 * MS, 102, DEV, 2, true, "src/a.o");
-	synth_file_open(f->fl, 1900 * MS, 103, DEV, 3, true, "src/b.o");
-	synth_file_open(f->fl, 2900 * MS, 104, DEV, 4, true, "src/c.o");
-	synth_file_open(f->fl, 3100 * MS, 105, DEV, 2, false, "src/a.o");
-	synth_file_open(f->fl, 3101 * MS, 105, DEV, 3, false, "src/b.o");
-	synth_file_open(f->fl, 3102 * MS, 105, DEV, 4, false, "src/c.o");
-	synth_file_open(f->fl, 3400 * MS, 105, DEV, 5, true, "src/prog");
+	static const struct step steps[] = {
+		{ 101, "gen", 1, 500 }, { 102, "cc", 501, 1500 }, { 103, "cc", 2, 2000 },
+		{ 104, "cc", 3, 3000 }, { 105, "ld", 3001, 3500 },
+	};
+	static const struct open opens[] = {
+		{ 400, 101, 1, true, "src/gen.h" },   { 600, 102, 1, false, "src/gen.h" },
+		{ 700, 102, 1, false, "src/gen.h" }, /* again: still one edge */
+		{ 1400, 102, 2, true, "src/a.o" },    { 1900, 103, 3, true, "src/b.o" },
+		{ 2900, 104, 4, true, "src/c.o" },    { 3100, 105, 2, false, "src/a.o" },
+		{ 3101, 105, 3, false, "src/b.o" },   { 3102, 105, 4, false, "src/c.o" },
+		{ 3400, 105, 5, true, "src/prog" },
+	};
+
+	begin(f);
+	synth_exec(f->m, 1, ROOT, 1, "/usr/bin/make", (const char *[]){ "make", "-j4", NULL });
+	BUILD(f, steps, opens);
 	synth_file_counts(f->fl, 3500 * MS, 105, 40, 1);
 	compute(f, 3510);
 }
@@ -155,18 +188,16 @@ Test(build_graph, slower_input_moves_the_critical_path)
 	struct fixture f;
 
 	/* gen -> a.o now outlasts c.o: the path goes through gen and a.o. */
-	begin(&f, 100);
-	proc(&f, 100, 101, "gen", 1, 2500);
-	proc(&f, 100, 102, "cc", 2501, 3600);
-	proc(&f, 100, 104, "cc", 3, 3000);
-	proc(&f, 100, 105, "ld", 3601, 4000);
-	synth_exit(f.m, 4010 * MS, 100, 100, true, 0);
-	synth_file_open(f.fl, 2400 * MS, 101, DEV, 1, true, "gen.h");
-	synth_file_open(f.fl, 2600 * MS, 102, DEV, 1, false, "gen.h");
-	synth_file_open(f.fl, 3500 * MS, 102, DEV, 2, true, "a.o");
-	synth_file_open(f.fl, 2900 * MS, 104, DEV, 4, true, "c.o");
-	synth_file_open(f.fl, 3700 * MS, 105, DEV, 2, false, "a.o");
-	synth_file_open(f.fl, 3701 * MS, 105, DEV, 4, false, "c.o");
+	static const struct step steps[] = {
+		{ 101, "gen", 1, 2500 }, { 102, "cc", 2501, 3600 }, { 104, "cc", 3, 3000 }, { 105, "ld", 3601, 4000 },
+	};
+	static const struct open opens[] = {
+		{ 2400, 101, 1, true, "gen.h" }, { 2600, 102, 1, false, "gen.h" }, { 3500, 102, 2, true, "a.o" },
+		{ 2900, 104, 4, true, "c.o" },	 { 3700, 105, 2, false, "a.o" },   { 3701, 105, 4, false, "c.o" },
+	};
+
+	begin(&f);
+	BUILD(&f, steps, opens);
 	compute(&f, 4010);
 	cr_assert(eq(sz, f.g.nr_path, 5));
 	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 101)));
@@ -181,10 +212,9 @@ Test(build_graph, a_storm_of_independent_jobs_is_no_chain)
 	__u32 i;
 
 	/* make -j2 of 400 trues, two at a time, no file between them. */
-	begin(&f, 100);
+	begin(&f);
 	for (i = 0; i < 400; i++)
-		proc(&f, 100, 1000 + i, "true", 1 + (i / 2) * 3 + (i % 2), 3 + (i / 2) * 3 + (i % 2));
-	synth_exit(f.m, 700 * MS, 100, 100, true, 0);
+		proc(&f, ROOT, 1000 + i, "true", 1 + (i / 2) * 3 + (i % 2), 3 + (i / 2) * 3 + (i % 2));
 	compute(&f, 700);
 	cr_assert(eq(sz, f.g.nr_edges, 0));
 	cr_assert(eq(sz, f.g.nr_path, 3), "make, the last true, make: not a chain of trues (%zu)", f.g.nr_path);
@@ -196,11 +226,10 @@ Test(build_graph, a_shell_that_runs_commands_in_turn_waits_for_each)
 {
 	struct fixture f;
 
-	begin(&f, 100);
-	proc(&f, 100, 101, "a", 1, 10);
-	proc(&f, 100, 102, "b", 11, 20);
-	proc(&f, 100, 103, "c", 21, 30);
-	synth_exit(f.m, 31 * MS, 100, 100, true, 0);
+	static const struct step steps[] = { { 101, "a", 1, 10 }, { 102, "b", 11, 20 }, { 103, "c", 21, 30 } };
+
+	begin(&f);
+	build(&f, steps, 3, NULL, 0);
 	compute(&f, 31);
 	/* sh, a, sh, b, sh, c, sh */
 	cr_assert(eq(sz, f.g.nr_path, 7));
@@ -215,14 +244,15 @@ Test(build_graph, a_rename_makes_its_process_the_writer_and_renames_the_file)
 {
 	struct fixture f;
 
-	begin(&f, 100);
-	proc(&f, 100, 101, "ar", 1, 10);
-	proc(&f, 100, 102, "mv", 11, 12);
-	proc(&f, 100, 103, "ld", 13, 20);
-	synth_exit(f.m, 21 * MS, 100, 100, true, 0);
-	synth_file_open(f.fl, 5 * MS, 101, DEV, 7, true, "b/out/libx.a.tmp");
+	static const struct step steps[] = { { 101, "ar", 1, 10 }, { 102, "mv", 11, 12 }, { 103, "ld", 13, 20 } };
+	static const struct open opens[] = {
+		{ 5, 101, 7, true, "b/out/libx.a.tmp" },
+		{ 14, 103, 7, false, "b/out/libx.a" },
+	};
+
+	begin(&f);
+	BUILD(&f, steps, opens);
 	synth_file_rename(f.fl, 11 * MS + 500, 102, "./out/libx.a.tmp", "out/libx.a");
-	synth_file_open(f.fl, 14 * MS, 103, DEV, 7, false, "b/out/libx.a");
 	compute(&f, 21);
 	cr_assert(eq(sz, f.g.nr_renames_matched, 1));
 	cr_assert(eq(sz, f.g.nr_edges, 1));
@@ -234,14 +264,16 @@ Test(build_graph, reads_before_any_write_and_of_ones_own_output_are_no_edges)
 {
 	struct fixture f;
 
-	begin(&f, 100);
-	proc(&f, 100, 101, "cc", 1, 10);
-	proc(&f, 100, 102, "cat", 2, 3);
-	synth_exit(f.m, 11 * MS, 100, 100, true, 0);
-	synth_file_open(f.fl, 2500000, 102, DEV, 9, false, "x"); /* before cc writes it */
-	synth_file_open(f.fl, 4 * MS, 101, DEV, 9, true, "x");
-	synth_file_open(f.fl, 5 * MS, 101, DEV, 9, false, "x"); /* its own */
-	synth_file_open(f.fl, 6 * MS, 555, DEV, 9, false, "x"); /* no such process */
+	static const struct step steps[] = { { 101, "cc", 1, 10 }, { 102, "cat", 2, 3 } };
+	static const struct open opens[] = {
+		{ 4, 101, 9, true, "x" },
+		{ 5, 101, 9, false, "x" }, /* its own */
+		{ 6, 555, 9, false, "x" }, /* no such process */
+	};
+
+	begin(&f);
+	BUILD(&f, steps, opens);
+	synth_file_open(f.fl, 2500000, 102, DEV, 9, false, "x"); /* at 2.5 ms, before cc writes it */
 	compute(&f, 11);
 	cr_assert(eq(sz, f.g.nr_edges, 0));
 	cr_assert(eq(sz, f.g.unmatched, 1));
@@ -387,16 +419,15 @@ Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands
 	 * The link waited for c.o (read by its cat, a descendant), then for
 	 * its own sleep: the path is sleep 3 s, then sleep 0.5 s, then cat.
 	 */
-	begin(&f, 100);
-	synth_fork(f.m, 1 * MS, 100, 101, 101, false);
+	begin(&f);
+	synth_fork(f.m, 1 * MS, ROOT, 101, 101, false);
 	proc(&f, 101, 102, "sleep", 2, 3000);
 	synth_exit(f.m, 3000 * MS + 500, 101, 101, true, 0);
-	synth_fork(f.m, 3001 * MS, 100, 103, 103, false);
+	synth_fork(f.m, 3001 * MS, ROOT, 103, 103, false);
 	proc(&f, 103, 104, "sleep", 3002, 3500);
 	proc(&f, 103, 105, "cat", 3501, 3600);
 	synth_exit(f.m, 3601 * MS, 103, 103, true, 0);
-	proc(&f, 100, 106, "true", 5, 10); /* an unrelated job */
-	synth_exit(f.m, 3602 * MS, 100, 100, true, 0);
+	proc(&f, ROOT, 106, "true", 5, 10); /* an unrelated job */
 	synth_file_open(f.fl, 3000 * MS + 100, 101, DEV, 3, true, "c.o");
 	synth_file_open(f.fl, 3550 * MS, 105, DEV, 3, false, "c.o");
 	compute(&f, 3602);
@@ -417,12 +448,11 @@ Test(build_graph, running_a_program_the_build_wrote_is_an_input)
 {
 	struct fixture f;
 
-	begin(&f, 100);
-	proc(&f, 100, 101, "/usr/bin/ld", 1, 10);
-	synth_fork(f.m, 11 * MS, 100, 102, 102, false);
-	synth_exec(f.m, 12 * MS, 102, 100, "out/gen", (const char *[]){ "out/gen", NULL });
+	begin(&f);
+	proc(&f, ROOT, 101, "/usr/bin/ld", 1, 10);
+	synth_fork(f.m, 11 * MS, ROOT, 102, 102, false);
+	synth_exec(f.m, 12 * MS, 102, ROOT, "out/gen", (const char *[]){ "out/gen", NULL });
 	synth_exit(f.m, 20 * MS, 102, 102, true, 0);
-	synth_exit(f.m, 21 * MS, 100, 100, true, 0);
 	synth_file_open(f.fl, 5 * MS, 101, DEV, 4, true, "src/out/gen");
 	compute(&f, 21);
 	cr_assert(eq(sz, f.g.nr_edges, 1));

@@ -179,7 +179,8 @@ static void put_one_path(struct style *st, const char *which, const struct diff_
 		char *step = proc_display_name(b->m, &b->m->procs[s->proc]);
 
 		fprintf(st->out, "%s%s %s", i > from || from ? (st->markdown ? " → " : " -> ") : " ",
-			clean_cell(st, step ? step : "?", name, sizeof(name)), diff_fmt_ns(held, s->to_ns - s->from_ns));
+			clean_cell(st, step ? step : "?", name, sizeof(name)),
+			diff_fmt_ns(held, s->to_ns - s->from_ns));
 		free(step);
 	}
 	fputs(st->markdown ? "\n\n" : "\n", st->out);
@@ -196,7 +197,8 @@ static void put_moved_step(struct style *st, const struct diff *d, const struct 
 	const char *cells[] = { clean_cell(st, step ? step : "?", name, sizeof(name)),
 				s->old_ns || !is_on ? diff_fmt_ns(ob, s->old_ns) : "-",
 				s->new_ns || is_on ? diff_fmt_ns(nb, s->new_ns) : "-",
-				is_on ? (only_here ? "on (only in new)" : "on") : (only_here ? "off (only in old)" : "off") };
+				is_on ? (only_here ? "on (only in new)" : "on")
+				      : (only_here ? "off (only in old)" : "off") };
 
 	row(st, cells, 4);
 	free(step);
@@ -215,11 +217,11 @@ static void put_path(struct style *st, const struct diff *d)
 	heading(st, "Critical path (build graph)");
 	if (!p->known) {
 		bool old_has = diff_path__has_graph(d->old_b->a), new_has = diff_path__has_graph(d->new_b->a);
+		const char *who = old_has ? "the new build has" : new_has ? "the old build has" : "neither build has";
 
 		fprintf(st->out, "%snot compared: %s no build graph (recorded with --deps=off, or nothing it "
 				 "wrote was read)\n",
-			st->markdown ? "" : "  ",
-			!old_has && !new_has ? "neither build has" : !old_has ? "the old build has" : "the new build has");
+			st->markdown ? "" : "  ", who);
 		return;
 	}
 	put_one_path(st, "old", d->old_b);
