@@ -106,6 +106,24 @@ static const char *const cc_a[] = { "cc1", "a.c", NULL };
 static const char *const cc_b[] = { "cc1", "b.c", NULL };
 static const char *const ld_argv[] = { "ld", "-o", "prog", "a.o", "b.o", NULL };
 
+/* make -j2 on 2 CPUs: cc1 a.c and cc1 b.c side by side for dur, one on each CPU; not finished. */
+static void compiles_side_by_side(struct build *b, __u64 dur)
+{
+	build_start(b, 2, true, make_j2);
+	job(b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, dur, 100);
+	job(b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, dur, 100);
+}
+
+/* make_argv on 2 CPUs: cc1 a.c, then cc1 b.c, 1 s each on CPU 0, while CPU 1 idles. */
+static const struct audit *compiles_in_turn(struct build *b, const char *const make_argv[])
+{
+	build_start(b, 2, true, make_argv);
+	job(b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
+	job(b, 201, "/usr/lib/gcc/cc1", cc_b, 0, 1 * S, 2 * S, 100);
+	cpu_idle(b, 1, 0, 2 * S);
+	return build_finish(b, 2 * S, 2);
+}
+
 /*
  * make -j2 on 2 CPUs: two 1 s compiles side by side (cc1 with first_argv,
  * cc1 b.c), then a 2 s link alone (ld with link_argv) while CPU 1 idles.
@@ -128,11 +146,7 @@ Test(audit, purely_serial_build)
 	const struct audit *a;
 	char *name;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 0, 1 * S, 2 * S, 100);
-	cpu_idle(&b, 1, 0, 2 * S);
-	a = build_finish(&b, 2 * S, 2);
+	a = compiles_in_turn(&b, make_j2);
 
 	cr_assert(eq(u64, a->wall_ns, 2 * S));
 	cr_assert(eq(u64, a->cpu_ns, 2 * S));
@@ -162,9 +176,7 @@ Test(audit, perfect_j2_build)
 	struct build b;
 	const struct audit *a;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 1 * S, 100);
+	compiles_side_by_side(&b, 1 * S);
 	a = build_finish(&b, 1 * S, 2);
 
 	cr_assert(eq(dbl, a->utilisation, 1.0));
@@ -250,9 +262,7 @@ Test(audit, per_program_totals)
 	struct build b;
 	const struct audit *a;
 
-	build_start(&b, 2, true, make_j2);
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 3 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 3 * S, 100);
+	compiles_side_by_side(&b, 3 * S);
 	job(&b, 202, "/bin/sh", (const char *const[]){ "sh", "-c", "true", NULL }, 1, 3 * S, 4 * S, 10);
 	job(&b, 203, "/usr/bin/ld", ld_argv, 0, 4 * S, 6 * S, 5000);
 	a = build_finish(&b, 6 * S, 2);
@@ -643,11 +653,7 @@ Test(audit_answers, too_few_jobs)
 	const struct audit *a;
 	char *text;
 
-	build_start(&b, 2, true, (const char *const[]){ "make", "-j1", NULL });
-	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 1 * S, 100);
-	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 0, 1 * S, 2 * S, 100);
-	cpu_idle(&b, 1, 0, 2 * S);
-	a = build_finish(&b, 2 * S, 2);
+	a = compiles_in_turn(&b, (const char *const[]){ "make", "-j1", NULL });
 
 	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_NO));
 	cr_assert(eq(int, a->help, AUDIT_HELP_JOBS));
