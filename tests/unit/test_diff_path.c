@@ -78,6 +78,19 @@ static void assert_contains(const char *text, const char *want)
 	cr_assert(not(eq(ptr, strstr(text, want), NULL)), "no '%s' in:\n%s", want, text);
 }
 
+/* Every line of text fits 100 columns (a long path wraps). */
+static void assert_fits(const char *text)
+{
+	const char *line, *nl;
+
+	for (line = text; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		cr_assert(le(long, nl - line, 100), "too wide: %.*s", (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+}
+
 /* The known answer: the slow step changes from c.o to b.o. */
 Test(diff_path, slow_step_moves_from_c_to_b)
 {
@@ -212,6 +225,9 @@ Test(diff_path, a_new_step_on_the_path_is_only_in_new)
 	cr_assert(eq(long, d.path.moved_on[1].old_proc, -1));
 	text = report_text(diff_report__text, &d);
 	assert_contains(text, "on (only in new)");
+	/* The new path: make, python3 gen.py, cc gen.c, ld, make: wrapped before an arrow. */
+	assert_contains(text, "\n       -> ");
+	assert_fits(text);
 	free(text);
 	diff__free(&d);
 	synth_build__free(&o);

@@ -15,6 +15,8 @@
 #define MAX_CELLS 5
 #define NAME_W 32 /* text: the first column's width */
 #define CELL_W 12
+#define DIFF_REPORT_WIDTH 100 /* text: a critical path wraps before this column */
+#define DIFF_REPORT_PATH_INDENT 6
 
 struct style {
 	FILE *out;
@@ -170,18 +172,27 @@ static void put_one_path(struct style *st, const char *which, const struct diff_
 	const struct audit *a = b->a;
 	size_t i, from = a->nr_chain > DIFF_REPORT_PATH_STEPS ? a->nr_chain - DIFF_REPORT_PATH_STEPS : 0;
 	char len[DIFF_FMT_BUF], wall[DIFF_FMT_BUF], held[DIFF_FMT_BUF], name[TERM_ESCAPE_BUF];
+	int col;
 
-	fprintf(st->out, "%s%s: %zu step%s, %s of %s wall:%s", st->markdown ? "" : "  ", which, a->nr_chain,
-		a->nr_chain == 1 ? "" : "s", diff_fmt_ns(len, a->chain_busy_ns), diff_fmt_ns(wall, a->wall_ns),
-		from ? " ..." : "");
+	col = fprintf(st->out, "%s%s: %zu step%s, %s of %s wall:%s", st->markdown ? "" : "  ", which, a->nr_chain,
+		      a->nr_chain == 1 ? "" : "s", diff_fmt_ns(len, a->chain_busy_ns), diff_fmt_ns(wall, a->wall_ns),
+		      from ? " ..." : "");
 	for (i = from; i < a->nr_chain; i++) {
 		const struct critical_step *s = &a->graph->path[a->chain_step[i]];
 		char *step = proc_display_name(b->m, &b->m->procs[s->proc]);
+		const char *arrow = i > from || from ? (st->markdown ? " → " : " -> ") : " ";
+		int width;
 
-		fprintf(st->out, "%s%s %s", i > from || from ? (st->markdown ? " → " : " -> ") : " ",
-			clean_cell(st, step ? step : "?", name, sizeof(name)),
-			diff_fmt_ns(held, s->to_ns - s->from_ns));
+		clean_cell(st, step ? step : "?", name, sizeof(name));
+		diff_fmt_ns(held, s->to_ns - s->from_ns);
 		free(step);
+		/* Text wraps before an arrow, under the first step; a Markdown paragraph wraps itself. */
+		width = (int)(strlen(arrow) + strlen(name) + 1 + strlen(held));
+		if (!st->markdown && i > from && col + width > DIFF_REPORT_WIDTH) {
+			fputc('\n', st->out);
+			col = fprintf(st->out, "%*s", DIFF_REPORT_PATH_INDENT, "");
+		}
+		col += fprintf(st->out, "%s%s %s", arrow, name, held);
 	}
 	fputs(st->markdown ? "\n\n" : "\n", st->out);
 }
