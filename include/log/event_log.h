@@ -91,6 +91,18 @@ struct event_log_info {
 	/* CLOCK_REALTIME - CLOCK_MONOTONIC at the start: a monotonic time plus
 	 * this is wall-clock ns since the epoch */
 	__s64 realtime_offset_ns;
+	/* How well that offset is known, for placing logs of several hosts
+	 * side by side (`convert --add`).  Optional in INFO (absent in
+	 * recordings made before it existed: 0, unknown):
+	 * realtime_offset_err_ns: half the tightest paired read's window;
+	 * clock_esterror_us: the kernel's NTP estimated error (adjtimex);
+	 * clock_synced: the kernel's clock was NTP-synchronised. */
+	__u64 realtime_offset_err_ns;
+	__u64 clock_esterror_us;
+	bool clock_synced;
+	/* The recording machine's host name (uname nodename); NULL when
+	 * unknown (recordings made before it was kept).  Optional in INFO. */
+	char *host;
 	__u32 root_pid;	      /* the command's pid */
 	__u32 args_max;	      /* --args-max in force */
 	__u64 ringbuf_bytes;  /* --buffer-size */

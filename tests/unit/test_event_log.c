@@ -852,3 +852,39 @@ Test(event_log, attached_and_cgroup_recordings_say_so)
 	fclose(f);
 	close(fd);
 }
+
+/* convert --add places logs of several hosts by these: they survive the round trip. */
+Test(event_log, host_and_clock_accuracy_round_trip)
+{
+	struct event_log_info info = sample_info(SCHED_OFF);
+	const struct event_log_info *got;
+	struct event_log_reader *r;
+	FILE *f;
+	int fd;
+
+	info.host = "worker-1";
+	info.realtime_offset_err_ns = 37;
+	info.clock_esterror_us = 1500;
+	info.clock_synced = true;
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+	got = event_log_reader__info(r);
+	cr_assert_str_eq(got->host, "worker-1");
+	cr_assert_eq(got->realtime_offset_err_ns, 37);
+	cr_assert_eq(got->clock_esterror_us, 1500);
+	cr_assert(got->clock_synced);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+
+	/* An older recording without them reads as unknown. */
+	info.host = NULL;
+	info.realtime_offset_err_ns = 0;
+	cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+	got = event_log_reader__info(r);
+	cr_assert_null(got->host);
+	cr_assert_eq(got->realtime_offset_err_ns, 0);
+	cr_assert_not(got->clock_synced);
+	event_log_reader__free(r);
+	fclose(f);
+	close(fd);
+}

@@ -198,7 +198,8 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	    (json_object_object_get_ex(obj, "makeflags", NULL) && !get_string(obj, "makeflags", &info->makeflags)) ||
 	    (json_object_object_get_ex(obj, "path_env", NULL) && !get_string(obj, "path_env", &info->path_env)) ||
 	    (json_object_object_get_ex(obj, "cwd", NULL) && !get_string(obj, "cwd", &info->cwd)) ||
-	    (json_object_object_get_ex(obj, "cgroup", NULL) && !get_string(obj, "cgroup", &info->cgroup))) {
+	    (json_object_object_get_ex(obj, "cgroup", NULL) && !get_string(obj, "cgroup", &info->cgroup)) ||
+	    (json_object_object_get_ex(obj, "host", NULL) && !get_string(obj, "host", &info->host))) {
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's optional fields have the wrong type");
 		goto out;
 	}
@@ -208,6 +209,16 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'mem_period_ns' is out of range");
 		goto out;
 	}
+	/* Optional: how well the wall-clock offset is known (convert --add). */
+	if (json_object_object_get_ex(obj, "realtime_offset_err_ns", NULL) &&
+	    (!get_u64(obj, "realtime_offset_err_ns", &info->realtime_offset_err_ns) ||
+	     !get_u64(obj, "clock_esterror_us", &info->clock_esterror_us) ||
+	     !json_object_object_get_ex(obj, "clock_synced", &att) || !json_object_is_type(att, json_type_boolean))) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's clock accuracy fields are incomplete");
+		goto out;
+	}
+	if (info->realtime_offset_err_ns)
+		info->clock_synced = json_object_get_boolean(att);
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
 	/* Optional too: recordings made before --deps existed have none. */
 	if (json_object_object_get_ex(obj, "deps", &dv)) {
@@ -420,6 +431,7 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->path_env);
 	free(info->cwd);
 	free(info->cgroup);
+	free(info->host);
 	free((pid_t *)info->follow);
 	for (i = 0; info->cmd_argv && i < info->cmd_argc; i++)
 		free(info->cmd_argv[i]);

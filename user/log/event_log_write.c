@@ -129,6 +129,12 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 		err = json_put_str(obj, "cwd", info->cwd);
 	if (!err && info->mem_period_ns)
 		err = json_put_uint(obj, "mem_period_ns", info->mem_period_ns);
+	if (!err && info->host)
+		err = json_put_str(obj, "host", info->host);
+	if (!err && info->realtime_offset_err_ns)
+		err = json_put_uint(obj, "realtime_offset_err_ns", info->realtime_offset_err_ns) ?:
+		      json_put_uint(obj, "clock_esterror_us", info->clock_esterror_us) ?:
+		      json_put_bool(obj, "clock_synced", info->clock_synced);
 	if (!err) {
 		text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN);
 		err = text ? put_frame(w, BBL_FRAME_INFO, text, strlen(text)) : -ENOMEM;

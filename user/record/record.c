@@ -15,6 +15,7 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/sysinfo.h>
+#include <sys/timex.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -102,25 +103,41 @@ static __u64 now_ns(clockid_t clock)
 	return (__u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
+/* The wall clock as the recording knows it, for INFO. */
+struct wall_clock {
+	__s64 offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	__u64 err_ns;	 /* half the window of the read that gave it; >= 1 */
+	__u64 esterror_us; /* the kernel's NTP estimated error */
+	bool synced;	 /* NTP says the clock is synchronised */
+};
+
 /*
  * CLOCK_REALTIME - CLOCK_MONOTONIC, from the tightest of a few paired
- * reads: the pair least disturbed by preemption brackets the offset best.
+ * reads: the pair least disturbed by preemption brackets the offset best,
+ * to within half its window.  adjtimex() (read only, any user) says how
+ * far the wall clock itself may be from true time: two hosts' logs line
+ * up no better than both errors together (`convert --add`).
  */
-static __s64 realtime_offset_ns(void)
+static struct wall_clock read_wall_clock(void)
 {
-	__s64 best = 0;
-	__u64 best_gap = UINT64_MAX;
-	int i;
+	struct wall_clock wc = { .err_ns = UINT64_MAX };
+	struct timex tx = { .modes = 0 };
+	int i, state;
 
 	for (i = 0; i < 5; i++) {
 		__u64 m0 = now_ns(CLOCK_MONOTONIC), rt = now_ns(CLOCK_REALTIME), m1 = now_ns(CLOCK_MONOTONIC);
 
-		if (m1 - m0 < best_gap) {
-			best_gap = m1 - m0;
-			best = (__s64)(rt - (m0 + (m1 - m0) / 2));
+		if ((m1 - m0) / 2 < wc.err_ns) {
+			wc.err_ns = (m1 - m0) / 2;
+			wc.offset_ns = (__s64)(rt - (m0 + (m1 - m0) / 2));
 		}
 	}
-	return best;
+	if (!wc.err_ns)
+		wc.err_ns = 1;
+	state = adjtimex(&tx);
+	wc.synced = state >= 0 && state != TIME_ERROR && !(tx.status & STA_UNSYNC);
+	wc.esterror_us = state >= 0 ? (__u64)tx.esterror : 0;
+	return wc;
 }
 
 /* The machine's memory stall so far, into the log; nothing where there is no PSI. */
@@ -311,7 +328,7 @@ cleanup:
 
 static void fill_info(struct event_log_info *info, const struct record_opts *opts, const struct run_as *ra,
 		      const struct command_env *env, struct utsname *uts, const struct capture *cap, pid_t pid,
-		      __u64 start_ns, __s64 offset, char *online_list, char *cwd)
+		      __u64 start_ns, const struct wall_clock *wc, char *online_list, char *cwd)
 {
 	memset(info, 0, sizeof(*info));
 	info->buildbpf_version = (char *)BUILDBPF_VERSION;
@@ -321,7 +338,11 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->possible_cpus = capture__nr_cpus(cap);
 	info->page_size = sysconf(_SC_PAGESIZE);
 	info->start_ns = start_ns;
-	info->realtime_offset_ns = offset;
+	info->realtime_offset_ns = wc->offset_ns;
+	info->realtime_offset_err_ns = wc->err_ns;
+	info->clock_esterror_us = wc->esterror_us;
+	info->clock_synced = wc->synced;
+	info->host = uts->nodename;
 	info->root_pid = pid;
 	info->args_max = opts->args_max;
 	info->ringbuf_bytes = opts->ringbuf_bytes;
@@ -539,7 +560,7 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	struct bbl_trailer trailer = {};
 	struct utsname uts;
 	__u64 start_ns;
-	__s64 offset;
+	struct wall_clock wc;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
 	char *cgroup_argv[] = { "--cgroup", (char *)opts->cgroup_path, NULL };
 	bool capture_failed;
@@ -563,9 +584,9 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	if (cwd_len >= 0)
 		cwd[cwd_len] = '\0';
 
-	offset = realtime_offset_ns();
+	wc = read_wall_clock();
 	start_ns = now_ns(CLOCK_MONOTONIC);
-	fill_info(&info, opts, ra, &no_env, &uts, cap, opts->attach_pid, start_ns, offset,
+	fill_info(&info, opts, ra, &no_env, &uts, cap, opts->attach_pid, start_ns, &wc,
 		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL,
 		  cwd_len >= 0 ? cwd : NULL);
 	info.cmd_argv = argv ? argv : cgroup_argv;
@@ -626,7 +647,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	struct sysinfo si;
 	struct utsname uts;
 	__u64 start_ns, end_ns;
-	__s64 offset;
+	struct wall_clock wc;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], *cwd = NULL;
 	bool capture_failed = false;
 	int err;
@@ -644,7 +665,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 		goto cleanup;
 	}
 
-	offset = realtime_offset_ns();
+	wc = read_wall_clock();
 	start_ns = now_ns(CLOCK_MONOTONIC);
 	err = launch__spawn(&launch, opts->cmd_argv, env.vars, &r->orig_mask);
 	if (err) {
@@ -655,7 +676,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	sink->root_pid = launch.pid;
 	/* The command starts where buildbpf runs: launch does not chdir. */
 	cwd = getcwd(NULL, 0);
-	fill_info(&info, opts, ra, &env, &uts, cap, launch.pid, start_ns, offset,
+	fill_info(&info, opts, ra, &env, &uts, cap, launch.pid, start_ns, &wc,
 		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL, cwd);
 	err = event_log_writer__open(&sink->log, log_fd, &info);
 	if (err) {
