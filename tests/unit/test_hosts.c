@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * convert --add: logs of several hosts whose clocks differ by a known
+ * offset, placed on one time line exactly; distcc's remote jobs linked to
+ * the clients that waited for them.
+ */
+#include <errno.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "hosts/hosts.h"
+#include "model/lanes.h"
+#include "model/trace_layout.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define SEC 1000000000ull
+/* Host A's wall clock minus its monotonic clock: 2026-12-01 on a machine up 5 days. */
+#define OFF_A 1796083200000000000ll
+/* Host B booted 7.3 s (and 123 ns) later than A: its monotonic clock reads that much less. */
+#define B_BEHIND_NS 7300000123ll
+#define OFF_B (OFF_A + B_BEHIND_NS)
+
+/* One host's replayed log, as convert has it. */
+struct test_host {
+	struct event_log_info info;
+	struct replay rp;
+};
+
+static void host_begin(struct test_host *th, const char *name, __s64 offset, __u64 start_ns, __u32 root, long cpus)
+{
+	memset(th, 0, sizeof(*th));
+	th->info.host = (char *)name;
+	th->info.realtime_offset_ns = offset;
+	th->info.start_ns = start_ns;
+	th->info.root_pid = root;
+	th->info.online_cpus = cpus;
+	th->rp.info = &th->info;
+	th->rp.model = model__new(root, start_ns);
+	cr_assert_not_null(th->rp.model);
+}
+
+static void host_end(struct test_host *th, __u64 end_ns)
+{
+	cr_assert_eq(model__finish(th->rp.model, end_ns), 0);
+	lanes__assign_model(th->rp.model);
+	th->rp.end_ns = end_ns;
+	th->rp.layout = trace_layout__new(th->rp.model);
+	cr_assert_not_null(th->rp.layout);
+}
+
+static void host_free(struct test_host *th)
+{
+	replay__free(&th->rp);
+}
+
+/* pid runs argv from start to end (ns of its own host), with CPU time cpu_ns. */
+static void proc(struct test_host *th, __u32 pid, __u32 parent, __u64 start, __u64 end, __u64 cpu_ns,
+		 const char *const argv[])
+{
+	synth_fork(th->rp.model, start, parent, pid, pid, false);
+	synth_exec(th->rp.model, start + 1000, pid, parent, argv[0], argv);
+	synth_exit_acct(th->rp.model, end, pid, 0, cpu_ns, 0, cpu_ns, 1000);
+}
+
+static size_t proc_index(const struct test_host *th, __u32 pid)
+{
+	const struct proc_instance *p = synth_proc_of(th->rp.model, pid);
+
+	cr_assert_not_null(p);
+	return p->id;
+}
+
+/*
+ * A starts at 10 s of its clock; B's recording starts 2 s of wall time
+ * later.  A process on each begins at one wall instant: 12.5 s on A's
+ * clock, (12.5 - 7.3...) s on B's.
+ */
+static void two_hosts(struct test_host *a, struct test_host *b, struct host *hosts)
+{
+	__u64 a0 = 10 * SEC, b0 = a0 + 2 * SEC - B_BEHIND_NS;
+	__u64 wall_a = a0 + 2500 * MS, wall_b = wall_a - B_BEHIND_NS;
+
+	host_begin(a, "client", OFF_A, a0, 100, 2);
+	proc(a, 101, 100, wall_a, wall_a + 300 * MS, 10 * MS, (const char *const[]){ "/bin/true", NULL });
+	host_end(a, a0 + 4 * SEC);
+	host_begin(b, "worker", OFF_B, b0, 200, 4);
+	proc(b, 201, 200, wall_b, wall_b + 300 * MS, 20 * MS, (const char *const[]){ "/bin/true", NULL });
+	host_end(b, b0 + 1 * SEC);
+	hosts[0] = (struct host){ .rp = &a->rp, .log_name = "a.bbl" };
+	hosts[1] = (struct host){ .rp = &b->rp, .log_name = "b.bbl" };
+}
+
+Test(hosts, clocks_a_known_offset_apart_line_up_exactly)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+	size_t pa, pb;
+
+	two_hosts(&a, &b, hosts);
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts[1].shift_ns, B_BEHIND_NS);
+	cr_assert_eq(hs.start_wall_ns, 10 * SEC + (__u64)OFF_A);
+	/* B ends 3 s of wall time after the common start, A at 4 s. */
+	cr_assert_eq(hs.end_wall_ns - hs.start_wall_ns, 4 * SEC);
+	/* The two processes began at one wall instant: the same trace time,
+	 * to the microsecond, on both hosts' tracks. */
+	pa = proc_index(&a, 101);
+	pb = proc_index(&b, 201);
+	cr_assert_eq(hosts__common_ns(&hs, 0, a.rp.model->procs[pa].start_ns),
+		     hosts__common_ns(&hs, 1, b.rp.model->procs[pb].start_ns));
+	cr_assert_eq(hosts__common_ns(&hs, 0, a.rp.model->procs[pa].start_ns), (__s64)(2500 * MS));
+	cr_assert_eq(a.rp.layout->procs[pa].span.ts, b.rp.layout->procs[pb].span.ts);
+	cr_assert_eq(a.rp.layout->procs[pa].span.ts, 2500001);
+	cr_assert_eq(a.rp.layout->procs[pa].span.end, b.rp.layout->procs[pb].span.end);
+	/* B's own records keep their times; only its origin moved. */
+	cr_assert_eq(b.rp.model->procs[pb].start_ns, 10 * SEC + 2500 * MS - B_BEHIND_NS);
+	cr_assert_eq(trace_us(b.rp.model, b.rp.model->end_ns), 4000001);
+	hosts__free(&hs);
+	host_free(&a);
+	host_free(&b);
+}
+
+Test(hosts, a_host_that_started_first_sets_the_common_start)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+
+	two_hosts(&a, &b, hosts);
+	/* Given the other way round: B's log first, A added. */
+	hosts[0] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
+	hosts[1] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts[1].shift_ns, -B_BEHIND_NS);
+	cr_assert_eq(hs.start_wall_ns, 10 * SEC + (__u64)OFF_A);
+	cr_assert_eq(trace_us(b.rp.model, b.rp.info->start_ns), 2000001);
+	cr_assert_eq(trace_us(a.rp.model, a.rp.info->start_ns), 1);
+	hosts__free(&hs);
+	host_free(&a);
+	host_free(&b);
+}
+
+Test(hosts, logs_that_cannot_be_placed_are_refused_clearly)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+
+	two_hosts(&a, &b, hosts);
+	b.info.realtime_offset_ns = 0;
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), -EINVAL);
+	cr_assert_str_eq(err, "'b.bbl' records no wall-clock offset: it cannot be placed beside the others");
+	/* A day apart: not one build. */
+	b.info.realtime_offset_ns = OFF_B + 86400 * (__s64)SEC;
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), -EINVAL);
+	cr_assert(strstr(err, "more than an hour apart") != NULL, "%s", err);
+	host_free(&a);
+	host_free(&b);
+}
+
+Test(hosts, the_accuracy_is_both_reads_and_both_ntp_errors)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+
+	two_hosts(&a, &b, hosts);
+	/* Old logs: unknown, and said why. */
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not(hs.accuracy_known);
+	cr_assert_not_null(hs.accuracy_note);
+	a.info.realtime_offset_err_ns = 40;
+	b.info.realtime_offset_err_ns = 60;
+	a.info.clock_esterror_us = 500;
+	b.info.clock_esterror_us = 1500;
+	a.info.clock_synced = true;
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not(hs.accuracy_known, "B's clock is not synchronised");
+	cr_assert(strstr(hs.accuracy_note, "NTP") != NULL);
+	b.info.clock_synced = true;
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert(hs.accuracy_known);
+	cr_assert_eq(hs.accuracy_ns, 100 + 2000 * 1000);
+	/* One machine (the same host name): one clock, only the reads count. */
+	b.info.host = "client";
+	b.info.clock_synced = false;
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert(hs.accuracy_known);
+	cr_assert_eq(hs.accuracy_ns, 100);
+	cr_assert_str_eq(hosts[0].name, "client");
+	cr_assert_str_eq(hosts[1].name, "client #2");
+	b.info.host = NULL;
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(hosts[1].name, "host 2");
+	host_free(&a);
+	host_free(&b);
+}
+
+static const char *const cc_e[] = { "/usr/bin/cc", "-E", "x.c", NULL };
+
+/* A distcc client on A: pid runs `distcc cc -O2 -c src -o obj`, its cpp child pid+1 ending at sent. */
+static void client(struct test_host *a, __u32 pid, const char *src, const char *opt, __u64 start, __u64 sent,
+		   __u64 end)
+{
+	const char *argv[] = { "/usr/bin/distcc", "cc", opt, "-c", src, "-o", "out.o", NULL };
+
+	synth_fork(a->rp.model, start, 100, pid, pid, false);
+	synth_exec(a->rp.model, start + 1000, pid, 100, argv[0], argv);
+	proc(a, pid + 1, pid, start + 1 * MS, sent, 1 * MS, cc_e);
+	synth_exit_acct(a->rp.model, end, pid, 0, 1 * MS, 0, 1 * MS, 1000);
+}
+
+/* A job on B: the compiler distccd runs on its temporary input, with cc1 below. */
+static void job(struct test_host *b, __u32 pid, const char *input, const char *opt, __u64 start, __u64 end)
+{
+	const char *argv[] = { "/usr/bin/x86_64-linux-gnu-gcc", opt, "-c", input, "-o", "/tmp/distccd_0b.o", NULL };
+	const char *cc1[] = { "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-fpreprocessed", input, NULL };
+
+	proc(b, pid, 200, start, end, 2 * MS, argv);
+	proc(b, pid + 1, pid, start + 1 * MS, end - 1 * MS, 50 * MS, cc1);
+}
+
+Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+	/* B's clock reads B_BEHIND_NS less than A's at one instant. */
+	__u64 a0 = 10 * SEC, b0 = a0 - B_BEHIND_NS, t = a0 + 100 * MS, u = t - B_BEHIND_NS;
+
+	host_begin(&a, "client", OFF_A, a0, 100, 2);
+	/* Two clients with the same flags, overlapping: 300 sent first ... */
+	client(&a, 300, "one.c", "-O2", t, t + 20 * MS, t + 400 * MS);
+	client(&a, 310, "two.c", "-O2", t + 5 * MS, t + 30 * MS, t + 450 * MS);
+	/* ... one with other flags, and a pump-mode client. */
+	client(&a, 320, "three.c", "-O0", t + 6 * MS, t + 40 * MS, t + 500 * MS);
+	client(&a, 330, "four.c", "-O2", t + 7 * MS, t + 50 * MS, t + 600 * MS);
+	/* A local compile is no client. */
+	proc(&a, 340, 100, t, t + 10 * MS, 5 * MS, (const char *const[]){ "/usr/bin/cc", "-c", "five.c", NULL });
+	host_end(&a, a0 + 2 * SEC);
+
+	host_begin(&b, "worker", OFF_B, b0, 200, 4);
+	job(&b, 400, "/tmp/distccd_aa.i", "-O2", u + 25 * MS, u + 300 * MS);
+	job(&b, 410, "/tmp/distccd_bb.i", "-O2", u + 35 * MS, u + 350 * MS);
+	job(&b, 420, "/tmp/distccd_cc.i", "-O0", u + 45 * MS, u + 360 * MS);
+	job(&b, 430, "/tmp/distccd_dd/home/u/src/four.c", "-O2", u + 55 * MS, u + 370 * MS);
+	/* A job no client waited for (its flags match no one in its window). */
+	job(&b, 440, "/tmp/distccd_ee.i", "-O3", u + 60 * MS, u + 100 * MS);
+	host_end(&b, b0 + 2 * SEC);
+
+	hosts[0] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
+	hosts[1] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts__link_remote_jobs(&hs), 0);
+	cr_assert_eq(hosts__audit(&hs), 0);
+	cr_assert_eq(hs.audit.clients, 4);
+	cr_assert_eq(hs.audit.jobs, 5, "the driver per job, never its cc1");
+	cr_assert_eq(hs.nr_links, 4);
+	cr_assert_eq(hs.audit.matched, 4);
+	/* Jobs in start order: 400 had two clients in its window, took the first sender. */
+	cr_assert_eq(hs.links[0].job_proc, proc_index(&b, 400));
+	cr_assert_eq(hs.links[0].client_proc, proc_index(&a, 300));
+	cr_assert_eq(hs.links[0].how, MATCH_SEND_ORDER);
+	cr_assert_eq(hs.links[1].job_proc, proc_index(&b, 410));
+	cr_assert_eq(hs.links[1].client_proc, proc_index(&a, 310));
+	cr_assert_eq(hs.links[1].how, MATCH_SEND_ORDER, "330 fits too");
+	cr_assert_eq(hs.links[2].client_proc, proc_index(&a, 320));
+	cr_assert_eq(hs.links[2].how, MATCH_WINDOW);
+	cr_assert_eq(hs.links[3].job_proc, proc_index(&b, 430));
+	cr_assert_eq(hs.links[3].client_proc, proc_index(&a, 330));
+	cr_assert_eq(hs.links[3].how, MATCH_SOURCE);
+	cr_assert_eq(hs.links[0].client_host, 0);
+	cr_assert_eq(hs.links[0].job_host, 1);
+	/* 300 waited from its send (its cpp's end) to its end; the job ran 275 ms. */
+	cr_assert_eq(hs.links[0].wait_ns, 380 * MS);
+	cr_assert_eq(hs.links[0].job_ns, 275 * MS);
+	cr_assert_eq(hs.links[0].job_cpu_ns, 52 * MS);
+	cr_assert_eq(hs.audit.by[MATCH_SEND_ORDER], 2);
+	cr_assert_eq(hs.audit.by[MATCH_WINDOW], 1);
+	cr_assert_eq(hs.audit.by[MATCH_SOURCE], 1);
+	cr_assert_eq(hs.audit.remote_cpu_ns, 5 * 52 * MS, "every job's CPU, matched or not");
+	cr_assert_eq(hs.audit.arrows_not_drawn, 0);
+	/* The audit over both hosts: 6 CPUs, every process's CPU. */
+	cr_assert_eq(hs.audit.nr_cpus, 6);
+	cr_assert_eq(hs.audit.cpu_ns, 4 * 2 * MS + 5 * MS + 5 * 52 * MS);
+	cr_assert_eq(hs.audit.wall_ns, 2 * SEC);
+	cr_assert_float_eq(hs.audit.parallelism, (double)hs.audit.cpu_ns / (double)hs.audit.wall_ns, 1e-12);
+	cr_assert_float_eq(hs.audit.utilisation, hs.audit.parallelism / 6, 1e-12);
+	cr_assert_not(hs.audit.peak_known, "no scheduler records");
+	hosts__free(&hs);
+	host_free(&a);
+	host_free(&b);
+}
+
+/* The peak of the hosts' running counters together, at the instant they overlap. */
+Test(hosts, the_peak_adds_the_hosts_counters_at_each_instant)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+
+	two_hosts(&a, &b, hosts);
+	a.rp.sched = sched_model__new(SCHED_SUMMARY, 10 * MS, 2, a.info.start_ns);
+	b.rp.sched = sched_model__new(SCHED_SUMMARY, 10 * MS, 4, b.info.start_ns);
+	cr_assert(a.rp.sched && b.rp.sched);
+	/* A: one thread busy for 1 s from 0.5 s; B: three threads from 2.5 s of A's time line. */
+	synth_cpu_slice(a.rp.sched, 0, 101, 101, a.info.start_ns + 500 * MS, a.info.start_ns + 3000 * MS, 0);
+	for (__u32 c = 0; c < 3; c++)
+		synth_cpu_slice(b.rp.sched, c, 201 + c, 201, b.info.start_ns + 500 * MS, b.info.start_ns + 900 * MS, 0);
+	cr_assert_eq(sched_model__finish(a.rp.sched, a.rp.end_ns), 0);
+	cr_assert_eq(sched_model__finish(b.rp.sched, b.rp.end_ns), 0);
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts__link_remote_jobs(&hs), 0);
+	cr_assert_eq(hosts__audit(&hs), 0);
+	cr_assert(hs.audit.peak_known);
+	cr_assert_float_eq(hs.audit.peak_running, 4.0, 1e-9);
+	hosts__free(&hs);
+	host_free(&a);
+	host_free(&b);
+}
