@@ -10,6 +10,8 @@
  *   report   open the log -> replay -> report
  *   diff     prepare output -> replay both logs -> compare -> report -> the
  *            --fail-if gate (main/cmd_diff.c)
+ *   convert --add   replay every host's log -> align them (hosts/) -> one
+ *            trace with a process group per host -> report
  *
  * A recording is opened, replayed and audited alike by every mode that
  * reads one (main/recording.c).
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "exit_status.h"
@@ -42,6 +45,8 @@
 #include "record/record.h"
 #include "record/trace_dir.h"
 #include "graph/build_graph.h"
+#include "hosts/hosts.h"
+#include "report/hosts_report.h"
 #include "report/audit.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
@@ -436,6 +441,146 @@ cleanup:
 	return exit_code;
 }
 
+_Static_assert(CLI_ADD_MAX + 1 <= HOSTS_MAX, "every --add log is a host");
+
+/* The hosts' logs of convert --add: each replayed, none given twice. */
+struct host_logs {
+	size_t n;
+	const char *paths[HOSTS_MAX];
+	struct replay rps[HOSTS_MAX];
+	struct event_log_reader *readers[HOSTS_MAX];
+	struct host hosts[HOSTS_MAX];
+};
+
+/* Opens and replays every log.  0, or -1 (said). */
+static int load_host_logs(struct host_logs *hl, const struct cli_opts *opts, const struct run_as *ra)
+{
+	struct replay_opts ropts = {
+		.sched = opts->sched,
+		.sched_given = opts->sched_given,
+		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
+		.deps = opts->deps,
+		.deps_given = opts->deps_given,
+		.stop = &stop_signal,
+	};
+	struct stat st[HOSTS_MAX];
+	char esc[TERM_ESCAPE_BUF], esc2[TERM_ESCAPE_BUF];
+	size_t i, j;
+	int fd, err;
+
+	hl->n = opts->nr_add + 1;
+	hl->paths[0] = opts->log_path;
+	for (i = 1; i < hl->n; i++)
+		hl->paths[i] = opts->add[i - 1];
+	for (i = 0; i < hl->n; i++) {
+		fd = open_log(hl->paths[i], ra);
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &st[i])) {
+			st[i].st_dev = 0;
+			st[i].st_ino = 0;
+		}
+		/* One host's log twice would show its build twice, linked to itself. */
+		for (j = 0; j < i; j++)
+			if (st[j].st_ino && st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+				fprintf(stderr, "buildbpf: '%s' is the same recording as '%s': each host's log once\n",
+					term_escape(hl->paths[i], esc, sizeof(esc)),
+					term_escape(hl->paths[j], esc2, sizeof(esc2)));
+				close(fd);
+				return -1;
+			}
+		err = replay_log(fd, hl->paths[i], &ropts, &hl->rps[i], &hl->readers[i], true);
+		close(fd);
+		if (err)
+			return -1;
+		hl->hosts[i] = (struct host){ .rp = &hl->rps[i], .log_name = hl->paths[i] };
+	}
+	return 0;
+}
+
+static void free_host_logs(struct host_logs *hl)
+{
+	for (size_t i = 0; i < HOSTS_MAX; i++) {
+		replay__free(&hl->rps[i]);
+		event_log_reader__free(hl->readers[i]);
+	}
+}
+
+/*
+ * buildbpf convert A.bbl --add B.bbl ...: one trace of several hosts.  The
+ * first log's build keeps its audit (of its own span, computed before the
+ * alignment widens it) and merged traces; otherData.hosts has the rest.
+ */
+static int cmd_convert_hosts(const struct cli_opts *opts, const struct run_as *ra)
+{
+	struct run_outputs_spec spec = { .trace = opts->output, .force = opts->force, .writer = run_as__user(ra) };
+	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
+	static struct host_logs hl; /* large: replays of up to 64 hosts */
+	const struct trace_dir no_dir = { .fd = -1 };
+	struct trace_meta metas[HOSTS_MAX];
+	struct trace_part parts[HOSTS_MAX];
+	struct trace_link *links = NULL;
+	struct build_graph graph = {}, no_graph = {};
+	struct audit audit_buf, *audit = NULL;
+	struct trace_merge *merged = NULL;
+	struct json_object *extra = NULL;
+	struct host_set hs = {};
+	const char *written;
+	char err[256];
+	size_t i;
+	int exit_code = EXIT_FAILURE_SETUP;
+
+	stop_on_signals();
+	memset(&hl, 0, sizeof(hl));
+	if (run_outputs__prepare(&outs, &spec) || load_host_logs(&hl, opts, ra))
+		goto cleanup;
+	audit = compute_audit(&audit_buf, &graph, &hl.rps[0]);
+	if (hosts__align(&hs, hl.hosts, hl.n, err, sizeof(err))) {
+		fprintf(stderr, "buildbpf: %s\n", err);
+		goto cleanup;
+	}
+	if (hosts__link_remote_jobs(&hs) || hosts__audit(&hs) || !(links = calloc(hs.nr_links + 1, sizeof(*links))) ||
+	    !(extra = hosts_report__json(&hs))) {
+		fprintf(stderr, "buildbpf: out of memory aligning the hosts\n");
+		goto cleanup;
+	}
+	merged = merge_traces(opts, &hl.rps[0], &no_dir);
+	if (stop_signal)
+		goto cleanup;
+	for (i = 0; i < hl.n; i++) {
+		fill_meta(&metas[i], &hl.rps[i], i ? NULL : merged, i ? NULL : audit, i ? &no_graph : &graph);
+		parts[i] = (struct trace_part){ hl.rps[i].model, &metas[i], hosts_report__trace_pid0(i), hl.hosts[i].name };
+	}
+	for (i = 0; i < hs.nr_links; i++)
+		links[i] = (struct trace_link){ hs.links[i].client_host, hs.links[i].client_proc, hs.links[i].job_host,
+						hs.links[i].job_proc, "remote job" };
+	written = run_outputs__write_parts(&outs, parts, hl.n, links, hs.nr_links, extra);
+	if (!written)
+		goto cleanup;
+	if (!opts->quiet) {
+		/* The first build's own lines in its own span, as a plain convert prints them. */
+		hl.rps[0].model->start_ns = hl.hosts[0].own_start_ns;
+		hl.rps[0].model->end_ns = hl.hosts[0].own_end_ns;
+		run_report__print(stderr, &hl.rps[0], replay__exit_code(&hl.rps[0]), written, merged, audit,
+				  opts->verbose);
+		hosts_report__print(stderr, &hs);
+	}
+	exit_code = 0;
+cleanup:
+	if (stop_signal)
+		exit_code = say_stopped(NULL);
+	json_object_put(extra);
+	free(links);
+	hosts__free(&hs);
+	if (audit)
+		audit__free(audit);
+	build_graph__free(&graph);
+	run_outputs__free(&outs);
+	trace_merge__free(merged);
+	free_host_logs(&hl);
+	return exit_code;
+}
+
 /*
  * Whether a mode loads BPF programs: the one thing buildbpf is root for.
  * Every other mode, a mode added later included, is run_without_bpf().
@@ -459,7 +604,7 @@ static int run_without_bpf(const struct cli_opts *opts)
 	if (run_as__resolve(&ra, opts->user, opts->keep_root, opts->keep_env) || privilege__drop_holding_nothing(&ra))
 		return EXIT_FAILURE_SETUP;
 	if (opts->mode != CLI_DIFF)
-		return cmd_read(opts, &ra);
+		return opts->nr_add ? cmd_convert_hosts(opts, &ra) : cmd_read(opts, &ra);
 	stop_on_signals();
 	return cmd_diff(opts, &ra, &stop_signal);
 }

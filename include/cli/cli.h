@@ -20,6 +20,8 @@
 #define CLI_FAIL_IF_MAX 32
 /* --follow may be given this many times. */
 #define CLI_FOLLOW_MAX 16
+/* convert --add may be given this many times (hosts/hosts.h: HOSTS_MAX logs in all). */
+#define CLI_ADD_MAX 63
 
 /* What buildbpf was asked to do: its first argument names it. */
 enum cli_mode {
@@ -73,6 +75,9 @@ struct cli_opts {
 	const char *cgroup;	/* --cgroup: trace this cgroup v2's processes, no command */
 	pid_t follow[CLI_FOLLOW_MAX]; /* --follow: daemons whose new work is traced too */
 	size_t nr_follow;
+	/* convert --add: recordings of other hosts put in the same trace */
+	const char *add[CLI_ADD_MAX];
+	size_t nr_add;
 	char **cmd_argv; /* NULL-terminated, points into argv */
 	int cmd_argc;
 };

@@ -48,6 +48,9 @@ int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *s
  */
 const char *run_outputs__write_trace(struct run_outputs *o, const struct model *m, const struct trace_meta *meta,
 				     bool save_elsewhere);
+/* convert --add: the trace of several hosts (chrome_trace__write_parts()); never saved elsewhere. */
+const char *run_outputs__write_parts(struct run_outputs *o, const struct trace_part *parts, size_t n,
+				     const struct trace_link *links, size_t nr_links, struct json_object *extra);
 /* Writes --summary-json and --svg; a missing audit (a) writes none.  Never fails the run. */
 void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp);
 /*

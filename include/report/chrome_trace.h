@@ -62,4 +62,35 @@ struct trace_meta {
  */
 int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd);
 
+/*
+ * convert --add: several hosts in one trace.  Each part is one host's
+ * model, written as chrome_trace__write() would, its trace pids and tids
+ * moved up by pid0 (a multiple of TRACE_HOST_PID_STRIDE; 0 for the first)
+ * and its trace processes named "HOST: ...".  meta->layout is required.
+ */
+#define TRACE_HOST_PID_STRIDE 16
+
+struct trace_part {
+	const struct model *m;
+	const struct trace_meta *meta;
+	int pid0;
+	const char *host;
+};
+
+/* A flow arrow from one part's process slice to another's (cat "process"). */
+struct trace_link {
+	size_t from_part, from_proc;
+	size_t to_part, to_proc;
+	const char *name;
+};
+
+struct json_object;
+
+/*
+ * Writes the parts, then the links, then otherData: parts[0]'s, with the
+ * keys of extra (borrowed; NULL: none) added.  0, or -errno.
+ */
+int chrome_trace__write_parts(const struct trace_part *parts, size_t n, const struct trace_link *links,
+			      size_t nr_links, struct json_object *extra, int fd);
+
 #endif /* BUILDBPF_CHROME_TRACE_H */

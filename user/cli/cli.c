@@ -36,6 +36,7 @@ enum {
 	OPT_DURATION,
 	OPT_CGROUP,
 	OPT_FOLLOW,
+	OPT_ADD,
 };
 
 static const char usage_text[] =
@@ -43,7 +44,7 @@ static const char usage_text[] =
 	"       buildbpf [OPTIONS] --attach PID | --cgroup PATH\n"
 	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
 	"       buildbpf record [OPTIONS] [-o LOG] --attach PID | --cgroup PATH\n"
-	"       buildbpf convert [OPTIONS] LOG [-o TRACE]\n"
+	"       buildbpf convert [OPTIONS] LOG [--add LOG2 ...] [-o TRACE]\n"
 	"       buildbpf report [OPTIONS] LOG\n"
 	"       buildbpf diff [DIFF OPTIONS] OLD.bbl NEW.bbl\n"
 	"\n"
@@ -109,6 +110,11 @@ static const char usage_text[] =
 	"                         processes marked as the daemon's (repeatable)\n"
 	"      --duration TIME    with --attach or --cgroup: stop tracing after TIME\n"
 	"                         (units ns, us, ms, s)\n"
+	"      --add LOG2         convert: put the recording LOG2 of another host (a\n"
+	"                         distccd worker's --attach recording) in the same\n"
+	"                         trace, aligned on the hosts' wall clocks, one trace\n"
+	"                         process group per host, remote jobs linked to the\n"
+	"                         clients that waited (repeatable)\n"
 	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
 	"                         glob where '**' matches any number of directories,\n"
 	"                         read after the build (repeatable; quote globs), e.g.\n"
@@ -150,6 +156,7 @@ static const char usage_text[] =
 	"  sudo buildbpf record -o build.bbl -- make -j8\n"
 	"  sudo buildbpf -o server.json --attach \"$(pidof sccache)\" --duration 60s\n"
 	"  buildbpf convert build.bbl -o trace.json --sched=off\n"
+	"  buildbpf convert client.bbl --add worker1.bbl --add worker2.bbl -o all.json\n"
 	"  buildbpf diff before.bbl after.bbl --fail-if 'wall>+10%'\n";
 
 /* The leading decimal number of s; *end points past it.  No sign allowed. */
@@ -256,6 +263,7 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "follow", required_argument, NULL, OPT_FOLLOW },
+		{ "add", required_argument, NULL, OPT_ADD },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -450,6 +458,14 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 				return -EINVAL;
 			}
 			break;
+		case OPT_ADD:
+			if (!*optarg || opts->nr_add >= CLI_ADD_MAX) {
+				fprintf(err, "buildbpf: --add: %s\n",
+					*optarg ? "too many recordings (at most 63)" : "needs a recording");
+				return -EINVAL;
+			}
+			opts->add[opts->nr_add++] = optarg;
+			break;
 		case OPT_CGROUP:
 			run_only = "--cgroup";
 			if (!*optarg) {
@@ -517,6 +533,16 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	}
 	if (opts->user && opts->keep_root) {
 		fprintf(err, "buildbpf: --user and --keep-root exclude each other\n");
+		return -EINVAL;
+	}
+	if (opts->nr_add && opts->mode != CLI_CONVERT) {
+		fprintf(err, "buildbpf: --add puts recordings of other hosts in one trace: it is for convert "
+			     "(buildbpf convert A.bbl --add B.bbl -o t.json)\n");
+		return -EINVAL;
+	}
+	if (opts->nr_add && (opts->svg || opts->summary_json)) {
+		fprintf(err, "buildbpf: convert --add writes one trace of every host; --svg and --summary-json "
+			     "draw one host's build (convert each recording alone for them)\n");
 		return -EINVAL;
 	}
 	if (opts->mode == CLI_CONVERT || opts->mode == CLI_REPORT) {

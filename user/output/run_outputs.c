@@ -126,6 +126,23 @@ const char *run_outputs__write_trace(struct run_outputs *o, const struct model *
 	return save_elsewhere ? save_trace_elsewhere(o, m, meta) : NULL;
 }
 
+const char *run_outputs__write_parts(struct run_outputs *o, const struct trace_part *parts, size_t n,
+				     const struct trace_link *links, size_t nr_links, struct json_object *extra)
+{
+	struct output *out = &o->trace;
+	char esc[TERM_ESCAPE_BUF];
+	int err;
+
+	err = commit(out, "trace", chrome_trace__write_parts(parts, n, links, nr_links, extra, out->fd), false,
+		     &o->trace_elsewhere);
+	if (!err)
+		return out->path;
+	fprintf(stderr, "buildbpf: cannot write the trace to '%s': %s\n", term_escape(out->path, esc, sizeof(esc)),
+		strerror(-err));
+	output__discard(out);
+	return NULL;
+}
+
 /* Commits a side output that writer filled, or says why not.  Like the
  * trace, a failure here never fails the build. */
 static void finish_side_output(struct run_outputs *ro, struct output *o, const char *what, int err)

@@ -88,6 +88,10 @@ struct builder {
 	bool *critical;			 /* with graph: per proc, on the critical path */
 	size_t data_flows;		 /* data edges drawn as flows */
 	const struct trace_meta *meta;
+	/* convert --add: this host's trace processes are the single-host ones
+	 * moved up by pid0 (0 for one host), named "HOST: name" (emit()). */
+	int pid0;
+	const char *host;
 };
 
 /* Data edges drawn as flow arrows at most: a huge build's would swamp the viewer. */
@@ -180,6 +184,37 @@ static int put_json(struct builder *b, struct json_object *val)
 }
 
 /*
+ * convert --add: an event of one host's part moved to its trace processes.
+ * Every pid and tid is the single-host one plus pid0, so each host keeps
+ * the single-host numbering rules (rule 12: a process's first track's tid
+ * is its pid, sort indexes repeat them) and no two hosts share a pid; a
+ * process's name says its host.  One place, so no generator needs to know.
+ */
+static int move_to_host(const struct builder *b, struct json_object *ev)
+{
+	struct json_object *v, *args;
+	const char *name;
+	char text[512];
+
+	if (json_object_object_get_ex(ev, "pid", &v) && json_object_set_int64(v, json_object_get_int64(v) + b->pid0) != 1)
+		return -ENOMEM;
+	if (json_object_object_get_ex(ev, "tid", &v) && json_object_set_int64(v, json_object_get_int64(v) + b->pid0) != 1)
+		return -ENOMEM;
+	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(ev, "name", &v))
+		return 0;
+	name = json_object_get_string(v);
+	if (!strcmp(name, "process_sort_index") || !strcmp(name, "thread_sort_index")) {
+		if (json_object_object_get_ex(args, "sort_index", &v) &&
+		    json_object_set_int64(v, json_object_get_int64(v) + b->pid0) != 1)
+			return -ENOMEM;
+	} else if (!strcmp(name, "process_name") && json_object_object_get_ex(args, "name", &v)) {
+		snprintf(text, sizeof(text), "%s: %s", b->host ? b->host : "host", json_object_get_string(v));
+		return json_replace(args, "name", json_new_clean_string(text, strlen(text)));
+	}
+	return 0;
+}
+
+/*
  * The next element of traceEvents, written at once: only the event at
  * hand is ever in memory.  Takes ownership of ev.
  */
@@ -189,6 +224,10 @@ static int emit(struct builder *b, struct json_object *ev)
 
 	if (!ev)
 		return -ENOMEM;
+	if (b->host && (err = move_to_host(b, ev))) {
+		json_object_put(ev);
+		return err;
+	}
 	err = b->nr_events++ ? put_text(b, ",", 1) : 0;
 	if (err) {
 		json_object_put(ev);
@@ -1118,11 +1157,55 @@ static int add_merged(struct builder *b, const struct trace_merge *tm)
 	return err;
 }
 
+/* Everything one model puts in traceEvents. */
+static int add_body(struct builder *b, const struct trace_meta *meta)
+{
+	const struct model *m = b->m;
+	size_t i;
+	int err;
+
+	err = add_track_names(b, meta);
+	if (!err && b->sched)
+		err = add_cpu_track_names(b);
+	for (i = 0; !err && i < m->nr_procs; i++)
+		err = add_proc(b, i);
+	if (!err && b->graph)
+		err = add_data_flows(b);
+	if (!err && b->sched)
+		err = add_cpu_slices(b) ?: add_counters(b);
+	if (!err)
+		err = add_memory_counter(b);
+	if (!err && meta->merge)
+		err = add_merged(b, meta->merge);
+	return err;
+}
+
+/* The frame's end: otherData (with extra's keys added; extra is taken) and the newline. */
+static int add_tail(struct builder *b, const struct trace_meta *meta, struct json_object *extra)
+{
+	struct json_object *od = other_data(b, meta);
+	int err = od ? 0 : -ENOMEM;
+
+	if (extra) {
+		json_object_object_foreach(extra, key, val)
+		{
+			if (!err)
+				err = json_put(od, key, json_object_get(val));
+		}
+		json_object_put(extra);
+	}
+	if (err) {
+		json_object_put(od);
+		return err;
+	}
+	return put_str(b, "],\"displayTimeUnit\":\"ms\",\"otherData\":") ?: put_json(b, od) ?: put_str(b, "}\n") ?:
+	       flush(b);
+}
+
 int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd)
 {
 	static const struct trace_meta no_meta;
 	struct builder b;
-	size_t i;
 	int err;
 
 	if (!meta)
@@ -1131,22 +1214,78 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 	if (!err)
 		err = put_str(&b, "{\"traceEvents\":[");
 	if (!err)
-		err = add_track_names(&b, meta);
-	if (!err && b.sched)
-		err = add_cpu_track_names(&b);
-	for (i = 0; !err && i < m->nr_procs; i++)
-		err = add_proc(&b, i);
-	if (!err && b.graph)
-		err = add_data_flows(&b);
-	if (!err && b.sched)
-		err = add_cpu_slices(&b) ?: add_counters(&b);
+		err = add_body(&b, meta);
 	if (!err)
-		err = add_memory_counter(&b);
-	if (!err && meta->merge)
-		err = add_merged(&b, meta->merge);
-	if (!err)
-		err = put_str(&b, "],\"displayTimeUnit\":\"ms\",\"otherData\":") ?: put_json(&b, other_data(&b, meta)) ?:
-		      put_str(&b, "}\n") ?: flush(&b);
+		err = add_tail(&b, meta, NULL);
 	builder_free(&b);
+	return err;
+}
+
+/*
+ * A link between two hosts' processes: s at the start of the client's
+ * slice, f (bound to the enclosing slice) at the start of the job's, each
+ * in its own host's trace process.  The job cannot start before its
+ * client in the trace (rule 9: f.ts >= s.ts): such a link is not drawn.
+ */
+static int add_host_link(struct builder *b, const struct trace_part *parts, const struct trace_link *l)
+{
+	const struct trace_part *from = &parts[l->from_part], *to = &parts[l->to_part];
+	__s64 s_ts = from->meta->layout->procs[l->from_proc].span.ts, f_ts = to->meta->layout->procs[l->to_proc].span.ts;
+	struct json_object *ev;
+	int saved = b->pid0, err;
+	__s64 id;
+
+	if (f_ts < s_ts)
+		return 0;
+	id = ++b->last_flow_id;
+	b->pid0 = from->pid0;
+	ev = new_event("s", "process", l->name, TRACE_PID, lane_tid(from->m->procs[l->from_proc].lane), s_ts);
+	err = emit(b, json_done(ev, json_put_int(ev, "id", id)));
+	if (!err) {
+		b->pid0 = to->pid0;
+		ev = new_event("f", "process", l->name, TRACE_PID, lane_tid(to->m->procs[l->to_proc].lane), f_ts);
+		err = emit(b, json_done(ev, json_put_int(ev, "id", id) ?: json_put_str(ev, "bp", "e")));
+	}
+	b->pid0 = saved;
+	return err;
+}
+
+int chrome_trace__write_parts(const struct trace_part *parts, size_t n, const struct trace_link *links,
+			      size_t nr_links, struct json_object *extra, int fd)
+{
+	struct builder b;
+	size_t nr_events = 0, k, i;
+	__s64 last_flow_id = 0;
+	bool live = false;
+	int err = 0;
+
+	/* Part 0 last: its builder writes the links and otherData. */
+	for (i = 1; !err && i <= n; i++) {
+		k = i % n;
+		err = builder_init(&b, parts[k].m, parts[k].meta, fd);
+		live = true;
+		b.pid0 = parts[k].pid0;
+		b.host = parts[k].host;
+		b.nr_events = nr_events;
+		b.last_flow_id = last_flow_id;
+		if (!err && i == 1)
+			err = put_str(&b, "{\"traceEvents\":[");
+		if (!err)
+			err = add_body(&b, parts[k].meta);
+		if (k)
+			err = err ?: flush(&b);
+		nr_events = b.nr_events;
+		last_flow_id = b.last_flow_id;
+		if (k || err) {
+			builder_free(&b);
+			live = false;
+		}
+	}
+	for (i = 0; !err && i < nr_links; i++)
+		err = add_host_link(&b, parts, &links[i]);
+	if (!err)
+		err = add_tail(&b, parts[0].meta, json_object_get(extra));
+	if (live)
+		builder_free(&b);
 	return err;
 }
