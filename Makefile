@@ -155,9 +155,11 @@ DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-d
 # Debian package's build and check, the man page's rendering, and the
 # completion's run.
 PACKAGING_DEB_PKGS := debhelper dpkg-dev lintian man-db groff-base bash-completion
+# A real compile server (distccd) for the daemon tests.
+INTEG_DEB_PKGS := distcc
 VIEWER_DEB_PKGS := chromium nodejs npm
 deps: WANTED_PKGS := $(DEB_PKGS)
-test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS)
+test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS)
 deps test-deps:
 	$(Q)missing=; for p in $(WANTED_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
