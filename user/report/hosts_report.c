@@ -125,12 +125,14 @@ void hosts_report__print(FILE *f, const struct host_set *hs)
 	for (h = 0; h < hs->nr; h++) {
 		const struct host *ho = &hs->hosts[h];
 
-		fprintf(f, "buildbpf: host %s: %zu processes, %ld CPUs, clock %+.6f s from the first log's\n",
-			term_escape(ho->name, esc, sizeof(esc)), ho->rp->model->nr_procs, ho->rp->info->online_cpus,
-			(double)ho->shift_ns / 1e9);
+		fprintf(f, "buildbpf: host %s: trace pid %d, %zu processes, %ld CPUs, clock %+.3f ms from the first "
+			   "log's\n",
+			term_escape(ho->name, esc, sizeof(esc)), hosts_report__trace_pid0(h) + 1, ho->rp->model->nr_procs,
+			ho->rp->info->online_cpus, (double)ho->shift_ns / 1e6);
 	}
 	if (hs->accuracy_known)
-		fprintf(f, "buildbpf: hosts aligned on their wall clocks to within %.3f ms\n", hs->accuracy_ns / 1e6);
+		fprintf(f, "buildbpf: hosts aligned on their wall clocks to within %.3f ms (%llu ns)\n",
+			hs->accuracy_ns / 1e6, (unsigned long long)hs->accuracy_ns);
 	else
 		fprintf(f, "buildbpf: hosts aligned on their wall clocks; accuracy unknown: %s\n", hs->accuracy_note);
 	fprintf(f, "buildbpf: all hosts: %zu CPUs, %.3f s CPU in %.3f s wall: %.2f busy on average (%.0f %%)\n",
