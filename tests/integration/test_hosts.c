@@ -190,7 +190,8 @@ Test(hosts, a_distcc_build_and_its_daemon_convert_into_one_trace)
 	}
 	/* One machine, one clock: the accuracy is the two reads' windows. */
 	cr_assert_not(json_object_is_type(get_path(hosts, "alignment", "accuracy_ms"), json_type_null));
-	cr_assert_lt(json_object_get_double(get_path(hosts, "alignment", "accuracy_ms")), 1.0);
+	cr_assert_lt(json_object_get_int64(get_path(hosts, "alignment", "accuracy_ns")), 1000000);
+	cr_assert_lt(0, json_object_get_int64(get_path(hosts, "alignment", "accuracy_ns")));
 
 	/* The daemon's compiles are on the daemon host's lanes, each linked to the client that waited. */
 	slices = bb_slices(trace, "process");

@@ -52,7 +52,7 @@ static struct json_object *alignment_json(const struct host_set *hs)
 	err = json_put_str(o, "method", "wall clock: each log's CLOCK_REALTIME - CLOCK_MONOTONIC at its start") ?:
 	      json_put_int(o, "start_time_unix_ns", (__s64)hs->start_wall_ns);
 	if (!err && hs->accuracy_known)
-		err = json_put_ms(o, "accuracy_ms", hs->accuracy_ns);
+		err = json_put_ms(o, "accuracy_ms", hs->accuracy_ns) ?: json_put_int(o, "accuracy_ns", (__s64)hs->accuracy_ns);
 	else if (!err)
 		err = json_put_null(o, "accuracy_ms") ?: json_put_str(o, "accuracy_unknown_because", hs->accuracy_note);
 	return json_done(o, err);
