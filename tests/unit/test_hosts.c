@@ -5,13 +5,20 @@
  * the clients that waited for them.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "hosts/hosts.h"
 #include "model/lanes.h"
 #include "model/trace_layout.h"
+#include "report/chrome_trace.h"
+#include "report/hosts_report.h"
 #include "lib/synth.h"
+#include "lib/trace_rules.h"
 
 #define MS 1000000ull
 #define SEC 1000000000ull
@@ -322,6 +329,83 @@ Test(hosts, the_peak_adds_the_hosts_counters_at_each_instant)
 	cr_assert_eq(hosts__audit(&hs), 0);
 	cr_assert(hs.audit.peak_known);
 	cr_assert_float_eq(hs.audit.peak_running, 4.0, 1e-9);
+	hosts__free(&hs);
+	host_free(&a);
+	host_free(&b);
+}
+
+/* The trace of two aligned hosts: own trace pids per host, named after it, the rules kept, the link drawn. */
+Test(hosts, each_host_gets_its_own_trace_processes_and_the_links_bind)
+{
+	struct test_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	struct trace_meta metas[2] = {};
+	struct trace_part parts[2];
+	struct trace_link link;
+	struct json_object *root, *evs, *extra;
+	char err[256], *text;
+	size_t len, i, named = 0, flows = 0;
+	__s64 ts[2] = { -1, -1 };
+	FILE *f;
+	int fd = memfd_create("hosts-trace", MFD_CLOEXEC);
+
+	cr_assert_geq(fd, 0);
+	two_hosts(&a, &b, hosts);
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts__link_remote_jobs(&hs), 0);
+	cr_assert_eq(hosts__audit(&hs), 0);
+	for (i = 0; i < 2; i++) {
+		metas[i].layout = hosts[i].rp->layout;
+		parts[i] = (struct trace_part){ hosts[i].rp->model, &metas[i], hosts_report__trace_pid0(i), hosts[i].name };
+	}
+	link = (struct trace_link){ 0, proc_index(&a, 101), 1, proc_index(&b, 201), "remote job" };
+	extra = hosts_report__json(&hs);
+	cr_assert_not_null(extra);
+	cr_assert_eq(chrome_trace__write_parts(parts, 2, &link, 1, extra, fd), 0);
+	json_object_put(extra);
+	len = (size_t)lseek(fd, 0, SEEK_END);
+	text = calloc(1, len + 1);
+	f = fdopen(fd, "r");
+	cr_assert(text && f);
+	rewind(f);
+	cr_assert_eq(fread(text, 1, len, f), len);
+	fclose(f);
+	root = parse_trace_text(text, len);
+	free(text);
+	check_trace_rules(root);
+	evs = json_object_object_get(root, "traceEvents");
+	for (i = 0; i < json_object_array_length(evs); i++) {
+		struct json_object *ev = json_object_array_get_idx(evs, i), *args = json_object_object_get(ev, "args");
+		const char *name = json_object_get_string(json_object_object_get(ev, "name"));
+		long long pid = json_object_get_int64(json_object_object_get(ev, "pid"));
+
+		if (!strcmp(name, "process_name")) {
+			const char *want = pid == 1 ? "client: " : pid == 17 ? "worker: " : NULL;
+
+			cr_assert_not_null(want, "a trace pid %lld outside the hosts' ranges", pid);
+			cr_assert_eq(strncmp(json_object_get_string(json_object_object_get(args, "name")), want, strlen(want)),
+				     0);
+			named++;
+		} else if (!strcmp(name, "remote job")) {
+			cr_assert_eq(pid, json_object_get_string(json_object_object_get(ev, "ph"))[0] == 's' ? 1 : 17);
+			flows++;
+		} else if (!strcmp(json_object_get_string(json_object_object_get(ev, "ph")), "X") &&
+			   json_object_object_get(args, "pid")) {
+			long long real = json_object_get_int64(json_object_object_get(args, "pid"));
+
+			if (real == 101 || real == 201)
+				ts[real == 201] = json_object_get_int64(json_object_object_get(ev, "ts"));
+			cr_assert_eq(pid, real >= 200 ? 17 : 1, "process %lld on trace pid %lld", real, pid);
+		}
+	}
+	cr_assert_eq(named, 2);
+	cr_assert_eq(flows, 2);
+	/* One wall instant, one trace time, across the hosts. */
+	cr_assert_eq(ts[0], 2500001);
+	cr_assert_eq(ts[1], 2500001);
+	cr_assert_not_null(json_object_object_get(json_object_object_get(root, "otherData"), "hosts"));
+	json_object_put(root);
 	hosts__free(&hs);
 	host_free(&a);
 	host_free(&b);
