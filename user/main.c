@@ -370,10 +370,10 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, cons
 	return res.exit_code;
 }
 
-/* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
-static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
+/* How convert and report replay a recording: the levels asked for, else the recording's. */
+static struct replay_opts read_opts_of(const struct cli_opts *opts)
 {
-	struct replay_opts ropts = {
+	return (struct replay_opts){
 		.sched = opts->sched,
 		.sched_given = opts->sched_given,
 		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
@@ -381,6 +381,12 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 		.deps_given = opts->deps_given,
 		.stop = &stop_signal,
 	};
+}
+
+/* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
+static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
+{
+	struct replay_opts ropts = read_opts_of(opts);
 	struct run_outputs_spec spec = {
 		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
 		.summary_json = opts->summary_json,
@@ -455,14 +461,7 @@ struct host_logs {
 /* Opens and replays every log.  0, or -1 (said). */
 static int load_host_logs(struct host_logs *hl, const struct cli_opts *opts, const struct run_as *ra)
 {
-	struct replay_opts ropts = {
-		.sched = opts->sched,
-		.sched_given = opts->sched_given,
-		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
-		.deps = opts->deps,
-		.deps_given = opts->deps_given,
-		.stop = &stop_signal,
-	};
+	struct replay_opts ropts = read_opts_of(opts);
 	struct stat st[HOSTS_MAX];
 	char esc[TERM_ESCAPE_BUF], esc2[TERM_ESCAPE_BUF];
 	size_t i, j;
