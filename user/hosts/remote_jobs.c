@@ -258,7 +258,8 @@ int hosts__link_remote_jobs(struct host_set *hs)
 	}
 	if (err)
 		goto out;
-	qsort(jobs, nj, sizeof(*jobs), cmp_job_start);
+	if (nj)
+		qsort(jobs, nj, sizeof(*jobs), cmp_job_start);
 	a->clients = nc;
 	a->jobs = nj;
 	memset(a->by, 0, sizeof(a->by));
