@@ -68,7 +68,8 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
  * moved up by pid0 (a multiple of TRACE_HOST_PID_STRIDE; 0 for the first)
  * and its trace processes named "HOST: ...".  meta->layout is required.
  */
-#define TRACE_HOST_PID_STRIDE 16
+/* Above every trace pid one host's trace uses (1-5; --follow's daemons take 16-31). */
+#define TRACE_HOST_PID_STRIDE 64
 
 struct trace_part {
 	const struct model *m;

@@ -381,14 +381,14 @@ Test(hosts, each_host_gets_its_own_trace_processes_and_the_links_bind)
 		long long pid = json_object_get_int64(json_object_object_get(ev, "pid"));
 
 		if (!strcmp(name, "process_name")) {
-			const char *want = pid == 1 ? "client: " : pid == 17 ? "worker: " : NULL;
+			const char *want = pid == 1 ? "client: " : pid == 65 ? "worker: " : NULL;
 
 			cr_assert_not_null(want, "a trace pid %lld outside the hosts' ranges", pid);
 			cr_assert_eq(strncmp(json_object_get_string(json_object_object_get(args, "name")), want, strlen(want)),
 				     0);
 			named++;
 		} else if (!strcmp(name, "remote job")) {
-			cr_assert_eq(pid, json_object_get_string(json_object_object_get(ev, "ph"))[0] == 's' ? 1 : 17);
+			cr_assert_eq(pid, json_object_get_string(json_object_object_get(ev, "ph"))[0] == 's' ? 1 : 65);
 			flows++;
 		} else if (!strcmp(json_object_get_string(json_object_object_get(ev, "ph")), "X") &&
 			   json_object_object_get(args, "pid")) {
@@ -396,7 +396,7 @@ Test(hosts, each_host_gets_its_own_trace_processes_and_the_links_bind)
 
 			if (real == 101 || real == 201)
 				ts[real == 201] = json_object_get_int64(json_object_object_get(ev, "ts"));
-			cr_assert_eq(pid, real >= 200 ? 17 : 1, "process %lld on trace pid %lld", real, pid);
+			cr_assert_eq(pid, real >= 200 ? 65 : 1, "process %lld on trace pid %lld", real, pid);
 		}
 	}
 	cr_assert_eq(named, 2);
