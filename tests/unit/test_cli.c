@@ -418,3 +418,33 @@ Test(cli, follow_is_repeatable_beside_a_command)
 	cr_assert(not(eq(ptr, strstr(p.err, "--follow 'x': expected a process id"), NULL)));
 	done(&p);
 }
+
+/* convert --add: the other hosts' recordings, in order; refused where it means nothing. */
+Test(cli, add_takes_other_hosts_recordings_for_convert_only)
+{
+	struct parsed p = parse((const char *const[]){ "convert", "client.bbl", "--add", "w1.bbl", "--add", "w2.bbl",
+						       "-o", "t.json", NULL });
+
+	cr_assert_eq(p.ret, 1, "%s", p.err);
+	cr_assert_str_eq(p.opts.log_path, "client.bbl");
+	cr_assert_eq(p.opts.nr_add, 2);
+	cr_assert_str_eq(p.opts.add[0], "w1.bbl");
+	cr_assert_str_eq(p.opts.add[1], "w2.bbl");
+	done(&p);
+
+	p = parse((const char *const[]){ "report", "client.bbl", "--add", "w1.bbl", NULL });
+	cr_assert_lt(p.ret, 0);
+	cr_assert(strstr(p.err, "--add puts recordings of other hosts in one trace: it is for convert") != NULL, "%s",
+		  p.err);
+	done(&p);
+
+	p = parse((const char *const[]){ "convert", "client.bbl", "--add", "w1.bbl", "--svg", "s.svg", NULL });
+	cr_assert_lt(p.ret, 0);
+	cr_assert(strstr(p.err, "--svg and --summary-json draw one host's build") != NULL, "%s", p.err);
+	done(&p);
+
+	p = parse((const char *const[]){ "convert", "client.bbl", "--add", "", NULL });
+	cr_assert_lt(p.ret, 0);
+	cr_assert_str_eq(p.err, "buildbpf: --add: needs a recording\n");
+	done(&p);
+}
