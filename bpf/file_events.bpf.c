@@ -32,6 +32,7 @@
 #include <bpf/bpf_core_read.h>
 #include "maps.bpf.h"
 #include "emit.bpf.h"
+#include "thread_exit.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -240,26 +241,15 @@ int BPF_PROG(handle_file_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/*
- * A process's counters leave with its last thread: sched_process_exit runs
- * after do_exit() counted the thread out of signal->live.  Two threads
- * ending at once may both see zero live; the map delete decides which one
- * sends the record.
- */
+/* A process's counters leave with its last thread (take_process_entry()). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(handle_file_counts_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	struct bb_file_counts *c, copy;
 	struct bb_file_counts_event *e;
+	struct bb_file_counts last;
 
-	if (BPF_CORE_READ(p, signal, live.counter) != 0)
-		return 0;
-	c = bpf_map_lookup_elem(&file_counts, &tgid);
-	if (!c)
-		return 0;
-	copy = *c;
-	if (bpf_map_delete_elem(&file_counts, &tgid))
+	if (!take_process_entry(&file_counts, p, tgid, &last, sizeof(last)))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -267,7 +257,7 @@ int BPF_PROG(handle_file_counts_exit, struct task_struct *p)
 		return 0;
 	}
 	fill_header(&e->hdr, BB_EV_FILE_COUNTS, BPF_CORE_READ(p, pid), tgid, bpf_ktime_get_ns());
-	e->counts = copy;
+	e->counts = last;
 	bpf_ringbuf_submit(e, wakeup_flag());
 	return 0;
 }

@@ -32,11 +32,9 @@
 #include <bpf/bpf_core_read.h>
 #include "maps.bpf.h"
 #include "emit.bpf.h"
+#include "thread_exit.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
-
-/* Kernel page size in KiB; set by user space (shared with thread_exit.bpf.h). */
-const volatile __u32 page_size_kb __weak = 4;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -243,20 +241,11 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(mem_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	struct bb_mem_proc *s, last;
+	struct bb_mem_proc last;
 	__u32 flags = BB_MEM_IMAGE_EXITED;
 
 	checkpoint_current(); /* the mm is still there from 6.16 on */
-	/* signal->live reaches 0 in the last thread's do_exit(), before this
-	 * tracepoint; threads ending together may all see 0, and the map
-	 * delete, which one of them wins, picks the one that reports. */
-	if (BPF_CORE_READ(p, signal, live.counter) != 0)
-		return 0;
-	s = bpf_map_lookup_elem(&mem_images, &tgid);
-	if (!s)
-		return 0;
-	last = *s;
-	if (bpf_map_delete_elem(&mem_images, &tgid))
+	if (!take_process_entry(&mem_images, p, tgid, &last, sizeof(last)))
 		return 0;
 	/* mark_oom_victim() sets it before the kill; it stays until the
 	 * signal struct is freed. */

@@ -12,6 +12,9 @@
  * Included by both program files: the scheduler's switch program runs it
  * at every --sched level but off, where proc_events' own minimal switch
  * program does and nothing else.  Include after maps.bpf.h and emit.bpf.h.
+ *
+ * Also the end of a process's entries in the maps of the file and memory
+ * programs (take_process_entry()), whose records come at sched_process_exit.
  */
 #ifndef BUILDBPF_THREAD_EXIT_BPF_H
 #define BUILDBPF_THREAD_EXIT_BPF_H
@@ -156,6 +159,29 @@ static __always_inline void thread_final_switch(struct task_struct *task, struct
 	 * lives as long as the task does. */
 	e->maxrss_kb = BPF_CORE_READ(task, signal, maxrss) * page_size_kb;
 	bpf_ringbuf_submit(e, wakeup_flag());
+}
+
+/*
+ * A per-process entry (keyed by tgid) that leaves with the process's last
+ * thread, at sched_process_exit: do_exit() counted the thread out of
+ * signal->live before that tracepoint.  Two threads ending at once may both
+ * see zero live; the map delete, which exactly one of them wins, decides
+ * which one takes the entry.  True when this caller took it: the entry's
+ * value is then in *copy (size bytes, a constant), the map no longer has it,
+ * and the caller sends the process's record.
+ */
+static __always_inline bool take_process_entry(void *map, struct task_struct *p, __u32 tgid, void *copy,
+					       __u32 size)
+{
+	void *v;
+
+	if (BPF_CORE_READ(p, signal, live.counter) != 0)
+		return false;
+	v = bpf_map_lookup_elem(map, &tgid);
+	if (!v)
+		return false;
+	__builtin_memcpy(copy, v, size);
+	return bpf_map_delete_elem(map, &tgid) == 0;
 }
 
 #endif /* BUILDBPF_THREAD_EXIT_BPF_H */
