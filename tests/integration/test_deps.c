@@ -14,6 +14,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/input_flows.h"
 #include "lib/json_fields.h"
 
 TestSuite(deps, .init = integration_setup, .fini = integration_teardown, .timeout = 240);
@@ -45,58 +46,8 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* The process slice that starts the flow end ev is bound to (same tid and ts). */
-static struct json_object *slice_at(struct json_object *slices, struct json_object *ev)
-{
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(slices); i++) {
-		struct json_object *s = json_object_array_get_idx(slices, i);
-
-		if (json_object_get_int64(need_field(s, "tid")) == json_object_get_int64(need_field(ev, "tid")) &&
-		    json_object_get_int64(need_field(s, "ts")) == json_object_get_int64(need_field(ev, "ts")))
-			return s;
-	}
-	return NULL;
-}
-
-struct flow {
-	const char *file;
-	struct json_object *writer, *reader; /* process slices */
-};
-
-/* The trace's "input" flows, each with its two slices; returns how many. */
-static size_t input_flows(struct json_object *trace, struct json_object *slices, struct flow *out, size_t max)
-{
-	struct json_object *events = need_field(trace, "traceEvents");
-	size_t i, j, n = 0;
-
-	for (i = 0; i < json_object_array_length(events); i++) {
-		struct json_object *s = json_object_array_get_idx(events, i), *v;
-
-		if (!json_object_object_get_ex(s, "name", &v) || strcmp(json_object_get_string(v), "input") ||
-		    strcmp(json_object_get_string(need_field(s, "ph")), "s"))
-			continue;
-		for (j = 0; j < json_object_array_length(events); j++) {
-			struct json_object *f = json_object_array_get_idx(events, j);
-
-			if (!json_object_object_get_ex(f, "name", &v) || strcmp(json_object_get_string(v), "input") ||
-			    strcmp(json_object_get_string(need_field(f, "ph")), "f") ||
-			    json_object_get_int64(need_field(f, "id")) != json_object_get_int64(need_field(s, "id")))
-				continue;
-			cr_assert(lt(sz, n, max));
-			out[n].file = json_object_get_string(need_field(need_field(s, "args"), "file"));
-			out[n].writer = slice_at(slices, s);
-			out[n].reader = slice_at(slices, f);
-			cr_assert(out[n].writer && out[n].reader, "flow %s binds to no slice", out[n].file);
-			n++;
-		}
-	}
-	return n;
-}
-
 /* The flows whose file ends in suffix. */
-static size_t flows_of(const struct flow *flows, size_t n, const char *suffix, const struct flow **first)
+static size_t flows_of(const struct bb_flow *flows, size_t n, const char *suffix, const struct bb_flow **first)
 {
 	size_t i, k = 0;
 
@@ -114,8 +65,8 @@ static const char *slice_name(struct json_object *slice)
 Test(deps, edges_of_a_known_make_build_are_the_declared_ones)
 {
 	struct json_object *trace, *slices;
-	const struct flow *f = NULL, *fa = NULL, *fb = NULL, *fc = NULL;
-	struct flow flows[64];
+	const struct bb_flow *f = NULL, *fa = NULL, *fb = NULL, *fc = NULL;
+	struct bb_flow flows[64];
 	size_t n;
 
 	write_known_project();
@@ -125,7 +76,7 @@ Test(deps, edges_of_a_known_make_build_are_the_declared_ones)
 	cr_assert(strstr(run.err, "critical path (build graph, ") != NULL, "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
-	n = input_flows(trace, slices, flows, 64);
+	n = bb_input_flows(trace, slices, flows, 64);
 
 	/* gen.h: written by its job's shell (the redirection), read by cc1 a.c only. */
 	cr_assert(eq(sz, flows_of(flows, n, "/out/gen.h", &f), 1), "stderr: %s", run.err);

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data edges of a trace, as the integration suites read them: each
+ * "input" flow arrow (writer's slice start -> reader's slice start, the
+ * file in the start event's args) with the two process slices it binds to.
+ */
+#ifndef BUILDBPF_TESTS_INPUT_FLOWS_H
+#define BUILDBPF_TESTS_INPUT_FLOWS_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+
+struct bb_flow {
+	const char *file;			/* borrowed from the trace */
+	struct json_object *writer, *reader; /* process slices, borrowed from slices */
+};
+
+/*
+ * The trace's "input" flows, each with its two slices from slices (the
+ * trace's process slices, bb_slices(trace, "process")); returns how many.
+ * The test fails if there are more than max or a flow binds to no slice.
+ */
+size_t bb_input_flows(struct json_object *trace, struct json_object *slices, struct bb_flow *out, size_t max);
+
+#endif /* BUILDBPF_TESTS_INPUT_FLOWS_H */
