@@ -158,8 +158,11 @@ PACKAGING_DEB_PKGS := debhelper dpkg-dev lintian man-db groff-base bash-completi
 # A real compile server (distccd) for the daemon tests.
 INTEG_DEB_PKGS := distcc
 VIEWER_DEB_PKGS := chromium nodejs npm
+# The ninja oracle (tests/integration/test_ninja_oracle.c): a CMake project
+# built by ninja, whose own graph the inferred one is checked against.
+ORACLE_DEB_PKGS := cmake ninja-build
 deps: WANTED_PKGS := $(DEB_PKGS)
-test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS)
+test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(ORACLE_DEB_PKGS)
 deps test-deps:
 	$(Q)missing=; for p in $(WANTED_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
