@@ -80,18 +80,25 @@ struct {
 	__type(value, struct bb_file_counts);
 } file_counts SEC(".maps");
 
-/* The struct file behind fd in the current task's fd table; NULL if none. */
+/*
+ * The struct file behind fd in the current task's fd table; NULL if none.
+ * The way there is read through the BTF-typed task pointer as plain loads,
+ * which the verifier checks against the running kernel's BTF and libbpf
+ * relocates like CO-RE reads (a load through a NULL pointer reads 0):
+ * BPF_CORE_READ would be a helper call per field.  The file pointer itself
+ * comes from a helper, so what is read through it stays BPF_CORE_READ.
+ */
 static __always_inline struct file *current_file(long fd)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds;
+	struct fdtable *fdt = task->files->fdt;
 	struct file *f = NULL;
 
-	if (fd < 0 || !fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || !fdt || fd >= fdt->max_fds)
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	/* An element of a runtime-sized array: its address is a number to
+	 * the verifier, so this one read stays a helper call. */
+	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
 	return f;
 }
 
