@@ -10,6 +10,7 @@
 #include <linux/types.h>
 #include "sched_level.h"
 #include "diff/fail_if.h"
+#include "model/daemons.h"
 
 #define CLI_DEFAULT_OUTPUT "buildbpf-trace.json"
 #define CLI_DEFAULT_LOG "buildbpf.bbl"
@@ -19,7 +20,7 @@
 /* --fail-if may be given this many times. */
 #define CLI_FAIL_IF_MAX 32
 /* --follow may be given this many times. */
-#define CLI_FOLLOW_MAX 16
+#define CLI_FOLLOW_MAX DAEMONS_MAX
 /* convert --add may be given this many times (hosts/hosts.h: HOSTS_MAX logs in all). */
 #define CLI_ADD_MAX 63
 

@@ -73,6 +73,9 @@ struct proc_instance {
 	struct exec_image *execs;
 	size_t nr_execs;
 	__u32 lane; /* set by lanes__assign(): 0-based lane */
+	/* --follow: the pid of the daemon whose work this is (the daemon itself
+	 * or what it started), 0: the command's.  Set by daemons__mark(). */
+	__u32 run_by_daemon;
 };
 
 /* One reading of the build's memory (model/memory.h). */

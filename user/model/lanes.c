@@ -11,6 +11,10 @@
  *      span on it has ended.
  * Spans are placed in start order, so with make -jN the lane count follows
  * the real peak concurrency rather than the number of processes.
+ *
+ * A lane belongs to the work it was opened for (run_by_daemon: the
+ * command's, or one --follow daemon's) and only that work goes on it: the
+ * trace draws each daemon's lanes in a trace process of its own.
  */
 #include <stdlib.h>
 #include "model/lanes.h"
@@ -18,6 +22,7 @@
 struct lane {
 	size_t *stack; /* indices into procs, innermost last */
 	size_t depth, cap;
+	__u32 owner; /* run_by_daemon of the work it holds */
 };
 
 /*
@@ -70,12 +75,12 @@ static size_t pick_lane(const struct proc_instance *procs, size_t idx, struct la
 		const struct proc_instance *parent = &procs[p->parent];
 		struct lane *pl = &lanes[parent->lane];
 
-		if (pl->depth && pl->stack[pl->depth - 1] == (size_t)p->parent &&
+		if (pl->depth && pl->stack[pl->depth - 1] == (size_t)p->parent && pl->owner == p->run_by_daemon &&
 		    p->start_ns >= parent->start_ns && p->end_ns <= enclosing_end(parent, p->start_ns))
 			return parent->lane;
 	}
 	for (l = 0; l < nr_lanes; l++)
-		if (!lanes[l].depth)
+		if (!lanes[l].depth && lanes[l].owner == p->run_by_daemon)
 			return l;
 	return nr_lanes;
 }
@@ -97,7 +102,7 @@ size_t lanes__assign(struct proc_instance *procs, size_t nr)
 					goto nomem;
 				lanes = grown;
 			}
-			lanes[nr_lanes++] = (struct lane){};
+			lanes[nr_lanes++] = (struct lane){ .owner = procs[i].run_by_daemon };
 		}
 		if (lane_push(&lanes[chosen], i))
 			goto nomem;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include "util/cpu_list.h"
 #include "util/error_text.h"
+#include "model/daemons.h"
 #include "model/lanes.h"
 #include "model/replay.h"
 
@@ -144,8 +145,10 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	rp->partial_reason = partial_reason(rp, t, event_log_reader__offset(r));
 
 	e = model__finish(rp->model, rp->end_ns);
-	if (!e)
+	if (!e) {
+		daemons__mark(rp->model, info->follow, info->nr_follow);
 		lanes__assign_model(rp->model);
+	}
 	if (!e && rp->model->root >= 0 && rp->exited && !rp->model->procs[rp->model->root].exited) {
 		/* Its exit record was lost, but waitpid told us how it ended. */
 		struct proc_instance *root = &rp->model->procs[rp->model->root];

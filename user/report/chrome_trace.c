@@ -29,6 +29,7 @@
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
 #include "util/json_write.h"
+#include "model/daemons.h"
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
 #include "merge/trace_merge.h"
@@ -54,6 +55,14 @@
 /* The build's memory over time (--mem-period): one counter track, tid = pid. */
 #define MEMORY_PID 5
 #define MEMORY_TID MEMORY_PID
+/*
+ * --follow: daemon k's work (model/daemons.h) in a trace process of its
+ * own, pid DAEMON_PID_BASE + k, its lanes tid pid, pid + 1, ... as the
+ * build's.  The CLI takes at most 16 daemons (CLI_FOLLOW_MAX): pids 16..31;
+ * a log naming more draws the rest with the build.
+ */
+#define DAEMON_PID_BASE 16
+#define DAEMON_PIDS_MAX DAEMONS_MAX
 /* Counter events need a tid like any other event (docs/trace-rules.md, rule 2). */
 #define COUNTERS_TID COUNTERS_PID
 /* The process track's name is the command line, cut to stay readable. */
@@ -68,6 +77,12 @@ struct pid_key {
 	__u32 pid;
 	__u64 start_ns;
 	size_t proc;
+};
+
+/* Where a lane is drawn: its trace process and thread. */
+struct track {
+	int pid;
+	__s64 tid;
 };
 
 struct builder {
@@ -92,6 +107,7 @@ struct builder {
 	 * moved up by pid0 (0 for one host), named "HOST: name" (emit()). */
 	int pid0;
 	const char *host;
+	struct track *lane_track; /* per lane number: the build's or its daemon's trace process */
 };
 
 /* Data edges drawn as flow arrows at most: a huge build's would swamp the viewer. */
@@ -288,9 +304,52 @@ static struct json_object *new_event(const char *ph, const char *cat, const char
 	return json_done(ev, err);
 }
 
-static __s64 lane_tid(__u32 lane)
+/*
+ * The trace process of the work run_by_daemon names: the build's, or the
+ * k-th --follow daemon's (a daemon not in the list: the build's).
+ */
+static int work_pid(const struct trace_meta *meta, __u32 run_by_daemon)
 {
-	return (__s64)lane + TRACE_PID;
+	size_t k;
+
+	for (k = 0; run_by_daemon && k < meta->nr_follow && k < DAEMON_PIDS_MAX; k++)
+		if ((__u32)meta->follow[k] == run_by_daemon)
+			return DAEMON_PID_BASE + (int)k;
+	return TRACE_PID;
+}
+
+/*
+ * Each lane's track.  A lane holds one daemon's work or the command's
+ * (lanes.c), so it goes in that trace process, numbered there in
+ * ascending lane order from the pid (rule 12).
+ */
+static int map_lanes(struct builder *b)
+{
+	const struct trace_layout *tl = b->layout;
+	__s64 next[DAEMON_PID_BASE + DAEMON_PIDS_MAX] = { 0 };
+	size_t nr = tl->nr_lanes ? tl->lanes[tl->nr_lanes - 1] + 1 : 0, i;
+	int *pid_of;
+
+	b->lane_track = calloc(nr ? nr : 1, sizeof(*b->lane_track));
+	pid_of = calloc(nr ? nr : 1, sizeof(*pid_of));
+	if (!b->lane_track || !pid_of) {
+		free(pid_of);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->m->nr_procs; i++)
+		pid_of[b->m->procs[i].lane] = work_pid(b->meta, b->m->procs[i].run_by_daemon);
+	for (i = 0; i < tl->nr_lanes; i++) {
+		int pid = pid_of[tl->lanes[i]] ? pid_of[tl->lanes[i]] : TRACE_PID;
+
+		b->lane_track[tl->lanes[i]] = (struct track){ pid, pid + next[pid]++ };
+	}
+	free(pid_of);
+	return 0;
+}
+
+static struct track lane_track(const struct builder *b, __u32 lane)
+{
+	return b->lane_track[lane];
 }
 
 /*
@@ -322,6 +381,39 @@ static char *track_name(const struct model *m, const struct trace_meta *meta)
 	return strdup("buildbpf");
 }
 
+/*
+ * --follow: each traced daemon's trace process, named after it
+ * ("daemon 1234: distccd --daemon ...") and placed after the build's own.
+ */
+static int add_daemon_names(struct builder *b, const struct trace_meta *meta)
+{
+	struct daemon_share *shares;
+	size_t k;
+	int err = 0;
+
+	if (!meta->nr_follow)
+		return 0;
+	shares = calloc(meta->nr_follow, sizeof(*shares));
+	if (!shares)
+		return -ENOMEM;
+	daemons__shares(b->m, meta->follow, meta->nr_follow, shares);
+	for (k = 0; !err && k < meta->nr_follow && k < DAEMON_PIDS_MAX; k++) {
+		int pid = DAEMON_PID_BASE + (int)k;
+		char *shown, *name;
+
+		if (shares[k].proc < 0)
+			continue;
+		shown = proc_display_name(b->m, &b->m->procs[shares[k].proc]);
+		if (!shown || asprintf(&name, "daemon %u: %s", shares[k].pid, shown) < 0)
+			name = NULL;
+		free(shown);
+		err = add_meta(b, pid, "process_name", 0, new_owned_string(name)) ?:
+		      add_meta(b, pid, "process_sort_index", 0, json_object_new_int(pid));
+	}
+	free(shares);
+	return err;
+}
+
 static int add_track_names(struct builder *b, const struct trace_meta *meta)
 {
 	char name[32];
@@ -331,13 +423,15 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 	err = add_meta(b, TRACE_PID, "process_name", 0, new_owned_string(track_name(b->m, meta)));
 	if (!err)
 		err = add_meta(b, TRACE_PID, "process_sort_index", 0, json_object_new_int(0));
+	if (!err)
+		err = add_daemon_names(b, meta);
 	for (i = 0; !err && i < b->layout->nr_lanes; i++) {
-		__s64 tid = lane_tid(b->layout->lanes[i]);
+		struct track t = lane_track(b, b->layout->lanes[i]);
 
-		snprintf(name, sizeof(name), "lane %u", b->layout->lanes[i] + 1);
-		err = add_meta(b, TRACE_PID, "thread_name", tid, json_object_new_string(name));
+		snprintf(name, sizeof(name), "lane %lld", (long long)(t.tid - t.pid + 1));
+		err = add_meta(b, t.pid, "thread_name", t.tid, json_object_new_string(name));
 		if (!err)
-			err = add_meta(b, TRACE_PID, "thread_sort_index", tid, json_object_new_int64(tid));
+			err = add_meta(b, t.pid, "thread_sort_index", t.tid, json_object_new_int64(t.tid));
 	}
 	return err;
 }
@@ -429,22 +523,7 @@ static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
 }
 
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
-/*
- * --follow: the daemon whose work p is (p itself or its topmost traced
- * ancestor, found running and named by --follow), or 0: the command's.
- */
-static __u32 daemon_of(const struct builder *b, const struct proc_instance *p)
-{
-	size_t i;
-
-	p = proc_top(b->m, p);
-	for (i = 0; p->found && i < b->meta->nr_follow; i++)
-		if ((__u32)b->meta->follow[i] == p->pid)
-			return p->pid;
-	return 0;
-}
-
-static struct json_object *proc_args(const struct proc_instance *p, bool sched, __u32 daemon)
+static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 {
 	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
 	struct json_object *args = json_object_new_object();
@@ -475,8 +554,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched, 
 		err = json_put_bool(args, "started_before_trace", p->ran_before_ns > 0) ?:
 		      json_put_ms(args, "ran_before_trace_ms", p->ran_before_ns);
 	/* --follow: run by the daemon, not by the command. */
-	if (!err && daemon)
-		err = json_put_int(args, "run_by_daemon", daemon);
+	if (!err && p->run_by_daemon)
+		err = json_put_int(args, "run_by_daemon", p->run_by_daemon);
 	if (!err && p->oom_killed)
 		err = json_put_bool(args, "oom_killed", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
@@ -525,7 +604,8 @@ static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const c
 static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct trace_span span,
 		     struct json_object *args)
 {
-	int err = add_x(b, TRACE_PID, lane_tid(lane), cat, name, span, args);
+	struct track t = lane_track(b, lane);
+	int err = add_x(b, t.pid, t.tid, cat, name, span, args);
 
 	free(name);
 	return err;
@@ -547,9 +627,10 @@ static int add_image_slices(struct builder *b, size_t i)
 	return err;
 }
 
-static struct json_object *new_flow(const char *ph, __u32 lane, __s64 ts, __s64 id)
+static struct json_object *new_flow(const struct builder *b, const char *ph, __u32 lane, __s64 ts, __s64 id)
 {
-	struct json_object *ev = new_event(ph, "process", "fork", TRACE_PID, lane_tid(lane), ts);
+	struct track t = lane_track(b, lane);
+	struct json_object *ev = new_event(ph, "process", "fork", t.pid, t.tid, ts);
 	int err = json_put_int(ev, "id", id);
 
 	/* Perfetto: bind the end to the enclosing slice, not the next one. */
@@ -582,9 +663,9 @@ static int add_fork_flow(struct builder *b, size_t i)
 	if (procs[i].span.ts < procs[parent].span.ts)
 		return 0;
 	id = ++b->last_flow_id;
-	err = emit(b, new_flow("s", m->procs[parent].lane, procs[parent].span.ts, id));
+	err = emit(b, new_flow(b, "s", m->procs[parent].lane, procs[parent].span.ts, id));
 	if (!err)
-		err = emit(b, new_flow("f", p->lane, procs[i].span.ts, id));
+		err = emit(b, new_flow(b, "f", p->lane, procs[i].span.ts, id));
 	return err;
 }
 
@@ -602,21 +683,21 @@ static int add_data_flows(struct builder *b)
 
 	for (i = 0; !err && i < g->nr_edges && b->data_flows < DATA_FLOWS_MAX; i++) {
 		const struct graph_edge *e = &g->edges[i];
+		struct track from = lane_track(b, b->m->procs[e->writer].lane), to = lane_track(b, b->m->procs[e->reader].lane);
 		struct json_object *s, *args;
 		__s64 id;
 
 		if (procs[e->reader].span.ts < procs[e->writer].span.ts)
 			continue;
 		id = ++b->last_flow_id;
-		s = new_event("s", "process", "input", TRACE_PID, lane_tid(b->m->procs[e->writer].lane),
-			      procs[e->writer].span.ts);
+		s = new_event("s", "process", "input", from.pid, from.tid, procs[e->writer].span.ts);
 		args = json_object_new_object();
 		err = json_put_int(s, "id", id) ?:
 		      json_put(s, "args", json_done(args, json_put_str(args, "file", e->path)));
 		err = emit(b, json_done(s, err));
 		if (!err) {
-			struct json_object *f = new_event("f", "process", "input", TRACE_PID,
-							  lane_tid(b->m->procs[e->reader].lane), procs[e->reader].span.ts);
+			struct json_object *f = new_event("f", "process", "input", to.pid, to.tid,
+							  procs[e->reader].span.ts);
 
 			err = emit(b, json_done(f, json_put_int(f, "id", id) ?: json_put_str(f, "bp", "e")));
 		}
@@ -631,7 +712,7 @@ static int add_proc(struct builder *b, size_t i)
 	int err;
 
 	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			graph_args(b, i, proc_args(p, b->sched != NULL, daemon_of(b, p))));
+			graph_args(b, i, proc_args(p, b->sched != NULL)));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
@@ -1065,7 +1146,7 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 	b->layout = meta->layout;
 	if (!b->layout)
 		b->layout = b->own_layout = trace_layout__new(m);
-	if (!b->buf || !b->slot || !b->layout)
+	if (!b->buf || !b->slot || !b->layout || map_lanes(b))
 		return -ENOMEM;
 	return b->sched ? index_pids(b) : 0;
 }
@@ -1079,6 +1160,7 @@ static void builder_free(struct builder *b)
 	trace_layout__free(b->own_layout);
 	free(b->by_pid);
 	free(b->critical);
+	free(b->lane_track);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);
 	free(b->cpu_names);
@@ -1121,8 +1203,10 @@ static int add_merged_track_names(struct builder *b, const struct trace_merge *t
  */
 static int add_merged_event(struct builder *b, const struct merged_event *ev)
 {
-	int pid = ev->proc >= 0 ? TRACE_PID : MERGED_PID;
-	__s64 tid = ev->proc >= 0 ? lane_tid(b->m->procs[ev->proc].lane) : merged_track_tid(ev->track);
+	struct track t = ev->proc >= 0 ? lane_track(b, b->m->procs[ev->proc].lane)
+				       : (struct track){ MERGED_PID, merged_track_tid(ev->track) };
+	int pid = t.pid;
+	__s64 tid = t.tid;
 	struct json_object *args = ev->args ? json_object_get(ev->args) : json_object_new_object(), *e;
 	int err;
 
@@ -1221,6 +1305,18 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 	return err;
 }
 
+/* Where proc of another host's part is drawn (its own lanes' tracks). */
+static int part_track(const struct trace_part *part, size_t proc, struct track *out)
+{
+	struct builder pb = { .m = part->m, .meta = part->meta, .layout = part->meta->layout };
+	int err = map_lanes(&pb);
+
+	if (!err)
+		*out = lane_track(&pb, part->m->procs[proc].lane);
+	free(pb.lane_track);
+	return err;
+}
+
 /*
  * A link between two hosts' processes: s at the start of the client's
  * slice, f (bound to the enclosing slice) at the start of the job's, each
@@ -1232,18 +1328,21 @@ static int add_host_link(struct builder *b, const struct trace_part *parts, cons
 	const struct trace_part *from = &parts[l->from_part], *to = &parts[l->to_part];
 	__s64 s_ts = from->meta->layout->procs[l->from_proc].span.ts, f_ts = to->meta->layout->procs[l->to_proc].span.ts;
 	struct json_object *ev;
+	struct track s_at, f_at;
 	int saved = b->pid0, err;
 	__s64 id;
 
 	if (f_ts < s_ts)
 		return 0;
+	if (part_track(from, l->from_proc, &s_at) || part_track(to, l->to_proc, &f_at))
+		return -ENOMEM;
 	id = ++b->last_flow_id;
 	b->pid0 = from->pid0;
-	ev = new_event("s", "process", l->name, TRACE_PID, lane_tid(from->m->procs[l->from_proc].lane), s_ts);
+	ev = new_event("s", "process", l->name, s_at.pid, s_at.tid, s_ts);
 	err = emit(b, json_done(ev, json_put_int(ev, "id", id)));
 	if (!err) {
 		b->pid0 = to->pid0;
-		ev = new_event("f", "process", l->name, TRACE_PID, lane_tid(to->m->procs[l->to_proc].lane), f_ts);
+		ev = new_event("f", "process", l->name, f_at.pid, f_at.tid, f_ts);
 		err = emit(b, json_done(ev, json_put_int(ev, "id", id) ?: json_put_str(ev, "bp", "e")));
 	}
 	b->pid0 = saved;
