@@ -18,6 +18,7 @@
 #include <linux/types.h>
 #include "graph/build_graph.h"
 #include "model/cpu_sched.h"
+#include "model/daemons.h"
 #include "model/model.h"
 #include "model/parallelism.h"
 
@@ -31,8 +32,9 @@
  * A wrapper hands its work to its children: its own CPU time is at most
  * 5 ms + 5 % of its wall time (a compiler driver's start-up costs 2-4 ms)
  * and its children, together, were alive for at least 80 % of it: sh -c,
- * cc, make, ninja, collect2.  The top lists and the wall by program skip
- * wrappers, so one step of the build is one entry.
+ * cc, make, ninja, collect2.  So is a --follow daemon's process found
+ * running (the daemon, its idle workers).  The top lists and the wall by
+ * program skip wrappers, so one step of the build is one entry.
  */
 #define AUDIT_WRAPPER_CPU_NS 5000000ull
 #define AUDIT_WRAPPER_CPU_PERMILLE 50
@@ -52,6 +54,10 @@ struct audit_input {
 	const char *partial_reason; /* NULL: the trace is complete */
 	/* The build graph (--deps=on); NULL: the chain is a timing estimate. */
 	const struct build_graph *graph;
+	/* --follow: the daemons traced beside the command (their work is in
+	 * cpu_ns and the lists, and split out in daemons[]). */
+	const pid_t *follow;
+	size_t nr_follow;
 };
 
 enum audit_jobs_source {
@@ -163,6 +169,13 @@ struct audit {
 	size_t nr_programs;
 	bool *wrapper; /* per process in model->procs: a wrapper (see above) */
 	__u64 lost_events;
+	/* --follow: each daemon's share of the figures above (model/daemons.h). */
+	struct daemon_share *daemons;
+	size_t nr_daemons;
+	/* The command's processes' waits with nothing traced running for them,
+	 * and whether they outweigh the traced CPU (model/daemons.h). */
+	struct outside_wait outside_wait;
+	bool mostly_elsewhere;
 	size_t oom_killed; /* processes the OOM killer chose */
 	bool psi_known;	   /* the machine's memory stall was recorded: */
 	__u64 psi_some_us, psi_full_us;

@@ -384,6 +384,7 @@ Test(audit, json_schema_is_stable)
 		{ "partial_reason", json_type_null }, { "outside_work", json_type_object },
 		{ "answers", json_type_object },
 		{ "memory", json_type_object },
+		{ "daemons", json_type_array },	      { "outside_wait", json_type_object },
 	};
 	struct build b;
 	const struct audit *a;

@@ -76,6 +76,8 @@ struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct
 		.makeflags = info->makeflags,
 		.lost_events = rp->lost_events,
 		.partial_reason = rp->partial_reason,
+		.follow = info->follow,
+		.nr_follow = info->nr_follow,
 	};
 
 	memset(a, 0, sizeof(*a));

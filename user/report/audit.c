@@ -428,6 +428,11 @@ static int compute_wrappers(struct audit *a, const struct model *m)
 				     p->utime_ns + p->stime_ns <=
 					     AUDIT_WRAPPER_CPU_NS + wall / 1000 * AUDIT_WRAPPER_CPU_PERMILLE;
 	}
+	/* A followed daemon and its workers, found running, serve the build
+	 * throughout: the steps are what they start. */
+	for (i = 0; i < m->nr_procs; i++)
+		if (m->procs[i].run_by_daemon && m->procs[i].found)
+			a->wrapper[i] = true;
 	free(kids);
 	return 0;
 }
@@ -578,6 +583,22 @@ static void compute_answers(struct audit *a)
 	}
 }
 
+/* --follow's per-daemon split, and the waits outside the trace. */
+static int compute_daemons(struct audit *a, const struct model *m, const struct audit_input *in)
+{
+	if (in->nr_follow) {
+		a->daemons = calloc(in->nr_follow, sizeof(*a->daemons));
+		if (!a->daemons)
+			return -ENOMEM;
+		a->nr_daemons = in->nr_follow;
+		daemons__shares(m, in->follow, in->nr_follow, a->daemons);
+	}
+	if (daemons__outside_wait(m, &a->outside_wait))
+		return -ENOMEM;
+	a->mostly_elsewhere = daemons__mostly_elsewhere(&a->outside_wait, a->cpu_ns, a->wall_ns);
+	return 0;
+}
+
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
 		   const struct audit_input *in)
 {
@@ -645,6 +666,9 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		compute_phases(a, m, leaf);
 	}
 	compute_answers(a);
+	err = compute_daemons(a, m, in);
+	if (err)
+		goto cleanup;
 	err = (in->graph && in->graph->nr_path ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
 	      compute_programs(a, m);
 cleanup:
@@ -664,6 +688,9 @@ void audit__free(struct audit *a)
 	free(a->chain);
 	free(a->wrapper);
 	free(a->chain_step);
+	free(a->daemons);
+	a->daemons = NULL;
+	a->nr_daemons = 0;
 	a->programs = NULL;
 	a->chain = NULL;
 	a->wrapper = NULL;

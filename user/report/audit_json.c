@@ -262,6 +262,47 @@ static struct json_object *new_answers(const struct audit *a)
 	return json_done(o, err);
 }
 
+/* --follow: each daemon's share of the figures (the audit counts its work with the build's). */
+static struct json_object *new_daemons(const struct audit *a, const struct model *m)
+{
+	struct json_object *arr = json_object_new_array(), *p;
+	size_t k;
+	int err = arr ? 0 : -ENOMEM;
+
+	for (k = 0; !err && k < a->nr_daemons; k++) {
+		const struct daemon_share *d = &a->daemons[k];
+
+		p = json_object_new_object();
+		err = json_put_int(p, "pid", d->pid) ?:
+		      (d->proc >= 0 ? json_put(p, "name", new_proc_name(m, (size_t)d->proc)) : json_put_null(p, "name")) ?:
+		      json_put_int(p, "processes", d->nr_procs) ?:
+		      json_put_ms(p, "cpu_ms", d->cpu_ns) ?:
+		      json_put(p, "share", new_share(a->cpu_ns ? (double)d->cpu_ns / a->cpu_ns : 0));
+		err = json_append(arr, json_done(p, err));
+	}
+	return json_done(arr, err);
+}
+
+/* Waits with nothing traced running for the waiter (model/daemons.h). */
+static struct json_object *new_outside_wait(const struct audit *a, const struct model *m)
+{
+	const struct outside_wait *w = &a->outside_wait;
+	struct json_object *o = json_object_new_object(), *top = NULL;
+	int err;
+
+	if (w->top >= 0) {
+		top = json_object_new_object();
+		top = json_done(top, json_put(top, "name", new_proc_name(m, (size_t)w->top)) ?:
+				     json_put_int(top, "pid", m->procs[w->top].pid) ?:
+				     json_put_ms(top, "ms", w->top_wait_ns));
+	}
+	err = json_put_ms(o, "wait_ms", w->wait_ns) ?:
+	      json_put_int(o, "processes", w->nr_procs) ?:
+	      (top ? json_put(o, "longest", top) : json_put_null(o, "longest")) ?:
+	      json_put_bool(o, "mostly_elsewhere", a->mostly_elsewhere);
+	return json_done(o, err);
+}
+
 static const char *level_name(enum sched_level level)
 {
 	return level == SCHED_FULL ? "full" : level == SCHED_SUMMARY ? "summary" : "off";
@@ -330,7 +371,9 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 				 : json_put_null(o, "partial_reason")) ?:
 	      (a->par ? json_put(o, "outside_work", new_outside_work(a)) : json_put_null(o, "outside_work")) ?:
 	      json_put(o, "answers", new_answers(a)) ?:
-	      json_put(o, "memory", new_memory(a, m));
+	      json_put(o, "memory", new_memory(a, m)) ?:
+	      json_put(o, "daemons", new_daemons(a, m)) ?:
+	      json_put(o, "outside_wait", new_outside_wait(a, m));
 	return json_done(o, err);
 }
 

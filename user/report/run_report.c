@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <sys/wait.h>
+#include "model/daemons.h"
 #include "report/audit_report.h"
 #include "report/run_report.h"
 #include "report/summary.h"
@@ -10,30 +11,36 @@
  */
 static void print_daemons(FILE *out, const struct replay *rp)
 {
-	const struct model *m = rp->model;
-	size_t i, k;
+	struct daemon_share shares[DAEMONS_MAX];
+	size_t k, nr = rp->info->nr_follow < DAEMONS_MAX ? rp->info->nr_follow : DAEMONS_MAX;
 
-	for (k = 0; k < rp->info->nr_follow; k++) {
-		__u32 daemon = rp->info->follow[k];
-		const struct proc_instance *top = NULL;
-		__u64 cpu_ns = 0;
-		size_t n = 0;
-
-		for (i = 0; i < m->nr_procs; i++) {
-			const struct proc_instance *t = proc_top(m, &m->procs[i]);
-
-			if (!t->found || t->pid != daemon)
-				continue;
-			top = t;
-			n++;
-			cpu_ns += m->procs[i].utime_ns + m->procs[i].stime_ns;
-		}
-		if (top)
+	daemons__shares(rp->model, rp->info->follow, nr, shares);
+	for (k = 0; k < nr; k++) {
+		if (shares[k].proc >= 0)
 			fprintf(out, "buildbpf: daemon %u (%.16s): %zu processes, %.2f s CPU in those that ended "
-				     "(counted in the audit)\n", daemon, top->comm, n, cpu_ns / 1e9);
+				     "(counted in the audit)\n", shares[k].pid, rp->model->procs[shares[k].proc].comm,
+				shares[k].nr_procs, shares[k].cpu_ns / 1e9);
 		else
-			fprintf(out, "buildbpf: daemon %u: not traced\n", daemon);
+			fprintf(out, "buildbpf: daemon %u: not traced\n", shares[k].pid);
 	}
+}
+
+/*
+ * Without --follow a compile server's work is not in the trace; that the
+ * build mostly waited on something outside it is, and is said plainly.
+ */
+static void print_outside_wait(FILE *out, const struct replay *rp, const struct audit *a)
+{
+	const struct model *m = rp->model;
+	const struct outside_wait *w = a ? &a->outside_wait : NULL;
+
+	if (!a || !a->mostly_elsewhere)
+		return;
+	fprintf(out, "buildbpf: the build mostly waited outside the trace: %.2f s in all in %zu processes with no traced "
+		     "child running (longest: %.16s, %.2f s), against %.2f s CPU traced; ",
+		w->wait_ns / 1e9, w->nr_procs, m->procs[w->top].comm, w->top_wait_ns / 1e9, a->cpu_ns / 1e9);
+	fputs(rp->info->nr_follow ? "the followed daemons did not run that work\n"
+				  : "if a daemon ran that work (distccd, sccache), trace it with --follow PID\n", out);
 }
 
 void run_report__print(FILE *out, const struct replay *rp, int exit_code, const char *written,
@@ -52,6 +59,7 @@ void run_report__print(FILE *out, const struct replay *rp, int exit_code, const 
 
 	summary__print(out, rp->model, &summary);
 	print_daemons(out, rp);
+	print_outside_wait(out, rp, a);
 	if (merged && (merged->stats.files || merged->stats.skipped))
 		fprintf(out, "buildbpf: merged %zu trace files (%zu events, %zu clamped), skipped %zu\n",
 			merged->stats.files, merged->stats.events, merged->stats.clamped, merged->stats.skipped);
