@@ -20,6 +20,8 @@
 #include "model/daemons.h"
 #include "model/lanes.h"
 #include "model/model.h"
+#include "report/audit.h"
+#include "report/audit_json.h"
 #include "report/chrome_trace.h"
 #include "lib/synth.h"
 #include "lib/trace_rules.h"
@@ -209,5 +211,54 @@ Test(daemons, a_followed_daemon_has_its_own_trace_process)
 	cr_assert(named);
 	cr_assert(eq(sz, slices, 6));
 	json_object_put(root);
+	model__free(m);
+}
+
+Test(daemons, the_audit_splits_out_the_daemons_share)
+{
+	struct model *m = distcc_build(true, follow_daemon, 1);
+	struct audit_input in = { .nr_cpus = 2, .follow = follow_daemon, .nr_follow = 1 };
+	struct json_object *o, *d;
+	struct audit a;
+
+	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	cr_assert(eq(sz, a.nr_daemons, 1));
+	cr_assert(eq(u64, a.daemons[0].cpu_ns, 750 * MS));
+	/* Counted in the build's CPU too. */
+	cr_assert(eq(u64, a.cpu_ns, (750 + 20 + 10 + 4) * MS));
+	/* The daemon and its idle worker serve throughout: not steps. */
+	cr_assert(a.wrapper[synth_proc_of(m, DAEMON)->id]);
+	cr_assert(a.wrapper[synth_proc_of(m, 51)->id]);
+	cr_assert(not(a.wrapper[synth_proc_of(m, 60)->id]));
+	cr_assert(not(a.mostly_elsewhere));
+	o = audit_json__new(&a, m);
+	cr_assert(not(eq(ptr, o, NULL)));
+	d = json_object_array_get_idx(json_object_object_get(o, "daemons"), 0);
+	cr_assert(not(eq(ptr, d, NULL)));
+	cr_assert(eq(int, int_of(d, "pid"), DAEMON));
+	cr_assert(eq(int, int_of(d, "processes"), 3));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(d, "cpu_ms")), 750.0));
+	json_object_put(o);
+	audit__free(&a);
+	model__free(m);
+}
+
+Test(daemons, the_audit_says_when_the_build_mostly_waited)
+{
+	struct model *m = distcc_build(false, NULL, 0);
+	struct audit_input in = { .nr_cpus = 2 };
+	struct json_object *o, *w;
+	struct audit a;
+
+	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	cr_assert(eq(sz, a.nr_daemons, 0));
+	cr_assert(a.mostly_elsewhere);
+	o = audit_json__new(&a, m);
+	w = json_object_object_get(o, "outside_wait");
+	cr_assert(json_object_get_boolean(json_object_object_get(w, "mostly_elsewhere")));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(w, "wait_ms")), 960.0));
+	cr_assert(eq(int, int_of(json_object_object_get(w, "longest"), "pid"), 11));
+	json_object_put(o);
+	audit__free(&a);
 	model__free(m);
 }
