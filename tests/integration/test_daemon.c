@@ -15,6 +15,7 @@
 #include <criterion/new/assert.h>
 #include "lib/distccd.h"
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 static struct bb_distccd distccd;
 
@@ -108,23 +109,6 @@ static void build_with_distcc(bool follow)
 		     NR_SOURCES);
 }
 
-/* The summary's daemons[] and outside_wait. */
-static struct json_object *summary_key(struct json_object *summary, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(summary, key, &v), "no %s in the summary", key);
-	return v;
-}
-
-static double ms_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(o, key, &v), "no %s", key);
-	return json_object_get_double(v);
-}
-
 Test(daemon, distccd_compiles_are_under_it_with_follow)
 {
 	struct json_object *trace, *slices, *summary, *daemons, *d, *wait, *name;
@@ -181,26 +165,26 @@ Test(daemon, distccd_compiles_are_under_it_with_follow)
 	}
 	/* The audit counts their CPU, split out per daemon. */
 	summary = bb_load_summary(&run, "s.json");
-	daemons = summary_key(summary, "daemons");
+	daemons = need_field(summary, "daemons");
 	cr_assert_eq(json_object_array_length(daemons), 1);
 	d = json_object_array_get_idx(daemons, 0);
 	cr_assert_eq(json_object_get_int(json_object_object_get(d, "pid")), distccd.pid);
 	cr_assert_geq(json_object_get_int(json_object_object_get(d, "processes")), NR_SOURCES * 2);
-	daemons_cpu_ms = ms_of(d, "cpu_ms");
+	daemons_cpu_ms = double_field(d, "cpu_ms");
 	cr_assert_geq(daemons_cpu_ms, compiler_cpu_ms - 1, "daemon CPU %.1f ms < its compilers' %.1f ms",
 		      daemons_cpu_ms, compiler_cpu_ms);
-	cr_assert_geq(ms_of(summary, "cpu_ms"), daemons_cpu_ms, "the audit's CPU leaves the daemon's out");
+	cr_assert_geq(double_field(summary, "cpu_ms"), daemons_cpu_ms, "the audit's CPU leaves the daemon's out");
 	/* The compiles were most of the build's CPU. */
-	cr_assert(lt(dbl, ms_of(summary, "cpu_ms"), 2 * daemons_cpu_ms), "daemon %.1f ms of %.1f ms CPU",
-		  daemons_cpu_ms, ms_of(summary, "cpu_ms"));
-	wait = summary_key(summary, "outside_wait");
+	cr_assert(lt(dbl, double_field(summary, "cpu_ms"), 2 * daemons_cpu_ms), "daemon %.1f ms of %.1f ms CPU",
+		  daemons_cpu_ms, double_field(summary, "cpu_ms"));
+	wait = need_field(summary, "outside_wait");
 	cr_assert_not(json_object_get_boolean(json_object_object_get(wait, "mostly_elsewhere")),
 		      "the followed daemon's compiles did not count: %s", json_object_to_json_string(wait));
 	snprintf(want, sizeof(want), "buildbpf: daemon %d (distccd): ", (int)distccd.pid);
 	cr_assert_not_null(strstr(run.err, want), "no report line for the daemon: %s", run.err);
 	cr_assert_null(strstr(run.err, "mostly waited"), "%s", run.err);
 	bb_reliability("distccd followed, make -j2 CC=\"distcc cc\"", "compilers under the daemon, in its CPU", trace,
-		       "%d cc1, %.0f ms CPU of %.0f", compilers, daemons_cpu_ms, ms_of(summary, "cpu_ms"));
+		       "%d cc1, %.0f ms CPU of %.0f", compilers, daemons_cpu_ms, double_field(summary, "cpu_ms"));
 	json_object_put(summary);
 	json_object_put(slices);
 	json_object_put(trace);
@@ -218,12 +202,12 @@ Test(daemon, without_follow_the_build_is_seen_waiting)
 		cr_assert_null(bb_arg(json_object_array_get_idx(slices, i), "run_by_daemon"));
 	cr_assert_null(bb_slice_by_pid(slices, distccd.pid), "distccd was traced without --follow");
 	summary = bb_load_summary(&run, "s.json");
-	cr_assert_eq(json_object_array_length(summary_key(summary, "daemons")), 0);
-	wait = summary_key(summary, "outside_wait");
-	cpu_ms = ms_of(summary, "cpu_ms");
-	wait_ms = ms_of(wait, "wait_ms");
+	cr_assert_eq(json_object_array_length(need_field(summary, "daemons")), 0);
+	wait = need_field(summary, "outside_wait");
+	cpu_ms = double_field(summary, "cpu_ms");
+	wait_ms = double_field(wait, "wait_ms");
 	cr_assert(json_object_get_boolean(json_object_object_get(wait, "mostly_elsewhere")),
-		  "waited %.1f ms, %.1f ms CPU, %.1f ms wall", wait_ms, cpu_ms, ms_of(summary, "wall_ms"));
+		  "waited %.1f ms, %.1f ms CPU, %.1f ms wall", wait_ms, cpu_ms, double_field(summary, "wall_ms"));
 	cr_assert(lt(dbl, cpu_ms, wait_ms));
 	/* The distcc clients are the ones that waited. */
 	cr_assert_geq(json_object_get_int(json_object_object_get(wait, "processes")), NR_SOURCES);

@@ -23,6 +23,7 @@
 #include "report/audit.h"
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
+#include "lib/json_fields.h"
 #include "lib/synth.h"
 #include "lib/trace_rules.h"
 
@@ -165,14 +166,6 @@ static struct json_object *export(const struct model *m, const struct trace_meta
 	return root;
 }
 
-static int int_of(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	cr_assert(json_object_object_get_ex(o, key, &v), "no %s", key);
-	return json_object_get_int(v);
-}
-
 Test(daemons, a_followed_daemon_has_its_own_trace_process)
 {
 	struct model *m = distcc_build(true, follow_daemon, 1);
@@ -188,7 +181,7 @@ Test(daemons, a_followed_daemon_has_its_own_trace_process)
 		const char *ph = json_object_get_string(json_object_object_get(ev, "ph"));
 		const char *name = json_object_get_string(json_object_object_get(ev, "name"));
 
-		if (!strcmp(ph, "M") && !strcmp(name, "process_name") && int_of(ev, "pid") == 16) {
+		if (!strcmp(ph, "M") && !strcmp(name, "process_name") && (int)int_field(ev, "pid") == 16) {
 			args = json_object_object_get(ev, "args");
 			cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(args, "name")),
 				     "daemon 50: distccd"));
@@ -198,13 +191,13 @@ Test(daemons, a_followed_daemon_has_its_own_trace_process)
 			continue;
 		args = json_object_object_get(ev, "args");
 		slices++;
-		if (int_of(args, "pid") >= DAEMON) {
-			cr_assert(eq(int, int_of(ev, "pid"), 16), "daemon's pid %d", int_of(args, "pid"));
-			cr_assert(eq(int, int_of(args, "run_by_daemon"), DAEMON));
+		if ((int)int_field(args, "pid") >= DAEMON) {
+			cr_assert(eq(int, (int)int_field(ev, "pid"), 16), "daemon's pid %d", (int)int_field(args, "pid"));
+			cr_assert(eq(int, (int)int_field(args, "run_by_daemon"), DAEMON));
 			/* Its lanes are numbered from its pid (rule 12). */
-			cr_assert(ge(int, int_of(ev, "tid"), 16));
+			cr_assert(ge(int, (int)int_field(ev, "tid"), 16));
 		} else {
-			cr_assert(eq(int, int_of(ev, "pid"), 1), "command's pid %d", int_of(args, "pid"));
+			cr_assert(eq(int, (int)int_field(ev, "pid"), 1), "command's pid %d", (int)int_field(args, "pid"));
 			cr_assert(not(json_object_object_get_ex(args, "run_by_daemon", NULL)));
 		}
 	}
@@ -235,8 +228,8 @@ Test(daemons, the_audit_splits_out_the_daemons_share)
 	cr_assert(not(eq(ptr, o, NULL)));
 	d = json_object_array_get_idx(json_object_object_get(o, "daemons"), 0);
 	cr_assert(not(eq(ptr, d, NULL)));
-	cr_assert(eq(int, int_of(d, "pid"), DAEMON));
-	cr_assert(eq(int, int_of(d, "processes"), 3));
+	cr_assert(eq(int, (int)int_field(d, "pid"), DAEMON));
+	cr_assert(eq(int, (int)int_field(d, "processes"), 3));
 	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(d, "cpu_ms")), 750.0));
 	json_object_put(o);
 	audit__free(&a);
@@ -257,7 +250,7 @@ Test(daemons, the_audit_says_when_the_build_mostly_waited)
 	w = json_object_object_get(o, "outside_wait");
 	cr_assert(json_object_get_boolean(json_object_object_get(w, "mostly_elsewhere")));
 	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(w, "wait_ms")), 960.0));
-	cr_assert(eq(int, int_of(json_object_object_get(w, "longest"), "pid"), 11));
+	cr_assert(eq(int, (int)int_field(json_object_object_get(w, "longest"), "pid"), 11));
 	json_object_put(o);
 	audit__free(&a);
 	model__free(m);
