@@ -54,6 +54,12 @@ struct trace_layout {
 	const struct model *m;
 	struct proc_layout *procs; /* parallel to m->procs */
 	__u32 *lanes;		   /* the distinct lanes in use, ascending */
+	/* Parallel to lanes[]: whose work it holds (run_by_daemon: 0 the
+	 * command's, else a --follow daemon's; lanes.c keeps them apart), and
+	 * its number among that work's lanes, from 1: the trace draws each
+	 * one's lanes in a trace process of its own, named "lane N". */
+	__u32 *lane_owner;
+	__u32 *lane_number;
 	size_t nr_lanes;
 	__u64 end_ns; /* the trace's end, no earlier than its start */
 	struct image_layout *image_store; /* backs every procs[i].images */

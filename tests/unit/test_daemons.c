@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 #include "model/daemons.h"
 #include "model/lanes.h"
+#include "model/trace_layout.h"
 #include "model/model.h"
 #include "report/audit.h"
 #include "report/audit_json.h"
@@ -253,5 +254,26 @@ Test(daemons, the_audit_says_when_the_build_mostly_waited)
 	cr_assert(eq(int, (int)int_field(json_object_object_get(w, "longest"), "pid"), 11));
 	json_object_put(o);
 	audit__free(&a);
+	model__free(m);
+}
+
+Test(daemons, each_works_lanes_are_numbered_from_one)
+{
+	struct model *m = distcc_build(true, follow_daemon, 1);
+	struct trace_layout *tl = trace_layout__new(m);
+	__u32 next_cmd = 1, next_daemon = 1;
+
+	cr_assert(not(eq(ptr, tl, NULL)));
+	for (size_t i = 0; i < tl->nr_lanes; i++) {
+		if (tl->lane_owner[i] == 0)
+			cr_assert(eq(u32, tl->lane_number[i], next_cmd++));
+		else {
+			cr_assert(eq(u32, tl->lane_owner[i], DAEMON));
+			cr_assert(eq(u32, tl->lane_number[i], next_daemon++));
+		}
+	}
+	cr_assert(ge(u32, next_cmd, 2));
+	cr_assert(ge(u32, next_daemon, 2));
+	trace_layout__free(tl);
 	model__free(m);
 }

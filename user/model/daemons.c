@@ -17,6 +17,10 @@ void daemons__mark(struct model *m, const pid_t *follow, size_t nr)
 {
 	size_t i;
 
+	/* The trace draws at most DAEMONS_MAX daemons apart: the rest of a
+	 * (hand-made) longer list is left to the command's. */
+	if (nr > DAEMONS_MAX)
+		nr = DAEMONS_MAX;
 	/* Parents come first (procs are in start order), so one pass. */
 	for (i = 0; i < m->nr_procs; i++) {
 		struct proc_instance *p = &m->procs[i];

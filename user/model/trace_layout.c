@@ -72,6 +72,30 @@ static size_t lane_index(const struct trace_layout *tl, __u32 lane)
 	return found - tl->lanes;
 }
 
+/* Each lane's owner, and its number among its owner's lanes in lane order. */
+static int number_lanes(struct trace_layout *tl)
+{
+	const struct model *m = tl->m;
+	size_t i, k, n = tl->nr_lanes ? tl->nr_lanes : 1;
+
+	tl->lane_owner = calloc(n, sizeof(*tl->lane_owner));
+	tl->lane_number = calloc(n, sizeof(*tl->lane_number));
+	if (!tl->lane_owner || !tl->lane_number)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		tl->lane_owner[lane_index(tl, m->procs[i].lane)] = m->procs[i].run_by_daemon;
+	/* Each scans back to the last lane of its owner: O(lanes x owners) in all. */
+	for (i = 0; i < tl->nr_lanes; i++) {
+		tl->lane_number[i] = 1;
+		for (k = i; k-- > 0;)
+			if (tl->lane_owner[k] == tl->lane_owner[i]) {
+				tl->lane_number[i] = tl->lane_number[k] + 1;
+				break;
+			}
+	}
+	return 0;
+}
+
 /*
  * above: the slice the viewer draws each process directly under.  Procs
  * come sorted by start and the slices of a lane nest, so one stack per
@@ -165,7 +189,7 @@ struct trace_layout *trace_layout__new(const struct model *m)
 		nr_images += p->nr_execs;
 		place_images(m, p, pl);
 	}
-	if (collect_lanes(tl) || link_lane_stacks(tl))
+	if (collect_lanes(tl) || number_lanes(tl) || link_lane_stacks(tl))
 		goto fail;
 	mark_flat(tl);
 	return tl;
@@ -210,5 +234,7 @@ void trace_layout__free(struct trace_layout *tl)
 	free(tl->procs);
 	free(tl->image_store);
 	free(tl->lanes);
+	free(tl->lane_owner);
+	free(tl->lane_number);
 	free(tl);
 }

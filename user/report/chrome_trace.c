@@ -319,31 +319,24 @@ static int work_pid(const struct trace_meta *meta, __u32 run_by_daemon)
 }
 
 /*
- * Each lane's track.  A lane holds one daemon's work or the command's
- * (lanes.c), so it goes in that trace process, numbered there in
- * ascending lane order from the pid (rule 12).
+ * Each lane's track: in its owner's trace process (the build's or its
+ * daemon's), tid pid + its number there - 1 (rule 12).  daemons__mark()
+ * marks only the first DAEMON_PIDS_MAX daemons, so owners never share a
+ * trace process.
  */
 static int map_lanes(struct builder *b)
 {
 	const struct trace_layout *tl = b->layout;
-	__s64 next[DAEMON_PID_BASE + DAEMON_PIDS_MAX] = { 0 };
-	size_t nr = tl->nr_lanes ? tl->lanes[tl->nr_lanes - 1] + 1 : 0, i;
-	int *pid_of;
+	size_t nr = tl->nr_lanes ? tl->lanes[tl->nr_lanes - 1] + 1 : 1, i;
 
-	b->lane_track = calloc(nr ? nr : 1, sizeof(*b->lane_track));
-	pid_of = calloc(nr ? nr : 1, sizeof(*pid_of));
-	if (!b->lane_track || !pid_of) {
-		free(pid_of);
+	b->lane_track = calloc(nr, sizeof(*b->lane_track));
+	if (!b->lane_track)
 		return -ENOMEM;
-	}
-	for (i = 0; i < b->m->nr_procs; i++)
-		pid_of[b->m->procs[i].lane] = work_pid(b->meta, b->m->procs[i].run_by_daemon);
 	for (i = 0; i < tl->nr_lanes; i++) {
-		int pid = pid_of[tl->lanes[i]] ? pid_of[tl->lanes[i]] : TRACE_PID;
+		int pid = work_pid(b->meta, tl->lane_owner[i]);
 
-		b->lane_track[tl->lanes[i]] = (struct track){ pid, pid + next[pid]++ };
+		b->lane_track[tl->lanes[i]] = (struct track){ pid, pid + (__s64)tl->lane_number[i] - 1 };
 	}
-	free(pid_of);
 	return 0;
 }
 
@@ -428,7 +421,7 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 	for (i = 0; !err && i < b->layout->nr_lanes; i++) {
 		struct track t = lane_track(b, b->layout->lanes[i]);
 
-		snprintf(name, sizeof(name), "lane %lld", (long long)(t.tid - t.pid + 1));
+		snprintf(name, sizeof(name), "lane %u", b->layout->lane_number[i]);
 		err = add_meta(b, t.pid, "thread_name", t.tid, json_object_new_string(name));
 		if (!err)
 			err = add_meta(b, t.pid, "thread_sort_index", t.tid, json_object_new_int64(t.tid));

@@ -150,8 +150,9 @@ static void put_phases(struct canvas *cv, const struct audit *a, const struct mo
 }
 
 /*
- * Each lane's name in the gutter, as the trace names its track ("lane 3");
- * where rows are thinner than a line of text, every k-th one.
+ * Each lane's name in the gutter, as the trace names its track ("lane 3"),
+ * a --follow daemon's "daemon 1" (its lane 1); where rows are thinner than
+ * a line of text, every k-th one.
  */
 static void put_lane_labels(struct canvas *cv, const struct trace_layout *tl)
 {
@@ -159,8 +160,9 @@ static void put_lane_labels(struct canvas *cv, const struct trace_layout *tl)
 	size_t row;
 
 	for (row = 0; row < tl->nr_lanes; row += every)
-		fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"ax\">lane %u</text>\n", MARGIN_L - 4,
-			cv->lanes_y + (int)row * cv->lane_h + (cv->lane_h < 11 ? 9 : cv->lane_h - 4), tl->lanes[row] + 1);
+		fprintf(cv->out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%s %u</text>\n", MARGIN_L - 4,
+			cv->lanes_y + (int)row * cv->lane_h + (cv->lane_h < 11 ? 9 : cv->lane_h - 4),
+			tl->lane_owner[row] ? "daemon" : "lane", tl->lane_number[row]);
 }
 
 /* How many slices p sits inside on its lane, as the trace nests them. */
