@@ -79,6 +79,9 @@ void trace_layout__free(struct trace_layout *tl);
 
 bool trace_span_contains(struct trace_span outer, struct trace_span inner);
 
+/* The index in tl->lanes (and lane_owner, lane_number) of a lane in use. */
+size_t trace_layout__lane_index(const struct trace_layout *tl, __u32 lane);
+
 /*
  * [start_ns, end_ns] clamped into the trace, into *out; false when it lies
  * outside.  Clamping and integer division are both monotonic, so slices

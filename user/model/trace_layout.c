@@ -65,7 +65,7 @@ static int collect_lanes(struct trace_layout *tl)
 	return 0;
 }
 
-static size_t lane_index(const struct trace_layout *tl, __u32 lane)
+size_t trace_layout__lane_index(const struct trace_layout *tl, __u32 lane)
 {
 	const __u32 *found = bsearch(&lane, tl->lanes, tl->nr_lanes, sizeof(lane), cmp_u32);
 
@@ -83,7 +83,7 @@ static int number_lanes(struct trace_layout *tl)
 	if (!tl->lane_owner || !tl->lane_number)
 		return -ENOMEM;
 	for (i = 0; i < m->nr_procs; i++)
-		tl->lane_owner[lane_index(tl, m->procs[i].lane)] = m->procs[i].run_by_daemon;
+		tl->lane_owner[trace_layout__lane_index(tl, m->procs[i].lane)] = m->procs[i].run_by_daemon;
 	/* Each scans back to the last lane of its owner: O(lanes x owners) in all. */
 	for (i = 0; i < tl->nr_lanes; i++) {
 		tl->lane_number[i] = 1;
@@ -113,7 +113,7 @@ static int link_lane_stacks(struct trace_layout *tl)
 	for (i = 0; i < tl->nr_lanes; i++)
 		top[i] = -1;
 	for (i = 0; i < m->nr_procs; i++) {
-		size_t row = lane_index(tl, m->procs[i].lane);
+		size_t row = trace_layout__lane_index(tl, m->procs[i].lane);
 		long t = top[row];
 
 		while (t >= 0 && !trace_span_contains(tl->procs[t].span, tl->procs[i].span))

@@ -107,7 +107,6 @@ struct builder {
 	 * moved up by pid0 (0 for one host), named "HOST: name" (emit()). */
 	int pid0;
 	const char *host;
-	struct track *lane_track; /* per lane number: the build's or its daemon's trace process */
 };
 
 /* Data edges drawn as flow arrows at most: a huge build's would swamp the viewer. */
@@ -319,30 +318,22 @@ static int work_pid(const struct trace_meta *meta, __u32 run_by_daemon)
 }
 
 /*
- * Each lane's track: in its owner's trace process (the build's or its
- * daemon's), tid pid + its number there - 1 (rule 12).  daemons__mark()
- * marks only the first DAEMON_PIDS_MAX daemons, so owners never share a
- * trace process.
+ * Where a lane of the layout tl is drawn: in its owner's trace process
+ * (the build's or its daemon's), tid pid + its number there - 1 (rule
+ * 12).  daemons__mark() marks at most DAEMON_PIDS_MAX daemons, so owners
+ * never share a trace process.
  */
-static int map_lanes(struct builder *b)
+static struct track layout_track(const struct trace_meta *meta, const struct trace_layout *tl, __u32 lane)
 {
-	const struct trace_layout *tl = b->layout;
-	size_t nr = tl->nr_lanes ? tl->lanes[tl->nr_lanes - 1] + 1 : 1, i;
+	size_t i = trace_layout__lane_index(tl, lane);
+	int pid = work_pid(meta, tl->lane_owner[i]);
 
-	b->lane_track = calloc(nr, sizeof(*b->lane_track));
-	if (!b->lane_track)
-		return -ENOMEM;
-	for (i = 0; i < tl->nr_lanes; i++) {
-		int pid = work_pid(b->meta, tl->lane_owner[i]);
-
-		b->lane_track[tl->lanes[i]] = (struct track){ pid, pid + (__s64)tl->lane_number[i] - 1 };
-	}
-	return 0;
+	return (struct track){ pid, pid + (__s64)tl->lane_number[i] - 1 };
 }
 
 static struct track lane_track(const struct builder *b, __u32 lane)
 {
-	return b->lane_track[lane];
+	return layout_track(b->meta, b->layout, lane);
 }
 
 /*
@@ -1139,7 +1130,7 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 	b->layout = meta->layout;
 	if (!b->layout)
 		b->layout = b->own_layout = trace_layout__new(m);
-	if (!b->buf || !b->slot || !b->layout || map_lanes(b))
+	if (!b->buf || !b->slot || !b->layout)
 		return -ENOMEM;
 	return b->sched ? index_pids(b) : 0;
 }
@@ -1153,7 +1144,6 @@ static void builder_free(struct builder *b)
 	trace_layout__free(b->own_layout);
 	free(b->by_pid);
 	free(b->critical);
-	free(b->lane_track);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);
 	free(b->cpu_names);
@@ -1298,18 +1288,6 @@ int chrome_trace__write(const struct model *m, const struct trace_meta *meta, in
 	return err;
 }
 
-/* Where proc of another host's part is drawn (its own lanes' tracks). */
-static int part_track(const struct trace_part *part, size_t proc, struct track *out)
-{
-	struct builder pb = { .m = part->m, .meta = part->meta, .layout = part->meta->layout };
-	int err = map_lanes(&pb);
-
-	if (!err)
-		*out = lane_track(&pb, part->m->procs[proc].lane);
-	free(pb.lane_track);
-	return err;
-}
-
 /*
  * A link between two hosts' processes: s at the start of the client's
  * slice, f (bound to the enclosing slice) at the start of the job's, each
@@ -1327,8 +1305,8 @@ static int add_host_link(struct builder *b, const struct trace_part *parts, cons
 
 	if (f_ts < s_ts)
 		return 0;
-	if (part_track(from, l->from_proc, &s_at) || part_track(to, l->to_proc, &f_at))
-		return -ENOMEM;
+	s_at = layout_track(from->meta, from->meta->layout, from->m->procs[l->from_proc].lane);
+	f_at = layout_track(to->meta, to->meta->layout, to->m->procs[l->to_proc].lane);
 	id = ++b->last_flow_id;
 	b->pid0 = from->pid0;
 	ev = new_event("s", "process", l->name, s_at.pid, s_at.tid, s_ts);
