@@ -19,6 +19,8 @@
 #ifndef BUILDBPF_THREAD_EXIT_BPF_H
 #define BUILDBPF_THREAD_EXIT_BPF_H
 
+#include "proc_io.bpf.h"
+
 /* Kernel page size in KiB (signal->maxrss counts pages); set by user space. */
 const volatile __u32 page_size_kb __weak = 4;
 
@@ -126,8 +128,12 @@ static __always_inline void thread_final_switch(struct task_struct *task, struct
 	__sync_fetch_and_add(&acct->stime_ns, stime);
 	__sync_fetch_and_add(&acct->sum_exec_ns, sum_exec);
 	end_thread_sched(t, tid, acct, &own_sched, now);
+	/* I/O (proc_io.bpf.h): in before nr_dead, so the last thread's copy has it. */
+	add_thread_io(&acct->io, task);
 	__sync_fetch_and_add(&acct->nr_dead, 1);
 	group_dead = take_group_dead(tgid, acct, &totals);
+	if (group_dead)
+		emit_proc_io(task, tid, tgid, &totals, now);
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {

@@ -30,6 +30,8 @@ enum bb_event_type {
 	BB_EV_MEM_IMAGE = 20, /* a program image's address space ended: its peak RSS */
 	BB_EV_MEM_PSI = 21,   /* the machine's memory pressure, read by user space */
 	BB_EV_MEM_SAMPLE = 22, /* the build's resident memory, summed by user space */
+	/* I/O per process (issue 16): 23..24, bpf/proc_io.bpf.h; 24 unused yet */
+	BB_EV_PROC_IO = 23, /* a process's I/O totals, at its end */
 	/* --attach (issue 18, numbers 30..39): written by user space */
 	BB_EV_PROC_FOUND = 30, /* a process already running when it was first tracked */
 };
@@ -241,6 +243,22 @@ struct bb_cpu_idle_event {
 _Static_assert(sizeof(struct bb_cpu_idle_event) == 40, "bb_cpu_idle_event ABI");
 
 /*
+ * The kernel's per-task I/O accounting (struct task_io_accounting, what
+ * /proc/PID/io shows): syscall-level figures (CONFIG_TASK_XACCT) and
+ * storage-level ones (CONFIG_TASK_IO_ACCOUNTING).  See bpf/proc_io.bpf.h.
+ */
+struct bb_io_acct {
+	__u64 rchar;		     /* bytes read(2)-like syscalls returned, any file */
+	__u64 wchar;		     /* bytes write(2)-like syscalls accepted */
+	__u64 syscr;		     /* read syscalls */
+	__u64 syscw;		     /* write syscalls */
+	__u64 read_bytes;	     /* bytes it made the block layer read */
+	__u64 write_bytes;	     /* bytes it dirtied or wrote directly */
+	__u64 cancelled_write_bytes; /* of them, dirty bytes truncated before writeback */
+};
+_Static_assert(sizeof(struct bb_io_acct) == 56, "bb_io_acct ABI");
+
+/*
  * Value of the `tracked` map, keyed by tgid: presence means the process is
  * part of the build.  User space seeds the command's entry with zeroes; the
  * kernel adds each thread's final CPU times at its last switch-out, so the
@@ -253,8 +271,9 @@ struct bb_proc_acct {
 	struct bb_sched_acct sched;
 	__u32 nr_threads; /* threads forked after the first */
 	__u32 nr_dead;	  /* threads past their last switch-out */
+	struct bb_io_acct io; /* each ended thread's own I/O, added at its end */
 };
-_Static_assert(sizeof(struct bb_proc_acct) == 80, "bb_proc_acct ABI");
+_Static_assert(sizeof(struct bb_proc_acct) == 136, "bb_proc_acct ABI");
 
 enum bb_thread_state {
 	BB_THREAD_NEW = 0,	/* forked, not yet woken */
@@ -296,6 +315,25 @@ struct bb_cpu_slot {
 	__u64 switch_ns;     /* when the last switch seen here was, if known */
 };
 _Static_assert(sizeof(struct bb_cpu_slot) == 32, "bb_cpu_slot ABI");
+
+/* ---- I/O per process: bpf/proc_io.bpf.h, read by user/model/io.c ---- */
+
+#define BB_IO_SYSCALLS 0x1u /* rchar, wchar, syscr, syscw counted (CONFIG_TASK_XACCT) */
+#define BB_IO_STORAGE 0x2u  /* read/write/cancelled_write_bytes counted (CONFIG_TASK_IO_ACCOUNTING) */
+
+/*
+ * A process's I/O when its last thread left its CPU for good (hdr.ts_ns,
+ * the same as its group-dead exit record's, which follows it): the sum
+ * over its tracked threads of each one's own counts at its end.  Figures
+ * whose flag is clear were not counted by this kernel and are 0.
+ */
+struct bb_proc_io_event {
+	struct bb_event_header hdr; /* pid: the last thread; tgid: the process */
+	struct bb_io_acct io;
+	__u32 flags;	  /* BB_IO_* */
+	__u32 nr_threads; /* threads summed */
+};
+_Static_assert(sizeof(struct bb_proc_io_event) == 88, "bb_proc_io_event ABI");
 
 /* ---- file dependencies (--deps=on) ---- */
 
