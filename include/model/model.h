@@ -67,6 +67,10 @@ struct proc_instance {
 	bool exec_peak_seen;
 	bool peak_rss_exact; /* peak_rss_kb came from image records, not maxrss */
 	bool oom_killed;     /* the OOM killer chose it */
+	/* I/O (model/io.h): its threads' summed I/O accounting, if io_seen. */
+	struct bb_io_acct io;
+	__u32 io_flags; /* BB_IO_*: the figures the kernel counted */
+	bool io_seen;
 	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
 	__u32 nr_threads;  /* threads created while traced (not the leader) */
 	char comm[BB_COMM_LEN + 1]; /* comm at its last exec; before any, at fork */
@@ -88,6 +92,7 @@ struct model_stats {
 	size_t events;	    /* kernel records accepted */
 	size_t memory_records; /* of them, BB_EV_MEM_IMAGE (2 per process: its forked copy, its last image) */
 	size_t user_records;   /* records user space added (memory pressure, samples) */
+	size_t io_records;     /* of the kernel's, BB_EV_PROC_IO (1 per process, at its end) */
 	size_t malformed;   /* records rejected by size or type checks */
 	size_t reordered;   /* records whose timestamp was older than one before */
 	size_t orphan_events; /* exec/exit of a pid with no live instance */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
 
@@ -151,7 +152,7 @@ static size_t min_record_size(__u32 type)
 	case BB_EV_PROC_FOUND:
 		return sizeof(struct bb_proc_found_event);
 	default:
-		return memory__record_size(type);
+		return memory__record_size(type) ?: io__record_size(type);
 	}
 }
 
@@ -199,6 +200,8 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 		m->stats.events++;
 	if (hdr->type == BB_EV_MEM_IMAGE)
 		m->stats.memory_records++;
+	if (hdr->type == BB_EV_PROC_IO)
+		m->stats.io_records++;
 	return 0;
 
 malformed:
@@ -446,6 +449,23 @@ static int apply_mem_image(struct model *m, const struct bb_mem_image_event *e)
 	return 0;
 }
 
+/*
+ * The kernel sends it just before the process's exit record, with the same
+ * time; should the exit come first, the process is the one that ended then.
+ */
+static int apply_proc_io(struct model *m, const struct bb_proc_io_event *e)
+{
+	long idx = pid_index_get(m->priv, e->hdr.tgid);
+
+	if (idx < 0)
+		idx = memory__proc_at(m, e->hdr.tgid, e->hdr.ts_ns);
+	if (idx < 0)
+		m->stats.orphan_events++;
+	else
+		io__apply(&m->procs[idx], e);
+	return 0;
+}
+
 static int apply_event(struct model *m, const void *rec)
 {
 	const struct bb_event_header *hdr = rec;
@@ -466,6 +486,8 @@ static int apply_event(struct model *m, const void *rec)
 		return 0;
 	case BB_EV_MEM_SAMPLE:
 		return memory__apply_sample(m, rec);
+	case BB_EV_PROC_IO:
+		return apply_proc_io(m, rec);
 	default:
 		return 0; /* rejected by model__add_event already */
 	}
