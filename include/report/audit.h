@@ -19,6 +19,7 @@
 #include "graph/build_graph.h"
 #include "model/cpu_sched.h"
 #include "model/daemons.h"
+#include "model/io.h"
 #include "model/model.h"
 #include "model/parallelism.h"
 
@@ -107,6 +108,7 @@ struct audit_program {
 	/* Wall time during which at least one of its processes that is not a
 	 * wrapper was alive: how long the build spent in this program. */
 	__u64 wall_ns;
+	struct io_totals io; /* its processes' I/O (model/io.h) */
 };
 
 /* Was it parallel?  The average running against what could run (audit.c). */
@@ -165,6 +167,10 @@ struct audit {
 	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
+	/* I/O (model/io.h): the build's, and the steps that wrote most to
+	 * storage (by write_bytes; empty where the kernel does not count it). */
+	struct io_totals io;
+	struct audit_top top_write;
 	struct audit_program *programs; /* most CPU first */
 	size_t nr_programs;
 	bool *wrapper; /* per process in model->procs: a wrapper (see above) */

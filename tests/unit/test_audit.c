@@ -385,6 +385,7 @@ Test(audit, json_schema_is_stable)
 		{ "answers", json_type_object },
 		{ "memory", json_type_object },
 		{ "daemons", json_type_array },	      { "outside_wait", json_type_object },
+		{ "io", json_type_object },
 	};
 	struct build b;
 	const struct audit *a;

@@ -507,6 +507,7 @@ static int compute_programs(struct audit *a, const struct model *m)
 		}
 		a->programs[k].cpu_ns += p->utime_ns + p->stime_ns;
 		a->programs[k].nr_procs++;
+		io__sum(&a->programs[k].io, p);
 		program[i] = k;
 	}
 	/* Before the sort: program[] holds indexes in the order found. */
@@ -612,6 +613,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	a->lost_events = in->lost_events;
 	a->oom_killed = memory__oom_killed(m);
 	a->psi_known = memory__psi_stall(m, &a->psi_some_us, &a->psi_full_us);
+	io__build_totals(m, &a->io);
 	a->partial_reason = in->partial_reason;
 	a->sched = s ? s->level : SCHED_OFF;
 	a->par = s ? s->par : NULL;
@@ -631,6 +633,8 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		top_offer(&a->top_wall, i, p->end_ns - p->start_ns);
 		top_offer(&a->top_cpu, i, p->utime_ns + p->stime_ns);
 		top_offer(&a->top_rss, i, p->peak_rss_kb);
+		if (p->io_seen && (p->io_flags & BB_IO_STORAGE) && p->io.write_bytes)
+			top_offer(&a->top_write, i, p->io.write_bytes);
 		if (a->par)
 			top_offer(&a->top_wait, i, p->sched.runq_ns);
 	}

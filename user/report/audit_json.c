@@ -346,6 +346,68 @@ static struct json_object *new_memory(const struct audit *a, const struct model 
 	return json_done(o, err);
 }
 
+/* I/O (model/io.h): one sum's figures; the ones the kernel does not count are null. */
+static int put_io_figures(struct json_object *o, const struct io_totals *t)
+{
+	const struct bb_io_acct *io = &t->io;
+	bool storage = t->flags & BB_IO_STORAGE, syscalls = t->flags & BB_IO_SYSCALLS;
+
+	return (storage ? json_put_uint(o, "read_bytes", io->read_bytes) ?:
+				  json_put_uint(o, "write_bytes", io->write_bytes) ?:
+				  json_put_uint(o, "cancelled_write_bytes", io->cancelled_write_bytes)
+			: json_put_null(o, "read_bytes") ?: json_put_null(o, "write_bytes") ?:
+				  json_put_null(o, "cancelled_write_bytes")) ?:
+	       (syscalls ? json_put_uint(o, "rchar", io->rchar) ?: json_put_uint(o, "wchar", io->wchar) ?:
+				   json_put_uint(o, "syscr", io->syscr) ?: json_put_uint(o, "syscw", io->syscw)
+			 : json_put_null(o, "rchar") ?: json_put_null(o, "wchar") ?: json_put_null(o, "syscr") ?:
+				   json_put_null(o, "syscw"));
+}
+
+static struct json_object *new_io_top(const struct audit *a, const struct model *m)
+{
+	struct json_object *arr = json_object_new_array(), *p;
+	size_t i;
+	int err = arr ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < a->top_write.nr; i++) {
+		p = json_object_new_object();
+		err = json_put(p, "name", new_proc_name(m, a->top_write.items[i].proc)) ?:
+		      json_put_int(p, "pid", m->procs[a->top_write.items[i].proc].pid) ?:
+		      json_put_uint(p, "write_bytes", a->top_write.items[i].value);
+		err = json_append(arr, json_done(p, err));
+	}
+	return json_done(arr, err);
+}
+
+/* Per program, in the order of "programs" (most CPU first): those with figures. */
+static struct json_object *new_io_programs(const struct audit *a)
+{
+	struct json_object *arr = json_object_new_array(), *p;
+	size_t i;
+	int err = arr ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < a->nr_programs && i < JSON_PROGRAMS_MAX; i++) {
+		if (!a->programs[i].io.nr_procs)
+			continue;
+		p = json_object_new_object();
+		err = json_put_clean_str(p, "program", a->programs[i].name) ?:
+		      json_put_int(p, "processes", a->programs[i].io.nr_procs) ?:
+		      put_io_figures(p, &a->programs[i].io);
+		err = json_append(arr, json_done(p, err));
+	}
+	return json_done(arr, err);
+}
+
+static struct json_object *new_io(const struct audit *a, const struct model *m)
+{
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	err = json_put_int(o, "processes", a->io.nr_procs) ?: put_io_figures(o, &a->io) ?:
+	      json_put(o, "top_written", new_io_top(a, m)) ?: json_put(o, "programs", new_io_programs(a));
+	return json_done(o, err);
+}
+
 struct json_object *audit_json__new(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object();
@@ -373,7 +435,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "answers", new_answers(a)) ?:
 	      json_put(o, "memory", new_memory(a, m)) ?:
 	      json_put(o, "daemons", new_daemons(a, m)) ?:
-	      json_put(o, "outside_wait", new_outside_wait(a, m));
+	      json_put(o, "outside_wait", new_outside_wait(a, m)) ?:
+	      json_put(o, "io", new_io(a, m));
 	return json_done(o, err);
 }
 

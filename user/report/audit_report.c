@@ -313,6 +313,83 @@ static void put_oom_killed(FILE *out, const struct audit *a, const struct model 
 	put_ranked(out, m, "killed, with their peaks", &killed, true);
 }
 
+static double mb(__u64 bytes)
+{
+	return bytes / (1024.0 * 1024.0);
+}
+
+/* Programs by what they wrote to storage (a->programs is by CPU): the largest first. */
+static void put_io_programs(FILE *f, const struct audit *a)
+{
+	bool *shown = calloc(a->nr_programs ? a->nr_programs : 1, sizeof(*shown));
+	size_t i, k, best;
+
+	if (!shown)
+		return;
+	fputs("  written by program:", f);
+	for (k = 0; k < AUDIT_TOP; k++) {
+		for (i = 0, best = a->nr_programs; i < a->nr_programs; i++)
+			if (!shown[i] && a->programs[i].io.io.write_bytes &&
+			    (best == a->nr_programs || a->programs[i].io.io.write_bytes >
+							       a->programs[best].io.io.write_bytes))
+				best = i;
+		if (best == a->nr_programs)
+			break;
+		shown[best] = true;
+		fputs(k ? ", " : " ", f);
+		report_put_name(f, a->programs[best].name, REPORT_NAME_MAX);
+		fprintf(f, " %.1f MB in ", mb(a->programs[best].io.io.write_bytes));
+		report_put_count(f, a->programs[best].io.nr_procs);
+		if (!k)
+			fputs(a->programs[best].io.nr_procs == 1 ? " process" : " processes", f);
+	}
+	if (!k)
+		fputs(" nothing", f);
+	free(shown);
+}
+
+/*
+ * I/O (model/io.h): the build's totals at the storage and the syscall
+ * level, then who wrote most to storage.  A figure the kernel does not
+ * count is said to be missing, not 0.
+ */
+static void put_io(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct bb_io_acct *io = &a->io.io;
+	struct report_line l;
+	FILE *f;
+	size_t i;
+
+	f = report_line__begin(&l, out);
+	fprintf(f, "I/O of %zu process%s: ", a->io.nr_procs, a->io.nr_procs == 1 ? "" : "es");
+	if (a->io.flags & BB_IO_STORAGE)
+		fprintf(f, "storage read %.1f MB, written %.1f MB (%.1f MB of it cancelled)", mb(io->read_bytes),
+			mb(io->write_bytes), mb(io->cancelled_write_bytes));
+	else
+		fputs("storage not counted by this kernel (CONFIG_TASK_IO_ACCOUNTING)", f);
+	if (a->io.flags & BB_IO_SYSCALLS)
+		fprintf(f, ", syscalls read %.1f MB in %llu, wrote %.1f MB in %llu", mb(io->rchar),
+			(unsigned long long)io->syscr, mb(io->wchar), (unsigned long long)io->syscw);
+	else
+		fputs(", syscalls not counted by this kernel (CONFIG_TASK_XACCT)", f);
+	report_line__end(&l);
+	if (!(a->io.flags & BB_IO_STORAGE))
+		return;
+	f = report_line__begin(&l, out);
+	fputs("  most written to storage:", f);
+	for (i = 0; i < a->top_write.nr; i++) {
+		fputs(i ? ", " : " ", f);
+		report_put_proc(f, m, a->top_write.items[i].proc);
+		fprintf(f, " %.1f MB", mb(a->top_write.items[i].value));
+	}
+	if (!a->top_write.nr)
+		fputs(" nothing", f);
+	report_line__end(&l);
+	f = report_line__begin(&l, out);
+	put_io_programs(f, a);
+	report_line__end(&l);
+}
+
 /* The detail after the answers, in the same plain words. */
 static void put_detail(FILE *out, const struct audit *a, const struct model *m)
 {
@@ -372,6 +449,8 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 			sec(a->psi_some_us * 1000), pct(a->psi_some_us * 1000, a->wall_ns), sec(a->psi_full_us * 1000));
 	if (a->oom_killed)
 		put_oom_killed(out, a, m);
+	if (a->io.nr_procs)
+		put_io(out, a, m);
 	if (a->par && a->par->late_ns)
 		fprintf(out, "buildbpf: note: %.3f s of run-queue wait arrived too late for the histograms\n",
 			sec(a->par->late_ns));

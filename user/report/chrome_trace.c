@@ -507,6 +507,24 @@ static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
 }
 
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
+/* I/O (model/io.h): the figures the kernel counted, none without a record. */
+static int add_io_args(struct json_object *args, const struct proc_instance *p)
+{
+	const struct bb_io_acct *io = &p->io;
+	int err = 0;
+
+	if (!p->io_seen)
+		return 0;
+	if (p->io_flags & BB_IO_STORAGE)
+		err = json_put_int(args, "io_read_bytes", io->read_bytes) ?:
+		      json_put_int(args, "io_write_bytes", io->write_bytes) ?:
+		      json_put_int(args, "io_cancelled_write_bytes", io->cancelled_write_bytes);
+	if (!err && (p->io_flags & BB_IO_SYSCALLS))
+		err = json_put_int(args, "io_rchar", io->rchar) ?: json_put_int(args, "io_wchar", io->wchar) ?:
+		      json_put_int(args, "io_syscr", io->syscr) ?: json_put_int(args, "io_syscw", io->syscw);
+	return err;
+}
+
 static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 {
 	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
@@ -542,6 +560,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = json_put_int(args, "run_by_daemon", p->run_by_daemon);
 	if (!err && p->oom_killed)
 		err = json_put_bool(args, "oom_killed", true);
+	if (!err)
+		err = add_io_args(args, p);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
 		err = json_put_bool(args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
@@ -1081,6 +1101,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put_int(od, "processes", m->nr_procs) ?:
 	      json_put_int(od, "records", m->stats.events) ?:
 	      json_put_int(od, "memory_records", m->stats.memory_records) ?:
+	      json_put_int(od, "io_records", m->stats.io_records) ?:
 	      json_put_int(od, "orphan_records", m->stats.orphan_events) ?:
 	      json_put_int(od, "lanes", b->layout->nr_lanes) ?:
 	      json_put_int(od, "unfinished_processes", unfinished) ?:
