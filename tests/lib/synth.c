@@ -141,6 +141,17 @@ void synth_mem_image(struct model *m, __u64 ts, __u32 tgid, __u32 image, __u64 p
 	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
 }
 
+void synth_proc_io(struct model *m, __u64 ts, __u32 tgid, const struct bb_io_acct *io, __u32 flags)
+{
+	struct bb_proc_io_event e = {};
+
+	header(&e.hdr, BB_EV_PROC_IO, ts, tgid, tgid);
+	e.io = *io;
+	e.flags = flags;
+	e.nr_threads = 1;
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
 struct bb_cpu_slice_event synth_cpu_slice_event(__u32 cpu, __u32 tid, __u32 tgid, __u64 start, __u64 end,
 						__u64 wait_ns)
 {

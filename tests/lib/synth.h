@@ -35,6 +35,8 @@ const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid);
 
 /* One image's peak RSS, as mem_events.bpf.c reports it (flags: BB_MEM_*). */
 void synth_mem_image(struct model *m, __u64 ts, __u32 tgid, __u32 image, __u64 peak_rss_kb, __u32 flags);
+/* A process's I/O at its end, as bpf/proc_io.bpf.h reports it (flags: BB_IO_*). */
+void synth_proc_io(struct model *m, __u64 ts, __u32 tgid, const struct bb_io_acct *io, __u32 flags);
 
 /*
  * Scheduler records, as the switch handler streams them: thread tid of
