@@ -115,7 +115,7 @@ struct io_build {
 	struct audit a;
 };
 
-/* make (root 100) ran cc1 twice, as and a cat whose record was lost. */
+/* make (root 100) ran cc1 twice, as, a small sh and a cat whose record was lost. */
 static void io_build(struct io_build *b, __u32 flags)
 {
 	struct audit_input in = { .nr_cpus = 2 };
@@ -126,6 +126,7 @@ static void io_build(struct io_build *b, __u32 flags)
 	child(b->m, 102, "/usr/lib/gcc/cc1", 6, &(struct bb_io_acct){ .wchar = 1 << 20, .write_bytes = 1 << 20 }, flags);
 	child(b->m, 103, "/usr/bin/as", 7, &(struct bb_io_acct){ .wchar = 2 << 20, .write_bytes = 2 << 20 }, flags);
 	child(b->m, 104, "/bin/cat", 7, NULL, 0);
+	child(b->m, 105, "/bin/sh", 7, &(struct bb_io_acct){ .wchar = 12 << 10, .write_bytes = 12 << 10 }, flags);
 	synth_exit_acct(b->m, 8 * MS, 100, 0, 0, 0, 0, 1000);
 	cr_assert(eq(int, model__finish(b->m, 8 * MS), 0));
 	lanes__assign_model(b->m);
@@ -159,9 +160,9 @@ Test(io, the_audit_ranks_writers_and_sums_programs)
 	FILE *f;
 
 	io_build(&b, BOTH);
-	cr_assert(eq(sz, b.a.io.nr_procs, 3));
-	cr_assert(eq(u64, b.a.io.io.write_bytes, 6 << 20));
-	cr_assert(eq(sz, b.a.top_write.nr, 3));
+	cr_assert(eq(sz, b.a.io.nr_procs, 4));
+	cr_assert(eq(u64, b.a.io.io.write_bytes, (6 << 20) + (12 << 10)));
+	cr_assert(eq(sz, b.a.top_write.nr, 4));
 	cr_assert(eq(u32, b.m->procs[b.a.top_write.items[0].proc].pid, 101));
 	cr_assert(eq(u32, b.m->procs[b.a.top_write.items[1].proc].pid, 103));
 	cr_assert(eq(u32, b.m->procs[b.a.top_write.items[2].proc].pid, 102));
@@ -173,11 +174,11 @@ Test(io, the_audit_ranks_writers_and_sums_programs)
 	cr_assert(not(eq(ptr, f, NULL)));
 	audit_report__print(f, &b.a, b.m, false);
 	fclose(f);
-	cr_assert(not(eq(ptr, strstr(text, "I/O of 3 processes: storage read 0.0 MB, written 6.0 MB"), NULL)), "%s",
+	cr_assert(not(eq(ptr, strstr(text, "I/O of 4 processes: storage read 0 B, written 6.0 MB (0 B of it cancelled)"), NULL)), "%s",
 		  text);
-	cr_assert(not(eq(ptr, strstr(text, "most written to storage: cc1 3.0 MB, as 2.0 MB, cc1 1.0 MB"), NULL)),
+	cr_assert(not(eq(ptr, strstr(text, "most written to storage: cc1 3.0 MB, as 2.0 MB, cc1 1.0 MB, sh 12 kB"), NULL)),
 		  "%s", text);
-	cr_assert(not(eq(ptr, strstr(text, "written by program: cc1 4.0 MB in 2 processes, as 2.0 MB in 1"), NULL)),
+	cr_assert(not(eq(ptr, strstr(text, "written by program: cc1 4.0 MB in 2 processes, as 2.0 MB in 1, sh 12 kB in 1"), NULL)),
 		  "%s", text);
 	free(text);
 	io_build_free(&b);
@@ -205,12 +206,12 @@ Test(io, figures_the_kernel_did_not_count_are_null)
 	o = audit_json__new(&b.a, b.m);
 	cr_assert(not(eq(ptr, o, NULL)));
 	io = field(o, "io");
-	cr_assert(eq(int, json_object_get_int(field(io, "processes")), 3));
+	cr_assert(eq(int, json_object_get_int(field(io, "processes")), 4));
 	cr_assert(eq(int, json_object_get_type(field(io, "write_bytes")), json_type_null));
 	cr_assert(eq(int, json_object_get_type(field(io, "read_bytes")), json_type_null));
-	cr_assert(eq(i64, json_object_get_int64(field(io, "wchar")), 6 << 20));
+	cr_assert(eq(i64, json_object_get_int64(field(io, "wchar")), (6 << 20) + (12 << 10)));
 	progs = field(io, "programs");
-	cr_assert(eq(sz, json_object_array_length(progs), 2), "cc1 and as; make and cat have no figures");
+	cr_assert(eq(sz, json_object_array_length(progs), 3), "cc1, as and sh; make and cat have no figures");
 	cr_assert(eq(int, json_object_get_type(field(json_object_array_get_idx(progs, 0), "write_bytes")),
 		     json_type_null));
 	json_object_put(o);

@@ -313,9 +313,15 @@ static void put_oom_killed(FILE *out, const struct audit *a, const struct model 
 	put_ranked(out, m, "killed, with their peaks", &killed, true);
 }
 
-static double mb(__u64 bytes)
+/* "3.2 MB", "12 kB", "512 B": a small step's few kilobytes are not "0.0 MB". */
+static void put_bytes(FILE *f, __u64 bytes)
 {
-	return bytes / (1024.0 * 1024.0);
+	if (bytes >= 1024 * 1024)
+		fprintf(f, "%.1f MB", bytes / (1024.0 * 1024.0));
+	else if (bytes >= 1024)
+		fprintf(f, "%.0f kB", bytes / 1024.0);
+	else
+		fprintf(f, "%llu B", (unsigned long long)bytes);
 }
 
 /* Programs by what they wrote to storage (a->programs is by CPU): the largest first. */
@@ -338,7 +344,9 @@ static void put_io_programs(FILE *f, const struct audit *a)
 		shown[best] = true;
 		fputs(k ? ", " : " ", f);
 		report_put_name(f, a->programs[best].name, REPORT_NAME_MAX);
-		fprintf(f, " %.1f MB in ", mb(a->programs[best].io.io.write_bytes));
+		fputc(' ', f);
+		put_bytes(f, a->programs[best].io.io.write_bytes);
+		fputs(" in ", f);
 		report_put_count(f, a->programs[best].io.nr_procs);
 		if (!k)
 			fputs(a->programs[best].io.nr_procs == 1 ? " process" : " processes", f);
@@ -362,16 +370,29 @@ static void put_io(FILE *out, const struct audit *a, const struct model *m)
 
 	f = report_line__begin(&l, out);
 	fprintf(f, "I/O of %zu process%s: ", a->io.nr_procs, a->io.nr_procs == 1 ? "" : "es");
-	if (a->io.flags & BB_IO_STORAGE)
-		fprintf(f, "storage read %.1f MB, written %.1f MB (%.1f MB of it cancelled)", mb(io->read_bytes),
-			mb(io->write_bytes), mb(io->cancelled_write_bytes));
-	else
+	if (a->io.flags & BB_IO_STORAGE) {
+		fputs("storage read ", f);
+		put_bytes(f, io->read_bytes);
+		fputs(", written ", f);
+		put_bytes(f, io->write_bytes);
+		fputs(" (", f);
+		put_bytes(f, io->cancelled_write_bytes);
+		fputs(" of it cancelled)", f);
+	} else {
 		fputs("storage not counted by this kernel (CONFIG_TASK_IO_ACCOUNTING)", f);
-	if (a->io.flags & BB_IO_SYSCALLS)
-		fprintf(f, ", syscalls read %.1f MB in %llu, wrote %.1f MB in %llu", mb(io->rchar),
-			(unsigned long long)io->syscr, mb(io->wchar), (unsigned long long)io->syscw);
-	else
+	}
+	if (a->io.flags & BB_IO_SYSCALLS) {
+		fputs(", syscalls read ", f);
+		put_bytes(f, io->rchar);
+		fputs(" in ", f);
+		report_put_count(f, io->syscr);
+		fputs(", wrote ", f);
+		put_bytes(f, io->wchar);
+		fputs(" in ", f);
+		report_put_count(f, io->syscw);
+	} else {
 		fputs(", syscalls not counted by this kernel (CONFIG_TASK_XACCT)", f);
+	}
 	report_line__end(&l);
 	if (!(a->io.flags & BB_IO_STORAGE))
 		return;
@@ -380,7 +401,8 @@ static void put_io(FILE *out, const struct audit *a, const struct model *m)
 	for (i = 0; i < a->top_write.nr; i++) {
 		fputs(i ? ", " : " ", f);
 		report_put_proc(f, m, a->top_write.items[i].proc);
-		fprintf(f, " %.1f MB", mb(a->top_write.items[i].value));
+		fputc(' ', f);
+		put_bytes(f, a->top_write.items[i].value);
 	}
 	if (!a->top_write.nr)
 		fputs(" nothing", f);
