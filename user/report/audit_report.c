@@ -324,6 +324,12 @@ static void put_bytes(FILE *f, __u64 bytes)
 		fprintf(f, "%llu B", (unsigned long long)bytes);
 }
 
+static void put_labelled_bytes(FILE *f, const char *label, __u64 bytes)
+{
+	fputs(label, f);
+	put_bytes(f, bytes);
+}
+
 /* Programs by what they wrote to storage (a->programs is by CPU): the largest first. */
 static void put_io_programs(FILE *f, const struct audit *a)
 {
@@ -371,23 +377,18 @@ static void put_io(FILE *out, const struct audit *a, const struct model *m)
 	f = report_line__begin(&l, out);
 	fprintf(f, "I/O of %zu process%s: ", a->io.nr_procs, a->io.nr_procs == 1 ? "" : "es");
 	if (a->io.flags & BB_IO_STORAGE) {
-		fputs("storage read ", f);
-		put_bytes(f, io->read_bytes);
-		fputs(", written ", f);
-		put_bytes(f, io->write_bytes);
-		fputs(" (", f);
-		put_bytes(f, io->cancelled_write_bytes);
+		put_labelled_bytes(f, "storage read ", io->read_bytes);
+		put_labelled_bytes(f, ", written ", io->write_bytes);
+		put_labelled_bytes(f, " (", io->cancelled_write_bytes);
 		fputs(" of it cancelled)", f);
 	} else {
 		fputs("storage not counted by this kernel (CONFIG_TASK_IO_ACCOUNTING)", f);
 	}
 	if (a->io.flags & BB_IO_SYSCALLS) {
-		fputs(", syscalls read ", f);
-		put_bytes(f, io->rchar);
+		put_labelled_bytes(f, ", syscalls read ", io->rchar);
 		fputs(" in ", f);
 		report_put_count(f, io->syscr);
-		fputs(", wrote ", f);
-		put_bytes(f, io->wchar);
+		put_labelled_bytes(f, ", wrote ", io->wchar);
 		fputs(" in ", f);
 		report_put_count(f, io->syscw);
 	} else {
