@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include "model/file_log.h"
 #include "model/model.h"
+#include "graph/schedule_sim.h"
 
 /* A file the build wrote: an inode, shown by the last path seen for it. */
 struct graph_file {
@@ -77,6 +78,11 @@ struct build_graph {
 	size_t nr_renames_matched; /* renames that made their process a writer */
 	size_t unmatched;    /* file records of no known process */
 	size_t file_records; /* file records replay accepted, malformed ones included */
+	/* What-if: the build's jobs and their data edges (graph/schedule_sim.h),
+	 * and per model->procs the slack of the job it runs in (graph/slack.h;
+	 * SLACK_NONE for runners and processes outside any job). */
+	struct job_graph jobs;
+	__u64 *proc_slack_ns;
 };
 
 /* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "util/array_grow.h"
 #include "graph/build_graph.h"
+#include "graph/slack.h"
 
 /* How far back a rename looks for the write of the path it moves. */
 #define RENAME_LOOKBACK 4096
@@ -491,6 +492,27 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 	return 0;
 }
 
+/* The jobs, and each process's slack: its job's. */
+static int compute_slack(struct build_graph *g, const struct model *m)
+{
+	__u64 *job_slack;
+	size_t i;
+
+	if (job_graph__build(&g->jobs, m, g->edges, g->nr_edges))
+		return -ENOMEM;
+	g->proc_slack_ns = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*g->proc_slack_ns));
+	job_slack = malloc((g->jobs.nr_jobs ? g->jobs.nr_jobs : 1) * sizeof(*job_slack));
+	if (!g->proc_slack_ns || !job_slack) {
+		free(job_slack);
+		return -ENOMEM;
+	}
+	slack__jobs(&g->jobs, job_slack);
+	for (i = 0; i < m->nr_procs; i++)
+		g->proc_slack_ns[i] = g->jobs.proc_job[i] >= 0 ? job_slack[g->jobs.proc_job[i]] : SLACK_NONE;
+	free(job_slack);
+	return 0;
+}
+
 static void free_work(struct work *w)
 {
 	free(w->by_pid);
@@ -521,7 +543,7 @@ int build_graph__compute(struct build_graph *g, const struct model *m, const str
 			goto out;
 		count_files(&w, g, fl);
 	}
-	if (index_tree(&w, g) || walk_critical_path(&w, g))
+	if (index_tree(&w, g) || walk_critical_path(&w, g) || compute_slack(g, m))
 		goto out;
 	err = 0;
 out:
@@ -539,5 +561,7 @@ void build_graph__free(struct build_graph *g)
 	free(g->edges);
 	free(g->proc_files);
 	free(g->path);
+	job_graph__free(&g->jobs);
+	free(g->proc_slack_ns);
 	memset(g, 0, sizeof(*g));
 }

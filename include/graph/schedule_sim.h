@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What-if by simulation: the build's jobs (what make or ninja ran in a job
+ * slot), their measured durations and the data edges between them, replayed
+ * by list scheduling on a number of slots.  Pure: the process model and the
+ * build graph's edges in, predicted wall times out; tested from synthetic
+ * graphs with known answers.
+ *
+ *   struct job_graph jg;
+ *   job_graph__build(&jg, model, edges, nr_edges);
+ *   schedule_sim__run(&jg, 4, NULL, &wall_ns);       -j4 on 4 CPUs
+ *   schedule_sim__run(&jg, SIM_UNLIMITED, NULL, &w);  the longest data path
+ *   job_graph__free(&jg);
+ *
+ * The model: a job takes its measured wall time wherever it runs; it starts
+ * when a slot is free, its runner had started, and every job whose output it
+ * read had ended; ready jobs start in the order the build started them.  It
+ * ignores disk, memory, and CPU contention beyond the slots (a job is as fast
+ * beside 63 others as it was beside N-1).
+ */
+#ifndef BUILDBPF_SCHEDULE_SIM_H
+#define BUILDBPF_SCHEDULE_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include "model/model.h"
+
+#define SIM_UNLIMITED SIZE_MAX
+
+struct graph_edge;
+
+/*
+ * A job: a process a runner (make, gmake, ninja, samu) started, whose own
+ * subtree runs no runner (a recursive make's shell is not a job: the
+ * sub-make's jobs are).  Jobs are numbered in the order they started.
+ */
+struct sim_job {
+	size_t proc;		/* its process, index in model->procs */
+	__u64 start_ns, end_ns; /* measured, absolute */
+	__u64 release_ns;	/* from the build's start: its runner had started its first job */
+	/* The job before it of a runner that ran its jobs one at a time
+	 * (-j1, a sequential shell): what its start waited for; -1: none. */
+	long prev_in_turn;
+};
+
+struct job_graph {
+	struct sim_job *jobs;
+	size_t nr_jobs;
+	long *proc_job;	     /* per model->procs: the job it runs in; -1: a runner, or outside any job */
+	size_t *pred_off;    /* CSR: job j's data predecessors are preds[pred_off[j] .. pred_off[j + 1]) */
+	size_t *preds;	     /* each an earlier job (a smaller index): the graph is acyclic */
+	size_t nr_data_edges; /* job -> job, distinct */
+	__u64 origin_ns;     /* the build's start (model->start_ns) */
+	__u64 wall_ns;	     /* measured: model end - start */
+	__u64 tail_ns;	     /* measured: the build's end after its last job ended */
+	size_t peak_jobs;    /* most jobs alive at once, measured */
+	size_t nr_runners;
+};
+
+/*
+ * Edges are the build graph's process edges (writer -> reader); an edge
+ * counts between two jobs when the writer's job ended before the reader's
+ * started (else the reader did not wait for it).  0, or -ENOMEM (jg freed
+ * and empty).  No runner in the tree: no jobs (nr_jobs 0).
+ */
+int job_graph__build(struct job_graph *jg, const struct model *m, const struct graph_edge *edges,
+		     size_t nr_edges);
+void job_graph__free(struct job_graph *jg);
+
+/*
+ * The predicted wall time with `slots` jobs at a time (SIM_UNLIMITED: the
+ * longest data path), from the build's start to its end (its measured tail
+ * after the last job added).  dur: per job, durations to use instead of the
+ * measured ones; NULL: measured.  0, or -ENOMEM.
+ */
+int schedule_sim__run(const struct job_graph *jg, size_t slots, const __u64 *dur, __u64 *wall_ns);
+
+#endif /* BUILDBPF_SCHEDULE_SIM_H */

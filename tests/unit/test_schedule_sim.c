@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What-if over the build's jobs (graph/schedule_sim.h, graph/slack.h) on
+ * synthetic builds whose answers are worked out by hand: the issue's known
+ * graph (gen 0.5 s writes gen.h; a.o 1 s reads it; b.o 2 s, c.o 3 s; the
+ * link 0.5 s reads the three objects) run at -j1 and at -j4.
+ */
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/build_graph.h"
+#include "graph/schedule_sim.h"
+#include "graph/slack.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+
+struct sim_fixture {
+	struct model *m;
+	struct graph_edge edges[16];
+	size_t nr_edges;
+	struct job_graph jg;
+};
+
+/* pid runs program (its comm) during [start, end] ms, a child of parent. */
+static void sim_proc(struct sim_fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start * MS, parent, pid, pid, false);
+	synth_exec(f->m, start * MS + 1, pid, parent, program, (const char *[]){ program, NULL });
+	synth_exit(f->m, end * MS, pid, pid, true, 0);
+}
+
+static size_t sim_idx(const struct sim_fixture *f, __u32 pid)
+{
+	const struct proc_instance *p = synth_proc_of(f->m, pid);
+
+	cr_assert(p != NULL, "no process %u", pid);
+	return p->id;
+}
+
+static void sim_edge(struct sim_fixture *f, __u32 writer, __u32 reader)
+{
+	f->edges[f->nr_edges++] = (struct graph_edge){ .writer = sim_idx(f, writer), .reader = sim_idx(f, reader) };
+}
+
+/* make (pid 100, from 0 to end_ms) and its five jobs at the given times. */
+static void known_jobs(struct sim_fixture *f, const __u64 at[5][2], __u64 end_ms)
+{
+	static const char *const names[] = { "gen", "cc", "cc", "cc", "ld" };
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	cr_assert(f->m != NULL);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	for (i = 0; i < 5; i++)
+		sim_proc(f, 100, 101 + i, names[i], at[i][0], at[i][1]);
+	synth_exit(f->m, end_ms * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
+	sim_edge(f, 101, 102); /* gen.h */
+	sim_edge(f, 102, 105); /* a.o */
+	sim_edge(f, 103, 105); /* b.o */
+	sim_edge(f, 104, 105); /* c.o */
+	cr_assert(eq(int, job_graph__build(&f->jg, f->m, f->edges, f->nr_edges), 0));
+}
+
+static void sim_end(struct sim_fixture *f)
+{
+	job_graph__free(&f->jg);
+	model__free(f->m);
+}
+
+static __u64 wall_at(const struct sim_fixture *f, size_t slots)
+{
+	__u64 wall = 0;
+
+	cr_assert(eq(int, schedule_sim__run(&f->jg, slots, NULL, &wall), 0));
+	return wall;
+}
+
+/* -j1: one after the other from 10 ms, 10 ms apart; make ends 10 ms after the link. */
+static const __u64 serial[5][2] = { { 10, 510 }, { 520, 1520 }, { 1530, 3530 }, { 3540, 6540 }, { 6550, 7050 } };
+/* -j4: gen, b.o and c.o at once; a.o after gen; the link after c.o. */
+static const __u64 parallel[5][2] = { { 10, 510 }, { 511, 1511 }, { 11, 2011 }, { 12, 3012 }, { 3013, 3513 } };
+
+Test(schedule_sim, jobs_of_a_known_build_and_their_data_edges)
+{
+	struct sim_fixture f;
+	size_t i;
+
+	known_jobs(&f, parallel, 3520);
+	cr_assert(eq(sz, f.jg.nr_jobs, 5));
+	cr_assert(eq(sz, f.jg.nr_data_edges, 4));
+	cr_assert(eq(sz, f.jg.nr_runners, 1));
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 100)], -1), "make is the runner, not a job");
+	/* Jobs in start order: gen, b.o, c.o, a.o, link. */
+	cr_assert(eq(sz, f.jg.jobs[0].proc, sim_idx(&f, 101)));
+	cr_assert(eq(sz, f.jg.jobs[1].proc, sim_idx(&f, 103)));
+	cr_assert(eq(sz, f.jg.jobs[4].proc, sim_idx(&f, 105)));
+	for (i = 0; i < 5; i++) {
+		cr_assert(eq(u64, f.jg.jobs[i].release_ns, 10 * MS), "make started its first job at 10 ms");
+		cr_assert(eq(long, f.jg.jobs[i].prev_in_turn, -1), "make ran them in parallel");
+	}
+	cr_assert(eq(sz, f.jg.peak_jobs, 3));
+	cr_assert(eq(u64, f.jg.tail_ns, 7 * MS));
+	cr_assert(eq(u64, f.jg.wall_ns, 3520 * MS));
+	sim_end(&f);
+}
+
+Test(schedule_sim, the_unlimited_bound_is_the_longest_data_path)
+{
+	struct sim_fixture f;
+
+	known_jobs(&f, parallel, 3520);
+	/* 10 ms, c.o 3,000, the link 500, the tail 7. */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 3517 * MS));
+	cr_assert(eq(u64, wall_at(&f, 4), 3517 * MS), "four slots hold every job that could run");
+	/* Two slots, in make's order: gen and b.o at 10; c.o, started before a.o, in the
+	 * slot gen frees (510 to 3510); a.o in b.o's (2010 to 3010); the link 3510 to 4010. */
+	cr_assert(eq(u64, wall_at(&f, 2), 4017 * MS));
+	/* One slot: every job in turn, 7,000 ms from 10 ms, and the tail. */
+	cr_assert(eq(u64, wall_at(&f, 1), 7017 * MS));
+	sim_end(&f);
+}
+
+Test(schedule_sim, the_j1_simulation_reproduces_a_serial_build)
+{
+	struct sim_fixture f;
+	size_t i;
+
+	known_jobs(&f, serial, 7060);
+	for (i = 1; i < 5; i++)
+		cr_assert(eq(long, f.jg.jobs[i].prev_in_turn, (long)i - 1), "one at a time: each waited for the last");
+	cr_assert(eq(sz, f.jg.peak_jobs, 1));
+	/* The measured wall less the four 10 ms gaps make took between jobs. */
+	cr_assert(eq(u64, wall_at(&f, 1), 7020 * MS));
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 3520 * MS));
+	sim_end(&f);
+}
+
+Test(slack, a_known_parallel_build_has_slack_off_the_critical_path)
+{
+	struct sim_fixture f;
+	__u64 s[5];
+
+	known_jobs(&f, parallel, 3520);
+	slack__jobs(&f.jg, s);
+	/* Order: gen, b.o, c.o, a.o, link.  The link reads c.o 1 ms after it ended. */
+	cr_assert(eq(u64, s[4], 0));
+	cr_assert(eq(u64, s[2], 1 * MS));
+	cr_assert(eq(u64, s[1], 1002 * MS), "b.o could end as late as the link's start");
+	cr_assert(eq(u64, s[3], 1502 * MS));
+	/* gen: a.o (1 s) must still end by 3,013 ms, so gen by 2,013. */
+	cr_assert(eq(u64, s[0], 1503 * MS));
+	sim_end(&f);
+}
+
+Test(slack, a_runner_that_ran_jobs_in_turn_leaves_none)
+{
+	struct sim_fixture f;
+	__u64 s[5];
+	size_t i;
+
+	known_jobs(&f, serial, 7060);
+	slack__jobs(&f.jg, s);
+	/* Each waited for by the next, 10 ms later: the gaps after a job add up. */
+	for (i = 0; i < 5; i++)
+		cr_assert(eq(u64, s[i], 10 * MS * (4 - i)), "job %zu", i);
+	sim_end(&f);
+}
+
+Test(slack, a_step_that_took_no_time_lets_the_next_path_take_over)
+{
+	struct sim_fixture f;
+	__u64 wall;
+
+	known_jobs(&f, parallel, 3520);
+	/* Without c.o, b.o then the link: 10 + 2,000 + 500 + 7. */
+	cr_assert(eq(int, slack__wall_without(&f.jg, SIM_UNLIMITED, 2, 3000 * MS, &wall), 0));
+	cr_assert(eq(u64, wall, 2517 * MS));
+	/* Without gen: c.o still holds the path. */
+	cr_assert(eq(int, slack__wall_without(&f.jg, SIM_UNLIMITED, 0, 500 * MS, &wall), 0));
+	cr_assert(eq(u64, wall, 3517 * MS));
+	/* At -j1 every job counts: 7,017 less c.o's 3,000. */
+	cr_assert(eq(int, slack__wall_without(&f.jg, 1, 2, 3000 * MS, &wall), 0));
+	cr_assert(eq(u64, wall, 4017 * MS));
+	sim_end(&f);
+}
+
+Test(schedule_sim, a_recursive_makes_jobs_are_the_sub_makes_children)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	sim_proc(&f, 100, 101, "sh", 5, 900);	  /* sh -c 'make -C sub' */
+	sim_proc(&f, 101, 102, "make", 6, 890);	  /* the sub-make */
+	sim_proc(&f, 102, 103, "sh", 20, 400);	  /* its jobs */
+	sim_proc(&f, 103, 104, "cc1", 21, 390);	  /* inside a job */
+	sim_proc(&f, 102, 105, "sh", 30, 800);
+	sim_proc(&f, 100, 106, "cp", 901, 950);	  /* a job of the top make */
+	synth_exit(f.m, 960 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 960 * MS), 0));
+	sim_edge(&f, 104, 106); /* cp copies what cc1 wrote */
+	sim_edge(&f, 104, 103); /* inside one job: no edge */
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, f.edges, f.nr_edges), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 3));
+	cr_assert(eq(sz, f.jg.nr_runners, 2));
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 101)], -1), "the shell that runs a make is no job");
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 104)], f.jg.proc_job[sim_idx(&f, 103)]));
+	cr_assert(eq(u64, f.jg.jobs[0].release_ns, 20 * MS), "the sub-make's first job");
+	cr_assert(eq(u64, f.jg.jobs[2].release_ns, 5 * MS), "the top make's first child");
+	cr_assert(eq(sz, f.jg.nr_data_edges, 1));
+	cr_assert(eq(sz, f.jg.peak_jobs, 2));
+	/* Unlimited: the 770 ms job from 20 ms ends at 790; cp waits only for the first (400),
+	 * not for the sub-make (make's order without a file is not seen); the tail 10. */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 800 * MS));
+	sim_end(&f);
+}
+
+Test(schedule_sim, a_reader_that_started_before_its_writer_ended_did_not_wait)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/ninja", (const char *[]){ "ninja", NULL });
+	sim_proc(&f, 100, 101, "gen", 10, 1000); /* writes early, runs on */
+	sim_proc(&f, 100, 102, "cc", 100, 300);
+	synth_exit(f.m, 1010 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 1010 * MS), 0));
+	sim_edge(&f, 101, 102);
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, f.edges, f.nr_edges), 0));
+	cr_assert(eq(sz, f.jg.nr_data_edges, 0));
+	cr_assert(eq(u64, wall_at(&f, 1), 1210 * MS), "990 then 200, from 10 ms, the tail 10");
+	sim_end(&f);
+}
+
+Test(schedule_sim, without_a_runner_there_is_nothing_to_simulate)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/bin/sh", (const char *[]){ "sh", "build.sh", NULL });
+	sim_proc(&f, 100, 101, "cc", 10, 500);
+	synth_exit(f.m, 600 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 600 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 0));
+	cr_assert(eq(u64, wall_at(&f, 2), 600 * MS), "the measured wall");
+	sim_end(&f);
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "graph/build_graph.h"
+#include "graph/schedule_sim.h"
+
+/* A binary min-heap of (key, job): ties go to the smaller job, the one the build started first. */
+struct heap_item {
+	__u64 key;
+	size_t job;
+};
+
+struct heap {
+	struct heap_item *items;
+	size_t nr;
+};
+
+static bool item_less(const struct heap_item *a, const struct heap_item *b)
+{
+	return a->key != b->key ? a->key < b->key : a->job < b->job;
+}
+
+/* The heap's room is the number of jobs: a job is in each heap at most once. */
+static void heap_push(struct heap *h, __u64 key, size_t job)
+{
+	size_t i = h->nr++;
+
+	h->items[i] = (struct heap_item){ key, job };
+	while (i && item_less(&h->items[i], &h->items[(i - 1) / 2])) {
+		struct heap_item t = h->items[i];
+
+		h->items[i] = h->items[(i - 1) / 2];
+		h->items[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+static struct heap_item heap_pop(struct heap *h)
+{
+	struct heap_item top = h->items[0];
+	size_t i = 0;
+
+	h->items[0] = h->items[--h->nr];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, min = i;
+		struct heap_item t;
+
+		if (l < h->nr && item_less(&h->items[l], &h->items[min]))
+			min = l;
+		if (r < h->nr && item_less(&h->items[r], &h->items[min]))
+			min = r;
+		if (min == i)
+			break;
+		t = h->items[i];
+		h->items[i] = h->items[min];
+		h->items[min] = t;
+		i = min;
+	}
+	return top;
+}
+
+static bool is_runner(const struct proc_instance *p)
+{
+	static const char *const names[] = { "make", "gmake", "ninja", "samu" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(p->comm, names[i]))
+			return true;
+	return false;
+}
+
+static int by_pair(const void *a, const void *b)
+{
+	const size_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/*
+ * Job -> job data edges, distinct, as CSR over the reader.  An edge counts
+ * only when the writer's job ended before the reader's started: a reader
+ * that started earlier did not wait for the whole job.  That also keeps
+ * every predecessor at a smaller index, so the graph has no cycle.
+ */
+static int job_edges(struct job_graph *jg, const struct graph_edge *edges, size_t nr_edges)
+{
+	size_t *pairs = malloc((nr_edges ? nr_edges : 1) * 2 * sizeof(*pairs)), n = 0, i, k = 0;
+
+	jg->pred_off = calloc(jg->nr_jobs + 1, sizeof(*jg->pred_off));
+	if (!pairs || !jg->pred_off) {
+		free(pairs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr_edges; i++) {
+		long w = jg->proc_job[edges[i].writer], r = jg->proc_job[edges[i].reader];
+
+		if (w < 0 || r < 0 || w >= r || jg->jobs[w].end_ns > jg->jobs[r].start_ns)
+			continue;
+		pairs[2 * n] = (size_t)r;
+		pairs[2 * n + 1] = (size_t)w;
+		n++;
+	}
+	qsort(pairs, n, 2 * sizeof(*pairs), by_pair);
+	jg->preds = malloc((n ? n : 1) * sizeof(*jg->preds));
+	if (!jg->preds) {
+		free(pairs);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		if (i && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1])
+			continue;
+		jg->preds[k++] = pairs[2 * i + 1];
+		jg->pred_off[pairs[2 * i] + 1]++;
+	}
+	for (i = 0; i < jg->nr_jobs; i++)
+		jg->pred_off[i + 1] += jg->pred_off[i];
+	jg->nr_data_edges = k;
+	free(pairs);
+	return 0;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Most jobs alive at once: starts (in order) against ends (sorted); an end at a start frees first. */
+static int job_peak(struct job_graph *jg)
+{
+	__u64 *ends = malloc((jg->nr_jobs ? jg->nr_jobs : 1) * sizeof(*ends));
+	size_t i, e = 0, alive = 0;
+
+	if (!ends)
+		return -ENOMEM;
+	for (i = 0; i < jg->nr_jobs; i++)
+		ends[i] = jg->jobs[i].end_ns;
+	qsort(ends, jg->nr_jobs, sizeof(*ends), by_u64);
+	for (i = 0; i < jg->nr_jobs; i++) {
+		for (; e < jg->nr_jobs && ends[e] <= jg->jobs[i].start_ns; e++)
+			alive--;
+		if (++alive > jg->peak_jobs)
+			jg->peak_jobs = alive;
+	}
+	free(ends);
+	return 0;
+}
+
+/* Releases, the one-at-a-time order of each runner's jobs, and the tail. */
+static int job_timing(struct job_graph *jg, const struct model *m)
+{
+	size_t n = m->nr_procs ? m->nr_procs : 1, i;
+	long *first_child = malloc(n * sizeof(*first_child)), *last_job = malloc(n * sizeof(*last_job));
+	bool *overlap = calloc(n, sizeof(*overlap));
+	__u64 last_end = 0;
+
+	if (!first_child || !last_job || !overlap) {
+		free(first_child);
+		free(last_job);
+		free(overlap);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_procs; i++)
+		first_child[i] = last_job[i] = -1;
+	for (i = 0; i < m->nr_procs; i++) /* procs are in start order: the first seen is the first */
+		if (m->procs[i].parent >= 0 && first_child[m->procs[i].parent] < 0)
+			first_child[m->procs[i].parent] = (long)i;
+	for (i = 0; i < jg->nr_jobs; i++) {
+		struct sim_job *j = &jg->jobs[i];
+		long r = m->procs[j->proc].parent;
+		__u64 ready = m->procs[first_child[r]].start_ns;
+
+		j->release_ns = ready > jg->origin_ns ? ready - jg->origin_ns : 0;
+		/* last_job[r]: the one of r's earlier jobs that ended last. */
+		if (last_job[r] >= 0 && jg->jobs[last_job[r]].end_ns > j->start_ns)
+			overlap[r] = true;
+		if (last_job[r] < 0 || jg->jobs[last_job[r]].end_ns < j->end_ns)
+			last_job[r] = (long)i;
+		if (j->end_ns > last_end)
+			last_end = j->end_ns;
+	}
+	/* prev_in_turn only where the runner never ran two jobs at once. */
+	for (i = 0; i < m->nr_procs; i++)
+		last_job[i] = -1;
+	for (i = 0; i < jg->nr_jobs; i++) {
+		long r = m->procs[jg->jobs[i].proc].parent;
+
+		jg->jobs[i].prev_in_turn = overlap[r] ? -1 : last_job[r];
+		last_job[r] = (long)i;
+	}
+	jg->tail_ns = m->end_ns > last_end ? m->end_ns - last_end : 0;
+	free(first_child);
+	free(last_job);
+	free(overlap);
+	return job_peak(jg);
+}
+
+int job_graph__build(struct job_graph *jg, const struct model *m, const struct graph_edge *edges, size_t nr_edges)
+{
+	size_t n = m->nr_procs ? m->nr_procs : 1, i;
+	bool *runs_runner = calloc(n, sizeof(*runs_runner));
+	int err = -ENOMEM;
+
+	memset(jg, 0, sizeof(*jg));
+	jg->origin_ns = m->start_ns;
+	jg->wall_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 0;
+	jg->proc_job = malloc(n * sizeof(*jg->proc_job));
+	jg->jobs = calloc(n, sizeof(*jg->jobs));
+	if (!runs_runner || !jg->proc_job || !jg->jobs)
+		goto out;
+	/* A parent starts, and sorts, before its children: one pass up the tree. */
+	for (i = m->nr_procs; i-- > 0;) {
+		runs_runner[i] |= is_runner(&m->procs[i]);
+		if (m->procs[i].parent >= 0)
+			runs_runner[m->procs[i].parent] |= runs_runner[i];
+	}
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+
+		jg->proc_job[i] = -1;
+		if (p->parent < 0)
+			continue;
+		if (is_runner(&m->procs[p->parent]) && !runs_runner[i]) {
+			jg->jobs[jg->nr_jobs] = (struct sim_job){ i, p->start_ns, p->end_ns, 0, -1 };
+			jg->proc_job[i] = (long)jg->nr_jobs++;
+		} else {
+			jg->proc_job[i] = jg->proc_job[p->parent];
+		}
+		if (is_runner(&m->procs[i]))
+			jg->nr_runners++;
+	}
+	if (m->root >= 0 && is_runner(&m->procs[m->root]))
+		jg->nr_runners++;
+	err = job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
+out:
+	free(runs_runner);
+	if (err)
+		job_graph__free(jg);
+	return err;
+}
+
+void job_graph__free(struct job_graph *jg)
+{
+	if (!jg)
+		return;
+	free(jg->jobs);
+	free(jg->proc_job);
+	free(jg->pred_off);
+	free(jg->preds);
+	memset(jg, 0, sizeof(*jg));
+}
+
+int schedule_sim__run(const struct job_graph *jg, size_t slots, const __u64 *dur, __u64 *wall_ns)
+{
+	size_t n = jg->nr_jobs, i, k, free_slots = slots, *succ_off, *succ, *left;
+	struct heap pending = { 0 }, ready = { 0 }, running = { 0 };
+	__u64 t = 0, makespan = 0;
+	int err = -ENOMEM;
+
+	if (!n) {
+		*wall_ns = jg->wall_ns;
+		return 0;
+	}
+	succ_off = calloc(n + 1, sizeof(*succ_off));
+	succ = malloc((jg->nr_data_edges ? jg->nr_data_edges : 1) * sizeof(*succ));
+	left = malloc(n * sizeof(*left));
+	pending.items = malloc(n * sizeof(*pending.items));
+	ready.items = malloc(n * sizeof(*ready.items));
+	running.items = malloc(n * sizeof(*running.items));
+	if (!succ_off || !succ || !left || !pending.items || !ready.items || !running.items)
+		goto out;
+	/* Successors (CSR) from the predecessors, left[] as the fill cursor. */
+	for (i = 0; i < n; i++)
+		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
+			succ_off[jg->preds[k] + 1]++;
+	for (i = 0; i < n; i++) {
+		succ_off[i + 1] += succ_off[i];
+		left[i] = succ_off[i];
+	}
+	for (i = 0; i < n; i++)
+		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
+			succ[left[jg->preds[k]]++] = i;
+	/* left: predecessors not yet ended. */
+	for (i = 0; i < n; i++) {
+		left[i] = jg->pred_off[i + 1] - jg->pred_off[i];
+		if (!left[i])
+			heap_push(&pending, jg->jobs[i].release_ns, i);
+	}
+	/* Pending: waiting for its release time (key); ready: startable, first started first (key 0). */
+	for (;;) {
+		while (pending.nr && pending.items[0].key <= t)
+			heap_push(&ready, 0, heap_pop(&pending).job);
+		while (free_slots && ready.nr) {
+			size_t j = heap_pop(&ready).job;
+
+			heap_push(&running, t + (dur ? dur[j] : jg->jobs[j].end_ns - jg->jobs[j].start_ns), j);
+			free_slots--;
+		}
+		if (!running.nr && !pending.nr)
+			break;
+		t = !running.nr || (pending.nr && pending.items[0].key < running.items[0].key) ? pending.items[0].key :
+												  running.items[0].key;
+		while (running.nr && running.items[0].key <= t) {
+			size_t j = heap_pop(&running).job;
+
+			free_slots++;
+			makespan = t;
+			for (k = succ_off[j]; k < succ_off[j + 1]; k++)
+				if (!--left[succ[k]])
+					heap_push(&pending, jg->jobs[succ[k]].release_ns > t ? jg->jobs[succ[k]].release_ns : t,
+						  succ[k]);
+		}
+	}
+	*wall_ns = makespan + jg->tail_ns;
+	err = 0;
+out:
+	free(succ_off);
+	free(succ);
+	free(left);
+	free(pending.items);
+	free(ready.items);
+	free(running.items);
+	return err;
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include "graph/slack.h"
+
+/* Lowers *late (a latest end) to at most v. */
+static void lower(__u64 *late, __u64 v)
+{
+	if (v < *late)
+		*late = v;
+}
+
+/*
+ * A backward pass: a job's latest end is the build's last job end, or the
+ * latest start of a job that waited for it, whichever is earlier.
+ * Predecessors have smaller indexes (schedule_sim.h), so one pass from the
+ * last job down sees each job's latest end final before its own use; a
+ * latest end never falls before the measured end, because a job waited for
+ * ends before its reader starts.
+ */
+void slack__jobs(const struct job_graph *jg, __u64 *late)
+{
+	__u64 last_end = 0;
+	size_t i, k;
+
+	for (i = 0; i < jg->nr_jobs; i++)
+		if (jg->jobs[i].end_ns > last_end)
+			last_end = jg->jobs[i].end_ns;
+	for (i = 0; i < jg->nr_jobs; i++)
+		late[i] = last_end;
+	for (i = jg->nr_jobs; i-- > 0;) {
+		const struct sim_job *j = &jg->jobs[i];
+		__u64 latest_start = late[i] - (j->end_ns - j->start_ns);
+
+		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
+			lower(&late[jg->preds[k]], latest_start);
+		if (j->prev_in_turn >= 0)
+			lower(&late[j->prev_in_turn], latest_start);
+		late[i] -= j->end_ns; /* final: nothing later lowers job i */
+	}
+}
+
+int slack__wall_without(const struct job_graph *jg, size_t slots, size_t job, __u64 cut_ns, __u64 *wall_ns)
+{
+	__u64 *dur = malloc((jg->nr_jobs ? jg->nr_jobs : 1) * sizeof(*dur));
+	size_t i;
+	int err;
+
+	if (!dur)
+		return -ENOMEM;
+	for (i = 0; i < jg->nr_jobs; i++)
+		dur[i] = jg->jobs[i].end_ns - jg->jobs[i].start_ns;
+	if (job < jg->nr_jobs)
+		dur[job] = dur[job] > cut_ns ? dur[job] - cut_ns : 0;
+	err = schedule_sim__run(jg, slots, dur, wall_ns);
+	free(dur);
+	return err;
+}
