@@ -22,6 +22,7 @@
 #include "model/io.h"
 #include "model/model.h"
 #include "model/parallelism.h"
+#include "report/audit_whatif.h"
 
 /* Version of the --summary-json schema; bumped when a field changes meaning. */
 #define AUDIT_JSON_VERSION 1
@@ -166,6 +167,7 @@ struct audit {
 	__u64 chain_busy_ns; /* time the chain's processes themselves ran (graph: the path's length) */
 	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
+	struct audit_whatif whatif; /* with graph and jobs: the what-if (report/audit_whatif.h) */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	/* I/O (model/io.h): the build's, and the steps that wrote most to
 	 * storage (by write_bytes; empty where the kernel does not count it). */

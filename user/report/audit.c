@@ -674,7 +674,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	if (err)
 		goto cleanup;
 	err = (in->graph && in->graph->nr_path ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
-	      compute_programs(a, m);
+	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a, m);
 cleanup:
 	free(leaf);
 	if (err)
@@ -695,6 +695,7 @@ void audit__free(struct audit *a)
 	free(a->daemons);
 	a->daemons = NULL;
 	a->nr_daemons = 0;
+	audit_whatif__free(&a->whatif);
 	a->programs = NULL;
 	a->chain = NULL;
 	a->wrapper = NULL;

@@ -373,4 +373,5 @@ void audit_answers__print(FILE *out, const struct audit *a, const struct model *
 	put_programs(out, a);
 	put_program_wall(out, a);
 	put_speed_up(out, a, m);
+	audit_whatif__print_answer(out, a, m);
 }

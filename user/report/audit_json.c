@@ -175,6 +175,10 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 			      json_put_str(p, "then", graph_link__name(s->via));
 			if (!err && s->via == LINK_INPUT)
 				err = json_put_str(p, "file", a->graph->edges[s->edge].path);
+			err = err ?: json_put_double(p, "wall_share", a->wall_ns ? (double)(s->to_ns - s->from_ns) /
+										   (double)a->wall_ns : 0);
+			if (!err && a->whatif.known && a->whatif.without_ns[i])
+				err = json_put_ms(p, "wall_without_ms", a->whatif.without_ns[i]);
 		}
 		err = json_append(arr, json_done(p, err));
 	}
@@ -185,6 +189,34 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 	      json_put_int(o, "count", a->nr_chain) ?:
 	      json_put_ms(o, "busy_ms", a->chain_busy_ns) ?:
 	      json_put(o, "processes", arr);
+	return json_done(o, err);
+}
+
+/* what_if: the jobs replayed on slots; null without a build graph or jobs. */
+static struct json_object *new_what_if(const struct audit *a)
+{
+	const struct audit_whatif *w = &a->whatif;
+	struct json_object *o = json_object_new_object(), *rows = json_object_new_array(), *r;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < w->nr_rows; i++) {
+		const struct whatif_row *row = &w->rows[i];
+
+		r = json_object_new_object();
+		err = (row->jobs == SIM_UNLIMITED ? json_put_null(r, "jobs") : json_put_int(r, "jobs", row->jobs)) ?:
+		      (row->cpus ? json_put_int(r, "cpus", row->cpus) : json_put_null(r, "cpus")) ?:
+		      json_put_bool(r, "own", row->own) ?:
+		      json_put_ms(r, "wall_ms", row->wall_ns);
+		err = json_append(rows, json_done(r, err));
+	}
+	rows = json_done(rows, err);
+	err = err ?: json_put_int(o, "jobs_simulated", w->nr_jobs) ?:
+	      json_put_int(o, "job_edges", w->nr_job_edges) ?:
+	      json_put_str(o, "own_jobs_from", w->from == WHATIF_JOBS_PEAK ? "observed_peak" : "jobs") ?:
+	      json_put_ms(o, "measured_wall_ms", a->wall_ns) ?:
+	      json_put_str(o, "ignores", "disk, memory, CPU contention beyond the job slots") ?:
+	      json_put(o, "rows", rows);
 	return json_done(o, err);
 }
 
@@ -436,7 +468,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "memory", new_memory(a, m)) ?:
 	      json_put(o, "daemons", new_daemons(a, m)) ?:
 	      json_put(o, "outside_wait", new_outside_wait(a, m)) ?:
-	      json_put(o, "io", new_io(a, m));
+	      json_put(o, "io", new_io(a, m)) ?:
+	      (a->whatif.known ? json_put(o, "what_if", new_what_if(a)) : json_put_null(o, "what_if"));
 	return json_done(o, err);
 }
 

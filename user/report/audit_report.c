@@ -154,6 +154,7 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 
 	if (a->graph) {
 		put_critical_path(out, a, m);
+		audit_whatif__print_detail(out, a, m);
 		return;
 	}
 	if (!a->nr_chain)

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The audit's what-if (report/audit_whatif.h) on the issue's known graph,
+ * recorded as make -j4 on 2 CPUs: gen (0.5 s) writes gen.h, a.o (1 s)
+ * reads it, b.o (2 s) and c.o (3 s) run beside them, the link (0.5 s)
+ * reads the three objects.  The answers are worked out by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include <json-c/json.h>
+#include "graph/build_graph.h"
+#include "report/audit.h"
+#include "report/audit_json.h"
+#include "report/audit_report.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define DEV 8
+
+struct whatif_fixture {
+	struct model *m;
+	struct file_log *fl;
+	struct build_graph g;
+	struct audit a;
+};
+
+static void job_proc(struct whatif_fixture *f, __u32 pid, const char *program, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start * MS, 100, pid, pid, false);
+	synth_exec(f->m, start * MS + 1, pid, 100, program, (const char *[]){ program, NULL });
+	synth_exit(f->m, end * MS, pid, pid, true, 0);
+}
+
+static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
+{
+	char *argv[] = { "make", (char *)jobs_arg, NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = jobs_arg ? 2 : 1 };
+
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	f->fl = file_log__new();
+	cr_assert(f->m != NULL && f->fl != NULL);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", jobs_arg, NULL });
+	job_proc(f, 101, "gen", 1, 500);
+	job_proc(f, 102, "cc", 501, 1500);
+	job_proc(f, 103, "cc", 2, 2000);
+	job_proc(f, 104, "cc", 3, 3000);
+	job_proc(f, 105, "ld", 3001, 3500);
+	synth_exit(f->m, 3510 * MS, 100, 100, true, 0);
+	synth_file_open(f->fl, 400 * MS, 101, DEV, 1, true, "gen.h");
+	synth_file_open(f->fl, 600 * MS, 102, DEV, 1, false, "gen.h");
+	synth_file_open(f->fl, 1400 * MS, 102, DEV, 2, true, "a.o");
+	synth_file_open(f->fl, 1900 * MS, 103, DEV, 3, true, "b.o");
+	synth_file_open(f->fl, 2900 * MS, 104, DEV, 4, true, "c.o");
+	synth_file_open(f->fl, 3100 * MS, 105, DEV, 2, false, "a.o");
+	synth_file_open(f->fl, 3101 * MS, 105, DEV, 3, false, "b.o");
+	synth_file_open(f->fl, 3102 * MS, 105, DEV, 4, false, "c.o");
+	cr_assert(eq(int, model__finish(f->m, 3510 * MS), 0));
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	in.graph = &f->g;
+	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, &in), 0));
+}
+
+static void whatif_end(struct whatif_fixture *f)
+{
+	audit__free(&f->a);
+	build_graph__free(&f->g);
+	file_log__free(f->fl);
+	model__free(f->m);
+}
+
+static char *report_text(const struct whatif_fixture *f, bool verbose)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(out != NULL);
+	audit_report__print(out, &f->a, f->m, verbose);
+	fclose(out);
+	return text;
+}
+
+Test(audit_whatif, rows_at_the_builds_own_jobs_and_more_cpus)
+{
+	struct whatif_fixture f;
+	const struct audit_whatif *w;
+
+	known_audit(&f, "-j4");
+	w = &f.a.whatif;
+	cr_assert(w->known);
+	cr_assert(eq(sz, w->nr_jobs, 5));
+	cr_assert(eq(sz, w->nr_job_edges, 4));
+	cr_assert(eq(int, w->from, WHATIF_JOBS_ASKED));
+	/* -j4 (own), 2x the CPUs is -j4 again (not repeated), 4x: -j8, unlimited. */
+	cr_assert(eq(sz, w->nr_rows, 3));
+	cr_assert(w->rows[0].own);
+	cr_assert(eq(sz, w->rows[0].jobs, 4));
+	cr_assert(eq(sz, w->rows[1].jobs, 8));
+	cr_assert(eq(sz, w->rows[2].jobs, SIM_UNLIMITED));
+	/* make started its first job at 1 ms; c.o 2,997 ms, the link 499 ms, make's exit 10 ms. */
+	cr_assert(eq(u64, w->rows[0].wall_ns, 3507 * MS));
+	cr_assert(eq(u64, w->rows[2].wall_ns, 3507 * MS));
+	whatif_end(&f);
+}
+
+Test(audit_whatif, the_builds_own_j1_replays_every_job_in_turn)
+{
+	struct whatif_fixture f;
+	const struct audit_whatif *w;
+
+	known_audit(&f, NULL); /* make alone: -j1, its default */
+	w = &f.a.whatif;
+	cr_assert(eq(sz, w->rows[0].jobs, 1));
+	/* 1 ms, then 499 + 999 + 1,998 + 2,997 + 499, then 10 ms. */
+	cr_assert(eq(u64, w->rows[0].wall_ns, 7003 * MS));
+	cr_assert(eq(sz, w->rows[1].jobs, 4));
+	whatif_end(&f);
+}
+
+Test(audit_whatif, each_critical_step_says_the_wall_without_it)
+{
+	struct whatif_fixture f;
+	char *text;
+	size_t i;
+	bool seen_c = false;
+
+	known_audit(&f, "-j4");
+	for (i = 0; i < f.a.nr_chain; i++) {
+		if (f.m->procs[f.a.chain[i]].pid != 104)
+			continue;
+		/* Without c.o, b.o's 1,998 ms and the link hold the path. */
+		cr_assert(eq(u64, f.a.whatif.without_ns[i], 2508 * MS));
+		seen_c = true;
+	}
+	cr_assert(seen_c, "c.o is on the critical path");
+	text = report_text(&f, false);
+	cr_assert(strstr(text, "what if? predicted from the 5 jobs: -j4 on 2 CPUs 3.51 s (as run; measured 3.51 s),")
+		  != NULL, "%s", text);
+	cr_assert(strstr(text, "unlimited CPUs 3.51 s (the longest data path)") != NULL, "%s", text);
+	cr_assert(strstr(text, "  if cc took no time (the longest critical step, 85 % of the wall): 2.51 s\n") != NULL,
+		  "%s", text);
+	cr_assert(strstr(text, "ignores disk, memory, CPU contention beyond the job slots)\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "without it") == NULL, "the steps' list is in -v: %s", text);
+	free(text);
+	text = report_text(&f, true);
+	cr_assert(strstr(text, "buildbpf: critical path steps (held, share of wall, wall if it took no time at -j4 on "
+			       "2 CPUs):\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "buildbpf:   cc 3.00 s, 85 %, without it 2.51 s\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "buildbpf:   ld 0.50 s, 14 %, without it 3.01 s\n") != NULL, "%s", text);
+	free(text);
+	whatif_end(&f);
+}
+
+Test(audit_whatif, the_summary_json_has_the_rows_and_each_steps_share)
+{
+	struct whatif_fixture f;
+	struct json_object *o, *w, *row, *steps;
+	size_t i;
+	bool seen_c = false;
+
+	known_audit(&f, "-j4");
+	o = audit_json__new(&f.a, f.m);
+	cr_assert(o != NULL);
+	w = json_object_object_get(o, "what_if");
+	cr_assert(eq(int, json_object_get_int(json_object_object_get(w, "jobs_simulated")), 5));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(w, "own_jobs_from")), "jobs"));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(w, "measured_wall_ms")), 3510.0));
+	row = json_object_array_get_idx(json_object_object_get(w, "rows"), 0);
+	cr_assert(json_object_get_boolean(json_object_object_get(row, "own")));
+	cr_assert(eq(int, json_object_get_int(json_object_object_get(row, "jobs")), 4));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(row, "wall_ms")), 3507.0));
+	row = json_object_array_get_idx(json_object_object_get(w, "rows"), 2);
+	cr_assert(json_object_is_type(json_object_object_get(row, "jobs"), json_type_null), "unlimited");
+	steps = json_object_object_get(json_object_object_get(o, "critical_chain"), "processes");
+	for (i = 0; i < json_object_array_length(steps); i++) {
+		struct json_object *s = json_object_array_get_idx(steps, i);
+
+		if (json_object_get_int(json_object_object_get(s, "pid")) != 104)
+			continue;
+		cr_assert(eq(dbl, json_object_get_double(json_object_object_get(s, "wall_without_ms")), 2508.0));
+		cr_assert(ieee_ulp_eq(dbl, json_object_get_double(json_object_object_get(s, "wall_share")),
+				      2997.0 / 3510.0, 4));
+		seen_c = true;
+	}
+	cr_assert(seen_c);
+	json_object_put(o);
+	whatif_end(&f);
+}

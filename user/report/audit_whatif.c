@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "graph/slack.h"
+#include "report/audit.h"
+#include "report/audit_whatif.h"
+#include "report/report_text.h"
+
+/* Critical-path steps listed in the -v detail, and the share below which one is left out. */
+#define WHATIF_DETAIL_STEPS 10
+#define WHATIF_DETAIL_MIN_PERMILLE 10
+
+static __u64 step_held(const struct audit *a, size_t i)
+{
+	const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+
+	return s->to_ns - s->from_ns;
+}
+
+static int add_row(struct audit_whatif *w, const struct job_graph *jg, size_t jobs, size_t cpus, bool own)
+{
+	struct whatif_row *r;
+	size_t i;
+
+	for (i = 0; i < w->nr_rows; i++)
+		if (w->rows[i].jobs == jobs)
+			return 0; /* -j8 on 2 CPUs asked: 2x the CPUs is not another row */
+	r = &w->rows[w->nr_rows++];
+	*r = (struct whatif_row){ .jobs = jobs, .cpus = cpus, .own = own };
+	return schedule_sim__run(jg, jobs, NULL, &r->wall_ns);
+}
+
+/* The chain's entries, longest held first. */
+static int by_held(const void *x, const void *y, void *ctx)
+{
+	const struct audit *a = ctx;
+	__u64 hx = step_held(a, *(const size_t *)x), hy = step_held(a, *(const size_t *)y);
+
+	return hx != hy ? (hx > hy ? -1 : 1) : (*(const size_t *)x > *(const size_t *)y) - (*(const size_t *)x < *(const size_t *)y);
+}
+
+/*
+ * A step inside a job shortens that job; a runner's own step (make reading
+ * its makefiles, its exit) moves everything after it, so it comes off the
+ * wall as it is.
+ */
+static int compute_steps(struct audit_whatif *w, const struct audit *a)
+{
+	const struct job_graph *jg = &a->graph->jobs;
+	size_t *order = malloc((a->nr_chain ? a->nr_chain : 1) * sizeof(*order)), i;
+	int err = 0;
+
+	w->without_ns = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*w->without_ns));
+	if (!order || !w->without_ns) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (i = 0; i < a->nr_chain; i++)
+		order[i] = i;
+	qsort_r(order, a->nr_chain, sizeof(*order), by_held, (void *)a);
+	for (i = 0; !err && i < a->nr_chain && i < WHATIF_MAX_STEPS; i++) {
+		size_t k = order[i];
+		long job = jg->proc_job[a->chain[k]];
+		__u64 held = step_held(a, k), own = w->rows[0].wall_ns;
+
+		if (job >= 0)
+			err = slack__wall_without(jg, w->rows[0].jobs, (size_t)job, held, &w->without_ns[k]);
+		else
+			w->without_ns[k] = own > held ? own - held : 1; /* 0 means "not simulated" */
+	}
+	free(order);
+	return err;
+}
+
+int audit_whatif__compute(struct audit_whatif *w, const struct audit *a, const struct model *m)
+{
+	const struct job_graph *jg;
+	size_t own, cpus = a->nr_cpus ? a->nr_cpus : 1;
+	int err;
+
+	(void)m;
+	memset(w, 0, sizeof(*w));
+	if (!a->graph || !a->graph->jobs.nr_jobs)
+		return 0;
+	jg = &a->graph->jobs;
+	w->from = a->jobs.jobs ? WHATIF_JOBS_ASKED : WHATIF_JOBS_PEAK;
+	own = a->jobs.jobs > 0 ? (size_t)a->jobs.jobs : a->jobs.jobs < 0 ? SIM_UNLIMITED : jg->peak_jobs;
+	w->nr_jobs = jg->nr_jobs;
+	w->nr_job_edges = jg->nr_data_edges;
+	err = add_row(w, jg, own, cpus, true) ?:
+	      add_row(w, jg, 2 * cpus, 2 * cpus, false) ?:
+	      add_row(w, jg, 4 * cpus, 4 * cpus, false) ?:
+	      add_row(w, jg, SIM_UNLIMITED, 0, false) ?:
+	      compute_steps(w, a);
+	if (err) {
+		audit_whatif__free(w);
+		return err;
+	}
+	w->known = true;
+	return 0;
+}
+
+void audit_whatif__free(struct audit_whatif *w)
+{
+	if (!w)
+		return;
+	free(w->without_ns);
+	w->without_ns = NULL;
+	w->known = false;
+}
+
+static void put_row_name(FILE *f, const struct whatif_row *r)
+{
+	if (!r->cpus) {
+		fputs("unlimited CPUs", f);
+		return;
+	}
+	if (r->jobs == SIM_UNLIMITED)
+		fputs("-j", f);
+	else
+		fprintf(f, "-j%zu", r->jobs);
+	fprintf(f, " on %zu CPU%s", r->cpus, r->cpus == 1 ? "" : "s");
+}
+
+/* The chain entry held longest among those simulated; -1: none. */
+static long longest_step(const struct audit *a)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < a->nr_chain; i++)
+		if (a->whatif.without_ns[i] && (best < 0 || step_held(a, i) > step_held(a, (size_t)best)))
+			best = (long)i;
+	return best;
+}
+
+void audit_whatif__print_answer(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct audit_whatif *w = &a->whatif;
+	struct report_line l;
+	long best;
+	size_t i;
+	FILE *f;
+
+	if (!w->known)
+		return;
+	f = report_line__begin(&l, out);
+	fprintf(f, "what if? predicted from the %zu jobs: ", w->nr_jobs);
+	for (i = 0; i < w->nr_rows; i++) {
+		const struct whatif_row *r = &w->rows[i];
+
+		if (i)
+			fputs(", ", f);
+		put_row_name(f, r);
+		fputc(' ', f);
+		report_put_sec(f, r->wall_ns);
+		if (r->own) {
+			fputs(" (as run", f);
+			if (w->from == WHATIF_JOBS_PEAK)
+				fputs(", -j the most jobs seen at once", f);
+			fputs("; measured ", f);
+			report_put_sec(f, a->wall_ns);
+			fputc(')', f);
+		}
+		if (!r->cpus)
+			fputs(" (the longest data path)", f);
+	}
+	report_line__end(&l);
+	best = longest_step(a);
+	if (best >= 0) {
+		f = report_line__begin(&l, out);
+		fputs("  if ", f);
+		report_put_proc(f, m, a->chain[best]);
+		fputs(" took no time (the longest critical step, ", f);
+		report_put_share(f, step_held(a, (size_t)best), a->wall_ns);
+		fputs(" of the wall): ", f);
+		report_put_sec(f, w->without_ns[best]);
+		report_line__end(&l);
+	}
+	f = report_line__begin(&l, out);
+	fputs("  (model: measured job times; ignores disk, memory, CPU contention beyond the job slots)", f);
+	report_line__end(&l);
+}
+
+void audit_whatif__print_detail(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct audit_whatif *w = &a->whatif;
+	size_t i, shown = 0;
+	struct report_line l;
+	FILE *f;
+
+	if (!w->known)
+		return;
+	f = report_line__begin(&l, out);
+	fputs("critical path steps (held, share of wall, wall if it took no time at ", f);
+	put_row_name(f, &w->rows[0]);
+	fputs("):", f);
+	report_line__end(&l);
+	for (i = 0; i < a->nr_chain && shown < WHATIF_DETAIL_STEPS; i++) {
+		__u64 held = step_held(a, i);
+
+		if (!w->without_ns[i] || held * 1000 < a->wall_ns * WHATIF_DETAIL_MIN_PERMILLE)
+			continue;
+		f = report_line__begin(&l, out);
+		fputs("  ", f);
+		report_put_proc(f, m, a->chain[i]);
+		fputc(' ', f);
+		report_put_sec(f, held);
+		fputs(", ", f);
+		report_put_share(f, held, a->wall_ns);
+		fputs(", without it ", f);
+		report_put_sec(f, w->without_ns[i]);
+		report_line__end(&l);
+		shown++;
+	}
+}
