@@ -15,7 +15,11 @@
 #include "report/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
+#include "report/chrome_trace.h"
+#include "model/lanes.h"
+#include "lib/json_fields.h"
 #include "lib/synth.h"
+#include "lib/written_trace.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -59,6 +63,7 @@ static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
 	synth_file_open(f->fl, 3101 * MS, 105, DEV, 3, false, "b.o");
 	synth_file_open(f->fl, 3102 * MS, 105, DEV, 4, false, "c.o");
 	cr_assert(eq(int, model__finish(f->m, 3510 * MS), 0));
+	lanes__assign_model(f->m); /* as replay does */
 	file_log__finish(f->fl);
 	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
 	in.graph = &f->g;
@@ -189,5 +194,75 @@ Test(audit_whatif, the_summary_json_has_the_rows_and_each_steps_share)
 	}
 	cr_assert(seen_c);
 	json_object_put(o);
+	whatif_end(&f);
+}
+
+/* The process slice of pid, or NULL. */
+static struct json_object *proc_slice(struct json_object *trace, long long pid)
+{
+	struct json_object *events = trace_events(trace);
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_field_is(ev, "ph", "X") && str_field_is(ev, "cat", "process") &&
+		    int_field(need_field(ev, "args"), "pid") == pid)
+			return ev;
+	}
+	return NULL;
+}
+
+Test(trace_critical, the_path_is_a_track_under_parallelism_and_slices_carry_slack)
+{
+	struct whatif_fixture f;
+	struct trace_meta meta = { .graph = NULL };
+	struct json_object *trace, *events, *c, *b;
+	const char *names[8];
+	size_t i, n = 0;
+	bool named_track = false, named_process = false;
+
+	known_audit(&f, "-j4");
+	meta.graph = &f.g;
+	trace = written_trace(f.m, &meta); /* keeps every trace rule, or fails */
+	events = trace_events(trace);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (int_field(ev, "pid") != 3)
+			continue;
+		if (str_field_is(ev, "ph", "M") && str_field_is(ev, "name", "process_name"))
+			named_process |= !strcmp(str_field(need_field(ev, "args"), "name"), "Parallelism");
+		if (str_field_is(ev, "ph", "M") && str_field_is(ev, "name", "thread_name"))
+			named_track |= !strcmp(str_field(need_field(ev, "args"), "name"), "critical path") &&
+				       int_field(ev, "tid") == 4;
+		if (str_field_is(ev, "ph", "X")) {
+			cr_assert(str_field_is(ev, "cat", "critical"));
+			cr_assert(lt(sz, n, 8));
+			names[n++] = str_field(ev, "name");
+			if (int_field(need_field(ev, "args"), "pid") == 104) {
+				cr_assert(eq(dbl, double_field(need_field(ev, "args"), "held_ms"), 2997.0));
+				cr_assert(str_field_is(need_field(ev, "args"), "then", "input"));
+				cr_assert(str_field_is(need_field(ev, "args"), "file", "/c.o"));
+			}
+		}
+	}
+	cr_assert(named_process, "the track sits under Parallelism, even at --sched=off");
+	cr_assert(named_track);
+	/* make, c.o's compile, the link, make: the path in time order. */
+	cr_assert(eq(sz, n, 4));
+	cr_assert(eq(str, (char *)names[1], "cc"));
+	cr_assert(eq(str, (char *)names[2], "ld"));
+	c = proc_slice(trace, 104);
+	b = proc_slice(trace, 103);
+	cr_assert(c != NULL && b != NULL);
+	cr_assert(json_object_get_boolean(need_field(need_field(c, "args"), "critical")));
+	/* The link read c.o 1 ms after it ended; b.o could have ended 1,001 ms later. */
+	cr_assert(eq(dbl, double_field(need_field(c, "args"), "slack_ms"), 1.0));
+	cr_assert(eq(dbl, double_field(need_field(b, "args"), "slack_ms"), 1001.0));
+	cr_assert(not(json_object_object_get_ex(need_field(b, "args"), "critical", NULL)));
+	cr_assert(not(json_object_object_get_ex(need_field(proc_slice(trace, 100), "args"), "slack_ms", NULL)),
+		  "make is the runner: no slack of its own");
+	json_object_put(trace);
 	whatif_end(&f);
 }

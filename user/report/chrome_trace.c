@@ -8,7 +8,9 @@
  *
  * With scheduler data two more trace processes follow the build's: "CPUs"
  * (pid 2), one thread per CPU (tid = cpu + 1) holding what ran there, and
- * "Parallelism" (pid 3), the counters on a single thread.
+ * "Parallelism" (pid 3), the counters on a single thread.  With the build
+ * graph (--deps) "Parallelism" also holds the critical path, a track of
+ * its own.
  *
  * The trace is streamed: each event is built as a small json-c object,
  * serialised into a write buffer and freed as the next one comes, so
@@ -28,6 +30,7 @@
 #include <json-c/json.h>
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
+#include "graph/slack.h"
 #include "util/json_write.h"
 #include "model/daemons.h"
 #include "model/proc_name.h"
@@ -65,6 +68,8 @@
 #define DAEMON_PIDS_MAX DAEMONS_MAX
 /* Counter events need a tid like any other event (docs/trace-rules.md, rule 2). */
 #define COUNTERS_TID COUNTERS_PID
+/* The critical path (--deps): a track of its own under Parallelism, after the counters. */
+#define CRITICAL_TID (COUNTERS_PID + 1)
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
 /* Plain: no indentation, the file is for viewers and can be large. */
@@ -588,6 +593,8 @@ static struct json_object *graph_args(const struct builder *b, size_t i, struct 
 		err = json_put_int(args, "files_opened", pf->opened) ?: json_put_int(args, "files_written", pf->written);
 	if (!err && b->critical[i])
 		err = json_put_bool(args, "critical", true);
+	if (!err && b->graph->proc_slack_ns && b->graph->proc_slack_ns[i] != SLACK_NONE)
+		err = json_put_ms(args, "slack_ms", b->graph->proc_slack_ns[i]);
 	if (err) {
 		json_object_put(args);
 		return NULL;
@@ -710,6 +717,60 @@ static int add_data_flows(struct builder *b)
 	return err;
 }
 
+/* The "Parallelism" trace process: the counters (--sched) and the critical path (--deps). */
+static int add_parallelism_name(struct builder *b)
+{
+	return add_meta(b, COUNTERS_PID, "process_name", 0, json_object_new_string("Parallelism")) ?:
+	       add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2));
+}
+
+/*
+ * The critical path as a track of its own under Parallelism: one slice per
+ * step, for the time it held the path.  Steps follow one another in time;
+ * a step is cut to start where the one before ended, so the track never
+ * nests or overlaps (docs/trace-rules.md, rule 5).
+ */
+static int add_critical_track(struct builder *b)
+{
+	const struct build_graph *g = b->graph;
+	__s64 last_end = 0;
+	size_t i;
+	int err;
+
+	if (!g->nr_path)
+		return 0;
+	/* With --sched the CPU tracks' names named Parallelism already. */
+	err = (b->sched ? 0 : add_parallelism_name(b)) ?:
+	      add_meta(b, COUNTERS_PID, "thread_name", CRITICAL_TID, json_object_new_string("critical path")) ?:
+	      add_meta(b, COUNTERS_PID, "thread_sort_index", CRITICAL_TID, json_object_new_int(CRITICAL_TID));
+	for (i = 0; !err && i < g->nr_path; i++) {
+		const struct critical_step *st = &g->path[i];
+		const struct proc_instance *p = &b->m->procs[st->proc];
+		struct json_object *args;
+		struct trace_span span;
+		char *name;
+
+		if (!trace_layout__clip(b->layout, st->from_ns, st->to_ns, &span))
+			continue;
+		if (span.ts < last_end)
+			span.ts = last_end;
+		if (span.end < span.ts)
+			span.end = span.ts;
+		last_end = span.end;
+		args = json_object_new_object();
+		err = json_put_int(args, "pid", p->pid) ?:
+		      json_put_ms(args, "held_ms", st->to_ns - st->from_ns) ?:
+		      json_put_str(args, "then", graph_link__name(st->via));
+		if (!err && st->via == LINK_INPUT)
+			err = json_put_str(args, "file", g->edges[st->edge].path);
+		args = json_done(args, err);
+		name = proc_display_name(b->m, p);
+		err = add_x(b, COUNTERS_PID, CRITICAL_TID, "critical", name, span, args);
+		free(name);
+	}
+	return err;
+}
+
 static int add_proc(struct builder *b, size_t i)
 {
 	const struct proc_instance *p = &b->m->procs[i];
@@ -813,8 +874,7 @@ static int add_cpu_track_names(struct builder *b)
 		      add_meta(b, CPUS_PID, "thread_sort_index", tid, json_object_new_int64(tid));
 	}
 	if (!err)
-		err = add_meta(b, COUNTERS_PID, "process_name", 0, json_object_new_string("Parallelism")) ?:
-		      add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2)) ?:
+		err = add_parallelism_name(b) ?:
 		      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_object_new_string("counters")) ?:
 		      add_meta(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, json_object_new_int(COUNTERS_TID));
 	return err;
@@ -1258,7 +1318,7 @@ static int add_body(struct builder *b, const struct trace_meta *meta)
 	for (i = 0; !err && i < m->nr_procs; i++)
 		err = add_proc(b, i);
 	if (!err && b->graph)
-		err = add_data_flows(b);
+		err = add_data_flows(b) ?: add_critical_track(b);
 	if (!err && b->sched)
 		err = add_cpu_slices(b) ?: add_counters(b);
 	if (!err)
