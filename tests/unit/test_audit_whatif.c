@@ -16,10 +16,12 @@
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "report/chrome_trace.h"
+#include "report/svg.h"
 #include "model/lanes.h"
 #include "lib/json_fields.h"
 #include "lib/synth.h"
 #include "lib/written_trace.h"
+#include "lib/xml_check.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -264,5 +266,57 @@ Test(trace_critical, the_path_is_a_track_under_parallelism_and_slices_carry_slac
 	cr_assert(not(json_object_object_get_ex(need_field(proc_slice(trace, 100), "args"), "slack_ms", NULL)),
 		  "make is the runner: no slack of its own");
 	json_object_put(trace);
+	whatif_end(&f);
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+	size_t n = 0;
+
+	for (; (text = strstr(text, what)) != NULL; text++)
+		n++;
+	return n;
+}
+
+Test(svg_critical, the_path_is_outlined_on_the_process_lanes)
+{
+	struct whatif_fixture f;
+	char *svg = NULL, *group;
+	size_t len = 0, elements = 0;
+	FILE *out;
+
+	known_audit(&f, "-j4");
+	out = open_memstream(&svg, &len);
+	cr_assert(out != NULL);
+	cr_assert(eq(int, svg__write(out, &f.a, f.m, NULL), 0));
+	fclose(out);
+	cr_assert(eq(ptr, (void *)xml_check(svg, &elements), NULL), "well-formed");
+	group = strstr(svg, "<g class=\"crit\"");
+	cr_assert(group != NULL, "%s", svg);
+	/* One line through the four steps (eight points); outlines where a step is 2 px wide or
+	 * more: c.o's compile, the link and make's last 10 ms (4 px), not make's 3 ms fork. */
+	cr_assert(eq(sz, count_of(group, "<polyline points="), 1));
+	cr_assert(eq(sz, count_of(strstr(group, "<polyline"), ","), 8));
+	cr_assert(eq(sz, count_of(group, "<title>critical path: "), 3));
+	cr_assert(strstr(group, "<title>critical path: cc held it 2.997 s</title>") != NULL, "%s", group);
+	cr_assert(strstr(svg, ">critical path</text>") != NULL, "in the legend");
+	free(svg);
+	whatif_end(&f);
+}
+
+Test(svg_critical, no_build_graph_no_outline)
+{
+	struct whatif_fixture f;
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	known_audit(&f, "-j4");
+	f.a.graph = NULL; /* as the audit of a --deps=off recording has it */
+	out = open_memstream(&svg, &len);
+	cr_assert(eq(int, svg__write(out, &f.a, f.m, NULL), 0));
+	fclose(out);
+	cr_assert(strstr(svg, "critical path") == NULL);
+	free(svg);
 	whatif_end(&f);
 }

@@ -42,6 +42,7 @@ static const char *const palette[] = {
 };
 #define NR_COLOURS (sizeof(palette) / sizeof(palette[0]))
 #define OTHER_COLOUR "#bab0ac"
+#define CRIT_COLOUR "#111111" /* the critical path's outline and line */
 /* A child is inset this much (px) per level below the process it nests in on its lane. */
 #define NEST_INSET 3
 
@@ -84,6 +85,12 @@ static void put_legend(struct canvas *cv, const struct audit *a, int y)
 		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", x, y,
 			OTHER_COLOUR);
 		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">others</text>\n", x + 16, y + 10);
+		x += 16 + CHAR_W * 6 + 12;
+	}
+	if (a->graph && a->graph->nr_path && x < WIDTH - 200) {
+		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"2\"/>", x, y, CRIT_COLOUR);
+		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">critical path</text>\n", x + 16, y + 10);
 	}
 }
 
@@ -229,6 +236,49 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 	free(first_inside);
 }
 
+/* The middle of a process's row: where the critical path's line runs. */
+static int row_mid(const struct canvas *cv, const struct trace_layout *tl, size_t proc)
+{
+	return cv->lanes_y + (int)tl->procs[proc].row * cv->lane_h + (cv->lane_h - 1) / 2;
+}
+
+/*
+ * The build graph's critical path over the lanes: an outline around the
+ * part of each step that held the path, and one line through the steps in
+ * time order, so the chain reads from lane to lane.  Drawn in CRIT_COLOUR,
+ * a colour no program gets.
+ */
+static void put_critical_path(struct canvas *cv, const struct audit *a, const struct trace_layout *tl)
+{
+	const struct build_graph *g = a->graph;
+	const struct model *m = tl->m;
+	size_t i;
+	char *name;
+
+	if (!g || !g->nr_path)
+		return;
+	fprintf(cv->out, "<g class=\"crit\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\">\n", CRIT_COLOUR);
+	fputs("<polyline points=\"", cv->out);
+	for (i = 0; i < g->nr_path; i++)
+		fprintf(cv->out, "%s%.2f,%d %.2f,%d", i ? " " : "", x_of(cv, g->path[i].from_ns),
+			row_mid(cv, tl, g->path[i].proc), x_of(cv, g->path[i].to_ns), row_mid(cv, tl, g->path[i].proc));
+	fputs("\"/>\n", cv->out);
+	for (i = 0; i < g->nr_path; i++) {
+		const struct critical_step *st = &g->path[i];
+		double x = x_of(cv, st->from_ns), w = x_of(cv, st->to_ns) - x;
+
+		if (w < 2)
+			continue; /* the line shows it; an outline would be a dot */
+		name = proc_display_name(m, &m->procs[st->proc]);
+		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"><title>critical path: ", x,
+			cv->lanes_y + (int)tl->procs[st->proc].row * cv->lane_h, w, cv->lane_h - 1);
+		svg_draw__text(cv->out, name ? name : m->procs[st->proc].comm);
+		fprintf(cv->out, " held it %.3f s</title></rect>\n", (st->to_ns - st->from_ns) / 1e9);
+		free(name);
+	}
+	fputs("</g>\n", cv->out);
+}
+
 int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layout *tl,
 		      const struct sched_model *s)
 {
@@ -256,6 +306,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	fputs("<g>\n", out);
 	put_lanes(&cv, a, tl);
 	fputs("</g>\n", out);
+	put_critical_path(&cv, a, tl);
 	put_phases(&cv, a, m);
 	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
 	fputs("</svg>\n", out);
