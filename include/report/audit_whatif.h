@@ -19,7 +19,7 @@
 struct audit;
 struct model;
 
-#define WHATIF_MAX_ROWS 4
+#define WHATIF_MAX_ROWS 5
 /* Critical-path steps whose removal is simulated, the longest first (each is one simulation). */
 #define WHATIF_MAX_STEPS 32
 

@@ -40,16 +40,17 @@ static void job_proc(struct whatif_fixture *f, __u32 pid, const char *program, _
 	synth_exit(f->m, end * MS, pid, pid, true, 0);
 }
 
-static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
+/* make (as argv0) with jobs_arg (NULL: none) runs the known graph. */
+static void known_audit_as(struct whatif_fixture *f, const char *argv0, const char *jobs_arg)
 {
-	char *argv[] = { "make", (char *)jobs_arg, NULL };
+	char *argv[] = { (char *)argv0, (char *)jobs_arg, NULL };
 	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = jobs_arg ? 2 : 1 };
 
 	memset(f, 0, sizeof(*f));
 	f->m = model__new(100, 0);
 	f->fl = file_log__new();
 	cr_assert(f->m != NULL && f->fl != NULL);
-	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", jobs_arg, NULL });
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ argv0, jobs_arg, NULL });
 	job_proc(f, 101, "gen", 1, 500);
 	job_proc(f, 102, "cc", 501, 1500);
 	job_proc(f, 103, "cc", 2, 2000);
@@ -70,6 +71,11 @@ static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
 	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
 	in.graph = &f->g;
 	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, &in), 0));
+}
+
+static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
+{
+	known_audit_as(f, "make", jobs_arg);
 }
 
 static void whatif_end(struct whatif_fixture *f)
@@ -125,7 +131,29 @@ Test(audit_whatif, the_builds_own_j1_replays_every_job_in_turn)
 	cr_assert(eq(sz, w->rows[0].jobs, 1));
 	/* 1 ms, then 499 + 999 + 1,998 + 2,997 + 499, then 10 ms. */
 	cr_assert(eq(u64, w->rows[0].wall_ns, 7003 * MS));
-	cr_assert(eq(sz, w->rows[1].jobs, 4));
+	/* More jobs on the same CPUs: gen and b.o first, c.o in gen's slot (500 to 3,497),
+	 * a.o in b.o's (1,999 to 2,998), the link 3,497 to 3,996, make's exit 10 ms. */
+	cr_assert(eq(sz, w->nr_rows, 5));
+	cr_assert(eq(sz, w->rows[1].jobs, 2));
+	cr_assert(eq(sz, w->rows[1].cpus, 2));
+	cr_assert(eq(u64, w->rows[1].wall_ns, 4006 * MS));
+	cr_assert(eq(sz, w->rows[2].jobs, 4));
+	whatif_end(&f);
+}
+
+Test(audit_whatif, a_job_count_the_command_does_not_say_is_the_peak_seen)
+{
+	struct whatif_fixture f;
+	char *text;
+
+	known_audit_as(&f, "mk", NULL); /* make under another name: its -j is not read */
+	cr_assert(eq(int, f.a.whatif.from, WHATIF_JOBS_PEAK));
+	cr_assert(eq(sz, f.a.whatif.rows[0].jobs, 3), "gen, b.o and c.o ran at once");
+	text = report_text(&f, false);
+	cr_assert(strstr(text, "-j3 on 2 CPUs 3.51 s (as run; measured 3.51 s),") != NULL, "%s", text);
+	cr_assert(strstr(text, "buildbpf:   (-j3: the most jobs seen at once; the command did not say)\n") != NULL,
+		  "%s", text);
+	free(text);
 	whatif_end(&f);
 }
 

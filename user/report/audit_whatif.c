@@ -24,8 +24,8 @@ static int add_row(struct audit_whatif *w, const struct job_graph *jg, size_t jo
 	size_t i;
 
 	for (i = 0; i < w->nr_rows; i++)
-		if (w->rows[i].jobs == jobs)
-			return 0; /* -j8 on 2 CPUs asked: 2x the CPUs is not another row */
+		if (w->rows[i].jobs == jobs && !w->rows[i].cpus == !cpus)
+			return 0; /* -j8 on 2 CPUs asked: 2x the CPUs is not another row; make -j keeps its own */
 	r = &w->rows[w->nr_rows++];
 	*r = (struct whatif_row){ .jobs = jobs, .cpus = cpus, .own = own };
 	return schedule_sim__run(jg, jobs, NULL, &r->wall_ns);
@@ -89,6 +89,7 @@ int audit_whatif__compute(struct audit_whatif *w, const struct audit *a, const s
 	w->nr_jobs = jg->nr_jobs;
 	w->nr_job_edges = jg->nr_data_edges;
 	err = add_row(w, jg, own, cpus, true) ?:
+	      (own < cpus ? add_row(w, jg, cpus, cpus, false) : 0) ?:
 	      add_row(w, jg, 2 * cpus, 2 * cpus, false) ?:
 	      add_row(w, jg, 4 * cpus, 4 * cpus, false) ?:
 	      add_row(w, jg, SIM_UNLIMITED, 0, false) ?:
@@ -156,10 +157,7 @@ void audit_whatif__print_answer(FILE *out, const struct audit *a, const struct m
 		fputc(' ', f);
 		report_put_sec(f, r->wall_ns);
 		if (r->own) {
-			fputs(" (as run", f);
-			if (w->from == WHATIF_JOBS_PEAK)
-				fputs(", -j the most jobs seen at once", f);
-			fputs("; measured ", f);
+			fputs(" (as run; measured ", f);
 			report_put_sec(f, a->wall_ns);
 			fputc(')', f);
 		}
@@ -167,6 +165,11 @@ void audit_whatif__print_answer(FILE *out, const struct audit *a, const struct m
 			fputs(" (the longest data path)", f);
 	}
 	report_line__end(&l);
+	if (w->from == WHATIF_JOBS_PEAK) {
+		f = report_line__begin(&l, out);
+		fprintf(f, "  (-j%zu: the most jobs seen at once; the command did not say)", w->rows[0].jobs);
+		report_line__end(&l);
+	}
 	best = longest_step(a);
 	if (best >= 0) {
 		f = report_line__begin(&l, out);
