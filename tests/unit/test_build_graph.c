@@ -444,6 +444,39 @@ Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands
 	end(&f);
 }
 
+Test(build_graph, an_input_ready_before_the_readers_parent_started_is_not_what_it_waited_for)
+{
+	struct fixture f;
+	size_t i;
+	bool sleep_on_path = false;
+
+	/*
+	 * make -j1: job gen.h = sh 101 writes gen.h (0-600); job a.o = sh 102
+	 * { sleep 103 (602-1602), cc 105 (1603-1710) { cc1 104 reads gen.h
+	 * (1604-1700) } }.  cc1 is its driver's first child; gen.h was ready
+	 * long before the driver started: cc1 waited for the sleep, which the
+	 * path must hold.
+	 */
+	begin(&f);
+	synth_fork(f.m, 1 * MS, ROOT, 101, 101, false);
+	synth_exit(f.m, 600 * MS, 101, 101, true, 0);
+	synth_fork(f.m, 601 * MS, ROOT, 102, 102, false);
+	proc(&f, 102, 103, "sleep", 602, 1602);
+	synth_fork(f.m, 1603 * MS, 102, 105, 105, false);
+	proc(&f, 105, 104, "cc1", 1604, 1700);
+	synth_exit(f.m, 1710 * MS, 105, 105, true, 0);
+	synth_exit(f.m, 1711 * MS, 102, 102, true, 0);
+	synth_file_open(f.fl, 590 * MS, 101, DEV, 1, true, "gen.h");
+	synth_file_open(f.fl, 1610 * MS, 104, DEV, 1, false, "gen.h");
+	compute(&f, 1712);
+	cr_assert(has_edge(&f, 101, 104, "/gen.h"));
+	for (i = 0; i < f.g.nr_path; i++)
+		sleep_on_path |= f.g.path[i].proc == idx(&f, 103);
+	cr_assert(sleep_on_path, "the path holds the 1 s sleep");
+	cr_assert(f.g.path_ns > 1700 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path_ns);
+	end(&f);
+}
+
 Test(build_graph, running_a_program_the_build_wrote_is_an_input)
 {
 	struct fixture f;

@@ -442,7 +442,7 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 	enum graph_link via = LINK_END;
 	long cur = m->root, edge = -1;
 	bool children_ok = true;
-	__u64 t;
+	__u64 t, spawn_ns;
 
 	if (cur < 0)
 		return 0;
@@ -467,7 +467,11 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 		 * sequential parent ran before it, whichever ended later. */
 		in = last_input(w, g, cur);
 		prev = p->parent >= 0 && w->sequential[p->parent] ? last_child_by(w, p->parent, p->start_ns) : -1;
-		if (in >= 0 && (prev < 0 || m->procs[g->edges[in].writer].end_ns >= m->procs[prev].end_ns)) {
+		/* Without a sibling before it, the parent's own start competes: an
+		 * input ready before the parent existed is not what p waited for
+		 * (a compiler its job's shell ran after a sleep read gen.h). */
+		spawn_ns = prev >= 0 ? m->procs[prev].end_ns : p->parent >= 0 ? m->procs[p->parent].start_ns : 0;
+		if (in >= 0 && m->procs[g->edges[in].writer].end_ns >= spawn_ns) {
 			via = LINK_INPUT;
 			edge = in;
 			cur = (long)g->edges[in].writer;
