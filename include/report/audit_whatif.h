@@ -20,7 +20,8 @@ struct audit;
 struct model;
 
 #define WHATIF_MAX_ROWS 5
-/* Critical-path steps whose removal is simulated, the longest first (each is one simulation). */
+/* Critical-path steps whose removal is simulated, the longest first (each is one simulation),
+ * from 1 % of the wall. */
 #define WHATIF_MAX_STEPS 32
 
 /* How the build's own job count was found. */
@@ -43,7 +44,7 @@ struct audit_whatif {
 	struct whatif_row rows[WHATIF_MAX_ROWS];
 	size_t nr_rows;		  /* rows[0]: own; the last: unlimited */
 	/* Per a->chain entry: the predicted wall (own -jN) had that step taken
-	 * no time; 0: not simulated (beyond WHATIF_MAX_STEPS). */
+	 * no time; 0: not simulated (under 1 % of the wall, or beyond WHATIF_MAX_STEPS). */
 	__u64 *without_ns;
 };
 

@@ -7,9 +7,9 @@
 #include "report/audit_whatif.h"
 #include "report/report_text.h"
 
-/* Critical-path steps listed in the -v detail, and the share below which one is left out. */
+/* Critical-path steps listed in the -v detail; a step under this share of the wall is neither listed nor simulated. */
 #define WHATIF_DETAIL_STEPS 10
-#define WHATIF_DETAIL_MIN_PERMILLE 10
+#define WHATIF_STEP_MIN_PERMILLE 10
 
 static __u64 step_held(const struct audit *a, size_t i)
 {
@@ -63,6 +63,10 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 		size_t k = order[i];
 		long job = jg->proc_job[a->chain[k]];
 		__u64 held = step_held(a, k), own = w->rows[0].wall_ns;
+
+		/* Longest first: the rest would move the wall by less than 1 % each. */
+		if (held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
+			break;
 
 		if (job >= 0)
 			err = slack__wall_without(jg, w->rows[0].jobs, (size_t)job, held, &w->without_ns[k]);
@@ -203,7 +207,7 @@ void audit_whatif__print_detail(FILE *out, const struct audit *a, const struct m
 	for (i = 0; i < a->nr_chain && shown < WHATIF_DETAIL_STEPS; i++) {
 		__u64 held = step_held(a, i);
 
-		if (!w->without_ns[i] || held * 1000 < a->wall_ns * WHATIF_DETAIL_MIN_PERMILLE)
+		if (!w->without_ns[i] || held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
 			continue;
 		f = report_line__begin(&l, out);
 		fputs("  ", f);
