@@ -49,7 +49,7 @@ struct audit_whatif {
 };
 
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */
-int audit_whatif__compute(struct audit_whatif *w, const struct audit *a, const struct model *m);
+int audit_whatif__compute(struct audit_whatif *w, const struct audit *a);
 void audit_whatif__free(struct audit_whatif *w);
 
 /* "what if? -j2 on 2 CPUs (...)..." answer lines; nothing when not known. */

@@ -674,7 +674,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	if (err)
 		goto cleanup;
 	err = (in->graph && in->graph->nr_path ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
-	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a, m);
+	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a);
 cleanup:
 	free(leaf);
 	if (err)

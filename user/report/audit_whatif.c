@@ -77,13 +77,12 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 	return err;
 }
 
-int audit_whatif__compute(struct audit_whatif *w, const struct audit *a, const struct model *m)
+int audit_whatif__compute(struct audit_whatif *w, const struct audit *a)
 {
 	const struct job_graph *jg;
 	size_t own, cpus = a->nr_cpus ? a->nr_cpus : 1;
 	int err;
 
-	(void)m;
 	memset(w, 0, sizeof(*w));
 	if (!a->graph || !a->graph->jobs.nr_jobs)
 		return 0;
