@@ -26,6 +26,8 @@ enum bb_event_type {
 	BB_EV_FILE_OPEN = 10,	/* a file written by the build, or opened for writing */
 	BB_EV_FILE_RENAME = 11, /* a tracked process renamed a path onto another */
 	BB_EV_FILE_COUNTS = 12, /* a process's files opened and written, at its end */
+	/* Why a process started when it did (--deps=on), bpf/start_wake.bpf.c: 13..14. */
+	BB_EV_START_WAKE = 13, /* a tracked thread forked a process: its last wakeup */
 	/* Memory (issue 16): 20..29, bpf/mem_events.bpf.c */
 	BB_EV_MEM_IMAGE = 20, /* a program image's address space ended: its peak RSS */
 	BB_EV_MEM_PSI = 21,   /* the machine's memory pressure, read by user space */
@@ -395,6 +397,34 @@ struct bb_file_counts_event {
 	struct bb_file_counts counts;
 };
 _Static_assert(sizeof(struct bb_file_counts_event) == 32, "bb_file_counts_event ABI");
+
+/* ---- why a process started when it did (--deps=on) ---- */
+
+#define BB_WAKE_SEEN 0x1u	    /* the parent thread was woken since it was tracked */
+#define BB_WAKE_WAKER_EXITING 0x2u /* the waker was exiting (PF_EXITING): its exit woke the parent */
+#define BB_WAKE_RUNQ_KNOWN 0x4u    /* runq_ns is valid (--sched was not off) */
+
+/*
+ * A tracked thread forked a process (hdr.ts_ns: the fork; hdr.pid/tgid:
+ * the child): the last wakeup of the forking thread before it, and who
+ * woke it (the task running when sched_waking fired; a wakeup from an
+ * interrupt names whatever task it interrupted).  make -jN forks a job
+ * when a running job's exit wakes it: the waker is that job, exiting.
+ * One record per process the build starts, not one per wakeup.
+ */
+struct bb_start_wake_event {
+	struct bb_event_header hdr;
+	__u64 wake_ns;	   /* the parent thread's last wakeup; with BB_WAKE_SEEN */
+	__u64 runq_ns;	   /* its run-queue wait since then; with BB_WAKE_RUNQ_KNOWN */
+	__u32 parent_pid;  /* the forking thread */
+	__u32 parent_tgid;
+	__u32 waker_pid;   /* the waking task (thread), 0: the idle task or none */
+	__u32 waker_tgid;
+	__u32 flags;	   /* BB_WAKE_* */
+	__u32 __pad;
+	char waker_comm[BB_COMM_LEN];
+};
+_Static_assert(sizeof(struct bb_start_wake_event) == 80, "bb_start_wake_event ABI");
 
 /*
  * --attach, --cgroup: a process that was already running when buildbpf

@@ -20,6 +20,7 @@
 #include "log/event_log.h"
 #include "model/file_log.h"
 #include "model/model.h"
+#include "model/start_wakes.h"
 #include "model/trace_layout.h"
 
 /* Records later than this after the start are refused: a real build is
@@ -46,6 +47,7 @@ struct replay {
 	 * the tools' traces and the SVG, which all borrow it. */
 	struct trace_layout *layout;
 	struct file_log *files;	   /* NULL at --deps=off */
+	struct start_wakes *wakes; /* why each process started; NULL at --deps=off */
 	__u64 end_ns;		   /* where the trace ends */
 	__u64 lost_events;
 	bool complete;		   /* the trailer was read */

@@ -87,9 +87,12 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	rp->model = model__new(info->root_pid, info->start_ns);
 	if (level != SCHED_OFF)
 		rp->sched = sched_model__new(level, resolution, info->possible_cpus, info->start_ns);
-	if (deps)
+	if (deps) {
 		rp->files = file_log__new();
-	if (!rp->model || (level != SCHED_OFF && !rp->sched) || (deps && !rp->files) || model__set_cwd(rp->model, info->cwd))
+		rp->wakes = start_wakes__new();
+	}
+	if (!rp->model || (level != SCHED_OFF && !rp->sched) || (deps && (!rp->files || !rp->wakes)) ||
+	    model__set_cwd(rp->model, info->cwd))
 		return error_text(-ENOMEM, err, size, "out of memory");
 	if (rp->sched && info->online_cpu_list)
 		mark_offline_cpus(rp->sched, info->online_cpu_list);
@@ -112,6 +115,10 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 		if (file_log__is_record(hdr->type)) {
 			/* --deps=off drops them; a recording without deps has none. */
 			if (rp->files && file_log__add(rp->files, rec, len) == -ENOMEM)
+				return error_text(-ENOMEM, err, size, "out of memory");
+		} else if (start_wakes__is_record(hdr->type)) {
+			/* Part of the build graph: kept and dropped with the file records. */
+			if (rp->wakes && start_wakes__add(rp->wakes, rec, len) == -ENOMEM)
 				return error_text(-ENOMEM, err, size, "out of memory");
 		} else if (is_sched_record(hdr)) {
 			if (rp->sched) {
@@ -190,6 +197,8 @@ void replay__free(struct replay *rp)
 	rp->layout = NULL;
 	file_log__free(rp->files);
 	rp->files = NULL;
+	start_wakes__free(rp->wakes);
+	rp->wakes = NULL;
 	rp->model = NULL;
 	rp->sched = NULL;
 }

@@ -197,6 +197,11 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	 * syscall of the machine pays for it. */
 	bpf_program__set_autoload(c->skel->progs.handle_file_sys_exit, opts->deps);
 	bpf_program__set_autoload(c->skel->progs.handle_file_counts_exit, opts->deps);
+	/* Why each process started (bpf/start_wake.bpf.c) belongs to the same
+	 * graph: with --deps=off no wakeup of the machine pays for it. */
+	bpf_program__set_autoload(c->skel->progs.handle_start_waking, opts->deps);
+	bpf_program__set_autoload(c->skel->progs.handle_start_fork, opts->deps);
+	bpf_program__set_autoload(c->skel->progs.handle_start_exit, opts->deps);
 	/* Without them, a thread's last switch still needs a program. */
 	bpf_program__set_autoload(c->skel->progs.handle_final_switch, !c->sched);
 	/* The task iterator runs once, on demand (capture__list_tasks()). */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The start-wake records of a recording (--deps=on, bpf/start_wake.bpf.c):
+ * for each process the build forked, the forking thread's last wakeup
+ * and its waker.  Checked and copied in arrival order; replay fills it,
+ * graph/start_cause.h reads it.  Pure.
+ *
+ *   struct start_wakes *w = start_wakes__new();
+ *   start_wakes__add(w, rec, len);   ... each BB_EV_START_WAKE record
+ *   start_wakes__free(w);
+ */
+#ifndef BUILDBPF_START_WAKES_H
+#define BUILDBPF_START_WAKES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "events.h"
+
+struct start_wakes {
+	struct bb_start_wake_event *recs; /* arrival order */
+	size_t nr, cap;
+	size_t malformed; /* refused by size */
+};
+
+static inline bool start_wakes__is_record(__u32 type)
+{
+	return type == BB_EV_START_WAKE;
+}
+
+struct start_wakes *start_wakes__new(void);
+/* Copies one BB_EV_START_WAKE record.  0, -EINVAL (malformed: counted), -ENOMEM. */
+int start_wakes__add(struct start_wakes *w, const void *rec, size_t len);
+void start_wakes__free(struct start_wakes *w);
+
+#endif /* BUILDBPF_START_WAKES_H */

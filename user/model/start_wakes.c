@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util/array_grow.h"
+#include "model/start_wakes.h"
+
+struct start_wakes *start_wakes__new(void)
+{
+	return calloc(1, sizeof(struct start_wakes));
+}
+
+int start_wakes__add(struct start_wakes *w, const void *rec, size_t len)
+{
+	struct bb_start_wake_event *e;
+
+	if (len != sizeof(*e)) {
+		w->malformed++;
+		return -EINVAL;
+	}
+	if (array_grow((void **)&w->recs, &w->cap, w->nr + 1, sizeof(*w->recs)))
+		return -ENOMEM;
+	e = &w->recs[w->nr++];
+	memcpy(e, rec, sizeof(*e));
+	e->waker_comm[BB_COMM_LEN - 1] = 0; /* raw bytes from the kernel: always a string */
+	return 0;
+}
+
+void start_wakes__free(struct start_wakes *w)
+{
+	if (!w)
+		return;
+	free(w->recs);
+	free(w);
+}
