@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Why each process started when it did.  For every process the build
+ * forked: when it could have started (ready: its parent's program had
+ * begun and the last writer of its inputs, from the build graph, had
+ * ended) and when it did (its fork); the gap between them goes to what
+ * the forking thread did meanwhile, from its last wakeup before the fork
+ * (model/start_wakes.h):
+ *
+ *   input        ready when X (or the job containing X) ended, and started
+ *                at once or when X's exit woke its parent: speed up X;
+ *   job slot     ready earlier, but its parent slept until job J's exit woke
+ *                it: a slot freed (more -j would have started it sooner);
+ *   run queue    its parent was woken, then waited for a CPU;
+ *   parent busy  its parent ran (its own work) from ready to the fork;
+ *   woken        its parent slept until another build process woke it
+ *                without ending (a jobserver token, a pipe);
+ *   unexplained  its parent slept until something outside the build woke
+ *                it, or no record says;
+ *   none         started within START_PROMPT_NS of being ready.
+ *
+ * Pure: the model, the build graph and the wake records in.
+ *
+ *   struct start_causes sc;
+ *   start_causes__compute(&sc, model, graph, wakes);
+ *   ... sc.procs[i] ...
+ *   start_causes__free(&sc);
+ */
+#ifndef BUILDBPF_START_CAUSE_H
+#define BUILDBPF_START_CAUSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "graph/build_graph.h"
+#include "model/model.h"
+#include "model/start_wakes.h"
+
+/* A start this soon after ready waited for nothing (a fork takes ~0.1 ms). */
+#define START_PROMPT_NS 1000000ull
+
+enum start_wait {
+	START_UNKNOWN = 0, /* not computed: the root, or no parent traced */
+	START_NONE,
+	START_INPUT,
+	START_JOB_SLOT,
+	START_RUN_QUEUE,
+	START_PARENT_BUSY,
+	START_WOKEN,
+	START_UNEXPLAINED,
+};
+
+struct start_cause {
+	enum start_wait wait;
+	__u64 ready_ns; /* absolute; valid unless START_UNKNOWN */
+	__u64 start_ns; /* its fork */
+	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
+	/* The process wait names: the input's writer (INPUT), the job whose
+	 * exit woke the parent (JOB_SLOT), the waker (WOKEN); -1: none */
+	long by;
+	__u64 runq_ns;	   /* of the gap, the parent's run-queue wait (--sched); 0: none or unknown */
+	bool wake_record;  /* a start-wake record was found for it */
+	char waker_comm[BB_COMM_LEN]; /* START_UNEXPLAINED: the waker outside the build; "" none */
+};
+
+struct start_causes {
+	struct start_cause *procs; /* one per model->procs; NULL: not computed */
+	size_t nr_procs;
+	size_t records;	  /* wake records read */
+	size_t unmatched; /* ... of no known process */
+	size_t counts[START_UNEXPLAINED + 1]; /* processes per wait */
+};
+
+/* 0, or -ENOMEM (sc empty).  w may be NULL (every gap unexplained), g too (no inputs). */
+int start_causes__compute(struct start_causes *sc, const struct model *m, const struct build_graph *g,
+			  const struct start_wakes *w);
+void start_causes__free(struct start_causes *sc);
+
+/* "none", "input", "job_slot", "run_queue", "parent_busy", "woken", "unexplained", "unknown". */
+const char *start_wait__name(enum start_wait wait);
+
+/*
+ * What c waited for, in a few words naming the process: "input from gen
+ * [123]", "a job slot (cc [124] ended)", "the CPU run queue", "its parent
+ * (busy)", "woken by make [99]", "unexplained (woken by kworker/0:1)",
+ * "nothing".  Returns buf.
+ */
+const char *start_cause__text(const struct start_cause *c, const struct model *m, char *buf, size_t size);
+
+#endif /* BUILDBPF_START_CAUSE_H */

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Why each process started when it did, from synthetic records (no root):
+ * make -j1's second job waits for a job slot its first job's exit frees,
+ * at -j2 it waits for nothing, a job that reads a generated header waits
+ * for its generator, and the parent's run queue, its own work and wakers
+ * outside the build are told apart.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/build_graph.h"
+#include "graph/start_cause.h"
+#include "log/event_log.h"
+#include "model/replay.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define DEV 8
+#define MAKE 100
+
+struct fixture {
+	struct model *m;
+	struct file_log *fl;
+	struct start_wakes *w;
+	struct build_graph g;
+	struct start_causes sc;
+};
+
+static void begin(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(MAKE, 0);
+	f->fl = file_log__new();
+	f->w = start_wakes__new();
+	cr_assert(f->m && f->fl && f->w);
+	/* make's program begins at 1 ms: every job is ready from then on. */
+	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+}
+
+/* A child of parent running program during [start, end] (ns). */
+static void job(struct fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start, parent, pid, pid, false);
+	synth_exec(f->m, start + 1000, pid, parent, program, (const char *[]){ program, NULL });
+	synth_exit(f->m, end, pid, pid, true, 0);
+}
+
+/* The start-wake record of child's fork at fork_ns (flags BB_WAKE_*). */
+static void wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker,
+		 const char *waker_comm, __u32 flags, __u64 runq_ns)
+{
+	struct bb_start_wake_event e = {
+		.hdr = { .ts_ns = fork_ns, .type = BB_EV_START_WAKE, .pid = child, .tgid = child },
+		.wake_ns = wake_ns,
+		.runq_ns = runq_ns,
+		.parent_pid = parent,
+		.parent_tgid = parent,
+		.waker_pid = waker,
+		.waker_tgid = waker,
+		.flags = flags,
+	};
+
+	strncpy(e.waker_comm, waker_comm, sizeof(e.waker_comm) - 1);
+	cr_assert(eq(int, start_wakes__add(f->w, &e, sizeof(e)), 0));
+}
+
+static void compute(struct fixture *f, __u64 end_ns)
+{
+	synth_exit(f->m, end_ns, MAKE, MAKE, true, 0);
+	cr_assert(eq(int, model__finish(f->m, end_ns), 0));
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	cr_assert(eq(int, start_causes__compute(&f->sc, f->m, &f->g, f->w), 0));
+}
+
+static void end(struct fixture *f)
+{
+	start_causes__free(&f->sc);
+	build_graph__free(&f->g);
+	start_wakes__free(f->w);
+	file_log__free(f->fl);
+	model__free(f->m);
+}
+
+static long idx(const struct fixture *f, __u32 pid)
+{
+	const struct proc_instance *p = synth_proc_of(f->m, pid);
+
+	cr_assert_not_null(p, "no process %u", pid);
+	return (long)p->id;
+}
+
+static const struct start_cause *cause(const struct fixture *f, __u32 pid)
+{
+	return &f->sc.procs[idx(f, pid)];
+}
+
+Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
+{
+	struct fixture f;
+	const struct start_cause *b;
+	char text[96];
+
+	begin(&f);
+	job(&f, MAKE, 101, "sleep", 1 * MS + 200000, 501 * MS);
+	/* make slept in wait4 until sleep 101's exit woke it, then forked 102. */
+	wake(&f, MAKE, 101, 1 * MS + 200000, 0, 0, "", 0, 0);
+	job(&f, MAKE, 102, "sleep", 501 * MS + 300000, 1001 * MS);
+	wake(&f, MAKE, 102, 501 * MS + 300000, 500 * MS + 900000, 101, "sleep", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 1002 * MS);
+
+	b = cause(&f, 102);
+	cr_assert(eq(str, (char *)start_wait__name(b->wait), "job_slot"));
+	cr_assert(eq(long, b->by, idx(&f, 101)));
+	cr_assert(eq(u64, b->ready_ns, 1 * MS), "ready when make's program began");
+	cr_assert(eq(u64, b->start_ns, 501 * MS + 300000));
+	cr_assert(eq(long, b->input, -1));
+	cr_assert(eq(str, (char *)start_cause__text(b, f.m, text, sizeof(text)), "a job slot (sleep [101] ended)"));
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 101)->wait), "none"), "forked 0.2 ms after make began");
+	cr_assert(eq(int, cause(&f, MAKE)->wait, START_UNKNOWN), "the command has no traced parent");
+	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1));
+	cr_assert(eq(sz, f.sc.records, 2));
+	cr_assert(eq(sz, f.sc.unmatched, 0));
+	end(&f);
+}
+
+Test(start_cause, at_j2_the_second_job_waits_for_nothing)
+{
+	struct fixture f;
+
+	begin(&f);
+	job(&f, MAKE, 101, "sleep", 1 * MS + 200000, 501 * MS);
+	wake(&f, MAKE, 101, 1 * MS + 200000, 0, 0, "", 0, 0);
+	job(&f, MAKE, 102, "sleep", 1 * MS + 400000, 501 * MS);
+	wake(&f, MAKE, 102, 1 * MS + 400000, 0, 0, "", 0, 0);
+	compute(&f, 502 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_NONE));
+	cr_assert(eq(int, f.sc.counts[START_JOB_SLOT], 0));
+	end(&f);
+}
+
+Test(start_cause, a_job_reading_a_generated_header_waits_for_its_generator)
+{
+	struct fixture f;
+	const struct start_cause *use;
+	char text[96];
+
+	begin(&f);
+	job(&f, MAKE, 101, "gen", 2 * MS, 300 * MS);
+	synth_file_open(f.fl, 250 * MS, 101, DEV, 1, true, "src/gen.h");
+	wake(&f, MAKE, 101, 2 * MS, 0, 0, "", 0, 0);
+	/* Independent, at -j2 beside gen. */
+	job(&f, MAKE, 102, "cc", 2 * MS + 100000, 200 * MS);
+	wake(&f, MAKE, 102, 2 * MS + 100000, 0, 0, "", 0, 0);
+	/* gen's exit woke make, which forked the job that reads gen.h. */
+	job(&f, MAKE, 103, "cc", 300 * MS + 500000, 400 * MS);
+	synth_file_open(f.fl, 310 * MS, 103, DEV, 1, false, "src/gen.h");
+	wake(&f, MAKE, 103, 300 * MS + 500000, 299 * MS + 900000, 101, "gen", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 401 * MS);
+
+	use = cause(&f, 103);
+	cr_assert(eq(int, use->wait, START_INPUT));
+	cr_assert(eq(long, use->by, idx(&f, 101)));
+	cr_assert(eq(long, use->input, idx(&f, 101)));
+	cr_assert(eq(u64, use->ready_ns, 300 * MS), "ready when gen ended");
+	cr_assert(eq(str, (char *)start_cause__text(use, f.m, text, sizeof(text)), "input from gen [101]"));
+	end(&f);
+}
+
+/* gen's input ready at 300 ms, but make -j1 ran an unrelated job first: "add -j", not "speed up gen". */
+Test(start_cause, a_ready_input_behind_another_job_waits_for_a_slot_not_the_input)
+{
+	struct fixture f;
+	const struct start_cause *use;
+
+	begin(&f);
+	job(&f, MAKE, 101, "gen", 2 * MS, 300 * MS);
+	synth_file_open(f.fl, 250 * MS, 101, DEV, 1, true, "src/gen.h");
+	job(&f, MAKE, 102, "cc", 300 * MS + 500000, 900 * MS);
+	wake(&f, MAKE, 102, 300 * MS + 500000, 299 * MS + 900000, 101, "gen", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	job(&f, MAKE, 103, "cc", 900 * MS + 500000, 1000 * MS);
+	synth_file_open(f.fl, 910 * MS, 103, DEV, 1, false, "src/gen.h");
+	wake(&f, MAKE, 103, 900 * MS + 500000, 899 * MS + 900000, 102, "cc", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 1001 * MS);
+
+	use = cause(&f, 103);
+	cr_assert(eq(int, use->wait, START_JOB_SLOT));
+	cr_assert(eq(long, use->by, idx(&f, 102)));
+	cr_assert(eq(long, use->input, idx(&f, 101)), "its input is still gen's");
+	cr_assert(eq(u64, use->ready_ns, 300 * MS));
+	cr_assert(eq(int, cause(&f, 102)->wait, START_JOB_SLOT), "cc 102 read nothing: gen held its slot");
+	end(&f);
+}
+
+/* The generator runs inside its recipe's shell: the shell's exit woke make, gen wrote the file. */
+Test(start_cause, the_exit_of_the_job_holding_the_writer_is_an_input_wait)
+{
+	struct fixture f;
+	const struct start_cause *use;
+
+	begin(&f);
+	job(&f, MAKE, 101, "sh", 2 * MS, 301 * MS);
+	job(&f, 101, 104, "gen", 3 * MS, 300 * MS);
+	synth_file_open(f.fl, 250 * MS, 104, DEV, 1, true, "src/gen.h");
+	job(&f, MAKE, 102, "sh", 301 * MS + 500000, 400 * MS);
+	job(&f, 102, 105, "cc", 302 * MS, 399 * MS);
+	synth_file_open(f.fl, 310 * MS, 105, DEV, 1, false, "src/gen.h");
+	wake(&f, MAKE, 102, 301 * MS + 500000, 300 * MS + 900000, 101, "sh", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 401 * MS);
+
+	use = cause(&f, 102);
+	cr_assert(eq(int, use->wait, START_INPUT));
+	cr_assert(eq(long, use->by, idx(&f, 104)), "the writer, not its shell");
+	cr_assert(eq(u64, use->ready_ns, 300 * MS), "the subtree's input: cc 105 reads it");
+	end(&f);
+}
+
+Test(start_cause, the_parents_run_queue_and_own_work_are_told_apart)
+{
+	struct fixture f;
+
+	begin(&f);
+	/* Woken at 2 ms by job 101's exit, then 250 ms of 300 in the run queue. */
+	job(&f, MAKE, 101, "true", 1 * MS + 100000, 2 * MS);
+	job(&f, MAKE, 102, "cc", 302 * MS, 400 * MS);
+	wake(&f, MAKE, 102, 302 * MS, 2 * MS, 101, "true", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING | BB_WAKE_RUNQ_KNOWN,
+	     250 * MS);
+	/* Not woken since: 100 ms of make's own work, 10 ms of it runnable. */
+	job(&f, MAKE, 103, "cc", 402 * MS, 500 * MS);
+	wake(&f, MAKE, 103, 402 * MS, 2 * MS, 101, "true", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING | BB_WAKE_RUNQ_KNOWN,
+	     260 * MS);
+	/* Not woken since it began, mostly runnable. */
+	job(&f, MAKE, 104, "cc", 1 * MS + 50 * MS, 60 * MS);
+	wake(&f, MAKE, 104, 1 * MS + 50 * MS, 0, 0, "", BB_WAKE_RUNQ_KNOWN, 45 * MS);
+	compute(&f, 501 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_RUN_QUEUE));
+	cr_assert(eq(u64, cause(&f, 102)->runq_ns, 250 * MS));
+	/* Ready at 1 ms, so 103's gap holds 401 ms of which 260 ms runnable. */
+	cr_assert(eq(int, cause(&f, 103)->wait, START_RUN_QUEUE));
+	cr_assert(eq(int, cause(&f, 104)->wait, START_RUN_QUEUE));
+	end(&f);
+}
+
+Test(start_cause, a_parent_that_ran_its_own_work_was_busy)
+{
+	struct fixture f;
+	char text[96];
+
+	begin(&f);
+	/* make parsed for 200 ms (no wakeup, little run queue). */
+	job(&f, MAKE, 101, "cc", 201 * MS, 300 * MS);
+	wake(&f, MAKE, 101, 201 * MS, 0, 0, "", BB_WAKE_RUNQ_KNOWN, 5 * MS);
+	compute(&f, 301 * MS);
+
+	cr_assert(eq(int, cause(&f, 101)->wait, START_PARENT_BUSY));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 101), f.m, text, sizeof(text)), "its parent (busy)"));
+	end(&f);
+}
+
+Test(start_cause, wakers_that_did_not_end_or_are_outside_the_build_are_named)
+{
+	struct fixture f;
+	char text[96];
+
+	begin(&f);
+	/* A sub-make handed a jobserver token back: woken, not by an exit. */
+	job(&f, MAKE, 101, "make", 1 * MS + 100000, 900 * MS);
+	job(&f, MAKE, 102, "cc", 500 * MS, 600 * MS);
+	wake(&f, MAKE, 102, 500 * MS, 499 * MS, 101, "make", BB_WAKE_SEEN, 0);
+	/* Woken by a task outside the build (a timer, a kworker). */
+	job(&f, MAKE, 103, "cc", 700 * MS, 800 * MS);
+	wake(&f, MAKE, 103, 700 * MS, 699 * MS, 4242, "kworker/0:1", BB_WAKE_SEEN, 0);
+	/* No record at all: a gap nobody explains. */
+	job(&f, MAKE, 104, "cc", 800 * MS, 850 * MS);
+	compute(&f, 901 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_WOKEN));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 102), f.m, text, sizeof(text)), "woken by make [101]"));
+	cr_assert(eq(int, cause(&f, 103)->wait, START_UNEXPLAINED));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 103), f.m, text, sizeof(text)),
+		     "unexplained (woken by kworker/0:1)"));
+	cr_assert(eq(int, cause(&f, 104)->wait, START_UNEXPLAINED));
+	cr_assert_not(cause(&f, 104)->wake_record);
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 104), f.m, text, sizeof(text)), "unexplained"));
+	end(&f);
+}
+
+Test(start_cause, records_of_unknown_processes_and_wrong_sizes_are_counted)
+{
+	struct fixture f;
+	struct bb_start_wake_event e = {};
+
+	begin(&f);
+	cr_assert(eq(int, start_wakes__add(f.w, &e, sizeof(e) - 1), -EINVAL));
+	cr_assert(eq(sz, f.w->malformed, 1));
+	job(&f, MAKE, 101, "cc", 2 * MS, 3 * MS);
+	wake(&f, MAKE, 999, 2 * MS, 0, 0, "", 0, 0); /* no such fork */
+	compute(&f, 4 * MS);
+	cr_assert(eq(sz, f.sc.records, 1));
+	cr_assert(eq(sz, f.sc.unmatched, 1));
+	end(&f);
+}
+
+/* A --deps=on log with one start-wake record: replay keeps it unless --deps=off. */
+Test(start_cause, start_wake_records_replay_with_the_deps_level)
+{
+	static char *argv[] = { "make", NULL };
+	struct event_log_info info = {
+		.buildbpf_version = "9.9.9", .kernel_release = "6.18.0-test", .user = "builder",
+		.online_cpus = 1, .possible_cpus = 1, .page_size = 4096, .start_ns = MS, .root_pid = MAKE,
+		.args_max = 16384, .ringbuf_bytes = 1 << 24, .sched = SCHED_OFF, .sched_resolution_ns = 10 * MS,
+		.deps = true, .cmd_argv = argv, .cmd_argc = 1,
+	};
+	struct bbl_trailer t = { .end_ns = 10 * MS, .exit_ns = 10 * MS, .flags = BBL_EXITED };
+	struct bb_start_wake_event e = {
+		.hdr = { .ts_ns = 2 * MS, .type = BB_EV_START_WAKE, .pid = 101, .tgid = 101 },
+		.parent_pid = MAKE, .parent_tgid = MAKE, .flags = BB_WAKE_SEEN, .wake_ns = MS,
+	};
+	struct replay_opts levels[2] = { {}, { .deps = false, .deps_given = true } };
+	struct event_log_writer *lw;
+	int fd = memfd_create("bbl", 0);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(event_log_writer__open(&lw, fd, &info), 0);
+	cr_assert_eq(event_log_writer__add(lw, &e, sizeof(e)), 0);
+	cr_assert_eq(event_log_writer__finish(lw, &t, false), 0);
+	event_log_writer__free(lw);
+	for (int i = 0; i < 2; i++) {
+		struct event_log_reader *r;
+		struct replay rp;
+		char err[256];
+		FILE *f;
+
+		cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+		f = fdopen(dup(fd), "r");
+		cr_assert_not_null(f);
+		cr_assert_eq(event_log_reader__open(&r, f, err, sizeof(err)), 0, "%s", err);
+		cr_assert_eq(replay__run(&rp, r, &levels[i], err, sizeof(err)), 0, "%s", err);
+		cr_assert(eq(sz, rp.model->stats.malformed, 0), "not the process model's record");
+		if (i == 0) {
+			cr_assert_not_null(rp.wakes);
+			cr_assert(eq(sz, rp.wakes->nr, 1));
+			cr_assert(eq(u32, rp.wakes->recs[0].parent_tgid, MAKE));
+		} else {
+			cr_assert_null(rp.wakes, "convert --deps=off drops them");
+		}
+		replay__free(&rp);
+		event_log_reader__free(r);
+		fclose(f);
+	}
+	close(fd);
+}

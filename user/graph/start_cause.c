@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "graph/start_cause.h"
+
+/* A process instance by (pid, start): the wake records name pids. */
+struct pid_key {
+	__u32 pid;
+	__u64 start_ns;
+	size_t proc;
+};
+
+static int by_pid_then_start(const void *a, const void *b)
+{
+	const struct pid_key *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* Index of the first key not before (pid, ts). */
+static size_t lower_bound(const struct pid_key *keys, size_t n, __u32 pid, __u64 ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (keys[mid].pid < pid || (keys[mid].pid == pid && keys[mid].start_ns < ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The instance of pid forked at ts: the fork and start-wake records come
+ * from two programs on one tracepoint, microseconds apart, either first.
+ */
+static long forked_at(const struct pid_key *keys, size_t n, __u32 pid, __u64 ts)
+{
+	size_t i = lower_bound(keys, n, pid, ts);
+	long best = -1;
+	__u64 best_d = START_PROMPT_NS;
+
+	for (size_t k = i ? i - 1 : 0; k < n && k <= i; k++) {
+		__u64 d = keys[k].start_ns > ts ? keys[k].start_ns - ts : ts - keys[k].start_ns;
+
+		if (keys[k].pid == pid && d <= best_d) {
+			best = (long)keys[k].proc;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* The instance of pid alive at ts (the last started by then); -1: none. */
+static long alive_at(const struct pid_key *keys, size_t n, __u32 pid, __u64 ts)
+{
+	size_t i = lower_bound(keys, n, pid, ts + 1);
+
+	return i && keys[i - 1].pid == pid ? (long)keys[i - 1].proc : -1;
+}
+
+/* Whether d is a or one of its descendants. */
+static bool is_within(const struct model *m, long d, long a)
+{
+	for (; d >= 0; d = m->procs[d].parent)
+		if (d == a)
+			return true;
+	return false;
+}
+
+/*
+ * ready_ns and input of every process from the data edges: an edge into
+ * a process's subtree from outside it counts for each of the reader's
+ * ancestors up to (not including) the first one whose subtree holds the
+ * writer, when the writer ended by that ancestor's fork.  Ancestors start
+ * earlier the higher they are, so the walk stops at the first too early.
+ */
+static void ready_from_inputs(struct start_causes *sc, const struct model *m, const struct build_graph *g)
+{
+	for (size_t k = 0; g && k < g->nr_edges; k++) {
+		const struct graph_edge *e = &g->edges[k];
+		__u64 end = m->procs[e->writer].end_ns;
+
+		for (long a = (long)e->reader; a >= 0 && !is_within(m, (long)e->writer, a); a = m->procs[a].parent) {
+			struct start_cause *c = &sc->procs[a];
+
+			if (end > m->procs[a].start_ns)
+				break;
+			if (end > c->ready_ns) {
+				c->ready_ns = end;
+				c->input = (long)e->writer;
+			}
+		}
+	}
+}
+
+/* When the parent's program began: its image at the fork, else its own start. */
+static __u64 parent_ready(const struct proc_instance *parent, __u64 fork_ns)
+{
+	const struct exec_image *x = proc_image_at(parent, fork_ns);
+
+	return x ? x->start_ns : parent->start_ns;
+}
+
+/* The gap of c (ready to fork) given its parent's last wakeup (rec). */
+static void attribute(struct start_cause *c, const struct model *m, const struct pid_key *keys, size_t n,
+		      const struct bb_start_wake_event *rec)
+{
+	__u64 gap = c->start_ns - c->ready_ns, runq = 0;
+	bool woke_after = false;
+	long waker = -1;
+
+	if (rec && (rec->flags & BB_WAKE_SEEN)) {
+		waker = rec->waker_tgid ? alive_at(keys, n, rec->waker_tgid, rec->wake_ns) : -1;
+		woke_after = rec->wake_ns >= c->ready_ns && rec->wake_ns <= c->start_ns;
+	}
+	if (rec && (rec->flags & BB_WAKE_RUNQ_KNOWN))
+		runq = rec->runq_ns < gap ? rec->runq_ns : gap;
+	c->runq_ns = runq;
+	/* The exit of the job that wrote its input woke the parent: that
+	 * write was what it waited for, however long the reaction took. */
+	if (c->input >= 0 && waker >= 0 && (rec->flags & BB_WAKE_WAKER_EXITING) && is_within(m, c->input, waker)) {
+		c->wait = START_INPUT;
+		c->by = c->input;
+		return;
+	}
+	if (gap < START_PROMPT_NS) {
+		c->wait = c->input >= 0 ? START_INPUT : START_NONE;
+		c->by = c->input;
+		return;
+	}
+	if (!rec) {
+		c->wait = START_UNEXPLAINED;
+		return;
+	}
+	if (woke_after) {
+		/* [ready, wake] the parent slept; [wake, fork] it waited for a
+		 * CPU (runq) or ran: the larger share names the cause. */
+		__u64 slept = rec->wake_ns - c->ready_ns, after = c->start_ns - rec->wake_ns;
+
+		if (runq > slept && runq * 2 >= after)
+			c->wait = START_RUN_QUEUE;
+		else if (after > slept)
+			c->wait = START_PARENT_BUSY;
+		else if (waker >= 0) {
+			c->wait = (rec->flags & BB_WAKE_WAKER_EXITING) ? START_JOB_SLOT : START_WOKEN;
+			c->by = waker;
+		} else {
+			c->wait = START_UNEXPLAINED;
+			memcpy(c->waker_comm, rec->waker_comm, sizeof(c->waker_comm));
+		}
+		return;
+	}
+	/* Not woken since it was ready: the parent ran, or waited for a CPU. */
+	c->wait = runq * 2 > gap ? START_RUN_QUEUE : START_PARENT_BUSY;
+}
+
+int start_causes__compute(struct start_causes *sc, const struct model *m, const struct build_graph *g,
+			  const struct start_wakes *w)
+{
+	const struct bb_start_wake_event **rec_of = NULL;
+	struct pid_key *keys = NULL;
+	size_t i, n = m->nr_procs;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
+	keys = malloc((n ? n : 1) * sizeof(*keys));
+	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
+	if (!sc->procs || !keys || !rec_of) {
+		free(keys);
+		free(rec_of);
+		start_causes__free(sc);
+		return -ENOMEM;
+	}
+	sc->nr_procs = n;
+	for (i = 0; i < n; i++) {
+		keys[i] = (struct pid_key){ m->procs[i].pid, m->procs[i].start_ns, i };
+		sc->procs[i].input = sc->procs[i].by = -1;
+	}
+	qsort(keys, n, sizeof(*keys), by_pid_then_start);
+	for (i = 0; w && i < w->nr; i++) {
+		const struct bb_start_wake_event *r = &w->recs[i];
+		long p = forked_at(keys, n, r->hdr.tgid, r->hdr.ts_ns);
+
+		sc->records++;
+		if (p < 0 || !m->procs[p].forked)
+			sc->unmatched++;
+		else
+			rec_of[p] = r;
+	}
+	ready_from_inputs(sc, m, g);
+	for (i = 0; i < n; i++) {
+		const struct proc_instance *p = &m->procs[i];
+		struct start_cause *c = &sc->procs[i];
+		__u64 parent_at;
+
+		if (p->parent < 0 || !p->forked) {
+			c->input = -1;
+			c->ready_ns = 0;
+			continue;
+		}
+		parent_at = parent_ready(&m->procs[p->parent], p->start_ns);
+		if (parent_at > c->ready_ns) {
+			c->ready_ns = parent_at;
+			c->input = -1;
+		}
+		if (c->ready_ns > p->start_ns)
+			c->ready_ns = p->start_ns;
+		c->start_ns = p->start_ns;
+		c->wake_record = rec_of[i] != NULL;
+		attribute(c, m, keys, n, rec_of[i]);
+		sc->counts[c->wait]++;
+	}
+	free(keys);
+	free(rec_of);
+	return 0;
+}
+
+void start_causes__free(struct start_causes *sc)
+{
+	if (!sc)
+		return;
+	free(sc->procs);
+	memset(sc, 0, sizeof(*sc));
+}
+
+const char *start_wait__name(enum start_wait wait)
+{
+	switch (wait) {
+	case START_NONE:
+		return "none";
+	case START_INPUT:
+		return "input";
+	case START_JOB_SLOT:
+		return "job_slot";
+	case START_RUN_QUEUE:
+		return "run_queue";
+	case START_PARENT_BUSY:
+		return "parent_busy";
+	case START_WOKEN:
+		return "woken";
+	case START_UNEXPLAINED:
+		return "unexplained";
+	default:
+		return "unknown";
+	}
+}
+
+const char *start_cause__text(const struct start_cause *c, const struct model *m, char *buf, size_t size)
+{
+	const struct proc_instance *by = c->by >= 0 ? &m->procs[c->by] : NULL;
+	const char *name = by ? by->comm : "", *fmt;
+
+	switch (c->wait) {
+	case START_NONE:
+		fmt = "nothing";
+		break;
+	case START_INPUT:
+		fmt = "input from %s [%u]";
+		break;
+	case START_JOB_SLOT:
+		fmt = "a job slot (%s [%u] ended)";
+		break;
+	case START_RUN_QUEUE:
+		fmt = "the CPU run queue";
+		break;
+	case START_PARENT_BUSY:
+		fmt = "its parent (busy)";
+		break;
+	case START_WOKEN:
+		fmt = "woken by %s [%u]";
+		break;
+	case START_UNEXPLAINED:
+		if (c->waker_comm[0]) {
+			snprintf(buf, size, "unexplained (woken by %.*s)", BB_COMM_LEN, c->waker_comm);
+			return buf;
+		}
+		fmt = "unexplained";
+		break;
+	default:
+		fmt = "unknown";
+	}
+	if (!by)
+		snprintf(buf, size, "%s", fmt);
+	else
+		snprintf(buf, size, fmt, name, by->pid);
+	return buf;
+}
