@@ -45,6 +45,7 @@
 #include "record/record.h"
 #include "record/trace_dir.h"
 #include "graph/build_graph.h"
+#include "graph/start_cause.h"
 #include "hosts/hosts.h"
 #include "report/hosts_report.h"
 #include "report/audit.h"
@@ -80,6 +81,7 @@ static void fill_meta(struct trace_meta *meta, const struct replay *rp, const st
 	meta->audit = audit;
 	/* compute_audit() leaves it empty when the recording has no file records */
 	meta->graph = graph->proc_files ? graph : NULL;
+	meta->starts = audit ? audit->starts : NULL;
 }
 
 /*
@@ -243,6 +245,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
 	struct audit audit_buf, *audit = NULL;
 	struct build_graph graph = {};
+	struct start_causes starts = {};
 	struct record_result res;
 	struct trace_meta meta;
 	struct replay rp = {};
@@ -290,7 +293,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		merged = merge_traces(opts, &rp, &tdir);
 		if (stop_signal)
 			goto stopped;
-		audit = compute_audit(&audit_buf, &graph, &rp);
+		audit = compute_audit(&audit_buf, &graph, &starts, &rp);
 		fill_meta(&meta, &rp, merged, audit, &graph);
 		written = run_outputs__write_trace(&outs, rp.model, &meta, true);
 		run_outputs__write_side(&outs, audit, &rp);
@@ -319,6 +322,7 @@ cleanup:
 	if (audit)
 		audit__free(audit);
 	build_graph__free(&graph);
+	start_causes__free(&starts);
 	run_outputs__free(&outs);
 	trace_dir__finish(&tdir, opts->keep_trace_dir, false);
 	trace_merge__free(merged);
@@ -400,6 +404,7 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
 	struct audit audit_buf, *audit = NULL;
 	struct build_graph graph = {};
+	struct start_causes starts = {};
 	struct trace_meta meta;
 	struct replay rp = {};
 	const char *written;
@@ -414,7 +419,7 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 		goto cleanup;
 	if (replay_log(fd, opts->log_path, &ropts, &rp, &reader, true))
 		goto check_stop;
-	audit = compute_audit(&audit_buf, &graph, &rp);
+	audit = compute_audit(&audit_buf, &graph, &starts, &rp);
 	run_outputs__write_side(&outs, audit, &rp);
 	if (opts->mode == CLI_REPORT) {
 		run_report__print(stdout, &rp, replay__exit_code(&rp), NULL, NULL, audit, opts->verbose);
@@ -439,6 +444,7 @@ cleanup:
 	if (audit)
 		audit__free(audit);
 	build_graph__free(&graph);
+	start_causes__free(&starts);
 	run_outputs__free(&outs);
 	trace_merge__free(merged);
 	replay__free(&rp);
@@ -533,7 +539,7 @@ static int cmd_convert_hosts(const struct cli_opts *opts, const struct run_as *r
 	memset(&hl, 0, sizeof(hl));
 	if (run_outputs__prepare(&outs, &spec) || load_host_logs(&hl, opts, ra))
 		goto cleanup;
-	audit = compute_audit(&audit_buf, &graph, &hl.rps[0]);
+	audit = compute_audit(&audit_buf, &graph, NULL, &hl.rps[0]);
 	if (hosts__align(&hs, hl.hosts, hl.n, err, sizeof(err))) {
 		fprintf(stderr, "buildbpf: %s\n", err);
 		goto cleanup;

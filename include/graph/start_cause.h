@@ -69,6 +69,7 @@ struct start_causes {
 	size_t records;	  /* wake records read */
 	size_t unmatched; /* ... of no known process */
 	size_t counts[START_UNEXPLAINED + 1]; /* processes per wait */
+	__u64 waited_ns[START_UNEXPLAINED + 1]; /* their gaps (ready to fork) summed */
 };
 
 /* 0, or -ENOMEM (sc empty).  w may be NULL (every gap unexplained), g too (no inputs). */

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include "graph/build_graph.h"
+#include "graph/start_cause.h"
 #include "log/event_log.h"
 #include "model/replay.h"
 #include "record/privilege.h"
@@ -30,9 +31,11 @@ int replay_log(int fd, const char *name, const struct replay_opts *ropts, struct
 	       struct event_log_reader **reader, bool warn_cut);
 /*
  * The parallelism audit of a replayed recording in a, with the build graph
- * in g when it has file records (g is freed by the caller, after the
- * audit); NULL (and a warning) without memory.
+ * in g and why each process started in sc (unless NULL) when it has file
+ * records (both freed by the caller, after the audit); NULL (and a
+ * warning) without memory.
  */
-struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct replay *rp);
+struct audit *compute_audit(struct audit *a, struct build_graph *g, struct start_causes *sc,
+			    const struct replay *rp);
 
 #endif /* BUILDBPF_MAIN_RECORDING_H */

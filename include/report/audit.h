@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "graph/build_graph.h"
+#include "graph/start_cause.h"
 #include "model/cpu_sched.h"
 #include "model/daemons.h"
 #include "model/io.h"
@@ -60,6 +61,8 @@ struct audit_input {
 	 * cpu_ns and the lists, and split out in daemons[]). */
 	const pid_t *follow;
 	size_t nr_follow;
+	/* Why each process started when it did (--deps=on); NULL: not recorded. */
+	const struct start_causes *starts;
 };
 
 enum audit_jobs_source {
@@ -168,6 +171,7 @@ struct audit {
 	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
 	struct audit_whatif whatif; /* with graph and jobs: the what-if (report/audit_whatif.h) */
+	const struct start_causes *starts; /* not owned; NULL: not recorded */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	/* I/O (model/io.h): the build's, and the steps that wrote most to
 	 * storage (by write_bytes; empty where the kernel does not count it). */

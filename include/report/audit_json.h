@@ -12,6 +12,14 @@
 
 /* A new json-c object, or NULL on allocation failure. */
 struct json_object *audit_json__new(const struct audit *a, const struct model *m);
+/*
+ * Why process proc started when it did, into o: waited_for (a few words),
+ * waited_kind (start_wait__name()), ready_ms and waited_ms (ready to
+ * fork).  Nothing when it is not known.  0 or -ENOMEM.  The --summary-json
+ * critical path and the trace's slice args share it.
+ */
+int audit_json__put_start(struct json_object *o, const struct start_causes *sc, const struct model *m,
+			  size_t proc);
 /* Writes it to fd with a final newline: 0 or -errno.  Does not close fd. */
 int audit_json__write(const struct audit *a, const struct model *m, int fd);
 

@@ -15,6 +15,7 @@
 #include "report/audit.h"
 #include "model/cpu_sched.h"
 #include "graph/build_graph.h"
+#include "graph/start_cause.h"
 #include "model/model.h"
 
 struct trace_merge;
@@ -46,6 +47,8 @@ struct trace_meta {
 	const struct trace_layout *layout;
 	/* The build graph (--deps): data-edge flows, critical and file args; NULL: none */
 	const struct build_graph *graph;
+	/* Why each process started when it did (--deps): waited_for args; NULL: none */
+	const struct start_causes *starts;
 	/* --attach: the process the trace was attached to; 0: a command ran */
 	__u32 attached_pid;
 	/* --cgroup: the cgroup v2 directory traced; NULL: none */

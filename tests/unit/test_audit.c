@@ -387,6 +387,7 @@ Test(audit, json_schema_is_stable)
 		{ "daemons", json_type_array },	      { "outside_wait", json_type_object },
 		{ "io", json_type_object },
 		{ "what_if", json_type_null }, /* no build graph here */
+		{ "start_waits", json_type_null }, /* --deps=off: not recorded */
 	};
 	struct build b;
 	const struct audit *a;

@@ -219,6 +219,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		c->wake_record = rec_of[i] != NULL;
 		attribute(c, m, keys, n, rec_of[i]);
 		sc->counts[c->wait]++;
+		sc->waited_ns[c->wait] += c->start_ns - c->ready_ns;
 	}
 	free(keys);
 	free(rec_of);

@@ -38,7 +38,7 @@ static int load_build(struct diff_build *b, const char *path, const struct run_a
 		return -1;
 	err = replay_log(fd, path, &ropts, &b->rp, &b->reader, true);
 	close(fd);
-	if (err || !compute_audit(&b->audit, &b->graph, &b->rp))
+	if (err || !compute_audit(&b->audit, &b->graph, NULL, &b->rp))
 		return -1;
 	b->audited = true;
 	b->side = (struct diff_side){ .name = path, .m = b->rp.model, .s = b->rp.sched, .a = &b->audit };

@@ -66,7 +66,8 @@ fail:
 	return -1;
 }
 
-struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct replay *rp)
+struct audit *compute_audit(struct audit *a, struct build_graph *g, struct start_causes *sc,
+			    const struct replay *rp)
 {
 	const struct event_log_info *info = rp->info;
 	struct audit_input in = {
@@ -82,11 +83,19 @@ struct audit *compute_audit(struct audit *a, struct build_graph *g, const struct
 
 	memset(a, 0, sizeof(*a));
 	memset(g, 0, sizeof(*g));
+	if (sc)
+		memset(sc, 0, sizeof(*sc));
 	if (rp->files) {
 		if (build_graph__compute(g, rp->model, rp->files))
 			fprintf(stderr, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
 		else
 			in.graph = g;
+	}
+	if (sc && in.graph && rp->wakes) {
+		if (start_causes__compute(sc, rp->model, g, rp->wakes))
+			fprintf(stderr, "buildbpf: warning: out of memory computing why processes started when they did\n");
+		else
+			in.starts = sc;
 	}
 	if (audit__compute(a, rp->model, rp->sched, &in)) {
 		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");

@@ -615,6 +615,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	a->psi_known = memory__psi_stall(m, &a->psi_some_us, &a->psi_full_us);
 	io__build_totals(m, &a->io);
 	a->partial_reason = in->partial_reason;
+	a->starts = in->starts;
 	a->sched = s ? s->level : SCHED_OFF;
 	a->par = s ? s->par : NULL;
 	if (!a->par)
@@ -701,5 +702,6 @@ void audit__free(struct audit *a)
 	a->wrapper = NULL;
 	a->chain_step = NULL;
 	a->graph = NULL;
+	a->starts = NULL;
 	a->nr_programs = a->nr_chain = 0;
 }

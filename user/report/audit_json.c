@@ -152,6 +152,39 @@ static struct json_object *new_phases(const struct audit *a, const struct model 
 	return json_done(o, err);
 }
 
+int audit_json__put_start(struct json_object *o, const struct start_causes *sc, const struct model *m,
+			  size_t proc)
+{
+	const struct start_cause *c = sc && proc < sc->nr_procs ? &sc->procs[proc] : NULL;
+	char text[128];
+
+	if (!c || c->wait == START_UNKNOWN)
+		return 0;
+	return json_put_str(o, "waited_for", start_cause__text(c, m, text, sizeof(text))) ?:
+	       json_put_str(o, "waited_kind", start_wait__name(c->wait)) ?:
+	       json_put_ms(o, "ready_ms", c->ready_ns - m->start_ns) ?:
+	       json_put_ms(o, "waited_ms", c->start_ns - c->ready_ns);
+}
+
+/* How many processes waited for what before they started, and how long in all. */
+static struct json_object *new_start_waits(const struct start_causes *sc)
+{
+	struct json_object *o = json_object_new_object(), *counts = json_object_new_object(),
+			   *ms = json_object_new_object();
+	int err = 0, k;
+
+	for (k = START_NONE; !err && k <= START_UNEXPLAINED; k++)
+		err = json_put_int(counts, start_wait__name(k), sc->counts[k]) ?:
+		      json_put_ms(ms, start_wait__name(k), sc->waited_ns[k]);
+	counts = json_done(counts, err);
+	ms = json_done(ms, err);
+	err = err ?: json_put_int(o, "records", sc->records) ?:
+	      json_put_int(o, "unmatched", sc->unmatched) ?:
+	      json_put(o, "processes", counts) ?:
+	      json_put(o, "waited_ms", ms);
+	return json_done(o, err);
+}
+
 static struct json_object *new_chain(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(), *p;
@@ -180,6 +213,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 			if (!err && a->whatif.known && a->whatif.without_ns[i])
 				err = json_put_ms(p, "wall_without_ms", a->whatif.without_ns[i]);
 		}
+		err = err ?: audit_json__put_start(p, a->starts, m, a->chain[i]);
 		err = json_append(arr, json_done(p, err));
 	}
 	arr = json_done(arr, err);
@@ -469,7 +503,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "daemons", new_daemons(a, m)) ?:
 	      json_put(o, "outside_wait", new_outside_wait(a, m)) ?:
 	      json_put(o, "io", new_io(a, m)) ?:
-	      (a->whatif.known ? json_put(o, "what_if", new_what_if(a)) : json_put_null(o, "what_if"));
+	      (a->whatif.known ? json_put(o, "what_if", new_what_if(a)) : json_put_null(o, "what_if")) ?:
+	      (a->starts ? json_put(o, "start_waits", new_start_waits(a->starts)) : json_put_null(o, "start_waits"));
 	return json_done(o, err);
 }
 

@@ -118,6 +118,56 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 }
 
 /*
+ * What a critical-path step that holds the path from its start waited for
+ * before it started, when that took AUDIT_STEP_MIN_NS or more and was not
+ * the input the step before already names.
+ */
+static void put_step_wait(FILE *out, const struct audit *a, const struct model *m, const struct critical_step *s)
+{
+	const struct start_cause *c = a->starts ? &a->starts->procs[s->proc] : NULL;
+	char text[128];
+
+	if (!c || s->from_ns != m->procs[s->proc].start_ns || c->start_ns - c->ready_ns < AUDIT_STEP_MIN_NS ||
+	    c->wait == START_UNKNOWN || c->wait == START_NONE || c->wait == START_INPUT)
+		return;
+	fprintf(out, ", waited %.2f s for ", sec(c->start_ns - c->ready_ns));
+	report_put_name(out, start_cause__text(c, m, text, sizeof(text)), REPORT_NAME_MAX);
+}
+
+/*
+ * Why processes started late, summed: a job slot says more -j would have
+ * started them sooner, an input that its writer was the step to speed up
+ * (their time after the input was ready is only the parent's reaction).
+ */
+static void put_start_waits(FILE *out, const struct start_causes *sc)
+{
+	static const struct {
+		enum start_wait wait;
+		const char *label;
+	} kinds[] = {
+		{ START_JOB_SLOT, "a job slot" }, { START_INPUT, "input" },	  { START_RUN_QUEUE, "a CPU" },
+		{ START_PARENT_BUSY, "a busy parent" }, { START_WOKEN, "another process" },
+		{ START_UNEXPLAINED, "unexplained" },
+	};
+	const char *sep = " ";
+	size_t i;
+
+	fputs("buildbpf: processes started after waiting for:", out);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		size_t n = sc->counts[kinds[i].wait];
+		__u64 ns = sc->waited_ns[kinds[i].wait];
+
+		if (!n || (kinds[i].wait != START_INPUT && ns < AUDIT_STEP_MIN_NS))
+			continue;
+		fprintf(out, "%s%s %zu", sep, kinds[i].label, n);
+		if (kinds[i].wait != START_INPUT)
+			fprintf(out, " (%.2f s in all)", sec(ns));
+		sep = ", ";
+	}
+	fputs(*sep == ' ' ? " nothing\n" : "\n", out);
+}
+
+/*
  * The build graph's critical path: each step with the time it held the
  * path, and the file through which it waited for the step before.
  */
@@ -144,6 +194,7 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 			fputc(')', out);
 		}
 		fprintf(out, " %.2f s", sec(s->to_ns - s->from_ns));
+		put_step_wait(out, a, m, s);
 	}
 	fputc('\n', out);
 }
@@ -463,6 +514,8 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 		put_verbose(out, a, m);
 	else
 		put_detail(out, a, m);
+	if (a->starts)
+		put_start_waits(out, a->starts);
 	if (a->lost_events)
 		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
 			(unsigned long long)a->lost_events);

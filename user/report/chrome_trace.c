@@ -595,6 +595,8 @@ static struct json_object *graph_args(const struct builder *b, size_t i, struct 
 		err = json_put_bool(args, "critical", true);
 	if (!err && b->graph->proc_slack_ns && b->graph->proc_slack_ns[i] != SLACK_NONE)
 		err = json_put_ms(args, "slack_ms", b->graph->proc_slack_ns[i]);
+	if (!err)
+		err = audit_json__put_start(args, b->meta->starts, b->m, i);
 	if (err) {
 		json_object_put(args);
 		return NULL;
