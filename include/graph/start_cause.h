@@ -66,7 +66,7 @@ struct start_cause {
 struct start_causes {
 	struct start_cause *procs; /* one per model->procs; NULL: not computed */
 	size_t nr_procs;
-	size_t records;	  /* wake records read */
+	size_t records;	  /* wake records replay accepted, malformed ones included */
 	size_t unmatched; /* ... of no known process */
 	size_t counts[START_UNEXPLAINED + 1]; /* processes per wait */
 	__u64 waited_ns[START_UNEXPLAINED + 1]; /* their gaps (ready to fork) summed */

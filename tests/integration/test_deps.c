@@ -323,7 +323,7 @@ Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
 {
 	enum { BURST = 300, STATUS = 7 };
 	struct json_object *trace;
-	long long lost, records, file_records, expected;
+	long long lost, records, file_records, wake_records, expected;
 	char count[16], status[16];
 
 	snprintf(count, sizeof(count), "%d", BURST);
@@ -334,8 +334,9 @@ Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
 	 * opened a file: every /bin/true and load-gen itself (the dynamic
 	 * loader opens the C library), and no open of a file the build wrote;
 	 * and two memory records per process (bpf/mem_events.bpf.c: the
-	 * image forked from its parent, ended by its exec, and its last), and
-	 * one I/O record per process (bpf/proc_io.bpf.h, at its end).
+	 * image forked from its parent, ended by its exec, and its last),
+	 * one I/O record per process (bpf/proc_io.bpf.h, at its end), and
+	 * one start-wake record per process forked (bpf/start_wake.bpf.c).
 	 */
 	bb_run_in(&run, (const char *[]){ "--sched=off", "--buffer-size", "4K", "-o", "t.json", "--",
 					  bb_test_prog("load-gen"), "rt-burst", count, status, "/bin/true", NULL }, NULL);
@@ -344,10 +345,11 @@ Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
 	lost = bb_other_int(trace, "lost_events");
 	records = bb_other_int(trace, "records");
 	file_records = json_object_get_int64(need_field(bb_other(trace, "build_graph"), "file_records"));
-	expected = 3LL * BURST + 2 + BURST + 1 + 3LL * (BURST + 1);
-	cr_log_info("deps ring buffer 4K: %lld process records, %lld file records arrived, %lld lost, %lld expected",
-		    records, file_records, lost, expected);
+	wake_records = json_object_get_int64(need_field(bb_other(trace, "build_graph"), "start_wake_records"));
+	expected = 3LL * BURST + 2 + BURST + 1 + 3LL * (BURST + 1) + BURST;
+	cr_log_info("deps ring buffer 4K: %lld process records, %lld file records, %lld start-wake records arrived, "
+		    "%lld lost, %lld expected", records, file_records, wake_records, lost, expected);
 	cr_assert(lt(i64, 0, lost), "a 4K buffer took a %d-process burst whole", BURST);
-	cr_assert(eq(i64, records + file_records + lost, expected), "stderr: %s", run.err);
+	cr_assert(eq(i64, records + file_records + wake_records + lost, expected), "stderr: %s", run.err);
 	json_object_put(trace);
 }

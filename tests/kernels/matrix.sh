@@ -205,7 +205,7 @@ fi
 # writers' syscall figures hold on tmpfs and run in the guests).
 if [ "$accel_note" = kvm ]; then
 	accel=kvm cpu=host timeout=${KERNEL_TIMEOUT:-300}
-	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|deps/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(synchronous_writes_block_in_d_state))}
+	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|deps/*|start_cause/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(synchronous_writes_block_in_d_state))}
 else
 	# One host thread for all vCPUs: under multi-threaded TCG a 6.12
 	# guest died of "Oops: int3" in __schedule while the tracepoints'
@@ -229,7 +229,7 @@ else
 	# guest scheduler's (6.1 drew 19.7 ms of 405 ms in one run, 25 %+ in
 	# others).  The host runs it on real CPUs.
 	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|deps/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work|a_cpu_hog_beside_the_build_is_a_noisy_neighbour|a_dying_build_process_is_no_noisy_neighbour))'
+		KERNEL_TESTS='@(integration/*|deps/*|start_cause/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work|a_cpu_hog_beside_the_build_is_a_noisy_neighbour|a_dying_build_process_is_no_noisy_neighbour))'
 		say NOTE "under TCG, not run in guests:"
 		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
 		say "" "sched/cpu_time_of_a_true_storm_is_the_kernels sched/cpu_time_of_a_configure_like_script_is_the_kernels"

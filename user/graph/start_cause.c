@@ -187,6 +187,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		sc->procs[i].input = sc->procs[i].by = -1;
 	}
 	qsort(keys, n, sizeof(*keys), by_pid_then_start);
+	sc->records = w ? w->malformed : 0;
 	for (i = 0; w && i < w->nr; i++) {
 		const struct bb_start_wake_event *r = &w->recs[i];
 		long p = forked_at(keys, n, r->hdr.tgid, r->hdr.ts_ns);

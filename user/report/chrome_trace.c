@@ -1100,7 +1100,9 @@ static struct json_object *new_graph_summary(const struct builder *b)
 				    json_put_int(o, "edges_drawn", b->data_flows) ?:
 				    json_put_int(o, "edges_drawn_max", DATA_FLOWS_MAX) ?:
 				    json_put_int(o, "critical_steps", b->graph->nr_path) ?:
-				    json_put_ms(o, "critical_path_ms", b->graph->path_ns));
+				    json_put_ms(o, "critical_path_ms", b->graph->path_ns) ?:
+				    (b->meta->starts ? json_put_int(o, "start_wake_records", b->meta->starts->records)
+						     : 0));
 }
 
 /* otherData.sched: how the CPU lanes were recorded, and each CPU's totals. */
