@@ -10,7 +10,12 @@
  *   input        ready when X (or the job containing X) ended, and started
  *                at once or when X's exit woke its parent: speed up X;
  *   job slot     ready earlier, but its parent slept until job J's exit woke
- *                it: a slot freed (more -j would have started it sooner);
+ *                it, and J was one of as many jobs as the parent ever ran at
+ *                once: a slot freed (more -j would have started it sooner);
+ *   after job    the same, but fewer jobs than that ran: the parent had a
+ *                slot free and still waited for J (an order the files do not
+ *                show: make's prerequisites read by a later recipe line, a
+ *                rename): speed up J;
  *   run queue    its parent was woken, then waited for a CPU;
  *   parent busy  its parent ran (its own work) from ready to the fork;
  *   woken        its parent slept until another build process woke it
@@ -44,6 +49,7 @@ enum start_wait {
 	START_NONE,
 	START_INPUT,
 	START_JOB_SLOT,
+	START_AFTER_JOB,
 	START_RUN_QUEUE,
 	START_PARENT_BUSY,
 	START_WOKEN,
@@ -56,7 +62,7 @@ struct start_cause {
 	__u64 start_ns; /* its fork */
 	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
 	/* The process wait names: the input's writer (INPUT), the job whose
-	 * exit woke the parent (JOB_SLOT), the waker (WOKEN); -1: none */
+	 * exit woke the parent (JOB_SLOT, AFTER_JOB), the waker (WOKEN); -1: none */
 	long by;
 	__u64 runq_ns;	   /* of the gap, the parent's run-queue wait (--sched); 0: none or unknown */
 	bool wake_record;  /* a start-wake record was found for it */
@@ -77,13 +83,13 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 			  const struct start_wakes *w);
 void start_causes__free(struct start_causes *sc);
 
-/* "none", "input", "job_slot", "run_queue", "parent_busy", "woken", "unexplained", "unknown". */
+/* "none", "input", "job_slot", "after_job", "run_queue", "parent_busy", "woken", "unexplained", "unknown". */
 const char *start_wait__name(enum start_wait wait);
 
 /*
  * What c waited for, in a few words naming the process: "input from gen
- * [123]", "a job slot (cc [124] ended)", "the CPU run queue", "its parent
- * (busy)", "woken by make [99]", "unexplained (woken by kworker/0:1)",
+ * [123]", "a job slot (cc [124] ended)", "the end of cc [124] (a slot was
+ * free)", "the CPU run queue", "its parent (busy)", "woken by make [99]", "unexplained (woken by kworker/0:1)",
  * "nothing".  Returns buf.
  */
 const char *start_cause__text(const struct start_cause *c, const struct model *m, char *buf, size_t size);

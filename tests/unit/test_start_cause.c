@@ -308,7 +308,7 @@ Test(start_cause, records_of_unknown_processes_and_wrong_sizes_are_counted)
 	job(&f, MAKE, 101, "cc", 2 * MS, 3 * MS);
 	wake(&f, MAKE, 999, 2 * MS, 0, 0, "", 0, 0); /* no such fork */
 	compute(&f, 4 * MS);
-	cr_assert(eq(sz, f.sc.records, 1));
+	cr_assert(eq(sz, f.sc.records, 2), "the malformed one included, as otherData counts what arrived");
 	cr_assert(eq(sz, f.sc.unmatched, 1));
 	end(&f);
 }
@@ -361,4 +361,33 @@ Test(start_cause, start_wake_records_replay_with_the_deps_level)
 		fclose(f);
 	}
 	close(fd);
+}
+
+/* make -j2 with one job left running: its exit woke make with a slot free, so no slot was what it waited for. */
+Test(start_cause, waiting_for_a_job_with_a_slot_free_is_not_waiting_for_a_slot)
+{
+	struct fixture f;
+	char text[96];
+
+	begin(&f);
+	job(&f, MAKE, 101, "cc", 2 * MS, 100 * MS);
+	job(&f, MAKE, 102, "cc", 2 * MS + 100000, 500 * MS); /* two at once: -j2 */
+	/* 101 ended at 100 ms and its slot stayed free until 102's exit woke make. */
+	job(&f, MAKE, 103, "rm", 500 * MS + 300000, 501 * MS);
+	wake(&f, MAKE, 103, 500 * MS + 300000, 499 * MS + 900000, 102, "cc", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	/* Then two ran again; the exit of one woke make at full slots. */
+	job(&f, MAKE, 104, "cc", 502 * MS, 700 * MS);
+	job(&f, MAKE, 105, "cc", 502 * MS + 100000, 600 * MS);
+	job(&f, MAKE, 106, "cc", 600 * MS + 300000, 800 * MS);
+	wake(&f, MAKE, 106, 600 * MS + 300000, 599 * MS + 900000, 105, "cc", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 801 * MS);
+
+	cr_assert(eq(int, cause(&f, 103)->wait, START_AFTER_JOB));
+	cr_assert(eq(long, cause(&f, 103)->by, idx(&f, 102)));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 103), f.m, text, sizeof(text)),
+		     "the end of cc [102] (a slot was free)"));
+	cr_assert(eq(int, cause(&f, 106)->wait, START_JOB_SLOT));
+	end(&f);
 }

@@ -5,6 +5,14 @@
 #include <string.h>
 #include "graph/start_cause.h"
 
+/* What attribute() looks things up in. */
+struct lookup {
+	const struct model *m;
+	const struct pid_key *keys; /* by (pid, start) */
+	size_t *child_off, *children; /* CSR: children of proc i at children[child_off[i] ..) */
+	size_t *max_jobs;	      /* per proc: most of its children alive at once */
+};
+
 /* A process instance by (pid, start): the wake records name pids. */
 struct pid_key {
 	__u32 pid;
@@ -111,16 +119,33 @@ static __u64 parent_ready(const struct proc_instance *parent, __u64 fork_ns)
 	return x ? x->start_ns : parent->start_ns;
 }
 
-/* The gap of c (ready to fork) given its parent's last wakeup (rec). */
-static void attribute(struct start_cause *c, const struct model *m, const struct pid_key *keys, size_t n,
+/* Children of parent alive at ts (the waker, whose exit record follows its wakeup, among them). */
+static size_t jobs_at(const struct lookup *l, size_t parent, __u64 ts)
+{
+	size_t k, n = 0;
+
+	for (k = l->child_off[parent]; k < l->child_off[parent + 1]; k++) {
+		const struct proc_instance *c = &l->m->procs[l->children[k]];
+
+		n += c->start_ns <= ts && c->end_ns > ts;
+	}
+	return n;
+}
+
+/*
+ * The gap of c, child of parent (ready to fork), given the parent's last
+ * wakeup (rec).
+ */
+static void attribute(struct start_cause *c, const struct lookup *l, size_t parent,
 		      const struct bb_start_wake_event *rec)
 {
+	const struct model *m = l->m;
 	__u64 gap = c->start_ns - c->ready_ns, runq = 0;
 	bool woke_after = false;
 	long waker = -1;
 
 	if (rec && (rec->flags & BB_WAKE_SEEN)) {
-		waker = rec->waker_tgid ? alive_at(keys, n, rec->waker_tgid, rec->wake_ns) : -1;
+		waker = rec->waker_tgid ? alive_at(l->keys, m->nr_procs, rec->waker_tgid, rec->wake_ns) : -1;
 		woke_after = rec->wake_ns >= c->ready_ns && rec->wake_ns <= c->start_ns;
 	}
 	if (rec && (rec->flags & BB_WAKE_RUNQ_KNOWN))
@@ -152,7 +177,11 @@ static void attribute(struct start_cause *c, const struct model *m, const struct
 		else if (after > slept)
 			c->wait = START_PARENT_BUSY;
 		else if (waker >= 0) {
-			c->wait = (rec->flags & BB_WAKE_WAKER_EXITING) ? START_JOB_SLOT : START_WOKEN;
+			/* An exit freed a slot only if the parent then ran as
+			 * many jobs as it ever did. */
+			c->wait = !(rec->flags & BB_WAKE_WAKER_EXITING)			 ? START_WOKEN :
+				  jobs_at(l, parent, rec->wake_ns) >= l->max_jobs[parent] ? START_JOB_SLOT :
+											   START_AFTER_JOB;
 			c->by = waker;
 		} else {
 			c->wait = START_UNEXPLAINED;
@@ -164,22 +193,81 @@ static void attribute(struct start_cause *c, const struct model *m, const struct
 	c->wait = runq * 2 > gap ? START_RUN_QUEUE : START_PARENT_BUSY;
 }
 
+static int by_time(const void *a, const void *b)
+{
+	const __s64 *x = a, *y = b;
+	__u64 tx = (__u64)(*x < 0 ? -*x : *x), ty = (__u64)(*y < 0 ? -*y : *y);
+
+	/* At one instant an end (negative) before a start: a job that ends as
+	 * the next begins held one slot, not two. */
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return *x < *y ? -1 : *x > *y;
+}
+
+/* Children per process (CSR) and the most of them alive at once. */
+static int index_jobs(struct lookup *l)
+{
+	const struct model *m = l->m;
+	size_t i, k, n = m->nr_procs, *fill;
+	__s64 *ev;
+
+	l->child_off = calloc(n + 1, sizeof(*l->child_off));
+	l->children = calloc(n ? n : 1, sizeof(*l->children));
+	l->max_jobs = calloc(n ? n : 1, sizeof(*l->max_jobs));
+	fill = calloc(n + 1, sizeof(*fill));
+	ev = calloc(2 * (n ? n : 1), sizeof(*ev));
+	if (!l->child_off || !l->children || !l->max_jobs || !fill || !ev) {
+		free(fill);
+		free(ev);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (m->procs[i].parent >= 0)
+			l->child_off[m->procs[i].parent + 1]++;
+	for (i = 0; i < n; i++)
+		l->child_off[i + 1] += l->child_off[i];
+	memcpy(fill, l->child_off, (n + 1) * sizeof(*fill));
+	for (i = 0; i < n; i++)
+		if (m->procs[i].parent >= 0)
+			l->children[fill[m->procs[i].parent]++] = i;
+	for (i = 0; i < n; i++) {
+		size_t nr = 0, alive = 0;
+
+		/* Times fit in 63 bits (CLOCK_MONOTONIC); the sign says start or end. */
+		for (k = l->child_off[i]; k < l->child_off[i + 1]; k++) {
+			ev[nr++] = (__s64)m->procs[l->children[k]].start_ns;
+			ev[nr++] = -(__s64)m->procs[l->children[k]].end_ns;
+		}
+		qsort(ev, nr, sizeof(*ev), by_time);
+		for (k = 0; k < nr; k++) {
+			alive = ev[k] >= 0 ? alive + 1 : alive - 1;
+			if (alive > l->max_jobs[i])
+				l->max_jobs[i] = alive;
+		}
+	}
+	free(fill);
+	free(ev);
+	return 0;
+}
+
 int start_causes__compute(struct start_causes *sc, const struct model *m, const struct build_graph *g,
 			  const struct start_wakes *w)
 {
+	struct lookup l = { .m = m };
 	const struct bb_start_wake_event **rec_of = NULL;
 	struct pid_key *keys = NULL;
 	size_t i, n = m->nr_procs;
+	int err = 0;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
 	keys = malloc((n ? n : 1) * sizeof(*keys));
 	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
-	if (!sc->procs || !keys || !rec_of) {
-		free(keys);
-		free(rec_of);
-		start_causes__free(sc);
-		return -ENOMEM;
+	l.keys = keys;
+	if (!sc->procs || !keys || !rec_of || index_jobs(&l)) {
+		err = -ENOMEM;
+		goto out;
 	}
 	sc->nr_procs = n;
 	for (i = 0; i < n; i++) {
@@ -218,13 +306,19 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 			c->ready_ns = p->start_ns;
 		c->start_ns = p->start_ns;
 		c->wake_record = rec_of[i] != NULL;
-		attribute(c, m, keys, n, rec_of[i]);
+		attribute(c, &l, (size_t)p->parent, rec_of[i]);
 		sc->counts[c->wait]++;
 		sc->waited_ns[c->wait] += c->start_ns - c->ready_ns;
 	}
+out:
 	free(keys);
 	free(rec_of);
-	return 0;
+	free(l.child_off);
+	free(l.children);
+	free(l.max_jobs);
+	if (err)
+		start_causes__free(sc);
+	return err;
 }
 
 void start_causes__free(struct start_causes *sc)
@@ -244,6 +338,8 @@ const char *start_wait__name(enum start_wait wait)
 		return "input";
 	case START_JOB_SLOT:
 		return "job_slot";
+	case START_AFTER_JOB:
+		return "after_job";
 	case START_RUN_QUEUE:
 		return "run_queue";
 	case START_PARENT_BUSY:
@@ -271,6 +367,9 @@ const char *start_cause__text(const struct start_cause *c, const struct model *m
 		break;
 	case START_JOB_SLOT:
 		fmt = "a job slot (%s [%u] ended)";
+		break;
+	case START_AFTER_JOB:
+		fmt = "the end of %s [%u] (a slot was free)";
 		break;
 	case START_RUN_QUEUE:
 		fmt = "the CPU run queue";

@@ -145,7 +145,8 @@ static void put_start_waits(FILE *out, const struct start_causes *sc)
 		enum start_wait wait;
 		const char *label;
 	} kinds[] = {
-		{ START_JOB_SLOT, "a job slot" }, { START_INPUT, "input" },	  { START_RUN_QUEUE, "a CPU" },
+		{ START_JOB_SLOT, "a job slot" }, { START_AFTER_JOB, "another job's end" }, { START_INPUT, "input" },
+		{ START_RUN_QUEUE, "a CPU" },
 		{ START_PARENT_BUSY, "a busy parent" }, { START_WOKEN, "another process" },
 		{ START_UNEXPLAINED, "unexplained" },
 	};
