@@ -4,76 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include "graph/start_cause.h"
+#include "model/proc_index.h"
 
 /* What attribute() looks things up in. */
 struct lookup {
 	const struct model *m;
-	const struct pid_key *keys; /* by (pid, start) */
+	struct proc_index *pids; /* instances by (pid, start) */
 	size_t *child_off, *children; /* CSR: children of proc i at children[child_off[i] ..) */
 	size_t *max_jobs;	      /* per proc: most of its children alive at once */
 };
-
-/* A process instance by (pid, start): the wake records name pids. */
-struct pid_key {
-	__u32 pid;
-	__u64 start_ns;
-	size_t proc;
-};
-
-static int by_pid_then_start(const void *a, const void *b)
-{
-	const struct pid_key *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
-	return x->proc < y->proc ? -1 : x->proc > y->proc;
-}
-
-/* Index of the first key not before (pid, ts). */
-static size_t lower_bound(const struct pid_key *keys, size_t n, __u32 pid, __u64 ts)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (keys[mid].pid < pid || (keys[mid].pid == pid && keys[mid].start_ns < ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 /*
  * The instance of pid forked at ts: the fork and start-wake records come
  * from two programs on one tracepoint, microseconds apart, either first.
  */
-static long forked_at(const struct pid_key *keys, size_t n, __u32 pid, __u64 ts)
+static long forked_at(const struct proc_index *x, const struct model *m, __u32 pid, __u64 ts)
 {
-	size_t i = lower_bound(keys, n, pid, ts);
-	long best = -1;
-	__u64 best_d = START_PROMPT_NS;
+	long p = proc_index__at(x, pid, ts + START_PROMPT_NS);
+	__u64 start = p >= 0 ? m->procs[p].start_ns : 0;
 
-	for (size_t k = i ? i - 1 : 0; k < n && k <= i; k++) {
-		__u64 d = keys[k].start_ns > ts ? keys[k].start_ns - ts : ts - keys[k].start_ns;
-
-		if (keys[k].pid == pid && d <= best_d) {
-			best = (long)keys[k].proc;
-			best_d = d;
-		}
-	}
-	return best;
-}
-
-/* The instance of pid alive at ts (the last started by then); -1: none. */
-static long alive_at(const struct pid_key *keys, size_t n, __u32 pid, __u64 ts)
-{
-	size_t i = lower_bound(keys, n, pid, ts + 1);
-
-	return i && keys[i - 1].pid == pid ? (long)keys[i - 1].proc : -1;
+	return p >= 0 && (start > ts ? start - ts : ts - start) <= START_PROMPT_NS ? p : -1;
 }
 
 /* Whether d is a or one of its descendants. */
@@ -145,7 +95,7 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 	long waker = -1;
 
 	if (rec && (rec->flags & BB_WAKE_SEEN)) {
-		waker = rec->waker_tgid ? alive_at(l->keys, m->nr_procs, rec->waker_tgid, rec->wake_ns) : -1;
+		waker = rec->waker_tgid ? proc_index__at(l->pids, rec->waker_tgid, rec->wake_ns) : -1;
 		woke_after = rec->wake_ns >= c->ready_ns && rec->wake_ns <= c->start_ns;
 	}
 	if (rec && (rec->flags & BB_WAKE_RUNQ_KNOWN))
@@ -256,29 +206,24 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 {
 	struct lookup l = { .m = m };
 	const struct bb_start_wake_event **rec_of = NULL;
-	struct pid_key *keys = NULL;
 	size_t i, n = m->nr_procs;
 	int err = 0;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
-	keys = malloc((n ? n : 1) * sizeof(*keys));
+	l.pids = proc_index__new(m);
 	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
-	l.keys = keys;
-	if (!sc->procs || !keys || !rec_of || index_jobs(&l)) {
+	if (!sc->procs || !l.pids || !rec_of || index_jobs(&l)) {
 		err = -ENOMEM;
 		goto out;
 	}
 	sc->nr_procs = n;
-	for (i = 0; i < n; i++) {
-		keys[i] = (struct pid_key){ m->procs[i].pid, m->procs[i].start_ns, i };
+	for (i = 0; i < n; i++)
 		sc->procs[i].input = sc->procs[i].by = -1;
-	}
-	qsort(keys, n, sizeof(*keys), by_pid_then_start);
 	sc->records = w ? w->malformed : 0;
 	for (i = 0; w && i < w->nr; i++) {
 		const struct bb_start_wake_event *r = &w->recs[i];
-		long p = forked_at(keys, n, r->hdr.tgid, r->hdr.ts_ns);
+		long p = forked_at(l.pids, m, r->hdr.tgid, r->hdr.ts_ns);
 
 		sc->records++;
 		if (p < 0 || !m->procs[p].forked)
@@ -311,7 +256,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		sc->waited_ns[c->wait] += c->start_ns - c->ready_ns;
 	}
 out:
-	free(keys);
+	proc_index__free(l.pids);
 	free(rec_of);
 	free(l.child_off);
 	free(l.children);

@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <json-c/json.h>
 #include "report/audit_json.h"
+#include "model/proc_index.h"
 #include "report/chrome_trace.h"
 #include "graph/slack.h"
 #include "util/json_write.h"
@@ -77,13 +78,6 @@
 /* Output gathered per write(2): not a system call per event. */
 #define WRITE_BUF_BYTES (64 * 1024)
 
-/* One proc in the pid index the CPU slices are named through. */
-struct pid_key {
-	__u32 pid;
-	__u64 start_ns;
-	size_t proc;
-};
-
 /* Where a lane is drawn: its trace process and thread. */
 struct track {
 	int pid;
@@ -102,7 +96,7 @@ struct builder {
 	struct trace_layout *own_layout;   /* made here when the caller gave none */
 	__s64 last_flow_id;
 	const struct sched_model *sched; /* NULL: no scheduler data */
-	struct pid_key *by_pid;		 /* with sched: every proc, by (pid, start) */
+	struct proc_index *by_pid;	 /* with sched: every proc, by (pid, start) */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
 	const struct build_graph *graph; /* NULL: no file records */
 	bool *critical;			 /* with graph: per proc, on the critical path */
@@ -789,60 +783,17 @@ static int add_proc(struct builder *b, size_t i)
 
 /* ---- CPU lanes and parallelism counters (scheduler data) ---- */
 
-static int cmp_pid_key(const void *a, const void *b)
-{
-	const struct pid_key *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
-	return x->proc < y->proc ? -1 : x->proc > y->proc;
-}
-
 /*
  * CPU lanes can hold millions of slices, each named after the process that
  * ran: sorting the procs by (pid, start) once makes that a binary search.
  */
 static int index_pids(struct builder *b)
 {
-	const struct model *m = b->m;
-	size_t i, n = m->nr_procs ? m->nr_procs : 1;
+	size_t n = b->m->nr_procs ? b->m->nr_procs : 1;
 
-	b->by_pid = malloc(n * sizeof(*b->by_pid));
+	b->by_pid = proc_index__new(b->m);
 	b->cpu_names = calloc(n, sizeof(*b->cpu_names));
-	if (!b->by_pid || !b->cpu_names)
-		return -ENOMEM;
-	for (i = 0; i < m->nr_procs; i++)
-		b->by_pid[i] = (struct pid_key){ m->procs[i].pid, m->procs[i].start_ns, i };
-	qsort(b->by_pid, m->nr_procs, sizeof(*b->by_pid), cmp_pid_key);
-	return 0;
-}
-
-/*
- * The instance of tgid that was alive at ts: the kernel reuses pids, so the
- * last one to start no later than ts (instances of one pid follow one
- * another).  A tracked tgid running before any of its instances started is
- * the first one, seen late (the root starts at its first sighting).  -1:
- * no instance has that pid.
- */
-static long proc_at(const struct builder *b, __u32 tgid, __u64 ts)
-{
-	size_t lo = 0, hi = b->m->nr_procs, mid;
-
-	/* hi: the first key after (tgid, ts). */
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (b->by_pid[mid].pid < tgid || (b->by_pid[mid].pid == tgid && b->by_pid[mid].start_ns <= ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (hi > 0 && b->by_pid[hi - 1].pid == tgid)
-		return (long)b->by_pid[hi - 1].proc;
-	if (hi < b->m->nr_procs && b->by_pid[hi].pid == tgid)
-		return (long)b->by_pid[hi].proc;
-	return -1;
+	return b->by_pid && b->cpu_names ? 0 : -ENOMEM;
 }
 
 /* The display name of proc i, computed once: it names every slice it ran. */
@@ -919,7 +870,7 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 			return -ENOMEM;
 		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", fallback, span, args);
 	}
-	proc = proc_at(b, sl->tgid, sl->start_ns);
+	proc = proc_index__at(b->by_pid, sl->tgid, sl->start_ns);
 	if (proc >= 0) {
 		name = cached_proc_name(b, proc);
 		if (!name)
@@ -1227,7 +1178,7 @@ static void builder_free(struct builder *b)
 	free(b->buf);
 	json_object_put(b->slot);
 	trace_layout__free(b->own_layout);
-	free(b->by_pid);
+	proc_index__free(b->by_pid);
 	free(b->critical);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The process instances of a model by (pid, start): records name a process
+ * by its pid and a time, and the kernel reuses pids, so the instance meant
+ * is the one of that pid alive then.  Pure.
+ *
+ *   struct proc_index *x = proc_index__new(model);
+ *   long i = proc_index__at(x, pid, ts);
+ *   proc_index__free(x);
+ */
+#ifndef BUILDBPF_PROC_INDEX_H
+#define BUILDBPF_PROC_INDEX_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "model/model.h"
+
+struct proc_index_key {
+	__u32 pid;
+	__u64 start_ns;
+	size_t proc; /* index in model->procs */
+};
+
+struct proc_index {
+	struct proc_index_key *keys; /* by (pid, start, proc) */
+	size_t nr;
+};
+
+/* NULL without memory.  The model must not change while the index is used. */
+struct proc_index *proc_index__new(const struct model *m);
+/*
+ * The instance of pid alive at ts: the last one to start no later than ts
+ * (instances of one pid follow one another); when none had started, the
+ * first one (a process tracked before its first sighting, as the root).
+ * -1: no instance has that pid.
+ */
+long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts);
+void proc_index__free(struct proc_index *x);
+
+#endif /* BUILDBPF_PROC_INDEX_H */

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include "model/proc_index.h"
+
+static int by_pid_start(const void *a, const void *b)
+{
+	const struct proc_index_key *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+struct proc_index *proc_index__new(const struct model *m)
+{
+	struct proc_index *x = calloc(1, sizeof(*x));
+	size_t i;
+
+	if (!x)
+		return NULL;
+	x->keys = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*x->keys));
+	if (!x->keys) {
+		free(x);
+		return NULL;
+	}
+	x->nr = m->nr_procs;
+	for (i = 0; i < x->nr; i++)
+		x->keys[i] = (struct proc_index_key){ m->procs[i].pid, m->procs[i].start_ns, i };
+	qsort(x->keys, x->nr, sizeof(*x->keys), by_pid_start);
+	return x;
+}
+
+long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts)
+{
+	size_t lo = 0, hi = x->nr, mid;
+
+	/* hi: the first key after (pid, ts). */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->keys[mid].pid < pid || (x->keys[mid].pid == pid && x->keys[mid].start_ns <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (hi > 0 && x->keys[hi - 1].pid == pid)
+		return (long)x->keys[hi - 1].proc;
+	if (hi < x->nr && x->keys[hi].pid == pid)
+		return (long)x->keys[hi].proc;
+	return -1;
+}
+
+void proc_index__free(struct proc_index *x)
+{
+	if (!x)
+		return;
+	free(x->keys);
+	free(x);
+}
