@@ -13,7 +13,7 @@
 #   KERNEL_TIMEOUT=s one guest's budget, boot to power-off (default 300 under
 #                    KVM, 900 under TCG); a guest still running is killed
 #   KERNEL_TESTS=glob Criterion --filter of the tests run in each guest
-#                    (default: the integration, deps, memory, io, attach and sched suites but
+#                    (default: the integration, deps, start_cause, memory, io, attach and sched suites but
 #                    the D-state and direct I/O ones, which need a disk; under TCG also without
 #                    the two that hold CPU time to real-CPU bounds)
 #   BUILDBPF_CACHE=dir where downloaded kernels are kept (default
