@@ -39,6 +39,10 @@ static char *kind_of(struct json_object *slice)
 	const char *k = bb_arg_str(slice, "waited_kind");
 
 	cr_assert_not_null(k, "no waited_kind: stderr: %s", run.err);
+	/* Says why, when an assertion on it fails. */
+	cr_log_info("%s [%lld]: waited for %s, ready at %.3f ms, %.3f ms before it started", bb_arg_argv(slice, 0),
+		    bb_arg_int(slice, "pid"), bb_arg_str(slice, "waited_for"), bb_arg_double(slice, "ready_ms"),
+		    bb_arg_double(slice, "waited_ms"));
 	return (char *)k;
 }
 
@@ -58,6 +62,7 @@ static struct json_object *run_two_jobs(const char *jobs, struct json_object **f
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
+	cr_log_info("otherData.build_graph: %s", json_object_to_json_string(bb_other(trace, "build_graph")));
 	slices = bb_slices(trace, "process");
 	*first = sleep_slice(slices, "0.4");
 	*second = sleep_slice(slices, "0.6");

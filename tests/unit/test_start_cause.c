@@ -391,3 +391,24 @@ Test(start_cause, waiting_for_a_job_with_a_slot_free_is_not_waiting_for_a_slot)
 	cr_assert(eq(int, cause(&f, 106)->wait, START_JOB_SLOT));
 	end(&f);
 }
+
+/* The two fork programs read the clock apart, milliseconds apart under emulation: the record still finds its fork. */
+Test(start_cause, a_record_finds_its_fork_however_far_its_clock_was_read)
+{
+	struct fixture f;
+
+	begin(&f);
+	job(&f, MAKE, 101, "sleep", 2 * MS, 400 * MS);
+	wake(&f, MAKE, 101, 2 * MS, 0, 0, "", 0, 0);
+	job(&f, MAKE, 102, "sleep", 400 * MS + 300000, 800 * MS);
+	wake(&f, MAKE, 102, 405 * MS, 399 * MS + 900000, 101, "sleep", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
+	/* pid 101 again, later, forked by another parent: not that fork's record. */
+	job(&f, 102, 101, "true", 500 * MS, 501 * MS);
+	wake(&f, MAKE, 101, 499 * MS, 0, 0, "", 0, 0);
+	compute(&f, 801 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_JOB_SLOT));
+	cr_assert(eq(sz, f.sc.records, 3));
+	cr_assert(eq(sz, f.sc.unmatched, 1), "the last record names make, which did not fork the second 101");
+	end(&f);
+}

@@ -15,15 +15,18 @@ struct lookup {
 };
 
 /*
- * The instance of pid forked at ts: the fork and start-wake records come
- * from two programs on one tracepoint, microseconds apart, either first.
+ * The instance of pid forked at ts by parent_tgid: the fork and start-wake
+ * records come from two programs on one tracepoint, either first, and
+ * their clocks are read apart (milliseconds under emulation): the
+ * instance of the pid that started nearest, if that parent forked it.
  */
-static long forked_at(const struct proc_index *x, const struct model *m, __u32 pid, __u64 ts)
+static long forked_at(const struct proc_index *x, const struct model *m, __u32 pid, __u32 parent_tgid, __u64 ts)
 {
-	long p = proc_index__at(x, pid, ts + START_PROMPT_NS);
-	__u64 start = p >= 0 ? m->procs[p].start_ns : 0;
+	long p = proc_index__nearest(x, pid, ts);
 
-	return p >= 0 && (start > ts ? start - ts : ts - start) <= START_PROMPT_NS ? p : -1;
+	return p >= 0 && m->procs[p].forked && m->procs[p].parent >= 0 && m->procs[m->procs[p].parent].pid == parent_tgid
+		       ? p
+		       : -1;
 }
 
 /* Whether d is a or one of its descendants. */
@@ -223,10 +226,10 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	sc->records = w ? w->malformed : 0;
 	for (i = 0; w && i < w->nr; i++) {
 		const struct bb_start_wake_event *r = &w->recs[i];
-		long p = forked_at(l.pids, m, r->hdr.tgid, r->hdr.ts_ns);
+		long p = forked_at(l.pids, m, r->hdr.tgid, r->parent_tgid, r->hdr.ts_ns);
 
 		sc->records++;
-		if (p < 0 || !m->procs[p].forked)
+		if (p < 0)
 			sc->unmatched++;
 		else
 			rec_of[p] = r;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
 #include <stdlib.h>
 #include "model/proc_index.h"
 
@@ -32,11 +33,11 @@ struct proc_index *proc_index__new(const struct model *m)
 	return x;
 }
 
-long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts)
+/* The first key after (pid, ts). */
+static size_t first_after(const struct proc_index *x, __u32 pid, __u64 ts)
 {
 	size_t lo = 0, hi = x->nr, mid;
 
-	/* hi: the first key after (pid, ts). */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (x->keys[mid].pid < pid || (x->keys[mid].pid == pid && x->keys[mid].start_ns <= ts))
@@ -44,11 +45,28 @@ long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts)
 		else
 			hi = mid;
 	}
+	return hi;
+}
+
+long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts)
+{
+	size_t hi = first_after(x, pid, ts);
+
 	if (hi > 0 && x->keys[hi - 1].pid == pid)
 		return (long)x->keys[hi - 1].proc;
 	if (hi < x->nr && x->keys[hi].pid == pid)
 		return (long)x->keys[hi].proc;
 	return -1;
+}
+
+long proc_index__nearest(const struct proc_index *x, __u32 pid, __u64 ts)
+{
+	size_t hi = first_after(x, pid, ts);
+	bool before = hi > 0 && x->keys[hi - 1].pid == pid, after = hi < x->nr && x->keys[hi].pid == pid;
+
+	if (before && after)
+		return (long)x->keys[ts - x->keys[hi - 1].start_ns <= x->keys[hi].start_ns - ts ? hi - 1 : hi].proc;
+	return before ? (long)x->keys[hi - 1].proc : after ? (long)x->keys[hi].proc : -1;
 }
 
 void proc_index__free(struct proc_index *x)
