@@ -27,13 +27,18 @@ char LICENSE[] SEC("license") __weak = "GPL";
 /* The kernel's PF_EXITING (include/linux/sched.h): set at do_exit()'s start. */
 #define BB_PF_EXITING 0x00000004
 
-/* A build thread's last wakeup, keyed by its tid; deleted when it exits. */
+/* A build thread's last wakeup, and its last by an exit, keyed by its tid; deleted when it exits. */
 struct last_wake {
 	__u64 ts;
 	__u64 runq_ns; /* the thread's run-queue total then (--sched) */
+	__u64 exit_ts;
+	__u64 exit_runq_ns;
 	__u32 waker_pid;
 	__u32 waker_tgid;
-	__u32 flags; /* BB_WAKE_WAKER_EXITING, BB_WAKE_RUNQ_KNOWN */
+	__u32 exit_waker_pid;
+	__u32 exit_waker_tgid;
+	__u32 flags; /* BB_WAKE_WAKER_EXITING, BB_WAKE_RUNQ_KNOWN, BB_WAKE_EXIT_SEEN */
+	__u32 __pad;
 	char waker_comm[BB_COMM_LEN];
 };
 
@@ -52,16 +57,22 @@ int BPF_PROG(handle_start_waking, struct task_struct *p)
 	__u32 tgid = p->tgid, tid = p->pid;
 	struct task_struct *cur;
 	struct bb_thread *t;
-	struct last_wake w = {};
+	struct last_wake w = {}, *old;
 
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
+	old = bpf_map_lookup_elem(&last_wake, &tid);
+	if (old && (old->flags & BB_WAKE_EXIT_SEEN)) {
+		w.exit_ts = old->exit_ts;
+		w.exit_runq_ns = old->exit_runq_ns;
+		w.exit_waker_pid = old->exit_waker_pid;
+		w.exit_waker_tgid = old->exit_waker_tgid;
+		w.flags = BB_WAKE_EXIT_SEEN;
+	}
 	cur = bpf_get_current_task_btf();
 	w.ts = bpf_ktime_get_ns();
 	w.waker_pid = cur->pid;
 	w.waker_tgid = cur->tgid;
-	if (cur->flags & BB_PF_EXITING)
-		w.flags |= BB_WAKE_WAKER_EXITING;
 	bpf_get_current_comm(&w.waker_comm, sizeof(w.waker_comm));
 	/* --sched: the run-queue wait from here to the fork is the
 	 * difference of the thread's totals (threads is empty otherwise). */
@@ -69,6 +80,13 @@ int BPF_PROG(handle_start_waking, struct task_struct *p)
 	if (t) {
 		w.runq_ns = t->acct.runq_ns;
 		w.flags |= BB_WAKE_RUNQ_KNOWN;
+	}
+	if (cur->flags & BB_PF_EXITING) {
+		w.flags |= BB_WAKE_WAKER_EXITING | BB_WAKE_EXIT_SEEN;
+		w.exit_ts = w.ts;
+		w.exit_runq_ns = w.runq_ns;
+		w.exit_waker_pid = w.waker_pid;
+		w.exit_waker_tgid = w.waker_tgid;
 	}
 	if (bpf_map_update_elem(&last_wake, &tid, &w, BPF_ANY))
 		count_drop(); /* full: a fork would claim no wakeup */
@@ -96,8 +114,12 @@ int BPF_PROG(handle_start_fork, struct task_struct *parent, struct task_struct *
 	e->parent_tgid = parent_tgid;
 	e->wake_ns = 0;
 	e->runq_ns = 0;
+	e->exit_wake_ns = 0;
+	e->exit_runq_ns = 0;
 	e->waker_pid = 0;
 	e->waker_tgid = 0;
+	e->exit_waker_pid = 0;
+	e->exit_waker_tgid = 0;
 	e->flags = 0;
 	e->__pad = 0;
 	__builtin_memset(e->waker_comm, 0, sizeof(e->waker_comm));
@@ -106,11 +128,15 @@ int BPF_PROG(handle_start_fork, struct task_struct *parent, struct task_struct *
 		e->wake_ns = w->ts;
 		e->waker_pid = w->waker_pid;
 		e->waker_tgid = w->waker_tgid;
-		e->flags = BB_WAKE_SEEN | (w->flags & BB_WAKE_WAKER_EXITING);
+		e->exit_wake_ns = w->exit_ts;
+		e->exit_waker_pid = w->exit_waker_pid;
+		e->exit_waker_tgid = w->exit_waker_tgid;
+		e->flags = BB_WAKE_SEEN | (w->flags & (BB_WAKE_WAKER_EXITING | BB_WAKE_EXIT_SEEN));
 		__builtin_memcpy(e->waker_comm, w->waker_comm, sizeof(e->waker_comm));
 		t = (w->flags & BB_WAKE_RUNQ_KNOWN) ? bpf_map_lookup_elem(&threads, &parent_tid) : NULL;
-		if (t && t->acct.runq_ns >= w->runq_ns) {
+		if (t && t->acct.runq_ns >= w->runq_ns && w->runq_ns >= w->exit_runq_ns) {
 			e->runq_ns = t->acct.runq_ns - w->runq_ns;
+			e->exit_runq_ns = t->acct.runq_ns - w->exit_runq_ns;
 			e->flags |= BB_WAKE_RUNQ_KNOWN;
 		}
 	}

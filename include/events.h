@@ -402,7 +402,8 @@ _Static_assert(sizeof(struct bb_file_counts_event) == 32, "bb_file_counts_event 
 
 #define BB_WAKE_SEEN 0x1u	    /* the parent thread was woken since it was tracked */
 #define BB_WAKE_WAKER_EXITING 0x2u /* the waker was exiting (PF_EXITING): its exit woke the parent */
-#define BB_WAKE_RUNQ_KNOWN 0x4u    /* runq_ns is valid (--sched was not off) */
+#define BB_WAKE_RUNQ_KNOWN 0x4u    /* runq_ns and exit_runq_ns are valid (--sched was not off) */
+#define BB_WAKE_EXIT_SEEN 0x8u	    /* exit_* are valid: an exiting task woke the parent since it was tracked */
 
 /*
  * A tracked thread forked a process (hdr.ts_ns: the fork; hdr.pid/tgid:
@@ -410,21 +411,28 @@ _Static_assert(sizeof(struct bb_file_counts_event) == 32, "bb_file_counts_event 
  * woke it (the task running when sched_waking fired; a wakeup from an
  * interrupt names whatever task it interrupted).  make -jN forks a job
  * when a running job's exit wakes it: the waker is that job, exiting.
+ * The last wakeup by an exiting task rides along too: between that exit
+ * and the fork the parent may sleep again (a stat on a network file
+ * system), and the wakeup that ends such a sleep is an interrupt's.
  * One record per process the build starts, not one per wakeup.
  */
 struct bb_start_wake_event {
 	struct bb_event_header hdr;
-	__u64 wake_ns;	   /* the parent thread's last wakeup; with BB_WAKE_SEEN */
-	__u64 runq_ns;	   /* its run-queue wait since then; with BB_WAKE_RUNQ_KNOWN */
-	__u32 parent_pid;  /* the forking thread */
+	__u64 wake_ns;	    /* the parent thread's last wakeup; with BB_WAKE_SEEN */
+	__u64 runq_ns;	    /* its run-queue wait since then; with BB_WAKE_RUNQ_KNOWN */
+	__u64 exit_wake_ns; /* its last wakeup by an exiting task; with BB_WAKE_EXIT_SEEN */
+	__u64 exit_runq_ns; /* its run-queue wait since then; with BB_WAKE_RUNQ_KNOWN */
+	__u32 parent_pid;   /* the forking thread */
 	__u32 parent_tgid;
-	__u32 waker_pid;   /* the waking task (thread), 0: the idle task or none */
+	__u32 waker_pid;    /* the waking task (thread), 0: the idle task or none */
 	__u32 waker_tgid;
-	__u32 flags;	   /* BB_WAKE_* */
+	__u32 exit_waker_pid; /* the exiting task of exit_wake_ns */
+	__u32 exit_waker_tgid;
+	__u32 flags;	    /* BB_WAKE_* */
 	__u32 __pad;
 	char waker_comm[BB_COMM_LEN];
 };
-_Static_assert(sizeof(struct bb_start_wake_event) == 80, "bb_start_wake_event ABI");
+_Static_assert(sizeof(struct bb_start_wake_event) == 104, "bb_start_wake_event ABI");
 
 /*
  * --attach, --cgroup: a process that was already running when buildbpf

@@ -50,7 +50,10 @@ static void job(struct fixture *f, __u32 parent, __u32 pid, const char *program,
 	synth_exit(f->m, end, pid, pid, true, 0);
 }
 
-/* The start-wake record of child's fork at fork_ns (flags BB_WAKE_*). */
+/*
+ * The start-wake record of child's fork at fork_ns (flags BB_WAKE_*): its
+ * parent's last wakeup, which, by an exiting waker, is its last by an exit too.
+ */
 static void wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker,
 		 const char *waker_comm, __u32 flags, __u64 runq_ns)
 {
@@ -66,6 +69,12 @@ static void wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __
 	};
 
 	strncpy(e.waker_comm, waker_comm, sizeof(e.waker_comm) - 1);
+	if (flags & BB_WAKE_WAKER_EXITING) {
+		e.flags |= BB_WAKE_EXIT_SEEN;
+		e.exit_wake_ns = wake_ns;
+		e.exit_runq_ns = runq_ns;
+		e.exit_waker_pid = e.exit_waker_tgid = waker;
+	}
 	cr_assert(eq(int, start_wakes__add(f->w, &e, sizeof(e)), 0));
 }
 
@@ -410,5 +419,30 @@ Test(start_cause, a_record_finds_its_fork_however_far_its_clock_was_read)
 	cr_assert(eq(int, cause(&f, 102)->wait, START_JOB_SLOT));
 	cr_assert(eq(sz, f.sc.records, 3));
 	cr_assert(eq(sz, f.sc.unmatched, 1), "the last record names make, which did not fork the second 101");
+	end(&f);
+}
+
+/* make's stat after the job's exit slept on a network file system: an interrupt woke it last, the exit still counts. */
+Test(start_cause, an_io_wakeup_after_the_jobs_exit_does_not_hide_it)
+{
+	struct fixture f;
+	struct bb_start_wake_event e = {
+		.hdr = { .ts_ns = 503 * MS, .type = BB_EV_START_WAKE, .pid = 102, .tgid = 102 },
+		.wake_ns = 502 * MS, /* the I/O completion, in an interrupt over the idle task */
+		.exit_wake_ns = 500 * MS,
+		.parent_pid = MAKE, .parent_tgid = MAKE,
+		.waker_comm = "swapper/1",
+		.exit_waker_pid = 101, .exit_waker_tgid = 101,
+		.flags = BB_WAKE_SEEN | BB_WAKE_EXIT_SEEN,
+	};
+
+	begin(&f);
+	job(&f, MAKE, 101, "sleep", 2 * MS, 500 * MS + 100000);
+	job(&f, MAKE, 102, "sleep", 503 * MS, 900 * MS);
+	cr_assert(eq(int, start_wakes__add(f.w, &e, sizeof(e)), 0));
+	compute(&f, 901 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_JOB_SLOT));
+	cr_assert(eq(long, cause(&f, 102)->by, idx(&f, 101)));
 	end(&f);
 }

@@ -85,28 +85,52 @@ static size_t jobs_at(const struct lookup *l, size_t parent, __u64 ts)
 	return n;
 }
 
+/* One wakeup of the parent: when, who, and its run-queue wait from then to the fork. */
+struct wakeup {
+	__u64 ts, runq;
+	long waker; /* model->procs; -1: not a build process */
+	bool exit;  /* the waker was exiting */
+};
+
 /*
- * The gap of c, child of parent (ready to fork), given the parent's last
- * wakeup (rec).
+ * The wakeup of rec that ended the parent's wait for its child: the last
+ * by an exit if there was one since ready (after it the parent may have
+ * slept on I/O, woken by an interrupt), else the last.  false: none since
+ * ready.
+ */
+static bool wakeup_since_ready(const struct start_cause *c, const struct lookup *l,
+			       const struct bb_start_wake_event *rec, struct wakeup *w)
+{
+	bool runq = rec->flags & BB_WAKE_RUNQ_KNOWN;
+
+	if ((rec->flags & BB_WAKE_EXIT_SEEN) && rec->exit_wake_ns >= c->ready_ns && rec->exit_wake_ns <= c->start_ns) {
+		*w = (struct wakeup){ rec->exit_wake_ns, runq ? rec->exit_runq_ns : 0, -1, true };
+		w->waker = proc_index__at(l->pids, rec->exit_waker_tgid, rec->exit_wake_ns);
+		return true;
+	}
+	if ((rec->flags & BB_WAKE_SEEN) && rec->wake_ns >= c->ready_ns && rec->wake_ns <= c->start_ns) {
+		*w = (struct wakeup){ rec->wake_ns, runq ? rec->runq_ns : 0, -1, rec->flags & BB_WAKE_WAKER_EXITING };
+		w->waker = rec->waker_tgid ? proc_index__at(l->pids, rec->waker_tgid, rec->wake_ns) : -1;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The gap of c, child of parent (ready to fork), given the parent's
+ * wakeups (rec).
  */
 static void attribute(struct start_cause *c, const struct lookup *l, size_t parent,
 		      const struct bb_start_wake_event *rec)
 {
 	const struct model *m = l->m;
-	__u64 gap = c->start_ns - c->ready_ns, runq = 0;
-	bool woke_after = false;
-	long waker = -1;
+	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
+	struct wakeup w = { .waker = -1 };
+	bool woke = rec && wakeup_since_ready(c, l, rec, &w);
 
-	if (rec && (rec->flags & BB_WAKE_SEEN)) {
-		waker = rec->waker_tgid ? proc_index__at(l->pids, rec->waker_tgid, rec->wake_ns) : -1;
-		woke_after = rec->wake_ns >= c->ready_ns && rec->wake_ns <= c->start_ns;
-	}
-	if (rec && (rec->flags & BB_WAKE_RUNQ_KNOWN))
-		runq = rec->runq_ns < gap ? rec->runq_ns : gap;
-	c->runq_ns = runq;
 	/* The exit of the job that wrote its input woke the parent: that
 	 * write was what it waited for, however long the reaction took. */
-	if (c->input >= 0 && waker >= 0 && (rec->flags & BB_WAKE_WAKER_EXITING) && is_within(m, c->input, waker)) {
+	if (c->input >= 0 && woke && w.exit && w.waker >= 0 && is_within(m, c->input, w.waker)) {
 		c->wait = START_INPUT;
 		c->by = c->input;
 		return;
@@ -120,30 +144,34 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		c->wait = START_UNEXPLAINED;
 		return;
 	}
-	if (woke_after) {
-		/* [ready, wake] the parent slept; [wake, fork] it waited for a
-		 * CPU (runq) or ran: the larger share names the cause. */
-		__u64 slept = rec->wake_ns - c->ready_ns, after = c->start_ns - rec->wake_ns;
-
-		if (runq > slept && runq * 2 >= after)
-			c->wait = START_RUN_QUEUE;
-		else if (after > slept)
-			c->wait = START_PARENT_BUSY;
-		else if (waker >= 0) {
-			/* An exit freed a slot only if the parent then ran as
-			 * many jobs as it ever did. */
-			c->wait = !(rec->flags & BB_WAKE_WAKER_EXITING)			 ? START_WOKEN :
-				  jobs_at(l, parent, rec->wake_ns) >= l->max_jobs[parent] ? START_JOB_SLOT :
-											   START_AFTER_JOB;
-			c->by = waker;
-		} else {
-			c->wait = START_UNEXPLAINED;
-			memcpy(c->waker_comm, rec->waker_comm, sizeof(c->waker_comm));
-		}
+	if (!woke) {
+		/* Not woken since it was ready: the parent ran, or waited for a CPU. */
+		runq = (rec->flags & BB_WAKE_RUNQ_KNOWN) ? rec->runq_ns : 0;
+		c->runq_ns = runq < gap ? runq : gap;
+		c->wait = c->runq_ns * 2 > gap ? START_RUN_QUEUE : START_PARENT_BUSY;
 		return;
 	}
-	/* Not woken since it was ready: the parent ran, or waited for a CPU. */
-	c->wait = runq * 2 > gap ? START_RUN_QUEUE : START_PARENT_BUSY;
+	/* [ready, wakeup] the parent slept; [wakeup, fork] it waited for a CPU
+	 * (runq) or worked: the larger share names the cause. */
+	slept = w.ts - c->ready_ns;
+	after = c->start_ns - w.ts;
+	c->runq_ns = w.runq < after ? w.runq : after;
+	if (c->runq_ns > slept && c->runq_ns * 2 >= after) {
+		c->wait = START_RUN_QUEUE;
+	} else if (after > slept) {
+		c->wait = START_PARENT_BUSY;
+	} else if (w.waker >= 0) {
+		/* An exit freed a slot only if the parent then ran as many
+		 * jobs as it ever did. */
+		c->wait = !w.exit					      ? START_WOKEN :
+			  jobs_at(l, parent, w.ts) >= l->max_jobs[parent] ? START_JOB_SLOT :
+									      START_AFTER_JOB;
+		c->by = w.waker;
+	} else {
+		c->wait = START_UNEXPLAINED;
+		if (!w.exit)
+			memcpy(c->waker_comm, rec->waker_comm, sizeof(c->waker_comm));
+	}
 }
 
 static int by_time(const void *a, const void *b)
