@@ -446,3 +446,30 @@ Test(start_cause, an_io_wakeup_after_the_jobs_exit_does_not_hide_it)
 	cr_assert(eq(long, cause(&f, 102)->by, idx(&f, 101)));
 	end(&f);
 }
+
+/* The generator's exit woke make just before it ended, and make then slept on I/O: still an input wait. */
+Test(start_cause, the_generators_exit_wakeup_before_its_end_is_an_input_wait)
+{
+	struct fixture f;
+	struct bb_start_wake_event e = {
+		.hdr = { .ts_ns = 320 * MS, .type = BB_EV_START_WAKE, .pid = 102, .tgid = 102 },
+		.wake_ns = 315 * MS,
+		.exit_wake_ns = 299 * MS + 900000, /* before gen's last switch-out at 300 ms */
+		.parent_pid = MAKE, .parent_tgid = MAKE,
+		.waker_comm = "cc1",
+		.exit_waker_pid = 101, .exit_waker_tgid = 101,
+		.flags = BB_WAKE_SEEN | BB_WAKE_EXIT_SEEN,
+	};
+
+	begin(&f);
+	job(&f, MAKE, 101, "gen", 2 * MS, 300 * MS);
+	synth_file_open(f.fl, 250 * MS, 101, DEV, 1, true, "src/gen.h");
+	job(&f, MAKE, 102, "cc", 320 * MS, 400 * MS);
+	synth_file_open(f.fl, 330 * MS, 102, DEV, 1, false, "src/gen.h");
+	cr_assert(eq(int, start_wakes__add(f.w, &e, sizeof(e)), 0));
+	compute(&f, 401 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_INPUT));
+	cr_assert(eq(long, cause(&f, 102)->by, idx(&f, 101)));
+	end(&f);
+}

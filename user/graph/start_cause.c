@@ -96,16 +96,20 @@ struct wakeup {
  * The wakeup of rec that ended the parent's wait for its child: the last
  * by an exit if there was one since ready (after it the parent may have
  * slept on I/O, woken by an interrupt), else the last.  false: none since
- * ready.
+ * ready.  The exit of the job holding c's input wakes the parent before
+ * that job ends, so before ready: it counts too.
  */
 static bool wakeup_since_ready(const struct start_cause *c, const struct lookup *l,
 			       const struct bb_start_wake_event *rec, struct wakeup *w)
 {
 	bool runq = rec->flags & BB_WAKE_RUNQ_KNOWN;
+	long exit_waker = -1;
 
-	if ((rec->flags & BB_WAKE_EXIT_SEEN) && rec->exit_wake_ns >= c->ready_ns && rec->exit_wake_ns <= c->start_ns) {
-		*w = (struct wakeup){ rec->exit_wake_ns, runq ? rec->exit_runq_ns : 0, -1, true };
-		w->waker = proc_index__at(l->pids, rec->exit_waker_tgid, rec->exit_wake_ns);
+	if ((rec->flags & BB_WAKE_EXIT_SEEN) && rec->exit_wake_ns <= c->start_ns)
+		exit_waker = proc_index__at(l->pids, rec->exit_waker_tgid, rec->exit_wake_ns);
+	if ((rec->flags & BB_WAKE_EXIT_SEEN) && rec->exit_wake_ns <= c->start_ns &&
+	    (rec->exit_wake_ns >= c->ready_ns || (c->input >= 0 && exit_waker >= 0 && is_within(l->m, c->input, exit_waker)))) {
+		*w = (struct wakeup){ rec->exit_wake_ns, runq ? rec->exit_runq_ns : 0, exit_waker, true };
 		return true;
 	}
 	if ((rec->flags & BB_WAKE_SEEN) && rec->wake_ns >= c->ready_ns && rec->wake_ns <= c->start_ns) {
