@@ -91,7 +91,8 @@ struct audit *compute_audit(struct audit *a, struct build_graph *g, struct start
 		else
 			in.graph = g;
 	}
-	if (sc && in.graph && rp->wakes) {
+	/* A recording made before the start-wake records has none: no causes, not all unexplained. */
+	if (sc && in.graph && rp->wakes && rp->wakes->nr) {
 		if (start_causes__compute(sc, rp->model, g, rp->wakes))
 			fprintf(stderr, "buildbpf: warning: out of memory computing why processes started when they did\n");
 		else

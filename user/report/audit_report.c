@@ -151,21 +151,27 @@ static void put_start_waits(FILE *out, const struct start_causes *sc)
 		{ START_UNEXPLAINED, "unexplained" },
 	};
 	const char *sep = " ";
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
 	size_t i;
 
-	fputs("buildbpf: processes started after waiting for:", out);
+	fputs("processes started after waiting for:", f);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		size_t n = sc->counts[kinds[i].wait];
 		__u64 ns = sc->waited_ns[kinds[i].wait];
 
 		if (!n || (kinds[i].wait != START_INPUT && ns < AUDIT_STEP_MIN_NS))
 			continue;
-		fprintf(out, "%s%s %zu", sep, kinds[i].label, n);
-		if (kinds[i].wait != START_INPUT)
-			fprintf(out, " (%.2f s in all)", sec(ns));
+		fprintf(f, "%s%s %zu", sep, kinds[i].label, n);
+		if (kinds[i].wait != START_INPUT) {
+			fputs(" (", f);
+			report_put_sec(f, ns);
+			fputs(" in all)", f);
+		}
 		sep = ", ";
 	}
-	fputs(*sep == ' ' ? " nothing\n" : "\n", out);
+	fputs(*sep == ' ' ? " nothing" : "", f);
+	report_line__end(&l);
 }
 
 /*
