@@ -147,4 +147,12 @@ const struct proc_instance *proc_top(const struct model *m, const struct proc_in
 /* The image a process ran at time ts; NULL before its first exec. */
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns);
 
+/*
+ * The process tree as arrays (CSR): the children of procs[i] are
+ * (*children)[(*child_off)[i] .. (*child_off)[i + 1]), in model order.
+ * *child_off has nr_procs + 1 entries, *children at least one; the caller
+ * frees both.  0, or -ENOMEM with both NULL.
+ */
+int model__index_children(const struct model *m, size_t **child_off, size_t **children);
+
 #endif /* BUILDBPF_MODEL_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Reconstruction from synthetic event sequences. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -58,6 +59,41 @@ Test(model, tree_of_a_small_build)
 	cr_assert(eq(u64, cc->execs[0].end_ns, 20 * MS));
 	cr_assert(eq(str, (char *)make->comm, "make"));
 	cr_assert(eq(sz, m->stats.orphan_events, 0));
+	model__free(m);
+}
+
+/* make forks two shells, the second forks cc: the index lists each one's children. */
+Test(model, children_index_lists_each_process_children)
+{
+	struct model *m = model__new(100, 10 * MS);
+	const struct proc_instance *make, *sh1, *sh2, *cc;
+	size_t *off = NULL, *kids = NULL;
+
+	synth_exec(m, 11 * MS, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	synth_fork(m, 12 * MS, 100, 101, 101, false);
+	synth_fork(m, 13 * MS, 100, 102, 102, false);
+	synth_fork(m, 14 * MS, 102, 103, 103, false);
+	synth_exit(m, 15 * MS, 101, 101, true, 0);
+	synth_exit(m, 16 * MS, 103, 103, true, 0);
+	synth_exit(m, 17 * MS, 102, 102, true, 0);
+	synth_exit(m, 18 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 18 * MS), 0));
+	make = find_proc(m, 100, 0);
+	sh1 = find_proc(m, 101, 0);
+	sh2 = find_proc(m, 102, 0);
+	cc = find_proc(m, 103, 0);
+	cr_assert(make && sh1 && sh2 && cc);
+
+	cr_assert(eq(int, model__index_children(m, &off, &kids), 0));
+	cr_assert(eq(sz, off[make->id + 1] - off[make->id], 2));
+	cr_assert(eq(sz, kids[off[make->id]], sh1->id));
+	cr_assert(eq(sz, kids[off[make->id] + 1], sh2->id));
+	cr_assert(eq(sz, off[sh1->id + 1] - off[sh1->id], 0));
+	cr_assert(eq(sz, off[sh2->id + 1] - off[sh2->id], 1));
+	cr_assert(eq(sz, kids[off[sh2->id]], cc->id));
+	cr_assert(eq(sz, off[m->nr_procs], 3), "every process but the root is someone's child");
+	free(off);
+	free(kids);
 	model__free(m);
 }
 

@@ -318,27 +318,12 @@ static void count_files(struct work *w, struct build_graph *g, const struct file
 static int index_tree(struct work *w, const struct build_graph *g)
 {
 	const struct model *m = w->m;
-	size_t i, n = m->nr_procs, *fill;
+	size_t i, n = m->nr_procs;
 
-	w->child_off = calloc(n + 1, sizeof(*w->child_off));
-	w->children = calloc(n ? n : 1, sizeof(*w->children));
 	w->input_off = calloc(n + 1, sizeof(*w->input_off));
 	w->sequential = calloc(n ? n : 1, sizeof(*w->sequential));
-	fill = calloc(n + 1, sizeof(*fill));
-	if (!w->child_off || !w->children || !w->input_off || !w->sequential || !fill) {
-		free(fill);
+	if (!w->input_off || !w->sequential || model__index_children(m, &w->child_off, &w->children))
 		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		if (m->procs[i].parent >= 0)
-			w->child_off[m->procs[i].parent + 1]++;
-	for (i = 0; i < n; i++)
-		w->child_off[i + 1] += w->child_off[i];
-	memcpy(fill, w->child_off, (n + 1) * sizeof(*fill));
-	for (i = 0; i < n; i++)
-		if (m->procs[i].parent >= 0)
-			w->children[fill[m->procs[i].parent]++] = i;
-	free(fill);
 	for (i = 0; i < n; i++) {
 		size_t k;
 		__u64 max_end = 0;

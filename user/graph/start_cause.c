@@ -194,28 +194,15 @@ static int by_time(const void *a, const void *b)
 static int index_jobs(struct lookup *l)
 {
 	const struct model *m = l->m;
-	size_t i, k, n = m->nr_procs, *fill;
+	size_t i, k, n = m->nr_procs;
 	__s64 *ev;
 
-	l->child_off = calloc(n + 1, sizeof(*l->child_off));
-	l->children = calloc(n ? n : 1, sizeof(*l->children));
 	l->max_jobs = calloc(n ? n : 1, sizeof(*l->max_jobs));
-	fill = calloc(n + 1, sizeof(*fill));
 	ev = calloc(2 * (n ? n : 1), sizeof(*ev));
-	if (!l->child_off || !l->children || !l->max_jobs || !fill || !ev) {
-		free(fill);
+	if (!l->max_jobs || !ev || model__index_children(m, &l->child_off, &l->children)) {
 		free(ev);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++)
-		if (m->procs[i].parent >= 0)
-			l->child_off[m->procs[i].parent + 1]++;
-	for (i = 0; i < n; i++)
-		l->child_off[i + 1] += l->child_off[i];
-	memcpy(fill, l->child_off, (n + 1) * sizeof(*fill));
-	for (i = 0; i < n; i++)
-		if (m->procs[i].parent >= 0)
-			l->children[fill[m->procs[i].parent]++] = i;
 	for (i = 0; i < n; i++) {
 		size_t nr = 0, alive = 0;
 
@@ -231,7 +218,6 @@ static int index_jobs(struct lookup *l)
 				l->max_jobs[i] = alive;
 		}
 	}
-	free(fill);
 	free(ev);
 	return 0;
 }

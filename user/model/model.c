@@ -623,3 +623,32 @@ void model__free(struct model *m)
 	}
 	free(m);
 }
+
+int model__index_children(const struct model *m, size_t **child_off, size_t **children)
+{
+	size_t i, n = m->nr_procs, *off, *kids, *fill;
+
+	off = calloc(n + 1, sizeof(*off));
+	kids = calloc(n ? n : 1, sizeof(*kids));
+	fill = calloc(n + 1, sizeof(*fill));
+	if (!off || !kids || !fill) {
+		free(off);
+		free(kids);
+		free(fill);
+		*child_off = *children = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (m->procs[i].parent >= 0)
+			off[m->procs[i].parent + 1]++;
+	for (i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	memcpy(fill, off, (n + 1) * sizeof(*fill));
+	for (i = 0; i < n; i++)
+		if (m->procs[i].parent >= 0)
+			kids[fill[m->procs[i].parent]++] = i;
+	free(fill);
+	*child_off = off;
+	*children = kids;
+	return 0;
+}
