@@ -24,6 +24,7 @@
 #include "model/model.h"
 #include "model/parallelism.h"
 #include "report/audit_whatif.h"
+#include "report/jobs_fit.h"
 
 /* Version of the --summary-json schema; bumped when a field changes meaning. */
 #define AUDIT_JSON_VERSION 1
@@ -191,6 +192,7 @@ struct audit {
 	size_t oom_killed; /* processes the OOM killer chose */
 	bool psi_known;	   /* the machine's memory stall was recorded: */
 	__u64 psi_some_us, psi_full_us;
+	struct jobs_fit fit; /* the -j that fits the RAM (report/jobs_fit.h) */
 	const char *partial_reason;
 };
 

@@ -621,7 +621,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	if (!a->par)
 		a->sched = SCHED_OFF;
 
-	err = compute_wrappers(a, m);
+	err = compute_wrappers(a, m) ?: jobs_fit__compute(&a->fit, m, a->wrapper);
 	if (err)
 		goto cleanup;
 	for (i = 0; i < m->nr_procs; i++) {

@@ -374,4 +374,5 @@ void audit_answers__print(FILE *out, const struct audit *a, const struct model *
 	put_program_wall(out, a);
 	put_speed_up(out, a, m);
 	audit_whatif__print_answer(out, a, m);
+	jobs_fit__print(out, &a->fit, m);
 }

@@ -393,6 +393,30 @@ static struct json_object *new_peak_top(const struct model *m)
 	return json_done(arr, err);
 }
 
+/* The -j that fits the RAM (report/jobs_fit.h): the figures behind it, or why there is none. */
+static struct json_object *new_jobs_fit(const struct jobs_fit *f)
+{
+	struct json_object *o = json_object_new_object();
+	bool ok = f->verdict == JOBS_FIT_OK;
+	int err;
+
+	err = (ok ? json_put_int(o, "jobs", f->jobs) ?: json_put_int(o, "expected_peak_kb", f->expected_kb) ?:
+			    json_put_null(o, "reason")
+		  : json_put_null(o, "jobs") ?: json_put_null(o, "expected_peak_kb") ?:
+			    json_put_str(o, "reason", jobs_fit__reason(f->verdict))) ?:
+	      (f->program ? json_put_clean_str(o, "program", f->program) : json_put_null(o, "program")) ?:
+	      json_put_int(o, "runs", f->runs) ?:
+	      json_put_int(o, "min_runs", JOBS_FIT_MIN_RUNS) ?:
+	      json_put_int(o, "job_peak_kb", f->job_kb) ?:
+	      json_put_int(o, "percentile", JOBS_FIT_PERCENTILE) ?:
+	      json_put_int(o, "most_at_once", f->at_once) ?:
+	      json_put_int(o, "base_kb", f->base_kb) ?:
+	      json_put_int(o, "base_processes", f->nr_base) ?:
+	      (f->ram_kb ? json_put_int(o, "ram_kb", f->ram_kb) : json_put_null(o, "ram_kb")) ?:
+	      json_put(o, "ram_share", new_share(JOBS_FIT_RAM_PERMILLE / 1000.0));
+	return json_done(o, err);
+}
+
 static struct json_object *new_memory(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object();
@@ -408,7 +432,8 @@ static struct json_object *new_memory(const struct audit *a, const struct model 
 	      json_put_int(o, "oom_killed", a->oom_killed) ?:
 	      (a->psi_known ? json_put_ms(o, "stall_some_ms", a->psi_some_us * 1000) ?:
 				      json_put_ms(o, "stall_full_ms", a->psi_full_us * 1000)
-			    : json_put_null(o, "stall_some_ms") ?: json_put_null(o, "stall_full_ms"));
+			    : json_put_null(o, "stall_some_ms") ?: json_put_null(o, "stall_full_ms")) ?:
+	      json_put(o, "jobs_fit", new_jobs_fit(&a->fit));
 	return json_done(o, err);
 }
 
