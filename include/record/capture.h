@@ -43,6 +43,15 @@ int capture__track(struct capture *c, pid_t pid, __u64 since_ns);
  * totals.  -EEXIST when the kernel tracks it already (its fork was seen).
  */
 int capture__seed(struct capture *c, pid_t tgid, const struct bb_proc_acct *acct);
+/*
+ * --attach, --cgroup: the resident memory of a process tracked while
+ * running, which the kernel learns only at its next RSS change of its own
+ * (an idle process may make none): read from /proc/PID/statm, once, AFTER
+ * the process is tracked, so that any change from then on is the kernel's
+ * to record and the kernel's entry, if made first, wins.  No-op without
+ * mem_sampling.  0, or -errno.
+ */
+int capture__seed_rss(struct capture *c, pid_t tgid);
 /* --attach: a running thread's scheduler state (no-op without --sched). */
 int capture__seed_thread(struct capture *c, pid_t tid, const struct bb_thread *t);
 /* Stops tracking a process that was seeded but is gone. */

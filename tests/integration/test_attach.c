@@ -487,3 +487,165 @@ Test(attach, without_follow_the_daemons_jobs_are_not_the_builds)
 {
 	check_follow(false);
 }
+
+/* ---- the build's memory in an attached tree ---- */
+
+#define HOG_KB (100 * 1024ll) /* mem-hog 100: 100 MiB touched, in KiB */
+
+/* The pid in run.dir's file name, once written; then waits until that process holds at least kb resident. */
+static pid_t wait_resident(const char *name, long long kb)
+{
+	long long size, pages = 0;
+	pid_t pid = 0;
+	char path[64];
+	FILE *f;
+
+	for (int i = 0; i < 3000; i++) {
+		char *text = bb_read_file(bb_path(&run, name), NULL);
+
+		pid = text ? atoi(text) : 0;
+		free(text);
+		snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+		if (pid > 0 && (f = fopen(path, "r"))) {
+			if (fscanf(f, "%lld %lld", &size, &pages) != 2)
+				pages = 0;
+			fclose(f);
+			if (pages * (sysconf(_SC_PAGESIZE) / 1024) >= kb)
+				return pid;
+		}
+		usleep(10 * 1000);
+	}
+	cr_assert_fail("process %d never held %lld KiB", (int)pid, kb);
+	return -1;
+}
+
+/*
+ * A 100 MiB holder found running, idle (no RSS change of its own after
+ * the attach), then killed: the counter starts at its 100 MiB, its peak is
+ * it, and it falls once it is gone.  target_args: the rest of the record
+ * command (the target option); the hog's pid is in run.dir's "hogpid".
+ */
+static void check_found_memory(const char *const target_args[])
+{
+	const char *args[16] = { "record", "-q", "-o", "m.bbl", "--mem-period", "100ms" };
+	char out[128], err[128];
+	struct json_object *trace, *summary, *mem, *top;
+	double mb[4096];
+	size_t n, i = 6;
+	pid_t hog, bb;
+	int status;
+
+	hog = wait_resident("hogpid", HOG_KB);
+	for (; *target_args && i < 15; target_args++)
+		args[i++] = *target_args;
+	snprintf(out, sizeof(out), "%s.bg-stdout", run.dir);
+	snprintf(err, sizeof(err), "%s.bg-stderr", run.dir);
+	bb = start_buildbpf(args, out, err);
+	wait_recording(bb, bb_path(&run, "m.bbl"), 0.8);
+	cr_assert_eq(kill(hog, SIGKILL), 0);
+	usleep(800 * 1000);
+	cr_assert_eq(kill(bb, SIGINT), 0);
+	cr_assert_eq(waitpid(bb, &status, 0), bb);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "buildbpf ended with status %#x: %s", status,
+		  bb_read_file(err, NULL));
+	bb_run_in(&run, (const char *const[]){ "convert", "-q", "m.bbl", "-o", "t.json", "--summary-json", "s.json",
+					       NULL },
+		  NULL);
+	cr_assert_eq(run.status, 0, "%s", run.err);
+
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	n = bb_counter(trace, "build memory", "MB", mb, NULL, 4096);
+	cr_assert_geq(n, 4, "%zu points of the build memory counter", n);
+	/* From the first sample: the hog was counted before any change of its own. */
+	cr_assert_geq(mb[0] * 1024, HOG_KB, "first point %.1f MB", mb[0]);
+	cr_assert_leq(mb[0] * 1024, HOG_KB + 20 * 1024, "first point %.1f MB", mb[0]);
+	cr_assert_lt(mb[n - 1] * 1024, 20 * 1024, "still %.1f MB after the hog was killed", mb[n - 1]);
+	summary = bb_load_summary(&run, "s.json");
+	mem = json_object_object_get(summary, "memory");
+	cr_assert_geq(json_object_get_int64(json_object_object_get(mem, "peak_kb")), HOG_KB);
+	cr_assert_leq(json_object_get_int64(json_object_object_get(mem, "peak_kb")), HOG_KB + 20 * 1024);
+	top = json_object_array_get_idx(json_object_object_get(mem, "peak_top"), 0);
+	cr_assert_str_eq(json_object_get_string(json_object_object_get(top, "name")), "mem-hog");
+	bb_reliability("build memory of a tree found running", "a 100 MiB holder counted from the first sample",
+		       trace, "first %.1f MB, last %.1f MB", mb[0], mb[n - 1]);
+	json_object_put(summary);
+	json_object_put(trace);
+	unlink(out);
+	unlink(err);
+}
+
+Test(attach, build_memory_counts_a_holder_found_running)
+{
+	char script[4400], pid_arg[16];
+	pid_t target;
+
+	snprintf(script, sizeof(script), "cd %s; %s 100 --hold 60000 & echo $! > hogpid; wait; sleep 30", run.dir,
+		 bb_test_prog("mem-hog"));
+	target = start_target(script, 0);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)target);
+	check_found_memory((const char *const[]){ "--attach", pid_arg, NULL });
+	stop_target(target);
+}
+
+Test(attach, build_memory_counts_a_cgroups_holder_found_running)
+{
+	char cgroup[4200], rel[64], script[8800], cgroup_arg[80];
+	pid_t target;
+
+	make_cgroup(cgroup, sizeof(cgroup), rel, sizeof(rel));
+	snprintf(script, sizeof(script), "echo $$ > %s/cgroup.procs; cd %s; %s 100 --hold 60000 & echo $! > hogpid; "
+		 "wait; sleep 30", cgroup, run.dir, bb_test_prog("mem-hog"));
+	target = start_target(script, 0);
+	snprintf(cgroup_arg, sizeof(cgroup_arg), "/%s", rel);
+	check_found_memory((const char *const[]){ "--cgroup", cgroup_arg, NULL });
+	stop_target(target);
+	remove_cgroup(cgroup);
+}
+
+/* Moved into the --cgroup while the trace runs, idle: counted from the move, not from its next change. */
+Test(attach, build_memory_counts_a_holder_moved_into_the_cgroup)
+{
+	char cgroup[4200], rel[64], script[8800], cgroup_arg[80], out[128], err[128];
+	struct json_object *trace;
+	pid_t inside, outside, hog, bb;
+	double mb[4096], peak = 0;
+	size_t n, i;
+	int status;
+
+	make_cgroup(cgroup, sizeof(cgroup), rel, sizeof(rel));
+	snprintf(script, sizeof(script), "echo $$ > %s/cgroup.procs; sleep 30", cgroup);
+	inside = start_target(script, 0);
+	snprintf(script, sizeof(script), "cd %s; echo $$ > hogpid; exec %s 100 --hold 60000", run.dir,
+		 bb_test_prog("mem-hog"));
+	outside = start_target(script, 0);
+	hog = wait_resident("hogpid", HOG_KB);
+	cr_assert_eq(hog, outside);
+	snprintf(cgroup_arg, sizeof(cgroup_arg), "/%s", rel);
+	snprintf(out, sizeof(out), "%s.bg-stdout", run.dir);
+	snprintf(err, sizeof(err), "%s.bg-stderr", run.dir);
+	bb = start_buildbpf((const char *const[]){ "record", "-q", "-o", "m.bbl", "--mem-period", "100ms", "--cgroup",
+						   cgroup_arg, NULL },
+			    out, err);
+	wait_recording(bb, bb_path(&run, "m.bbl"), 0.3);
+	move_to_cgroup(cgroup, hog);
+	usleep(800 * 1000);
+	cr_assert_eq(kill(bb, SIGINT), 0);
+	cr_assert_eq(waitpid(bb, &status, 0), bb);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "buildbpf ended with status %#x: %s", status,
+		  bb_read_file(err, NULL));
+	bb_run_in(&run, (const char *const[]){ "convert", "-q", "m.bbl", "-o", "t.json", NULL }, NULL);
+	cr_assert_eq(run.status, 0, "%s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	n = bb_counter(trace, "build memory", "MB", mb, NULL, 4096);
+	for (i = 0; i < n; i++)
+		peak = mb[i] > peak ? mb[i] : peak;
+	cr_assert_lt(mb[0] * 1024, 20 * 1024, "first point %.1f MB: before the move", mb[0]);
+	cr_assert_geq(peak * 1024, HOG_KB, "peak %.1f MB after the move", peak);
+	cr_assert_leq(peak * 1024, HOG_KB + 20 * 1024, "peak %.1f MB", peak);
+	json_object_put(trace);
+	unlink(out);
+	unlink(err);
+	stop_target(outside);
+	stop_target(inside);
+	remove_cgroup(cgroup);
+}

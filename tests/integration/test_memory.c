@@ -245,23 +245,6 @@ Test(memory, an_oom_killed_process_is_flagged)
 	json_object_put(trace);
 }
 
-/* The "build memory" counter's points: (ts us, MB), in trace order. */
-static size_t memory_counter(struct json_object *trace, double *mb, long long *ts, size_t max)
-{
-	struct json_object *events = json_object_object_get(trace, "traceEvents");
-	size_t i, n = 0;
-
-	for (i = 0; i < json_object_array_length(events) && n < max; i++) {
-		struct json_object *ev = json_object_array_get_idx(events, i), *name;
-
-		if (!json_object_object_get_ex(ev, "name", &name) || strcmp(json_object_get_string(name), "build memory"))
-			continue;
-		ts[n] = int_field(ev, "ts");
-		mb[n++] = bb_arg_double(ev, "MB");
-	}
-	return n;
-}
-
 /*
  * Two 100 MiB holders, alone and then side by side: the counter rises past
  * each, the side-by-side peak is the sum, and it falls when they exit.
@@ -282,7 +265,7 @@ Test(memory, build_memory_rises_and_falls_with_its_processes)
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	n = memory_counter(trace, mb, ts, 4096);
+	n = bb_counter(trace, "build memory", "MB", mb, ts, 4096);
 	cr_assert(lt(sz, 20, n), "%zu points", n);
 	for (i = 0; i < n; i++)
 		if (mb[i] > peak) {

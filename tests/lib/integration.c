@@ -237,6 +237,25 @@ struct json_object *bb_slices(struct json_object *trace, const char *cat)
 	return out;
 }
 
+size_t bb_counter(struct json_object *trace, const char *name, const char *arg, double *v, long long *ts,
+		  size_t max)
+{
+	struct json_object *events;
+	size_t i, n = 0;
+
+	json_object_object_get_ex(trace, "traceEvents", &events);
+	for (i = 0; i < json_object_array_length(events) && n < max; i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!str_field_is(ev, "ph", "C") || !str_field_is(ev, "name", name))
+			continue;
+		if (ts)
+			ts[n] = int_field(ev, "ts");
+		v[n++] = bb_arg_double(ev, arg);
+	}
+	return n;
+}
+
 struct json_object *bb_arg(struct json_object *ev, const char *key)
 {
 	struct json_object *args, *v;

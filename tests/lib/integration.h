@@ -76,6 +76,9 @@ char *bb_file_text(const char *path, size_t *len);
 struct json_object *bb_load_trace(const char *path);
 /* The X events of category cat (a new array holding references). */
 struct json_object *bb_slices(struct json_object *trace, const char *cat);
+/* The points of counter name (ph "C"): args.<arg> in v[], ts in ts[] (may be NULL), in trace order; how many. */
+size_t bb_counter(struct json_object *trace, const char *name, const char *arg, double *v, long long *ts,
+		  size_t max);
 /* args.<key> of an event, or NULL. */
 struct json_object *bb_arg(struct json_object *ev, const char *key);
 /* args.<key> of an event, as int64 (0 when absent). */

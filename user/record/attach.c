@@ -194,7 +194,7 @@ static int seed_proc(struct capture *cap, const struct attach_proc *p, const str
 	size_t i;
 	int err;
 
-	err = capture__seed(cap, p->tgid, &acct);
+	err = capture__seed(cap, p->tgid, &acct) ?: capture__seed_rss(cap, p->tgid);
 	if (err)
 		return err;
 	for (i = 0; i < nr; i++) {

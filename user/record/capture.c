@@ -19,6 +19,7 @@
 struct capture {
 	struct buildbpf_bpf *skel;
 	bool sched; /* the scheduler programs are loaded and attached */
+	bool mem_sampling; /* rss_stat follows each process's RSS */
 	__u32 page_size_kb;
 	struct ring_buffer *rb;
 	int nr_cpus;
@@ -42,7 +43,11 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct capture *c = ctx;
+	const struct bb_event_header *hdr = data;
 
+	/* Moved into the --cgroup: tracked by the kernel from now on. */
+	if (size >= sizeof(struct bb_proc_found_event) && hdr->type == BB_EV_PROC_FOUND)
+		capture__seed_rss(c, hdr->tgid);
 	return c->fn(c->ctx, data, size);
 }
 
@@ -174,6 +179,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	choose_mem_checkpoints(c->skel);
 	/* Build memory over time: off, no rss_stat program at all. */
 	bpf_program__set_autoload(c->skel->progs.mem_rss_stat, opts->mem_sampling);
+	c->mem_sampling = opts->mem_sampling;
 	/* Wake the reader early enough that a burst never fills the buffer
 	 * between two polls, late enough that it is not woken per event. */
 	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
@@ -272,6 +278,45 @@ int capture__seed(struct capture *c, pid_t tgid, const struct bb_proc_acct *acct
 	/* NOEXIST: an entry the kernel made at the fork is the truer one. */
 	if (bpf_map__update_elem(c->skel->maps.tracked, &key, sizeof(key), acct, sizeof(*acct), BPF_NOEXIST))
 		return -errno;
+	return 0;
+}
+
+/* The resident pages of tgid's address space now (statm's second field); 0 when gone or a kernel thread. */
+static __u64 statm_resident_pages(pid_t tgid)
+{
+	unsigned long long size, resident = 0;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)tgid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu %llu", &size, &resident) != 2)
+		resident = 0;
+	fclose(f);
+	return resident;
+}
+
+int capture__seed_rss(struct capture *c, pid_t tgid)
+{
+	struct bb_mem_proc proc = {};
+	__u32 key = tgid;
+
+	if (!c->mem_sampling)
+		return 0;
+	proc.rss_pages = statm_resident_pages(tgid);
+	if (!proc.rss_pages)
+		return 0;
+	proc.peak_pages = proc.rss_pages;
+	/* NOEXIST: an entry the kernel made since the process was tracked
+	 * holds a later reading. */
+	if (bpf_map__update_elem(c->skel->maps.mem_images, &key, sizeof(key), &proc, sizeof(proc), BPF_NOEXIST))
+		return errno == EEXIST ? 0 : -errno;
+	/* Exited between the reading and the insert, the kernel's exit
+	 * program found no entry to remove: a zombie has no resident pages. */
+	if (!statm_resident_pages(tgid))
+		bpf_map__delete_elem(c->skel->maps.mem_images, &key, sizeof(key), 0);
 	return 0;
 }
 

@@ -243,6 +243,16 @@ static void mem_sample(struct capture *cap, struct record_sink *sink, const stru
 		on_record(sink, &e, sizeof(e));
 }
 
+/* Sampling every period (0: off) from start_ns on, against the machine's RAM. */
+static void mem_sampler_start(struct mem_sampler *ms, __u64 period_ns, __u64 start_ns)
+{
+	struct sysinfo si;
+
+	ms->period_ns = period_ns;
+	ms->next_ns = start_ns;
+	ms->ram_kb = sysinfo(&si) ? 0 : (__u64)si.totalram * si.mem_unit / 1024;
+}
+
 /* Samples if one is due; how long the loop may sleep before the next, in ms. */
 static int mem_sample_due(struct capture *cap, struct record_sink *sink, struct mem_sampler *ms)
 {
@@ -489,7 +499,7 @@ static void end_recording(struct recorder *r, __u64 start_ns, struct bbl_trailer
  * command's.
  */
 static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_ns, struct record_sink *sink,
-		       int *signal_seen)
+		       struct mem_sampler *ms, int *signal_seen)
 {
 	struct epoll_event ev = { .events = EPOLLIN }, evs[3];
 	struct signalfd_siginfo si;
@@ -509,12 +519,12 @@ static int attach_loop(struct capture *cap, int sfd, int pidfd, __u64 deadline_n
 	if (pidfd >= 0 && epoll_ctl(ep, EPOLL_CTL_ADD, pidfd, &ev))
 		goto fail;
 	for (;;) {
+		int timeout = mem_sample_due(cap, sink, ms);
 		__u64 now = now_ns(CLOCK_MONOTONIC);
-		int timeout = POLL_INTERVAL_MS;
 
 		if (deadline_ns && now >= deadline_ns)
 			break;
-		if (deadline_ns && (deadline_ns - now) / 1000000 < POLL_INTERVAL_MS)
+		if (deadline_ns && (deadline_ns - now) / 1000000 < (__u64)timeout)
 			timeout = (deadline_ns - now + 999999) / 1000000;
 		n = epoll_wait(ep, evs, 3, timeout);
 		if (n < 0 && errno != EINTR)
@@ -558,8 +568,9 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	struct attach_stats st;
 	struct event_log_info info;
 	struct bbl_trailer trailer = {};
+	struct mem_sampler ms = {};
 	struct utsname uts;
-	__u64 start_ns;
+	__u64 start_ns, end_ns;
 	struct wall_clock wc;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
 	char *cgroup_argv[] = { "--cgroup", (char *)opts->cgroup_path, NULL };
@@ -599,6 +610,7 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 			term_escape(log_name, esc, sizeof(esc)), strerror(-err));
 		goto cleanup;
 	}
+	record_mem_pressure(sink, start_ns);
 	if (attach__seed(cap, opts->attach_pid, start_ns, opts->args_max, on_record, sink, &st))
 		goto cleanup;
 	res->ran = true;
@@ -606,8 +618,10 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 		fprintf(stderr, "buildbpf: %zu processes found running, %zu caught at their fork, %zu snapshots\n",
 			st.found, st.forked, st.rounds);
 
+	/* The first sample after the seeding: it counts the tree found running. */
+	mem_sampler_start(&ms, opts->mem_period_ns, start_ns);
 	err = attach_loop(cap, r->sfd, opts->attach_pidfd, opts->duration_ns ? start_ns + opts->duration_ns : 0,
-			  sink, &signal_seen);
+			  sink, &ms, &signal_seen);
 	capture_failed = err != 0;
 	if (err)
 		fprintf(stderr, "buildbpf: warning: event capture failed: %s\n", strerror(-err));
@@ -616,8 +630,12 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	 * Ctrl-C, --duration and the process's exit are the ways such a
 	 * trace ends, not interruptions: no signal_seen.  The status is the
 	 * attached process's, when its exit record came. */
+	end_ns = sink->root_exit_ns ? sink->root_exit_ns : now_ns(CLOCK_MONOTONIC);
+	record_mem_pressure(sink, end_ns);
+	if (ms.period_ns) /* the counter ends where the trace does */
+		mem_sample(cap, sink, &ms, end_ns);
 	trailer = (struct bbl_trailer){
-		.end_ns = sink->root_exit_ns ? sink->root_exit_ns : now_ns(CLOCK_MONOTONIC),
+		.end_ns = end_ns,
 		.exit_ns = sink->root_exit_ns,
 		.wait_status = sink->root_exit_status,
 		.flags = (sink->root_exit_ns ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
@@ -644,7 +662,6 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	struct bbl_trailer trailer = {};
 	struct run_state rs = {};
 	struct mem_sampler ms = {};
-	struct sysinfo si;
 	struct utsname uts;
 	__u64 start_ns, end_ns;
 	struct wall_clock wc;
@@ -707,9 +724,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	}
 	res->ran = true;
 
-	ms.period_ns = opts->mem_period_ns;
-	ms.next_ns = start_ns;
-	ms.ram_kb = sysinfo(&si) ? 0 : (__u64)si.totalram * si.mem_unit / 1024;
+	mem_sampler_start(&ms, opts->mem_period_ns, start_ns);
 	err = run_loop(cap, r->sfd, &rs, sink, opts->wait_all, &ms);
 	capture_failed = err != 0;
 	if (err) {
