@@ -20,6 +20,7 @@
 #   --jobs J      make's -j (default 2)
 #   --sched LEVEL buildbpf's --sched for the traced runs (default summary)
 #   --deps LEVEL  buildbpf's --deps for the traced runs (default on)
+#   --mem-period P buildbpf's --mem-period for the traced runs (default 100ms)
 #   --bin PATH    buildbpf binary (default: build/buildbpf in the repository)
 #   -h, --help    show this help and exit
 #
@@ -47,6 +48,7 @@ repo_root=$(cd -- "$script_dir/.." && pwd)
 targets=2000
 sched=summary
 deps=on
+mem_period=100ms
 reps=7
 jobs=2
 bin=$repo_root/build/buildbpf
@@ -87,6 +89,8 @@ while [[ $# -gt 0 ]]; do
 	--sched=*) sched=${1#*=}; shift ;;
 	--deps) need_value "$1" $#; deps=$2; shift 2 ;;
 	--deps=*) deps=${1#*=}; shift ;;
+	--mem-period) need_value "$1" $#; mem_period=$2; shift 2 ;;
+	--mem-period=*) mem_period=${1#*=}; shift ;;
 	--bin) need_value "$1" $#; bin=$2; shift 2 ;;
 	--bin=*) bin=${1#*=}; shift ;;
 	*) usage_error "unknown argument '$1'" ;;
@@ -184,7 +188,7 @@ run_traced_make() {
 	clean_targets
 	rm -f -- "$tmp/t.json"
 	local rc=0
-	measure "$bin" --keep-root --sched="$sched" --deps="$deps" -f -o "$tmp/t.json" -- \
+	measure "$bin" --keep-root --sched="$sched" --deps="$deps" --mem-period="$mem_period" -f -o "$tmp/t.json" -- \
 		make -C "$work" -j"$jobs" -s --no-print-directory 2>"$1" || rc=$?
 	if [[ $rc -ne 0 ]]; then
 		cat -- "$1" >&2
@@ -201,7 +205,7 @@ run_true() {
 run_traced_true() {
 	rm -f -- "$tmp/t0.json"
 	local rc=0
-	measure "$bin" --keep-root --sched="$sched" --deps="$deps" -q -f -o "$tmp/t0.json" -- /bin/true || rc=$?
+	measure "$bin" --keep-root --sched="$sched" --deps="$deps" --mem-period="$mem_period" -q -f -o "$tmp/t0.json" -- /bin/true || rc=$?
 	[[ $rc -eq 0 ]] || die "buildbpf -- /bin/true failed with status $rc"
 	[[ -s $tmp/t0.json ]] || die "trace file $tmp/t0.json was not written"
 }
