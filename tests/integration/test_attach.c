@@ -519,6 +519,22 @@ static pid_t wait_resident(const char *name, long long kb)
 	return -1;
 }
 
+/* Ends the background record bb with Ctrl-C, as a person would, and converts its log to t.json (+ extra args). */
+static void stop_and_convert(pid_t bb, const char *err, const char *log, const char *summary)
+{
+	int status;
+
+	cr_assert_eq(kill(bb, SIGINT), 0);
+	cr_assert_eq(waitpid(bb, &status, 0), bb);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "buildbpf ended with status %#x: %s", status,
+		  bb_read_file(err, NULL));
+	bb_run_in(&run, summary ? (const char *const[]){ "convert", "-q", log, "-o", "t.json", "--summary-json",
+							   summary, NULL }
+				: (const char *const[]){ "convert", "-q", log, "-o", "t.json", NULL },
+		  NULL);
+	cr_assert_eq(run.status, 0, "%s", run.err);
+}
+
 /*
  * A 100 MiB holder found running, idle (no RSS change of its own after
  * the attach), then killed: the counter starts at its 100 MiB, its peak is
@@ -533,7 +549,6 @@ static void check_found_memory(const char *const target_args[])
 	double mb[4096];
 	size_t n, i = 6;
 	pid_t hog, bb;
-	int status;
 
 	hog = wait_resident("hogpid", HOG_KB);
 	for (; *target_args && i < 15; target_args++)
@@ -544,14 +559,7 @@ static void check_found_memory(const char *const target_args[])
 	wait_recording(bb, bb_path(&run, "m.bbl"), 0.8);
 	cr_assert_eq(kill(hog, SIGKILL), 0);
 	usleep(800 * 1000);
-	cr_assert_eq(kill(bb, SIGINT), 0);
-	cr_assert_eq(waitpid(bb, &status, 0), bb);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "buildbpf ended with status %#x: %s", status,
-		  bb_read_file(err, NULL));
-	bb_run_in(&run, (const char *const[]){ "convert", "-q", "m.bbl", "-o", "t.json", "--summary-json", "s.json",
-					       NULL },
-		  NULL);
-	cr_assert_eq(run.status, 0, "%s", run.err);
+	stop_and_convert(bb, err, "m.bbl", "s.json");
 
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	n = bb_counter(trace, "build memory", "MB", mb, NULL, 4096);
@@ -610,7 +618,6 @@ Test(attach, build_memory_counts_a_holder_moved_into_the_cgroup)
 	pid_t inside, outside, hog, bb;
 	double mb[4096], peak = 0;
 	size_t n, i;
-	int status;
 
 	make_cgroup(cgroup, sizeof(cgroup), rel, sizeof(rel));
 	snprintf(script, sizeof(script), "echo $$ > %s/cgroup.procs; sleep 30", cgroup);
@@ -629,12 +636,7 @@ Test(attach, build_memory_counts_a_holder_moved_into_the_cgroup)
 	wait_recording(bb, bb_path(&run, "m.bbl"), 0.3);
 	move_to_cgroup(cgroup, hog);
 	usleep(800 * 1000);
-	cr_assert_eq(kill(bb, SIGINT), 0);
-	cr_assert_eq(waitpid(bb, &status, 0), bb);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "buildbpf ended with status %#x: %s", status,
-		  bb_read_file(err, NULL));
-	bb_run_in(&run, (const char *const[]){ "convert", "-q", "m.bbl", "-o", "t.json", NULL }, NULL);
-	cr_assert_eq(run.status, 0, "%s", run.err);
+	stop_and_convert(bb, err, "m.bbl", NULL);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	n = bb_counter(trace, "build memory", "MB", mb, NULL, 4096);
 	for (i = 0; i < n; i++)

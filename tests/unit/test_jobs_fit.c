@@ -58,11 +58,37 @@ static void ram(struct model *m, __u64 ram_kb)
 	cr_assert(eq(int, model__add_event(m, &e, sizeof(e)), 0));
 }
 
-static void finish(struct model *m, struct jobs_fit *f, const bool *wrapper)
+/* make exits at the end of the wall: the model is complete. */
+static void end_build(struct model *m)
 {
 	synth_exit_acct(m, WALL, MAKE_PID, 0, 0, 0, 0, 34000);
 	cr_assert(eq(int, model__finish(m, WALL), 0));
+}
+
+static void finish(struct model *m, struct jobs_fit *f, const bool *wrapper)
+{
+	end_build(m);
 	cr_assert(eq(int, jobs_fit__compute(f, m, wrapper), 0));
+}
+
+/* n steps of 1 GiB cc1 on 16 GiB, through the whole audit: its --summary-json's memory.jobs_fit. */
+static struct json_object *summary_jobs_fit(size_t n, struct json_object **summary)
+{
+	struct model *m = build_start(30 * 1024);
+	struct audit_input in = { .nr_cpus = 2 };
+	struct json_object *fit;
+	struct audit a;
+
+	steps(m, 200, n, "/usr/bin/cc1", GIB_KB);
+	ram(m, 16 * GIB_KB);
+	end_build(m);
+	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	*summary = audit_json__new(&a, m);
+	cr_assert(not(eq(ptr, *summary, NULL)));
+	cr_assert(json_object_object_get_ex(json_object_object_get(*summary, "memory"), "jobs_fit", &fit));
+	audit__free(&a);
+	model__free(m);
+	return fit;
 }
 
 /* The audit's line for f, its wrapped lines each <= 100 columns, joined again: "" when it prints none. */
@@ -233,8 +259,7 @@ Test(jobs_fit, wrappers_are_not_job_steps)
 	steps(m, 200, 20, "/usr/bin/ccwrap", 2 * GIB_KB);
 	steps(m, 300, 12, "/usr/bin/cc1", GIB_KB);
 	ram(m, 16 * GIB_KB);
-	synth_exit_acct(m, WALL, MAKE_PID, 0, 0, 0, 0, 34000);
-	cr_assert(eq(int, model__finish(m, WALL), 0));
+	end_build(m);
 	wrapper = calloc(m->nr_procs, sizeof(*wrapper));
 	cr_assert(not(eq(ptr, wrapper, NULL)));
 	for (size_t i = 0; i < m->nr_procs; i++)
@@ -270,19 +295,9 @@ Test(jobs_fit, not_even_one_job_fits)
 /* --summary-json: memory.jobs_fit, with the answer or the reason, through the audit (wrappers known there). */
 Test(jobs_fit, the_summary_json_carries_the_figure_and_its_assumptions)
 {
-	struct model *m = build_start(30 * 1024);
-	struct audit_input in = { .nr_cpus = 2 };
 	struct json_object *o, *fit, *v;
-	struct audit a;
 
-	steps(m, 200, 20, "/usr/bin/cc1", GIB_KB);
-	ram(m, 16 * GIB_KB);
-	synth_exit_acct(m, WALL, MAKE_PID, 0, 0, 0, 0, 34000);
-	cr_assert(eq(int, model__finish(m, WALL), 0));
-	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
-	o = audit_json__new(&a, m);
-	cr_assert(not(eq(ptr, o, NULL)));
-	cr_assert(json_object_object_get_ex(json_object_object_get(o, "memory"), "jobs_fit", &fit));
+	fit = summary_jobs_fit(20, &o);
 	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(fit, "jobs")), 12));
 	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(fit, "program")), "cc1"));
 	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(fit, "job_peak_kb")), (__s64)GIB_KB));
@@ -292,21 +307,10 @@ Test(jobs_fit, the_summary_json_carries_the_figure_and_its_assumptions)
 	cr_assert(json_object_object_get_ex(fit, "reason", &v));
 	cr_assert(eq(ptr, v, NULL));
 	json_object_put(o);
-	audit__free(&a);
-	model__free(m);
 
-	m = build_start(30 * 1024);
-	steps(m, 200, 3, "/usr/bin/cc1", GIB_KB);
-	ram(m, 16 * GIB_KB);
-	synth_exit_acct(m, WALL, MAKE_PID, 0, 0, 0, 0, 34000);
-	cr_assert(eq(int, model__finish(m, WALL), 0));
-	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
-	o = audit_json__new(&a, m);
-	fit = json_object_object_get(json_object_object_get(o, "memory"), "jobs_fit");
+	fit = summary_jobs_fit(3, &o);
 	cr_assert(json_object_object_get_ex(fit, "jobs", &v));
 	cr_assert(eq(ptr, v, NULL));
 	cr_assert(not(eq(ptr, strstr(json_object_get_string(json_object_object_get(fit, "reason")), "too few"), NULL)));
 	json_object_put(o);
-	audit__free(&a);
-	model__free(m);
 }
