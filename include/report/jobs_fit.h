@@ -59,6 +59,12 @@ struct jobs_fit {
 	__u64 limit_kb;	     /* JOBS_FIT_RAM_PERMILLE of it */
 	long jobs;	     /* JOBS_FIT_OK: the largest N that fits */
 	__u64 expected_kb;   /* JOBS_FIT_OK: base_kb + jobs * job_kb */
+	/* The program whose largest step is above job_kb, the largest such:
+	 * rarer steps the figure leaves out (a link, a few big compiles).
+	 * NULL: none. */
+	const char *larger_program;
+	__u64 larger_kb;     /* its largest step's peak */
+	size_t larger_runs;
 };
 
 /*

@@ -135,6 +135,7 @@ Test(jobs_fit, twenty_jobs_of_1_gib_on_16_gib_fit_j12)
 	cr_assert(eq(u64, f.limit_kb, 16 * GIB_KB * 8 / 10));
 	cr_assert(eq(i64, f.jobs, 12));
 	cr_assert(eq(u64, f.expected_kb, 30 * 1024 + 12 * GIB_KB));
+	cr_assert(eq(ptr, (char *)f.larger_program, NULL));
 	text = printed(&f, m);
 	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? -j12: 12 x 1,024 MB"), NULL)), "%s", text);
 	cr_assert(not(eq(ptr, strstr(text, "cc1 over 20 runs, up to 2 at once"), NULL)), "%s", text);
@@ -246,6 +247,30 @@ Test(jobs_fit, the_program_holding_the_most_memory_decides)
 	cr_assert(eq(str, (char *)f.program, "cc1"));
 	cr_assert(eq(sz, f.runs, 12));
 	cr_assert(eq(i64, f.jobs, 26)); /* 13,421,772 KB / 512,000 */
+	model__free(m);
+}
+
+/* Three 4 GiB links beside twenty 1 GiB compiles: the compiles decide, the links are named as left out. */
+Test(jobs_fit, a_larger_but_rarer_program_is_named_not_counted)
+{
+	struct model *m = build_start(0);
+	struct jobs_fit f;
+	char *text;
+
+	steps(m, 200, 20, "/usr/bin/cc1", GIB_KB);
+	steps(m, 300, 3, "/usr/bin/ld", 4 * GIB_KB);
+	steps(m, 400, 30, "/usr/bin/as", 20 * 1024);
+	ram(m, 16 * GIB_KB);
+	finish(m, &f, NULL);
+	cr_assert(eq(str, (char *)f.program, "cc1"));
+	cr_assert(eq(i64, f.jobs, 12));
+	cr_assert(eq(str, (char *)f.larger_program, "ld"));
+	cr_assert(eq(u64, f.larger_kb, 4 * GIB_KB));
+	cr_assert(eq(sz, f.larger_runs, 3));
+	text = printed(&f, m);
+	cr_assert(not(eq(ptr, strstr(text, "; not counted, larger but rarer: ld up to 4,096 MB in 3 runs"), NULL)),
+		  "%s", text);
+	free(text);
 	model__free(m);
 }
 

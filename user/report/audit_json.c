@@ -413,7 +413,12 @@ static struct json_object *new_jobs_fit(const struct jobs_fit *f)
 	      json_put_int(o, "base_kb", f->base_kb) ?:
 	      json_put_int(o, "base_processes", f->nr_base) ?:
 	      (f->ram_kb ? json_put_int(o, "ram_kb", f->ram_kb) : json_put_null(o, "ram_kb")) ?:
-	      json_put(o, "ram_share", new_share(JOBS_FIT_RAM_PERMILLE / 1000.0));
+	      json_put(o, "ram_share", new_share(JOBS_FIT_RAM_PERMILLE / 1000.0)) ?:
+	      (f->larger_program ? json_put_clean_str(o, "larger_program", f->larger_program) ?:
+					   json_put_int(o, "larger_peak_kb", f->larger_kb) ?:
+					   json_put_int(o, "larger_runs", f->larger_runs)
+				 : json_put_null(o, "larger_program") ?: json_put_null(o, "larger_peak_kb") ?:
+					   json_put_null(o, "larger_runs"));
 	return json_done(o, err);
 }
 

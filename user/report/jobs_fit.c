@@ -145,6 +145,17 @@ int jobs_fit__compute(struct jobs_fit *f, const struct model *m, const bool *wra
 	f->runs = best_n;
 	/* Nearest rank: the smallest peak at or above 95 % of the runs. */
 	f->job_kb = steps[best_first + (best_n * JOBS_FIT_PERCENTILE + 99) / 100 - 1].peak_kb;
+	/* Each program's largest step is its last: name the largest of those above one job. */
+	for (first = 0; first < nr; first += i) {
+		for (i = 0; first + i < nr && !strcmp(steps[first + i].program, steps[first].program); i++)
+			;
+		if (first != best_first && steps[first + i - 1].peak_kb > f->job_kb &&
+		    steps[first + i - 1].peak_kb > f->larger_kb) {
+			f->larger_program = steps[first].program;
+			f->larger_kb = steps[first + i - 1].peak_kb;
+			f->larger_runs = i;
+		}
+	}
 	err = most_at_once(steps + best_first, best_n, &f->at_once);
 	if (err)
 		goto cleanup;
@@ -206,5 +217,14 @@ void jobs_fit__print(FILE *out, const struct jobs_fit *fit, const struct model *
 	fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
 	put_size(f, fit->ram_kb);
 	fputs(" RAM", f);
+	if (fit->larger_program) {
+		fputs("; not counted, larger but rarer: ", f);
+		report_put_name(f, fit->larger_program, REPORT_NAME_MAX);
+		fputs(" up to ", f);
+		put_size(f, fit->larger_kb);
+		fputs(" in ", f);
+		report_put_count(f, fit->larger_runs);
+		fputs(fit->larger_runs == 1 ? " run" : " runs", f);
+	}
 	report_line__end(&l);
 }
