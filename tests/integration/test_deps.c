@@ -71,7 +71,7 @@ Test(deps, edges_of_a_known_make_build_are_the_declared_ones)
 	size_t n;
 
 	write_known_project();
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "make", "-s", "-j4", NULL },
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--", "make", "-s", "-j4", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "critical path (build graph, ") != NULL, "stderr: %s", run.err);
@@ -111,7 +111,7 @@ Test(deps, critical_path_of_a_known_make_build_is_c_then_the_link)
 	size_t i;
 
 	write_known_project();
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--log", "b.bbl", "--summary-json", "s.json", "--", "make", "-s",
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--log", "b.bbl", "--summary-json", "s.json", "--", "make", "-s",
 					  "-j4", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
@@ -210,7 +210,7 @@ Test(deps, what_if_of_a_known_make_build_at_j1_j2_j4)
 		bb_run_fini(&run);
 		bb_run_init(&run);
 		write_known_project();
-		bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", jobs[k],
+		bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", jobs[k],
 						  NULL },
 			  (const char *[]){ "MAKEFLAGS=", NULL });
 		cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
@@ -286,7 +286,7 @@ Test(deps, convert_deps_off_drops_the_graph_of_a_recording_that_has_one)
 	struct json_object *trace;
 
 	write_known_project();
-	bb_run_in(&run, (const char *[]){ "record", "-q", "-o", "b.bbl", "--", "make", "-s", "-j4", NULL },
+	bb_run_in(&run, (const char *[]){ "record", "--deps=on", "-q", "-o", "b.bbl", "--", "make", "-s", "-j4", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	bb_run_in(&run, (const char *[]){ "convert", "b.bbl", "-o", "on.json", NULL }, NULL);
@@ -307,7 +307,7 @@ Test(deps, a_storm_of_independent_jobs_has_no_edge_and_no_chain)
 	struct json_object *summary, *chain;
 
 	bb_write_fanout_makefile(&run, 400, "@true");
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", "-j2", NULL },
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", "-j2", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	summary = bb_load_summary(&run, "s.json");
@@ -338,7 +338,7 @@ Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
 	 * one I/O record per process (bpf/proc_io.bpf.h, at its end), and
 	 * one start-wake record per process forked (bpf/start_wake.bpf.c).
 	 */
-	bb_run_in(&run, (const char *[]){ "--sched=off", "--buffer-size", "4K", "-o", "t.json", "--",
+	bb_run_in(&run, (const char *[]){ "--deps=on", "--sched=off", "--buffer-size", "4K", "-o", "t.json", "--",
 					  bb_test_prog("load-gen"), "rt-burst", count, status, "/bin/true", NULL }, NULL);
 	cr_assert(eq(int, run.status, STATUS), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));

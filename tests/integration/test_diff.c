@@ -61,7 +61,7 @@ static void record_jobs(const char *dir, const char *log, const char *jobs)
 	char log_path[256];
 
 	snprintf(log_path, sizeof(log_path), "%s", bb_path(&run, log));
-	bb_run_in(&run, (const char *[]){ "record", "-o", log_path, "--", "make", "-s", "-B", jobs, "-C", dir, NULL },
+	bb_run_in(&run, (const char *[]){ "record", "--deps=on", "-o", log_path, "--", "make", "-s", "-B", jobs, "-C", dir, NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "record failed: %s", run.err);
 }

@@ -391,7 +391,7 @@ Test(ninja_oracle, inferred_step_edges_match_what_ninja_knows)
 	write_project();
 	snprintf(o.build, sizeof(o.build), "%s/b", run.dir);
 	free(run_plain(run.dir, (const char *[]){ CMAKE, "-G", "Ninja", "-S", "src", "-B", "b", NULL }));
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", NINJA, "-C", "b", "-j2", NULL }, NULL);
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--", NINJA, "-C", "b", "-j2", NULL }, NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 
 	read_steps(&o);

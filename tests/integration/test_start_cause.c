@@ -58,7 +58,7 @@ static struct json_object *run_two_jobs(const char *jobs, struct json_object **f
 	struct json_object *trace, *slices;
 
 	bb_write_file(&run, "Makefile", "all: a b\na:\n\tsleep 0.4\nb:\n\tsleep 0.6\n.PHONY: all a b\n");
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", jobs, NULL },
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", jobs, NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
@@ -115,7 +115,7 @@ Test(start_cause, a_job_reading_a_generated_header_waits_for_its_generator)
 		      "use.out: gen.h\n\tcat gen.h > use.out\n"
 		      "other:\n\tsleep 0.1\n"
 		      ".PHONY: all other\n");
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "make", "-s", "-j2", NULL },
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--", "make", "-s", "-j2", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));

@@ -278,13 +278,18 @@ Test(cli, merge_options)
 	done(&p);
 }
 
-/* --deps: on by default, off or on when given; convert may lower it. */
+/* --deps: off by default (its cost), off or on when given; convert may lower it. */
 Test(cli, deps_level)
 {
 	struct parsed p = parse((const char *[]){ "make", NULL });
 
-	cr_assert(p.opts.deps);
+	cr_assert(not(p.opts.deps));
 	cr_assert(not(p.opts.deps_given));
+	done(&p);
+	p = parse((const char *[]){ "--deps=on", "make", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(p.opts.deps);
+	cr_assert(p.opts.deps_given);
 	done(&p);
 	p = parse((const char *[]){ "--deps=off", "make", NULL });
 	cr_assert(lt(int, 0, p.ret), "%s", p.err);
