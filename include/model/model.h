@@ -144,6 +144,13 @@ void model__free(struct model *m);
 /* p's topmost traced ancestor: p itself when its parent was not traced. */
 const struct proc_instance *proc_top(const struct model *m, const struct proc_instance *p);
 
+/*
+ * The program a process ran last: its image's basename (its comm before any
+ * exec).  What the audit's "by program" figures, the SVG's colours and the
+ * diff group by.
+ */
+const char *proc_program(const struct proc_instance *p);
+
 /* The image a process ran at time ts; NULL before its first exec. */
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns);
 

@@ -209,7 +209,4 @@ void audit__free(struct audit *a);
 void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const char *makeflags,
 			   size_t nr_cpus);
 
-/* Basename of the program a process ran last (its comm before any exec). */
-const char *audit__program_of(const struct proc_instance *p);
-
 #endif /* BUILDBPF_AUDIT_H */

@@ -97,6 +97,25 @@ Test(model, children_index_lists_each_process_children)
 	model__free(m);
 }
 
+/* A process's program: its last image's basename, its comm before any exec. */
+Test(model, program_is_the_last_images_basename)
+{
+	struct model *m = model__new(100, 10 * MS);
+	const struct proc_instance *make, *child;
+
+	synth_exec(m, 11 * MS, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	synth_fork(m, 12 * MS, 100, 101, 101, false);
+	synth_exit(m, 13 * MS, 101, 101, true, 0);
+	synth_exit(m, 14 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 14 * MS), 0));
+	make = find_proc(m, 100, 0);
+	child = find_proc(m, 101, 0);
+	cr_assert(make && child);
+	cr_assert(eq(str, (char *)proc_program(make), "make"));
+	cr_assert(eq(str, (char *)proc_program(child), (char *)child->comm), "no exec: its comm");
+	model__free(m);
+}
+
 Test(model, comm_is_the_name_at_the_last_exec)
 {
 	struct model *m = model__new(100, 0);

@@ -188,7 +188,7 @@ static int group_unmatched(const struct model *m, const long *partner, struct di
 	size_t cap = 0, i, k;
 
 	for (i = 0; i < m->nr_procs; i++) {
-		const char *program = audit__program_of(&m->procs[i]);
+		const char *program = proc_program(&m->procs[i]);
 
 		if (partner[i] >= 0)
 			continue;

@@ -206,7 +206,7 @@ static int make_keys(const struct model *m, struct proc_key **out)
 		 * arguments name the build directory (make -C DIR), which is
 		 * what two builds in different trees differ in. */
 		if (p->parent < 0) {
-			const char *program = audit__program_of(p);
+			const char *program = proc_program(p);
 
 			name = hash_bytes(HASH_SEED, program, strlen(program));
 		} else if (name_hash(m, build_dir, p, &name) || argv_hash(build_dir, p, &keys[i].argv)) {

@@ -570,6 +570,19 @@ const struct proc_instance *proc_top(const struct model *m, const struct proc_in
 	return p;
 }
 
+const char *proc_program(const struct proc_instance *p)
+{
+	const char *path, *slash;
+
+	if (p->nr_execs) {
+		path = p->execs[p->nr_execs - 1].filename;
+		slash = strrchr(path, '/');
+		if (slash ? slash[1] : *path)
+			return slash ? slash + 1 : path;
+	}
+	return p->comm;
+}
+
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns)
 {
 	size_t i;

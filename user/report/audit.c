@@ -20,18 +20,6 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-const char *audit__program_of(const struct proc_instance *p)
-{
-	const char *name;
-
-	if (p->nr_execs) {
-		name = base_name(p->execs[p->nr_execs - 1].filename);
-		if (*name)
-			return name;
-	}
-	return p->comm;
-}
-
 /* "8" -> 8; anything else that is not all digits -> -1. */
 static long parse_count(const char *s)
 {
@@ -488,7 +476,7 @@ static int compute_programs(struct audit *a, const struct model *m)
 		return -ENOMEM;
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
-		const char *name = audit__program_of(p);
+		const char *name = proc_program(p);
 
 		for (k = 0; k < a->nr_programs; k++)
 			if (!strcmp(a->programs[k].name, name))

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report/audit.h"
+#include "model/model.h"
 #include "report/jobs_fit.h"
 #include "report/report_text.h"
 
@@ -104,7 +104,7 @@ static void split_processes(struct jobs_fit *f, const struct model *m, const boo
 		}
 		if ((wrapper && wrapper[i]) || !p->peak_rss_exact || !p->peak_rss_kb)
 			continue;
-		steps[(*nr_steps)++] = (struct step){ audit__program_of(p), p->peak_rss_kb, p->start_ns, p->end_ns };
+		steps[(*nr_steps)++] = (struct step){ proc_program(p), p->peak_rss_kb, p->start_ns, p->end_ns };
 	}
 }
 
@@ -208,7 +208,7 @@ void jobs_fit__print(FILE *out, const struct jobs_fit *fit, const struct model *
 		fputs(" + ", f);
 		put_size(f, fit->base_kb);
 		fputs(" for ", f);
-		report_put_name(f, audit__program_of(&m->procs[fit->base_proc]), REPORT_NAME_MAX);
+		report_put_name(f, proc_program(&m->procs[fit->base_proc]), REPORT_NAME_MAX);
 		if (fit->nr_base > 1)
 			fprintf(f, " and %zu other%s", fit->nr_base - 1, fit->nr_base > 2 ? "s" : "");
 	}

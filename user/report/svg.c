@@ -218,7 +218,7 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 		h = cv->lane_h - 1 - inset;
 		name = proc_display_name(m, p);
 		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" class=\"n\"><title>",
-			x, y + inset, w, h, colour_of(a, audit__program_of(p)));
+			x, y + inset, w, h, colour_of(a, proc_program(p)));
 		svg_draw__text(cv->out, name ? name : p->comm);
 		fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU</title></rect>\n", p->pid,
 			(pl->start_ns - cv->f.start_ns) / 1e9, (pl->end_ns - cv->f.start_ns) / 1e9,
