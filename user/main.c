@@ -25,14 +25,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "exit_status.h"
 #include "log/event_log.h"
 #include "main/cmd_diff.h"
+#include "main/cmd_hosts.h"
 #include "main/recording.h"
-#include "merge/trace_files.h"
 #include "merge/trace_merge.h"
 #include "model/replay.h"
 #include "output/output.h"
@@ -46,43 +45,10 @@
 #include "record/trace_dir.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
-#include "hosts/hosts.h"
-#include "report/hosts_report.h"
 #include "report/audit.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
 #include "util/term_escape.h"
-
-/* What the trace carries besides the model: otherData and the audit, merge and graph beside it. */
-static void fill_meta(struct trace_meta *meta, const struct replay *rp, const struct trace_merge *merged,
-		      const struct audit *audit, const struct build_graph *graph)
-{
-	const struct event_log_info *info = rp->info;
-
-	memset(meta, 0, sizeof(*meta));
-	meta->version = info->buildbpf_version;
-	meta->kernel_release = info->kernel_release;
-	meta->nr_cpus = info->online_cpus;
-	meta->cmd_argv = info->cmd_argv;
-	meta->cmd_argc = info->cmd_argc;
-	meta->start_realtime_ns = info->start_ns + info->realtime_offset_ns;
-	meta->lost_events = rp->lost_events;
-	meta->args_max = info->args_max;
-	meta->user = info->user;
-	meta->path_env = info->path_env;
-	meta->sched = rp->sched;
-	meta->layout = rp->layout;
-	meta->partial_reason = rp->partial_reason;
-	meta->attached_pid = info->attached ? info->root_pid : 0;
-	meta->cgroup = info->cgroup;
-	meta->follow = info->follow;
-	meta->nr_follow = info->nr_follow;
-	meta->merge = merged;
-	meta->audit = audit;
-	/* compute_audit() leaves it empty when the recording has no file records */
-	meta->graph = graph->proc_files ? graph : NULL;
-	meta->starts = audit ? audit->starts : NULL;
-}
 
 /*
  * Once the command is done, a first SIGINT, SIGTERM or SIGHUP stops the
@@ -107,57 +73,6 @@ static void stop_on_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &sa, NULL);
-}
-
-/* After a stop: what was asked is not written; says where the recording is. */
-static int say_stopped(const char *log_path)
-{
-	char esc[TERM_ESCAPE_BUF];
-
-	fprintf(stderr, "buildbpf: stopped by SIG%s before the trace was written", sigabbrev_np(stop_signal));
-	if (log_path) {
-		term_escape(log_path, esc, sizeof(esc));
-		fprintf(stderr, "; the recording is kept in '%s'; convert it with: buildbpf convert '%s' -o trace.json",
-			esc, esc);
-	}
-	fputc('\n', stderr);
-	return 128 + stop_signal;
-}
-
-/* The toolchain's own traces: the trace directory, then each --merge. */
-static struct trace_merge *merge_traces(const struct cli_opts *opts, const struct replay *rp,
-					const struct trace_dir *tdir)
-{
-	struct merge_limits limits = { opts->merge_max_file, opts->merge_max_events };
-	struct trace_merge *tm = NULL;
-	struct trace_files *tf = NULL;
-	size_t i;
-	int err = -ENOMEM;
-
-	if (tdir->fd < 0 && !opts->nr_merge)
-		return NULL;
-	tm = trace_merge__new(rp->model, rp->layout, rp->info->realtime_offset_ns, &limits);
-	tf = tm ? trace_files__new(tm, stderr) : NULL;
-	if (!tf)
-		goto cleanup;
-	trace_files__set_stop(tf, &stop_signal);
-	err = tdir->fd >= 0 ? trace_files__add_dir(tf, tdir->fd, tdir->path) : 0;
-	for (i = 0; !err && i < opts->nr_merge; i++)
-		err = trace_files__add_glob(tf, opts->merge[i]);
-	if (!err)
-		err = trace_merge__finish(tm);
-cleanup:
-	trace_files__free(tf);
-	if (err == -EINTR) {
-		trace_merge__free(tm);
-		return NULL;
-	}
-	if (err) {
-		fprintf(stderr, "buildbpf: warning: out of memory merging the tools' traces; none merged\n");
-		trace_merge__free(tm);
-		return NULL;
-	}
-	return tm;
 }
 
 static void say_unwritten(const struct record_result *res)
@@ -290,7 +205,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 	}
 	say_unwritten(&res);
 	if (!replay_log(log_fd, log_path, &ropts, &rp, &reader, false)) {
-		merged = merge_traces(opts, &rp, &tdir);
+		merged = merge_traces(opts, &rp, &tdir, &stop_signal);
 		if (stop_signal)
 			goto stopped;
 		audit = compute_audit(&audit_buf, &graph, &starts, &rp);
@@ -316,7 +231,7 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 	goto cleanup;
 
 stopped:
-	exit_code = say_stopped(log_path);
+	exit_code = say_stopped(stop_signal, log_path);
 cleanup:
 	record__free(rec);
 	if (audit)
@@ -374,23 +289,10 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, cons
 	return res.exit_code;
 }
 
-/* How convert and report replay a recording: the levels asked for, else the recording's. */
-static struct replay_opts read_opts_of(const struct cli_opts *opts)
-{
-	return (struct replay_opts){
-		.sched = opts->sched,
-		.sched_given = opts->sched_given,
-		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
-		.deps = opts->deps,
-		.deps_given = opts->deps_given,
-		.stop = &stop_signal,
-	};
-}
-
 /* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
 static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 {
-	struct replay_opts ropts = read_opts_of(opts);
+	struct replay_opts ropts = read_opts_of(opts, &stop_signal);
 	struct run_outputs_spec spec = {
 		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
 		.summary_json = opts->summary_json,
@@ -426,7 +328,7 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 		exit_code = 0;
 		goto cleanup;
 	}
-	merged = merge_traces(opts, &rp, &no_dir);
+	merged = merge_traces(opts, &rp, &no_dir, &stop_signal);
 	if (stop_signal)
 		goto check_stop;
 	fill_meta(&meta, &rp, merged, audit, &graph);
@@ -439,7 +341,7 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 	goto cleanup;
 check_stop:
 	if (stop_signal)
-		exit_code = say_stopped(NULL);
+		exit_code = say_stopped(stop_signal, NULL);
 cleanup:
 	if (audit)
 		audit__free(audit);
@@ -450,139 +352,6 @@ cleanup:
 	replay__free(&rp);
 	event_log_reader__free(reader);
 	close(fd);
-	return exit_code;
-}
-
-_Static_assert(CLI_ADD_MAX + 1 <= HOSTS_MAX, "every --add log is a host");
-
-/* The hosts' logs of convert --add: each replayed, none given twice. */
-struct host_logs {
-	size_t n;
-	const char *paths[HOSTS_MAX];
-	struct replay rps[HOSTS_MAX];
-	struct event_log_reader *readers[HOSTS_MAX];
-	struct host hosts[HOSTS_MAX];
-};
-
-/* Opens and replays every log.  0, or -1 (said). */
-static int load_host_logs(struct host_logs *hl, const struct cli_opts *opts, const struct run_as *ra)
-{
-	struct replay_opts ropts = read_opts_of(opts);
-	struct stat st[HOSTS_MAX];
-	char esc[TERM_ESCAPE_BUF], esc2[TERM_ESCAPE_BUF];
-	size_t i, j;
-	int fd, err;
-
-	hl->n = opts->nr_add + 1;
-	hl->paths[0] = opts->log_path;
-	for (i = 1; i < hl->n; i++)
-		hl->paths[i] = opts->add[i - 1];
-	for (i = 0; i < hl->n; i++) {
-		fd = open_log(hl->paths[i], ra);
-		if (fd < 0)
-			return -1;
-		if (fstat(fd, &st[i])) {
-			st[i].st_dev = 0;
-			st[i].st_ino = 0;
-		}
-		/* One host's log twice would show its build twice, linked to itself. */
-		for (j = 0; j < i; j++)
-			if (st[j].st_ino && st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
-				fprintf(stderr, "buildbpf: '%s' is the same recording as '%s': each host's log once\n",
-					term_escape(hl->paths[i], esc, sizeof(esc)),
-					term_escape(hl->paths[j], esc2, sizeof(esc2)));
-				close(fd);
-				return -1;
-			}
-		err = replay_log(fd, hl->paths[i], &ropts, &hl->rps[i], &hl->readers[i], true);
-		close(fd);
-		if (err)
-			return -1;
-		hl->hosts[i] = (struct host){ .rp = &hl->rps[i], .log_name = hl->paths[i] };
-	}
-	return 0;
-}
-
-static void free_host_logs(struct host_logs *hl)
-{
-	for (size_t i = 0; i < HOSTS_MAX; i++) {
-		replay__free(&hl->rps[i]);
-		event_log_reader__free(hl->readers[i]);
-	}
-}
-
-/*
- * buildbpf convert A.bbl --add B.bbl ...: one trace of several hosts.  The
- * first log's build keeps its audit (of its own span, computed before the
- * alignment widens it) and merged traces; otherData.hosts has the rest.
- */
-static int cmd_convert_hosts(const struct cli_opts *opts, const struct run_as *ra)
-{
-	struct run_outputs_spec spec = { .trace = opts->output, .force = opts->force, .writer = run_as__user(ra) };
-	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
-	static struct host_logs hl; /* large: replays of up to 64 hosts */
-	const struct trace_dir no_dir = { .fd = -1 };
-	struct trace_meta metas[HOSTS_MAX];
-	struct trace_part parts[HOSTS_MAX];
-	struct trace_link *links = NULL;
-	struct build_graph graph = {}, no_graph = {};
-	struct audit audit_buf, *audit = NULL;
-	struct trace_merge *merged = NULL;
-	struct json_object *extra = NULL;
-	struct host_set hs = {};
-	const char *written;
-	char err[256];
-	size_t i;
-	int exit_code = EXIT_FAILURE_SETUP;
-
-	stop_on_signals();
-	memset(&hl, 0, sizeof(hl));
-	if (run_outputs__prepare(&outs, &spec) || load_host_logs(&hl, opts, ra))
-		goto cleanup;
-	audit = compute_audit(&audit_buf, &graph, NULL, &hl.rps[0]);
-	if (hosts__align(&hs, hl.hosts, hl.n, err, sizeof(err))) {
-		fprintf(stderr, "buildbpf: %s\n", err);
-		goto cleanup;
-	}
-	if (hosts__link_remote_jobs(&hs) || hosts__audit(&hs) || !(links = calloc(hs.nr_links + 1, sizeof(*links))) ||
-	    !(extra = hosts_report__json(&hs))) {
-		fprintf(stderr, "buildbpf: out of memory aligning the hosts\n");
-		goto cleanup;
-	}
-	merged = merge_traces(opts, &hl.rps[0], &no_dir);
-	if (stop_signal)
-		goto cleanup;
-	for (i = 0; i < hl.n; i++) {
-		fill_meta(&metas[i], &hl.rps[i], i ? NULL : merged, i ? NULL : audit, i ? &no_graph : &graph);
-		parts[i] = (struct trace_part){ hl.rps[i].model, &metas[i], hosts_report__trace_pid0(i), hl.hosts[i].name };
-	}
-	for (i = 0; i < hs.nr_links; i++)
-		links[i] = (struct trace_link){ hs.links[i].client_host, hs.links[i].client_proc, hs.links[i].job_host,
-						hs.links[i].job_proc, "remote job" };
-	written = run_outputs__write_parts(&outs, parts, hl.n, links, hs.nr_links, extra);
-	if (!written)
-		goto cleanup;
-	if (!opts->quiet) {
-		/* The first build's own lines in its own span, as a plain convert prints them. */
-		hl.rps[0].model->start_ns = hl.hosts[0].own_start_ns;
-		hl.rps[0].model->end_ns = hl.hosts[0].own_end_ns;
-		run_report__print(stderr, &hl.rps[0], replay__exit_code(&hl.rps[0]), written, merged, audit,
-				  opts->verbose);
-		hosts_report__print(stderr, &hs);
-	}
-	exit_code = 0;
-cleanup:
-	if (stop_signal)
-		exit_code = say_stopped(NULL);
-	json_object_put(extra);
-	free(links);
-	hosts__free(&hs);
-	if (audit)
-		audit__free(audit);
-	build_graph__free(&graph);
-	run_outputs__free(&outs);
-	trace_merge__free(merged);
-	free_host_logs(&hl);
 	return exit_code;
 }
 
@@ -608,10 +377,10 @@ static int run_without_bpf(const struct cli_opts *opts)
 
 	if (run_as__resolve(&ra, opts->user, opts->keep_root, opts->keep_env) || privilege__drop_holding_nothing(&ra))
 		return EXIT_FAILURE_SETUP;
-	if (opts->mode != CLI_DIFF)
-		return opts->nr_add ? cmd_convert_hosts(opts, &ra) : cmd_read(opts, &ra);
+	if (opts->mode != CLI_DIFF && !opts->nr_add)
+		return cmd_read(opts, &ra);
 	stop_on_signals();
-	return cmd_diff(opts, &ra, &stop_signal);
+	return opts->mode == CLI_DIFF ? cmd_diff(opts, &ra, &stop_signal) : cmd_convert_hosts(opts, &ra, &stop_signal);
 }
 
 /* Closes what open_outside() pinned (fds of -1 are skipped). */

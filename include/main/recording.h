@@ -8,13 +8,18 @@
 #ifndef BUILDBPF_MAIN_RECORDING_H
 #define BUILDBPF_MAIN_RECORDING_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include "cli/cli.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
 #include "log/event_log.h"
+#include "merge/trace_merge.h"
 #include "model/replay.h"
 #include "record/privilege.h"
+#include "record/trace_dir.h"
 #include "report/audit.h"
+#include "report/chrome_trace.h"
 
 /*
  * Opens a recording to read.  Its fd, or -1 with the reason printed (and,
@@ -37,5 +42,22 @@ int replay_log(int fd, const char *name, const struct replay_opts *ropts, struct
  */
 struct audit *compute_audit(struct audit *a, struct build_graph *g, struct start_causes *sc,
 			    const struct replay *rp);
+
+/* What the trace carries besides the model: otherData and the audit, merge and graph beside it. */
+void fill_meta(struct trace_meta *meta, const struct replay *rp, const struct trace_merge *merged,
+	       const struct audit *audit, const struct build_graph *graph);
+/*
+ * After a stop by signal sig: what was asked is not written; says where the
+ * recording is (log_path, or NULL).  128 + sig.
+ */
+int say_stopped(int sig, const char *log_path);
+/*
+ * The toolchain's own traces: the trace directory, then each --merge.  NULL
+ * when there are none, when *stop was set meanwhile, or (said) without memory.
+ */
+struct trace_merge *merge_traces(const struct cli_opts *opts, const struct replay *rp, const struct trace_dir *tdir,
+				 volatile sig_atomic_t *stop);
+/* How convert and report replay a recording: the levels asked for, else the recording's; *stop ends it. */
+struct replay_opts read_opts_of(const struct cli_opts *opts, volatile sig_atomic_t *stop);
 
 #endif /* BUILDBPF_MAIN_RECORDING_H */
