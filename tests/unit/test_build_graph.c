@@ -280,6 +280,34 @@ Test(build_graph, reads_before_any_write_and_of_ones_own_output_are_no_edges)
 	end(&f);
 }
 
+/*
+ * ninja reads and deletes each compiler's .d file; the next compile's .d
+ * gets the freed inode.  Each is its own file: both edges are kept.
+ */
+Test(build_graph, an_inode_freed_and_reused_under_another_name_is_a_new_file)
+{
+	struct fixture f;
+
+	static const struct step steps[] = { { 101, "cc", 1, 10 }, { 102, "cc", 20, 30 } };
+	static const struct open opens[] = {
+		{ 5, 101, 7, true, "a.c.o.d" },	  { 11, ROOT, 7, false, "a.c.o.d" },
+		{ 25, 102, 7, true, "b.c.o.d" },  { 31, ROOT, 7, false, "b.c.o.d" },
+		{ 32, 102, 7, true, "b.c.o.d" }, /* the same name again: the same file */
+		{ 33, ROOT, 7, false, "b.c.o.d" },
+	};
+
+	begin(&f);
+	BUILD(&f, steps, opens);
+	compute(&f, 40);
+	cr_assert(eq(sz, f.g.nr_edges, 2));
+	cr_assert(has_edge(&f, 101, ROOT, "/a.c.o.d"));
+	cr_assert(has_edge(&f, 102, ROOT, "/b.c.o.d"));
+	cr_assert(eq(sz, f.g.nr_files, 2));
+	cr_assert(eq(str, (char *)f.g.files[f.g.edges[0].file].path, "/a.c.o.d"));
+	cr_assert(eq(str, (char *)f.g.files[f.g.edges[1].file].path, "/b.c.o.d"));
+	end(&f);
+}
+
 Test(build_graph, without_a_file_log_the_tree_still_gives_a_path)
 {
 	struct model *m = model__new(100, 0);

@@ -263,7 +263,22 @@ static int add_edge(struct build_graph *g, size_t *cap, size_t group_first_edge,
 	return 0;
 }
 
-/* Groups the accesses by file; in each, a read after another process's write is an edge. */
+static int push_file(struct build_graph *g, size_t *cap, const struct access *first, const char *path)
+{
+	if (array_grow((void **)&g->files, cap, g->nr_files + 1, sizeof(*g->files)))
+		return -ENOMEM;
+	g->files[g->nr_files++] = (struct graph_file){ first->ino, first->dev, path ? path : "?" };
+	return 0;
+}
+
+/*
+ * Groups the accesses by file; in each, a read after another process's
+ * write is an edge.  An inode freed and reused is a new file: ninja reads
+ * and deletes each compiler's .d file, and the next compile's .d may get
+ * the same inode.  A write under another name than the file's first write
+ * starts a new file, so that its reader's edge is not taken for a
+ * duplicate of the one before.
+ */
 static int compute_edges(struct work *w, struct build_graph *g)
 {
 	size_t i = 0, cap_files = 0, cap_edges = 0;
@@ -273,22 +288,31 @@ static int compute_edges(struct work *w, struct build_graph *g)
 	while (i < w->nr_acc) {
 		size_t j = i, first_edge = g->nr_edges, file = g->nr_files;
 		const struct access *last_write = NULL;
-		const char *path = NULL;
+		const char *path = NULL, *written_as = NULL;
 
 		for (; j < w->nr_acc && w->acc[j].dev == w->acc[i].dev && w->acc[j].ino == w->acc[i].ino; j++) {
 			const struct access *a = &w->acc[j];
 
+			if (a->write && a->path && written_as && strcmp(a->path, written_as)) {
+				if (push_file(g, &cap_files, a, path))
+					return -ENOMEM;
+				first_edge = g->nr_edges;
+				file = g->nr_files;
+				written_as = NULL;
+				path = NULL;
+			}
 			if (a->path)
 				path = a->path;
+			if (a->write && a->path && !written_as)
+				written_as = a->path;
 			if (a->write)
 				last_write = a;
 			else if (last_write && last_write->proc != a->proc &&
 				 add_edge(g, &cap_edges, first_edge, last_write, a, file))
 				return -ENOMEM;
 		}
-		if (array_grow((void **)&g->files, &cap_files, g->nr_files + 1, sizeof(*g->files)))
+		if (push_file(g, &cap_files, &w->acc[i], path))
 			return -ENOMEM;
-		g->files[g->nr_files++] = (struct graph_file){ w->acc[i].ino, w->acc[i].dev, path ? path : "?" };
 		i = j;
 	}
 	if (g->nr_edges)
