@@ -1870,7 +1870,7 @@ Test(chrome_trace, many_cpu_slices_stream_in_little_memory)
 	free(slices);
 }
 
-/* ---- every arg key the trace writes is documented in the README ---- */
+/* ---- every arg key the trace writes is documented in docs/trace.md ---- */
 
 /* The whole of a file of the source tree (unit tests run at its top). */
 static char *read_source(const char *path)
@@ -1892,23 +1892,26 @@ static char *read_source(const char *path)
 	return text;
 }
 
-/* Whether the README's slice-argument table has a row for key. */
-static bool readme_documents(const char *readme, const char *key)
+/* Where the slice arguments are documented, from the top of the tree. */
+#define ARGS_DOC "docs/trace.md"
+
+/* Whether the slice-argument table of docs/trace.md has a row for key. */
+static bool args_doc_has_row(const char *doc, const char *key)
 {
 	char row[96];
 
 	snprintf(row, sizeof(row), "\n| `%s` |", key);
-	return strstr(readme, row) != NULL;
+	return strstr(doc, row) != NULL;
 }
 
 /*
  * Every json_put*(args, "key", ...) in the writer, read from its source:
  * also the keys only rare processes get (core_dumped, ns_pid,
- * args_unreadable).  A new key without a README row fails here.
+ * args_unreadable).  A new key without a row in docs/trace.md fails here.
  */
-Test(chrome_trace, every_arg_key_in_the_source_is_in_the_readme)
+Test(chrome_trace, every_arg_key_in_the_source_is_in_docs_trace)
 {
-	char *src = read_source("user/report/chrome_trace.c"), *readme = read_source("README.md");
+	char *src = read_source("user/report/chrome_trace.c"), *doc = read_source(ARGS_DOC);
 	const char *at = src;
 	char key[64];
 	size_t keys = 0, len;
@@ -1927,16 +1930,17 @@ Test(chrome_trace, every_arg_key_in_the_source_is_in_the_readme)
 		cr_assert(lt(sz, len, sizeof(key)));
 		memcpy(key, name, len);
 		key[len] = '\0';
-		cr_assert(readme_documents(readme, key), "README.md has no row \"| `%s` |\" for the arg the trace writes", key);
+		cr_assert(args_doc_has_row(doc, key), "%s has no row \"| `%s` |\" for the arg the trace writes", ARGS_DOC,
+			  key);
 		keys++;
 	}
 	/* The scan sees the writer's keys (argv ... intervals, idle). */
 	cr_assert(ge(sz, keys, 30), "only %zu arg keys found in user/report/chrome_trace.c", keys);
 	free(src);
-	free(readme);
+	free(doc);
 }
 
-static void assert_args_documented(struct json_object *root, const char *readme, size_t *seen)
+static void assert_args_documented(struct json_object *root, const char *doc, size_t *seen)
 {
 	struct json_object *events = trace_events(root), *args;
 	size_t i;
@@ -1949,7 +1953,7 @@ static void assert_args_documented(struct json_object *root, const char *readme,
 			continue;
 		json_object_object_foreach(args, key, val) {
 			(void)val;
-			cr_assert(readme_documents(readme, key), "README.md has no row for arg \"%s\" of %s", key,
+			cr_assert(args_doc_has_row(doc, key), "%s has no row for arg \"%s\" of %s", ARGS_DOC, key,
 				  json_object_to_json_string(ev));
 			(*seen)++;
 		}
@@ -1957,9 +1961,9 @@ static void assert_args_documented(struct json_object *root, const char *readme,
 }
 
 /* The same from written traces: keys put there by any other path. */
-Test(chrome_trace, every_arg_key_written_is_in_the_readme)
+Test(chrome_trace, every_arg_key_written_is_in_docs_trace)
 {
-	char *readme = read_source("README.md");
+	char *doc = read_source(ARGS_DOC);
 	struct small_build small;
 	struct sched_build sched;
 	struct json_object *root;
@@ -1967,15 +1971,15 @@ Test(chrome_trace, every_arg_key_written_is_in_the_readme)
 
 	small_build_init(&small);
 	root = export(&small.m, &default_meta);
-	assert_args_documented(root, readme, &seen);
+	assert_args_documented(root, doc, &seen);
 	json_object_put(root);
 	sched_build_init(&sched);
 	root = export(&sched.m, &sched.meta);
-	assert_args_documented(root, readme, &seen);
+	assert_args_documented(root, doc, &seen);
 	json_object_put(root);
 	exit_args(W_EXITCODE(0, SIGSEGV) | 0x80, true, &root);
-	assert_args_documented(root, readme, &seen);
+	assert_args_documented(root, doc, &seen);
 	json_object_put(root);
 	cr_assert(lt(sz, 0, seen));
-	free(readme);
+	free(doc);
 }
