@@ -197,6 +197,7 @@ test-repo:
 	$(Q)tests/repo/tracked_files_check.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh
 	$(Q)tests/repo/criterion_gt_check.sh
+	$(Q)tests/repo/doc_links_check.sh --self-test && tests/repo/doc_links_check.sh
 
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.
