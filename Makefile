@@ -333,24 +333,28 @@ bench-convert: all $(BUILD)/bench/gen-log
 	$(Q)bench/convert.sh --build $(BUILD)
 
 # Installs like a packaged tool: the binary (its BPF programs inside, in the
-# skeleton), the man page, the bash completion and the README as its doc.
+# skeleton), the man page, the bash completion, and the README with docs/ as
+# its documentation (docs/ beside the README, so their links hold installed).
 PREFIX	?= /usr/local
 DESTDIR	?=
 BINDIR	 = $(PREFIX)/bin
 MANDIR	 = $(PREFIX)/share/man
 DOCDIR	 = $(PREFIX)/share/doc/buildbpf
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
-INSTALLED := $(BINDIR)/buildbpf $(MANDIR)/man1/buildbpf.1 $(BASHCOMPDIR)/buildbpf $(DOCDIR)/README.md
+DOCS	:= $(wildcard docs/*.md)
+INSTALLED := $(BINDIR)/buildbpf $(MANDIR)/man1/buildbpf.1 $(BASHCOMPDIR)/buildbpf $(DOCDIR)/README.md \
+	$(DOCS:%=$(DOCDIR)/%)
 install: $(BIN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/buildbpf
 	$(Q)install -D -m 0644 man/buildbpf.1 $(DESTDIR)$(MANDIR)/man1/buildbpf.1
 	$(Q)install -D -m 0644 completion/buildbpf $(DESTDIR)$(BASHCOMPDIR)/buildbpf
 	$(Q)install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	$(Q)install -d $(DESTDIR)$(DOCDIR)/docs && install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(INSTALLED:%=$(DESTDIR)%)
-	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	$(Q)rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # The Debian package (debian/), built from a copy of the tree in $(DEB_DIR)
 # (dh_auto_clean must not clean this one), with the commit of this checkout.

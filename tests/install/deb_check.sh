@@ -36,8 +36,11 @@ for lib in libbpf1 libjson-c5; do
 	[[ $depends == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
 done
 files=$(dpkg -L buildbpf)
+# The documentation uncompressed (debian/rules), so its relative links hold.
+docs=(/usr/share/doc/buildbpf/README.md "$repo"/docs/*.md)
+docs=("${docs[@]/#"$repo"//usr/share/doc/buildbpf}")
 for f in /usr/bin/buildbpf /usr/share/man/man1/buildbpf.1.gz /usr/share/bash-completion/completions/buildbpf \
-	 /usr/share/doc/buildbpf/copyright; do
+	 /usr/share/doc/buildbpf/copyright "${docs[@]}"; do
 	grep -qx "$f" <<< "$files" || fail "the package does not install $f"
 done
 
@@ -52,7 +55,8 @@ say CHECK "installed package: Depends $depends; /usr/bin/buildbpf traced ($probe
 
 purge
 dpkg-query -W buildbpf > /dev/null 2>&1 && fail "apt-get purge left the package installed"
-for f in /usr/bin/buildbpf /usr/share/man/man1/buildbpf.1.gz /usr/share/bash-completion/completions/buildbpf; do
+for f in /usr/bin/buildbpf /usr/share/man/man1/buildbpf.1.gz /usr/share/bash-completion/completions/buildbpf \
+	 "${docs[@]}"; do
 	[ ! -e "$f" ] || fail "apt-get purge left $f"
 done
 say CHECK "purged: no file of the package left"

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make install / make uninstall into a scratch DESTDIR, as a packager runs
-# them: every file lands under PREFIX, the installed binary runs (its BPF
-# object is inside it), its man page renders, and uninstall leaves no file.
+# them: every file lands under PREFIX, the documentation is the README with
+# every docs/*.md beside it (their links are relative), the installed binary
+# runs (its BPF object is inside it), its man page renders, and uninstall
+# leaves no file.
 #
 #   tests/install/install_check.sh      (from the checkout, after make)
 set -euo pipefail
@@ -15,10 +17,14 @@ trap 'rm -rf "$dest"' EXIT
 fail() { echo "install_check: $*" >&2; exit 1; }
 
 make -s -C "$repo" --no-print-directory install DESTDIR="$dest" PREFIX=/usr > /dev/null
-for f in usr/bin/buildbpf usr/share/man/man1/buildbpf.1 usr/share/bash-completion/completions/buildbpf \
-	 usr/share/doc/buildbpf/README.md; do
+docs=("$repo"/docs/*.md)
+[ -f "${docs[0]}" ] || fail "no docs/*.md in $repo"
+expected=(usr/bin/buildbpf usr/share/man/man1/buildbpf.1 usr/share/bash-completion/completions/buildbpf
+	  usr/share/doc/buildbpf/README.md "${docs[@]/#"$repo"/usr/share/doc/buildbpf}")
+for f in "${expected[@]}"; do
 	[ -f "$dest/$f" ] || fail "make install did not install /$f"
 done
+[ -f "$dest/usr/share/doc/buildbpf/docs/index.md" ] || fail "make install did not install the docs' index"
 [ -x "$dest/usr/bin/buildbpf" ] || fail "/usr/bin/buildbpf is not executable"
 stray=$(cd "$dest" && find . -type f | grep -v '^\./usr/' || true)
 [ -z "$stray" ] || fail "make install wrote outside PREFIX: $stray"
@@ -29,4 +35,5 @@ MANWIDTH=80 man -l "$dest/usr/share/man/man1/buildbpf.1" | grep -q 'EXIT STATUS'
 make -s -C "$repo" --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr > /dev/null
 left=$(cd "$dest" && find . -type f)
 [ -z "$left" ] || fail "make uninstall left: $left"
-echo "  CHECK    make install / uninstall (DESTDIR, PREFIX=/usr): 4 files, installed binary runs, man renders"
+echo "  CHECK    make install / uninstall (DESTDIR, PREFIX=/usr): ${#expected[@]} files (${#docs[@]} docs)," \
+	"installed binary runs, man renders"
