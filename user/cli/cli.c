@@ -128,12 +128,12 @@ static const char usage_text[] =
 	"      --merge-max-events N   merge at most N events in all; a file that would\n"
 	"                         pass it is skipped (default: 500000)\n"
 	"      --summary-json FILE  also write the parallelism audit as JSON to FILE\n"
-	"                         (fields in the README; same rules as -o)\n"
+	"                         (fields: docs/audit.md; same rules as -o)\n"
 	"      --svg FILE         also draw the build as a self-contained SVG: process\n"
 	"                         lanes, a CPU/parallelism strip, serial phases marked\n"
 	"  -q, --quiet            no summary or audit report at the end\n"
 	"  -v, --verbose          show libbpf's messages, and the whole audit: every\n"
-	"                         figure in its own terms (README)\n"
+	"                         figure in its own terms (docs/audit.md)\n"
 	"  -h, --help             show this help and exit\n"
 	"  -V, --version          show the version, the git commit and libbpf version\n"
 	"                         it was built from, and the kernel features probed\n"
@@ -159,7 +159,11 @@ static const char usage_text[] =
 	"  sudo buildbpf -o server.json --attach \"$(pidof sccache)\" --duration 60s\n"
 	"  buildbpf convert build.bbl -o trace.json --sched=off\n"
 	"  buildbpf convert client.bbl --add worker1.bbl --add worker2.bbl -o all.json\n"
-	"  buildbpf diff before.bbl after.bbl --fail-if 'wall>+10%'\n";
+	"  buildbpf diff before.bbl after.bbl --fail-if 'wall>+10%'\n"
+	"\n"
+	"Every option: man buildbpf.  The rest (the trace's args, the audit's and diff's\n"
+	"JSON fields, the event log): docs/index.md, installed with README.md in\n"
+	"/usr/share/doc/buildbpf (from source: /usr/local/share/doc/buildbpf).\n";
 
 /* The leading decimal number of s; *end points past it.  No sign allowed. */
 static int parse_leading_u64(const char *s, unsigned long long *v, char **end)
