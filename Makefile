@@ -37,7 +37,7 @@ SAN_FLAGS ?=
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -D_GNU_SOURCE -Iinclude -I$(BUILD) $(EXTRA_INC) $(PKG_CFLAGS) -MMD -MP
 ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 
-# The pipeline's stages are folders of user/ (README "Layout").  Code that
+# The pipeline's stages are folders of user/ (docs/design.md, "Layout").  Code that
 # touches the kernel, the build's processes or output files lives in
 # user/record/ and user/output/, and user/main.c (with user/main/, one file
 # per mode too big for it) wires it; every other

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Fails when a file includes a header of a later pipeline stage (README
-# "Layout").  A file's stage is its folder: user/STAGE/*.c and
+# Fails when a file includes a header of a later pipeline stage
+# (docs/design.md, "Layout").  A file's stage is its folder: user/STAGE/*.c and
 # include/STAGE/*.h; include/*.h is the shared top level, user/main.c (and
 # user/main/) the wiring, bpf/ the kernel side (it sees only the top level).  tests/ are
 # exempt.  Run from the repository's root.
@@ -43,7 +43,7 @@ for f in $(find user include bpf -name '*.[ch]' | sort); do
 	[ -n "$fs" ] || continue
 	fr=$(rank "$fs")
 	if [ "$fr" -lt 0 ]; then
-		echo "check_layers: $f: folder '$fs' is not a stage (add it to tests/check_layers.sh and the README)" >&2
+		echo "check_layers: $f: folder '$fs' is not a stage (add it to tests/check_layers.sh and docs/design.md)" >&2
 		bad=1
 		continue
 	fi

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Two builds compared, as JSON (`buildbpf diff --json FILE`): the schema
- * is in the README ("Comparing two builds"), versioned by DIFF_JSON_VERSION.
+ * is in docs/diff.md, versioned by DIFF_JSON_VERSION.
  * Times in milliseconds, like the audit's JSON; a figure a build did not
  * record is null, never 0.
  */

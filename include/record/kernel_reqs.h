@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What buildbpf needs of the kernel (README "Requirements"), and the one
+ * What buildbpf needs of the kernel (docs/requirements.md), and the one
  * line that says what a kernel lacks.  Pure, so it is unit-tested from
  * tables; preflight.c probes the running kernel.
  */

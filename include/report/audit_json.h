@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The audit as JSON: the --summary-json file and the trace's
- * otherData.audit.  Field names are a stable, documented schema (README,
- * "--summary-json"), versioned by AUDIT_JSON_VERSION.
+ * otherData.audit.  Field names are a stable, documented schema
+ * (docs/audit.md, "--summary-json fields"), versioned by AUDIT_JSON_VERSION.
  */
 #ifndef BUILDBPF_AUDIT_JSON_H
 #define BUILDBPF_AUDIT_JSON_H

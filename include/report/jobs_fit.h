@@ -20,7 +20,7 @@
  * records), and the deciding program ran at least JOBS_FIT_MIN_RUNS times;
  * otherwise the reason is kept instead.  Concurrent steps of other
  * programs (the assembler beside a compiler) and single large steps (one
- * link) are not in the figure: the README says so.
+ * link) are not in the figure: docs/memory-io.md says so.
  */
 #ifndef BUILDBPF_REPORT_JOBS_FIT_H
 #define BUILDBPF_REPORT_JOBS_FIT_H

@@ -16,7 +16,7 @@ struct summary_info {
 	__u64 lost_events;
 	const char *output_path; /* where the trace went; NULL if nowhere */
 	const char *partial_reason; /* why the trace is partial; NULL if it is not */
-	bool verbose; /* also the figures only the README explains (lanes) */
+	bool verbose; /* also the figures only docs/audit.md explains (lanes) */
 };
 
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info);

@@ -5,7 +5,7 @@
  * directory removed and the disk full during the build, daemons, hostile
  * argv and output paths — and its least-privilege promises.  Each case
  * checks the exit status, that a valid trace was written (and where), and
- * the timing the README promises.
+ * the timing docs/usage.md promises.
  */
 #include <ctype.h>
 #include <dirent.h>

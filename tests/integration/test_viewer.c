@@ -69,7 +69,7 @@ Test(viewer, make_j2_trace_renders_every_slice)
 	cwd = getcwd(NULL, 0);
 	snprintf(png, sizeof(png), "%s/build/viewer-make-j2.png", cwd);
 	free(cwd);
-	/* The panel orders tracks by slice count, not by the sort indexes (README, "Reading the trace"). */
+	/* The panel orders tracks by slice count, not by the sort indexes (docs/trace.md, "Track order"). */
 	snprintf(extra, sizeof(extra), "--screenshot '%s' --expect-track '^make' --expect-slice-count-order", png);
 	rc = run_viewer("devtools-check.cjs", trace, extra, log, sizeof(log));
 	cr_assert(eq(int, rc, 0), "DevTools did not draw the trace as written:\n%s", log);

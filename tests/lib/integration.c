@@ -373,7 +373,7 @@ static void check_figures(struct json_object *obj, const char *path, const char 
 		v = json_object_get_double(obj);
 		cr_assert(v >= 0, "%s is negative: %s", path, json_object_to_json_string(obj));
 		/* A millisecond of slack for rounding.  Run-queue wait is summed
-		 * over threads and outside_wait over processes (README): either
+		 * over threads and outside_wait over processes (docs/audit.md): either
 		 * may exceed wall x CPUs (four parallel sleeps wait 4 x their
 		 * time). */
 		cr_assert(!is_time_key(key) || strstr(path, "runqueue") || strstr(path, "outside_wait") ||

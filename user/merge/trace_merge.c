@@ -3,8 +3,7 @@
  * Merging a tool's own Chrome trace into the build trace: parse (json-c,
  * depth-limited, UTF-8 checked), attribute to the process instance that
  * wrote it, align its clock to CLOCK_MONOTONIC, clamp into that process's
- * slice.  See include/trace_merge.h and README "Merging the toolchain's
- * traces".
+ * slice.  See include/trace_merge.h and docs/merging.md.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -493,7 +493,7 @@ static void put_detail(FILE *out, const struct audit *a, const struct model *m)
 		put_ranked(out, m, "longest waits for a CPU", &a->top_wait, false);
 }
 
-/* Everything the audit has, in its own terms (the README defines them). */
+/* Everything the audit has, in its own terms (docs/audit.md defines them). */
 static void put_verbose(FILE *out, const struct audit *a, const struct model *m)
 {
 	if (a->par) {

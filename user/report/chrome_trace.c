@@ -491,7 +491,7 @@ static int add_sched_args(struct json_object *args, const struct bb_sched_acct *
 }
 
 /*
- * README, "Reading the trace": a process slice's pid and ppid are the
+ * docs/trace.md, "Slice arguments": a process slice's pid and ppid are the
  * kernel's global ids, the ones ps and /proc show outside the build.
  * "ns_pid" is the pid the process has in its own PID namespace, the one the
  * build itself sees ($$, getpid(), pid files) when it runs in a new one
