@@ -3,6 +3,8 @@
 #   make            build build/buildbpf          (V=1 shows the commands)
 #   sudo make demo  trace the bundled example build into build/demo-trace.json
 #   sudo make test  install missing Debian packages, build, run every test
+#                   stage (~45 min), then one summary table
+#   sudo make test-quick  build, unit and integration tests (a few minutes)
 #   sudo make test-kernels  the CO-RE kernel matrix under qemu (KVM when it
 #                   boots a guest, else TCG)
 #   make vmlinux    regenerate vmlinux/vmlinux.h from the running kernel's BTF
@@ -77,7 +79,7 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean install uninstall deb test-deb demo test test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
+.PHONY: all clean install uninstall deb test-deb demo test test-quick test-build test-integration test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
 	bench-convert
 all: $(BIN)
 
@@ -206,40 +208,45 @@ test-unit: $(UNIT_BIN)
 	$(Q)tests/check_layers.sh
 	$(Q)./$(UNIT_BIN)
 
-# Everything: the suite on the normal build (unit tests; the checkout's
-# hygiene; man page, completion and make install; the integration suites);
+# What the suites run: buildbpf, both Criterion binaries, the traced
+# workloads, the trace reader of the shell checks, and the benchmark
+# generator (so that a change cannot silently break make bench-convert).
+test-build:
+	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK) $(BUILD)/bench/gen-log
+
+# The integration suites (root: they load BPF), on the tool and workloads of
+# this build; CRITERION_FLAGS='--filter load/*' runs some of them.
+CRITERION_FLAGS ?=
+test-integration: $(BIN) $(INTEG_BIN) $(TEST_PROGS) $(TRACE_CHECK) viewer-deps
+	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(INTEG_BIN) $(CRITERION_FLAGS)
+
+# sudo make test: everything, each stage run to its end even when one before
+# it failed (tests/run_stages.sh holds the list), then one table: each stage's
+# result, counts and time, the failed tests and their logs
+# (build/test-logs/STAGE.log); exit 1 when any stage failed.  The stages:
+# packages and build; the layer check and the unit tests; the checkout's
+# hygiene; man page, completion and make install; the integration suites;
 # the Debian package built, installed, used and purged; buildbpf under
 # valgrind's Memcheck; the event-log reader under libFuzzer for
-# $(FUZZ_SECONDS) s; the reliability table from what those printed; then the
-# suite again with the whole userspace (buildbpf included) built under
-# AddressSanitizer and UndefinedBehaviorSanitizer; last the kernel matrix
-# under qemu.  Any report fails the run.
-# The first run is verbose: its output, kept in $(TEST_OUTPUT), carries the
-# figures each case measured (the RELIABILITY| rows of tests/integration.h)
-# that tests/reliability_table.sh turns into $(RELIABILITY_MD).
-TEST_OUTPUT    := $(BUILD)/test-output.txt
-RELIABILITY_MD := $(BUILD)/reliability.md
-# pipefail: a failing suite fails the run although its output goes through tee.
-test: SHELL := /bin/bash
-test: .SHELLFLAGS := -o pipefail -c
-test: test-deps
-	@# The benchmark generator too, so that a change cannot silently break make bench-convert.
-	$(Q)$(MAKE) --no-print-directory all $(TEST_BINS) $(TEST_PROGS) $(TRACE_CHECK) $(BUILD)/bench/gen-log
-	$(Q)$(MAKE) --no-print-directory viewer-deps
-	$(call msg,LAYERS,no header of a later stage)
-	$(Q)tests/check_layers.sh
-	$(Q)./$(UNIT_BIN) --verbose 2>&1 | tee $(TEST_OUTPUT)
-	$(Q)$(MAKE) --no-print-directory test-repo
-	$(Q)$(MAKE) --no-print-directory test-install
-	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(INTEG_BIN) --verbose 2>&1 | \
-		tee -a $(TEST_OUTPUT)
-	$(Q)$(MAKE) --no-print-directory test-deb
-	$(Q)$(MAKE) --no-print-directory test-valgrind 2>&1 | tee -a $(TEST_OUTPUT)
-	$(Q)$(MAKE) --no-print-directory fuzz 2>&1 | tee -a $(TEST_OUTPUT)
-	$(call msg,TABLE,$(RELIABILITY_MD))
-	$(Q)tests/reliability_table.sh $(TEST_OUTPUT) > $(RELIABILITY_MD).tmp && mv $(RELIABILITY_MD).tmp $(RELIABILITY_MD)
-	$(Q)$(MAKE) --no-print-directory test-asan
-	$(Q)$(MAKE) --no-print-directory test-kernels
+# $(FUZZ_SECONDS) s; the reliability table (build/reliability.md, from the
+# RELIABILITY| rows those printed, gathered in build/test-output.txt); the
+# suites again with the whole userspace built under AddressSanitizer and
+# UndefinedBehaviorSanitizer; last the kernel matrix under qemu.
+# Cost, on 2 busy CPUs: about 45 min (the sanitizer rerun and the TCG kernel
+# matrix are half of it).  It installs what is missing of DEB_PKGS,
+# PACKAGING_DEB_PKGS, INTEG_DEB_PKGS, ORACLE_DEB_PKGS and VIEWER_DEB_PKGS
+# (chromium, node, npm), npm packages into build/viewer, qemu and
+# busybox-static, and fetches two Debian kernels once (~180 MB, kept in
+# ~/.cache/buildbpf).  STAGES="unit fuzz" runs some stages only.
+test:
+	$(Q)MAKE='$(MAKE)' BUILD='$(BUILD)' STAGES='$(STAGES)' tests/run_stages.sh full
+
+# sudo make test-quick: for everyday work, the same table over the stages
+# that catch most breakage: packages and build, layers, unit tests, the
+# checkout's hygiene and the integration suites.  A few minutes on 2 CPUs
+# once built; it fetches no kernel and builds no package.
+test-quick:
+	$(Q)MAKE='$(MAKE)' BUILD='$(BUILD)' STAGES='$(STAGES)' tests/run_stages.sh quick
 
 # The CO-RE kernel matrix (tests/kernels/matrix.sh): Debian 12's 6.1 and 6.12
 # kernels, and the running one when its image is on disk, each booted under
