@@ -194,8 +194,10 @@ viewer-deps:
 	$(Q)cp $(VIEWER_FILES) $(VIEWER_DIR)/
 
 # The checkout itself: no build output tracked by git (skipped, saying why,
-# outside a git checkout), and no Criterion gt() that passes on equality.
+# outside a git checkout), and no Criterion gt() that passes on equality;
+# and make test's stage runner on made-up stages.
 test-repo:
+	$(Q)tests/run_stages.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh
 	$(Q)tests/repo/criterion_gt_check.sh
