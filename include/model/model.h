@@ -111,6 +111,9 @@ struct model {
 	 * recorded.  The kernel reports no process's cwd, so this is the one
 	 * directory known for sure. */
 	char *cwd;
+	/* Where each process and image ran (model/proc_name.h), inferred by
+	 * model__finish(); NULL in a model built by hand. */
+	struct proc_dirs *dirs;
 	struct model_stats stats;
 	/* Memory pressure (PSI) at the recording's start and end, nr_psi of
 	 * them seen (model/memory.h). */

@@ -33,4 +33,14 @@ char *argv_display_name(char *const *argv, size_t argc, size_t max_bytes);
  */
 char *proc_name__build_dir(const struct model *m);
 
+/*
+ * Where every process and image of m ran, inferred from the recorded cwd
+ * and the directory changes of each one's ancestors (make -C, sh -c "cd
+ * dir && …", cmake -E chdir), in one pass: model__finish() keeps it in
+ * m->dirs for the names above.  A directory longer than PATH_MAX counts
+ * as unknown.  NULL without memory.
+ */
+struct proc_dirs *proc_dirs__new(const struct model *m);
+void proc_dirs__free(struct proc_dirs *d);
+
 #endif /* BUILDBPF_PROC_NAME_H */

@@ -16,6 +16,7 @@
 #include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
+#include "model/proc_name.h"
 
 struct buffered_event {
 	__u64 ts_ns;
@@ -549,6 +550,9 @@ int model__finish(struct model *m, __u64 end_ns)
 			return err;
 	}
 	close_instances(m);
+	m->dirs = proc_dirs__new(m);
+	if (!m->dirs)
+		return -ENOMEM;
 
 	/* The buffered records are no longer needed. */
 	free(pv->arena);
@@ -585,12 +589,18 @@ const char *proc_program(const struct proc_instance *p)
 
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns)
 {
-	size_t i;
+	size_t lo = 0, hi = p->nr_execs;
 
-	for (i = p->nr_execs; i > 0; i--)
-		if (p->execs[i - 1].start_ns <= ts_ns)
-			return &p->execs[i - 1];
-	return NULL;
+	/* Images are in exec order: the last one started by ts_ns. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->execs[mid].start_ns <= ts_ns)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &p->execs[lo - 1] : NULL;
 }
 
 static void free_image(struct exec_image *img)
@@ -611,6 +621,13 @@ int model__set_cwd(struct model *m, const char *cwd)
 		return -ENOMEM;
 	free(m->cwd);
 	m->cwd = copy;
+	/* The directories inferred start from it. */
+	if (m->dirs) {
+		proc_dirs__free(m->dirs);
+		m->dirs = proc_dirs__new(m);
+		if (!m->dirs)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -627,6 +644,7 @@ void model__free(struct model *m)
 	}
 	free(m->procs);
 	free(m->cwd);
+	proc_dirs__free(m->dirs);
 	free(m->mem_samples);
 	if (m->priv) {
 		free(m->priv->arena);

@@ -12,11 +12,13 @@
  * cmake -E chdir): a program that chdir()s on its own is not followed.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/proc_name.h"
+#include "util/array_grow.h"
 #include "util/utf8.h"
 
 /* The longest name, in bytes; longer ones end in an ellipsis. */
@@ -27,8 +29,6 @@
 #define PATH_SHOWN_MAX_BYTES 48
 /* A path outside the build's directory is shown as "../../x" at most. */
 #define PATH_MAX_UPS 2
-/* Ancestors followed for directory changes; deeper trees are not builds. */
-#define CHAIN_MAX 256
 
 /* U+2026 HORIZONTAL ELLIPSIS */
 static const char ellipsis[] = "\xe2\x80\xa6";
@@ -249,6 +249,25 @@ static char *path_resolve(const char *dir, const char *path)
 	norm = path_normalise(joined);
 	free(joined);
 	return norm;
+}
+
+/*
+ * dir (malloc'd, or NULL) if it is no longer than getcwd() reports, else
+ * "." (unknown): a longer one is no build's, and each name below it would
+ * cost its length.
+ */
+static char *dir_known(char *dir)
+{
+	if (!dir || strlen(dir) < PATH_MAX)
+		return dir;
+	free(dir);
+	return strdup(".");
+}
+
+/* The directory path names from directory dir, as a cd or -C takes it. */
+static char *dir_resolve(const char *dir, const char *path)
+{
+	return dir_known(path_resolve(dir, path));
 }
 
 /* The next component of a normalised path at *p, advancing *p; NULL at the end. */
@@ -663,7 +682,7 @@ static int script_step(const char *script, char **dir, struct script_cmd *cmd)
 
 			if (cmd->nr < 2 || !strcmp(cmd->words[1], "-"))
 				return -EINVAL; /* home or back: not a directory we know */
-			next = path_resolve(*dir, cmd->words[1]);
+			next = dir_resolve(*dir, cmd->words[1]);
 			if (!next)
 				return -ENOMEM;
 			free(*dir);
@@ -709,7 +728,7 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 			value = option_value(img, &i, "-C", tool == TOOL_MAKE ? "--directory" : NULL);
 			if (!value)
 				continue;
-			next = path_resolve(out, value);
+			next = dir_resolve(out, value);
 			free(out);
 			out = next;
 			if (!out)
@@ -720,7 +739,7 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 		/* "cmake --build dir" chdir()s there to run make or ninja. */
 		value = cmake_dir_change(img);
 		if (value) {
-			next = path_resolve(out, value);
+			next = dir_resolve(out, value);
 			free(out);
 			out = next;
 		}
@@ -748,56 +767,135 @@ static long image_index_at(const struct proc_instance *p, __u64 ts)
 }
 
 /*
- * The directory image k of p started in, inferred from the recorded cwd
- * and the directory changes of its ancestors' images that ran before it
- * (each parent's up to the one that forked the child).  "." stands for
- * an unknown cwd.  malloc'd; NULL on allocation failure.
+ * Where every process and image ran, inferred once for the whole model:
+ * naming each image by replaying its ancestors' directory changes cost
+ * images x depth x path length.  Directories are shared: an image that
+ * changes none keeps its predecessor's string.
  */
-static char *image_start_dir(const struct model *m, const struct proc_instance *p, size_t k)
+struct proc_dirs {
+	/* dir[off[i]]: where procs[i] was forked (its parent's directory at
+	 * the fork); dir[off[i] + k + 1]: where its image k leaves its children
+	 * and its image k + 1 starts. */
+	size_t *off;
+	const char **dir;
+	char **owned; /* the distinct strings dir[] points to */
+	size_t nr_owned, cap_owned;
+	const char *top;   /* the recorded cwd, where untraced parents left their children */
+	const char *build; /* the build's directory: the root's after its own changes */
+};
+
+/* Keeps s (malloc'd, or NULL) as one of d's strings; NULL without memory. */
+static const char *own_dir(struct proc_dirs *d, char *s)
 {
-	const struct proc_instance *chain[CHAIN_MAX];
-	long upto[CHAIN_MAX];
-	size_t n = 0, i;
-	long j;
-	char *dir;
-
-	chain[n] = p;
-	upto[n++] = (long)k - 1;
-	while (m && n < CHAIN_MAX && chain[n - 1]->parent >= 0 && (size_t)chain[n - 1]->parent < m->nr_procs) {
-		const struct proc_instance *child = chain[n - 1];
-
-		chain[n] = &m->procs[child->parent];
-		upto[n] = image_index_at(chain[n], child->start_ns);
-		n++;
+	if (s && array_grow((void **)&d->owned, &d->cap_owned, d->nr_owned + 1, sizeof(*d->owned))) {
+		free(s);
+		return NULL;
 	}
-	dir = path_normalise(m && m->cwd ? m->cwd : ".");
-	for (i = n; dir && i-- > 0;) {
-		for (j = 0; dir && j <= upto[i]; j++) {
-			char *next = image_dir_after(dir, &chain[i]->execs[j]);
-
-			free(dir);
-			dir = next;
-		}
-	}
-	return dir;
+	if (s)
+		d->owned[d->nr_owned++] = s;
+	return s;
 }
 
-char *proc_name__build_dir(const struct model *m)
+/* The directory img leaves its children in, started in dir: dir itself when it changes none. */
+static const char *dir_after_image(struct proc_dirs *d, const char *dir, const struct exec_image *img)
 {
-	const struct proc_instance *root;
-	char *dir, *next;
-	size_t j;
+	char *after = image_dir_after(dir, img);
 
-	if (!m || m->root < 0 || (size_t)m->root >= m->nr_procs)
-		return path_normalise(m && m->cwd ? m->cwd : ".");
-	root = &m->procs[m->root];
-	dir = image_start_dir(m, root, 0);
-	for (j = 0; dir && j < root->nr_execs; j++) {
-		next = image_dir_after(dir, &root->execs[j]);
-		free(dir);
-		dir = next;
+	if (after && !strcmp(after, dir)) {
+		free(after);
+		return dir;
 	}
-	return dir;
+	return own_dir(d, after);
+}
+
+/* How far proc_dirs__new() got with a process. */
+enum dirs_state { DIRS_TODO, DIRS_PENDING, DIRS_DONE };
+
+/*
+ * Fills procs[i]'s directories from what it was forked in: its parent's,
+ * when they are done, else (no parent traced, or a cycle in a model built
+ * by hand) top.  0 or -ENOMEM.
+ */
+static int fill_proc_dirs(struct proc_dirs *d, const struct model *m, size_t i, const char *top,
+			  const unsigned char *state)
+{
+	const struct proc_instance *p = &m->procs[i];
+	const char **dir = &d->dir[d->off[i]];
+	size_t k;
+
+	dir[0] = top;
+	if (p->parent >= 0 && (size_t)p->parent < m->nr_procs && state[p->parent] == DIRS_DONE)
+		dir[0] = d->dir[d->off[p->parent] + image_index_at(&m->procs[p->parent], p->start_ns) + 1];
+	for (k = 0; k < p->nr_execs; k++) {
+		dir[k + 1] = dir_after_image(d, dir[k], &p->execs[k]);
+		if (!dir[k + 1])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void proc_dirs__free(struct proc_dirs *d)
+{
+	size_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < d->nr_owned; i++)
+		free(d->owned[i]);
+	free(d->owned);
+	free(d->dir);
+	free(d->off);
+	free(d);
+}
+
+/* The directories of every process of m, parents before children.  NULL without memory. */
+struct proc_dirs *proc_dirs__new(const struct model *m)
+{
+	struct proc_dirs *d = calloc(1, sizeof(*d));
+	size_t n = m->nr_procs, i, nr = 0, *stack = NULL;
+	unsigned char *state = NULL;
+	const char *top;
+
+	if (!d)
+		return NULL;
+	d->off = calloc(n + 1, sizeof(*d->off));
+	for (i = 0; d->off && i < n; i++)
+		d->off[i + 1] = d->off[i] + m->procs[i].nr_execs + 1;
+	d->dir = d->off ? calloc(d->off[n] ? d->off[n] : 1, sizeof(*d->dir)) : NULL;
+	stack = calloc(n ? n : 1, sizeof(*stack));
+	state = calloc(n ? n : 1, sizeof(*state));
+	/* "." stands for an unknown cwd */
+	top = own_dir(d, dir_known(path_normalise(m->cwd ? m->cwd : ".")));
+	if (!d->dir || !stack || !state || !top)
+		goto fail;
+	for (i = 0; i < n; i++) {
+		long a = (long)i;
+
+		/* Its ancestors not done yet, then them top down. */
+		while (a >= 0 && (size_t)a < n && state[a] == DIRS_TODO) {
+			state[a] = DIRS_PENDING;
+			stack[nr++] = (size_t)a;
+			a = m->procs[a].parent;
+		}
+		while (nr > 0) {
+			size_t j = stack[--nr];
+
+			if (fill_proc_dirs(d, m, j, top, state))
+				goto fail;
+			state[j] = DIRS_DONE;
+		}
+	}
+	d->top = d->build = top;
+	if (m->root >= 0 && (size_t)m->root < n)
+		d->build = d->dir[d->off[m->root] + m->procs[m->root].nr_execs];
+	free(stack);
+	free(state);
+	return d;
+fail:
+	free(stack);
+	free(state);
+	proc_dirs__free(d);
+	return NULL;
 }
 
 /* ---- names ---- */
@@ -1254,18 +1352,43 @@ static void cap_name(char *s, size_t max_bytes)
 	memcpy(s + cut, ellipsis, ELLIPSIS_LEN + 1);
 }
 
+/* m's directories: its own, else (a model built by hand) *made, for the call.  NULL: no m, or no memory. */
+static const struct proc_dirs *dirs_of(const struct model *m, struct proc_dirs **made)
+{
+	*made = NULL;
+	if (!m || m->dirs)
+		return m ? m->dirs : NULL;
+	return *made = proc_dirs__new(m);
+}
+
+char *proc_name__build_dir(const struct model *m)
+{
+	struct proc_dirs *made;
+	const struct proc_dirs *d = dirs_of(m, &made);
+	char *dir = d || !m ? strdup(d ? d->build : ".") : NULL;
+
+	proc_dirs__free(made);
+	return dir;
+}
+
 char *image_display_name(const struct model *m, const struct proc_instance *p, size_t k)
 {
 	const struct exec_image *img = &p->execs[k];
-	struct name_dirs dirs;
-	char *prog, *start_dir, *build, *detail = NULL, *raw = NULL, *name = NULL;
+	struct proc_dirs *made;
+	const struct proc_dirs *d = dirs_of(m, &made);
+	/* "." for an unknown directory */
+	struct name_dirs dirs = { ".", "." };
+	char *prog, *detail = NULL, *raw = NULL, *name = NULL;
 
 	prog = program_name(img);
-	start_dir = image_start_dir(m, p, k);
-	build = proc_name__build_dir(m);
-	if (!prog || !start_dir || !build)
+	if (!prog || (m && !d))
 		goto cleanup;
-	dirs = (struct name_dirs){ .dir = start_dir, .build = build };
+	if (d) {
+		bool in_model = p >= m->procs && p < m->procs + m->nr_procs;
+
+		dirs.dir = in_model ? d->dir[d->off[p - m->procs] + k] : d->top;
+		dirs.build = d->build;
+	}
 	if (image_detail(img, &dirs, 0, &detail))
 		goto cleanup;
 	raw = join2(prog, " ", detail);
@@ -1276,8 +1399,7 @@ char *image_display_name(const struct model *m, const struct proc_instance *p, s
 cleanup:
 	free(raw);
 	free(detail);
-	free(build);
-	free(start_dir);
+	proc_dirs__free(made);
 	free(prog);
 	return name;
 }
