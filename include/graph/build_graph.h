@@ -72,6 +72,11 @@ struct build_graph {
 	struct graph_edge *edges; /* by reader, then read time */
 	size_t nr_edges;
 	struct graph_proc_files *proc_files; /* one per model->procs */
+	/* Per model->procs: the edge into its subtree from outside it whose
+	 * writer ended last by its start (the first such); -1: none.  What
+	 * its start could have waited for: the critical path and the start
+	 * causes (graph/start_cause.h) both read it. */
+	long *proc_input;
 	struct critical_step *path;	     /* oldest first */
 	size_t nr_path;
 	__u64 path_ns;	     /* the steps' time summed: the path's length */

@@ -5,9 +5,10 @@
 #include "util/array_grow.h"
 #include "graph/build_graph.h"
 #include "graph/slack.h"
+#include "model/proc_tree.h"
 
-/* How far back a rename looks for the write of the path it moves. */
-#define RENAME_LOOKBACK 4096
+/* How many of the latest writes of a file of its name a rename (or exec) looks back at. */
+#define RENAME_LOOKBACK 64
 
 /* One use of a file by a process: an open, or a rename that moved it. */
 struct access {
@@ -20,15 +21,29 @@ struct access {
 	const char *path; /* NULL: a rename (the open's path is the old one) */
 };
 
+/* A write of a file, by the file's name (its last component). */
+struct named_write {
+	const char *name;
+	size_t len;
+	size_t acc; /* index in work->acc, which is time order */
+};
+
 /* Everything the computation builds on the way, freed at its end. */
 struct work {
 	const struct model *m;
 	size_t *by_pid; /* proc indexes by (pid, start) */
 	struct access *acc;
 	size_t nr_acc, cap_acc;
+	struct named_write *writes; /* the opens' writes, by name then time */
+	size_t nr_writes;
+	size_t *edge_mark;	      /* per proc: 1 + the file of the last edge it read */
 	size_t *child_off, *children; /* CSR: children of proc i at children[child_off[i] ..) */
-	size_t *input_off;	      /* CSR over graph->edges (sorted by reader) */
-	bool *sequential;	      /* no two children alive at once */
+	/* The same ranges by (end, index): first those that ran (start < end),
+	 * from ended_zero[i] on those of no length. */
+	size_t *by_end, *ended_zero;
+	bool *sequential; /* no two children alive at once */
+	struct proc_tree tree;
+	const struct build_graph *graph; /* what the sorts compare */
 };
 
 const char *graph_link__name(enum graph_link link)
@@ -135,20 +150,74 @@ static bool path_tail_matches(const char *path, const char *old)
 	}
 }
 
+/* The last component of path, "." ones skipped; NULL: none. */
+static const char *last_component(const char *path, size_t *len)
+{
+	const char *end = path + strlen(path);
+
+	return prev_component(path, &end, len);
+}
+
+static int by_name(const struct named_write *x, const struct named_write *y)
+{
+	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+static int by_name_then_time(const void *a, const void *b)
+{
+	const struct named_write *x = a, *y = b;
+	int c = by_name(x, y);
+
+	return c ? c : x->acc < y->acc ? -1 : x->acc > y->acc;
+}
+
+/* The writes among the first nr_opens accesses, by file name, so a rename finds its write without a scan. */
+static int index_writes(struct work *w, size_t nr_opens)
+{
+	size_t j;
+
+	w->writes = malloc((nr_opens ? nr_opens : 1) * sizeof(*w->writes));
+	if (!w->writes)
+		return -ENOMEM;
+	for (j = 0; j < nr_opens; j++) {
+		size_t len;
+		const char *name = w->acc[j].write ? last_component(w->acc[j].path, &len) : NULL;
+
+		if (name)
+			w->writes[w->nr_writes++] = (struct named_write){ name, len, j };
+	}
+	qsort(w->writes, w->nr_writes, sizeof(*w->writes), by_name_then_time);
+	return 0;
+}
+
 /*
  * The last write (among the opens, by time) before ts of a file whose path
- * ends like name; NULL: none within RENAME_LOOKBACK writes.
+ * ends like name; NULL: none among the RENAME_LOOKBACK latest writes of a
+ * file of its name.
  */
-static const struct access *last_write_named(const struct work *w, size_t nr_opens, const char *name, __u64 ts)
+static const struct access *last_write_named(const struct work *w, const char *name, __u64 ts)
 {
-	size_t j, looked = 0;
+	struct named_write key;
+	size_t lo = 0, hi = w->nr_writes, j, looked;
 
-	for (j = nr_opens; j-- > 0 && looked < RENAME_LOOKBACK;) {
-		const struct access *o = &w->acc[j];
+	key.name = last_component(name, &key.len);
+	if (!key.name || (key.len == 2 && !memcmp(key.name, "..", 2)))
+		return NULL;
+	/* Past the writes of that name by ts: within a name, time order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = by_name(&w->writes[mid], &key);
 
-		if (!o->write || o->ts_ns > ts)
-			continue;
-		looked++;
+		if (c < 0 || (!c && w->acc[w->writes[mid].acc].ts_ns <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (j = lo, looked = 0; j-- > 0 && looked < RENAME_LOOKBACK && !by_name(&w->writes[j], &key); looked++) {
+		const struct access *o = &w->acc[w->writes[j].acc];
+
 		if (path_tail_matches(o->path, name))
 			return o;
 	}
@@ -160,7 +229,7 @@ static const struct access *last_write_named(const struct work *w, size_t nr_ope
  * exec'd it: the kernel opens it for exec without an open syscall, so the
  * exec's file name is matched like a rename's.
  */
-static int collect_execs(struct work *w, size_t nr_opens)
+static int collect_execs(struct work *w)
 {
 	const struct model *m = w->m;
 	size_t i, k;
@@ -168,7 +237,7 @@ static int collect_execs(struct work *w, size_t nr_opens)
 	for (i = 0; i < m->nr_procs; i++) {
 		for (k = 0; k < m->procs[i].nr_execs; k++) {
 			const struct exec_image *x = &m->procs[i].execs[k];
-			const struct access *o = x->filename ? last_write_named(w, nr_opens, x->filename, x->start_ns) : NULL;
+			const struct access *o = x->filename ? last_write_named(w, x->filename, x->start_ns) : NULL;
 			struct access a;
 
 			if (!o)
@@ -203,6 +272,8 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 			return -ENOMEM;
 	}
 	nr_opens = w->nr_acc; /* in time order: the log is sorted */
+	if (index_writes(w, nr_opens))
+		return -ENOMEM;
 	for (i = 0; i < fl->nr_renames; i++) {
 		const struct file_rename *r = &fl->renames[i];
 		long p = find_proc(w, r->tgid, r->ts_ns);
@@ -213,7 +284,7 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 			g->unmatched++;
 			continue;
 		}
-		o = last_write_named(w, nr_opens, r->old_path, r->ts_ns);
+		o = last_write_named(w, r->old_path, r->ts_ns);
 		if (!o)
 			continue;
 		a = (struct access){ r->ts_ns, o->ino, o->dev, true, (size_t)p, 0, NULL };
@@ -221,7 +292,7 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 			return -ENOMEM;
 		g->nr_renames_matched++;
 	}
-	return collect_execs(w, nr_opens);
+	return collect_execs(w);
 }
 
 static int by_file_time(const void *a, const void *b)
@@ -248,15 +319,13 @@ static int by_reader(const void *a, const void *b)
 	return x->file < y->file ? -1 : x->file > y->file;
 }
 
-static int add_edge(struct build_graph *g, size_t *cap, size_t group_first_edge, const struct access *wr,
+static int add_edge(struct work *w, struct build_graph *g, size_t *cap, const struct access *wr,
 		    const struct access *rd, size_t file)
 {
-	size_t k;
-
-	/* Once per (reader, file): this file's edges are the last ones. */
-	for (k = group_first_edge; k < g->nr_edges; k++)
-		if (g->edges[k].reader == rd->proc)
-			return 0;
+	/* Once per (reader, file): a file's edges are made together. */
+	if (w->edge_mark[rd->proc] == file + 1)
+		return 0;
+	w->edge_mark[rd->proc] = file + 1;
 	if (array_grow((void **)&g->edges, cap, g->nr_edges + 1, sizeof(*g->edges)))
 		return -ENOMEM;
 	g->edges[g->nr_edges++] = (struct graph_edge){ wr->proc, rd->proc, file, wr->ts_ns, rd->ts_ns, rd->path };
@@ -283,10 +352,13 @@ static int compute_edges(struct work *w, struct build_graph *g)
 {
 	size_t i = 0, cap_files = 0, cap_edges = 0;
 
+	w->edge_mark = calloc(w->m->nr_procs ? w->m->nr_procs : 1, sizeof(*w->edge_mark));
+	if (!w->edge_mark)
+		return -ENOMEM;
 	if (w->nr_acc)
 		qsort(w->acc, w->nr_acc, sizeof(*w->acc), by_file_time);
 	while (i < w->nr_acc) {
-		size_t j = i, first_edge = g->nr_edges, file = g->nr_files;
+		size_t j = i, file = g->nr_files;
 		const struct access *last_write = NULL;
 		const char *path = NULL, *written_as = NULL;
 
@@ -296,7 +368,6 @@ static int compute_edges(struct work *w, struct build_graph *g)
 			if (a->write && a->path && written_as && strcmp(a->path, written_as)) {
 				if (push_file(g, &cap_files, a, path))
 					return -ENOMEM;
-				first_edge = g->nr_edges;
 				file = g->nr_files;
 				written_as = NULL;
 				path = NULL;
@@ -308,7 +379,7 @@ static int compute_edges(struct work *w, struct build_graph *g)
 			if (a->write)
 				last_write = a;
 			else if (last_write && last_write->proc != a->proc &&
-				 add_edge(g, &cap_edges, first_edge, last_write, a, file))
+				 add_edge(w, g, &cap_edges, last_write, a, file))
 				return -ENOMEM;
 		}
 		if (push_file(g, &cap_files, &w->acc[i], path))
@@ -338,90 +409,183 @@ static void count_files(struct work *w, struct build_graph *g, const struct file
 	}
 }
 
-/* Children per process (CSR, in start order) and whether they ran one at a time. */
-static int index_tree(struct work *w, const struct build_graph *g)
+/* Children by end: those that ran before those of no length, each by (end, index). */
+static int by_end(const void *a, const void *b, void *model)
+{
+	const struct model *m = model;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct proc_instance *x = &m->procs[i], *y = &m->procs[j];
+	bool x_ran = x->start_ns < x->end_ns, y_ran = y->start_ns < y->end_ns;
+
+	if (x_ran != y_ran)
+		return x_ran ? -1 : 1;
+	if (x->end_ns != y->end_ns)
+		return x->end_ns < y->end_ns ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/*
+ * Children per process (CSR, in start order), the same by end, whether
+ * they ran one at a time, and the tree's subtrees.
+ */
+static int index_tree(struct work *w)
 {
 	const struct model *m = w->m;
 	size_t i, n = m->nr_procs;
 
-	w->input_off = calloc(n + 1, sizeof(*w->input_off));
 	w->sequential = calloc(n ? n : 1, sizeof(*w->sequential));
-	if (!w->input_off || !w->sequential || model__index_children(m, &w->child_off, &w->children))
+	w->ended_zero = calloc(n ? n : 1, sizeof(*w->ended_zero));
+	if (!w->sequential || !w->ended_zero || model__index_children(m, &w->child_off, &w->children) ||
+	    proc_tree__init(&w->tree, m))
 		return -ENOMEM;
+	w->by_end = malloc((n ? n : 1) * sizeof(*w->by_end));
+	if (!w->by_end)
+		return -ENOMEM;
+	memcpy(w->by_end, w->children, n * sizeof(*w->by_end));
 	for (i = 0; i < n; i++) {
-		size_t k;
+		size_t k, from = w->child_off[i], to = w->child_off[i + 1];
 		__u64 max_end = 0;
 
 		w->sequential[i] = true;
-		for (k = w->child_off[i]; k < w->child_off[i + 1]; k++) {
+		for (k = from; k < to; k++) {
 			const struct proc_instance *c = &m->procs[w->children[k]];
 
-			if (k > w->child_off[i] && c->start_ns < max_end)
+			if (k > from && c->start_ns < max_end)
 				w->sequential[i] = false;
 			if (c->end_ns > max_end)
 				max_end = c->end_ns;
 		}
+		qsort_r(w->by_end + from, to - from, sizeof(*w->by_end), by_end, (void *)m);
+		for (k = from; k < to && m->procs[w->by_end[k]].start_ns < m->procs[w->by_end[k]].end_ns; k++)
+			;
+		w->ended_zero[i] = k;
 	}
-	for (i = 0; i < g->nr_edges; i++)
-		w->input_off[g->edges[i].reader + 1]++;
-	for (i = 0; i < n; i++)
-		w->input_off[i + 1] += w->input_off[i];
 	return 0;
 }
 
-/* The child of p that ended last by t; -1: none. */
+/*
+ * Of by_end[lo, hi) (by end, then index), the first of those that ended
+ * last by limit (at limit too when inclusive); -1: none.
+ */
+static long ended_last(const struct work *w, size_t lo, size_t hi, __u64 limit, bool inclusive)
+{
+	const struct model *m = w->m;
+	size_t from = lo, mid;
+	__u64 end;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		end = m->procs[w->by_end[mid]].end_ns;
+		if (end < limit || (inclusive && end == limit))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == from)
+		return -1;
+	end = m->procs[w->by_end[lo - 1]].end_ns;
+	hi = lo - 1;
+	lo = from;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->procs[w->by_end[mid]].end_ns < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)w->by_end[lo];
+}
+
+/* The child of p that ended last by t, having started before t (the first such); -1: none. */
 static long last_child_by(const struct work *w, size_t p, __u64 t)
 {
 	const struct model *m = w->m;
-	long best = -1;
-	size_t k;
+	/* One that ran started before its end; one of no length, before t only if it ended before. */
+	long ran = ended_last(w, w->child_off[p], w->ended_zero[p], t, true);
+	long none = ended_last(w, w->ended_zero[p], w->child_off[p + 1], t, false);
 
-	for (k = w->child_off[p]; k < w->child_off[p + 1]; k++) {
-		const struct proc_instance *c = &m->procs[w->children[k]];
-
-		if (c->end_ns <= t && c->start_ns < t && (best < 0 || c->end_ns > m->procs[best].end_ns))
-			best = (long)w->children[k];
-	}
-	return best;
+	if (ran < 0 || none < 0)
+		return ran < 0 ? none : ran;
+	if (m->procs[ran].end_ns != m->procs[none].end_ns)
+		return m->procs[ran].end_ns > m->procs[none].end_ns ? ran : none;
+	return ran < none ? ran : none;
 }
 
-/* Whether d is p or one of its descendants (a parent starts, and sorts, before its children). */
-static bool in_subtree(const struct model *m, size_t d, size_t p)
+/* Edges by their writer's end, latest first, then in edge order. */
+static int by_writer_end(const void *a, const void *b, void *work)
 {
-	long i = (long)d;
+	const struct work *w = work;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	__u64 x = w->m->procs[w->graph->edges[i].writer].end_ns, y = w->m->procs[w->graph->edges[j].writer].end_ns;
 
-	while (i >= (long)p) {
-		if (i == (long)p)
-			return true;
-		i = m->procs[i].parent;
+	if (x != y)
+		return x > y ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* The first ancestor of p (itself included) without an input yet, -1: none; shortens the way there. */
+static long unanswered(size_t *up, size_t n, size_t p)
+{
+	size_t top = p, next;
+
+	while (top < n && up[top] != top)
+		top = up[top];
+	for (; p < n && up[p] != p; p = next) {
+		next = up[p];
+		up[p] = top;
 	}
-	return false;
+	return top < n ? (long)top : -1;
 }
 
 /*
- * The input of p's subtree from outside it whose writer ended last by p's
- * start; -1: none.  The subtree's, because a job's inputs are read by the
- * compiler its shell starts, and they were what the job waited for.
+ * graph->proc_input: for every process, the edge into its subtree from
+ * outside it whose writer ended last by the process's start (the first such
+ * edge).  An edge counts for the reader and its ancestors up to the first
+ * whose subtree holds the writer, and ancestors start no later than their
+ * descendants, so up to the first that started before the writer ended.
+ * Taken latest writer first, the first edge to reach a process is its
+ * answer, and a process answered is skipped for good (union-find): each
+ * process is answered once, however deep the tree or many the edges.
  */
-static long last_input(const struct work *w, const struct build_graph *g, size_t p)
+static int subtree_inputs(struct work *w, struct build_graph *g)
 {
 	const struct model *m = w->m;
-	const struct proc_instance *pp = &m->procs[p];
-	long best = -1;
-	size_t k;
+	size_t n = m->nr_procs, i, *order, *up;
+	int err = -ENOMEM;
 
-	/* Edges are sorted by reader, readers by start: the subtree's readers
-	 * are at or after p, and start before p ends. */
-	for (k = w->input_off[p]; k < g->nr_edges && m->procs[g->edges[k].reader].start_ns <= pp->end_ns; k++) {
-		const struct graph_edge *e = &g->edges[k];
-		const struct proc_instance *wr = &m->procs[e->writer];
-
-		if (wr->end_ns > pp->start_ns || (best >= 0 && wr->end_ns <= m->procs[g->edges[best].writer].end_ns))
-			continue;
-		if (in_subtree(m, e->reader, p) && !in_subtree(m, e->writer, p))
-			best = (long)k;
+	g->proc_input = malloc((n ? n : 1) * sizeof(*g->proc_input));
+	order = malloc((g->nr_edges ? g->nr_edges : 1) * sizeof(*order));
+	/* up[i]: i while unanswered, else its parent (n: none) */
+	up = malloc((n ? n : 1) * sizeof(*up));
+	if (!g->proc_input || !order || !up)
+		goto out;
+	for (i = 0; i < n; i++) {
+		g->proc_input[i] = -1;
+		up[i] = i;
 	}
-	return best;
+	for (i = 0; i < g->nr_edges; i++)
+		order[i] = i;
+	w->graph = g;
+	qsort_r(order, g->nr_edges, sizeof(*order), by_writer_end, w);
+	for (i = 0; i < g->nr_edges; i++) {
+		const struct graph_edge *e = &g->edges[order[i]];
+		__u64 end = m->procs[e->writer].end_ns;
+		long a = unanswered(up, n, e->reader);
+
+		while (a >= 0 && !proc_tree__within(&w->tree, (long)e->writer, a) && end <= m->procs[a].start_ns) {
+			long parent = m->procs[a].parent;
+
+			g->proc_input[a] = (long)order[i];
+			/* A parent the tree's order never reached is a cycle's: none. */
+			up[a] = proc_tree__within(&w->tree, a, parent) ? (size_t)parent : n;
+			a = unanswered(up, n, (size_t)a);
+		}
+	}
+	err = 0;
+out:
+	free(order);
+	free(up);
+	return err;
 }
 
 static int push_step(struct build_graph *g, size_t *cap, size_t proc, __u64 from, __u64 to, enum graph_link via,
@@ -474,7 +638,7 @@ static int walk_critical_path(struct work *w, struct build_graph *g)
 			return -ENOMEM;
 		/* What p's start waited for: its last input, or the child its
 		 * sequential parent ran before it, whichever ended later. */
-		in = last_input(w, g, cur);
+		in = g->proc_input[cur];
 		prev = p->parent >= 0 && w->sequential[p->parent] ? last_child_by(w, p->parent, p->start_ns) : -1;
 		/* Without a sibling before it, the parent's own start competes: an
 		 * input ready before the parent existed is not what p waited for
@@ -532,7 +696,11 @@ static void free_work(struct work *w)
 	free(w->acc);
 	free(w->child_off);
 	free(w->children);
-	free(w->input_off);
+	free(w->writes);
+	free(w->edge_mark);
+	free(w->by_end);
+	free(w->ended_zero);
+	proc_tree__free(&w->tree);
 	free(w->sequential);
 }
 
@@ -556,7 +724,7 @@ int build_graph__compute(struct build_graph *g, const struct model *m, const str
 			goto out;
 		count_files(&w, g, fl);
 	}
-	if (index_tree(&w, g) || walk_critical_path(&w, g) || compute_slack(g, m))
+	if (index_tree(&w) || subtree_inputs(&w, g) || walk_critical_path(&w, g) || compute_slack(g, m))
 		goto out;
 	err = 0;
 out:
@@ -573,6 +741,7 @@ void build_graph__free(struct build_graph *g)
 	free(g->files);
 	free(g->edges);
 	free(g->proc_files);
+	free(g->proc_input);
 	free(g->path);
 	job_graph__free(&g->jobs);
 	free(g->proc_slack_ns);

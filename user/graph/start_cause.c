@@ -5,13 +5,17 @@
 #include <string.h>
 #include "graph/start_cause.h"
 #include "model/proc_index.h"
+#include "model/proc_tree.h"
 
 /* What attribute() looks things up in. */
 struct lookup {
 	const struct model *m;
 	struct proc_index *pids; /* instances by (pid, start) */
+	struct proc_tree tree;
 	size_t *child_off, *children; /* CSR: children of proc i at children[child_off[i] ..) */
-	size_t *max_jobs;	      /* per proc: most of its children alive at once */
+	/* The same ranges as their children's starts and ends, each sorted. */
+	__u64 *starts, *ends;
+	size_t *max_jobs; /* per proc: most of its children alive at once */
 };
 
 /*
@@ -29,37 +33,20 @@ static long forked_at(const struct proc_index *x, const struct model *m, __u32 p
 		       : -1;
 }
 
-/* Whether d is a or one of its descendants. */
-static bool is_within(const struct model *m, long d, long a)
-{
-	for (; d >= 0; d = m->procs[d].parent)
-		if (d == a)
-			return true;
-	return false;
-}
-
 /*
- * ready_ns and input of every process from the data edges: an edge into
- * a process's subtree from outside it counts for each of the reader's
- * ancestors up to (not including) the first one whose subtree holds the
- * writer, when the writer ended by that ancestor's fork.  Ancestors start
- * earlier the higher they are, so the walk stops at the first too early.
+ * ready_ns and input of every process from the data edges: the input of
+ * its subtree from outside it whose writer ended last by its fork, as the
+ * build graph found it.
  */
 static void ready_from_inputs(struct start_causes *sc, const struct model *m, const struct build_graph *g)
 {
-	for (size_t k = 0; g && k < g->nr_edges; k++) {
-		const struct graph_edge *e = &g->edges[k];
-		__u64 end = m->procs[e->writer].end_ns;
+	for (size_t i = 0; g && g->proc_input && i < m->nr_procs; i++) {
+		long k = g->proc_input[i];
+		__u64 end = k >= 0 ? m->procs[g->edges[k].writer].end_ns : 0;
 
-		for (long a = (long)e->reader; a >= 0 && !is_within(m, (long)e->writer, a); a = m->procs[a].parent) {
-			struct start_cause *c = &sc->procs[a];
-
-			if (end > m->procs[a].start_ns)
-				break;
-			if (end > c->ready_ns) {
-				c->ready_ns = end;
-				c->input = (long)e->writer;
-			}
+		if (end > sc->procs[i].ready_ns) {
+			sc->procs[i].ready_ns = end;
+			sc->procs[i].input = (long)g->edges[k].writer;
 		}
 	}
 }
@@ -72,17 +59,32 @@ static __u64 parent_ready(const struct proc_instance *parent, __u64 fork_ns)
 	return x ? x->start_ns : parent->start_ns;
 }
 
-/* Children of parent alive at ts (the waker, whose exit record follows its wakeup, among them). */
+/* How many of times[lo, hi) (sorted) are at most ts. */
+static size_t count_by(const __u64 *times, size_t lo, size_t hi, __u64 ts)
+{
+	size_t from = lo;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (times[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - from;
+}
+
+/*
+ * Children of parent alive at ts (the waker, whose exit record follows its
+ * wakeup, among them): started by ts, less those ended by then (a child
+ * ends no earlier than it starts).
+ */
 static size_t jobs_at(const struct lookup *l, size_t parent, __u64 ts)
 {
-	size_t k, n = 0;
+	size_t lo = l->child_off[parent], hi = l->child_off[parent + 1];
 
-	for (k = l->child_off[parent]; k < l->child_off[parent + 1]; k++) {
-		const struct proc_instance *c = &l->m->procs[l->children[k]];
-
-		n += c->start_ns <= ts && c->end_ns > ts;
-	}
-	return n;
+	return count_by(l->starts, lo, hi, ts) - count_by(l->ends, lo, hi, ts);
 }
 
 /* One wakeup of the parent: when, who, and its run-queue wait from then to the fork. */
@@ -108,7 +110,7 @@ static bool wakeup_since_ready(const struct start_cause *c, const struct lookup 
 	if ((rec->flags & BB_WAKE_EXIT_SEEN) && rec->exit_wake_ns <= c->start_ns)
 		exit_waker = proc_index__at(l->pids, rec->exit_waker_tgid, rec->exit_wake_ns);
 	if ((rec->flags & BB_WAKE_EXIT_SEEN) && rec->exit_wake_ns <= c->start_ns &&
-	    (rec->exit_wake_ns >= c->ready_ns || (c->input >= 0 && exit_waker >= 0 && is_within(l->m, c->input, exit_waker)))) {
+	    (rec->exit_wake_ns >= c->ready_ns || proc_tree__within(&l->tree, c->input, exit_waker))) {
 		*w = (struct wakeup){ rec->exit_wake_ns, runq ? rec->exit_runq_ns : 0, exit_waker, true };
 		return true;
 	}
@@ -127,14 +129,13 @@ static bool wakeup_since_ready(const struct start_cause *c, const struct lookup 
 static void attribute(struct start_cause *c, const struct lookup *l, size_t parent,
 		      const struct bb_start_wake_event *rec)
 {
-	const struct model *m = l->m;
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
 	struct wakeup w = { .waker = -1 };
 	bool woke = rec && wakeup_since_ready(c, l, rec, &w);
 
 	/* The exit of the job that wrote its input woke the parent: that
 	 * write was what it waited for, however long the reaction took. */
-	if (c->input >= 0 && woke && w.exit && w.waker >= 0 && is_within(m, c->input, w.waker)) {
+	if (woke && w.exit && proc_tree__within(&l->tree, c->input, w.waker)) {
 		c->wait = START_INPUT;
 		c->by = c->input;
 		return;
@@ -178,6 +179,13 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 	}
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const __s64 *x = a, *y = b;
@@ -190,7 +198,7 @@ static int by_time(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
-/* Children per process (CSR) and the most of them alive at once. */
+/* Children per process (CSR), their starts and ends, and the most of them alive at once. */
 static int index_jobs(struct lookup *l)
 {
 	const struct model *m = l->m;
@@ -198,19 +206,26 @@ static int index_jobs(struct lookup *l)
 	__s64 *ev;
 
 	l->max_jobs = calloc(n ? n : 1, sizeof(*l->max_jobs));
+	l->starts = calloc(n ? n : 1, sizeof(*l->starts));
+	l->ends = calloc(n ? n : 1, sizeof(*l->ends));
 	ev = calloc(2 * (n ? n : 1), sizeof(*ev));
-	if (!l->max_jobs || !ev || model__index_children(m, &l->child_off, &l->children)) {
+	if (!l->max_jobs || !l->starts || !l->ends || !ev || model__index_children(m, &l->child_off, &l->children) ||
+	    proc_tree__init(&l->tree, m)) {
 		free(ev);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		size_t nr = 0, alive = 0;
+		size_t nr = 0, alive = 0, from = l->child_off[i], to = l->child_off[i + 1];
 
 		/* Times fit in 63 bits (CLOCK_MONOTONIC); the sign says start or end. */
-		for (k = l->child_off[i]; k < l->child_off[i + 1]; k++) {
-			ev[nr++] = (__s64)m->procs[l->children[k]].start_ns;
-			ev[nr++] = -(__s64)m->procs[l->children[k]].end_ns;
+		for (k = from; k < to; k++) {
+			l->starts[k] = m->procs[l->children[k]].start_ns;
+			l->ends[k] = m->procs[l->children[k]].end_ns;
+			ev[nr++] = (__s64)l->starts[k];
+			ev[nr++] = -(__s64)l->ends[k];
 		}
+		qsort(l->starts + from, to - from, sizeof(*l->starts), by_u64);
+		qsort(l->ends + from, to - from, sizeof(*l->ends), by_u64);
 		qsort(ev, nr, sizeof(*ev), by_time);
 		for (k = 0; k < nr; k++) {
 			alive = ev[k] >= 0 ? alive + 1 : alive - 1;
@@ -282,6 +297,9 @@ out:
 	free(l.child_off);
 	free(l.children);
 	free(l.max_jobs);
+	free(l.starts);
+	free(l.ends);
+	proc_tree__free(&l.tree);
 	if (err)
 		start_causes__free(sc);
 	return err;
