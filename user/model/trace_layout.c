@@ -133,6 +133,29 @@ static bool fits_image(struct trace_span image, struct trace_span below)
 }
 
 /*
+ * Whether below fits every one of parent's nr images.  They are in order
+ * and disjoint, so only those it overlaps can fail, and those follow the
+ * first that ends after it starts.
+ */
+static bool fits_images(const struct proc_layout *parent, size_t nr, struct trace_span below)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (parent->images[mid].span.end <= below.ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < nr && parent->images[lo].span.ts < below.end; lo++)
+		if (!fits_image(parent->images[lo].span, below))
+			return false;
+	return true;
+}
+
+/*
  * Lanes only make process slices nest.  A process that forks a child onto
  * its own lane and then execs while the child runs would have the child
  * straddle two of its exec sub-slices (or hold one whole, which the merge
@@ -142,23 +165,16 @@ static bool fits_image(struct trace_span image, struct trace_span below)
 static void mark_flat(struct trace_layout *tl)
 {
 	const struct model *m = tl->m;
-	size_t i, k;
+	size_t i;
 
 	for (i = 0; i < m->nr_procs; i++)
 		tl->procs[i].flat = m->procs[i].nr_execs < 2;
 	for (i = 0; i < m->nr_procs; i++) {
 		long up = tl->procs[i].above;
-		struct proc_layout *parent;
 
-		if (up < 0 || tl->procs[up].flat)
-			continue;
-		parent = &tl->procs[up];
-		for (k = 0; k < m->procs[up].nr_execs; k++) {
-			if (!fits_image(parent->images[k].span, tl->procs[i].span)) {
-				parent->flat = true;
-				break;
-			}
-		}
+		if (up >= 0 && !tl->procs[up].flat &&
+		    !fits_images(&tl->procs[up], m->procs[up].nr_execs, tl->procs[i].span))
+			tl->procs[up].flat = true;
 	}
 }
 

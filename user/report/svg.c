@@ -172,17 +172,6 @@ static void put_lane_labels(struct canvas *cv, const struct trace_layout *tl)
 			tl->lane_owner[row] ? "daemon" : "lane", tl->lane_number[row]);
 }
 
-/* How many slices p sits inside on its lane, as the trace nests them. */
-static int nest_depth(const struct trace_layout *tl, size_t i)
-{
-	int depth = 0;
-	long up;
-
-	for (up = tl->procs[i].above; up >= 0; up = tl->procs[up].above)
-		depth++;
-	return depth;
-}
-
 /*
  * Each process where the trace has it: its lane's row, its span (in ns:
  * sub-pixel), inset within the slice around it so that every level shows as
@@ -193,21 +182,25 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 {
 	const struct model *m = tl->m;
 	__u64 *first_inside = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*first_inside));
+	/* How many slices each sits inside on its lane, as the trace nests them. */
+	int *depth = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*depth));
 	size_t i, fit;
 	char *name;
 
-	/* Where the first slice inside each process begins (0: none). */
-	for (i = 0; first_inside && i < m->nr_procs; i++) {
+	/* Where the first slice inside each process begins (0: none); the
+	 * slice around one comes before it (trace_layout.h), its depth too. */
+	for (i = 0; first_inside && depth && i < m->nr_procs; i++) {
 		long up = tl->procs[i].above;
 
 		if (up >= 0 && (!first_inside[up] || tl->procs[i].start_ns < first_inside[up]))
 			first_inside[up] = tl->procs[i].start_ns;
+		depth[i] = up >= 0 && (size_t)up < i ? depth[up] + 1 : 0;
 	}
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 		const struct proc_layout *pl = &tl->procs[i];
 		double x = x_of(cv, pl->start_ns), w = x_of(cv, pl->end_ns) - x, free_w;
-		int inset = nest_depth(tl, i) * NEST_INSET, h;
+		int inset = (depth ? depth[i] : 0) * NEST_INSET, h;
 		int y = cv->lanes_y + (int)pl->row * cv->lane_h;
 
 		if (w < MIN_DRAW_W)
@@ -234,6 +227,7 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 		free(name);
 	}
 	free(first_inside);
+	free(depth);
 }
 
 /* The middle of a process's row: where the critical path's line runs. */
