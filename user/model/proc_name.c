@@ -780,7 +780,12 @@ struct proc_dirs {
 	const char **dir;
 	char **owned; /* the distinct strings dir[] points to */
 	size_t nr_owned, cap_owned;
-	const char *top;   /* the recorded cwd, where untraced parents left their children */
+	/* Bytes of them kept, and the most kept: a directory is at most
+	 * PATH_MAX long but may cost a 4-byte "cd d", so past a multiple of
+	 * the command lines' own bytes, new directories are unknown. */
+	size_t bytes, max_bytes;
+	const char *unknown; /* "." */
+	const char *top;     /* the recorded cwd, where untraced parents left their children */
 	const char *build; /* the build's directory: the root's after its own changes */
 };
 
@@ -796,16 +801,35 @@ static const char *own_dir(struct proc_dirs *d, char *s)
 	return s;
 }
 
-/* The directory img leaves its children in, started in dir: dir itself when it changes none. */
+/*
+ * The directory img leaves its children in, started in dir: dir itself
+ * when it changes none, unknown past d's budget.
+ */
 static const char *dir_after_image(struct proc_dirs *d, const char *dir, const struct exec_image *img)
 {
 	char *after = image_dir_after(dir, img);
 
-	if (after && !strcmp(after, dir)) {
+	if (after && (!strcmp(after, dir) || d->bytes + strlen(after) > d->max_bytes)) {
+		const char *kept = strcmp(after, dir) ? d->unknown : dir;
+
 		free(after);
-		return dir;
+		return kept;
 	}
+	if (after)
+		d->bytes += strlen(after);
 	return own_dir(d, after);
+}
+
+/* What proc_dirs keeps at most: 8 bytes per byte of command line, and 1 MiB. */
+static size_t dirs_budget(const struct model *m)
+{
+	size_t bytes = 1 << 20, i, k, a;
+
+	for (i = 0; i < m->nr_procs; i++)
+		for (k = 0; k < m->procs[i].nr_execs; k++)
+			for (a = 0; a < m->procs[i].execs[k].argc; a++)
+				bytes += 8 * (m->procs[i].execs[k].argv[a] ? strlen(m->procs[i].execs[k].argv[a]) + 1 : 1);
+	return bytes;
 }
 
 /* How far proc_dirs__new() got with a process. */
@@ -866,7 +890,9 @@ struct proc_dirs *proc_dirs__new(const struct model *m)
 	state = calloc(n ? n : 1, sizeof(*state));
 	/* "." stands for an unknown cwd */
 	top = own_dir(d, dir_known(path_normalise(m->cwd ? m->cwd : ".")));
-	if (!d->dir || !stack || !state || !top)
+	d->unknown = own_dir(d, strdup("."));
+	d->max_bytes = dirs_budget(m);
+	if (!d->dir || !stack || !state || !top || !d->unknown)
 		goto fail;
 	for (i = 0; i < n; i++) {
 		long a = (long)i;
