@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include "graph/build_graph.h"
+#include "graph/start_cause.h"
+#include "log/event_log.h"
+#include "model/replay.h"
+#include "report/audit.h"
+#include "report/audit_json.h"
+#include "report/chrome_trace.h"
+#include "report/run_report.h"
+#include "report/svg.h"
+#include "lib/analysis.h"
+
+/* What convert computes from a replayed recording, rendered to out (a /dev/null fd). */
+static int analyse(const struct replay *rp, int out, FILE *out_file)
+{
+	const struct event_log_info *info = rp->info;
+	struct audit_input in = {
+		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
+		.cmd_argv = info->cmd_argv,
+		.cmd_argc = info->cmd_argc,
+		.makeflags = info->makeflags,
+		.lost_events = rp->lost_events,
+		.partial_reason = rp->partial_reason,
+		.follow = info->follow,
+		.nr_follow = info->nr_follow,
+	};
+	struct trace_meta meta = {
+		.version = info->buildbpf_version,
+		.kernel_release = info->kernel_release,
+		.nr_cpus = info->online_cpus,
+		.cmd_argv = info->cmd_argv,
+		.cmd_argc = info->cmd_argc,
+		.start_realtime_ns = info->start_ns + info->realtime_offset_ns,
+		.lost_events = rp->lost_events,
+		.user = info->user,
+		.sched = rp->sched,
+		.layout = rp->layout,
+		.partial_reason = rp->partial_reason,
+	};
+	struct build_graph g = {};
+	struct start_causes sc = {};
+	struct audit a = {};
+	int err = 0;
+
+	if (rp->files) {
+		err = build_graph__compute(&g, rp->model, rp->files);
+		in.graph = err ? NULL : &g;
+	}
+	if (!err && in.graph && rp->wakes && rp->wakes->nr) {
+		err = start_causes__compute(&sc, rp->model, &g, rp->wakes);
+		in.starts = err ? NULL : &sc;
+	}
+	err = err ?: audit__compute(&a, rp->model, rp->sched, &in);
+	if (!err) {
+		meta.audit = &a;
+		meta.graph = in.graph;
+		meta.starts = in.starts;
+		err = chrome_trace__write(rp->model, &meta, out);
+		err = err ?: audit_json__write(&a, rp->model, out);
+		err = err ?: svg__write_fd(out, &a, rp->layout, rp->sched);
+		run_report__print(out_file, rp, replay__exit_code(rp), "/dev/null", NULL, &a, true);
+	}
+	audit__free(&a);
+	start_causes__free(&sc);
+	build_graph__free(&g);
+	return err;
+}
+
+int analysis__run(FILE *log)
+{
+	struct replay_opts opts = {};
+	struct event_log_reader *r = NULL;
+	struct replay rp = {};
+	char err_msg[256];
+	FILE *out_file = fopen("/dev/null", "w");
+	int err = out_file ? 0 : -errno;
+
+	if (!err && event_log_reader__open(&r, log, err_msg, sizeof(err_msg)))
+		err = 1;
+	if (!err && replay__run(&rp, r, &opts, err_msg, sizeof(err_msg)))
+		err = 1;
+	if (!err)
+		err = analyse(&rp, fileno(out_file), out_file);
+	replay__free(&rp);
+	event_log_reader__free(r);
+	if (out_file)
+		fclose(out_file);
+	return err;
+}

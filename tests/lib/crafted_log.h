@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Recordings crafted to cost the analysis more than their size: each is a
+ * family grown by n (processes, images, file records), small at every n a
+ * test uses, and one a super-linear stage once took minutes on.  Written
+ * with the event log writer, as `convert` and `report` read them.  Plain C
+ * (no Criterion): the fuzz seeds are made from them too.
+ */
+#ifndef BUILDBPF_TESTS_CRAFTED_LOG_H
+#define BUILDBPF_TESTS_CRAFTED_LOG_H
+
+#include <stddef.h>
+
+enum crafted_case {
+	CRAFTED_CD_CHAIN,	   /* one process exec'ing n times `sh -c 'cd d && true'` */
+	CRAFTED_LONG_DIRS,	   /* the same with 50-character directories */
+	CRAFTED_LONG_CWD,	   /* n processes under a 200 KB working directory */
+	CRAFTED_FORK_CHAINS,	   /* two fork chains n deep, one write/read pair at their ends */
+	CRAFTED_RENAMES,	   /* n writes, n reads, n renames no write matches */
+	CRAFTED_EXEC_LOOKBACK,	   /* n writes, n reads, n execs of a program no write matches */
+	CRAFTED_WIDE_READERS,	   /* one file written once and read by n processes */
+	CRAFTED_SEQUENTIAL_JOBS,   /* one shell running n jobs one after another, each woken by the last */
+	CRAFTED_PARALLEL_JOBS,	   /* n jobs alive at once, each started when one ended */
+	CRAFTED_NR
+};
+
+/* "cd_chain", "long_dirs", ...: the case's name, for messages and seed files. */
+const char *crafted__name(enum crafted_case c);
+/*
+ * Writes case c grown to n as a complete recording (trailer included) to
+ * fd, from its current offset.  0, or -errno.
+ */
+int crafted__write(enum crafted_case c, size_t n, int fd);
+
+#endif /* BUILDBPF_TESTS_CRAFTED_LOG_H */

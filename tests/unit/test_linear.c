@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Conversion costs what the recording holds: each crafted recording
+ * (tests/lib/crafted_log.h), analysed as convert and report do it, costs
+ * at most 2.5 times the CPU time at twice its size.  Each size is chosen
+ * so the larger run takes a fraction of a second; every one of them once
+ * grew as n^2 or n^3, and took minutes at these sizes.  CPU time of this
+ * process (each test runs in its own), not wall time: a busy machine
+ * stretches both runs alike.  A regression is killed after a minute of CPU.
+ */
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "lib/analysis.h"
+#include "lib/crafted_log.h"
+
+/* At twice the size, at most this much more CPU: n log n passes, n^2 fails at 4. */
+#define MAX_RATIO 2.5
+/* Runs per size when the first pair is over: the least of them counts. */
+#define TRIES 3
+/* What a test may cost before SIGXCPU ends it: the fixed code takes a second. */
+#define CPU_LIMIT_SEC 60
+
+static void limit_cpu(void)
+{
+	struct rlimit cpu = { CPU_LIMIT_SEC, CPU_LIMIT_SEC + 5 };
+
+	cr_assert(eq(int, setrlimit(RLIMIT_CPU, &cpu), 0));
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	cr_assert(eq(int, clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts), 0));
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The CPU time of analysing case c grown to n; its size in *bytes. */
+static double analysis_cpu(enum crafted_case c, size_t n, long *bytes)
+{
+	int fd = memfd_create("crafted", 0);
+	double cpu;
+	FILE *f;
+
+	cr_assert(ge(int, fd, 0));
+	cr_assert(eq(int, crafted__write(c, n, fd), 0), "%s at %zu", crafted__name(c), n);
+	*bytes = lseek(fd, 0, SEEK_END);
+	f = fdopen(fd, "r");
+	cr_assert(not(eq(ptr, f, NULL)));
+	rewind(f);
+	cpu = cpu_seconds();
+	cr_assert(eq(int, analysis__run(f), 0), "%s at %zu", crafted__name(c), n);
+	cpu = cpu_seconds() - cpu;
+	fclose(f);
+	return cpu;
+}
+
+static void doubles_in_proportion(enum crafted_case c, size_t n)
+{
+	double small = 0, large = 0, t;
+	long small_bytes = 0, large_bytes = 0;
+	int i;
+
+	for (i = 0; i < TRIES && (i == 0 || !(large < MAX_RATIO * small)); i++) {
+		t = analysis_cpu(c, n, &small_bytes);
+		small = i == 0 || t < small ? t : small;
+		t = analysis_cpu(c, 2 * n, &large_bytes);
+		large = i == 0 || t < large ? t : large;
+	}
+	cr_log_info("%s: %zu (%ld bytes) in %.3f s, %zu (%ld bytes) in %.3f s of CPU", crafted__name(c), n,
+		    small_bytes, small, 2 * n, large_bytes, large);
+	cr_assert(lt(dbl, large, MAX_RATIO * small), "%s: %zu in %.3f s, twice that in %.3f s of CPU",
+		  crafted__name(c), n, small, large);
+}
+
+/* Naming: every image replayed its ancestors' directory changes (n^3). */
+Test(linear, one_process_exec_ing_sh_cd_thousands_of_times, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_CD_CHAIN, 32000);
+}
+
+Test(linear, directories_of_fifty_characters, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_LONG_DIRS, 16000);
+}
+
+/* Naming: every name normalised the 200 KB cwd again. */
+Test(linear, processes_under_a_long_working_directory, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_LONG_CWD, 12000);
+}
+
+/* Start causes and the critical path: edges x depth^2. */
+Test(linear, two_deep_fork_chains_and_one_edge, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_FORK_CHAINS, 8000);
+}
+
+/* The build graph: each rename and exec looked back over every read and 4,096 writes. */
+Test(linear, renames_no_write_matches, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_RENAMES, 16000);
+}
+
+Test(linear, execs_no_write_matches, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_EXEC_LOOKBACK, 16000);
+}
+
+/* The build graph: each read scanned the file's edges. */
+Test(linear, one_file_read_by_every_process, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_WIDE_READERS, 16000);
+}
+
+/* The critical path and the start causes: each step scanned the parent's children. */
+Test(linear, a_shell_running_its_jobs_one_after_another, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_SEQUENTIAL_JOBS, 16000);
+}
+
+/* Lanes: each span looked at every lane. */
+Test(linear, thousands_of_jobs_at_once, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_PARALLEL_JOBS, 16000);
+}
