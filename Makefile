@@ -288,13 +288,15 @@ test-asan: deps viewer-deps
 FUZZ_BUILD   := build-fuzz
 FUZZ_SECONDS ?= 60
 # One budget for both targets: a third (at least 1 s) to the reader alone,
-# which runs ~100 times as many inputs, the rest to reader + replay.
+# which runs ~100 times as many inputs, the rest to reader + replay +
+# analysis (graph, start causes, audit, every output).
 FUZZ_READER_SECONDS = $(shell s=$(FUZZ_SECONDS); echo $$(( s / 3 > 0 ? s / 3 : 1 )))
 FUZZ_REPLAY_SECONDS = $(shell s=$(FUZZ_SECONDS); r=$(FUZZ_READER_SECONDS); echo $$(( s - r > 0 ? s - r : 1 )))
 FUZZ_BIN     := $(FUZZ_BUILD)/tests/event-log-fuzz
 FUZZ_READER_BIN := $(FUZZ_BUILD)/tests/event-log-reader-fuzz
 FUZZ_OPTS    := -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
-$(BUILD)/tests/event-log-fuzz: $(BUILD)/tests/fuzz/event_log_fuzz.o $(CORE_OBJS)
+$(BUILD)/tests/fuzz/event_log_fuzz.o: EXTRA_INC := -Itests
+$(BUILD)/tests/event-log-fuzz: $(BUILD)/tests/fuzz/event_log_fuzz.o $(BUILD)/tests/lib/analysis.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(PKG_LIBS)
 $(BUILD)/tests/event-log-reader-fuzz: $(BUILD)/tests/fuzz/event_log_reader_fuzz.o $(CORE_OBJS)
@@ -308,7 +310,7 @@ fuzz: deps
 	@# (1 ns resolution, 8192 CPUs, 12 idle hours; the unit tests' crafted logs).
 	$(Q)for c in corpus reader-corpus; do mkdir -p $(FUZZ_BUILD)/$$c && \
 		cp tests/fixtures/*.bbl tests/fuzz/seeds/*.bbl $(FUZZ_BUILD)/$$c/ || exit 1; done
-	$(Q)echo "  FUZZ     event log reader and replay, $(FUZZ_REPLAY_SECONDS) s"
+	$(Q)echo "  FUZZ     event log reader, replay and analysis, $(FUZZ_REPLAY_SECONDS) s"
 	$(Q)./$(FUZZ_BIN) -max_total_time=$(FUZZ_REPLAY_SECONDS) $(FUZZ_OPTS) \
 		$(FUZZ_BUILD)/corpus > $(FUZZ_BUILD)/fuzz.log 2>&1 || \
 		{ tail -60 $(FUZZ_BUILD)/fuzz.log; echo "fuzz: the event log reader failed (see $(FUZZ_BUILD)/fuzz.log)"; exit 1; }

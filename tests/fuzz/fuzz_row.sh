@@ -7,7 +7,7 @@
 #   tests/fuzz/fuzz_row.sh FUZZ_LOG SECONDS [reader]
 #
 # reader: the log is the reader-alone target's (event_log_reader_fuzz.c),
-# not the reader-and-replay one's (event_log_fuzz.c).
+# not the one that replays and analyses (event_log_fuzz.c).
 set -euo pipefail
 
 log=$1
@@ -18,7 +18,7 @@ reader)
 	what="libFuzzer on the event-log reader alone (frames, records, trailer), ASan + UBSan" ;;
 *)
 	name=fuzz::event_log_reader
-	what="libFuzzer on the event-log reader and replay, ASan + UBSan" ;;
+	what="libFuzzer on the event-log reader, replay and analysis (build graph, start causes, audit, every output), ASan + UBSan" ;;
 esac
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
