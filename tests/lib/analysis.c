@@ -3,6 +3,10 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include "diff/diff.h"
+#include "diff/diff_json.h"
+#include "diff/diff_report.h"
+#include "diff/diff_svg.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
 #include "log/event_log.h"
@@ -14,7 +18,23 @@
 #include "report/svg.h"
 #include "lib/analysis.h"
 
-/* What convert computes from a replayed recording, rendered to out (a /dev/null fd). */
+/* The recording compared with itself, as `diff` does, and the comparison rendered. */
+static int diff_itself(const struct replay *rp, const struct audit *a, FILE *out)
+{
+	struct diff_side side = { "crafted.bbl", rp->model, rp->sched, a };
+	struct diff d;
+	int err = diff__compute(&d, &side, &side);
+
+	if (!err) {
+		diff_report__text(out, &d);
+		diff_report__markdown(out, &d);
+		err = diff_json__write(&d, out) ?: diff_svg__write(out, &d);
+	}
+	diff__free(&d);
+	return err;
+}
+
+/* What convert, report and diff compute from a replayed recording, rendered to out (a /dev/null fd). */
 static int analyse(const struct replay *rp, int out, FILE *out_file)
 {
 	const struct event_log_info *info = rp->info;
@@ -63,6 +83,7 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		err = err ?: audit_json__write(&a, rp->model, out);
 		err = err ?: svg__write_fd(out, &a, rp->layout, rp->sched);
 		run_report__print(out_file, rp, replay__exit_code(rp), "/dev/null", NULL, &a, true);
+		err = err ?: diff_itself(rp, &a, out_file);
 	}
 	audit__free(&a);
 	start_causes__free(&sc);

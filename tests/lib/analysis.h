@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A recording analysed as `convert` and `report` do it: replayed, its
- * build graph, start causes and audit computed, and the trace, the
- * summary JSON, the SVG and the report rendered (to /dev/null).  What the
- * doubling tests time and the analysis fuzz target runs.  Plain C.
+ * A recording analysed as `convert`, `report` and `diff` do it: replayed,
+ * its build graph, start causes and audit computed, the trace, summary
+ * JSON, SVG and report rendered, and compared with itself (to /dev/null).
+ * What the doubling tests time and the fuzz target runs.  Plain C.
  */
 #ifndef BUILDBPF_TESTS_ANALYSIS_H
 #define BUILDBPF_TESTS_ANALYSIS_H

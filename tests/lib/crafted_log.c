@@ -26,6 +26,7 @@ static const char *const names[CRAFTED_NR] = {
 	[CRAFTED_WIDE_READERS] = "wide_readers",
 	[CRAFTED_SEQUENTIAL_JOBS] = "sequential_jobs",
 	[CRAFTED_PARALLEL_JOBS] = "parallel_jobs",
+	[CRAFTED_PROGRAMS] = "programs",
 };
 
 const char *crafted__name(enum crafted_case c)
@@ -288,6 +289,22 @@ static int jobs(struct event_log_writer *w, size_t n, size_t width, __u64 *t)
 	return err;
 }
 
+static int programs(struct event_log_writer *w, size_t n, __u64 *t)
+{
+	char path[64];
+	const char *argv[] = { path + strlen("/usr/bin/"), NULL };
+	__u32 pid;
+	int err;
+
+	for (pid = FIRST_PID; pid < FIRST_PID + n; pid++) {
+		snprintf(path, sizeof(path), "/usr/bin/p%u", pid);
+		TRY(fork_rec(w, *t += US, ROOT, pid));
+		TRY(exec_rec(w, *t += US, pid, path, argv));
+		TRY(exit_rec(w, *t += US, pid));
+	}
+	return 0;
+}
+
 static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n, __u64 *t)
 {
 	switch (c) {
@@ -312,6 +329,8 @@ static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n,
 		return jobs(w, n, 1, t);
 	case CRAFTED_PARALLEL_JOBS:
 		return jobs(w, n, n / 4 ? n / 4 : 1, t);
+	case CRAFTED_PROGRAMS:
+		return programs(w, n, t);
 	default:
 		return -EINVAL;
 	}

@@ -21,6 +21,7 @@ enum crafted_case {
 	CRAFTED_WIDE_READERS,	   /* one file written once and read by n processes */
 	CRAFTED_SEQUENTIAL_JOBS,   /* one shell running n jobs one after another, each woken by the last */
 	CRAFTED_PARALLEL_JOBS,	   /* n jobs alive at once, each started when one ended */
+	CRAFTED_PROGRAMS,	   /* n processes, each running a program of its own */
 	CRAFTED_NR
 };
 

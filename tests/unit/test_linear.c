@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Conversion costs what the recording holds: each crafted recording
- * (tests/lib/crafted_log.h), analysed as convert and report do it, costs
+ * (tests/lib/crafted_log.h), analysed as convert, report and diff do it, costs
  * at most 2.5 times the CPU time at twice its size.  Each size is chosen
  * so the larger run takes a fraction of a second; every one of them once
  * grew as n^2 or n^3, and took minutes at these sizes.  CPU time of this
@@ -128,4 +128,10 @@ Test(linear, a_shell_running_its_jobs_one_after_another, .init = limit_cpu)
 Test(linear, thousands_of_jobs_at_once, .init = limit_cpu)
 {
 	doubles_in_proportion(CRAFTED_PARALLEL_JOBS, 16000);
+}
+
+/* The audit and the diff: each process searched the programs found so far. */
+Test(linear, a_program_of_its_own_per_process, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_PROGRAMS, 16000);
 }

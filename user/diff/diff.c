@@ -85,37 +85,63 @@ static void side_values(struct diff_value *values, const struct diff_side *b, bo
 	}
 }
 
-/* The audit's per-program CPU times of both builds, joined by name. */
+/* One side's program, for the join. */
+struct side_program {
+	const struct audit_program *ap;
+	size_t side; /* 0 old, 1 new */
+};
+
+static int cmp_side_program(const void *x, const void *y)
+{
+	const struct side_program *a = x, *b = y;
+	int c = strcmp(a->ap->name, b->ap->name);
+
+	return c ? c : a->side < b->side ? -1 : a->side > b->side;
+}
+
+/*
+ * The audit's per-program CPU times of both builds, joined by name: both
+ * sides' programs sorted by name, so a name meets its partner without a
+ * search (n programs of one process each made it n^2).
+ */
 static int join_programs(struct diff *d)
 {
 	const struct audit *sides[2] = { d->old_b->a, d->new_b->a };
-	size_t cap = 0, s, i, k;
+	size_t cap = 0, nr = 0, s, i, k;
+	struct side_program *all = malloc((sides[0]->nr_programs + sides[1]->nr_programs + 1) * sizeof(*all));
 
-	for (s = 0; s < 2; s++) {
-		for (i = 0; i < sides[s]->nr_programs; i++) {
-			const struct audit_program *ap = &sides[s]->programs[i];
+	if (!all)
+		return -ENOMEM;
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < sides[s]->nr_programs; i++)
+			all[nr++] = (struct side_program){ &sides[s]->programs[i], s };
+	qsort(all, nr, sizeof(*all), cmp_side_program);
+	for (i = 0; i < nr; i++) {
+		const struct audit_program *ap = all[i].ap;
 
-			for (k = 0; k < d->nr_programs; k++)
-				if (!strcmp(d->programs[k].name, ap->name))
-					break;
-			if (k == d->nr_programs) {
-				if (array_grow((void **)&d->programs, &cap, k + 1, sizeof(*d->programs)))
-					return -ENOMEM;
-				d->programs[k] = (struct diff_program){ .name = strdup(ap->name) };
-				if (!d->programs[k].name)
-					return -ENOMEM;
-				d->nr_programs++;
-			}
-			if (s) {
-				d->programs[k].new_cpu_ns = ap->cpu_ns;
-				d->programs[k].new_procs = ap->nr_procs;
-			} else {
-				d->programs[k].old_cpu_ns = ap->cpu_ns;
-				d->programs[k].old_procs = ap->nr_procs;
-			}
+		k = d->nr_programs;
+		if (!k || strcmp(d->programs[k - 1].name, ap->name)) {
+			if (array_grow((void **)&d->programs, &cap, k + 1, sizeof(*d->programs)))
+				goto nomem;
+			d->programs[k] = (struct diff_program){ .name = strdup(ap->name) };
+			if (!d->programs[k].name)
+				goto nomem;
+			d->nr_programs++;
+		}
+		k = d->nr_programs - 1;
+		if (all[i].side) {
+			d->programs[k].new_cpu_ns = ap->cpu_ns;
+			d->programs[k].new_procs = ap->nr_procs;
+		} else {
+			d->programs[k].old_cpu_ns = ap->cpu_ns;
+			d->programs[k].old_procs = ap->nr_procs;
 		}
 	}
+	free(all);
 	return 0;
+nomem:
+	free(all);
+	return -ENOMEM;
 }
 
 static __u64 abs_delta(__u64 a, __u64 b)
@@ -181,29 +207,41 @@ static int cmp_only(const void *x, const void *y)
 	return strcmp(a->program, b->program);
 }
 
-/* The unmatched processes of m (partner[i] < 0), counted per program. */
+static int cmp_proc_program(const void *x, const void *y, void *ctx)
+{
+	const struct model *m = ctx;
+
+	return strcmp(proc_program(&m->procs[*(const size_t *)x]), proc_program(&m->procs[*(const size_t *)y]));
+}
+
+/* The unmatched processes of m (partner[i] < 0), counted per program: by name, without a search. */
 static int group_unmatched(const struct model *m, const long *partner, struct diff_only **out, size_t *nr,
 			   size_t *procs)
 {
-	size_t cap = 0, i, k;
+	size_t cap = 0, i, k, nr_unmatched = 0, *unmatched = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*unmatched));
 
-	for (i = 0; i < m->nr_procs; i++) {
-		const char *program = proc_program(&m->procs[i]);
+	if (!unmatched)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++)
+		if (partner[i] < 0)
+			unmatched[nr_unmatched++] = i;
+	*procs += nr_unmatched;
+	qsort_r(unmatched, nr_unmatched, sizeof(*unmatched), cmp_proc_program, (void *)m);
+	for (i = 0; i < nr_unmatched; i++) {
+		const char *program = proc_program(&m->procs[unmatched[i]]);
 
-		if (partner[i] >= 0)
-			continue;
-		(*procs)++;
-		for (k = 0; k < *nr; k++)
-			if (!strcmp((*out)[k].program, program))
-				break;
-		if (k == *nr) {
-			if (array_grow((void **)out, &cap, k + 1, sizeof(**out)))
+		k = *nr;
+		if (!k || strcmp((*out)[k - 1].program, program)) {
+			if (array_grow((void **)out, &cap, k + 1, sizeof(**out))) {
+				free(unmatched);
 				return -ENOMEM;
+			}
 			(*out)[k] = (struct diff_only){ .program = program };
 			(*nr)++;
 		}
-		(*out)[k].count++;
+		(*out)[*nr - 1].count++;
 	}
+	free(unmatched);
 	if (*nr)
 		qsort(*out, *nr, sizeof(**out), cmp_only);
 	return 0;

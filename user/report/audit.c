@@ -466,22 +466,35 @@ static int compute_program_wall(struct audit *a, const struct model *m, const si
 	return 0;
 }
 
+static int cmp_proc_program(const void *x, const void *y, void *ctx)
+{
+	const struct model *m = ctx;
+
+	return strcmp(proc_program(&m->procs[*(const size_t *)x]), proc_program(&m->procs[*(const size_t *)y]));
+}
+
 static int compute_programs(struct audit *a, const struct model *m)
 {
-	size_t i, k, cap = 0, *program;
+	size_t i, j, k, cap = 0, *program, *by_name;
 	int err = 0;
 
 	program = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*program));
-	if (!program)
-		return -ENOMEM;
-	for (i = 0; i < m->nr_procs; i++) {
-		const struct proc_instance *p = &m->procs[i];
+	by_name = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*by_name));
+	if (!program || !by_name) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	/* By name, each program's processes come together: no search of the
+	 * programs so far, which n programs of one process each made n^2. */
+	for (i = 0; i < m->nr_procs; i++)
+		by_name[i] = i;
+	qsort_r(by_name, m->nr_procs, sizeof(*by_name), cmp_proc_program, (void *)m);
+	for (j = 0; j < m->nr_procs; j++) {
+		const struct proc_instance *p = &m->procs[by_name[j]];
 		const char *name = proc_program(p);
 
-		for (k = 0; k < a->nr_programs; k++)
-			if (!strcmp(a->programs[k].name, name))
-				break;
-		if (k == a->nr_programs) {
+		k = a->nr_programs;
+		if (!k || strcmp(a->programs[k - 1].name, name)) {
 			if (array_grow((void **)&a->programs, &cap, k + 1, sizeof(*a->programs))) {
 				err = -ENOMEM;
 				goto cleanup;
@@ -493,16 +506,18 @@ static int compute_programs(struct audit *a, const struct model *m)
 			}
 			a->nr_programs++;
 		}
+		k = a->nr_programs - 1;
 		a->programs[k].cpu_ns += p->utime_ns + p->stime_ns;
 		a->programs[k].nr_procs++;
 		io__sum(&a->programs[k].io, p);
-		program[i] = k;
+		program[by_name[j]] = k;
 	}
-	/* Before the sort: program[] holds indexes in the order found. */
+	/* Before the sort: program[] holds indexes in name order. */
 	err = compute_program_wall(a, m, program);
 	if (!err && a->nr_programs)
 		qsort(a->programs, a->nr_programs, sizeof(*a->programs), cmp_program);
 cleanup:
+	free(by_name);
 	free(program);
 	return err;
 }
