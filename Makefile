@@ -294,7 +294,11 @@ FUZZ_READER_SECONDS = $(shell s=$(FUZZ_SECONDS); echo $$(( s / 3 > 0 ? s / 3 : 1
 FUZZ_REPLAY_SECONDS = $(shell s=$(FUZZ_SECONDS); r=$(FUZZ_READER_SECONDS); echo $$(( s - r > 0 ? s - r : 1 )))
 FUZZ_BIN     := $(FUZZ_BUILD)/tests/event-log-fuzz
 FUZZ_READER_BIN := $(FUZZ_BUILD)/tests/event-log-reader-fuzz
-FUZZ_OPTS    := -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
+# -timeout is wall time: the slowest seed (res1ns-1000-gaps) takes 2.5 s of CPU
+# under ASan, so 30 s holds on a 2-CPU machine shared several ways, and an
+# input costing n^2 at 64 KB (minutes) still fails.
+FUZZ_TIMEOUT := 30
+FUZZ_OPTS    := -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1
 $(BUILD)/tests/fuzz/event_log_fuzz.o: EXTRA_INC := -Itests
 $(BUILD)/tests/event-log-fuzz: $(BUILD)/tests/fuzz/event_log_fuzz.o $(BUILD)/tests/lib/analysis.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
@@ -314,12 +318,12 @@ fuzz: deps
 	$(Q)./$(FUZZ_BIN) -max_total_time=$(FUZZ_REPLAY_SECONDS) $(FUZZ_OPTS) \
 		$(FUZZ_BUILD)/corpus > $(FUZZ_BUILD)/fuzz.log 2>&1 || \
 		{ tail -60 $(FUZZ_BUILD)/fuzz.log; echo "fuzz: the event log reader failed (see $(FUZZ_BUILD)/fuzz.log)"; exit 1; }
-	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz.log $(FUZZ_REPLAY_SECONDS)
+	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz.log $(FUZZ_REPLAY_SECONDS) $(FUZZ_TIMEOUT)
 	$(Q)echo "  FUZZ     event log reader alone, $(FUZZ_READER_SECONDS) s"
 	$(Q)./$(FUZZ_READER_BIN) -max_total_time=$(FUZZ_READER_SECONDS) $(FUZZ_OPTS) \
 		$(FUZZ_BUILD)/reader-corpus > $(FUZZ_BUILD)/fuzz-reader.log 2>&1 || \
 		{ tail -60 $(FUZZ_BUILD)/fuzz-reader.log; echo "fuzz: the event log reader failed (see $(FUZZ_BUILD)/fuzz-reader.log)"; exit 1; }
-	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz-reader.log $(FUZZ_READER_SECONDS) reader
+	$(Q)tests/fuzz/fuzz_row.sh $(FUZZ_BUILD)/fuzz-reader.log $(FUZZ_READER_SECONDS) $(FUZZ_TIMEOUT) reader
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -4,15 +4,17 @@
 # Turns a finished libFuzzer run's log into one RELIABILITY| row for the
 # reliability table (tests/reliability_table.sh), and a line for people.
 #
-#   tests/fuzz/fuzz_row.sh FUZZ_LOG SECONDS [reader]
+#   tests/fuzz/fuzz_row.sh FUZZ_LOG SECONDS TIMEOUT [reader]
 #
+# TIMEOUT: the -timeout it ran with, in seconds.
 # reader: the log is the reader-alone target's (event_log_reader_fuzz.c),
 # not the one that replays and analyses (event_log_fuzz.c).
 set -euo pipefail
 
 log=$1
 seconds=$2
-case ${3:-} in
+timeout=$3
+case ${4:-} in
 reader)
 	name=fuzz::event_log_reader_alone
 	what="libFuzzer on the event-log reader alone (frames, records, trailer), ASan + UBSan" ;;
@@ -28,4 +30,4 @@ if [ -z "$runs" ]; then
 	exit 1
 fi
 echo "  FUZZ     $runs executions in $seconds s, 0 crashes, peak RSS ${peak:-?} MB, corpus ${corpus:-?}"
-echo "RELIABILITY|$name|$what|no crash, leak, hang (10 s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
+echo "RELIABILITY|$name|$what|no crash, leak, hang ($timeout s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
