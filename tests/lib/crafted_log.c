@@ -12,6 +12,8 @@
 #define START 1000000000ull
 #define ROOT 100
 #define FIRST_PID 1000
+/* The --follow daemon of CRAFTED_DAEMON_WAITS. */
+#define DAEMON 50
 #define US 1000ull
 /* The working directory of CRAFTED_LONG_CWD, in bytes. */
 #define LONG_CWD_BYTES (200 << 10)
@@ -27,6 +29,7 @@ static const char *const names[CRAFTED_NR] = {
 	[CRAFTED_SEQUENTIAL_JOBS] = "sequential_jobs",
 	[CRAFTED_PARALLEL_JOBS] = "parallel_jobs",
 	[CRAFTED_PROGRAMS] = "programs",
+	[CRAFTED_DAEMON_WAITS] = "daemon_waits",
 };
 
 const char *crafted__name(enum crafted_case c)
@@ -305,6 +308,46 @@ static int programs(struct event_log_writer *w, size_t n, __u64 *t)
 	return 0;
 }
 
+/* DAEMON, running before the trace, found at ts. */
+static int found_rec(struct event_log_writer *w, __u64 ts)
+{
+	static const char data[] = "/usr/sbin/distccd" "distccd";
+	struct {
+		struct bb_proc_found_event e;
+		char data[sizeof(data)];
+	} rec = {};
+
+	header(&rec.e.hdr, BB_EV_PROC_FOUND, ts, DAEMON);
+	rec.e.start_ns = ts - 1000 * US;
+	rec.e.ppid = 1;
+	rec.e.ns_tgid = DAEMON;
+	rec.e.filename_len = strlen("/usr/sbin/distccd");
+	rec.e.args_len = rec.e.args_full_len = sizeof(data) - rec.e.filename_len;
+	rec.e.nr_threads = 1;
+	memcpy(rec.e.comm, "distccd", 7);
+	memcpy(rec.data, data, sizeof(data));
+	return event_log_writer__add(w, &rec, sizeof(rec.e) + sizeof(data));
+}
+
+/* n processes of the command wait throughout, while the daemon runs n jobs one after another. */
+static int daemon_waits(struct event_log_writer *w, size_t n, __u64 *t)
+{
+	__u64 from = *t;
+	__u32 i;
+	int err;
+
+	TRY(found_rec(w, START));
+	for (i = 0; i < n; i++)
+		TRY(fork_rec(w, from + i + 1, ROOT, FIRST_PID + i));
+	for (i = 0; i < n; i++) {
+		TRY(fork_rec(w, *t += 10 * US, DAEMON, FIRST_PID + n + i));
+		TRY(exit_rec(w, *t += US, FIRST_PID + n + i));
+	}
+	for (i = 0; i < n; i++)
+		TRY(exit_rec(w, *t += 1, FIRST_PID + i));
+	return 0;
+}
+
 static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n, __u64 *t)
 {
 	switch (c) {
@@ -331,6 +374,8 @@ static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n,
 		return jobs(w, n, n / 4 ? n / 4 : 1, t);
 	case CRAFTED_PROGRAMS:
 		return programs(w, n, t);
+	case CRAFTED_DAEMON_WAITS:
+		return daemon_waits(w, n, t);
 	default:
 		return -EINVAL;
 	}
@@ -360,11 +405,16 @@ int crafted__write(enum crafted_case c, size_t n, int fd)
 		.cmd_argc = 1,
 	};
 	struct bbl_trailer trailer = { .flags = BBL_EXITED };
+	static const pid_t follow[] = { DAEMON };
 	struct event_log_writer *w = NULL;
 	char *cwd = NULL;
 	__u64 t = START + 10;
 	int err;
 
+	if (c == CRAFTED_DAEMON_WAITS) {
+		info.follow = follow;
+		info.nr_follow = 1;
+	}
 	if (c == CRAFTED_LONG_CWD) {
 		size_t i;
 

@@ -22,6 +22,7 @@ enum crafted_case {
 	CRAFTED_SEQUENTIAL_JOBS,   /* one shell running n jobs one after another, each woken by the last */
 	CRAFTED_PARALLEL_JOBS,	   /* n jobs alive at once, each started when one ended */
 	CRAFTED_PROGRAMS,	   /* n processes, each running a program of its own */
+	CRAFTED_DAEMON_WAITS,	   /* a --follow daemon's n jobs, while n processes wait throughout */
 	CRAFTED_NR
 };
 

@@ -135,3 +135,9 @@ Test(linear, a_program_of_its_own_per_process, .init = limit_cpu)
 {
 	doubles_in_proportion(CRAFTED_PROGRAMS, 16000);
 }
+
+/* The outside wait: each waiting process summed the daemon's work interval by interval. */
+Test(linear, processes_waiting_across_a_daemons_jobs, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_DAEMON_WAITS, 16000);
+}

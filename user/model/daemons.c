@@ -93,27 +93,47 @@ static int daemon_work(const struct model *m, struct span **out, size_t *nr_out)
 	return 0;
 }
 
-/* The part of [a, b) that no interval of w covers. */
-static __u64 uncovered(const struct span *w, size_t n, __u64 a, __u64 b)
-{
-	size_t lo = 0, hi = n;
-	__u64 left = b - a;
+/* The daemons' work: disjoint intervals in time order, and their lengths summed before each. */
+struct work {
+	struct span *w;
+	__u64 *before; /* nr + 1 */
+	size_t nr;
+};
 
-	/* The first interval that ends after a. */
+/* The first of w->w[from, w->nr) for which past(interval, t) is false. */
+static size_t first_not_past(const struct work *w, size_t from, __u64 t, bool by_start)
+{
+	size_t lo = from, hi = w->nr;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (w[mid].end <= a)
+		if (by_start ? w->w[mid].start < t : w->w[mid].end <= t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < n && w[lo].start < b; lo++) {
-		__u64 s = w[lo].start > a ? w[lo].start : a, e = w[lo].end < b ? w[lo].end : b;
+	return lo;
+}
 
-		left -= e - s;
-	}
-	return left;
+/*
+ * The part of [a, b) that no interval of w covers: the lengths of those
+ * that overlap it, from the sums, less what sticks out at either end.  A
+ * process waiting across thousands of intervals costs two searches.
+ */
+static __u64 uncovered(const struct work *w, __u64 a, __u64 b)
+{
+	size_t lo = first_not_past(w, 0, a, false), hi = first_not_past(w, lo, b, true);
+	__u64 covered;
+
+	if (lo >= hi)
+		return b - a;
+	covered = w->before[hi] - w->before[lo];
+	if (w->w[lo].start < a)
+		covered -= a - w->w[lo].start;
+	if (w->w[hi - 1].end > b)
+		covered -= w->w[hi - 1].end - b;
+	return b - a - covered;
 }
 
 /* Per process, while the walk runs: its children cover [start, cover_end). */
@@ -122,28 +142,34 @@ struct wait_state {
 	__u64 gaps_ns; /* time with no live child and no daemon work, so far */
 };
 
-static void add_gap(struct wait_state *st, const struct span *w, size_t nr_w, __u64 to)
+static void add_gap(struct wait_state *st, const struct work *w, __u64 to)
 {
 	if (to > st->cover_end)
-		st->gaps_ns += uncovered(w, nr_w, st->cover_end, to);
+		st->gaps_ns += uncovered(w, st->cover_end, to);
 }
 
 int daemons__outside_wait(const struct model *m, struct outside_wait *out)
 {
 	struct wait_state *st;
-	struct span *w;
-	size_t i, nr_w;
+	struct work w = {};
+	size_t i;
 
 	*out = (struct outside_wait){ .top = -1 };
 	if (!m->nr_procs)
 		return 0;
-	if (daemon_work(m, &w, &nr_w))
+	if (daemon_work(m, &w.w, &w.nr))
 		return -ENOMEM;
+	w.before = malloc((w.nr + 1) * sizeof(*w.before));
 	st = calloc(m->nr_procs, sizeof(*st));
-	if (!st) {
-		free(w);
+	if (!st || !w.before) {
+		free(st);
+		free(w.before);
+		free(w.w);
 		return -ENOMEM;
 	}
+	w.before[0] = 0;
+	for (i = 0; i < w.nr; i++)
+		w.before[i + 1] = w.before[i] + (w.w[i].end - w.w[i].start);
 	/* Start order: a child's start is a gap's end in its parent. */
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
@@ -155,7 +181,7 @@ int daemons__outside_wait(const struct model *m, struct outside_wait *out)
 			__u64 s = p->start_ns < pp->end_ns ? p->start_ns : pp->end_ns;
 			__u64 e = p->end_ns < pp->end_ns ? p->end_ns : pp->end_ns;
 
-			add_gap(ps, w, nr_w, s);
+			add_gap(ps, &w, s);
 			if (e > ps->cover_end)
 				ps->cover_end = e;
 		}
@@ -167,7 +193,7 @@ int daemons__outside_wait(const struct model *m, struct outside_wait *out)
 
 		if (p->run_by_daemon)
 			continue;
-		add_gap(&st[i], w, nr_w, p->end_ns);
+		add_gap(&st[i], &w, p->end_ns);
 		wait = st[i].gaps_ns > cpu ? st[i].gaps_ns - cpu : 0;
 		if (wait < OUTSIDE_WAIT_MIN_NS)
 			continue;
@@ -179,7 +205,8 @@ int daemons__outside_wait(const struct model *m, struct outside_wait *out)
 		}
 	}
 	free(st);
-	free(w);
+	free(w.before);
+	free(w.w);
 	return 0;
 }
 
