@@ -65,6 +65,12 @@ struct merge_stats {
 	size_t totals;	     /* clang "Total ..." aggregates kept as file summaries */
 };
 
+/* One key of trace_merge.pids. */
+struct merge_pid {
+	__u32 pid;
+	size_t proc; /* index in model->procs */
+};
+
 struct trace_merge {
 	const struct model *m;
 	const struct trace_layout *layout; /* where the writer draws each process */
@@ -78,6 +84,10 @@ struct trace_merge {
 	struct json_object *files; /* per merged file: path, writer, clock, totals */
 	struct merge_stats stats;
 	__s64 last_async_id;
+	/* The processes by pid and by namespace pid: a file names its writer
+	 * by either, and thousands of files must not each scan the model. */
+	struct merge_pid *pids;
+	size_t nr_pids;
 };
 
 /*

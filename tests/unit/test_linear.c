@@ -9,12 +9,16 @@
  * stretches both runs alike.  A regression is killed after a minute of CPU.
  */
 #include <stdio.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "log/event_log.h"
+#include "merge/trace_merge.h"
+#include "model/replay.h"
 #include "lib/analysis.h"
 #include "lib/crafted_log.h"
 
@@ -40,11 +44,10 @@ static double cpu_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The CPU time of analysing case c grown to n; its size in *bytes. */
-static double analysis_cpu(enum crafted_case c, size_t n, long *bytes)
+/* Case c grown to n, in a memfd read from its start; its size in *bytes. */
+static FILE *crafted(enum crafted_case c, size_t n, long *bytes)
 {
 	int fd = memfd_create("crafted", 0);
-	double cpu;
 	FILE *f;
 
 	cr_assert(ge(int, fd, 0));
@@ -53,29 +56,83 @@ static double analysis_cpu(enum crafted_case c, size_t n, long *bytes)
 	f = fdopen(fd, "r");
 	cr_assert(not(eq(ptr, f, NULL)));
 	rewind(f);
-	cpu = cpu_seconds();
+	return f;
+}
+
+/* The CPU time of analysing case c grown to n. */
+static double analysis_cpu(enum crafted_case c, size_t n, long *bytes)
+{
+	FILE *f = crafted(c, n, bytes);
+	double cpu = cpu_seconds();
+
 	cr_assert(eq(int, analysis__run(f), 0), "%s at %zu", crafted__name(c), n);
 	cpu = cpu_seconds() - cpu;
 	fclose(f);
 	return cpu;
 }
 
-static void doubles_in_proportion(enum crafted_case c, size_t n)
+/*
+ * The CPU time of merging one tool trace per process of CRAFTED_PROGRAMS
+ * grown to n, each naming its writer by pid (the replay is not counted).
+ */
+static double merge_cpu(enum crafted_case c, size_t n, long *bytes)
+{
+	struct replay_opts opts = {};
+	struct event_log_reader *r;
+	struct trace_merge *tm;
+	struct replay rp;
+	char text[256], path[64], err[256];
+	FILE *f = crafted(c, n, bytes);
+	double cpu;
+	size_t i;
+
+	cr_assert(eq(int, event_log_reader__open(&r, f, err, sizeof(err)), 0), "%s", err);
+	cr_assert(eq(int, replay__run(&rp, r, &opts, err, sizeof(err)), 0), "%s", err);
+	cpu = cpu_seconds();
+	tm = trace_merge__new(rp.model, rp.layout, 0, NULL);
+	cr_assert(not(eq(ptr, tm, NULL)));
+	for (i = 0; i < rp.model->nr_procs; i++) {
+		__u32 pid = rp.model->procs[i].pid;
+
+		snprintf(path, sizeof(path), "traces/p%u.json", pid);
+		snprintf(text, sizeof(text),
+			 "{\"traceEvents\":[{\"pid\":%u,\"tid\":%u,\"ph\":\"X\",\"ts\":0,\"dur\":1,"
+			 "\"name\":\"Frontend\"}]}",
+			 pid, pid);
+		cr_assert(eq(int, trace_merge__add(tm, path, text, strlen(text), err, sizeof(err)), 0), "%s", err);
+	}
+	cr_assert(eq(int, trace_merge__finish(tm), 0));
+	trace_merge__free(tm);
+	cpu = cpu_seconds() - cpu;
+	replay__free(&rp);
+	event_log_reader__free(r);
+	fclose(f);
+	return cpu;
+}
+
+typedef double cost_fn(enum crafted_case c, size_t n, long *bytes);
+
+static void costs_in_proportion(cost_fn *cost, enum crafted_case c, size_t n)
 {
 	double small = 0, large = 0, t;
 	long small_bytes = 0, large_bytes = 0;
 	int i;
 
 	for (i = 0; i < TRIES && (i == 0 || !(large < MAX_RATIO * small)); i++) {
-		t = analysis_cpu(c, n, &small_bytes);
+		t = cost(c, n, &small_bytes);
 		small = i == 0 || t < small ? t : small;
-		t = analysis_cpu(c, 2 * n, &large_bytes);
+		t = cost(c, 2 * n, &large_bytes);
 		large = i == 0 || t < large ? t : large;
 	}
 	cr_log_info("%s: %zu (%ld bytes) in %.3f s, %zu (%ld bytes) in %.3f s of CPU", crafted__name(c), n,
 		    small_bytes, small, 2 * n, large_bytes, large);
 	cr_assert(lt(dbl, large, MAX_RATIO * small), "%s: %zu in %.3f s, twice that in %.3f s of CPU",
 		  crafted__name(c), n, small, large);
+}
+
+static void doubles_in_proportion(enum crafted_case c, size_t n)
+{
+	costs_in_proportion(analysis_cpu, c, n);
 }
 
 /* Naming: every image replayed its ancestors' directory changes (n^3). */
@@ -140,4 +197,10 @@ Test(linear, a_program_of_its_own_per_process, .init = limit_cpu)
 Test(linear, processes_waiting_across_a_daemons_jobs, .init = limit_cpu)
 {
 	doubles_in_proportion(CRAFTED_DAEMON_WAITS, 16000);
+}
+
+/* The merge: each tool trace scanned every process for its writer, each writer for its children. */
+Test(linear, a_tool_trace_per_process, .init = limit_cpu)
+{
+	costs_in_proportion(merge_cpu, CRAFTED_PROGRAMS, 16000);
 }

@@ -404,20 +404,27 @@ static bool anchor_clock(struct file_ctx *fc, double lo_us, double hi_us)
  * The kernel reuses pids, so an untimed match is a guess; a pid in the
  * build's own PID namespace (ns_pid) counts as well.
  */
-static long find_proc(const struct trace_layout *tl, __s64 pid, bool timed, __s64 t_ns)
+static long find_proc(const struct trace_merge *tm, __s64 pid, bool timed, __s64 t_ns)
 {
-	const struct model *m = tl->m;
+	const struct trace_layout *tl = tm->layout;
+	size_t lo_k = 0, hi_k = tm->nr_pids, k;
 	long near = -1;
-	size_t i;
 
 	if (pid <= 0 || pid > UINT32_MAX)
 		return -1;
-	for (i = 0; i < m->nr_procs; i++) {
-		const struct proc_instance *p = &m->procs[i];
+	/* The processes of that pid or namespace pid, in model order. */
+	while (lo_k < hi_k) {
+		size_t mid = lo_k + (hi_k - lo_k) / 2;
+
+		if (tm->pids[mid].pid < (__u32)pid)
+			lo_k = mid + 1;
+		else
+			hi_k = mid;
+	}
+	for (k = lo_k; k < tm->nr_pids && tm->pids[k].pid == (__u32)pid; k++) {
+		size_t i = tm->pids[k].proc;
 		__s64 lo = (__s64)tl->procs[i].start_ns, hi = (__s64)tl->procs[i].end_ns;
 
-		if (p->pid != (__u32)pid && p->ns_pid != (__u32)pid)
-			continue;
 		if (!timed)
 			near = i;
 		else if (t_ns >= lo && t_ns <= hi)
@@ -436,7 +443,7 @@ static const char *base_name(const char *path)
 }
 
 /* A pid in the file name, e.g. "sh-4242.json": the last digit run that names a traced process. */
-static long find_proc_by_name(const struct trace_layout *tl, const char *path, bool timed, __s64 t_ns)
+static long find_proc_by_name(const struct trace_merge *tm, const char *path, bool timed, __s64 t_ns)
 {
 	const char *name = base_name(path), *end = name + strlen(name), *p = end;
 	long proc;
@@ -454,7 +461,7 @@ static long find_proc_by_name(const struct trace_layout *tl, const char *path, b
 			continue;
 		for (const char *d = digits_end; d > p; d--, scale *= 10)
 			pid += (d[-1] - '0') * scale;
-		proc = find_proc(tl, pid, timed, t_ns);
+		proc = find_proc(tm, pid, timed, t_ns);
 		if (proc >= 0)
 			return proc;
 	}
@@ -486,10 +493,10 @@ static int attribute(struct file_ctx *fc, const char *path)
 	if (timed)
 		first_ns = to_mono_ns(fc, lo_us);
 	fc->attributed_by = "pid field";
-	fc->proc = find_proc(tl, main_pid(fc), timed, first_ns);
+	fc->proc = find_proc(fc->tm, main_pid(fc), timed, first_ns);
 	if (fc->proc < 0) {
 		fc->attributed_by = "file name";
-		fc->proc = find_proc_by_name(tl, path, timed, first_ns);
+		fc->proc = find_proc_by_name(fc->tm, path, timed, first_ns);
 	}
 	if (fc->proc < 0)
 		fc->attributed_by = "own track";
@@ -971,6 +978,39 @@ static const struct nest_item *child_around(const struct nest_item *kids, size_t
 	return lo > 0 && t < kids[lo - 1].end ? &kids[lo - 1] : NULL;
 }
 
+/* The process slices drawn directly below each process: those of procs[i] at kids[off[i] .. off[i + 1]), sorted. */
+struct nest_kids {
+	size_t *off;
+	struct nest_item *kids;
+};
+
+/* One pass over the processes, not one per writer: n writers of n processes cost n^2. */
+static int nest_kids__init(struct nest_kids *nk, const struct model *m, const struct proc_layout *procs)
+{
+	size_t i, n = m->nr_procs, *fill;
+
+	nk->off = calloc(n + 1, sizeof(*nk->off));
+	nk->kids = malloc((n ? n : 1) * sizeof(*nk->kids));
+	fill = malloc((n + 1) * sizeof(*fill));
+	if (!nk->off || !nk->kids || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		if (procs[i].above >= 0 && (size_t)procs[i].above < n)
+			nk->off[procs[i].above + 1]++;
+	for (i = 0; i < n; i++)
+		nk->off[i + 1] += nk->off[i];
+	memcpy(fill, nk->off, (n + 1) * sizeof(*fill));
+	for (i = 0; i < n; i++)
+		if (procs[i].above >= 0 && (size_t)procs[i].above < n)
+			nk->kids[fill[procs[i].above]++] = (struct nest_item){ procs[i].span.ts, procs[i].span.end, -1 };
+	for (i = 0; i < n; i++)
+		qsort(nk->kids + nk->off[i], nk->off[i + 1] - nk->off[i], sizeof(*nk->kids), cmp_nest);
+	free(fill);
+	return 0;
+}
+
 /*
  * Makes one writer's slices nest on its lane.  First each slice that
  * starts or ends inside a child process slice (drawn on the same lane,
@@ -978,26 +1018,23 @@ static const struct nest_item *child_around(const struct nest_item *kids, size_t
  * Then a sweep in (start, longest first) order cuts a slice that sticks
  * out of the one around it at that one's end.
  */
-static int nest_writer(struct trace_merge *tm, const size_t *idx, size_t n)
+static int nest_writer(struct trace_merge *tm, const struct nest_kids *nk, const size_t *idx, size_t n)
 {
-	const struct model *m = tm->m;
-	const struct proc_layout *procs = tm->layout->procs;
-	struct nest_item *items = NULL, *kids, **stack = NULL;
+	struct nest_item *items = NULL, **stack = NULL;
+	const struct nest_item *kids = NULL;
 	long proc = tm->events[idx[0]].proc;
 	size_t i, nr_kids = 0, nr_items, depth = 0;
 	int err = -ENOMEM;
 
-	items = malloc((n + (proc >= 0 ? m->nr_procs : 0)) * sizeof(*items));
-	stack = malloc((n + (proc >= 0 ? m->nr_procs : 0)) * sizeof(*stack));
+	if (proc >= 0 && (size_t)proc < tm->m->nr_procs) {
+		kids = nk->kids + nk->off[proc];
+		nr_kids = nk->off[proc + 1] - nk->off[proc];
+	}
+	items = malloc((n + nr_kids) * sizeof(*items));
+	stack = malloc((n + nr_kids) * sizeof(*stack));
 	if (!items || !stack)
 		goto cleanup;
-	kids = items + n;
-	for (i = 0; proc >= 0 && i < m->nr_procs; i++) {
-		if (procs[i].above != proc)
-			continue;
-		kids[nr_kids++] = (struct nest_item){ procs[i].span.ts, procs[i].span.end, -1 };
-	}
-	qsort(kids, nr_kids, sizeof(*kids), cmp_nest);
+	memcpy(items + n, kids, nr_kids * sizeof(*items));
 	for (i = 0; i < n; i++) {
 		struct merged_event *ev = &tm->events[idx[i]];
 		__s64 ts = ev->ts, end = ev->ts + ev->dur;
@@ -1039,11 +1076,12 @@ cleanup:
 
 int trace_merge__finish(struct trace_merge *tm)
 {
+	struct nest_kids nk = {};
 	size_t *idx = NULL, i, n = 0, start;
 	int err = -ENOMEM;
 
 	idx = malloc((tm->nr_events ? tm->nr_events : 1) * sizeof(*idx));
-	if (!idx)
+	if (!idx || nest_kids__init(&nk, tm->m, tm->layout->procs))
 		goto cleanup;
 	for (i = 0; i < tm->nr_events; i++) {
 		if (tm->events[i].kind == MERGED_SLICE)
@@ -1055,15 +1093,44 @@ int trace_merge__finish(struct trace_merge *tm)
 		if (i < n && tm->events[idx[i]].proc == tm->events[idx[start]].proc &&
 		    tm->events[idx[i]].track == tm->events[idx[start]].track)
 			continue;
-		err = nest_writer(tm, idx + start, i - start);
+		err = nest_writer(tm, &nk, idx + start, i - start);
 		start = i;
 	}
 cleanup:
 	free(idx);
+	free(nk.off);
+	free(nk.kids);
 	return err;
 }
 
 /* ---- life cycle ---- */
+
+static int cmp_merge_pid(const void *a, const void *b)
+{
+	const struct merge_pid *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+/* tm->pids: every process under its pid, and under its namespace pid when that differs. */
+static int index_pids(struct trace_merge *tm)
+{
+	const struct model *m = tm->m;
+	size_t i;
+
+	tm->pids = malloc((2 * m->nr_procs + 1) * sizeof(*tm->pids));
+	if (!tm->pids)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++) {
+		tm->pids[tm->nr_pids++] = (struct merge_pid){ m->procs[i].pid, i };
+		if (m->procs[i].ns_pid && m->procs[i].ns_pid != m->procs[i].pid)
+			tm->pids[tm->nr_pids++] = (struct merge_pid){ m->procs[i].ns_pid, i };
+	}
+	qsort(tm->pids, tm->nr_pids, sizeof(*tm->pids), cmp_merge_pid);
+	return 0;
+}
 
 struct trace_merge *trace_merge__new(const struct model *m, const struct trace_layout *tl, __s64 real_minus_mono_ns,
 				     const struct merge_limits *limits)
@@ -1080,7 +1147,7 @@ struct trace_merge *trace_merge__new(const struct model *m, const struct trace_l
 	if (!tl)
 		tl = tm->own_layout = trace_layout__new(m);
 	tm->layout = tl;
-	if (!tm->files || !tm->layout) {
+	if (!tm->files || !tm->layout || index_pids(tm)) {
 		trace_merge__free(tm);
 		return NULL;
 	}
@@ -1123,5 +1190,6 @@ void trace_merge__free(struct trace_merge *tm)
 	free(tm->tracks);
 	json_object_put(tm->files);
 	trace_layout__free(tm->own_layout);
+	free(tm->pids);
 	free(tm);
 }
