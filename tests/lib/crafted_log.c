@@ -30,6 +30,7 @@ static const char *const names[CRAFTED_NR] = {
 	[CRAFTED_PARALLEL_JOBS] = "parallel_jobs",
 	[CRAFTED_PROGRAMS] = "programs",
 	[CRAFTED_DAEMON_WAITS] = "daemon_waits",
+	[CRAFTED_RUN_QUEUE] = "run_queue",
 };
 
 const char *crafted__name(enum crafted_case c)
@@ -348,6 +349,30 @@ static int daemon_waits(struct event_log_writer *w, size_t n, __u64 *t)
 	return 0;
 }
 
+/* n processes forked one after another, each waiting for a CPU from its fork until its one slice near the end. */
+static int run_queue(struct event_log_writer *w, size_t n, __u64 *t)
+{
+	__u64 from = *t, end = *t + (n + 2) * 10 * US;
+	__u32 i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		struct bb_cpu_slice_event slice = {};
+		__u64 fork_ns = from + (i + 1) * 10 * US, on = end - (n - i) * US;
+
+		TRY(fork_rec(w, fork_ns, ROOT, FIRST_PID + i));
+		header(&slice.hdr, BB_EV_CPU_SLICE, on + US / 2, FIRST_PID + i);
+		slice.hdr.cpu = i % 2;
+		slice.start_ns = on;
+		slice.wait_ns = on - fork_ns;
+		slice.end_state = BB_SLICE_SLEPT;
+		TRY(event_log_writer__add(w, &slice, sizeof(slice)));
+		TRY(exit_rec(w, end + i, FIRST_PID + i));
+	}
+	*t = end + n;
+	return 0;
+}
+
 static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n, __u64 *t)
 {
 	switch (c) {
@@ -376,6 +401,8 @@ static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n,
 		return programs(w, n, t);
 	case CRAFTED_DAEMON_WAITS:
 		return daemon_waits(w, n, t);
+	case CRAFTED_RUN_QUEUE:
+		return run_queue(w, n, t);
 	default:
 		return -EINVAL;
 	}
@@ -411,6 +438,8 @@ int crafted__write(enum crafted_case c, size_t n, int fd)
 	__u64 t = START + 10;
 	int err;
 
+	if (c == CRAFTED_RUN_QUEUE)
+		info.sched = SCHED_SUMMARY;
 	if (c == CRAFTED_DAEMON_WAITS) {
 		info.follow = follow;
 		info.nr_follow = 1;

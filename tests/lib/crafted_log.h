@@ -23,6 +23,7 @@ enum crafted_case {
 	CRAFTED_PARALLEL_JOBS,	   /* n jobs alive at once, each started when one ended */
 	CRAFTED_PROGRAMS,	   /* n processes, each running a program of its own */
 	CRAFTED_DAEMON_WAITS,	   /* a --follow daemon's n jobs, while n processes wait throughout */
+	CRAFTED_RUN_QUEUE,	   /* n processes waiting for a CPU at once (--sched=summary) */
 	CRAFTED_NR
 };
 

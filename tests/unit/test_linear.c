@@ -204,3 +204,9 @@ Test(linear, a_tool_trace_per_process, .init = limit_cpu)
 {
 	costs_in_proportion(merge_cpu, CRAFTED_PROGRAMS, 16000);
 }
+
+/* Lanes and the scheduler's figures: thousands of processes waiting for a CPU at once. */
+Test(linear, thousands_waiting_for_a_cpu, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_RUN_QUEUE, 8000);
+}
