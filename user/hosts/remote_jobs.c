@@ -120,15 +120,23 @@ static const struct exec_image *last_image(const struct proc_instance *p)
 	return p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
 }
 
-/* When a client sent its job: the end of its last child (the local `cc -E`), else its start. */
-static __u64 sent_at(const struct model *m, size_t client)
+/*
+ * When each process would have sent a job, were it a client: the end of
+ * its last child (the local `cc -E`), else its start.  One pass (children
+ * come after their parent), not one per client.  NULL: no memory.
+ */
+static __u64 *sent_at(const struct model *m)
 {
-	__u64 sent = m->procs[client].start_ns;
+	__u64 *sent = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*sent));
 	size_t i;
 
-	for (i = client + 1; i < m->nr_procs; i++)
-		if (m->procs[i].parent == (long)client && m->procs[i].end_ns > sent)
-			sent = m->procs[i].end_ns;
+	for (i = 0; sent && i < m->nr_procs; i++) {
+		long parent = m->procs[i].parent;
+
+		sent[i] = m->procs[i].start_ns;
+		if (parent >= 0 && (size_t)parent < i && m->procs[i].end_ns > sent[parent])
+			sent[parent] = m->procs[i].end_ns;
+	}
 	return sent;
 }
 
@@ -167,16 +175,21 @@ static __u64 *tree_cpu(const struct model *m)
 static int collect(struct host_set *hs, struct job_end **clients, size_t *nc, struct job_end **jobs, size_t *nj)
 {
 	size_t h, i, cc = 0, cj = 0;
-	__u64 *cpu = NULL;
+	__u64 *cpu = NULL, *sent = NULL;
 	int err = 0;
 
 	for (h = 0; !err && h < hs->nr; h++) {
 		const struct model *m = hs->hosts[h].rp->model;
 
 		free(cpu);
+		free(sent);
 		cpu = tree_cpu(m);
-		if (!cpu)
+		sent = sent_at(m);
+		if (!cpu || !sent) {
+			free(cpu);
+			free(sent);
 			return -ENOMEM;
+		}
 
 		for (i = 0; !err && i < m->nr_procs; i++) {
 			const struct proc_instance *p = &m->procs[i];
@@ -190,7 +203,7 @@ static int collect(struct host_set *hs, struct job_end **clients, size_t *nc, st
 				continue;
 			if (is_client(img)) {
 				e.source = base_name(in);
-				e.sent = hosts__common_ns(hs, h, sent_at(m, i));
+				e.sent = hosts__common_ns(hs, h, sent[i]);
 				err = push(clients, nc, &cc, e);
 			} else if (is_job_input(in) && !(up && is_job_input(input_of(up)))) {
 				/* The compiler driver, not its cc1 below. */
@@ -201,6 +214,7 @@ static int collect(struct host_set *hs, struct job_end **clients, size_t *nc, st
 		}
 	}
 	free(cpu);
+	free(sent);
 	return err;
 }
 
