@@ -185,8 +185,8 @@ static int long_cwd(struct event_log_writer *w, size_t n, __u64 *t)
 }
 
 /*
- * A chain of n processes under ROOT, each forking the next, from pid; the
- * last opens ino (writes it or reads it), then all exit, deepest first.
+ * A chain of n processes under ROOT, each forking the next, from pid:
+ * the last writes ino, or each reads it; then all exit, deepest first.
  */
 static int chain(struct event_log_writer *w, size_t n, __u32 pid, bool write, __u64 *t)
 {
@@ -198,8 +198,11 @@ static int chain(struct event_log_writer *w, size_t n, __u32 pid, bool write, __
 
 		TRY(fork_rec(w, *t += US, parent, pid + i));
 		TRY(wake_rec(w, *t, parent, pid + i, *t - US / 2, 0, false));
+		if (!write)
+			TRY(open_rec(w, *t += US, pid + i, 7, false, "out/gen.h"));
 	}
-	TRY(open_rec(w, *t += US, pid + n - 1, 7, write, "out/gen.h"));
+	if (write)
+		TRY(open_rec(w, *t += US, pid + n - 1, 7, true, "out/gen.h"));
 	for (i = n; i-- > 0;)
 		TRY(exit_rec(w, *t += US, pid + i));
 	return 0;

@@ -15,7 +15,7 @@ enum crafted_case {
 	CRAFTED_CD_CHAIN,	   /* one process exec'ing n times `sh -c 'cd d && true'` */
 	CRAFTED_LONG_DIRS,	   /* the same with 50-character directories */
 	CRAFTED_LONG_CWD,	   /* n processes under a 200 KB working directory */
-	CRAFTED_FORK_CHAINS,	   /* two fork chains n deep, one write/read pair at their ends */
+	CRAFTED_FORK_CHAINS,	   /* two fork chains n deep: the deepest of one writes a file, all of the other read it */
 	CRAFTED_RENAMES,	   /* n writes, n reads, n renames no write matches */
 	CRAFTED_EXEC_LOOKBACK,	   /* n writes, n reads, n execs of a program no write matches */
 	CRAFTED_WIDE_READERS,	   /* one file written once and read by n processes */
