@@ -194,14 +194,17 @@ viewer-deps:
 	$(Q)cp $(VIEWER_FILES) $(VIEWER_DIR)/
 
 # The checkout itself: no build output tracked by git (skipped, saying why,
-# outside a git checkout), and no Criterion gt() that passes on equality;
-# and make test's stage runner on made-up stages.
+# outside a git checkout), no Criterion gt() that passes on equality, no
+# assertion whose two sides are the same expression; and make test's stage
+# runner on made-up stages.
 test-repo:
 	$(Q)tests/run_stages.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh
 	$(Q)tests/repo/criterion_gt_check.sh
 	$(Q)tests/repo/doc_links_check.sh --self-test && tests/repo/doc_links_check.sh
+	$(Q)tests/repo/same_sides_check.sh --self-test
+	$(Q)tests/repo/same_sides_check.sh
 
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.

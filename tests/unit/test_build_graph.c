@@ -171,7 +171,8 @@ Test(build_graph, critical_path_of_a_known_build_is_the_longest_chain)
 	cr_assert(eq(int, f.g.path[0].via, LINK_SPAWN));
 	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 104)));
 	cr_assert(eq(int, f.g.path[1].via, LINK_INPUT));
-	cr_assert(eq(sz, f.g.edges[f.g.path[1].edge].file, f.g.edges[f.g.path[1].edge].file));
+	cr_assert(eq(sz, f.g.edges[f.g.path[1].edge].writer, idx(&f, 104)));
+	cr_assert(eq(sz, f.g.edges[f.g.path[1].edge].reader, idx(&f, 105)));
 	cr_assert(eq(str, (char *)f.g.files[f.g.edges[f.g.path[1].edge].file].path, "/src/c.o"));
 	cr_assert(eq(u64, f.g.path[1].from_ns, 3 * MS));
 	cr_assert(eq(u64, f.g.path[1].to_ns, 3000 * MS));
