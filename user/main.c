@@ -48,6 +48,7 @@
 #include "report/audit.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
+#include "util/caller_signals.h"
 #include "util/term_escape.h"
 
 /*
@@ -55,7 +56,8 @@
  * conversion at its next check (replay, merge, before writing): the
  * recording stays, for `convert` later.  A second one kills (SA_RESETHAND).
  * While the command runs these signals are blocked and read by the
- * recorder, so the handler is armed from the start.
+ * recorder, so the handler is armed from the start.  One the caller
+ * ignores stays ignored (util/caller_signals.h).
  */
 static volatile sig_atomic_t stop_signal;
 
@@ -72,7 +74,8 @@ static void stop_on_signals(void)
 
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+		if (!signal_ignored(sigs[i]))
+			sigaction(sigs[i], &sa, NULL);
 }
 
 static void say_unwritten(const struct record_result *res)

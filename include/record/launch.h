@@ -38,12 +38,21 @@ struct launch {
 };
 
 /*
- * Forks the command; it blocks until launch__release().  child_mask is the
- * signal mask the command starts with (buildbpf blocks signals it reads
- * through a signalfd; the command must not inherit that); envp its
- * environment (command_env__build()), PATH in it finds argv[0].
+ * The caller's signal state that buildbpf changed for itself, given back to
+ * the command (util/caller_signals.h): the command gets the caller's, not
+ * buildbpf's.
  */
-int launch__spawn(struct launch *l, char *const argv[], char **envp, const sigset_t *child_mask);
+struct command_signals {
+	sigset_t mask;	   /* the caller's: buildbpf blocks the signals its signalfd reads */
+	bool pipe_ignored; /* the caller ignored SIGPIPE (buildbpf ignores it whatever the caller did) */
+};
+
+/*
+ * Forks the command; it blocks until launch__release().  sigs: the signal
+ * mask and SIGPIPE disposition it starts with; envp its environment
+ * (command_env__build()), PATH in it finds argv[0].
+ */
+int launch__spawn(struct launch *l, char *const argv[], char **envp, const struct command_signals *sigs);
 /*
  * Lets the command exec.  Returns 0 when exec succeeded, or the errno of a
  * failed exec (the child then exits 127 or 126).

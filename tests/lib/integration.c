@@ -141,8 +141,21 @@ void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[])
 	argv[n] = NULL;
 }
 
-void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
-	     const char *const extra_env[])
+void bb_set_signals(const struct bb_signals *caller)
+{
+	sigset_t none;
+	int sig;
+
+	sigemptyset(&none);
+	/* SIGKILL and SIGSTOP refuse; every other signal takes it. */
+	for (sig = 1; sig < NSIG; sig++)
+		signal(sig, caller && sigismember(&caller->ignored, sig) == 1 ? SIG_IGN : SIG_DFL);
+	sigprocmask(SIG_SETMASK, caller ? &caller->blocked : &none, NULL);
+}
+
+static void __attribute__((noreturn)) exec_from(const char *const argv[], const char *dir, const char *out_path,
+						 const char *err_path, const char *const extra_env[],
+						 const struct bb_signals *caller)
 {
 	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -162,11 +175,19 @@ void bb_exec(const char *const argv[], const char *dir, const char *out_path, co
 	unsetenv("SUDO_USER");
 	for (; extra_env && *extra_env; extra_env++)
 		putenv((char *)*extra_env);
+	bb_set_signals(caller);
 	execv(argv[0], (char *const *)argv);
 	_exit(98);
 }
 
-void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[])
+void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
+	     const char *const extra_env[])
+{
+	exec_from(argv, dir, out_path, err_path, extra_env, NULL);
+}
+
+void bb_run_in_signals(struct bb_run *r, const char *const args[], const char *const extra_env[],
+		       const struct bb_signals *caller)
 {
 	char out_path[128], err_path[128];
 	const char *argv[BB_ARGV_MAX];
@@ -180,7 +201,7 @@ void bb_run_in(struct bb_run *r, const char *const args[], const char *const ext
 	pid = fork();
 	cr_assert_geq(pid, 0);
 	if (pid == 0)
-		bb_exec(argv, r->dir, out_path, err_path, extra_env);
+		exec_from(argv, r->dir, out_path, err_path, extra_env, caller);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	free(r->out);
@@ -190,6 +211,11 @@ void bb_run_in(struct bb_run *r, const char *const args[], const char *const ext
 	unlink(out_path);
 	unlink(err_path);
 	cr_assert(r->status != 98 && r->status != 99, "could not run %s", argv[0]);
+}
+
+void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[])
+{
+	bb_run_in_signals(r, args, extra_env, NULL);
 }
 
 void bb_run_fini(struct bb_run *r)

@@ -6,6 +6,7 @@
 #ifndef BUILDBPF_TESTS_INTEGRATION_H
 #define BUILDBPF_TESTS_INTEGRATION_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
@@ -43,6 +44,19 @@ void bb_give_to_nobody(const char *dir);
  * removed unless given there, so runs under `sudo make test` keep root.
  */
 void bb_run_in(struct bb_run *r, const char *const args[], const char *const extra_env[]);
+/*
+ * The signals a caller leaves ignored and blocked for buildbpf.  Every run
+ * starts with none (as a shell's foreground job does), whatever the suite
+ * itself was started with (nohup, `&`), unless a test asks for a caller's.
+ */
+struct bb_signals {
+	sigset_t ignored, blocked;
+};
+/* Sets this process's dispositions and mask to caller's (NULL: none ignored or blocked). */
+void bb_set_signals(const struct bb_signals *caller);
+/* bb_run_in() from a caller with that signal state. */
+void bb_run_in_signals(struct bb_run *r, const char *const args[], const char *const extra_env[],
+		       const struct bb_signals *caller);
 /* The buildbpf under test: $BUILDBPF_BIN, or build/buildbpf. */
 const char *bb_bin_path(void);
 #define BB_ARGV_MAX 64
@@ -51,8 +65,8 @@ void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[]);
 /*
  * In a forked child: stdout/stderr to the two files, every other fd but
  * stdin closed, into dir, with the environment every run gets (see
- * bb_run_in()), then execs argv.  Exits 99 when it cannot set up, 98 when
- * the exec fails.
+ * bb_run_in()) and no signal ignored or blocked, then execs argv.  Exits
+ * 99 when it cannot set up, 98 when the exec fails.
  */
 void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
 	     const char *const extra_env[]) __attribute__((noreturn));

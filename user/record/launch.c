@@ -105,16 +105,18 @@ static void __attribute__((noreturn)) child_fail(int fd, int err)
 	_exit(err == ENOENT || err == ENOTDIR ? 127 : 126);
 }
 
-static void __attribute__((noreturn)) child_main(char *const argv[], char **envp, const sigset_t *child_mask,
-						  int go_fd, int errno_fd)
+static void __attribute__((noreturn)) child_main(char *const argv[], char **envp,
+						  const struct command_signals *sigs, int go_fd, int errno_fd)
 {
 	char go;
 	ssize_t n;
 
-	sigprocmask(SIG_SETMASK, child_mask, NULL);
+	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
 	/* buildbpf ignores SIGPIPE; an ignored signal would stay ignored
-	 * across exec and change how the build's pipelines end. */
-	signal(SIGPIPE, SIG_DFL);
+	 * across exec and change how the build's pipelines end.  Unless the
+	 * caller ignored it too: then that is the caller's wish. */
+	if (!sigs->pipe_ignored)
+		signal(SIGPIPE, SIG_DFL);
 	/* Held here until the parent has put this pid in the tracked map. */
 	do {
 		n = read(go_fd, &go, 1);
@@ -127,7 +129,7 @@ static void __attribute__((noreturn)) child_main(char *const argv[], char **envp
 	child_fail(errno_fd, errno);
 }
 
-int launch__spawn(struct launch *l, char *const argv[], char **envp, const sigset_t *child_mask)
+int launch__spawn(struct launch *l, char *const argv[], char **envp, const struct command_signals *sigs)
 {
 	int go[2], failure[2];
 	pid_t pid;
@@ -156,7 +158,7 @@ int launch__spawn(struct launch *l, char *const argv[], char **envp, const sigse
 	if (pid == 0) {
 		close(go[1]);
 		close(failure[0]);
-		child_main(argv, envp, child_mask, go[0], failure[1]);
+		child_main(argv, envp, sigs, go[0], failure[1]);
 	}
 	close(go[0]);
 	close(failure[1]);

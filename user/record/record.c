@@ -28,6 +28,7 @@
 #include "events.h"
 #include "exit_status.h"
 #include "record/record.h"
+#include "util/caller_signals.h"
 #include "util/term_escape.h"
 #include "version.h"
 
@@ -376,9 +377,9 @@ struct recorder {
 	struct record_opts opts;
 	struct capture *cap;
 	struct record_sink sink;
-	sigset_t orig_mask; /* restored once the command is done */
-	bool masked;	    /* the signals below are blocked */
-	int sfd;	    /* signalfd of INT, TERM, HUP, QUIT, CHLD; -1: closed */
+	struct command_signals caller; /* the mask is restored once the command is done */
+	bool masked;		       /* the signals below are blocked */
+	int sfd; /* signalfd of CHLD and of INT, TERM, HUP, QUIT unless the caller ignores them; -1: closed */
 };
 
 /*
@@ -388,19 +389,24 @@ struct recorder {
  */
 static int block_signals(struct recorder *r)
 {
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	sigset_t mask;
+	size_t i;
 
+	/* A blocked signal is queued even when ignored: one the caller
+	 * ignores is left out, or the signalfd would read it and forward it
+	 * (util/caller_signals.h). */
 	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGQUIT);
 	sigaddset(&mask, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &mask, &r->orig_mask)) {
+	for (i = 0; i < sizeof(stop) / sizeof(stop[0]); i++)
+		if (!signal_ignored(stop[i]))
+			sigaddset(&mask, stop[i]);
+	if (sigprocmask(SIG_BLOCK, &mask, &r->caller.mask)) {
 		fprintf(stderr, "buildbpf: cannot block signals: %s\n", strerror(errno));
 		return -1;
 	}
 	r->masked = true;
+	r->caller.pipe_ignored = signal_ignored(SIGPIPE);
 	signal(SIGPIPE, SIG_IGN);
 	r->sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (r->sfd < 0) {
@@ -425,7 +431,7 @@ static void restore_signals(struct recorder *r, struct run_state *rs)
 		r->sfd = -1;
 	}
 	if (r->masked)
-		sigprocmask(SIG_SETMASK, &r->orig_mask, NULL);
+		sigprocmask(SIG_SETMASK, &r->caller.mask, NULL);
 	r->masked = false;
 }
 
@@ -684,7 +690,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 
 	wc = read_wall_clock();
 	start_ns = now_ns(CLOCK_MONOTONIC);
-	err = launch__spawn(&launch, opts->cmd_argv, env.vars, &r->orig_mask);
+	err = launch__spawn(&launch, opts->cmd_argv, env.vars, &r->caller);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot fork: %s\n", strerror(-err));
 		goto cleanup;
