@@ -95,11 +95,15 @@ Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_frees)
 Test(start_cause, at_j2_the_second_job_waits_for_no_slot)
 {
 	struct json_object *trace, *a, *b;
+	double stall = bb_cpu_stall_ms();
 
 	trace = run_two_jobs("-j2", &a, &b);
+	stall = bb_cpu_stall_ms() - stall;
 	cr_assert(not(eq(str, kind_of(b), "job_slot")), "stderr: %s", run.err);
 	cr_assert(not(eq(str, kind_of(a), "job_slot")));
-	cr_assert(lt(dbl, ts_ms(b), ts_ms(a) + 300.0), "forked beside sleep 0.4, not after it");
+	/* A busy machine may keep make from its second fork: by at most the time tasks waited for a CPU. */
+	cr_assert(lt(dbl, ts_ms(b), ts_ms(a) + 300.0 + stall), "forked beside sleep 0.4, not after it (%.0f ms of "
+		  "CPU wait)", stall);
 	json_object_put(trace);
 }
 

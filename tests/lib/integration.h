@@ -72,6 +72,14 @@ void bb_exec(const char *const argv[], const char *dir, const char *out_path, co
 	     const char *const extra_env[]) __attribute__((noreturn));
 /* Frees the buffers and removes r->dir. */
 void bb_run_fini(struct bb_run *r);
+/*
+ * How long, so far, some task of this machine waited for a CPU (ms): the
+ * "some" total of /proc/pressure/cpu.  Between two readings it bounds what
+ * a busy machine added to any process's wall time, so a bound on a wall
+ * time adds it: tight on an idle machine, never failed by the load.  0
+ * when the kernel keeps no pressure figures (logged once).
+ */
+double bb_cpu_stall_ms(void);
 /* Writes a file in r->dir. */
 void bb_write_file(const struct bb_run *r, const char *name, const char *text);
 /* Path of a file in r->dir (static buffer). */
