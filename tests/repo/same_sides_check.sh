@@ -42,10 +42,9 @@ sub uncomment {
 			$end = $n if $end < 0;
 			$out .= " " x ($end - $i);
 			$i = $end;
-		} elsif ($c eq "\"" || $c eq "\x27") {
-			my $j = literal_end($s, $i);
-			$out .= substr($s, $i, $j - $i);
-			$i = $j;
+		} elsif (my $lit = literal_at($s, $i)) {
+			$out .= $lit;
+			$i += length $lit;
 		} else {
 			$out .= $c;
 			$i++;
@@ -67,6 +66,14 @@ sub literal_end {
 	return $n;
 }
 
+# The string or character literal that starts at $i, or "" when none does.
+sub literal_at {
+	my ($s, $i) = @_;
+	my $c = substr($s, $i, 1);
+	return "" unless $c eq "\"" || $c eq "\x27";
+	return substr($s, $i, literal_end($s, $i) - $i);
+}
+
 # The arguments of the call whose "(" is at $open, split at top-level
 # commas, or () when the parentheses do not close.
 sub args_at {
@@ -75,10 +82,9 @@ sub args_at {
 	my $n = length $s;
 	for (my $i = $open; $i < $n; $i++) {
 		my $c = substr($s, $i, 1);
-		if ($c eq "\"" || $c eq "\x27") {
-			my $j = literal_end($s, $i);
-			$cur .= substr($s, $i, $j - $i);
-			$i = $j - 1;
+		if (my $lit = literal_at($s, $i)) {
+			$cur .= $lit;
+			$i += length($lit) - 1;
 			next;
 		}
 		if ($c =~ /[([{]/) {
@@ -102,10 +108,9 @@ sub norm {
 	my $out = "";
 	for (my $i = 0; $i < length $e; ) {
 		my $c = substr($e, $i, 1);
-		if ($c eq "\"" || $c eq "\x27") {
-			my $j = literal_end($e, $i);
-			$out .= substr($e, $i, $j - $i);
-			$i = $j;
+		if (my $lit = literal_at($e, $i)) {
+			$out .= $lit;
+			$i += length $lit;
 		} else {
 			$out .= $c unless $c =~ /\s/;
 			$i++;
@@ -127,10 +132,9 @@ sub comparisons {
 	my ($cur, $depth, @parts) = ("", 0);
 	for (my $i = 0; $i < length $e; $i++) {
 		my $c = substr($e, $i, 1);
-		if ($c eq "\"" || $c eq "\x27") {
-			my $j = literal_end($e, $i);
-			$cur .= substr($e, $i, $j - $i);
-			$i = $j - 1;
+		if (my $lit = literal_at($e, $i)) {
+			$cur .= $lit;
+			$i += length($lit) - 1;
 			next;
 		}
 		$depth++ if $c =~ /[([{]/;
@@ -147,7 +151,7 @@ sub comparisons {
 		$depth = 0;
 		for (my $i = 0; $i < length $p; $i++) {
 			my $c = substr($p, $i, 1);
-			if ($c eq "\"" || $c eq "\x27") { $i = literal_end($p, $i) - 1; next; }
+			if (my $lit = literal_at($p, $i)) { $i += length($lit) - 1; next; }
 			$depth++ if $c =~ /[([{]/;
 			$depth-- if $c =~ /[)\]}]/;
 			next if $depth;
