@@ -342,7 +342,9 @@ bench: all
 	$(Q)bench/overhead.sh
 
 # Writes synthetic event logs for bench/convert.sh (make bench-convert).
-$(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(CORE_OBJS)
+# The build it writes is the scale tests' (tests/lib/big_build.c).
+$(BUILD)/bench/gen_log.o: EXTRA_INC := -Itests
+$(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(BUILD)/tests/lib/big_build.o $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 bench-convert: all $(BUILD)/bench/gen-log
