@@ -38,6 +38,10 @@ struct tgid_count {
 struct par_priv {
 	struct par_end *ends;
 	size_t nr_ends, ends_cap, sweep_at;
+	/* ends[0, nr_sorted) are in time order: what the last sweep left */
+	size_t nr_sorted;
+	struct par_end *scratch; /* ends_cap of them, for merging */
+	size_t scratch_cap;
 	__u64 swept; /* figures are final before this */
 	int count[PAR_NR_KINDS];
 	struct tgid_count *running; /* processes with threads running or waiting */
@@ -59,6 +63,7 @@ void par__free(struct parallelism *p)
 		return;
 	if (p->priv) {
 		free(p->priv->ends);
+		free(p->priv->scratch);
 		free(p->priv->running);
 	}
 	free(p->priv);
@@ -127,11 +132,81 @@ bool par__wants_sweep(const struct parallelism *p)
 	return p->priv->nr_ends >= p->priv->sweep_at;
 }
 
-static int cmp_end(const void *a, const void *b)
+/* Merges the time-ordered a[0, na) and b[0, nb) into out, a's first at equal times (stable). */
+static void merge_ends(const struct par_end *a, size_t na, const struct par_end *b, size_t nb, struct par_end *out)
 {
-	const struct par_end *x = a, *y = b;
+	size_t i = 0, j = 0, k = 0;
 
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	while (i < na && j < nb)
+		out[k++] = b[j].ts < a[i].ts ? b[j++] : a[i++];
+	memcpy(out + k, a + i, (na - i) * sizeof(*a));
+	memcpy(out + k + na - i, b + j, (nb - j) * sizeof(*b));
+}
+
+#define INSERTION_RUN 16
+
+/*
+ * Sorts e[0, n) by time, stably (the order of one instant's changes is the
+ * order they came in), using tmp (n of them); returns which of the two
+ * holds the result.  A merge sort with the comparison inlined: the sweep
+ * sorts every end once, and qsort's callback was most of its time.
+ */
+static struct par_end *sort_ends(struct par_end *e, struct par_end *tmp, size_t n)
+{
+	struct par_end *from = e, *to = tmp, *t;
+	size_t i, j, w;
+
+	for (i = 0; i < n; i += INSERTION_RUN) {
+		size_t end = i + INSERTION_RUN < n ? i + INSERTION_RUN : n;
+
+		for (j = i + 1; j < end; j++) {
+			struct par_end x = e[j];
+			size_t k = j;
+
+			for (; k > i && x.ts < e[k - 1].ts; k--)
+				e[k] = e[k - 1];
+			e[k] = x;
+		}
+	}
+	for (w = INSERTION_RUN; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t mid = i + w < n ? i + w : n, end = i + 2 * w < n ? i + 2 * w : n;
+
+			merge_ends(from + i, mid - i, from + mid, end - mid, to + i);
+		}
+		t = from;
+		from = to;
+		to = t;
+	}
+	return from;
+}
+
+/*
+ * Puts ends[0, nr_ends) in time order: only what came since the last sweep
+ * is sorted, then merged with what that sweep left (already in order).
+ */
+static int order_ends(struct par_priv *pv)
+{
+	size_t s = pv->nr_sorted, n = pv->nr_ends;
+	struct par_end *sorted, *t;
+
+	if (array_grow((void **)&pv->scratch, &pv->scratch_cap, n, sizeof(*pv->scratch)))
+		return -ENOMEM;
+	sorted = sort_ends(pv->ends + s, pv->scratch + s, n - s);
+	if (sorted != pv->ends + s)
+		memcpy(pv->ends + s, sorted, (n - s) * sizeof(*sorted));
+	if (s && n > s && pv->ends[s].ts < pv->ends[s - 1].ts) {
+		merge_ends(pv->ends, s, pv->ends + s, n - s, pv->scratch);
+		/* The scratch holds the result: swap the buffers (and capacities). */
+		t = pv->ends;
+		pv->ends = pv->scratch;
+		pv->scratch = t;
+		n = pv->ends_cap;
+		pv->ends_cap = pv->scratch_cap;
+		pv->scratch_cap = n;
+	}
+	pv->nr_sorted = pv->nr_ends;
+	return 0;
 }
 
 static int running_add(struct par_priv *pv, __u32 tgid, bool wait, int delta)
@@ -321,12 +396,12 @@ int par__sweep(struct parallelism *p, __u64 watermark)
 		return -EINVAL;
 	if (!pv->nr_ends)
 		return 0;
-	qsort(pv->ends, pv->nr_ends, sizeof(*pv->ends), cmp_end);
-	err = sweep_sorted(p, watermark, &done);
+	err = order_ends(pv) ?: sweep_sorted(p, watermark, &done);
 	if (err)
 		return err;
 	memmove(pv->ends, pv->ends + done, (pv->nr_ends - done) * sizeof(*pv->ends));
 	pv->nr_ends -= done;
+	pv->nr_sorted = pv->nr_ends;
 	/* A CPU that stays idle holds the watermark back: sweep less often. */
 	if (pv->nr_ends * 2 > pv->sweep_at)
 		pv->sweep_at *= 2;
@@ -342,9 +417,8 @@ int par__finish(struct parallelism *p, __u64 end_ns)
 	if (pv->finished)
 		return -EINVAL;
 	p->end_ns = end_ns > p->start_ns ? end_ns : p->start_ns;
-	if (pv->nr_ends) /* ends is NULL until the first */
-		qsort(pv->ends, pv->nr_ends, sizeof(*pv->ends), cmp_end);
-	err = sweep_sorted(p, p->end_ns, &done);
+	err = pv->nr_ends ? order_ends(pv) : 0; /* ends is NULL until the first */
+	err = err ?: sweep_sorted(p, p->end_ns, &done);
 	if (err)
 		return err;
 	if (p->end_ns > pv->swept)
@@ -354,7 +428,8 @@ int par__finish(struct parallelism *p, __u64 end_ns)
 		phase_close(p);
 	pv->finished = true;
 	free(pv->ends);
-	pv->ends = NULL;
-	pv->nr_ends = pv->ends_cap = 0;
+	free(pv->scratch);
+	pv->ends = pv->scratch = NULL;
+	pv->nr_ends = pv->ends_cap = pv->nr_sorted = pv->scratch_cap = 0;
 	return 0;
 }
