@@ -7,6 +7,7 @@
 #include <linux/types.h>
 #include "events.h"
 #include "log/event_log.h"
+#include "lib/big_build.h"
 #include "lib/crafted_log.h"
 
 #define START 1000000000ull
@@ -22,6 +23,7 @@ static const char *const names[CRAFTED_NR] = {
 	[CRAFTED_CD_CHAIN] = "cd_chain",
 	[CRAFTED_LONG_DIRS] = "long_dirs",
 	[CRAFTED_LONG_CWD] = "long_cwd",
+	[CRAFTED_BIG_BUILD] = "big_build",
 	[CRAFTED_FORK_CHAINS] = "fork_chains",
 	[CRAFTED_RENAMES] = "renames",
 	[CRAFTED_EXEC_LOOKBACK] = "exec_lookback",
@@ -411,7 +413,8 @@ static int write_case(struct event_log_writer *w, enum crafted_case c, size_t n,
 	}
 }
 
-int crafted__write(enum crafted_case c, size_t n, int fd)
+/* The small crafted recordings: their own INFO, then the case. */
+static int write_crafted(enum crafted_case c, size_t n, int fd)
 {
 	static char *argv[] = { "make", NULL };
 	static const char *const make_argv[] = { "make", NULL };
@@ -467,4 +470,11 @@ int crafted__write(enum crafted_case c, size_t n, int fd)
 	event_log_writer__free(w);
 	free(cwd);
 	return err;
+}
+
+int crafted__write(enum crafted_case c, size_t n, int fd)
+{
+	struct big_build b = { .procs = n, .cpus = 8, .sched = SCHED_SUMMARY, .deps = true, .seed = 1 };
+
+	return c == CRAFTED_BIG_BUILD ? big_build__write(&b, fd, NULL) : write_crafted(c, n, fd);
 }

@@ -24,6 +24,7 @@ enum crafted_case {
 	CRAFTED_PROGRAMS,	   /* n processes, each running a program of its own */
 	CRAFTED_DAEMON_WAITS,	   /* a --follow daemon's n jobs, while n processes wait throughout */
 	CRAFTED_RUN_QUEUE,	   /* n processes waiting for a CPU at once (--sched=summary) */
+	CRAFTED_BIG_BUILD,	   /* a make build of about n processes, every record kind (lib/big_build.h) */
 	CRAFTED_NR
 };
 

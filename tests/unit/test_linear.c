@@ -223,3 +223,13 @@ Test(linear, thousands_waiting_for_a_cpu, .init = limit_cpu)
 {
 	doubles_in_proportion(CRAFTED_RUN_QUEUE, 8000);
 }
+
+/*
+ * Every stage at once on the shape of a large build (a kernel's is 30,000
+ * processes, a browser's hundreds of thousands): make, sub-makes, sh, gcc,
+ * cc1, as, ld, with CPU slices, files, memory, I/O and start wakes.
+ */
+Test(linear, a_build_of_thousands_of_compiles, .init = limit_cpu)
+{
+	doubles_in_proportion(CRAFTED_BIG_BUILD, 6000);
+}
