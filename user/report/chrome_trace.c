@@ -90,7 +90,6 @@ struct builder {
 	char *buf;		    /* WRITE_BUF_BYTES: output not yet written */
 	size_t buf_used;
 	int write_err;		    /* the first write error; nothing is written after it */
-	struct json_object *slot;   /* a one-element array: the value being written */
 	size_t nr_events;	    /* in traceEvents so far */
 	const struct trace_layout *layout; /* where each process slice goes */
 	struct trace_layout *own_layout;   /* made here when the caller gave none */
@@ -169,32 +168,109 @@ static int put_str(struct builder *b, const char *frame)
 	return put_text(b, frame, strlen(frame));
 }
 
+/* s as json-c writes a string with JSON_FLAGS: quoted, its controls, quote and backslash escaped. */
+static int put_escaped(struct builder *b, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t from = 0, i;
+	char esc[8];
+	int err = put_text(b, "\"", 1);
+
+	for (i = 0; !err && i < len; i++) {
+		unsigned char c = s[i];
+		const char *rep = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\n' ? "\\n"
+				: c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\f' ? "\\f" : NULL;
+
+		if (!rep && c >= ' ')
+			continue;
+		if (!rep) {
+			snprintf(esc, sizeof(esc), "\\u00%c%c", hex[c >> 4], hex[c & 0xf]);
+			rep = esc;
+		}
+		err = put_text(b, s + from, i - from) ?: put_str(b, rep);
+		from = i + 1;
+	}
+	return err ?: put_text(b, s + from, len - from) ?: put_text(b, "\"", 1);
+}
+
+/* Decimal digits of v, written. */
+static int put_integer(struct builder *b, __s64 v, bool is_unsigned)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	__u64 u = is_unsigned || v >= 0 ? (__u64)v : -(__u64)v;
+
+	do
+		*--p = '0' + u % 10;
+	while (u /= 10);
+	if (!is_unsigned && v < 0)
+		*--p = '-';
+	return put_text(b, p, digits + sizeof(digits) - p);
+}
+
 /*
- * Serialises val and writes it; takes ownership of val (NULL: -ENOMEM).
- * val goes in as the one element of b->slot, an array kept for the whole
- * trace, and stays there until the next value replaces (and frees) it.
- * json-c's print buffer, the array's, so grows to the largest value once
- * rather than from nothing for every event; besides the reallocations
- * that saves, a failed growth, which json-c ignores in the middle of an
- * object and writes the object truncated, can only come on the few values
- * larger than all before them.
+ * val as json_object_to_json_string_ext(val, JSON_FLAGS) would write it,
+ * written straight into the output: json-c's own printing (a print
+ * buffer grown per value, snprintf per number) was most of the trace's
+ * cost.
  */
+static int put_value(struct builder *b, struct json_object *val)
+{
+	size_t i, n;
+	int err = 0;
+
+	switch (json_object_get_type(val)) {
+	case json_type_null:
+		return put_str(b, "null");
+	case json_type_boolean:
+		return put_str(b, json_object_get_boolean(val) ? "true" : "false");
+	case json_type_int: {
+		/* json-c keeps a number above INT64_MAX as uint64, and clamps it as int64 */
+		__s64 v = json_object_get_int64(val);
+
+		return v == INT64_MAX ? put_integer(b, (__s64)json_object_get_uint64(val), true) : put_integer(b, v, false);
+	}
+	case json_type_double: {
+		/* json_new_ms() and json-c's parser keep the text as user data, which json-c prints */
+		const char *text = json_object_get_userdata(val) ?: json_object_to_json_string_ext(val, JSON_FLAGS);
+
+		return text ? put_str(b, text) : -ENOMEM;
+	}
+	case json_type_string:
+		return put_escaped(b, json_object_get_string(val), json_object_get_string_len(val));
+	case json_type_array:
+		n = json_object_array_length(val);
+		err = put_text(b, "[", 1);
+		for (i = 0; !err && i < n; i++)
+			err = (i ? put_text(b, ",", 1) : 0) ?: put_value(b, json_object_array_get_idx(val, i));
+		return err ?: put_text(b, "]", 1);
+	case json_type_object: {
+		bool first = true;
+
+		err = put_text(b, "{", 1);
+		json_object_object_foreach(val, key, v)
+		{
+			if (err)
+				break;
+			err = (first ? 0 : put_text(b, ",", 1)) ?: put_escaped(b, key, strlen(key)) ?:
+			      put_text(b, ":", 1) ?: put_value(b, v);
+			first = false;
+		}
+		return err ?: put_text(b, "}", 1);
+	}
+	}
+	return -EINVAL;
+}
+
+/* Writes val; takes ownership of val (NULL: -ENOMEM). */
 static int put_json(struct builder *b, struct json_object *val)
 {
-	const char *text;
-	size_t len;
+	int err;
 
 	if (!val)
 		return -ENOMEM;
-	if (json_object_array_put_idx(b->slot, 0, val)) {
-		json_object_put(val);
-		return -ENOMEM;
-	}
-	text = json_object_to_json_string_length(b->slot, JSON_FLAGS, &len);
-	if (!text || len < 2)
-		return -ENOMEM;
-	/* "[val]" */
-	return put_text(b, text + 1, len - 2);
+	err = put_value(b, val);
+	json_object_put(val);
+	return err;
 }
 
 /*
@@ -1162,11 +1238,10 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 	}
 	b->fd = fd;
 	b->buf = malloc(WRITE_BUF_BYTES);
-	b->slot = json_object_new_array();
 	b->layout = meta->layout;
 	if (!b->layout)
 		b->layout = b->own_layout = trace_layout__new(m);
-	if (!b->buf || !b->slot || !b->layout)
+	if (!b->buf || !b->layout)
 		return -ENOMEM;
 	return b->sched ? index_pids(b) : 0;
 }
@@ -1176,7 +1251,6 @@ static void builder_free(struct builder *b)
 	size_t i;
 
 	free(b->buf);
-	json_object_put(b->slot);
 	trace_layout__free(b->own_layout);
 	proc_index__free(b->by_pid);
 	free(b->critical);
