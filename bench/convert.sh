@@ -1,24 +1,31 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Conversion throughput: a synthetic event log of PROCS processes and SLICES
-# scheduler records (default 200,000 and 5,000,000, on 8 CPUs; made by
-# build/bench/gen-log) converted by `buildbpf convert` at each scheduler
-# level, REPS times each.  Prints the median wall time, records per second
-# and the peak RSS.  No root needed.
+# Conversion at scale, on synthetic recordings shaped like a large make build
+# (build/bench/gen-log: sub-makes, sh -c, gcc, cc1, as, ld, with CPU slices,
+# memory and I/O records).  No root needed.
 #
-#   bench/convert.sh [--procs N] [--slices N] [--cpus N] [--reps N] [--build DIR]
+#   1. Throughput: PROCS processes (default 200,000) recorded at --sched=full,
+#      converted at each scheduler level, REPS times each (median).
+#   2. Scale: two recordings of BIG processes (default 1,000,000) with file
+#      dependencies: `convert` with the build graph, the audit and its JSON,
+#      and `diff` of the two.  --big 0 skips it.
+#
+# Prints wall and CPU (user+sys) time, records per second and the peak RSS,
+# and the load average: on a shared machine, judge by CPU time.
+#
+#   bench/convert.sh [--procs N] [--big N] [--cpus N] [--reps N] [--build DIR]
 set -euo pipefail
 
-procs=200000 slices=5000000 cpus=8 reps=3 build=build
+procs=200000 big=1000000 cpus=16 reps=3 build=build
 while [ $# -gt 0 ]; do
 	case $1 in
 	--procs) procs=$2; shift 2 ;;
-	--slices) slices=$2; shift 2 ;;
+	--big) big=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
-	-h|--help) sed -n '3,10p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
 	*) echo "convert.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -28,26 +35,53 @@ for f in "$bin" "$gen"; do
 done
 [ -x /usr/bin/time ] || { echo "convert.sh: needs GNU time (/usr/bin/time, Debian package time)" >&2; exit 1; }
 
-dir=$(mktemp -d /tmp/buildbpf-bench-convert.XXXXXX)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/buildbpf-bench-convert.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
-events=$("$gen" "$dir/synthetic.bbl" "$procs" "$slices" "$cpus")
-size=$(stat -c %s "$dir/synthetic.bbl")
-echo "synthetic log: $procs processes, $slices scheduler records, $cpus CPUs: $events records, $((size / 1048576)) MiB"
-printf '%-8s %10s %14s %14s %12s\n' level "median s" "records/s" "peak RSS MiB" "trace MiB"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
+
+# run NAME CMD...: runs CMD under GNU time; leaves "wall cpu kb" in $dir/NAME.
+run() {
+	local name=$1
+	shift
+	/usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$@"
+	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$dir/time" > "$dir/$name"
+}
+
+events=$("$gen" "$dir/build.bbl" "$procs" --cpus "$cpus" --sched full)
+size=$(stat -c %s "$dir/build.bbl")
+echo "throughput: a build of $procs processes on $cpus CPUs: $events records, $((size / 1048576)) MiB"
+printf '%-8s %8s %8s %14s %14s %10s %10s\n' level "wall s" "CPU s" "records/s" "per CPU s" "RSS MiB" "trace MiB"
 for level in off summary full; do
-	times=() rss=0
+	: > "$dir/runs"
 	for ((i = 0; i < reps; i++)); do
 		rm -f "$dir/t.json"
 		# --keep-root: under sudo, convert would become the caller, who
 		# cannot enter this root-made 0700 directory; without sudo it is moot.
-		/usr/bin/time -f '%e %M' -o "$dir/time" "$bin" convert -q --keep-root --sched="$level" \
-			"$dir/synthetic.bbl" -o "$dir/t.json"
-		read -r secs kb < "$dir/time"
-		times+=("$secs")
-		[ "$kb" -gt "$rss" ] && rss=$kb
+		run one "$bin" convert -q --keep-root --sched="$level" "$dir/build.bbl" -o "$dir/t.json"
+		cat "$dir/one" >> "$dir/runs"
 	done
-	median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 	trace=$(stat -c %s "$dir/t.json")
-	awk -v l="$level" -v m="$median" -v e="$events" -v r="$rss" -v t="$trace" \
-		'BEGIN { printf "%-8s %10.2f %14.0f %14.1f %12.1f\n", l, m, e / m, r / 1024, t / 1048576 }'
+	m=$(((reps + 1) / 2))
+	wall=$(sort -n -k1,1 "$dir/runs" | sed -n "${m}p" | cut -d' ' -f1)
+	cpu=$(sort -n -k2,2 "$dir/runs" | sed -n "${m}p" | cut -d' ' -f2)
+	kb=$(sort -n -k3,3 "$dir/runs" | tail -1 | cut -d' ' -f3)
+	awk -v l="$level" -v e="$events" -v t="$trace" -v w="$wall" -v c="$cpu" -v r="$kb" \
+		'BEGIN { printf "%-8s %8.2f %8.2f %14.0f %14.0f %10.1f %10.1f\n", l, w, c, e / w, e / c, r / 1024, t / 1048576 }'
 done
+
+[ "$big" -gt 0 ] || exit 0
+for seed in 1 2; do
+	"$gen" "$dir/big$seed.bbl" "$big" --cpus "$cpus" --deps --seed "$seed" > "$dir/events$seed"
+done
+echo "scale: two builds of $big processes with --deps: $(cat "$dir/events1") records," \
+	"$(($(stat -c %s "$dir/big1.bbl") / 1048576)) MiB each"
+# The audit report is printed, as by default, but not shown here.
+run convert "$bin" convert --keep-root "$dir/big1.bbl" -o "$dir/big.json" --summary-json "$dir/audit.json" 2> "$dir/report"
+run diff "$bin" diff -q "$dir/big1.bbl" "$dir/big2.bbl" --json "$dir/diff.json"
+printf '%-34s %8s %8s %10s\n' "" "wall s" "CPU s" "RSS MiB"
+for what in convert diff; do
+	read -r wall cpu kb < "$dir/$what"
+	label=$([ "$what" = convert ] && echo "convert (graph, audit, JSON)" || echo "diff of the two")
+	awk -v l="$label" -v w="$wall" -v c="$cpu" -v r="$kb" 'BEGIN { printf "%-34s %8.2f %8.2f %10.1f\n", l, w, c, r / 1024 }'
+done
+echo "trace $(($(stat -c %s "$dir/big.json") / 1048576)) MiB; load average: $(cut -d' ' -f1-3 /proc/loadavg)"
