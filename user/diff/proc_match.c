@@ -127,8 +127,12 @@ char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u
 			s += n;
 			continue;
 		}
-		text_put(&t, s, 1);
-		s++;
+		/* No rule starts before the next digit, '/' or start of the build directory: copied at once. */
+		n = 1;
+		while (s[n] && !is_digit(s[n]) && s[n] != '/' && !(cwd_len && s[n] == cwd[0]))
+			n++;
+		text_put(&t, s, n);
+		s += n;
 	}
 	if (t.failed) {
 		free(t.buf);
