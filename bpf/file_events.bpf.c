@@ -66,7 +66,7 @@ struct file_key {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 262144);
+	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, struct file_key);
 	__type(value, __u8);
 } written_files SEC(".maps");
@@ -75,7 +75,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);
 	__type(value, struct bb_file_counts);
 } file_counts SEC(".maps");

@@ -15,10 +15,10 @@
 /* The build's processes, keyed by tgid: see struct bb_proc_acct. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	/* Allocated as processes appear: preallocating 64K entries costs every
-	 * run ~10 ms at start-up.  Safe for tp_btf programs. */
+	/* Allocated as processes appear: preallocating BB_PROCS_MAX entries
+	 * costs every run ~10 ms at start-up.  Safe for tp_btf programs. */
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);
 	__type(value, struct bb_proc_acct);
 } tracked SEC(".maps") __weak;
@@ -27,14 +27,14 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 262144);
+	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);
 	__type(value, struct bb_thread);
 } threads SEC(".maps") __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 * 1024 * 1024); /* resized by user space */
+	__uint(max_entries, 4096); /* sized by user space: --buffer-size */
 } events SEC(".maps") __weak;
 
 /* What runs on each CPU: see struct bb_cpu_slot. */

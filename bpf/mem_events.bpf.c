@@ -39,7 +39,7 @@ char LICENSE[] SEC("license") __weak = "GPL";
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);
 	__type(value, struct bb_mem_proc);
 } mem_images SEC(".maps");

@@ -45,7 +45,7 @@ struct last_wake {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 65536);
+	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);
 	__type(value, struct last_wake);
 } last_wake SEC(".maps");

@@ -16,6 +16,16 @@
 #define BB_ARGS_MAX_LIMIT (128 * 1024)
 #define BB_ARGS_MAX_DEFAULT (16 * 1024)
 
+/*
+ * Capacities of the kernel's hash maps, each map sized from one of them by
+ * user space before load (capture.c).  A full map loses what does not fit
+ * and counts it as a lost event.
+ */
+#define BB_PROCS_MAX 65536	    /* the build's processes alive at once */
+#define BB_THREADS_MAX 262144	    /* the build's threads with scheduler state (--sched) */
+#define BB_WOKEN_THREADS_MAX 65536  /* the build's threads whose last wakeup is kept (--deps) */
+#define BB_WRITTEN_FILES_MAX 262144 /* files the build opened for writing (--deps) */
+
 enum bb_event_type {
 	BB_EV_FORK = 1, /* a tracked task created a process or a thread */
 	BB_EV_EXEC = 2, /* a tracked process loaded a new image */

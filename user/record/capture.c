@@ -10,7 +10,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "record/capture.h"
-#include "util/array_grow.h"
 #include "events.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
@@ -143,6 +142,28 @@ static void choose_mem_checkpoints(struct buildbpf_bpf *skel)
 	bpf_program__set_autoload(skel->progs.mem_sys_enter, !(found[0] && found[1]));
 }
 
+/* The hash maps' capacities (events.h): every one set here, before load. */
+static int size_hash_maps(struct buildbpf_bpf *skel)
+{
+	const struct {
+		struct bpf_map *map;
+		__u32 entries;
+	} sizes[] = {
+		{ skel->maps.tracked, BB_PROCS_MAX },
+		{ skel->maps.file_counts, BB_PROCS_MAX },
+		{ skel->maps.mem_images, BB_PROCS_MAX },
+		{ skel->maps.threads, BB_THREADS_MAX },
+		{ skel->maps.last_wake, BB_WOKEN_THREADS_MAX },
+		{ skel->maps.written_files, BB_WRITTEN_FILES_MAX },
+	};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		err = bpf_map__set_max_entries(sizes[i].map, sizes[i].entries);
+	return err;
+}
+
 int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
 {
 	struct capture *c;
@@ -184,7 +205,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	 * between two polls, late enough that it is not woken per event. */
 	c->skel->rodata->wakeup_bytes = opts->ringbuf_bytes / 8;
 
-	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes);
+	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes) ?: size_hash_maps(c->skel);
 	if (err)
 		goto load_error;
 	c->nr_cpus = libbpf_num_possible_cpus();
