@@ -30,6 +30,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include <asm-generic/errno-base.h>
 #include "maps.bpf.h"
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
@@ -108,7 +109,7 @@ static __always_inline void count_open(__u32 tgid, bool write)
 
 	if (!c) {
 		/* A full map loses this process's counts: say so. */
-		if (bpf_map_update_elem(&file_counts, &tgid, &zero, BPF_NOEXIST) == -7 /* -E2BIG */)
+		if (bpf_map_update_elem(&file_counts, &tgid, &zero, BPF_NOEXIST) == -E2BIG)
 			count_drop();
 		c = bpf_map_lookup_elem(&file_counts, &tgid);
 		if (!c)

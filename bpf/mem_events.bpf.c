@@ -30,6 +30,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include <asm-generic/errno-base.h>
 #include "maps.bpf.h"
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
@@ -48,7 +49,6 @@ struct {
 #define BB_MM_FILEPAGES 0
 #define BB_MM_ANONPAGES 1
 #define BB_MM_SHMEMPAGES 3
-#define BB_EEXIST 17
 
 /*
  * Before 6.2 the mm's counters were atomics, with each task caching its own
@@ -121,7 +121,7 @@ static __always_inline struct bb_mem_proc *image_state(__u32 tgid)
 		return s;
 	err = bpf_map_update_elem(&mem_images, &tgid, &zero, BPF_NOEXIST);
 	/* -EEXIST: another thread of the process made it first. */
-	if (err && err != -BB_EEXIST)
+	if (err && err != -EEXIST)
 		count_drop();
 	return bpf_map_lookup_elem(&mem_images, &tgid);
 }
