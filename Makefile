@@ -19,7 +19,11 @@ BUILD	:= build
 CC	?= cc
 CLANG	?= clang
 BPFTOOL	?= bpftool
-ARCH	:= $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/' -e 's/s390x/s390/')
+# The BPF programs serve x86-64 only: bpf/file_events.bpf.c knows x86-64's
+# syscall numbers and vmlinux/vmlinux.h is an x86-64 kernel's.  Another
+# architecture stops at the first BPF object (the pure parts still build).
+ARCH	:= $(shell uname -m | sed -e 's/x86_64/x86/')
+BPF_ARCHS := x86
 
 ifeq ($(V),1)
 Q :=
@@ -110,6 +114,8 @@ $(BUILD)/%.o: %.c
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c vmlinux/vmlinux.h
+	$(if $(filter $(BPF_ARCHS),$(ARCH)),,$(error buildbpf: ARCH=$(ARCH): the BPF programs are built for $(BPF_ARCHS) (x86-64) \
+		only: bpf/file_events.bpf.c knows only its syscall numbers, and vmlinux/vmlinux.h is an x86-64 kernel's))
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Werror \

@@ -37,8 +37,9 @@
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
+/* The Makefile refuses other architectures before it gets here. */
 #ifndef __TARGET_ARCH_x86
-#error "file_events.bpf.c knows only x86-64's syscall numbers"
+#error "file_events.bpf.c knows only x86-64's syscall numbers and their register (orig_ax)"
 #endif
 
 /* x86-64 syscall numbers (arch/x86/entry/syscalls/syscall_64.tbl). */
@@ -234,14 +235,17 @@ int BPF_PROG(handle_file_sys_exit, struct pt_regs *regs, long ret)
 	if (!bpf_map_lookup_elem(&tracked, &tgid))
 		return 0;
 
-	/* The arguments are still in the saved user registers: di, si, dx, r10. */
+	/* The arguments are still in the saved user registers, read by the
+	 * architecture's syscall convention (libbpf's *_CORE_SYSCALL). */
 	switch (nr) {
 	case NR_rename:
-		on_rename((__u32)id, tgid, (void *)regs->di, (void *)regs->si);
+		on_rename((__u32)id, tgid, (void *)PT_REGS_PARM1_CORE_SYSCALL(regs),
+			  (void *)PT_REGS_PARM2_CORE_SYSCALL(regs));
 		break;
 	case NR_renameat:
 	case NR_renameat2:
-		on_rename((__u32)id, tgid, (void *)regs->si, (void *)regs->r10);
+		on_rename((__u32)id, tgid, (void *)PT_REGS_PARM2_CORE_SYSCALL(regs),
+			  (void *)PT_REGS_PARM4_CORE_SYSCALL(regs));
 		break;
 	default:
 		on_open((__u32)id, tgid, ret);
