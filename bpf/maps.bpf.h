@@ -16,7 +16,8 @@
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	/* Allocated as processes appear: preallocating BB_PROCS_MAX entries
-	 * costs every run ~10 ms at start-up.  Safe for tp_btf programs. */
+	 * costs every run ~10 ms at start-up.  Safe in tracepoints from 6.1,
+	 * whose hash maps allocate from any context (preflight.c checks). */
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);

@@ -11,16 +11,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The oldest kernel with everything: ring buffers arrived in 5.8. */
-#define KERNEL_REQS_MIN "Linux 5.8"
+/* The oldest kernel with everything: the last to arrive, in 6.1, was hash
+ * maps that allocate safely in any context (tracepoints included). */
+#define KERNEL_REQS_MIN "Linux 6.1"
 
 struct kernel_features {
 	const char *release; /* uname -r */
 	bool btf;	     /* /sys/kernel/btf/vmlinux is readable */
 	/* Probe results, libbpf's convention: 1 supported, 0 not, <0 the probe
 	 * itself failed (then the load says what went wrong, not this check). */
-	int tp_btf;  /* BPF_PROG_TYPE_TRACING programs (tp_btf, 5.5) */
-	int ringbuf; /* BPF_MAP_TYPE_RINGBUF (5.8) */
+	int tp_btf;   /* BPF_PROG_TYPE_TRACING programs (tp_btf, 5.5) */
+	int ringbuf;  /* BPF_MAP_TYPE_RINGBUF (5.8) */
+	int task_btf; /* the bpf_get_current_task_btf() helper (5.11) */
+	/* Hash maps without preallocation take their elements from the BPF
+	 * memory allocator (bpf_mem_alloc, 6.1), safe in any context.  Before,
+	 * kmalloc from a tracepoint could deadlock or corrupt the allocator. */
+	int mem_alloc;
 };
 
 /*

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "record/capture.h"
+#include "record/kernel_btf.h"
 #include "events.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
@@ -96,36 +96,6 @@ static struct bpf_link **sched_link(struct buildbpf_bpf *skel, int i)
 }
 
 /*
- * Which of names the running kernel's BTF holds: its string section has
- * every type name, NUL-delimited.  Reading /sys/kernel/btf/vmlinux (a few
- * MB, in memory) costs about 2 ms; parsing it, as libbpf then does, 90 ms.
- * All false when it cannot be read.
- */
-static void kernel_btf_has(const char *const names[], bool found[], size_t nr)
-{
-	size_t len = 0, cap = 0, i;
-	char *btf = NULL, key[128];
-	ssize_t n = 1;
-	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
-
-	memset(found, 0, nr * sizeof(*found));
-	while (fd >= 0 && n > 0) {
-		if (len == cap && array_grow((void **)&btf, &cap, cap ? cap * 2 : 8 << 20, 1))
-			break;
-		n = read(fd, btf + len, cap - len);
-		len += n > 0 ? n : 0;
-	}
-	if (fd >= 0)
-		close(fd);
-	for (i = 0; n == 0 && i < nr; i++) {
-		int klen = snprintf(key, sizeof(key), "%c%s%c", 0, names[i], 0);
-
-		found[i] = klen < (int)sizeof(key) && memmem(btf, len, key, klen);
-	}
-	free(btf);
-}
-
-/*
  * Where mem_events.bpf.c takes an image's peak before its mm goes.
  * sched_prepare_exec (6.10) sees the mm an exec replaces; the sched_process_exit
  * that fires before exit_mm() (6.16) came with its own event class.  With
@@ -137,7 +107,7 @@ static void choose_mem_checkpoints(struct buildbpf_bpf *skel)
 	static const char *const names[] = { "btf_trace_sched_prepare_exec", "trace_event_raw_sched_process_exit" };
 	bool found[2];
 
-	kernel_btf_has(names, found, 2);
+	kernel_btf__has(names, found, 2); /* unreadable: both false, the raw syscall entry */
 	bpf_program__set_autoload(skel->progs.mem_prepare_exec, found[0]);
 	bpf_program__set_autoload(skel->progs.mem_sys_enter, !(found[0] && found[1]));
 }

@@ -6,7 +6,7 @@
 
 int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len)
 {
-	const char *missing[3];
+	const char *missing[5];
 	size_t n = 0, i, used;
 
 	if (!f->btf)
@@ -15,6 +15,10 @@ int kernel_reqs__check(const struct kernel_features *f, char *buf, size_t len)
 		missing[n++] = "tp_btf programs (Linux 5.5)";
 	if (f->ringbuf == 0)
 		missing[n++] = "the BPF ring buffer (Linux 5.8)";
+	if (f->task_btf == 0)
+		missing[n++] = "bpf_get_current_task_btf() (Linux 5.11)";
+	if (f->mem_alloc == 0)
+		missing[n++] = "the BPF memory allocator for hash maps (Linux 6.1)";
 	if (!n)
 		return 0;
 	used = snprintf(buf, len, "kernel %s lacks ", f->release ? f->release : "(unknown)");
@@ -42,5 +46,7 @@ void kernel_reqs__print(FILE *out, const struct kernel_features *f)
 	fprintf(out, "kernel: %s\n", f->release ? f->release : "unknown");
 	print_probe(out, "tp_btf", f->tp_btf, "Linux 5.5");
 	print_probe(out, "ring buffer", f->ringbuf, "Linux 5.8");
+	print_probe(out, "bpf_get_current_task_btf", f->task_btf, "Linux 5.11");
+	print_probe(out, "BPF memory allocator", f->mem_alloc, "Linux 6.1");
 	fprintf(out, "BTF: %s\n", f->btf ? "yes" : "no (no /sys/kernel/btf/vmlinux; CONFIG_DEBUG_INFO_BTF=y)");
 }

@@ -9,6 +9,7 @@
 #include <linux/capability.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "record/kernel_btf.h"
 #include "record/kernel_reqs.h"
 #include "record/preflight.h"
 
@@ -84,6 +85,22 @@ static int probe_tp_btf(void)
 }
 
 /*
+ * 1 when the kernel's hash maps allocate from the BPF memory allocator: its
+ * BTF then names it (the struct and its functions, 6.1), 0 when it does
+ * not, -errno when the BTF cannot be read.  Its own effect cannot be probed
+ * safely: before it, the verifier warns (a kernel WARN) of a tracing
+ * program using a hash map that allocates.
+ */
+static int probe_mem_alloc(void)
+{
+	static const char *const names[] = { "bpf_mem_alloc" };
+	bool found;
+	int err = kernel_btf__has(names, &found, 1);
+
+	return err ? err : found;
+}
+
+/*
  * What the kernel can do, probed rather than read from its version:
  * distribution kernels backport BPF features (and a new kernel can be built
  * without BTF).
@@ -99,13 +116,17 @@ static void probe_kernel(struct kernel_features *f, struct utsname *u, bool may_
 	f->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	f->tp_btf = may_load ? probe_tp_btf() : -EPERM;
 	f->ringbuf = may_load ? libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) : -EPERM;
+	/* Any tracing type has the helper; libbpf cannot probe tp_btf's. */
+	f->task_btf = may_load ? libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_current_task_btf, NULL)
+			       : -EPERM;
+	f->mem_alloc = probe_mem_alloc();
 }
 
 static int check_kernel(void)
 {
 	struct kernel_features f = {};
 	struct utsname u;
-	char line[256];
+	char line[512];
 
 	probe_kernel(&f, &u, true);
 	if (kernel_reqs__check(&f, line, sizeof(line)) == 0)
