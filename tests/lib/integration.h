@@ -70,6 +70,12 @@ void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[]);
  */
 void bb_exec(const char *const argv[], const char *dir, const char *out_path, const char *err_path,
 	     const char *const extra_env[]) __attribute__((noreturn));
+/*
+ * Runs argv (not traced; argv[0] a path) in dir, as nobody when as_nobody,
+ * and returns its stdout; its wall time in *wall_s (may be NULL).  The test
+ * fails unless it exits 0.  r names the scratch files.
+ */
+char *bb_run_plain(const struct bb_run *r, const char *dir, const char *const argv[], bool as_nobody, double *wall_s);
 /* Frees the buffers and removes r->dir. */
 void bb_run_fini(struct bb_run *r);
 /*
