@@ -75,6 +75,10 @@ UNIT_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/unit/*.c))
 INTEG_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/integration/*.c))
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 INTEG_BIN := $(BUILD)/tests/integration-tests
+# The kbuild slice (make test-real-kbuild): its own binary, so make test
+# does not run it.
+KBUILD_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/real/*.c))
+KBUILD_BIN := $(BUILD)/tests/real-kbuild-tests
 TEST_BINS := $(UNIT_BIN) $(INTEG_BIN)
 # Workloads the integration tests trace.
 TEST_PROGS := $(patsubst tests/workloads/%.c,$(BUILD)/tests/%,$(subst _,-,$(wildcard tests/workloads/*.c)))
@@ -84,6 +88,7 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 BIN	  := $(BUILD)/buildbpf
 
 .PHONY: all clean install uninstall deb test-deb demo test test-quick test-build test-integration test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
+	test-real-kbuild kbuild-deps \
 	bench-convert
 all: $(BIN)
 
@@ -130,13 +135,17 @@ $(SKELS): $(BPF_LINKED)
 	$(Q)$(BPFTOOL) gen skeleton $< name buildbpf_bpf > $@
 
 # Suites include their helpers as "lib/…".
-$(UNIT_OBJS) $(INTEG_OBJS) $(TEST_LIB_OBJS): EXTRA_INC := -Itests
+$(UNIT_OBJS) $(INTEG_OBJS) $(KBUILD_OBJS) $(TEST_LIB_OBJS): EXTRA_INC := -Itests
 
 $(UNIT_BIN): $(UNIT_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
 
 $(INTEG_BIN): $(INTEG_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
+
+$(KBUILD_BIN): $(KBUILD_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
 
@@ -169,9 +178,18 @@ VIEWER_DEB_PKGS := chromium nodejs npm
 # The ninja oracle (tests/integration/test_ninja_oracle.c): a CMake project
 # built by ninja, whose own graph the inferred one is checked against.
 ORACLE_DEB_PKGS := cmake ninja-build
+# The real builds (tests/integration/test_real_builds.c): Debian's sources of
+# json-c and sed (apt-get source, with dpkg-dev), built with gcc, cmake + ninja
+# and make; fetched once into $(REAL_SRC), which make clean leaves alone.  The
+# kbuild slice (make test-real-kbuild) adds linux-source-6.1 and kbuild's
+# flex, bison and bc.
+REAL_DEB_PKGS := dpkg-dev gcc make cmake ninja-build
+KBUILD_DEB_PKGS := flex bison bc libelf-dev
+REAL_SRC ?= $(or $(BUILDBPF_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/buildbpf)/src
 deps: WANTED_PKGS := $(DEB_PKGS)
-test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(ORACLE_DEB_PKGS)
-deps test-deps:
+test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(ORACLE_DEB_PKGS) $(REAL_DEB_PKGS)
+kbuild-deps: WANTED_PKGS := $(DEB_PKGS) $(REAL_DEB_PKGS) $(KBUILD_DEB_PKGS)
+deps test-deps kbuild-deps:
 	$(Q)missing=; for p in $(WANTED_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -179,6 +197,8 @@ deps test-deps:
 		echo "  DEPS     installing:$$missing"; \
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+	$(Q)$(if $(filter test-deps,$@),tests/real/fetch_sources.sh $(REAL_SRC) >/dev/null)
+	$(Q)$(if $(filter kbuild-deps,$@),tests/real/fetch_sources.sh --kbuild $(REAL_SRC) >/dev/null)
 
 # The real-viewer check (tests/viewer/): its scripts and the npm packages
 # of its lockfile (playwright-core drives Debian's chromium; the DevTools
@@ -229,7 +249,8 @@ test-build:
 # this build; CRITERION_FLAGS='--filter load/*' runs some of them.
 CRITERION_FLAGS ?=
 test-integration: $(BIN) $(INTEG_BIN) $(TEST_PROGS) $(TRACE_CHECK) viewer-deps
-	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) ./$(INTEG_BIN) $(CRITERION_FLAGS)
+	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) BUILDBPF_REAL_SRC=$(REAL_SRC) \
+		./$(INTEG_BIN) $(CRITERION_FLAGS)
 
 # sudo make test: every stage (the list is in tests/run_stages.sh), each run
 # to its end even when one before it failed, then one table of results,
@@ -269,6 +290,13 @@ test-kernels: deps
 	$(call msg,MATRIX,kernels under qemu ($(ACCEL)))
 	$(Q)ACCEL=$(ACCEL) tests/kernels/matrix.sh $(BUILD)
 
+# A kbuild slice of Debian's linux-source-6.1 traced (tests/real/): make
+# tinyconfig, then make -j2 kernel/ mm/, about 5 minutes on 2 loaded CPUs
+# (plus ~140 MB fetched once), so not part of make test.
+test-real-kbuild: kbuild-deps
+	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all $(KBUILD_BIN)
+	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_REAL_SRC=$(REAL_SRC) ./$(KBUILD_BIN) --verbose
+
 # buildbpf under Memcheck on real traced commands (root): any Memcheck error,
 # definite or indirect leak, or a trace missing, invalid or incomplete fails.
 test-valgrind: deps
@@ -289,7 +317,7 @@ test-asan: deps viewer-deps
 	$(Q)echo "  TEST     under AddressSanitizer + UndefinedBehaviorSanitizer"
 	$(Q)$(ASAN_ENV) ./$(ASAN_BUILD)/tests/unit-tests
 	$(Q)$(ASAN_ENV) BUILDBPF_BIN=$(abspath $(ASAN_BUILD)/buildbpf) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) \
-		./$(ASAN_BUILD)/tests/integration-tests
+		BUILDBPF_REAL_SRC=$(REAL_SRC) ./$(ASAN_BUILD)/tests/integration-tests
 
 # The event-log reader under libFuzzer (clang), with ASan and UBSan: any
 # crash, leak, hang (-timeout) or RSS past the limit fails.  The corpus

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include "lib/audit_oracle.h"
+#include "lib/json_fields.h"
+
+enum { COSTLIEST = 10 };
+
+double bb_num(struct json_object *obj, const char *key)
+{
+	return json_object_get_double(need_field(obj, key));
+}
+
+double bb_error_pct(double predicted, double measured)
+{
+	return measured > 0 ? 100.0 * (predicted - measured) / measured : 0;
+}
+
+double bb_load_1min(void)
+{
+	char *text = bb_file_text("/proc/loadavg", NULL);
+	double load = atof(text);
+
+	free(text);
+	return load;
+}
+
+const char *bb_runner_or_wrapper(const char *name)
+{
+	static const char *const runners[] = { "make", "gmake", "ninja", "samu" };
+	static const char *const wrappers[] = { "sh", "bash", "dash", "cc", "gcc", "c++", "g++", "clang",
+						"collect2", "taskset", "env" };
+	size_t n = strcspn(name, " "), i;
+
+	for (i = 0; i < sizeof(runners) / sizeof(*runners); i++)
+		if (strlen(runners[i]) == n && !strncmp(name, runners[i], n))
+			return "a runner";
+	for (i = 0; i < sizeof(wrappers) / sizeof(*wrappers); i++)
+		if (strlen(wrappers[i]) == n && !strncmp(name, wrappers[i], n))
+			return "a wrapper";
+	return NULL;
+}
+
+static double held_ms(struct json_object *step)
+{
+	return bb_num(step, "path_to_ms") - bb_num(step, "path_from_ms");
+}
+
+size_t bb_print_critical_path(struct json_object *summary, const char *build)
+{
+	struct json_object *chain = need_field(need_field(summary, "critical_chain"), "processes");
+	double wall = bb_num(summary, "wall_ms"), best = -1;
+	size_t i, n = json_object_array_length(chain), named = 0;
+	const char *longest = "-";
+
+	for (i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(chain, i);
+		const char *name = str_field(s, "name"), *kind = bb_runner_or_wrapper(name);
+
+		if (held_ms(s) > best) {
+			best = held_ms(s);
+			longest = name;
+		}
+		if (kind && held_ms(s) * 100 >= wall) {
+			named++;
+			cr_log_info("oracle: %s: critical step %s is %s, held %.0f ms (%.0f %% of the wall)", build, name,
+				    kind, held_ms(s), 100 * held_ms(s) / wall);
+		}
+	}
+	cr_log_info("oracle: %s: critical path of %zu steps; its longest (the step to speed up): %s %.0f ms "
+		    "(%.0f %% of the wall)%s%s",
+		    build, n, longest, best, wall > 0 ? 100 * best / wall : 0, bb_runner_or_wrapper(longest) ? ", " : "",
+		    bb_runner_or_wrapper(longest) ? bb_runner_or_wrapper(longest) : "");
+	return named;
+}
+
+/* A process slice's CPU time, ms. */
+static double cpu_ms(struct json_object *slice)
+{
+	return bb_arg_double(slice, "cpu_user_ms") + bb_arg_double(slice, "cpu_sys_ms");
+}
+
+static int by_cpu(const void *x, const void *y)
+{
+	double a = cpu_ms(*(struct json_object *const *)x), b = cpu_ms(*(struct json_object *const *)y);
+
+	return (a < b) - (a > b);
+}
+
+size_t bb_print_costliest(struct json_object *slices, const char *build, const struct bb_ninja_graph *g)
+{
+	size_t n = json_object_array_length(slices), i, k, shown = n < COSTLIEST ? n : COSTLIEST, repeats = 0;
+	struct json_object **sorted = calloc(n ? n : 1, sizeof(*sorted));
+
+	cr_assert(sorted != NULL);
+	for (i = 0; i < n; i++)
+		sorted[i] = json_object_array_get_idx(slices, i);
+	qsort(sorted, n, sizeof(*sorted), by_cpu);
+	for (i = 0; i < shown; i++) {
+		const char *name = json_object_get_string(need_field(sorted[i], "name"));
+		int step = g ? bb_ninja_step_of(g, slices, bb_arg_int(sorted[i], "pid")) : -1;
+		bool repeated = false;
+
+		for (k = 0; k < i && !repeated; k++)
+			repeated = !strcmp(name, json_object_get_string(need_field(sorted[k], "name")));
+		repeats += repeated;
+		cr_log_info("oracle: %s: costliest #%zu %s: %.0f ms CPU%s%s%s", build, i + 1, name, cpu_ms(sorted[i]),
+			    step >= 0 ? ", ninja step " : "", step >= 0 ? g->steps[step].names[0] : "",
+			    repeated ? " (same name as a costlier one)" : "");
+	}
+	cr_log_info("oracle: %s: %zu of the %zu costliest steps share a costlier one's name", build, repeats, shown);
+	free(sorted);
+	return repeats;
+}
+
+struct json_object *bb_whatif_row(struct json_object *summary, long long jobs, long long cpus)
+{
+	struct json_object *w = field(summary, "what_if"), *rows = w ? field(w, "rows") : NULL;
+	size_t i;
+
+	for (i = 0; rows && i < json_object_array_length(rows); i++) {
+		struct json_object *r = json_object_array_get_idx(rows, i);
+
+		if (json_object_get_int64(field(r, "jobs")) == jobs && json_object_get_int64(field(r, "cpus")) == cpus)
+			return r;
+	}
+	return NULL;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading buildbpf's answers on a real build (its --summary-json and trace)
+ * beside an oracle: the suites of real builds print what buildbpf named
+ * (the critical path's steps, the costliest steps, the what-if rows) as
+ * "oracle:" lines, to compare with what the build tool itself knows.
+ */
+#ifndef BUILDBPF_TESTS_AUDIT_ORACLE_H
+#define BUILDBPF_TESTS_AUDIT_ORACLE_H
+
+#include <stddef.h>
+#include <json-c/json.h>
+#include "lib/ninja_graph.h"
+
+/* obj.key as a number (an integer or a double); the test fails if it is missing. */
+double bb_num(struct json_object *obj, const char *key);
+/* (predicted - measured) / measured, in %. */
+double bb_error_pct(double predicted, double measured);
+/* The load average over the last minute: the context of every timing figure. */
+double bb_load_1min(void);
+/*
+ * "a runner" (it starts jobs) or "a wrapper" (it starts the program that
+ * does the work), by the first word of buildbpf's name for a process; NULL
+ * for anything else.  Neither is ever the step to speed up.
+ */
+const char *bb_runner_or_wrapper(const char *name);
+/*
+ * Prints the summary's critical path: its longest step (what the audit says
+ * to speed up) and every runner or wrapper on it holding 1 % of the wall or
+ * more; returns how many such.
+ */
+size_t bb_print_critical_path(struct json_object *summary, const char *build);
+/*
+ * Prints the ten processes of most CPU time under buildbpf's names, each
+ * with its ninja step when g is not NULL; returns how many share a
+ * costlier one's name (steps a person cannot tell apart).
+ */
+size_t bb_print_costliest(struct json_object *slices, const char *build, const struct bb_ninja_graph *g);
+/* The summary's what-if row of jobs slots on cpus CPUs (0 and 0: unlimited), or NULL. */
+struct json_object *bb_whatif_row(struct json_object *summary, long long jobs, long long cpus);
+
+#endif /* BUILDBPF_TESTS_AUDIT_ORACLE_H */
