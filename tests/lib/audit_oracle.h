@@ -20,8 +20,8 @@ double bb_error_pct(double predicted, double measured);
 double bb_load_1min(void);
 /*
  * "a runner" (it starts jobs) or "a wrapper" (it starts the program that
- * does the work), by the first word of buildbpf's name for a process; NULL
- * for anything else.  Neither is ever the step to speed up.
+ * does the work: sh -c, the cc driver), by the first words of buildbpf's
+ * name for a process; NULL for anything else (a shell running a script).  Neither is ever the step to speed up.
  */
 const char *bb_runner_or_wrapper(const char *name);
 /*
