@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/audit_oracle.h"
 #include "lib/input_flows.h"
 #include "lib/integration.h"
 #include "lib/json_fields.h"
@@ -90,11 +91,6 @@ static bool compile_to_link(const struct bb_ninja_graph *o, const struct bb_step
 	return !strncmp(o->steps[e->from].rule, "C_COMPILER", 10) && strstr(o->steps[e->to].rule, "LINKER");
 }
 
-static double percent(size_t part, size_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 100.0;
-}
-
 Test(ninja_oracle, inferred_step_edges_match_what_ninja_knows)
 {
 	struct bb_step_edge truth[MAX_EDGES], found[MAX_EDGES];
@@ -150,7 +146,7 @@ Test(ninja_oracle, inferred_step_edges_match_what_ninja_knows)
 	cr_log_info("ninja oracle: %zu steps ran; ninja's edges %zu (%zu compile -> link), inferred %zu: "
 		    "precision %.1f %%, recall %.1f %%, compile -> link recall %.1f %%, %zu extra (all undeclared files)",
 		    bb_ninja_steps_run(&o), nr_truth, c2l, nr_found,
-		    percent(hits, nr_found), percent(hits, nr_truth), percent(c2l_hits, c2l), extra);
+		    bb_percent(hits, nr_found), bb_percent(hits, nr_truth), bb_percent(c2l_hits, c2l), extra);
 
 	/* The project's known shape: gen.c.o -> gen, 6 objects -> libutil.a, main.c.o and libutil.a -> app. */
 	cr_assert(ge(sz, c2l, 8), "ninja's graph lost its links: %zu compile -> link edges", c2l);
@@ -160,7 +156,7 @@ Test(ninja_oracle, inferred_step_edges_match_what_ninja_knows)
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	bb_reliability("CMake + ninja, edges against ninja -t query/deps",
 		       "compile -> link recall 100 %, every extra edge an undeclared file", trace,
-		       "precision %.0f %%, recall %.0f %%", percent(hits, nr_found), percent(hits, nr_truth));
+		       "precision %.0f %%, recall %.0f %%", bb_percent(hits, nr_found), bb_percent(hits, nr_truth));
 	json_object_put(slices);
 	json_object_put(trace);
 	bb_ninja_free(&o);

@@ -123,11 +123,6 @@ static size_t inferred_edges(const struct bb_ninja_graph *g, struct json_object 
 	return n;
 }
 
-static double percent(size_t part, size_t whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 100.0;
-}
-
 Test(real_builds, jsonc_ninja_graph_and_critical_path)
 {
 	static struct bb_step_edge truth[MAX_EDGES], found[MAX_EDGES];
@@ -166,7 +161,7 @@ Test(real_builds, jsonc_ninja_graph_and_critical_path)
 				    bb_ninja_declared_output(&g, found[i].file) ? "a declared output" :
 										  "an output ninja does not know");
 	cr_log_info("oracle: json-c: %zu steps ran; ninja's edges %zu, inferred %zu: precision %.1f %%, recall %.1f %%",
-		    bb_ninja_steps_run(&g), nr_truth, nr_found, percent(hits, nr_found), percent(hits, nr_truth));
+		    bb_ninja_steps_run(&g), nr_truth, nr_found, bb_percent(hits, nr_found), bb_percent(hits, nr_truth));
 
 	/* The oracle's longest data path: ninja's graph weighted by .ninja_log. */
 	bb_ninja_log_durations(&g, ms);
@@ -202,7 +197,7 @@ Test(real_builds, jsonc_ninja_graph_and_critical_path)
 	cr_assert(not(eq(ptr, unlimited, NULL)), "no unlimited-CPUs what-if row");
 	bb_reliability("json-c 0.16 (Debian source), CMake + ninja -j2, edges against ninja -t query/deps",
 		       "edge recall 100 % (but into symlink steps)", trace, "precision %.0f %%, recall %.0f %%, longest data path %.2f s vs %.2f s",
-		       percent(hits, nr_found), percent(hits, nr_truth), bb_num(unlimited, "wall_ms") / 1000, longest / 1000);
+		       bb_percent(hits, nr_found), bb_percent(hits, nr_truth), bb_num(unlimited, "wall_ms") / 1000, longest / 1000);
 	json_object_put(summary);
 	json_object_put(slices);
 	json_object_put(trace);

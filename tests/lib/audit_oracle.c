@@ -13,6 +13,11 @@ double bb_num(struct json_object *obj, const char *key)
 	return json_object_get_double(need_field(obj, key));
 }
 
+double bb_percent(size_t part, size_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 100.0;
+}
+
 double bb_error_pct(double predicted, double measured)
 {
 	return measured > 0 ? 100.0 * (predicted - measured) / measured : 0;

@@ -14,6 +14,8 @@
 
 /* obj.key as a number (an integer or a double); the test fails if it is missing. */
 double bb_num(struct json_object *obj, const char *key);
+/* part of whole in % (100 when whole is 0: nothing was missed). */
+double bb_percent(size_t part, size_t whole);
 /* (predicted - measured) / measured, in %. */
 double bb_error_pct(double predicted, double measured);
 /* The load average over the last minute: the context of every timing figure. */
