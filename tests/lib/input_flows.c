@@ -54,3 +54,14 @@ size_t bb_input_flows(struct json_object *trace, struct json_object *slices, str
 	}
 	return n;
 }
+
+bool bb_flow_file_is(const char *file, const char *path)
+{
+	static const char cut[] = "\xe2\x80\xa6"; /* "…" */
+	size_t n, m = strlen(path);
+
+	if (!strncmp(file, cut, sizeof(cut) - 1))
+		file += sizeof(cut) - 1;
+	n = strlen(file);
+	return file[0] == '/' && n <= m && !strcmp(path + m - n, file);
+}

@@ -7,6 +7,7 @@
 #ifndef BUILDBPF_TESTS_INPUT_FLOWS_H
 #define BUILDBPF_TESTS_INPUT_FLOWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <json-c/json.h>
 
@@ -21,5 +22,13 @@ struct bb_flow {
  * The test fails if there are more than max or a flow binds to no slice.
  */
 size_t bb_input_flows(struct json_object *trace, struct json_object *slices, struct bb_flow *out, size_t max);
+
+/*
+ * Whether a flow's file names path (absolute): the trace spells a file from
+ * its file system's root, or its last components after "…" when the path
+ * was deeper than a record keeps (docs/dependencies.md), so a suffix of path
+ * that starts at a "/".
+ */
+bool bb_flow_file_is(const char *file, const char *path);
 
 #endif /* BUILDBPF_TESTS_INPUT_FLOWS_H */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/input_flows.h"
 #include "lib/json_fields.h"
 #include "lib/ninja_graph.h"
 
@@ -222,16 +223,12 @@ int bb_ninja_step_of(const struct bb_ninja_graph *g, struct json_object *slices,
 
 bool bb_ninja_declared_output(const struct bb_ninja_graph *g, const char *path)
 {
-	size_t i, k, n = strlen(path);
+	size_t i, k;
 
 	for (i = 0; i < g->nr_steps; i++)
-		for (k = 0; k < g->steps[i].nr_outputs; k++) {
-			const char *out = g->steps[i].outputs[k];
-			size_t m = strlen(out);
-
-			if (path[0] == '/' && m >= n && !strcmp(out + m - n, path))
+		for (k = 0; k < g->steps[i].nr_outputs; k++)
+			if (bb_flow_file_is(path, g->steps[i].outputs[k]))
 				return true;
-		}
 	return false;
 }
 

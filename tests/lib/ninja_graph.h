@@ -55,7 +55,7 @@ size_t bb_ninja_edges(const struct bb_ninja_graph *g, struct bb_step_edge *edges
 int bb_ninja_producer(const struct bb_ninja_graph *g, const char *path);
 /* The step process pid belongs to (its ancestor that ninja ran), or -1. */
 int bb_ninja_step_of(const struct bb_ninja_graph *g, struct json_object *slices, long long pid);
-/* Whether ninja knows path (a trace's spelling, from the file system's root) as some step's output. */
+/* Whether ninja knows path (a flow's file, as the trace spells it: bb_flow_file_is()) as some step's output. */
 bool bb_ninja_declared_output(const struct bb_ninja_graph *g, const char *path);
 size_t bb_ninja_steps_run(const struct bb_ninja_graph *g);
 /* Each step's duration in ms from .ninja_log (its last entry), -1 for a step with none. */

@@ -67,7 +67,7 @@ static bool flow_reached(const struct bb_flow *flows, size_t n, struct json_obje
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(flows[i].file, file)) {
+		if (bb_flow_file_is(flows[i].file, file)) {
 			const char *o = object_of(slices, bb_arg_int(flows[i].reader, "pid"));
 
 			if (o && !strcmp(o, obj))
