@@ -46,7 +46,8 @@ for pkg in json-c sed; do
 done
 if [ -n "$missing" ]; then
 	command -v dpkg-source >/dev/null || die "apt-get source needs dpkg-dev (make test-deps installs it)"
-	apt-get source --print-uris -q json-c 2>/dev/null | grep -q "^'" || enable_deb_src
+	uris=$(apt-get source --print-uris -q json-c 2>/dev/null || true)
+	grep -q "^'" <<< "$uris" || enable_deb_src
 	for pkg in $missing; do
 		say FETCH "$pkg (apt-get source) > $dir"
 		(cd "$dir" && apt-get source -q "$pkg" > "$pkg.fetch.log" 2>&1) ||
