@@ -291,9 +291,9 @@ test-kernels: deps
 	$(Q)ACCEL=$(ACCEL) tests/kernels/matrix.sh $(BUILD)
 
 # A kbuild slice of Debian's linux-source-6.1 traced (tests/real/): make
-# tinyconfig, then make -j2 kernel/ mm/: about 4 minutes on 2 CPUs at load
-# average 5 (the traced build 100 s; 4.4 min untraced at load 8), plus 140 MB
-# fetched once (1.3 GB unpacked), so not part of make test.
+# tinyconfig, then make -j2 kernel/ mm/: 4-5 minutes on 2 CPUs at load
+# average 4-7 (the traced build 100-128 s; 4.4 min untraced at load 8), plus
+# 140 MB fetched once (1.3 GB unpacked), so not part of make test.
 test-real-kbuild: kbuild-deps
 	$(Q)$(MAKE) --no-print-directory $(if $(filter 1,$(V)),,-s) all $(KBUILD_BIN)
 	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_REAL_SRC=$(REAL_SRC) ./$(KBUILD_BIN) --verbose
