@@ -21,7 +21,8 @@ struct output {
 /*
  * Checks that path can be created (refusing an existing file unless force,
  * and always a directory, FIFO or device) and creates the temporary file,
- * mode 0644, owned by whoever buildbpf runs as (the user, under sudo).  0, or -1 with a one-line
+ * mode 0666 less the umask (as open(2) would make the output), owned by
+ * whoever buildbpf runs as (the user, under sudo).  0, or -1 with a one-line
  * message printed that names the file as `what` ("trace") and the option
  * that chose it (opt, "-o").  writer: the user buildbpf left root for
  * (under sudo or --user), NULL when it did not: a permission error names
@@ -48,8 +49,9 @@ int output__discard(struct output *o);
 void output__free(struct output *o);
 
 /*
- * Creates a fresh file BASE.XXXXXX SUFFIX in $TMPDIR (or /tmp), mode 0644: for a trace that could not be written where asked, and for
- * the one-step path's event log.  Returns an fd and sets *path (malloc'd),
+ * Creates a fresh file BASE.XXXXXX SUFFIX in $TMPDIR (or /tmp), mode 0600
+ * whatever the umask (other users share that directory): for a trace that
+ * could not be written where asked, and for the one-step path's event log.  Returns an fd and sets *path (malloc'd),
  * or -errno.
  */
 int output__create_fallback(const char *base, const char *suffix, char **path);
@@ -62,7 +64,7 @@ int output__create_fallback(const char *base, const char *suffix, char **path);
 const char *output__fallback_hint(int err, const char *writer, char *buf, size_t size);
 /*
  * Creates path itself, not a temporary beside it (record's event log: a
- * crash leaves it where the user asked), with output__prepare()'s checks,
+ * crash leaves it where the user asked), mode 0666 less the umask, with output__prepare()'s checks,
  * refusals and writer.  An fd, or -1 with a one-line message printed.
  */
 int output__create_direct(const char *path, const char *what, const char *opt, bool force, const char *writer);

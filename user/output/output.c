@@ -11,13 +11,22 @@
 #include "util/as_user.h"
 #include "util/term_escape.h"
 
-#define OUTPUT_MODE 0644
+/* An output gets what open(2) would give it: 0666 less the umask. */
+#define OUTPUT_MODE 0666
 
-/* 0644 whatever the umask: a trace is meant to be shared.  The owner is
- * whoever buildbpf is: the user, once it has left root. */
-static int set_mode(int fd)
+/*
+ * The mode of an output made through a temporary name (mkostemp() creates
+ * 0600): the one open(path, O_CREAT, 0666) would give it.  The umask is the
+ * user's word on who reads their files; a trace of a build that ran
+ * `mysql -pSECRET` is not ours to share.  The owner is whoever buildbpf is:
+ * the user, once it has left root.
+ */
+static int set_output_mode(int fd)
 {
-	return fchmod(fd, OUTPUT_MODE) ? -errno : 0;
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return fchmod(fd, OUTPUT_MODE & ~mask) ? -errno : 0;
 }
 
 const char *output__permission_hint(int err, const char *writer, char *buf, size_t size)
@@ -93,7 +102,7 @@ int output__prepare(struct output *o, const char *path, const char *what, const 
 			strerror(err), output__permission_hint(err, writer, hint, sizeof(hint)));
 		goto fail;
 	}
-	err = set_mode(o->fd);
+	err = set_output_mode(o->fd);
 	if (err) {
 		fprintf(stderr, "buildbpf: cannot set the mode of '%s': %s\n",
 			term_escape(o->tmp_path, esc, sizeof(esc)), strerror(-err));
@@ -173,19 +182,12 @@ int output__create_direct(const char *path, const char *what, const char *opt, b
 			strerror(err), output__permission_hint(err, writer, hint, sizeof(hint)));
 		return -1;
 	}
+	/* O_EXCL: a fresh file, so the umask alone sets its mode. */
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, OUTPUT_MODE);
 	if (fd < 0) {
 		err = errno;
 		fprintf(stderr, "buildbpf: cannot create the %s '%s': %s%s\n", what, term_escape(path, esc, sizeof(esc)),
 			strerror(err), output__permission_hint(err, writer, hint, sizeof(hint)));
-		return -1;
-	}
-	err = set_mode(fd);
-	if (err) {
-		fprintf(stderr, "buildbpf: cannot set the mode of '%s': %s\n", term_escape(path, esc, sizeof(esc)),
-			strerror(-err));
-		close(fd);
-		unlink(path);
 		return -1;
 	}
 	return fd;
@@ -211,15 +213,12 @@ int output__create_fallback(const char *base, const char *suffix, char **path)
 		*path = NULL;
 		return -ENOMEM;
 	}
+	/* mkostemps() creates 0600 with O_EXCL, whatever the umask: in a
+	 * directory every user shares, only its owner reads what the build
+	 * said (a password on a command line, say). */
 	fd = mkostemps(*path, strlen(suffix), O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		goto fail;
-	}
-	err = set_mode(fd);
-	if (err) {
-		close(fd);
-		unlink(*path);
 		goto fail;
 	}
 	return fd;
