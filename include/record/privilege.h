@@ -27,8 +27,9 @@ struct run_as {
  * Decides who the command runs as: --user NAME, else the sudo caller
  * (SUDO_UID/SUDO_GID), else whoever runs buildbpf; --keep-root and --user
  * root keep root (the command line already refused --user with
- * --keep-root).  keep_env: no clean environment for --user.
- * 0, or -1 with a message printed.
+ * --keep-root).  --user is refused unless buildbpf runs as root (a user
+ * with file capabilities acts for nobody else).  keep_env: no clean
+ * environment for --user.  0, or -1 with a message printed.
  */
 int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, bool keep_env);
 /*
@@ -38,7 +39,11 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, boo
 const char *run_as__user(const struct run_as *ra);
 
 /*
- * Leaves root for good when ra->drop: the user's groups, gid and uid
+ * Leaves every privilege but root's that stays root (--keep-root, plain
+ * root).  A user's buildbpf with capabilities (no sudo) drops them all,
+ * effective, permitted, inheritable and ambient (not the bounding set,
+ * which grants nothing), not dumpable as below.  And when ra->drop, it
+ * leaves root for good: the user's groups, gid and uid
  * (real, effective and saved), no capability left, not dumpable while the
  * BPF objects are held (the build, now of the same uid, must not ptrace
  * buildbpf or take its BPF fds; record__free() makes it dumpable again).  Checks that root cannot be regained.  0, or -1 with a message

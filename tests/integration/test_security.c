@@ -6,10 +6,14 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -79,4 +83,139 @@ Test(security, outputs_follow_a_private_umask)
 Test(security, outputs_follow_a_sharing_umask)
 {
 	check_modes(022);
+}
+
+/*
+ * A copy of buildbpf in run.dir with file capabilities instead of sudo
+ * (CAP_DAC_READ_SEARCH besides the ones it needs: what a log read with it
+ * would reach shows that convert keeps none); its path (static).
+ */
+static const char *capable_copy(void)
+{
+	static char path[600];
+	char cmd[1400];
+
+	snprintf(path, sizeof(path), "%s", bb_path(&run, "bb-caps"));
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chmod 0755 '%s'", bb_bin_path(), path, path);
+	cr_assert(eq(int, system(cmd), 0));
+	snprintf(cmd, sizeof(cmd), "setcap cap_dac_read_search,cap_sys_admin,cap_bpf,cap_perfmon+ep '%s' 2>/dev/null",
+		 path);
+	if (system(cmd) != 0)
+		cr_skip_test("setcap cannot give %s file capabilities here", path);
+	return path;
+}
+
+/* Runs the capable copy as nobody (no sudo: SUDO_UID unset) with args, in run.dir. */
+static void run_capable_as_nobody(const char *bin, const char *const args[])
+{
+	const char *argv[BB_ARGV_MAX] = { "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bin };
+	char out_path[128], err_path[128];
+	size_t n = 5;
+	int status;
+	pid_t pid;
+
+	for (; *args; args++) {
+		cr_assert(lt(sz, n, BB_ARGV_MAX - 1));
+		argv[n++] = *args;
+	}
+	argv[n] = NULL;
+	snprintf(out_path, sizeof(out_path), "%s.stdout", run.dir);
+	snprintf(err_path, sizeof(err_path), "%s.stderr", run.dir);
+	pid = fork();
+	cr_assert(ge(int, pid, 0));
+	if (pid == 0)
+		bb_exec(argv, run.dir, out_path, err_path, NULL);
+	cr_assert(eq(int, waitpid(pid, &status, 0), pid));
+	run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	free(run.out);
+	free(run.err);
+	run.out = bb_read_file(out_path, NULL);
+	run.err = bb_read_file(err_path, NULL);
+	cr_assert(run.out && run.err);
+	cr_assert(ne(int, run.status, 98), "could not run setpriv");
+	unlink(out_path);
+	unlink(err_path);
+}
+
+/* The capability sets (CapInh, CapPrm, CapEff, CapAmb) of a /proc/PID/status text are all empty. */
+static void assert_no_capabilities(const char *status, const char *who)
+{
+	const char *sets[] = { "CapInh:", "CapPrm:", "CapEff:", "CapAmb:" };
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		const char *line = strstr(status, sets[i]);
+
+		cr_assert_not_null(line, "no %s in %s's status", sets[i], who);
+		cr_assert(eq(int, strncmp(line + strlen(sets[i]), "\t0000000000000000\n", 18), 0),
+			  "%s holds capabilities: %.40s", who, line);
+	}
+}
+
+/*
+ * buildbpf given capabilities by setcap and run by a user: once the
+ * programs are loaded neither it nor the build holds any, convert holds
+ * none while it reads a log (a log only root may read stays unread), and
+ * --user, root's alone, is refused.
+ */
+Test(security, file_capabilities_are_dropped)
+{
+	const char *bin = capable_copy();
+	const char *probe = "cat /proc/$$/status > build-status; cat /proc/$PPID/status > buildbpf-status";
+	char *status;
+
+	bb_give_to_nobody(run.dir);
+	run_capable_as_nobody(bin, (const char *const[]){ "-q", "-o", "t.json", "--", "sh", "-c", probe, NULL });
+	cr_assert(eq(int, run.status, 0), "buildbpf exited %d: %s", run.status, run.err);
+	status = bb_file_text(bb_path(&run, "build-status"), NULL);
+	assert_no_capabilities(status, "the build");
+	free(status);
+	status = bb_file_text(bb_path(&run, "buildbpf-status"), NULL);
+	assert_no_capabilities(status, "buildbpf while the build ran");
+	free(status);
+
+	/* A recording only root may read. */
+	bb_run_in(&run, (const char *const[]){ "record", "-q", "-o", "root.bbl", "--", "true", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "%s", run.err);
+	cr_assert(eq(int, chmod(bb_path(&run, "root.bbl"), 0600), 0));
+	run_capable_as_nobody(bin, (const char *const[]){ "convert", "-q", "root.bbl", "-o", "c.json", NULL });
+	cr_assert(ne(int, run.status, 0), "convert read root's log with its capabilities");
+	cr_assert_not_null(strstr(run.err, "Permission denied"), "%s", run.err);
+}
+
+/* A process of uid, in a process group of its own: sleep 30. */
+static pid_t start_sleep_as(uid_t uid)
+{
+	pid_t pid = fork();
+
+	cr_assert(ge(int, pid, 0));
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(99);
+		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(98);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+/* Another user's process (daemon's) is not made nobody's by --user. */
+Test(security, user_option_is_roots_only)
+{
+	const struct passwd *daemon_pw = getpwnam("daemon");
+	const char *bin = capable_copy();
+	char pid_arg[16];
+	pid_t theirs;
+
+	cr_assert_not_null(daemon_pw, "no user daemon here");
+	theirs = start_sleep_as(daemon_pw->pw_uid);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)theirs);
+	bb_give_to_nobody(run.dir);
+	run_capable_as_nobody(bin, (const char *const[]){ "-q", "--user", "daemon", "-o", "t.json", "--attach", pid_arg,
+							  "--duration", "300ms", NULL });
+	kill(-theirs, SIGKILL);
+	waitpid(theirs, NULL, 0);
+	cr_assert(ne(int, run.status, 0), "nobody traced daemon's process with --user daemon");
+	cr_assert_not_null(strstr(run.err, "buildbpf: --user is for root only"), "%s", run.err);
+	cr_assert_null(bb_read_file(bb_path(&run, "t.json"), NULL));
 }

@@ -42,6 +42,13 @@ int run_as__resolve(struct run_as *ra, const char *user_opt, bool keep_root, boo
 	const char *sudo_uid;
 
 	memset(ra, 0, sizeof(*ra));
+	/* Only root may act for another user: a user whose buildbpf has file
+	 * capabilities must not have another user's processes pass the
+	 * ownership checks (--attach, --follow, --cgroup) as theirs. */
+	if (user_opt && getuid() != 0) {
+		fprintf(stderr, "buildbpf: --user is for root only (hint: run buildbpf as that user, or under sudo)\n");
+		return -1;
+	}
 	if (user_opt) {
 		pw = getpwnam(user_opt);
 		if (!pw && parse_id(user_opt, &id) == 0)
@@ -120,13 +127,40 @@ static int fail(const struct run_as *ra, const char *step)
 	return -1;
 }
 
+/* Root that stays root (--keep-root, plain root): the command is meant to be root. */
+static bool stays_root(const struct run_as *ra)
+{
+	return !ra->drop && getuid() == 0 && geteuid() == 0;
+}
+
+/*
+ * A user's buildbpf given capabilities (file capabilities, ambient ones)
+ * instead of sudo: no uid to leave, the capabilities go.  The bounding set
+ * stays: it grants nothing, and the build runs setuid programs (sudo, ping)
+ * as it would without buildbpf.
+ */
+static int drop_capabilities(void)
+{
+	if (clear_capabilities() || prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)) {
+		fprintf(stderr, "buildbpf: cannot drop its capabilities: %s\n", strerror(errno));
+		return -1;
+	}
+	if (has_capabilities()) {
+		fprintf(stderr, "buildbpf: capabilities are left after dropping them; not going on with them\n");
+		return -1;
+	}
+	return 0;
+}
+
 int privilege__drop(const struct run_as *ra)
 {
 	uid_t ruid, euid, suid;
 	gid_t rgid, egid, sgid;
 
-	if (!ra->drop)
+	if (stays_root(ra))
 		return 0;
+	if (!ra->drop)
+		return drop_capabilities();
 	/* The user's own groups, none of root's; a uid with no passwd
 	 * entry (SUDO_UID of a removed user) gets its primary group only. */
 	if (initgroups(ra->name, ra->gid) && setgroups(1, &ra->gid))
@@ -159,7 +193,7 @@ int privilege__drop_holding_nothing(const struct run_as *ra)
 {
 	if (privilege__drop(ra))
 		return -1;
-	if (ra->drop && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+	if (!stays_root(ra) && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		return fail(ra, "dumpable");
 	return 0;
 }
