@@ -127,6 +127,7 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 	struct record_opts rec_opts = record_opts_of(opts);
 
 	rec_opts.attach_pidfd = out->pidfd;
+	rec_opts.follow_pidfds = out->follow_fds;
 	if (opts->cgroup) {
 		rec_opts.cgroup_path = out->cgroup.path;
 		rec_opts.cgroup_id = out->cgroup.id;

@@ -53,16 +53,31 @@ size_t attach_tree__descendants(const struct attach_proc *procs, size_t nr, __u3
 
 /*
  * Checks that ra's user may trace pid: a user (under sudo: the invoking
- * one; with --user: that one) only their own processes, whose real,
- * effective and saved uids are all theirs; root (buildbpf run as root
- * without sudo, --keep-root, --user root) any.  Called as root, before the
- * BPF programs load.  *pidfd gets a pidfd on it, taken before the check,
- * which pins the process (a pid reused after the check does not pass for
- * it) and turns readable at its exit; -1 where pidfds do not exist
- * (before 5.3; valgrind).  0, or -1 with a message (about option opt)
- * printed.
+ * one; with --user: that one) only their own processes, which the kernel
+ * lets them read (ptrace read access, as for /proc/PID/io): real,
+ * effective and saved uids and gids all theirs, and dumpable; root
+ * (buildbpf run as root without sudo, --keep-root, --user root) any.
+ * Called before the BPF programs load.  *pidfd gets a pidfd on it, taken
+ * before the check, which pins the process and turns readable at its exit;
+ * -1 where pidfds do not exist (before 5.3; valgrind).  0, or -1 with a
+ * message (about option opt) printed.
  */
 int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt, int *pidfd);
+
+/* A process --attach or --follow named, pinned by attach__open_target(). */
+struct attach_target {
+	pid_t pid;	 /* 0: --cgroup, no such process */
+	int pidfd;	 /* -1: none (before 5.3; valgrind) */
+	const char *opt; /* "--attach", "--follow": for messages */
+};
+
+/*
+ * attach__open_target()'s check again, on its pidfd: the process is still
+ * alive (so its pid names it, not a process that got the pid since) and
+ * still passes.  Run after anything read or seeded by its pid, before it is
+ * kept.  0, or -1 with a message printed.
+ */
+int attach__check_target(const struct attach_target *t, const struct run_as *ra);
 
 /* --cgroup: the target, resolved against the cgroup2 mount. */
 struct cgroup_target {
@@ -83,10 +98,11 @@ struct attach_stats {
 	size_t found;	/* processes seeded, each with a BB_EV_PROC_FOUND record */
 	size_t forked;	/* descendants the kernel caught at their fork meanwhile */
 	size_t rounds;	/* snapshots taken until one found nothing new */
+	size_t gone;	/* descendants that exited before they were confirmed: left out */
 };
 
 /*
- * Tracks root and its descendants (root 0: the processes of the --cgroup
+ * Tracks target->pid and its descendants (0: the processes of the --cgroup
  * the task iterator was loaded for), existing and new.  Snapshots of the
  * task list are taken until one finds no process left to seed: a child
  * forked by a process not yet tracked is found by the next.  Each found
@@ -94,10 +110,14 @@ struct attach_stats {
  * the traced time only), its threads' scheduler state (with --sched), and
  * a BB_EV_PROC_FOUND record through emit, stamped start_ns (or its own
  * start, when later), argv from /proc/PID/cmdline (args_max bytes kept).
- * 0, or -errno with a message printed.
+ * The pids come from a snapshot and buildbpf may have been stopped since:
+ * each process is confirmed after it is seeded and read, before its record
+ * is emitted, the target by attach__check_target() as ra's user, a
+ * descendant by its start time (one gone by then is untracked and left
+ * out).  0, or -errno with a message printed: the recording must not go on.
  */
-int attach__seed(struct capture *cap, pid_t root, __u64 start_ns, __u32 args_max, capture_record_fn emit,
-		 void *ctx, struct attach_stats *st);
+int attach__seed(struct capture *cap, const struct attach_target *target, const struct run_as *ra, __u64 start_ns,
+		 __u32 args_max, capture_record_fn emit, void *ctx, struct attach_stats *st);
 
 /*
  * /proc/PID/cmdline as a NULL-terminated argv (one malloc'd block): the

@@ -38,6 +38,7 @@ struct record_opts {
 	/* --follow: daemons whose tree is traced beside the command's
 	 * (pinned by the caller's pidfds, attach__open_target()) */
 	const pid_t *follow;
+	const int *follow_pidfds; /* their pidfds (-1: none), nr_follow of them */
 	size_t nr_follow;
 	__u64 cgroup_id;
 	__u32 cgroup_level;

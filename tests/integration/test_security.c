@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What buildbpf exposes to other users of the machine, and what it keeps
- * of the processes it records: file modes follow the user's umask and the
- * temporary recording is the user's alone.
+ * What buildbpf exposes to other users of the machine: file modes follow
+ * the user's umask and the temporary recording is the user's alone; with
+ * file capabilities instead of sudo it keeps none once loaded; a process
+ * followed or attached to is the one checked, even when buildbpf is held
+ * before the seeding while its pid is given to another user's process.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,7 +186,7 @@ Test(security, file_capabilities_are_dropped)
 	cr_assert_not_null(strstr(run.err, "Permission denied"), "%s", run.err);
 }
 
-/* A process of uid, in a process group of its own: sleep 30. */
+/* A process of uid, in a process group of its own: sleep 1000. */
 static pid_t start_sleep_as(uid_t uid)
 {
 	pid_t pid = fork();
@@ -192,7 +196,7 @@ static pid_t start_sleep_as(uid_t uid)
 		setpgid(0, 0);
 		if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
 			_exit(99);
-		execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		execl("/bin/sleep", "sleep", "1000", (char *)NULL);
 		_exit(98);
 	}
 	setpgid(pid, pid);
@@ -218,4 +222,183 @@ Test(security, user_option_is_roots_only)
 	cr_assert(ne(int, run.status, 0), "nobody traced daemon's process with --user daemon");
 	cr_assert_not_null(strstr(run.err, "buildbpf: --user is for root only"), "%s", run.err);
 	cr_assert_null(bb_read_file(bb_path(&run, "t.json"), NULL));
+}
+
+/*
+ * A process of uid that execs argv once it holds the pid want, the last
+ * one freed: ns_last_pid is set just below it before each fork (pids are
+ * handed out in order).  Other forks on the machine may take it first:
+ * each try that misses is undone.  Its pid, or -1 when no try got it.
+ */
+static pid_t take_pid(pid_t want, uid_t uid, const char *const argv[])
+{
+	for (int try = 0; try < 2000; try++) {
+		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+		int ready[2];
+		char num[16], c;
+		pid_t pid;
+
+		cr_assert(ge(int, fd, 0), "ns_last_pid: %s", strerror(errno));
+		cr_assert(eq(int, pipe2(ready, O_CLOEXEC), 0));
+		snprintf(num, sizeof(num), "%d", (int)want - 1);
+		cr_assert(eq(sz, (size_t)write(fd, num, strlen(num)), strlen(num)));
+		close(fd);
+		pid = fork();
+		cr_assert(ge(int, pid, 0));
+		if (pid == 0) {
+			close(ready[0]);
+			if (getpid() != want)
+				_exit(0);
+			setpgid(0, 0);
+			if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+				_exit(99);
+			execv(argv[0], (char *const *)argv); /* closes ready[1]: the ids are set */
+			_exit(98);
+		}
+		close(ready[1]);
+		cr_assert(eq(int, (int)read(ready[0], &c, 1), 0));
+		close(ready[0]);
+		if (pid == want)
+			return pid;
+		waitpid(pid, NULL, 0);
+	}
+	return -1;
+}
+
+/* Memory pressure as /proc/pressure/memory says it. */
+#define PSI_TEXT "some avg10=0.00 avg60=0.00 avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=1\n"
+
+/*
+ * --follow or --attach (opt) of the sudo caller nobody's sleep, held (not
+ * stopped: the same to it) after leaving root and just before the seeding:
+ * its first read of /proc/pressure/memory is a FIFO of the test, bound over
+ * the file in a mount namespace of its own.  Meanwhile, with reuse, the
+ * sleep exits and daemon's process takes its pid.  Returns the pid
+ * followed, and sets run.status and run.err.
+ */
+static pid_t follow_while_the_pid_changes(const char *opt, bool reuse)
+{
+	const struct passwd *daemon_pw = getpwnam("daemon");
+	const char *const theirs_argv[] = { "/bin/sleep", "31", NULL };
+	const char *const env[] = { "SUDO_UID=65534", "SUDO_GID=65534", NULL };
+	char fifo[600], out_path[128], err_path[128], pid_arg[16];
+	const char *argv[BB_ARGV_MAX];
+	pid_t mine, theirs, bb;
+	int fd = -1, status;
+
+	cr_assert_not_null(daemon_pw, "no user daemon here");
+	mine = start_sleep_as(BB_NOBODY_ID);
+	snprintf(pid_arg, sizeof(pid_arg), "%d", (int)mine);
+	snprintf(fifo, sizeof(fifo), "%s", bb_path(&run, "psi"));
+	cr_assert(eq(int, mkfifo(fifo, 0666), 0));
+	cr_assert(eq(int, chmod(fifo, 0666), 0));
+	bb_give_to_nobody(run.dir);
+	snprintf(out_path, sizeof(out_path), "%s.stdout", run.dir);
+	snprintf(err_path, sizeof(err_path), "%s.stderr", run.dir);
+	if (!strcmp(opt, "--follow"))
+		bb_argv(argv, (const char *const[]){ "-q", "-o", "t.json", "--follow", pid_arg, "--", "true", NULL });
+	else
+		bb_argv(argv, (const char *const[]){ "-q", "-o", "t.json", "--attach", pid_arg, "--duration", "300ms",
+						     NULL });
+	bb = fork();
+	cr_assert(ge(int, bb, 0));
+	if (bb == 0) {
+		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount(fifo, "/proc/pressure/memory", NULL, MS_BIND, NULL))
+			_exit(97);
+		bb_exec(argv, run.dir, out_path, err_path, env);
+	}
+	/* Opened once buildbpf opens it to read: it waits in the read. */
+	while (fd < 0 && waitpid(bb, &status, WNOHANG) == 0) {
+		fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			usleep(10 * 1000);
+	}
+	cr_assert(ge(int, fd, 0), "buildbpf ended before the seeding (status %d): %s", status,
+		  bb_read_file(err_path, NULL));
+	if (reuse) {
+		kill(mine, SIGKILL);
+		waitpid(mine, NULL, 0);
+		theirs = take_pid(mine, daemon_pw->pw_uid, theirs_argv);
+		cr_assert(eq(int, theirs, mine), "pid %d was not taken again", (int)mine);
+	}
+	cr_assert(eq(sz, (size_t)write(fd, PSI_TEXT, strlen(PSI_TEXT)), strlen(PSI_TEXT)));
+	close(fd);
+	/* It reads the file again at the end of the recording. */
+	while (waitpid(bb, &status, WNOHANG) == 0) {
+		fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd >= 0) {
+			cr_assert(eq(sz, (size_t)write(fd, PSI_TEXT, strlen(PSI_TEXT)), strlen(PSI_TEXT)));
+			close(fd);
+		}
+		usleep(10 * 1000);
+	}
+	run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	free(run.err);
+	run.err = bb_read_file(err_path, NULL);
+	cr_assert_not_null(run.err);
+	unlink(out_path);
+	unlink(err_path);
+	kill(-mine, SIGKILL);
+	waitpid(mine, NULL, 0);
+	return mine;
+}
+
+/* The trace's process slices hold one of pid whose argv[1] is arg1. */
+static bool traced(pid_t pid, const char *arg1)
+{
+	struct json_object *trace = bb_load_trace(bb_path(&run, "t.json"));
+	struct json_object *slices = bb_slices(trace, "process");
+	struct json_object *ev = bb_slice_by_pid(slices, pid);
+	bool found = ev && bb_arg_argv(ev, 1) && !strcmp(bb_arg_argv(ev, 1), arg1);
+
+	json_object_put(slices);
+	json_object_put(trace);
+	return found;
+}
+
+/* The setup holds: a sleep that stays is followed, or attached to. */
+static void check_the_users_process_traced(const char *opt)
+{
+	pid_t pid = follow_while_the_pid_changes(opt, false);
+
+	cr_assert(eq(int, run.status, 0), "buildbpf exited %d: %s", run.status, run.err);
+	cr_assert(traced(pid, "1000"), "%s %d: the sleep is not in the trace", opt, (int)pid);
+}
+
+/*
+ * The user's process exits while buildbpf, checked and dropped to the user,
+ * waits before the seeding; another user's process gets its pid: nothing
+ * of it is recorded, buildbpf says why and fails.
+ */
+static void check_a_reused_pid_refused(const char *opt)
+{
+	char said[64];
+	pid_t pid = follow_while_the_pid_changes(opt, true);
+
+	snprintf(said, sizeof(said), "buildbpf: %s %d: ", opt, (int)pid);
+	cr_assert(ne(int, run.status, 0), "daemon's process was traced as nobody's: %s",
+		  bb_read_file(bb_path(&run, "t.json"), NULL) ? "it is in the trace" : "no trace");
+	cr_assert(strstr(run.err, said) && strstr(run.err, "reused"), "%s", run.err);
+	cr_assert_null(bb_read_file(bb_path(&run, "t.json"), NULL));
+}
+
+Test(security, a_followed_process_is_traced_after_the_wait)
+{
+	check_the_users_process_traced("--follow");
+}
+
+Test(security, an_attached_process_is_traced_after_the_wait)
+{
+	check_the_users_process_traced("--attach");
+}
+
+Test(security, a_followed_pid_reused_meanwhile_is_refused)
+{
+	check_a_reused_pid_refused("--follow");
+}
+
+Test(security, an_attached_pid_reused_meanwhile_is_refused)
+{
+	check_a_reused_pid_refused("--attach");
 }

@@ -12,6 +12,7 @@
 #include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <linux/magic.h>
 #include <unistd.h>
 #include "record/attach.h"
@@ -25,71 +26,108 @@
 /* /proc/PID/cmdline is read up to this (the recording keeps args_max of it). */
 #define CMDLINE_READ_MAX (BB_ARGS_MAX_LIMIT + 1)
 
-/* The real, effective and saved uid of pid from /proc/PID/status.  0 or -errno. */
-static int read_uids(pid_t pid, uid_t uids[3])
+/* The real, effective and saved uids and gids of pid, from /proc/PID/status.  0 or -errno. */
+static int read_ids(pid_t pid, uid_t uids[3], gid_t gids[3])
 {
 	char path[64], line[256];
+	unsigned long r, e, s;
+	int found = 0;
 	FILE *f;
-	int err = -ENODATA;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long r, e, s;
-
+	while (found < 2 && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Uid: %lu %lu %lu", &r, &e, &s) == 3) {
 			uids[0] = r;
 			uids[1] = e;
 			uids[2] = s;
-			err = 0;
-			break;
+			found++;
+		} else if (sscanf(line, "Gid: %lu %lu %lu", &r, &e, &s) == 3) {
+			gids[0] = r;
+			gids[1] = e;
+			gids[2] = s;
+			found++;
 		}
 	}
 	fclose(f);
-	return err;
+	return found == 2 ? 0 : -ENODATA;
+}
+
+/* The first of three ids that is not want, or want. */
+static unsigned long other_id(const unsigned int ids[3], unsigned int want)
+{
+	return ids[0] != want ? ids[0] : ids[1] != want ? ids[1] : ids[2];
+}
+
+int attach__check_target(const struct attach_target *t, const struct run_as *ra)
+{
+	uid_t uids[3] = {};
+	gid_t gids[3] = {};
+	struct stat st;
+	char path[64];
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)t->pid);
+	err = read_ids(t->pid, uids, gids);
+	if (!err && stat(path, &st))
+		err = -errno;
+	/* Still the process the pidfd names: what was read is its own.  A
+	 * pid reused since is another process, which the pidfd does not
+	 * reach (ESRCH).  EPERM: alive, the ids below say whose it is. */
+	if (!err && (t->pidfd >= 0 ? pidfd_send_signal(t->pidfd, 0, NULL, 0) : kill(t->pid, 0)) && errno != EPERM)
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "buildbpf: %s %d: %s\n", t->opt, (int)t->pid,
+			err == -ESRCH || err == -ENOENT ? "no such process (it is gone, or its pid was reused)"
+							: strerror(-err));
+		return -1;
+	}
+	if (ra->uid == 0)
+		return 0; /* root reads every process already */
+	/* A user traces only their own tree: its argv, its children's
+	 * command lines and timing are theirs to see. */
+	if (uids[0] != ra->uid || uids[1] != ra->uid || uids[2] != ra->uid) {
+		fprintf(stderr, "buildbpf: %s %d: the process is not %s's (uid %lu) (hint: only root, not "
+				"a sudo user, attaches to another user's processes: sudo buildbpf --keep-root)\n",
+			t->opt, (int)t->pid, ra->name, other_id(uids, ra->uid));
+		return -1;
+	}
+	/* And only what the kernel lets them read of it (/proc/PID/io, its
+	 * memory: ptrace read access): the same gids as theirs, and dumpable,
+	 * which /proc shows by owning a process's files as root when it is
+	 * not (an agent that hides its memory, a setgid program). */
+	if (gids[0] != ra->gid || gids[1] != ra->gid || gids[2] != ra->gid || st.st_uid != ra->uid) {
+		fprintf(stderr, "buildbpf: %s %d: the kernel hides this process's details from %s (%s) (hint: only "
+				"root, not a sudo user, traces it: sudo buildbpf --keep-root)\n",
+			t->opt, (int)t->pid, ra->name,
+			st.st_uid != ra->uid ? "it is not dumpable" : "it runs with another group");
+		return -1;
+	}
+	return 0;
 }
 
 int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt, int *pidfd)
 {
-	uid_t uids[3];
-	int fd, err;
+	struct attach_target t = { .pid = pid, .opt = opt };
 
 	*pidfd = -1;
-	fd = pidfd_open(pid, 0);
+	t.pidfd = pidfd_open(pid, 0);
 	/* Without pidfds (before 5.3, or under valgrind, which does not
 	 * know the call) the pid is checked as it is: a reuse within the
 	 * microseconds of the check is the risk left. */
-	if (fd < 0 && errno != ENOSYS) {
+	if (t.pidfd < 0 && errno != ENOSYS) {
 		fprintf(stderr, "buildbpf: %s %d: %s\n", opt, (int)pid,
 			errno == ESRCH ? "no such process" : strerror(errno));
 		return -1;
 	}
-	err = read_uids(pid, uids);
-	/* Still the process the pidfd names: the uids read are its own. */
-	if (!err && (fd >= 0 ? pidfd_send_signal(fd, 0, NULL, 0) : kill(pid, 0)))
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "buildbpf: %s %d: %s\n", opt, (int)pid,
-			err == -ESRCH || err == -ENOENT ? "no such process" : strerror(-err));
-		if (fd >= 0)
-			close(fd);
+	if (attach__check_target(&t, ra)) {
+		if (t.pidfd >= 0)
+			close(t.pidfd);
 		return -1;
 	}
-	/* A user traces only their own tree: its argv, its children's
-	 * command lines and timing are theirs to see.  Root sees everything
-	 * already. */
-	if (ra->uid != 0 && (uids[0] != ra->uid || uids[1] != ra->uid || uids[2] != ra->uid)) {
-		fprintf(stderr, "buildbpf: %s %d: the process is not %s's (uid %lu) (hint: only root, not "
-				"a sudo user, attaches to another user's processes: sudo buildbpf --keep-root)\n",
-			opt, (int)pid, ra->name, (unsigned long)(uids[0] != ra->uid ? uids[0] : uids[1] != ra->uid ? uids[1]
-													: uids[2]));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	*pidfd = fd;
+	*pidfd = t.pidfd;
 	return 0;
 }
 
@@ -128,15 +166,15 @@ static void read_proc(pid_t pid, const char *name, size_t max, char **buf, size_
 	*len = n > max ? max : n;
 }
 
-/* One BB_EV_PROC_FOUND record for p, handed to emit.  0 or -errno. */
-static int emit_found(const struct attach_proc *p, __u64 ts, __u32 args_max, capture_record_fn emit, void *ctx)
+/* p's BB_EV_PROC_FOUND record, from /proc: *out malloc'd, *len its size.  0 or -ENOMEM. */
+static int found_event(const struct attach_proc *p, __u64 ts, __u32 args_max, struct bb_proc_found_event **out,
+		       size_t *len)
 {
 	struct bb_proc_found_event *e;
 	char path[64], exe[BB_FILENAME_MAX];
 	char *args;
 	size_t args_len, full;
 	ssize_t exe_len;
-	int err;
 
 	snprintf(path, sizeof(path), "/proc/%u/exe", p->tgid);
 	/* Another user's process (root attached) or a kernel thread: empty. */
@@ -169,10 +207,76 @@ static int emit_found(const struct attach_proc *p, __u64 ts, __u32 args_max, cap
 	e->args_len = args_len;
 	if (args_len)
 		memcpy(e->data + exe_len, args, args_len);
-	err = emit(ctx, e, sizeof(*e) + exe_len + args_len);
 	free(args);
-	free(e);
-	return err < 0 ? err : 0;
+	*out = e;
+	*len = sizeof(*e) + exe_len + args_len;
+	return 0;
+}
+
+/* CLOCK_BOOTTIME - CLOCK_MONOTONIC: the time suspended, which /proc's start times count. */
+static __u64 suspended_ns(void)
+{
+	struct timespec boot, mono;
+
+	clock_gettime(CLOCK_BOOTTIME, &boot);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return ((__u64)boot.tv_sec - mono.tv_sec) * 1000000000ull + boot.tv_nsec - mono.tv_nsec;
+}
+
+/*
+ * Whether tgid is still the process p of the snapshot: /proc/PID/stat's
+ * start time (field 22, in clock ticks since boot) is p's, to the tick.
+ * -ESRCH when no process has that pid now, -EEXIST when another has it.
+ * A pid taken again within the tick of its first owner's start would need
+ * every other pid allocated in between: the tick is proof enough.
+ */
+static int same_process(const struct attach_proc *p, __u64 suspended)
+{
+	char *stat, *fields;
+	unsigned long long ticks, want;
+	size_t len, full;
+	long hz = sysconf(_SC_CLK_TCK);
+	int i;
+
+	read_proc(p->tgid, "stat", 4096, &stat, &len, &full);
+	if (!stat || len != full)
+		goto gone;
+	stat[len] = '\0';
+	fields = strrchr(stat, ')'); /* comm may hold spaces and parentheses */
+	for (i = 0; fields && i < 20; i++)
+		fields = strchr(fields + 1, ' ');
+	if (!fields || sscanf(fields, " %llu", &ticks) != 1)
+		goto gone;
+	free(stat);
+	want = (p->start_ns + suspended) / (1000000000ull / hz);
+	return ticks + 1 >= want && ticks <= want + 1 ? 0 : -EEXIST;
+gone:
+	free(stat);
+	return -ESRCH;
+}
+
+/*
+ * Confirms that what was just seeded and read from /proc under p->tgid was
+ * p, before any record of it is kept: the pids came from a snapshot, and
+ * buildbpf (the user's by now) may have been stopped since.  The root, by
+ * its pidfd and the ownership check again; a descendant, by its start time.
+ * 0; 1: the descendant is gone, leave it out; -1: not it (said).
+ */
+static int confirm_seeded(const struct attach_proc *p, const struct attach_target *root, const struct run_as *ra,
+			  __u64 suspended)
+{
+	int err;
+
+	if (root->pid && p->tgid == (__u32)root->pid)
+		return attach__check_target(root, ra) ? -1 : 0;
+	err = same_process(p, suspended);
+	if (err == -ESRCH)
+		return 1;
+	if (err)
+		fprintf(stderr, "buildbpf: %s: process %u was replaced by another while it was being tracked (its pid "
+				"was reused); not tracing it (hint: run buildbpf again)\n",
+			root->pid ? root->opt : "--cgroup", p->tgid);
+	return err ? -1 : 0;
 }
 
 /*
@@ -236,9 +340,45 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int attach__seed(struct capture *cap, pid_t root, __u64 start_ns, __u32 args_max, capture_record_fn emit,
-		 void *ctx, struct attach_stats *st)
+/*
+ * p is tracked now: its BB_EV_PROC_FOUND record goes to emit once p is
+ * confirmed.  0; 1: p was gone, it is untracked; -errno (said).
+ */
+static int seed_found(struct capture *cap, const struct attach_proc *p, const struct attach_target *target,
+		      const struct run_as *ra, __u64 ts, __u32 args_max, __u64 suspended, capture_record_fn emit,
+		      void *ctx)
 {
+	struct bb_proc_found_event *e;
+	size_t len;
+	int err;
+
+	err = found_event(p, ts, args_max, &e, &len);
+	if (err) {
+		fprintf(stderr, "buildbpf: out of memory\n");
+		return err;
+	}
+	err = confirm_seeded(p, target, ra, suspended);
+	if (err > 0) {
+		/* Its exit cleared its entry, or (gone before the seed) nothing
+		 * will: the next process given its pid must not be tracked. */
+		capture__untrack(cap, p->tgid);
+	} else if (!err) {
+		err = emit(ctx, e, len);
+		err = err > 0 ? 0 : err;
+		if (err < 0)
+			fprintf(stderr, "buildbpf: --attach: cannot record process %u: %s\n", p->tgid, strerror(-err));
+	} else {
+		err = -ESRCH;
+	}
+	free(e);
+	return err;
+}
+
+int attach__seed(struct capture *cap, const struct attach_target *target, const struct run_as *ra, __u64 start_ns,
+		 __u32 args_max, capture_record_fn emit, void *ctx, struct attach_stats *st)
+{
+	pid_t root = target->pid;
+	__u64 suspended = suspended_ns();
 	struct bb_task_seen *tasks = NULL;
 	struct attach_proc *procs = NULL;
 	size_t nr_tasks = 0, nr_procs = 0, n, i, seen_cap = 0, nr_seen = 0, *order = NULL;
@@ -288,13 +428,11 @@ int attach__seed(struct capture *cap, pid_t root, __u64 start_ns, __u32 args_max
 					strerror(-err));
 				goto cleanup;
 			} else {
-				err = emit_found(p, ts, args_max, emit, ctx);
-				if (err) {
-					fprintf(stderr, "buildbpf: --attach: cannot record process %u: %s\n", p->tgid,
-						strerror(-err));
+				err = seed_found(cap, p, target, ra, ts, args_max, suspended, emit, ctx);
+				if (err < 0)
 					goto cleanup;
-				}
-				st->found++;
+				st->found += !err;
+				st->gone += err;
 				fresh = true;
 			}
 			seen[nr_seen++] = p->tgid;

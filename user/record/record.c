@@ -580,6 +580,7 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 	struct wall_clock wc;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], cwd[4096], path[64], **argv = NULL;
 	char *cgroup_argv[] = { "--cgroup", (char *)opts->cgroup_path, NULL };
+	const struct attach_target target = { .pid = opts->attach_pid, .pidfd = opts->attach_pidfd, .opt = "--attach" };
 	bool capture_failed;
 	ssize_t cwd_len = -1;
 	int err, argc = 0, signal_seen = 0;
@@ -600,6 +601,9 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 		cwd_len = readlink(path, cwd, sizeof(cwd) - 1);
 	if (cwd_len >= 0)
 		cwd[cwd_len] = '\0';
+	/* Both were read by pid: still the process checked before loading? */
+	if (target.pid && attach__check_target(&target, ra))
+		goto cleanup;
 
 	wc = read_wall_clock();
 	start_ns = now_ns(CLOCK_MONOTONIC);
@@ -617,12 +621,12 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 		goto cleanup;
 	}
 	record_mem_pressure(sink, start_ns);
-	if (attach__seed(cap, opts->attach_pid, start_ns, opts->args_max, on_record, sink, &st))
+	if (attach__seed(cap, &target, ra, start_ns, opts->args_max, on_record, sink, &st))
 		goto cleanup;
 	res->ran = true;
 	if (opts->verbose)
-		fprintf(stderr, "buildbpf: %zu processes found running, %zu caught at their fork, %zu snapshots\n",
-			st.found, st.forked, st.rounds);
+		fprintf(stderr, "buildbpf: %zu processes found running, %zu caught at their fork, %zu gone before "
+				"confirmed, %zu snapshots\n", st.found, st.forked, st.gone, st.rounds);
 
 	/* The first sample after the seeding: it counts the tree found running. */
 	mem_sampler_start(&ms, opts->mem_period_ns, start_ns);
@@ -715,9 +719,12 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	}
 	/* The daemons, before the command can ask them for work. */
 	for (size_t i = 0; i < opts->nr_follow; i++) {
+		const struct attach_target daemon = {
+			.pid = opts->follow[i], .pidfd = opts->follow_pidfds ? opts->follow_pidfds[i] : -1, .opt = "--follow"
+		};
 		struct attach_stats st;
 
-		if (attach__seed(cap, opts->follow[i], start_ns, opts->args_max, on_record, sink, &st))
+		if (attach__seed(cap, &daemon, ra, start_ns, opts->args_max, on_record, sink, &st))
 			goto abort_launch;
 	}
 	err = launch__release(&launch);
