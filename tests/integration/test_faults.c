@@ -796,7 +796,8 @@ Test(faults, ctrl_c_stops_the_shell_list_around_buildbpf)
 /*
  * The output directory goes bad while `sh -c "sleep 1"` runs (spoil):
  * the build's status stands, buildbpf warns, and the trace is saved in
- * $TMPDIR as the sudo user's (uid 65534, mode 0644) with the command in it.
+ * $TMPDIR as the sudo user's (uid 65534, mode 0600: other users share
+ * $TMPDIR) with the command in it.
  * Returns the saved path (malloc'd) and fills b, *trace, *size.
  */
 static char *output_spoiled_during_the_build(struct bg_run *b, void (*spoil)(const char *dir), const char *why,
@@ -835,7 +836,7 @@ static char *output_spoiled_during_the_build(struct bg_run *b, void (*spoil)(con
 	cr_assert(eq(int, S_ISREG(st.st_mode), 1));
 	cr_assert(eq(u32, st.st_uid, 65534), "the saved trace belongs to uid %u", st.st_uid);
 	cr_assert(eq(u32, st.st_gid, 65534), "the saved trace belongs to gid %u", st.st_gid);
-	cr_assert(eq(u32, st.st_mode & 07777, 0644), "mode %o", st.st_mode & 07777);
+	cr_assert(eq(u32, st.st_mode & 07777, 0600), "mode %o", st.st_mode & 07777);
 	*trace = bb_load_trace(saved);
 	slices = bb_slices(*trace, "process");
 	cr_assert(slice_with_arg(slices, 0, "sleep") || slice_with_arg(slices, 2, "sleep 1"),
@@ -864,7 +865,7 @@ Test(faults, output_directory_removed_during_the_build)
 	char *saved = output_spoiled_during_the_build(&b, remove_dir, "No such file or directory", &trace, &size);
 
 	bb_reliability("output directory removed during the build", "exit status the build's, a warning, the trace "
-		       "saved to $TMPDIR as the sudo user's (0644), the summary points to it", trace,
+		       "saved to $TMPDIR as the sudo user's (0600), the summary points to it", trace,
 		       "exit status %d, %lld-byte trace saved", b.status, size);
 	json_object_put(trace);
 	free(saved);
@@ -895,7 +896,7 @@ Test(faults, output_directory_made_read_only_during_the_build)
 	cr_assert(temp != NULL, "stderr: %s", b.err);
 	cr_assert(eq(int, temp_files(bb_path(&run, "out"), "t.json"), 1));
 	bb_reliability("output directory made read-only (chattr +i) during the build",
-		       "exit status the build's, a warning, the trace saved to $TMPDIR as the sudo user's (0644), "
+		       "exit status the build's, a warning, the trace saved to $TMPDIR as the sudo user's (0600), "
 		       "the temporary file left behind named", trace, "exit status %d, %lld-byte trace saved",
 		       b.status, size);
 	json_object_put(trace);
@@ -998,6 +999,7 @@ Test(faults, output_appearing_during_the_build_is_not_overwritten)
 	char *text, *tmp, *mark;
 	struct bg_run b;
 	struct stat st;
+	mode_t mask;
 
 	bb_give_to_nobody(run.dir);
 	bg_start(&b, &run, (const char *[]){ "-o", "t.json", "--", "sleep", "0.5", NULL },
@@ -1019,10 +1021,12 @@ Test(faults, output_appearing_during_the_build_is_not_overwritten)
 	cr_assert_not_null(tmp);
 	cr_assert(eq(int, stat(tmp[0] == '/' ? tmp : bb_path(&run, tmp), &st), 0), "%s: %s", tmp, strerror(errno));
 	cr_assert(eq(u32, st.st_uid, 65534));
-	cr_assert(eq(u32, st.st_mode & 07777, 0644));
+	mask = umask(0);
+	umask(mask);
+	cr_assert(eq(u32, st.st_mode & 07777, 0666 & ~mask), "mode %o under umask %o", st.st_mode & 07777, mask);
 	trace = bb_load_trace(tmp[0] == '/' ? tmp : bb_path(&run, tmp));
 	bb_reliability("output file appearing during the build", "the file that appeared is kept; the trace goes "
-		       "beside it, the sudo user's (0644), and stderr says where; exit status 0", trace,
+		       "beside it, the sudo user's (by the umask), and stderr says where; exit status 0", trace,
 		       "exit status %d, %lld-byte trace beside it", b.status, (long long)st.st_size);
 	json_object_put(trace);
 	free(tmp);
@@ -1090,7 +1094,7 @@ Test(faults, disk_full_saves_the_trace_elsewhere)
 	cr_assert(saved != NULL, "no 'saved to' path: %s", run.err);
 	cr_assert(strncmp(saved, fallback_dir, strlen(fallback_dir)) == 0, "saved outside $TMPDIR: %s", saved);
 	cr_assert(eq(int, stat(saved, &st), 0));
-	cr_assert(eq(u32, st.st_mode & 07777, 0644));
+	cr_assert(eq(u32, st.st_mode & 07777, 0600));
 	cr_log_info("disk full: %llu bytes left on the 64 KiB tmpfs, the trace is %lld bytes, saved to %s", left,
 		    (long long)st.st_size, saved);
 	cr_assert(lt(i64, (long long)left, (long long)st.st_size), "the trace would have fit: not a disk-full case");
