@@ -27,6 +27,7 @@ int list_tasks(struct bpf_iter__task *ctx)
 	if (!task)
 		return 0;
 	seen.start_ns = BPF_CORE_READ(task, start_time);
+	seen.start_boottime_ns = BPF_CORE_READ(task, start_boottime);
 	seen.utime_ns = BPF_CORE_READ(task, utime);
 	seen.stime_ns = BPF_CORE_READ(task, stime);
 	seen.sum_exec_ns = BPF_CORE_READ(task, se.sum_exec_runtime);

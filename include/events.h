@@ -481,6 +481,7 @@ _Static_assert(sizeof(struct bb_proc_found_event) == 80, "bb_proc_found_event AB
  */
 struct bb_task_seen {
 	__u64 start_ns;	   /* task->start_time: CLOCK_MONOTONIC */
+	__u64 start_boottime_ns; /* task->start_boottime: what /proc/PID/stat shows, in ticks */
 	__u64 utime_ns;
 	__u64 stime_ns;
 	__u64 sum_exec_ns;
@@ -492,7 +493,7 @@ struct bb_task_seen {
 	__u32 flags;	   /* BB_TASK_SEEN_* */
 	char comm[BB_COMM_LEN];
 };
-_Static_assert(sizeof(struct bb_task_seen) == 72, "bb_task_seen ABI");
+_Static_assert(sizeof(struct bb_task_seen) == 80, "bb_task_seen ABI");
 
 #define BB_TASK_SEEN_IN_CGROUP 0x1u /* --cgroup: its cgroup v2 is the target or below it */
 

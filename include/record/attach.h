@@ -24,6 +24,7 @@
 /* One live process of a task snapshot: its threads' figures summed. */
 struct attach_proc {
 	__u64 start_ns;	   /* the leader's start: the process's */
+	__u64 start_boottime_ns; /* the same on CLOCK_BOOTTIME, as /proc shows it */
 	__u64 utime_ns;	   /* sums over its live threads */
 	__u64 stime_ns;
 	__u64 sum_exec_ns;

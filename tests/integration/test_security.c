@@ -23,7 +23,89 @@
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
 
-TestSuite(security, .init = integration_setup, .fini = integration_teardown, .timeout = 120);
+
+/* The process groups a test started, killed by its teardown even when an assertion failed. */
+static pid_t started[8];
+static size_t nr_started;
+
+static void security_teardown(void)
+{
+	for (size_t i = 0; i < nr_started; i++) {
+		kill(-started[i], SIGKILL);
+		waitpid(started[i], NULL, 0);
+	}
+	nr_started = 0;
+	integration_teardown();
+}
+
+TestSuite(security, .init = integration_setup, .fini = security_teardown, .timeout = 120);
+
+/*
+ * A process of uid running argv, in a process group of its own, returned
+ * once it has exec'd (its ids set, dumpable again); with only_pid, one
+ * whose pid is not that exits at once instead (and is reaped): -1.
+ */
+static pid_t spawn_as(uid_t uid, const char *const argv[], pid_t only_pid)
+{
+	int ready[2];
+	pid_t pid;
+	char c;
+
+	cr_assert(eq(int, pipe2(ready, O_CLOEXEC), 0));
+	pid = fork();
+	cr_assert(ge(int, pid, 0));
+	if (pid == 0) {
+		close(ready[0]);
+		if (only_pid && getpid() != only_pid)
+			_exit(0);
+		setpgid(0, 0);
+		if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(99);
+		execv(argv[0], (char *const *)argv); /* closes ready[1] */
+		_exit(98);
+	}
+	close(ready[1]);
+	cr_assert(eq(int, (int)read(ready[0], &c, 1), 0));
+	close(ready[0]);
+	if (only_pid && pid != only_pid) {
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	setpgid(pid, pid);
+	cr_assert(lt(sz, nr_started, sizeof(started) / sizeof(started[0])));
+	started[nr_started++] = pid;
+	return pid;
+}
+
+/* A sleep 1000 of uid. */
+static pid_t start_sleep_as(uid_t uid)
+{
+	return spawn_as(uid, (const char *const[]){ "/bin/sleep", "1000", NULL }, 0);
+}
+
+/*
+ * A process of uid running argv that holds the pid want, the last one
+ * freed: ns_last_pid is set just below it before each fork (pids are
+ * handed out in order).  Other forks on the machine may take it first:
+ * each try that misses is undone.  Its pid, or -1 when no try got it.
+ */
+static pid_t take_pid(pid_t want, uid_t uid, const char *const argv[])
+{
+	for (int try = 0; try < 2000; try++) {
+		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+		char num[16];
+		pid_t pid;
+
+		cr_assert(ge(int, fd, 0), "ns_last_pid: %s", strerror(errno));
+		snprintf(num, sizeof(num), "%d", (int)want - 1);
+		cr_assert(eq(sz, (size_t)write(fd, num, strlen(num)), strlen(num)));
+		close(fd);
+		pid = spawn_as(uid, argv, want);
+		if (pid == want)
+			return pid;
+	}
+	return -1;
+}
 
 /* The permission bits of a file of run.dir; the test fails if it is missing. */
 static mode_t mode_of(const char *name)
@@ -186,23 +268,6 @@ Test(security, file_capabilities_are_dropped)
 	cr_assert_not_null(strstr(run.err, "Permission denied"), "%s", run.err);
 }
 
-/* A process of uid, in a process group of its own: sleep 1000. */
-static pid_t start_sleep_as(uid_t uid)
-{
-	pid_t pid = fork();
-
-	cr_assert(ge(int, pid, 0));
-	if (pid == 0) {
-		setpgid(0, 0);
-		if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-			_exit(99);
-		execl("/bin/sleep", "sleep", "1000", (char *)NULL);
-		_exit(98);
-	}
-	setpgid(pid, pid);
-	return pid;
-}
-
 /* Another user's process (daemon's) is not made nobody's by --user. */
 Test(security, user_option_is_roots_only)
 {
@@ -217,52 +282,9 @@ Test(security, user_option_is_roots_only)
 	bb_give_to_nobody(run.dir);
 	run_capable_as_nobody(bin, (const char *const[]){ "-q", "--user", "daemon", "-o", "t.json", "--attach", pid_arg,
 							  "--duration", "300ms", NULL });
-	kill(-theirs, SIGKILL);
-	waitpid(theirs, NULL, 0);
 	cr_assert(ne(int, run.status, 0), "nobody traced daemon's process with --user daemon");
 	cr_assert_not_null(strstr(run.err, "buildbpf: --user is for root only"), "%s", run.err);
 	cr_assert_null(bb_read_file(bb_path(&run, "t.json"), NULL));
-}
-
-/*
- * A process of uid that execs argv once it holds the pid want, the last
- * one freed: ns_last_pid is set just below it before each fork (pids are
- * handed out in order).  Other forks on the machine may take it first:
- * each try that misses is undone.  Its pid, or -1 when no try got it.
- */
-static pid_t take_pid(pid_t want, uid_t uid, const char *const argv[])
-{
-	for (int try = 0; try < 2000; try++) {
-		int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
-		int ready[2];
-		char num[16], c;
-		pid_t pid;
-
-		cr_assert(ge(int, fd, 0), "ns_last_pid: %s", strerror(errno));
-		cr_assert(eq(int, pipe2(ready, O_CLOEXEC), 0));
-		snprintf(num, sizeof(num), "%d", (int)want - 1);
-		cr_assert(eq(sz, (size_t)write(fd, num, strlen(num)), strlen(num)));
-		close(fd);
-		pid = fork();
-		cr_assert(ge(int, pid, 0));
-		if (pid == 0) {
-			close(ready[0]);
-			if (getpid() != want)
-				_exit(0);
-			setpgid(0, 0);
-			if (setgroups(0, NULL) || setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
-				_exit(99);
-			execv(argv[0], (char *const *)argv); /* closes ready[1]: the ids are set */
-			_exit(98);
-		}
-		close(ready[1]);
-		cr_assert(eq(int, (int)read(ready[0], &c, 1), 0));
-		close(ready[0]);
-		if (pid == want)
-			return pid;
-		waitpid(pid, NULL, 0);
-	}
-	return -1;
 }
 
 /* Memory pressure as /proc/pressure/memory says it. */
@@ -303,11 +325,14 @@ static pid_t follow_while_the_pid_changes(const char *opt, bool reuse)
 	bb = fork();
 	cr_assert(ge(int, bb, 0));
 	if (bb == 0) {
+		setpgid(0, 0);
 		if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
 		    mount(fifo, "/proc/pressure/memory", NULL, MS_BIND, NULL))
 			_exit(97);
 		bb_exec(argv, run.dir, out_path, err_path, env);
 	}
+	setpgid(bb, bb);
+	started[nr_started++] = bb; /* not left waiting on the FIFO if an assertion fails */
 	/* Opened once buildbpf opens it to read: it waits in the read. */
 	while (fd < 0 && waitpid(bb, &status, WNOHANG) == 0) {
 		fd = open(fifo, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
@@ -339,8 +364,6 @@ static pid_t follow_while_the_pid_changes(const char *opt, bool reuse)
 	cr_assert_not_null(run.err);
 	unlink(out_path);
 	unlink(err_path);
-	kill(-mine, SIGKILL);
-	waitpid(mine, NULL, 0);
 	return mine;
 }
 

@@ -12,7 +12,6 @@
 #include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <time.h>
 #include <linux/magic.h>
 #include <unistd.h>
 #include "record/attach.h"
@@ -213,16 +212,6 @@ static int found_event(const struct attach_proc *p, __u64 ts, __u32 args_max, st
 	return 0;
 }
 
-/* CLOCK_BOOTTIME - CLOCK_MONOTONIC: the time suspended, which /proc's start times count. */
-static __u64 suspended_ns(void)
-{
-	struct timespec boot, mono;
-
-	clock_gettime(CLOCK_BOOTTIME, &boot);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return ((__u64)boot.tv_sec - mono.tv_sec) * 1000000000ull + boot.tv_nsec - mono.tv_nsec;
-}
-
 /*
  * Whether tgid is still the process p of the snapshot: /proc/PID/stat's
  * start time (field 22, in clock ticks since boot) is p's, to the tick.
@@ -230,7 +219,7 @@ static __u64 suspended_ns(void)
  * A pid taken again within the tick of its first owner's start would need
  * every other pid allocated in between: the tick is proof enough.
  */
-static int same_process(const struct attach_proc *p, __u64 suspended)
+static int same_process(const struct attach_proc *p)
 {
 	char *stat, *fields;
 	unsigned long long ticks, want;
@@ -248,8 +237,8 @@ static int same_process(const struct attach_proc *p, __u64 suspended)
 	if (!fields || sscanf(fields, " %llu", &ticks) != 1)
 		goto gone;
 	free(stat);
-	want = (p->start_ns + suspended) / (1000000000ull / hz);
-	return ticks + 1 >= want && ticks <= want + 1 ? 0 : -EEXIST;
+	want = p->start_boottime_ns / (1000000000ull / hz); /* the kernel's nsec_to_clock_t() */
+	return ticks == want ? 0 : -EEXIST;
 gone:
 	free(stat);
 	return -ESRCH;
@@ -262,14 +251,13 @@ gone:
  * its pidfd and the ownership check again; a descendant, by its start time.
  * 0; 1: the descendant is gone, leave it out; -1: not it (said).
  */
-static int confirm_seeded(const struct attach_proc *p, const struct attach_target *root, const struct run_as *ra,
-			  __u64 suspended)
+static int confirm_seeded(const struct attach_proc *p, const struct attach_target *root, const struct run_as *ra)
 {
 	int err;
 
 	if (root->pid && p->tgid == (__u32)root->pid)
 		return attach__check_target(root, ra) ? -1 : 0;
-	err = same_process(p, suspended);
+	err = same_process(p);
 	if (err == -ESRCH)
 		return 1;
 	if (err)
@@ -345,8 +333,7 @@ static int cmp_u32(const void *a, const void *b)
  * confirmed.  0; 1: p was gone, it is untracked; -errno (said).
  */
 static int seed_found(struct capture *cap, const struct attach_proc *p, const struct attach_target *target,
-		      const struct run_as *ra, __u64 ts, __u32 args_max, __u64 suspended, capture_record_fn emit,
-		      void *ctx)
+		      const struct run_as *ra, __u64 ts, __u32 args_max, capture_record_fn emit, void *ctx)
 {
 	struct bb_proc_found_event *e;
 	size_t len;
@@ -357,7 +344,7 @@ static int seed_found(struct capture *cap, const struct attach_proc *p, const st
 		fprintf(stderr, "buildbpf: out of memory\n");
 		return err;
 	}
-	err = confirm_seeded(p, target, ra, suspended);
+	err = confirm_seeded(p, target, ra);
 	if (err > 0) {
 		/* Its exit cleared its entry, or (gone before the seed) nothing
 		 * will: the next process given its pid must not be tracked. */
@@ -378,7 +365,6 @@ int attach__seed(struct capture *cap, const struct attach_target *target, const 
 		 __u32 args_max, capture_record_fn emit, void *ctx, struct attach_stats *st)
 {
 	pid_t root = target->pid;
-	__u64 suspended = suspended_ns();
 	struct bb_task_seen *tasks = NULL;
 	struct attach_proc *procs = NULL;
 	size_t nr_tasks = 0, nr_procs = 0, n, i, seen_cap = 0, nr_seen = 0, *order = NULL;
@@ -428,7 +414,7 @@ int attach__seed(struct capture *cap, const struct attach_target *target, const 
 					strerror(-err));
 				goto cleanup;
 			} else {
-				err = seed_found(cap, p, target, ra, ts, args_max, suspended, emit, ctx);
+				err = seed_found(cap, p, target, ra, ts, args_max, emit, ctx);
 				if (err < 0)
 					goto cleanup;
 				st->found += !err;

@@ -49,6 +49,7 @@ int attach_tree__procs(const struct bb_task_seen *tasks, size_t nr, struct attac
 			p->ppid = t->ppid;
 			p->ns_tgid = t->ns_tgid;
 			p->start_ns = t->start_ns;
+			p->start_boottime_ns = t->start_boottime_ns;
 			memcpy(p->comm, t->comm, sizeof(p->comm));
 		}
 		if (t->state & BB_TASK_DEAD)
