@@ -28,12 +28,9 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "exit_status.h"
-#include "log/event_log.h"
 #include "main/cmd_diff.h"
 #include "main/cmd_hosts.h"
 #include "main/recording.h"
-#include "merge/trace_merge.h"
-#include "model/replay.h"
 #include "output/output.h"
 #include "output/run_outputs.h"
 #include "record/attach.h"
@@ -43,10 +40,6 @@
 #include "record/privilege.h"
 #include "record/record.h"
 #include "record/trace_dir.h"
-#include "graph/build_graph.h"
-#include "graph/start_cause.h"
-#include "report/audit.h"
-#include "report/chrome_trace.h"
 #include "report/run_report.h"
 #include "util/caller_signals.h"
 #include "util/term_escape.h"
@@ -147,8 +140,11 @@ static int start_recording(const struct cli_opts *opts, const struct run_as *ra,
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
 static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
-	struct replay_opts ropts = {
-		.sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = true, .stop = &stop_signal
+	const struct recording_opts ropts = {
+		.replay = { .sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = true,
+			    .stop = &stop_signal },
+		.audit = true,
+		.starts = true,
 	};
 	struct run_outputs_spec spec = {
 		.trace = opts->output,
@@ -157,17 +153,12 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		.force = opts->force,
 		.writer = run_as__user(ra),
 	};
-	struct event_log_reader *reader = NULL;
 	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
-	struct trace_merge *merged = NULL;
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
-	struct audit audit_buf, *audit = NULL;
-	struct build_graph graph = {};
-	struct start_causes starts = {};
+	struct recording recording = {};
 	struct record_result res;
 	struct trace_meta meta;
-	struct replay rp = {};
 	char *log_path = NULL, esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
@@ -208,16 +199,19 @@ static int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const
 		goto cleanup;
 	}
 	say_unwritten(&res);
-	if (!replay_log(log_fd, log_path, &ropts, &rp, &reader, false)) {
-		merged = merge_traces(opts, &rp, &tdir, &stop_signal);
+	if (!recording__read(&recording, log_fd, log_path, &ropts)) {
+		const struct merge_sources src = merge_sources__of(opts, &tdir);
+		struct run_report report;
+
+		recording__merge(&recording, &src, &stop_signal);
 		if (stop_signal)
 			goto stopped;
-		audit = compute_audit(&audit_buf, &graph, &starts, &rp);
-		fill_meta(&meta, &rp, merged, audit, &graph);
-		written = run_outputs__write_trace(&outs, rp.model, &meta, true);
-		run_outputs__write_side(&outs, audit, &rp);
+		recording__meta(&recording, &meta);
+		written = run_outputs__write_trace(&outs, recording.rp.model, &meta, true);
+		run_outputs__write_side(&outs, recording.audit, &recording.rp);
+		report = recording__report(&recording, exit_code, written, opts->verbose);
 		if (!opts->quiet)
-			run_report__print(stderr, &rp, exit_code, written, merged, audit, opts->verbose);
+			run_report__print(stderr, &report);
 	} else if (stop_signal) {
 		goto stopped;
 	}
@@ -238,15 +232,9 @@ stopped:
 	exit_code = say_stopped(stop_signal, log_path);
 cleanup:
 	record__free(rec);
-	if (audit)
-		audit__free(audit);
-	build_graph__free(&graph);
-	start_causes__free(&starts);
 	run_outputs__free(&outs);
 	trace_dir__finish(&tdir, opts->keep_trace_dir, false);
-	trace_merge__free(merged);
-	replay__free(&rp);
-	event_log_reader__free(reader);
+	recording__free(&recording);
 	if (log_fd >= 0)
 		close(log_fd);
 	free(log_path);
@@ -296,7 +284,7 @@ static int cmd_record(const struct cli_opts *opts, const struct run_as *ra, cons
 /* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
 static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 {
-	struct replay_opts ropts = read_opts_of(opts, &stop_signal);
+	const struct recording_opts ropts = recording_opts__read(opts, &stop_signal);
 	struct run_outputs_spec spec = {
 		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
 		.summary_json = opts->summary_json,
@@ -304,15 +292,12 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 		.force = opts->force,
 		.writer = run_as__user(ra),
 	};
-	struct event_log_reader *reader = NULL;
 	const struct trace_dir no_dir = { .fd = -1 };
-	struct trace_merge *merged = NULL;
+	const struct merge_sources src = merge_sources__of(opts, &no_dir);
 	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
-	struct audit audit_buf, *audit = NULL;
-	struct build_graph graph = {};
-	struct start_causes starts = {};
+	struct recording rec = {};
+	struct run_report report;
 	struct trace_meta meta;
-	struct replay rp = {};
 	const char *written;
 	int fd, exit_code = EXIT_FAILURE_SETUP;
 
@@ -323,38 +308,33 @@ static int cmd_read(const struct cli_opts *opts, const struct run_as *ra)
 	/* Checked before a long conversion, like before a build. */
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
-	if (replay_log(fd, opts->log_path, &ropts, &rp, &reader, true))
+	if (recording__read(&rec, fd, opts->log_path, &ropts))
 		goto check_stop;
-	audit = compute_audit(&audit_buf, &graph, &starts, &rp);
-	run_outputs__write_side(&outs, audit, &rp);
+	run_outputs__write_side(&outs, rec.audit, &rec.rp);
 	if (opts->mode == CLI_REPORT) {
-		run_report__print(stdout, &rp, replay__exit_code(&rp), NULL, NULL, audit, opts->verbose);
+		report = recording__report(&rec, replay__exit_code(&rec.rp), NULL, opts->verbose);
+		run_report__print(stdout, &report);
 		exit_code = 0;
 		goto cleanup;
 	}
-	merged = merge_traces(opts, &rp, &no_dir, &stop_signal);
+	recording__merge(&rec, &src, &stop_signal);
 	if (stop_signal)
 		goto check_stop;
-	fill_meta(&meta, &rp, merged, audit, &graph);
-	written = run_outputs__write_trace(&outs, rp.model, &meta, false);
+	recording__meta(&rec, &meta);
+	written = run_outputs__write_trace(&outs, rec.rp.model, &meta, false);
 	if (!written)
 		goto cleanup;
+	report = recording__report(&rec, replay__exit_code(&rec.rp), written, opts->verbose);
 	if (!opts->quiet)
-		run_report__print(stderr, &rp, replay__exit_code(&rp), written, merged, audit, opts->verbose);
+		run_report__print(stderr, &report);
 	exit_code = 0;
 	goto cleanup;
 check_stop:
 	if (stop_signal)
 		exit_code = say_stopped(stop_signal, NULL);
 cleanup:
-	if (audit)
-		audit__free(audit);
-	build_graph__free(&graph);
-	start_causes__free(&starts);
 	run_outputs__free(&outs);
-	trace_merge__free(merged);
-	replay__free(&rp);
-	event_log_reader__free(reader);
+	recording__free(&rec);
 	close(fd);
 	return exit_code;
 }

@@ -137,6 +137,10 @@ enum audit_help {
 };
 
 struct audit {
+	/* The span measured: the model's when computed.  The text report's
+	 * times count from start_ns (a hosts trace's alignment moves the
+	 * model's start later; the JSON's count from the trace's start). */
+	__u64 start_ns;
 	__u64 wall_ns;
 	size_t nr_cpus;
 	__u64 cpu_ns;	     /* user + system time of every process */

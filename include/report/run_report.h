@@ -12,11 +12,18 @@
 #include "model/replay.h"
 #include "report/audit.h"
 
-/*
- * exit_code: buildbpf's (-1 unknown); written: where the trace is (NULL:
- * nowhere); merged, a: NULL when none; verbose: every figure (--verbose).
- */
-void run_report__print(FILE *out, const struct replay *rp, int exit_code, const char *written,
-		       const struct trace_merge *merged, const struct audit *a, bool verbose);
+/* What the report is of: one recording's parts, borrowed. */
+struct run_report {
+	const struct replay *rp;
+	/* The build's own wall time: a hosts trace's alignment widens the model's span, not this. */
+	__u64 wall_ns;
+	const struct audit *audit;	  /* NULL: none */
+	const struct trace_merge *merged; /* NULL: none */
+	int exit_code;			  /* buildbpf's (-1 unknown) */
+	const char *written;		  /* where the trace is; NULL: nowhere */
+	bool verbose;			  /* every figure (--verbose) */
+};
+
+void run_report__print(FILE *out, const struct run_report *r);
 
 #endif /* BUILDBPF_RUN_REPORT_H */

@@ -11,6 +11,7 @@
 struct summary_info {
 	char *const *cmd_argv;
 	int cmd_argc;
+	__u64 wall_ns;	 /* the build's own wall time */
 	int exit_status; /* buildbpf's own exit status: the command's; -1 unknown */
 	int term_signal; /* the signal that killed the command (exit_status 128 + it); 0: none */
 	__u64 lost_events;

@@ -76,13 +76,22 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 	}
 	err = err ?: audit__compute(&a, rp->model, rp->sched, &in);
 	if (!err) {
+		const struct run_report report = {
+			.rp = rp,
+			.wall_ns = rp->model->end_ns - rp->model->start_ns,
+			.audit = &a,
+			.exit_code = replay__exit_code(rp),
+			.written = "/dev/null",
+			.verbose = true,
+		};
+
 		meta.audit = &a;
 		meta.graph = in.graph;
 		meta.starts = in.starts;
 		err = chrome_trace__write(rp->model, &meta, out);
 		err = err ?: audit_json__write(&a, rp->model, out);
 		err = err ?: svg__write_fd(out, &a, rp->layout, rp->sched);
-		run_report__print(out_file, rp, replay__exit_code(rp), "/dev/null", NULL, &a, true);
+		run_report__print(out_file, &report);
 		err = err ?: diff_itself(rp, &a, out_file);
 	}
 	audit__free(&a);

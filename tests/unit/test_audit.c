@@ -831,7 +831,9 @@ Test(report_text, counts_and_seconds)
 Test(summary, a_killed_command_says_by_which_signal)
 {
 	static char *const argv[] = { "make", NULL };
-	struct summary_info info = { .cmd_argv = argv, .cmd_argc = 1, .exit_status = 143, .term_signal = 15 };
+	struct summary_info info = {
+		.cmd_argv = argv, .cmd_argc = 1, .wall_ns = 1 * S, .exit_status = 143, .term_signal = 15
+	};
 	struct model *m = model__new(MAKE_PID, T0);
 	char *text = NULL;
 	size_t len;

@@ -17,41 +17,25 @@
 #include "output/run_outputs.h"
 #include "util/term_escape.h"
 
-/* One build of a diff: its log replayed and audited, with its build graph. */
-struct diff_build {
-	struct event_log_reader *reader;
-	struct replay rp;
-	struct audit audit;
-	struct build_graph graph;
-	bool audited; /* audit holds memory */
-	struct diff_side side;
-};
-
-/* 0, or -1 (said). */
-static int load_build(struct diff_build *b, const char *path, const struct run_as *ra, volatile sig_atomic_t *stop)
+/*
+ * One build of a diff, read and audited (no start causes: the diff does not
+ * compare them).  0, or -1 (said).
+ */
+static int load_build(struct recording *rec, struct diff_side *side, const char *path, const struct run_as *ra,
+		      volatile sig_atomic_t *stop)
 {
-	struct replay_opts ropts = { .stop = stop };
+	const struct recording_opts ropts = { .replay = { .stop = stop }, .warn_cut = true, .audit = true };
 	int fd, err;
 
 	fd = open_log(path, ra);
 	if (fd < 0)
 		return -1;
-	err = replay_log(fd, path, &ropts, &b->rp, &b->reader, true);
+	err = recording__read(rec, fd, path, &ropts);
 	close(fd);
-	if (err || !compute_audit(&b->audit, &b->graph, NULL, &b->rp))
+	if (err || !rec->audit)
 		return -1;
-	b->audited = true;
-	b->side = (struct diff_side){ .name = path, .m = b->rp.model, .s = b->rp.sched, .a = &b->audit };
+	*side = (struct diff_side){ .name = path, .m = rec->rp.model, .s = rec->rp.sched, .a = rec->audit };
 	return 0;
-}
-
-static void free_build(struct diff_build *b)
-{
-	if (b->audited)
-		audit__free(&b->audit);
-	build_graph__free(&b->graph);
-	replay__free(&b->rp);
-	event_log_reader__free(b->reader);
 }
 
 /* The --fail-if conditions that hold, listed; the exit status. */
@@ -95,7 +79,8 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 		.writer = run_as__user(ra),
 	};
 	struct run_outputs outs;
-	struct diff_build builds[2] = {};
+	struct recording builds[2] = {};
+	struct diff_side sides[2];
 	struct diff d = {};
 	bool prepared = false, computed = false;
 	int exit_code = EXIT_USAGE;
@@ -105,9 +90,9 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 		goto cleanup;
 	prepared = true;
 	for (i = 0; i < 2; i++)
-		if (load_build(&builds[i], paths[i], ra, stop))
+		if (load_build(&builds[i], &sides[i], paths[i], ra, stop))
 			goto cleanup;
-	if (diff__compute(&d, &builds[0].side, &builds[1].side)) {
+	if (diff__compute(&d, &sides[0], &sides[1])) {
 		fprintf(stderr, "buildbpf: out of memory comparing the builds\n");
 		goto cleanup;
 	}
@@ -125,6 +110,6 @@ cleanup:
 	if (prepared)
 		run_outputs__free(&outs);
 	for (i = 0; i < 2; i++)
-		free_build(&builds[i]);
+		recording__free(&builds[i]);
 	return exit_code;
 }

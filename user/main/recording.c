@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "main/recording.h"
 #include "merge/trace_files.h"
@@ -22,54 +23,55 @@ int open_log(const char *path, const struct run_as *ra)
 	return -1;
 }
 
-int replay_log(int fd, const char *name, const struct replay_opts *ropts, struct replay *rp,
-		      struct event_log_reader **reader, bool warn_cut)
+/*
+ * Replays the log on fd into rec->rp.  0, or -1 (said; a stop is not).
+ * The reader's FILE is closed after: the info lives in the reader.
+ */
+static int replay_log(struct recording *rec, int fd, const struct recording_opts *o)
 {
+	struct replay *rp = &rec->rp;
 	char err[256], esc[TERM_ESCAPE_BUF];
 	FILE *f = NULL;
 	int dup_fd, e;
 
-	*reader = NULL;
-	memset(rp, 0, sizeof(*rp));
 	dup_fd = dup(fd);
 	if (dup_fd < 0 || lseek(dup_fd, 0, SEEK_SET) < 0 || !(f = fdopen(dup_fd, "r"))) {
-		fprintf(stderr, "buildbpf: cannot read '%s': %s\n", term_escape(name, esc, sizeof(esc)),
+		fprintf(stderr, "buildbpf: cannot read '%s': %s\n", term_escape(rec->name, esc, sizeof(esc)),
 			strerror(errno));
 		if (dup_fd >= 0)
 			close(dup_fd);
 		return -1;
 	}
-	e = event_log_reader__open(reader, f, err, sizeof(err));
+	e = event_log_reader__open(&rec->reader, f, err, sizeof(err));
 	if (!e)
-		e = replay__run(rp, *reader, ropts, err, sizeof(err));
+		e = replay__run(rp, rec->reader, &o->replay, err, sizeof(err));
 	if (e) {
 		/* A stop is said by the caller, with where the log is. */
 		if (e != -EINTR)
-			fprintf(stderr, "buildbpf: '%s': %s\n", term_escape(name, esc, sizeof(esc)), err);
-		goto fail;
+			fprintf(stderr, "buildbpf: '%s': %s\n", term_escape(rec->name, esc, sizeof(esc)), err);
+		fclose(f);
+		return -1;
 	}
-	if (warn_cut && !rp->complete)
+	if (o->warn_cut && !rp->complete)
 		fprintf(stderr, "buildbpf: warning: '%s': %s; converted up to its last complete record\n",
-			term_escape(name, esc, sizeof(esc)), err);
+			term_escape(rec->name, esc, sizeof(esc)), err);
 	if (rp->out_of_range)
 		fprintf(stderr, "buildbpf: warning: '%s': %llu records dated more than %llu days after the start "
 				"were left out\n",
-			term_escape(name, esc, sizeof(esc)), (unsigned long long)rp->out_of_range,
+			term_escape(rec->name, esc, sizeof(esc)), (unsigned long long)rp->out_of_range,
 			(unsigned long long)(REPLAY_DEFAULT_MAX_SPAN_NS / 86400000000000ull));
-	/* The reader's FILE is no longer needed: the info lives in the reader. */
 	fclose(f);
 	return 0;
-fail:
-	replay__free(rp);
-	event_log_reader__free(*reader);
-	*reader = NULL;
-	fclose(f);
-	return -1;
 }
 
-struct audit *compute_audit(struct audit *a, struct build_graph *g, struct start_causes *sc,
-			    const struct replay *rp)
+/*
+ * The parallelism audit, with the build graph when the recording has file
+ * records and why each process started when asked and recorded.  Without
+ * memory a warning, and rec->audit stays NULL.
+ */
+static void compute_audit(struct recording *rec, bool starts)
 {
+	const struct replay *rp = &rec->rp;
 	const struct event_log_info *info = rp->info;
 	struct audit_input in = {
 		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
@@ -82,34 +84,44 @@ struct audit *compute_audit(struct audit *a, struct build_graph *g, struct start
 		.nr_follow = info->nr_follow,
 	};
 
-	memset(a, 0, sizeof(*a));
-	memset(g, 0, sizeof(*g));
-	if (sc)
-		memset(sc, 0, sizeof(*sc));
 	if (rp->files) {
-		if (build_graph__compute(g, rp->model, rp->files))
+		if (build_graph__compute(&rec->graph, rp->model, rp->files))
 			fprintf(stderr, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
 		else
-			in.graph = g;
+			in.graph = &rec->graph;
 	}
 	/* A recording made before the start-wake records has none: no causes, not all unexplained. */
-	if (sc && in.graph && rp->wakes && rp->wakes->nr) {
-		if (start_causes__compute(sc, rp->model, g, rp->wakes))
+	if (starts && in.graph && rp->wakes && rp->wakes->nr) {
+		if (start_causes__compute(&rec->starts, rp->model, &rec->graph, rp->wakes))
 			fprintf(stderr, "buildbpf: warning: out of memory computing why processes started when they did\n");
 		else
-			in.starts = sc;
+			in.starts = &rec->starts;
 	}
-	if (audit__compute(a, rp->model, rp->sched, &in)) {
+	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in)) {
 		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
-		return NULL;
+		return;
 	}
-	return a;
+	rec->audit = &rec->audit_buf;
 }
 
-/* What the trace carries besides the model: otherData and the audit, merge and graph beside it. */
-void fill_meta(struct trace_meta *meta, const struct replay *rp, const struct trace_merge *merged,
-		      const struct audit *audit, const struct build_graph *graph)
+int recording__read(struct recording *rec, int fd, const char *name, const struct recording_opts *o)
 {
+	memset(rec, 0, sizeof(*rec));
+	rec->name = name;
+	if (replay_log(rec, fd, o)) {
+		recording__free(rec);
+		return -1;
+	}
+	rec->start_ns = rec->rp.model->start_ns;
+	rec->end_ns = rec->rp.model->end_ns;
+	if (o->audit)
+		compute_audit(rec, o->starts);
+	return 0;
+}
+
+void recording__meta(const struct recording *rec, struct trace_meta *meta)
+{
+	const struct replay *rp = &rec->rp;
 	const struct event_log_info *info = rp->info;
 
 	memset(meta, 0, sizeof(*meta));
@@ -130,11 +142,107 @@ void fill_meta(struct trace_meta *meta, const struct replay *rp, const struct tr
 	meta->cgroup = info->cgroup;
 	meta->follow = info->follow;
 	meta->nr_follow = info->nr_follow;
-	meta->merge = merged;
-	meta->audit = audit;
-	/* compute_audit() leaves it empty when the recording has no file records */
-	meta->graph = graph->proc_files ? graph : NULL;
-	meta->starts = audit ? audit->starts : NULL;
+	meta->merge = rec->merged;
+	meta->audit = rec->audit;
+	/* Empty when the recording has no file records, or was not audited. */
+	meta->graph = rec->graph.proc_files ? &rec->graph : NULL;
+	meta->starts = rec->audit ? rec->audit->starts : NULL;
+}
+
+struct run_report recording__report(const struct recording *rec, int exit_code, const char *written, bool verbose)
+{
+	return (struct run_report){
+		.rp = &rec->rp,
+		.wall_ns = rec->end_ns - rec->start_ns,
+		.audit = rec->audit,
+		.merged = rec->merged,
+		.exit_code = exit_code,
+		.written = written,
+		.verbose = verbose,
+	};
+}
+
+void recording__free(struct recording *rec)
+{
+	if (rec->audit)
+		audit__free(rec->audit);
+	build_graph__free(&rec->graph);
+	start_causes__free(&rec->starts);
+	trace_merge__free(rec->merged);
+	replay__free(&rec->rp);
+	event_log_reader__free(rec->reader);
+	memset(rec, 0, sizeof(*rec));
+}
+
+/* Opens every host's log, each once.  0, or -1 (said). */
+static int read_hosts(struct host_recordings *hr, const char *const *paths, const struct run_as *ra,
+		      const struct recording_opts *o)
+{
+	struct recording_opts first = *o, rest = *o;
+	struct stat st[HOSTS_MAX];
+	char esc[TERM_ESCAPE_BUF], esc2[TERM_ESCAPE_BUF];
+	size_t i, j;
+	int fd, err;
+
+	/* The first log's build keeps its audit; the others are drawn, not audited. */
+	first.starts = false;
+	rest.audit = rest.starts = false;
+	for (i = 0; i < hr->n; i++) {
+		fd = open_log(paths[i], ra);
+		if (fd < 0)
+			return -1;
+		if (fstat(fd, &st[i])) {
+			st[i].st_dev = 0;
+			st[i].st_ino = 0;
+		}
+		/* One host's log twice would show its build twice, linked to itself. */
+		for (j = 0; j < i; j++)
+			if (st[j].st_ino && st[j].st_dev == st[i].st_dev && st[j].st_ino == st[i].st_ino) {
+				fprintf(stderr, "buildbpf: '%s' is the same recording as '%s': each host's log once\n",
+					term_escape(paths[i], esc, sizeof(esc)), term_escape(paths[j], esc2, sizeof(esc2)));
+				close(fd);
+				return -1;
+			}
+		err = recording__read(&hr->recs[i], fd, paths[i], &rest);
+		close(fd);
+		if (err)
+			return -1;
+		hr->hosts[i] = (struct host){ .rp = &hr->recs[i].rp, .log_name = paths[i] };
+	}
+	/* The audit is of the first build's own span: computed before the alignment widens it. */
+	compute_audit(&hr->recs[0], first.starts);
+	return 0;
+}
+
+int host_recordings__open(struct host_recordings *hr, const char *const *paths, size_t n, const struct run_as *ra,
+			  const struct recording_opts *o)
+{
+	char err[256];
+
+	memset(hr, 0, sizeof(*hr));
+	hr->n = n;
+	if (read_hosts(hr, paths, ra, o))
+		goto fail;
+	if (hosts__align(&hr->set, hr->hosts, hr->n, err, sizeof(err))) {
+		fprintf(stderr, "buildbpf: %s\n", err);
+		goto fail;
+	}
+	if (hosts__link_remote_jobs(&hr->set) || hosts__audit(&hr->set)) {
+		fprintf(stderr, "buildbpf: out of memory aligning the hosts\n");
+		goto fail;
+	}
+	return 0;
+fail:
+	host_recordings__free(hr);
+	return -1;
+}
+
+void host_recordings__free(struct host_recordings *hr)
+{
+	hosts__free(&hr->set);
+	for (size_t i = 0; i < HOSTS_MAX; i++)
+		recording__free(&hr->recs[i]);
+	memset(hr, 0, sizeof(*hr));
 }
 
 /* After a stop: what was asked is not written; says where the recording is. */
@@ -152,51 +260,60 @@ int say_stopped(int sig, const char *log_path)
 	return 128 + sig;
 }
 
-/* The toolchain's own traces: the trace directory, then each --merge. */
-struct trace_merge *merge_traces(const struct cli_opts *opts, const struct replay *rp, const struct trace_dir *tdir,
-				 volatile sig_atomic_t *stop)
+struct merge_sources merge_sources__of(const struct cli_opts *opts, const struct trace_dir *tdir)
 {
-	struct merge_limits limits = { opts->merge_max_file, opts->merge_max_events };
+	return (struct merge_sources){
+		.tdir = tdir,
+		.globs = opts->merge,
+		.nr_globs = opts->nr_merge,
+		.limits = { opts->merge_max_file, opts->merge_max_events },
+	};
+}
+
+void recording__merge(struct recording *rec, const struct merge_sources *src, volatile sig_atomic_t *stop)
+{
+	const struct replay *rp = &rec->rp;
 	struct trace_merge *tm = NULL;
 	struct trace_files *tf = NULL;
 	size_t i;
 	int err = -ENOMEM;
 
-	if (tdir->fd < 0 && !opts->nr_merge)
-		return NULL;
-	tm = trace_merge__new(rp->model, rp->layout, rp->info->realtime_offset_ns, &limits);
+	if (src->tdir->fd < 0 && !src->nr_globs)
+		return;
+	tm = trace_merge__new(rp->model, rp->layout, rp->info->realtime_offset_ns, &src->limits);
 	tf = tm ? trace_files__new(tm, stderr) : NULL;
 	if (!tf)
 		goto cleanup;
 	trace_files__set_stop(tf, stop);
-	err = tdir->fd >= 0 ? trace_files__add_dir(tf, tdir->fd, tdir->path) : 0;
-	for (i = 0; !err && i < opts->nr_merge; i++)
-		err = trace_files__add_glob(tf, opts->merge[i]);
+	err = src->tdir->fd >= 0 ? trace_files__add_dir(tf, src->tdir->fd, src->tdir->path) : 0;
+	for (i = 0; !err && i < src->nr_globs; i++)
+		err = trace_files__add_glob(tf, src->globs[i]);
 	if (!err)
 		err = trace_merge__finish(tm);
 cleanup:
 	trace_files__free(tf);
-	if (err == -EINTR) {
-		trace_merge__free(tm);
-		return NULL;
-	}
-	if (err) {
+	if (err && err != -EINTR)
 		fprintf(stderr, "buildbpf: warning: out of memory merging the tools' traces; none merged\n");
+	if (err) {
 		trace_merge__free(tm);
-		return NULL;
+		return;
 	}
-	return tm;
+	rec->merged = tm;
 }
 
-/* How convert and report replay a recording: the levels asked for, else the recording's. */
-struct replay_opts read_opts_of(const struct cli_opts *opts, volatile sig_atomic_t *stop)
+struct recording_opts recording_opts__read(const struct cli_opts *opts, volatile sig_atomic_t *stop)
 {
-	return (struct replay_opts){
-		.sched = opts->sched,
-		.sched_given = opts->sched_given,
-		.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
-		.deps = opts->deps,
-		.deps_given = opts->deps_given,
-		.stop = stop,
+	return (struct recording_opts){
+		.replay = {
+			.sched = opts->sched,
+			.sched_given = opts->sched_given,
+			.sched_resolution_ns = opts->resolution_given ? opts->sched_resolution_ns : 0,
+			.deps = opts->deps,
+			.deps_given = opts->deps_given,
+			.stop = stop,
+		},
+		.warn_cut = true,
+		.audit = true,
+		.starts = true,
 	};
 }

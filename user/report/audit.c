@@ -611,6 +611,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	int err;
 
 	memset(a, 0, sizeof(*a));
+	a->start_ns = m->start_ns;
 	a->wall_ns = m->end_ns - m->start_ns;
 	a->nr_cpus = in->nr_cpus ? in->nr_cpus : s ? s->nr_cpus : 1;
 	a->lost_events = in->lost_events;

@@ -99,7 +99,7 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 		const struct audit_phase *ph = &a->phases[i];
 
 		fprintf(out, "buildbpf:   %.2f s at %.2f-%.2f s:", sec(ph->end_ns - ph->start_ns),
-			sec(ph->start_ns - m->start_ns), sec(ph->end_ns - m->start_ns));
+			sec(ph->start_ns - a->start_ns), sec(ph->end_ns - a->start_ns));
 		for (k = 0; k < ph->nr_procs; k++) {
 			/* The phase's own process first; one that barely ran in it
 			 * (the previous job's last moments, make) is noise here. */
@@ -272,7 +272,7 @@ static void put_alone(FILE *out, const struct audit *a, const struct model *m)
 		f = report_line__begin(&l, out);
 		fputs("    ", f);
 		report_put_sec(f, ph->end_ns - ph->start_ns);
-		fprintf(f, " from %.2f s to %.2f s:", sec(ph->start_ns - m->start_ns), sec(ph->end_ns - m->start_ns));
+		fprintf(f, " from %.2f s to %.2f s:", sec(ph->start_ns - a->start_ns), sec(ph->end_ns - a->start_ns));
 		for (k = 0; k < ph->nr_procs; k++) {
 			/* As in the verbose list: one that barely ran in it is noise. */
 			if (k && ph->procs[k].on_cpu_ns * 100 < ph->end_ns - ph->start_ns)
@@ -337,14 +337,14 @@ static void put_ranked(FILE *out, const struct model *m, const char *title, cons
 }
 
 /* The build's memory at its peak, who held it, against the machine's RAM. */
-static void put_build_memory(FILE *out, const struct model *m)
+static void put_build_memory(FILE *out, const struct audit *a, const struct model *m)
 {
 	const struct bb_mem_sample_event *peak = &m->mem_peak;
 	struct audit_top holders = {};
 	__u32 i;
 
 	fprintf(out, "buildbpf: build memory: peak %.1f MB at %.2f s", peak->total_kb / 1024.0,
-		sec(peak->hdr.ts_ns - m->start_ns));
+		sec(peak->hdr.ts_ns - a->start_ns));
 	if (peak->ram_kb)
 		fprintf(out, " (%.0f %% of %.1f GB RAM)", pct(peak->total_kb, peak->ram_kb),
 			peak->ram_kb / (1024.0 * 1024.0));
@@ -527,7 +527,7 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
 			(unsigned long long)a->lost_events);
 	if (m->nr_mem_samples)
-		put_build_memory(out, m);
+		put_build_memory(out, a, m);
 	if (a->psi_known)
 		fprintf(out, "buildbpf: memory stall (PSI, whole machine): some %.2f s (%.0f %% of wall), full %.2f s\n",
 			sec(a->psi_some_us * 1000), pct(a->psi_some_us * 1000, a->wall_ns), sec(a->psi_full_us * 1000));

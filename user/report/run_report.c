@@ -43,18 +43,21 @@ static void print_outside_wait(FILE *out, const struct replay *rp, const struct 
 				  : "if a daemon ran that work (distccd, sccache), trace it with --follow PID\n", out);
 }
 
-void run_report__print(FILE *out, const struct replay *rp, int exit_code, const char *written,
-		       const struct trace_merge *merged, const struct audit *a, bool verbose)
+void run_report__print(FILE *out, const struct run_report *r)
 {
+	const struct replay *rp = r->rp;
+	const struct trace_merge *merged = r->merged;
+	const struct audit *a = r->audit;
 	struct summary_info summary = {
 		.cmd_argv = rp->info->cmd_argv,
 		.cmd_argc = rp->info->cmd_argc,
-		.exit_status = exit_code,
+		.wall_ns = r->wall_ns,
+		.exit_status = r->exit_code,
 		.lost_events = rp->lost_events,
-		.output_path = written,
+		.output_path = r->written,
 		.partial_reason = rp->partial_reason,
 		.term_signal = rp->exited && WIFSIGNALED(rp->wait_status) ? WTERMSIG(rp->wait_status) : 0,
-		.verbose = verbose,
+		.verbose = r->verbose,
 	};
 
 	summary__print(out, rp->model, &summary);
@@ -64,5 +67,5 @@ void run_report__print(FILE *out, const struct replay *rp, int exit_code, const 
 		fprintf(out, "buildbpf: merged %zu trace files (%zu events, %zu clamped), skipped %zu\n",
 			merged->stats.files, merged->stats.events, merged->stats.clamped, merged->stats.skipped);
 	if (a)
-		audit_report__print(out, a, rp->model, verbose);
+		audit_report__print(out, a, rp->model, r->verbose);
 }

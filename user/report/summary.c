@@ -30,7 +30,7 @@ static void put_command(FILE *out, char *const *argv, int argc)
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
 {
 	size_t i, unfinished = 0, oom_killed;
-	double wall_s = (m->end_ns - m->start_ns) / 1e9;
+	double wall_s = info->wall_ns / 1e9;
 
 	for (i = 0; i < m->nr_procs; i++)
 		unfinished += m->procs[i].unfinished;
