@@ -16,6 +16,7 @@
 #include "model/cpu_sched.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
+#include "log/event_log.h"
 #include "model/model.h"
 
 struct trace_merge;
@@ -23,19 +24,14 @@ struct trace_layout;
 
 /* What the trace says about the recording as a whole. */
 struct trace_meta {
-	const char *version;	    /* buildbpf version */
-	const char *kernel_release; /* uname -r */
-	long nr_cpus;		    /* online CPUs */
-	char *const *cmd_argv;	    /* the traced command line */
-	int cmd_argc;
-	__u64 start_realtime_ns; /* wall clock at the trace start */
+	/* The recording's INFO, read as it is: the version, kernel, CPUs, the
+	 * command, its user and PATH, the wall clock at the start, --args-max,
+	 * --attach, --cgroup and --follow.  NULL: none of them known. */
+	const struct event_log_info *info;
 	__u64 lost_events;	 /* records the kernel could not deliver */
 	/* Why the recording does not show the whole build (buildbpf was
 	 * interrupted, events were lost); NULL when it does. */
 	const char *partial_reason;
-	__u32 args_max;		 /* --args-max in force */
-	const char *user;	 /* the user the command ran as */
-	const char *path_env;	 /* PATH the command ran with; NULL: unknown */
 	/* CPU lanes and counters; NULL with --sched=off */
 	const struct sched_model *sched;
 	/* Events merged from the build's own traces; NULL: none */
@@ -49,13 +45,6 @@ struct trace_meta {
 	const struct build_graph *graph;
 	/* Why each process started when it did (--deps): waited_for args; NULL: none */
 	const struct start_causes *starts;
-	/* --attach: the process the trace was attached to; 0: a command ran */
-	__u32 attached_pid;
-	/* --cgroup: the cgroup v2 directory traced; NULL: none */
-	const char *cgroup;
-	/* --follow: the daemons traced beside the command */
-	const pid_t *follow;
-	size_t nr_follow;
 };
 
 /*

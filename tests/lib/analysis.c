@@ -49,14 +49,8 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		.nr_follow = info->nr_follow,
 	};
 	struct trace_meta meta = {
-		.version = info->buildbpf_version,
-		.kernel_release = info->kernel_release,
-		.nr_cpus = info->online_cpus,
-		.cmd_argv = info->cmd_argv,
-		.cmd_argc = info->cmd_argc,
-		.start_realtime_ns = info->start_ns + info->realtime_offset_ns,
+		.info = info,
 		.lost_events = rp->lost_events,
-		.user = info->user,
 		.sched = rp->sched,
 		.layout = rp->layout,
 		.partial_reason = rp->partial_reason,

@@ -103,16 +103,22 @@ static struct model model_of(struct proc_instance *procs, size_t nr, __u64 end_n
 	return m;
 }
 
-static const struct trace_meta default_meta = {
-	.version = "9.9.9",
+/* A recording's INFO as the trace reads it: started at 1700000000123456789 ns on the wall clock. */
+static const struct event_log_info default_info = {
+	.buildbpf_version = "9.9.9",
 	.kernel_release = "6.1.0-test",
-	.nr_cpus = 8,
+	.online_cpus = 8,
 	.cmd_argv = ARGV("make", "-j8"),
 	.cmd_argc = 2,
-	.start_realtime_ns = 1700000000123456789ull,
-	.lost_events = 7,
+	.start_ns = 1000000000ull,
+	.realtime_offset_ns = 1700000000123456789ll - 1000000000ll,
 	.args_max = 16384,
 	.user = "builder",
+};
+
+static const struct trace_meta default_meta = {
+	.info = &default_info,
+	.lost_events = 7,
 };
 
 /* ---- writing and reading back ---- */
@@ -542,7 +548,8 @@ Test(chrome_trace, hostile_argv_gives_valid_json)
 	};
 	struct proc_instance p[1];
 	struct exec_image img[1];
-	struct trace_meta meta = default_meta;
+	struct event_log_info info = default_info;
+	struct trace_meta meta = { .info = &info, .lost_events = 7 };
 	struct model m;
 	struct json_object *root, *args, *od;
 	size_t i;
@@ -552,10 +559,10 @@ Test(chrome_trace, hostile_argv_gives_valid_json)
 	attach(&p[0], img, 1);
 	img[0].flags = BB_EXEC_ARGS_TRUNCATED | BB_EXEC_ARGS_UNREADABLE;
 	m = model_of(p, 1, MS(10));
-	meta.cmd_argv = hostile;
-	meta.cmd_argc = (int)count_argv(hostile);
-	meta.user = "us\xe9r\n";
-	meta.kernel_release = "6.\xff";
+	info.cmd_argv = (char **)hostile;
+	info.cmd_argc = (int)count_argv(hostile);
+	info.user = "us\xe9r\n";
+	info.kernel_release = "6.\xff";
 	root = export(&m, &meta);
 
 	/* Exactly one slice: nothing in argv broke out of its string. */
@@ -743,11 +750,12 @@ Test(chrome_trace, partial_recording_is_marked)
 Test(chrome_trace, empty_model)
 {
 	struct model m = model_of(NULL, 0, MS(1));
-	struct trace_meta meta = default_meta;
+	struct event_log_info info = default_info;
+	struct trace_meta meta = { .info = &info, .lost_events = 7 };
 	struct json_object *root;
 
-	meta.cmd_argv = NULL;
-	meta.cmd_argc = 0;
+	info.cmd_argv = NULL;
+	info.cmd_argc = 0;
 	root = export(&m, &meta);
 	cr_assert(eq(sz, json_object_array_length(trace_events(root)), 2));
 	cr_assert(eq(str, (char *)str_field(args_of(must_find(root, "M", NULL, "process_name")), "name"), "buildbpf"));
@@ -759,12 +767,13 @@ Test(chrome_trace, empty_model)
 Test(chrome_trace, no_command_names_the_track_after_the_root)
 {
 	struct small_build sb;
-	struct trace_meta meta = default_meta;
+	struct event_log_info info = default_info;
+	struct trace_meta meta = { .info = &info, .lost_events = 7 };
 	struct json_object *root;
 
 	small_build_init(&sb);
-	meta.cmd_argv = NULL;
-	meta.cmd_argc = 0;
+	info.cmd_argv = NULL;
+	info.cmd_argc = 0;
 	root = export(&sb.m, &meta);
 	cr_assert(eq(str, (char *)str_field(args_of(must_find(root, "M", NULL, "process_name")), "name"), "make"));
 	json_object_put(root);
@@ -984,6 +993,7 @@ struct sched_build {
 	struct counter_sample samples[5];
 	struct model m;
 	struct sched_model s;
+	struct event_log_info info;
 	struct trace_meta meta;
 };
 
@@ -1059,8 +1069,10 @@ static void sched_build_init(struct sched_build *sb)
 		.malformed = 2,
 		.reordered = 3,
 	};
+	sb->info = default_info;
+	sb->info.online_cpus = 4;
 	sb->meta = default_meta;
-	sb->meta.nr_cpus = 4;
+	sb->meta.info = &sb->info;
 	sb->meta.sched = &sb->s;
 }
 

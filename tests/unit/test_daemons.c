@@ -170,8 +170,9 @@ static struct json_object *export(const struct model *m, const struct trace_meta
 Test(daemons, a_followed_daemon_has_its_own_trace_process)
 {
 	struct model *m = distcc_build(true, follow_daemon, 1);
-	struct trace_meta meta = { .cmd_argv = (char *[]){ "make", "-j2", NULL }, .cmd_argc = 2,
-				   .follow = follow_daemon, .nr_follow = 1 };
+	const struct event_log_info info = { .cmd_argv = (char *[]){ "make", "-j2", NULL }, .cmd_argc = 2,
+					     .follow = follow_daemon, .nr_follow = 1 };
+	struct trace_meta meta = { .info = &info };
 	struct json_object *root = export(m, &meta), *events;
 	bool named = false;
 	size_t slices = 0;

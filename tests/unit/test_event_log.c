@@ -547,12 +547,7 @@ static void convert_within_budget(int fd, struct replay *rp, struct event_log_re
 
 	cr_assert_geq(out, 0);
 	run_replay(fd, &opts, rp, r, f);
-	meta.version = rp->info->buildbpf_version;
-	meta.kernel_release = rp->info->kernel_release;
-	meta.nr_cpus = rp->info->online_cpus;
-	meta.cmd_argv = rp->info->cmd_argv;
-	meta.cmd_argc = rp->info->cmd_argc;
-	meta.user = rp->info->user;
+	meta.info = rp->info;
 	meta.sched = rp->sched;
 	cr_assert_eq(chrome_trace__write(rp->model, &meta, out), 0);
 	close(out);
@@ -734,14 +729,8 @@ static struct json_object *convert_fixture(const char *name, struct replay *rp)
 	cr_assert_not_null(f, "%s: %s (run the tests from the repository root)", path, strerror(errno));
 	cr_assert_eq(event_log_reader__open(&r, f, err, sizeof(err)), 0, "%s: %s", path, err);
 	cr_assert_eq(replay__run(rp, r, &opts, err, sizeof(err)), 0, "%s: %s", path, err);
-	meta.version = rp->info->buildbpf_version;
-	meta.kernel_release = rp->info->kernel_release;
-	meta.nr_cpus = rp->info->online_cpus;
-	meta.cmd_argv = rp->info->cmd_argv;
-	meta.cmd_argc = rp->info->cmd_argc;
-	meta.start_realtime_ns = rp->info->start_ns + rp->info->realtime_offset_ns;
+	meta.info = rp->info;
 	meta.lost_events = rp->lost_events;
-	meta.user = rp->info->user;
 	meta.sched = rp->sched;
 	meta.partial_reason = rp->partial_reason;
 	cr_assert_eq(chrome_trace__write(rp->model, &meta, out), 0);

@@ -125,23 +125,11 @@ void recording__meta(const struct recording *rec, struct trace_meta *meta)
 	const struct event_log_info *info = rp->info;
 
 	memset(meta, 0, sizeof(*meta));
-	meta->version = info->buildbpf_version;
-	meta->kernel_release = info->kernel_release;
-	meta->nr_cpus = info->online_cpus;
-	meta->cmd_argv = info->cmd_argv;
-	meta->cmd_argc = info->cmd_argc;
-	meta->start_realtime_ns = info->start_ns + info->realtime_offset_ns;
+	meta->info = info;
 	meta->lost_events = rp->lost_events;
-	meta->args_max = info->args_max;
-	meta->user = info->user;
-	meta->path_env = info->path_env;
 	meta->sched = rp->sched;
 	meta->layout = rp->layout;
 	meta->partial_reason = rp->partial_reason;
-	meta->attached_pid = info->attached ? info->root_pid : 0;
-	meta->cgroup = info->cgroup;
-	meta->follow = info->follow;
-	meta->nr_follow = info->nr_follow;
 	meta->merge = rec->merged;
 	meta->audit = rec->audit;
 	/* Empty when the recording has no file records, or was not audited. */

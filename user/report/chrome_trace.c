@@ -378,16 +378,25 @@ static struct json_object *new_event(const char *ph, const char *cat, const char
 	return json_done(ev, err);
 }
 
+/* The recording's INFO; a trace without one says nothing of it. */
+static const struct event_log_info *info_of(const struct trace_meta *meta)
+{
+	static const struct event_log_info none;
+
+	return meta->info ? meta->info : &none;
+}
+
 /*
  * The trace process of the work run_by_daemon names: the build's, or the
  * k-th --follow daemon's (a daemon not in the list: the build's).
  */
 static int work_pid(const struct trace_meta *meta, __u32 run_by_daemon)
 {
+	const struct event_log_info *info = info_of(meta);
 	size_t k;
 
-	for (k = 0; run_by_daemon && k < meta->nr_follow && k < DAEMON_PIDS_MAX; k++)
-		if ((__u32)meta->follow[k] == run_by_daemon)
+	for (k = 0; run_by_daemon && k < info->nr_follow && k < DAEMON_PIDS_MAX; k++)
+		if ((__u32)info->follow[k] == run_by_daemon)
 			return DAEMON_PID_BASE + (int)k;
 	return TRACE_PID;
 }
@@ -425,16 +434,18 @@ static int add_meta(struct builder *b, int pid, const char *what, __s64 tid, str
 	return emit_with_args(b, new_event("M", NULL, what, pid, tid, 0), 0, args);
 }
 
-static size_t cmd_argc(const struct trace_meta *meta)
+static size_t cmd_argc(const struct event_log_info *info)
 {
-	return meta->cmd_argv && meta->cmd_argc > 0 ? (size_t)meta->cmd_argc : 0;
+	return info->cmd_argv && info->cmd_argc > 0 ? (size_t)info->cmd_argc : 0;
 }
 
 /* The trace process's name: the command, else the root's name. */
 static char *track_name(const struct model *m, const struct trace_meta *meta)
 {
-	if (cmd_argc(meta))
-		return argv_display_name(meta->cmd_argv, cmd_argc(meta), TRACK_NAME_MAX_BYTES);
+	const struct event_log_info *info = info_of(meta);
+
+	if (cmd_argc(info))
+		return argv_display_name(info->cmd_argv, cmd_argc(info), TRACK_NAME_MAX_BYTES);
 	if (m->root >= 0 && (size_t)m->root < m->nr_procs)
 		return proc_display_name(m, &m->procs[m->root]);
 	return strdup("buildbpf");
@@ -446,17 +457,18 @@ static char *track_name(const struct model *m, const struct trace_meta *meta)
  */
 static int add_daemon_names(struct builder *b, const struct trace_meta *meta)
 {
+	const struct event_log_info *info = info_of(meta);
 	struct daemon_share *shares;
 	size_t k;
 	int err = 0;
 
-	if (!meta->nr_follow)
+	if (!info->nr_follow)
 		return 0;
-	shares = calloc(meta->nr_follow, sizeof(*shares));
+	shares = calloc(info->nr_follow, sizeof(*shares));
 	if (!shares)
 		return -ENOMEM;
-	daemons__shares(b->m, meta->follow, meta->nr_follow, shares);
-	for (k = 0; !err && k < meta->nr_follow && k < DAEMON_PIDS_MAX; k++) {
+	daemons__shares(b->m, info->follow, info->nr_follow, shares);
+	for (k = 0; !err && k < info->nr_follow && k < DAEMON_PIDS_MAX; k++) {
 		int pid = DAEMON_PID_BASE + (int)k;
 		char *shown, *name;
 
@@ -1169,6 +1181,9 @@ static struct json_object *new_opt_string(const char *s)
 static struct json_object *other_data(const struct builder *b, const struct trace_meta *meta)
 {
 	const struct model *m = b->m;
+	const struct event_log_info *info = info_of(meta);
+	/* The wall clock at the trace start. */
+	__u64 start_realtime_ns = info->start_ns + info->realtime_offset_ns;
 	struct json_object *od = json_object_new_object();
 	size_t i, unfinished = 0;
 	int err;
@@ -1177,18 +1192,19 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 		return NULL;
 	for (i = 0; i < m->nr_procs; i++)
 		unfinished += m->procs[i].unfinished;
-	err = json_put(od, "buildbpf_version", new_opt_string(meta->version ? meta->version : BUILDBPF_VERSION)) ?:
-	      json_put(od, "kernel_release", new_opt_string(meta->kernel_release)) ?:
-	      json_put_int(od, "cpu_count", meta->nr_cpus) ?:
-	      json_put(od, "command", new_owned_string(argv_display_name(meta->cmd_argv, cmd_argc(meta), 0))) ?:
-	      json_put(od, "command_argv", new_argv(meta->cmd_argv, cmd_argc(meta))) ?:
-	      json_put(od, "start_time", new_iso8601(meta->start_realtime_ns)) ?:
-	      json_put_int(od, "start_time_unix_ns", (__s64)meta->start_realtime_ns) ?:
+	err = json_put(od, "buildbpf_version", new_opt_string(info->buildbpf_version ? info->buildbpf_version
+										    : BUILDBPF_VERSION)) ?:
+	      json_put(od, "kernel_release", new_opt_string(info->kernel_release)) ?:
+	      json_put_int(od, "cpu_count", info->online_cpus) ?:
+	      json_put(od, "command", new_owned_string(argv_display_name(info->cmd_argv, cmd_argc(info), 0))) ?:
+	      json_put(od, "command_argv", new_argv(info->cmd_argv, cmd_argc(info))) ?:
+	      json_put(od, "start_time", new_iso8601(start_realtime_ns)) ?:
+	      json_put_int(od, "start_time_unix_ns", (__s64)start_realtime_ns) ?:
 	      json_put_int(od, "lost_events", (__s64)meta->lost_events) ?:
 	      json_put_bool(od, "partial", meta->partial_reason != NULL) ?:
-	      json_put_int(od, "args_max", meta->args_max) ?:
-	      json_put(od, "user", new_opt_string(meta->user)) ?:
-	      json_put(od, "path_env", new_opt_string(meta->path_env)) ?:
+	      json_put_int(od, "args_max", info->args_max) ?:
+	      json_put(od, "user", new_opt_string(info->user)) ?:
+	      json_put(od, "path_env", new_opt_string(info->path_env)) ?:
 	      json_put_int(od, "processes", m->nr_procs) ?:
 	      json_put_int(od, "records", m->stats.events) ?:
 	      json_put_int(od, "memory_records", m->stats.memory_records) ?:
@@ -1200,10 +1216,11 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
-	if (!err && meta->attached_pid)
-		err = json_put_int(od, "attached_pid", meta->attached_pid);
-	if (!err && meta->cgroup)
-		err = json_put(od, "cgroup", new_opt_string(meta->cgroup));
+	/* --attach: the process the trace was attached to */
+	if (!err && info->attached && info->root_pid)
+		err = json_put_int(od, "attached_pid", info->root_pid);
+	if (!err && info->cgroup)
+		err = json_put(od, "cgroup", new_opt_string(info->cgroup));
 	/* Only when a file was found: an empty trace directory leaves no
 	 * trace, so converting a kept log gives the same bytes. */
 	if (!err && meta->merge && (meta->merge->stats.files || meta->merge->stats.skipped))
