@@ -6,7 +6,7 @@
 # exempt.  Run from the repository's root.
 set -eu
 
-stages="util top log record model hosts graph merge report diff output cli main"
+stages="util top log record model hosts graph merge audit report diff output cli main"
 
 rank() {
 	i=0

@@ -22,7 +22,7 @@
 #include "diff/proc_match.h"
 #include "model/cpu_sched.h"
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* Steps listed per "changed most" list. */
 #define DIFF_TOP_STEPS 10

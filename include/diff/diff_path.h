@@ -15,7 +15,7 @@
 #include <linux/types.h>
 #include "diff/proc_match.h"
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* A step that moved onto or off the critical path. */
 struct diff_path_step {

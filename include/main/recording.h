@@ -27,7 +27,7 @@
 #include "model/replay.h"
 #include "record/privilege.h"
 #include "record/trace_dir.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
 

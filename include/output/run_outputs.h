@@ -14,7 +14,7 @@
 #include "diff/diff.h"
 #include "model/replay.h"
 #include "output/output.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/chrome_trace.h"
 
 /* diff's reports, in the order they are written. */

@@ -9,7 +9,7 @@
 #define BUILDBPF_AUDIT_ANSWERS_H
 
 #include <stdio.h>
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* "make -j2 (from the command)", or "job count unknown". */
 void audit_answers__put_jobs(FILE *out, const struct audit *a);

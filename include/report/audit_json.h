@@ -8,7 +8,7 @@
 #define BUILDBPF_AUDIT_JSON_H
 
 #include <json-c/json.h>
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* A new json-c object, or NULL on allocation failure. */
 struct json_object *audit_json__new(const struct audit *a, const struct model *m);

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "report/audit.h"
+#include "audit/audit.h"
 
 void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose);
 

@@ -12,7 +12,7 @@
 #define BUILDBPF_CHROME_TRACE_H
 
 #include <linux/types.h>
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "model/cpu_sched.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"

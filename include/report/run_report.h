@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include "merge/trace_merge.h"
 #include "model/replay.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* What the report is of: one recording's parts, borrowed. */
 struct run_report {

@@ -9,7 +9,7 @@
 #define BUILDBPF_SVG_H
 
 #include <stdio.h>
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "model/cpu_sched.h"
 #include "model/model.h"
 #include "model/trace_layout.h"

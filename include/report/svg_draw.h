@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <linux/types.h>
 #include "model/cpu_sched.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* The strip's colours: build threads running, waiting, outside work. */
 #define SVG_RUN_COLOUR "#4e79a7"

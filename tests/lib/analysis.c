@@ -11,7 +11,7 @@
 #include "graph/start_cause.h"
 #include "log/event_log.h"
 #include "model/replay.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"

@@ -13,7 +13,7 @@
 #include "graph/build_graph.h"
 #include "model/file_log.h"
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 #define SB_MS 1000000ull
 #define SB_T0 (1000 * SB_MS)

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "model/cpu_sched.h"

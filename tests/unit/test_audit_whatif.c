@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The audit's what-if (report/audit_whatif.h) on the issue's known graph,
+ * The audit's what-if (audit/audit_whatif.h) on the issue's known graph,
  * recorded as make -j4 on 2 CPUs: gen (0.5 s) writes gen.h, a.o (1 s)
  * reads it, b.o (2 s) and c.o (3 s) run beside them, the link (0.5 s)
  * reads the three objects.  The answers are worked out by hand.
@@ -12,7 +12,7 @@
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "graph/build_graph.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "report/chrome_trace.h"

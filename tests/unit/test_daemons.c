@@ -21,7 +21,7 @@
 #include "model/lanes.h"
 #include "model/trace_layout.h"
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
 #include "lib/json_fields.h"

@@ -9,7 +9,7 @@
 #include "model/io.h"
 #include "model/lanes.h"
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "lib/synth.h"

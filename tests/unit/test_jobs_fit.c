@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The -j that fits the RAM (report/jobs_fit.h), from synthetic builds with known answers. */
+/* The -j that fits the RAM (audit/jobs_fit.h), from synthetic builds with known answers. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,9 +7,10 @@
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/audit_json.h"
-#include "report/jobs_fit.h"
+#include "audit/jobs_fit.h"
+#include "report/jobs_fit_report.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -100,7 +101,7 @@ static char *printed(const struct jobs_fit *f, const struct model *m)
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert(not(eq(ptr, out, NULL)));
-	jobs_fit__print(out, f, m);
+	jobs_fit_report__print(out, f, m);
 	fclose(out);
 	for (line = text; *line; line = at + 1) {
 		at = strchrnul(line, '\n');
@@ -158,7 +159,7 @@ Test(jobs_fit, too_few_runs_give_no_answer)
 	cr_assert(eq(int, f.verdict, JOBS_FIT_TOO_FEW));
 	cr_assert(eq(sz, f.runs, JOBS_FIT_MIN_RUNS - 1));
 	cr_assert(eq(i64, f.jobs, 0));
-	cr_assert(not(eq(ptr, (char *)jobs_fit__reason(f.verdict), NULL)));
+	cr_assert(not(eq(ptr, (char *)jobs_fit_report__reason(f.verdict), NULL)));
 	text = printed(&f, m);
 	cr_assert(eq(str, text, ""));
 	free(text);

@@ -12,7 +12,7 @@
 #include "model/cpu_sched.h"
 #include "model/lanes.h"
 #include "model/model.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 #include "report/svg.h"
 #include "lib/svg_attr.h"
 #include "lib/synth.h"

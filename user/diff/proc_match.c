@@ -6,7 +6,7 @@
 #include <string.h>
 #include "diff/proc_match.h"
 #include "model/proc_name.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 /* FNV-1a, 64 bits: identities are compared as hashes, so that a deep
  * parent chain costs one word per process, not a string per level. */

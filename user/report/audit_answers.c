@@ -5,7 +5,9 @@
  * the wall time, seconds, and names of steps.
  */
 #include "report/audit_answers.h"
+#include "report/jobs_fit_report.h"
 #include "report/report_text.h"
+#include "report/whatif_report.h"
 
 /* Programs named per "by program" line; steps named per chain. */
 #define ANSWER_PROGRAMS_MAX 5
@@ -373,6 +375,6 @@ void audit_answers__print(FILE *out, const struct audit *a, const struct model *
 	put_programs(out, a);
 	put_program_wall(out, a);
 	put_speed_up(out, a, m);
-	audit_whatif__print_answer(out, a, m);
-	jobs_fit__print(out, &a->fit, m);
+	whatif_report__answer(out, a, m);
+	jobs_fit_report__print(out, &a->fit, m);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "model/memory.h"
 #include "report/audit_json.h"
+#include "report/jobs_fit_report.h"
 #include "util/json_write.h"
 #include "model/proc_name.h"
 
@@ -393,7 +394,7 @@ static struct json_object *new_peak_top(const struct model *m)
 	return json_done(arr, err);
 }
 
-/* The -j that fits the RAM (report/jobs_fit.h): the figures behind it, or why there is none. */
+/* The -j that fits the RAM (audit/jobs_fit.h): the figures behind it, or why there is none. */
 static struct json_object *new_jobs_fit(const struct jobs_fit *f)
 {
 	struct json_object *o = json_object_new_object();
@@ -403,7 +404,7 @@ static struct json_object *new_jobs_fit(const struct jobs_fit *f)
 	err = (ok ? json_put_int(o, "jobs", f->jobs) ?: json_put_int(o, "expected_peak_kb", f->expected_kb) ?:
 			    json_put_null(o, "reason")
 		  : json_put_null(o, "jobs") ?: json_put_null(o, "expected_peak_kb") ?:
-			    json_put_str(o, "reason", jobs_fit__reason(f->verdict))) ?:
+			    json_put_str(o, "reason", jobs_fit_report__reason(f->verdict))) ?:
 	      (f->program ? json_put_clean_str(o, "program", f->program) : json_put_null(o, "program")) ?:
 	      json_put_int(o, "runs", f->runs) ?:
 	      json_put_int(o, "min_runs", JOBS_FIT_MIN_RUNS) ?:

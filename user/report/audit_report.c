@@ -11,6 +11,7 @@
 #include "report/audit_report.h"
 #include "model/memory.h"
 #include "report/report_text.h"
+#include "report/whatif_report.h"
 
 /* Chain members printed: the latest ones, which set the end time. */
 #define REPORT_CHAIN_MAX 6
@@ -212,7 +213,7 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 
 	if (a->graph) {
 		put_critical_path(out, a, m);
-		audit_whatif__print_detail(out, a, m);
+		whatif_report__detail(out, a, m);
 		return;
 	}
 	if (!a->nr_chain)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include "util/array_grow.h"
 #include "model/memory.h"
-#include "report/audit.h"
+#include "audit/audit.h"
 
 static const char *base_name(const char *path)
 {

@@ -27,7 +27,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <linux/types.h>
 #include "model/model.h"
 
@@ -73,9 +72,5 @@ struct jobs_fit {
  * steps.  0, or -ENOMEM.
  */
 int jobs_fit__compute(struct jobs_fit *f, const struct model *m, const bool *wrapper);
-/* Why there is no answer, in words ("too few runs ..."); NULL for JOBS_FIT_OK. */
-const char *jobs_fit__reason(enum jobs_fit_verdict v);
-/* The audit's answer, one wrapped line; nothing unless the verdict is JOBS_FIT_OK. */
-void jobs_fit__print(FILE *out, const struct jobs_fit *fit, const struct model *m);
 
 #endif /* BUILDBPF_REPORT_JOBS_FIT_H */

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The -j that fits the machine's memory; the model is stated in report/jobs_fit.h. */
+/* The -j that fits the machine's memory; the model is stated in audit/jobs_fit.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/model.h"
-#include "report/jobs_fit.h"
-#include "report/report_text.h"
+#include "audit/jobs_fit.h"
 
 /* One job step: a process that is neither long-lived nor a wrapper. */
 struct step {
@@ -63,21 +62,6 @@ static int most_at_once(const struct step *steps, size_t n, size_t *most)
 	}
 	free(edges);
 	return 0;
-}
-
-const char *jobs_fit__reason(enum jobs_fit_verdict v)
-{
-	switch (v) {
-	case JOBS_FIT_OK:
-		return NULL;
-	case JOBS_FIT_NO_RAM:
-		return "the machine's RAM was not recorded (--mem-period off)";
-	case JOBS_FIT_NO_PEAKS:
-		return "no job step has an exact peak";
-	case JOBS_FIT_TOO_FEW:
-		return "too few runs of the program that holds the most memory";
-	}
-	return "unknown";
 }
 
 /* The base: the long-lived processes' peaks; the rest, steps[] of the job steps. */
@@ -172,59 +156,4 @@ int jobs_fit__compute(struct jobs_fit *f, const struct model *m, const bool *wra
 cleanup:
 	free(steps);
 	return err;
-}
-
-/* "30 MB", "1,024 MB", "12.0 GB". */
-static void put_size(FILE *f, __u64 kb)
-{
-	if (kb >= 10ull << 20) {
-		fprintf(f, "%.1f GB", kb / (1024.0 * 1024.0));
-		return;
-	}
-	report_put_count(f, (kb + 512) / 1024);
-	fputs(" MB", f);
-}
-
-void jobs_fit__print(FILE *out, const struct jobs_fit *fit, const struct model *m)
-{
-	struct report_line l;
-	FILE *f;
-
-	if (fit->verdict != JOBS_FIT_OK)
-		return; /* the figures do not support an answer: --summary-json says why */
-	f = report_line__begin(&l, out);
-	fputs("jobs that fit in memory? ", f);
-	if (fit->jobs)
-		fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
-	else
-		fputs("not even one: ", f);
-	put_size(f, fit->job_kb);
-	fputs(" (the 95th-percentile peak of ", f);
-	report_put_name(f, fit->program, REPORT_NAME_MAX);
-	fputs(" over ", f);
-	report_put_count(f, fit->runs);
-	fprintf(f, " runs, up to %zu at once here)", fit->at_once);
-	if (fit->base_proc >= 0) {
-		fputs(" + ", f);
-		put_size(f, fit->base_kb);
-		fputs(" for ", f);
-		report_put_name(f, proc_program(&m->procs[fit->base_proc]), REPORT_NAME_MAX);
-		if (fit->nr_base > 1)
-			fprintf(f, " and %zu other%s", fit->nr_base - 1, fit->nr_base > 2 ? "s" : "");
-	}
-	fputs(fit->jobs ? " = " : " needs ", f);
-	put_size(f, fit->jobs ? fit->expected_kb : fit->base_kb + fit->job_kb);
-	fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
-	put_size(f, fit->ram_kb);
-	fputs(" RAM", f);
-	if (fit->larger_program) {
-		fputs("; not counted, larger but rarer: ", f);
-		report_put_name(f, fit->larger_program, REPORT_NAME_MAX);
-		fputs(" up to ", f);
-		put_size(f, fit->larger_kb);
-		fputs(" in ", f);
-		report_put_count(f, fit->larger_runs);
-		fputs(fit->larger_runs == 1 ? " run" : " runs", f);
-	}
-	report_line__end(&l);
 }

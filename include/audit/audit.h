@@ -2,8 +2,8 @@
 /*
  * The parallelism audit: was the build parallel, and if not, where and why.
  * Pure: the process model and the scheduler model in, figures out; the
- * stderr report (audit_report.h), the JSON (audit_json.h) and the SVG
- * (svg.h) only present them.
+ * stderr report (report/audit_report.h), the JSON (report/audit_json.h)
+ * and the SVG (report/svg.h) only present them.
  *
  *   struct audit a;
  *   audit__compute(&a, model, sched_or_NULL, &input);
@@ -23,8 +23,8 @@
 #include "model/io.h"
 #include "model/model.h"
 #include "model/parallelism.h"
-#include "report/audit_whatif.h"
-#include "report/jobs_fit.h"
+#include "audit/audit_whatif.h"
+#include "audit/jobs_fit.h"
 
 /* Version of the --summary-json schema; bumped when a field changes meaning. */
 #define AUDIT_JSON_VERSION 1
@@ -175,7 +175,7 @@ struct audit {
 	__u64 chain_busy_ns; /* time the chain's processes themselves ran (graph: the path's length) */
 	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
-	struct audit_whatif whatif; /* with graph and jobs: the what-if (report/audit_whatif.h) */
+	struct audit_whatif whatif; /* with graph and jobs: the what-if (audit/audit_whatif.h) */
 	const struct start_causes *starts; /* not owned; NULL: not recorded */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	/* I/O (model/io.h): the build's, and the steps that wrote most to
@@ -196,7 +196,7 @@ struct audit {
 	size_t oom_killed; /* processes the OOM killer chose */
 	bool psi_known;	   /* the machine's memory stall was recorded: */
 	__u64 psi_some_us, psi_full_us;
-	struct jobs_fit fit; /* the -j that fits the RAM (report/jobs_fit.h) */
+	struct jobs_fit fit; /* the -j that fits the RAM (audit/jobs_fit.h) */
 	const char *partial_reason;
 };
 

@@ -5,14 +5,13 @@
  * wall time), at 2x and 4x the CPUs, and with unlimited CPUs (the longest
  * data path); and for each step of the critical path the predicted wall
  * time if it took no time.  Pure: computed by audit__compute() when the
- * recording has a build graph with jobs.
+ * recording has a build graph with jobs; report/whatif_report.h says it.
  */
 #ifndef BUILDBPF_AUDIT_WHATIF_H
 #define BUILDBPF_AUDIT_WHATIF_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <linux/types.h>
 #include "graph/schedule_sim.h"
 
@@ -23,6 +22,8 @@ struct model;
 /* Critical-path steps whose removal is simulated, the longest first (each is one simulation),
  * from 1 % of the wall. */
 #define WHATIF_MAX_STEPS 32
+/* A critical-path step under this share of the wall (per mille) is neither simulated nor listed. */
+#define WHATIF_STEP_MIN_PERMILLE 10
 
 /* How the build's own job count was found. */
 enum whatif_jobs_from {
@@ -51,10 +52,7 @@ struct audit_whatif {
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */
 int audit_whatif__compute(struct audit_whatif *w, const struct audit *a);
 void audit_whatif__free(struct audit_whatif *w);
-
-/* "what if? -j2 on 2 CPUs (...)..." answer lines; nothing when not known. */
-void audit_whatif__print_answer(FILE *out, const struct audit *a, const struct model *m);
-/* The -v table: each critical step's share and wall without it, then the rows. */
-void audit_whatif__print_detail(FILE *out, const struct audit *a, const struct model *m);
+/* How long a->chain[i]'s critical step held the path (a: with its graph). */
+__u64 audit_whatif__step_held(const struct audit *a, size_t i);
 
 #endif /* BUILDBPF_AUDIT_WHATIF_H */

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The -j that fits the machine's memory (audit/jobs_fit.h) in words: the audit's answer and --summary-json's reason. */
+#ifndef BUILDBPF_JOBS_FIT_REPORT_H
+#define BUILDBPF_JOBS_FIT_REPORT_H
+
+#include <stdio.h>
+#include "audit/jobs_fit.h"
+
+/* Why there is no answer, in words ("too few runs ..."); NULL for JOBS_FIT_OK. */
+const char *jobs_fit_report__reason(enum jobs_fit_verdict v);
+/* The audit's answer, one wrapped line; nothing unless the verdict is JOBS_FIT_OK. */
+void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m);
+
+#endif /* BUILDBPF_JOBS_FIT_REPORT_H */

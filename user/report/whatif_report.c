@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The audit's what-if in words (include/report/whatif_report.h); audit/audit_whatif.c computes it. */
+#include "audit/audit.h"
+#include "report/report_text.h"
+#include "report/whatif_report.h"
+
+/* Critical-path steps listed in the -v detail. */
+#define WHATIF_DETAIL_STEPS 10
+
+static void put_row_name(FILE *f, const struct whatif_row *r)
+{
+	if (!r->cpus) {
+		fputs("unlimited CPUs", f);
+		return;
+	}
+	if (r->jobs == SIM_UNLIMITED)
+		fputs("-j", f);
+	else
+		fprintf(f, "-j%zu", r->jobs);
+	fprintf(f, " on %zu CPU%s", r->cpus, r->cpus == 1 ? "" : "s");
+}
+
+/* The chain entry held longest among those simulated; -1: none. */
+static long longest_step(const struct audit *a)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < a->nr_chain; i++)
+		if (a->whatif.without_ns[i] && (best < 0 || audit_whatif__step_held(a, i) > audit_whatif__step_held(a, (size_t)best)))
+			best = (long)i;
+	return best;
+}
+
+void whatif_report__answer(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct audit_whatif *w = &a->whatif;
+	struct report_line l;
+	long best;
+	size_t i;
+	FILE *f;
+
+	if (!w->known)
+		return;
+	f = report_line__begin(&l, out);
+	fprintf(f, "what if? predicted from the %zu jobs: ", w->nr_jobs);
+	for (i = 0; i < w->nr_rows; i++) {
+		const struct whatif_row *r = &w->rows[i];
+
+		if (i)
+			fputs(", ", f);
+		put_row_name(f, r);
+		fputc(' ', f);
+		report_put_sec(f, r->wall_ns);
+		if (r->own) {
+			fputs(" (as run; measured ", f);
+			report_put_sec(f, a->wall_ns);
+			fputc(')', f);
+		}
+		if (!r->cpus)
+			fputs(" (the longest data path)", f);
+	}
+	report_line__end(&l);
+	if (w->from == WHATIF_JOBS_PEAK) {
+		f = report_line__begin(&l, out);
+		fprintf(f, "  (-j%zu: the most jobs seen at once; the command did not say)", w->rows[0].jobs);
+		report_line__end(&l);
+	}
+	best = longest_step(a);
+	if (best >= 0) {
+		f = report_line__begin(&l, out);
+		fputs("  if ", f);
+		report_put_proc(f, m, a->chain[best]);
+		fputs(" took no time (the longest critical step, ", f);
+		report_put_share(f, audit_whatif__step_held(a, (size_t)best), a->wall_ns);
+		fputs(" of the wall): ", f);
+		report_put_sec(f, w->without_ns[best]);
+		report_line__end(&l);
+	}
+	f = report_line__begin(&l, out);
+	fputs("  (model: measured job times; ignores disk, memory, CPU contention beyond the job slots)", f);
+	report_line__end(&l);
+}
+
+void whatif_report__detail(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct audit_whatif *w = &a->whatif;
+	size_t i, shown = 0;
+	struct report_line l;
+	FILE *f;
+
+	if (!w->known)
+		return;
+	f = report_line__begin(&l, out);
+	fputs("critical path steps (held, share of wall, wall if it took no time at ", f);
+	put_row_name(f, &w->rows[0]);
+	fputs("):", f);
+	report_line__end(&l);
+	for (i = 0; i < a->nr_chain && shown < WHATIF_DETAIL_STEPS; i++) {
+		__u64 held = audit_whatif__step_held(a, i);
+
+		if (!w->without_ns[i] || held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
+			continue;
+		f = report_line__begin(&l, out);
+		fputs("  ", f);
+		report_put_proc(f, m, a->chain[i]);
+		fputc(' ', f);
+		report_put_sec(f, held);
+		fputs(", ", f);
+		report_put_share(f, held, a->wall_ns);
+		fputs(", without it ", f);
+		report_put_sec(f, w->without_ns[i]);
+		report_line__end(&l);
+		shown++;
+	}
+}
