@@ -11,14 +11,9 @@
 #include <string.h>
 #include "util/array_grow.h"
 #include "model/memory.h"
+#include "model/tool_kind.h"
+#include "util/base_name.h"
 #include "audit/audit.h"
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 /* "8" -> 8; anything else that is not all digits -> -1. */
 static long parse_count(const char *s)
@@ -76,16 +71,6 @@ static int make_word(const char *w, const char *next, bool cluster_without_dash,
 	return 0;
 }
 
-static bool is_make(const char *tool)
-{
-	return !strcmp(tool, "make") || !strcmp(tool, "gmake");
-}
-
-static bool is_ninja(const char *tool)
-{
-	return !strcmp(tool, "ninja") || !strcmp(tool, "samu");
-}
-
 /* $MAKEFLAGS: "kj8 --no-print-directory -- VAR=x" or " -j8". */
 static void makeflags_jobs(const char *flags, long *jobs)
 {
@@ -107,6 +92,7 @@ static void makeflags_jobs(const char *flags, long *jobs)
 void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const char *makeflags,
 			   size_t nr_cpus)
 {
+	enum tool_kind kind;
 	const char *tool;
 	long jobs = 0, v;
 	size_t i;
@@ -115,7 +101,9 @@ void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc,
 	if (!argc || !argv[0])
 		return;
 	tool = base_name(argv[0]);
-	if (is_make(tool)) {
+	/* By the exact name: a make of another name may read its options otherwise. */
+	kind = tool_kind__lookup(tool);
+	if (kind == TOOL_MAKE) {
 		for (i = 1; i < argc; i++) {
 			if (!strcmp(argv[i], "--"))
 				break;
@@ -130,7 +118,7 @@ void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc,
 			jobs = 1;
 			j->source = JOBS_TOOL_DEFAULT;
 		}
-	} else if (is_ninja(tool)) {
+	} else if (kind == TOOL_NINJA) {
 		for (i = 1; i < argc; i++) {
 			if (!strncmp(argv[i], "-j", 2)) {
 				v = parse_count(argv[i][2] ? argv[i] + 2 : i + 1 < argc ? argv[++i] : "");

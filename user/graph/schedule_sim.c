@@ -4,6 +4,7 @@
 #include <string.h>
 #include "graph/build_graph.h"
 #include "graph/schedule_sim.h"
+#include "model/tool_kind.h"
 
 /* A binary min-heap of (key, job): ties go to the smaller job, the one the build started first. */
 struct heap_item {
@@ -60,15 +61,10 @@ static struct heap_item heap_pop(struct heap *h)
 	return top;
 }
 
+/* A runner by its comm, exactly: a renamed or prefixed one is not taken for make. */
 static bool is_runner(const struct proc_instance *p)
 {
-	static const char *const names[] = { "make", "gmake", "ninja", "samu" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(p->comm, names[i]))
-			return true;
-	return false;
+	return tool_kind__is_runner(tool_kind__lookup(p->comm));
 }
 
 static int by_pair(const void *a, const void *b)

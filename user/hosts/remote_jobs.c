@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hosts/hosts.h"
+#include "util/base_name.h"
 
 /* One side of a possible link. */
 struct job_end {
@@ -33,13 +34,6 @@ struct job_end {
 	__u64 cpu;	    /* job: its CPU with its descendants' */
 	bool taken;
 };
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 static bool ends_with(const char *s, const char *suffix)
 {

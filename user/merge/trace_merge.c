@@ -16,6 +16,7 @@
 #include "util/array_grow.h"
 #include "util/json_write.h"
 #include "merge/trace_merge.h"
+#include "util/base_name.h"
 #include "util/utf8.h"
 
 /* A relative ts or dur beyond this (microseconds, ~3000 years) is garbage. */
@@ -433,13 +434,6 @@ static long find_proc(const struct trace_merge *tm, __s64 pid, bool timed, __s64
 			near = i;
 	}
 	return near;
-}
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
 }
 
 /* A pid in the file name, e.g. "sh-4242.json": the last digit run that names a traced process. */

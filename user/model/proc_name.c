@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/proc_name.h"
+#include "model/tool_kind.h"
 #include "util/array_grow.h"
 #include "util/utf8.h"
 
@@ -35,41 +36,6 @@ static const char ellipsis[] = "\xe2\x80\xa6";
 #define ELLIPSIS_LEN (sizeof(ellipsis) - 1)
 /* "as -o foo.o": a step named by what it writes, in the words of its argv. */
 static const char output_mark[] = "-o ";
-
-/* What a program is, as far as naming its step goes. */
-enum tool {
-	TOOL_OTHER,	/* named by its source-file operands, if any */
-	TOOL_SHELL,	/* by its script or script file */
-	TOOL_CC_DRIVER, /* gcc, cc, clang: by input, else by output */
-	TOOL_CC_PROPER, /* cc1, cc1plus, clang -cc1: by input */
-	TOOL_ASSEMBLER, /* as: by input, by output when the input is a temporary */
-	TOOL_LINKER,	/* ld, collect2: by output */
-	TOOL_AR,	/* by the archive it writes */
-	TOOL_RANLIB,	/* by the archive it indexes */
-	TOOL_MAKE,	/* by the directory and kbuild obj= it works on */
-	TOOL_NINJA,	/* by -C */
-	TOOL_CMAKE,	/* by its -E command, -P script, --build directory, .cmake file */
-};
-
-static const struct {
-	const char *name;
-	enum tool tool;
-} tools[] = {
-	{ "sh", TOOL_SHELL },	      { "bash", TOOL_SHELL },	   { "dash", TOOL_SHELL },
-	{ "zsh", TOOL_SHELL },	      { "ash", TOOL_SHELL },	   { "ksh", TOOL_SHELL },
-	{ "mksh", TOOL_SHELL },	      { "cc", TOOL_CC_DRIVER },	   { "c++", TOOL_CC_DRIVER },
-	{ "gcc", TOOL_CC_DRIVER },    { "g++", TOOL_CC_DRIVER },   { "clang", TOOL_CC_DRIVER },
-	{ "clang++", TOOL_CC_DRIVER }, { "cpp", TOOL_CC_DRIVER },  { "gfortran", TOOL_CC_DRIVER },
-	{ "c89", TOOL_CC_DRIVER },    { "c99", TOOL_CC_DRIVER },   { "cc1", TOOL_CC_PROPER },
-	{ "cc1plus", TOOL_CC_PROPER }, { "cc1obj", TOOL_CC_PROPER }, { "cc1objplus", TOOL_CC_PROPER },
-	{ "f951", TOOL_CC_PROPER },   { "lto1", TOOL_CC_PROPER },  { "as", TOOL_ASSEMBLER },
-	{ "gas", TOOL_ASSEMBLER },    { "nasm", TOOL_ASSEMBLER },  { "yasm", TOOL_ASSEMBLER },
-	{ "ld", TOOL_LINKER },	      { "ld.bfd", TOOL_LINKER },   { "ld.gold", TOOL_LINKER },
-	{ "ld.lld", TOOL_LINKER },    { "lld", TOOL_LINKER },	   { "mold", TOOL_LINKER },
-	{ "collect2", TOOL_LINKER },  { "ar", TOOL_AR },	   { "ranlib", TOOL_RANLIB },
-	{ "make", TOOL_MAKE },	      { "gmake", TOOL_MAKE },	   { "ninja", TOOL_NINJA },
-	{ "samu", TOOL_NINJA },	      { "cmake", TOOL_CMAKE },
-};
 
 /*
  * Extensions of files a build step is "about".  Case matters: .C, .S, .F
@@ -380,52 +346,27 @@ struct name_dirs {
 	const char *build;
 };
 
-static enum tool lookup_tool(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
-		if (!strcmp(name, tools[i].name))
-			return tools[i].tool;
-	}
-	return TOOL_OTHER;
-}
-
 /*
- * What the program base (a basename) is: "gcc-12" and
- * "x86_64-linux-gnu-gcc" are gcc, "gcc-ar" and "llvm-ar" are ar.
+ * What img runs (model/tool_kind.h), which says how its step is named: a
+ * shell by its script or script file; a compiler driver by input, else by
+ * output; the compiler proper by input; an assembler by input, by output
+ * when the input is a temporary; a linker by output; ar by the archive it
+ * writes, ranlib by the one it indexes; make by the directory and kbuild
+ * obj= it works on; ninja by -C; cmake by its -E command, -P script,
+ * --build directory or .cmake file; anything else by its source-file
+ * operands, if any.
  */
-static enum tool tool_of(const char *base, size_t len)
-{
-	char name[64];
-	char *dash;
-	enum tool tool;
-
-	if (!len || len >= sizeof(name))
-		return TOOL_OTHER;
-	memcpy(name, base, len);
-	name[len] = '\0';
-	dash = strrchr(name, '-');
-	if (dash && dash[1] && strspn(dash + 1, "0123456789.") == strlen(dash + 1))
-		*dash = '\0'; /* a version suffix */
-	tool = lookup_tool(name);
-	dash = strrchr(name, '-');
-	if (tool == TOOL_OTHER && dash)
-		tool = lookup_tool(dash + 1); /* a target or toolchain prefix */
-	return tool;
-}
-
-static enum tool image_tool(const struct exec_image *img)
+static enum tool_kind image_tool(const struct exec_image *img)
 {
 	size_t len = 0;
 	const char *base = NULL;
-	enum tool tool;
+	enum tool_kind tool;
 
 	if (img->argc > 0 && img->argv[0])
 		base = path_basename(img->argv[0], &len);
 	if (!len && img->filename)
 		base = path_basename(img->filename, &len);
-	tool = tool_of(base, len);
+	tool = tool_kind__of(base, len);
 	/* "clang -cc1" is the compiler proper, "clang -cc1as" the assembler. */
 	if (tool == TOOL_CC_DRIVER && img->argc > 1 && img->argv[1]) {
 		if (!strcmp(img->argv[1], "-cc1"))
@@ -716,7 +657,7 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 	char *out = strdup(dir), *next;
 	const char *script, *file, *value;
 	struct script_cmd cmd = { 0 };
-	enum tool tool = image_tool(img);
+	enum tool_kind tool = image_tool(img);
 	size_t i;
 
 	if (!out)
@@ -965,7 +906,7 @@ static char *shown_path(const char *path, const struct name_dirs *dirs)
  * The source-file operands of a compiler-like step: the first, and in
  * *others how many more.  NULL when it has none.
  */
-static const char *source_operands(const struct exec_image *img, enum tool tool, size_t *others)
+static const char *source_operands(const struct exec_image *img, enum tool_kind tool, size_t *others)
 {
 	const char *first = NULL;
 	size_t i;
@@ -1063,7 +1004,7 @@ static char *output_detail(const char *path, const struct name_dirs *dirs)
  * operand and "+N more"; a compiler or assembler whose input is missing
  * or a temporary shows what it writes instead.  0 or -ENOMEM.
  */
-static int inputs_detail(const struct exec_image *img, enum tool tool, const struct name_dirs *dirs,
+static int inputs_detail(const struct exec_image *img, enum tool_kind tool, const struct name_dirs *dirs,
 			 char **detail)
 {
 	size_t others;
@@ -1146,7 +1087,7 @@ static int dir_change_detail(const struct exec_image *img, const struct name_dir
  * make and ninja: "-C dir" (the directory it works in, from the build's),
  * kbuild's "obj=dir", else "-f makefile".  0 or -ENOMEM.
  */
-static int make_detail(const struct exec_image *img, enum tool tool, const struct name_dirs *dirs,
+static int make_detail(const struct exec_image *img, enum tool_kind tool, const struct name_dirs *dirs,
 		       char **detail)
 {
 	const char *last_c = NULL, *obj = NULL, *file = NULL, *v;
@@ -1328,7 +1269,7 @@ whole:
 /* What follows the program in img's name, or *detail NULL.  0 or -ENOMEM. */
 static int image_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail)
 {
-	enum tool tool = image_tool(img);
+	enum tool_kind tool = image_tool(img);
 	const char *script, *file;
 
 	*detail = NULL;

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a build tool is, by its program's name: one table, read by the
+ * step names (model/proc_name.c), the job graph's runners
+ * (graph/schedule_sim.c) and the audit's job count (audit/audit.c).
+ */
+#ifndef BUILDBPF_MODEL_TOOL_KIND_H
+#define BUILDBPF_MODEL_TOOL_KIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum tool_kind {
+	TOOL_OTHER,	/* not a tool the table knows */
+	TOOL_SHELL,	/* sh, bash, dash, ... */
+	TOOL_CC_DRIVER, /* the compiler driver: cc, gcc, clang */
+	TOOL_CC_PROPER, /* the compiler itself: cc1, cc1plus, lto1 (and clang -cc1) */
+	TOOL_ASSEMBLER, /* as, nasm */
+	TOOL_LINKER,	/* ld, collect2, mold */
+	TOOL_AR,	/* the archiver */
+	TOOL_RANLIB,	/* indexes an archive */
+	TOOL_MAKE,	/* a runner: make, gmake */
+	TOOL_NINJA,	/* a runner: ninja, samu */
+	TOOL_CMAKE,	/* a generator that also runs commands (-E, -P, --build) */
+	TOOL_CACHE,	/* a cache or distributor in front of the driver: ccache, sccache, distcc, icecc */
+};
+
+/* The kind of exactly name (a base name, or a comm): no version or prefix taken off. */
+enum tool_kind tool_kind__lookup(const char *name);
+/*
+ * The kind of a program's base name of len bytes, as toolchains name
+ * their programs: "gcc-12" and "x86_64-linux-gnu-gcc" are gcc, "gcc-ar"
+ * and "llvm-ar" are ar.
+ */
+enum tool_kind tool_kind__of(const char *base, size_t len);
+/* A runner starts the build's jobs and waits for them: make, ninja. */
+bool tool_kind__is_runner(enum tool_kind kind);
+
+#endif /* BUILDBPF_MODEL_TOOL_KIND_H */

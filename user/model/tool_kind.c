@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What each build tool is (include/model/tool_kind.h): the one table. */
+#include <string.h>
+#include "model/tool_kind.h"
+
+static const struct {
+	const char *name;
+	enum tool_kind kind;
+} tools[] = {
+	{ "sh", TOOL_SHELL },	      { "bash", TOOL_SHELL },	   { "dash", TOOL_SHELL },
+	{ "zsh", TOOL_SHELL },	      { "ash", TOOL_SHELL },	   { "ksh", TOOL_SHELL },
+	{ "mksh", TOOL_SHELL },	      { "cc", TOOL_CC_DRIVER },	   { "c++", TOOL_CC_DRIVER },
+	{ "gcc", TOOL_CC_DRIVER },    { "g++", TOOL_CC_DRIVER },   { "clang", TOOL_CC_DRIVER },
+	{ "clang++", TOOL_CC_DRIVER }, { "cpp", TOOL_CC_DRIVER },  { "gfortran", TOOL_CC_DRIVER },
+	{ "c89", TOOL_CC_DRIVER },    { "c99", TOOL_CC_DRIVER },   { "cc1", TOOL_CC_PROPER },
+	{ "cc1plus", TOOL_CC_PROPER }, { "cc1obj", TOOL_CC_PROPER }, { "cc1objplus", TOOL_CC_PROPER },
+	{ "f951", TOOL_CC_PROPER },   { "lto1", TOOL_CC_PROPER },  { "as", TOOL_ASSEMBLER },
+	{ "gas", TOOL_ASSEMBLER },    { "nasm", TOOL_ASSEMBLER },  { "yasm", TOOL_ASSEMBLER },
+	{ "ld", TOOL_LINKER },	      { "ld.bfd", TOOL_LINKER },   { "ld.gold", TOOL_LINKER },
+	{ "ld.lld", TOOL_LINKER },    { "lld", TOOL_LINKER },	   { "mold", TOOL_LINKER },
+	{ "collect2", TOOL_LINKER },  { "ar", TOOL_AR },	   { "ranlib", TOOL_RANLIB },
+	{ "make", TOOL_MAKE },	      { "gmake", TOOL_MAKE },	   { "ninja", TOOL_NINJA },
+	{ "samu", TOOL_NINJA },	      { "cmake", TOOL_CMAKE },	   { "ccache", TOOL_CACHE },
+	{ "sccache", TOOL_CACHE },    { "distcc", TOOL_CACHE },	   { "icecc", TOOL_CACHE },
+};
+
+enum tool_kind tool_kind__lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
+		if (!strcmp(name, tools[i].name))
+			return tools[i].kind;
+	}
+	return TOOL_OTHER;
+}
+
+enum tool_kind tool_kind__of(const char *base, size_t len)
+{
+	char name[64];
+	char *dash;
+	enum tool_kind kind;
+
+	if (!len || len >= sizeof(name))
+		return TOOL_OTHER;
+	memcpy(name, base, len);
+	name[len] = '\0';
+	dash = strrchr(name, '-');
+	if (dash && dash[1] && strspn(dash + 1, "0123456789.") == strlen(dash + 1))
+		*dash = '\0'; /* a version suffix */
+	kind = tool_kind__lookup(name);
+	dash = strrchr(name, '-');
+	if (kind == TOOL_OTHER && dash)
+		kind = tool_kind__lookup(dash + 1); /* a target or toolchain prefix */
+	return kind;
+}
+
+bool tool_kind__is_runner(enum tool_kind kind)
+{
+	return kind == TOOL_MAKE || kind == TOOL_NINJA;
+}
