@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * buildbpf convert LOG -o TRACE and buildbpf report LOG: the outputs
+ * checked first, the recording read (main/recording.h), its side outputs
+ * written, then the report (report) or the trace and the report (convert).
+ */
+#include <unistd.h>
+#include "exit_status.h"
+#include "main/modes.h"
+#include "main/recording.h"
+#include "output/run_outputs.h"
+#include "report/run_report.h"
+
+/* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
+int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_atomic_t *stop)
+{
+	const struct recording_opts ropts = recording_opts__read(opts, stop);
+	struct run_outputs_spec spec = {
+		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
+		.summary_json = opts->summary_json,
+		.svg = opts->svg,
+		.force = opts->force,
+		.writer = run_as__user(ra),
+	};
+	const struct trace_dir no_dir = { .fd = -1 };
+	const struct merge_sources src = merge_sources__of(opts, &no_dir);
+	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
+	struct recording rec = {};
+	struct run_report report;
+	struct trace_meta meta;
+	const char *written;
+	int fd, exit_code = EXIT_FAILURE_SETUP;
+
+	fd = open_log(opts->log_path, ra);
+	if (fd < 0)
+		return EXIT_FAILURE_SETUP;
+	/* Checked before a long conversion, like before a build. */
+	if (run_outputs__prepare(&outs, &spec))
+		goto cleanup;
+	if (recording__read(&rec, fd, opts->log_path, &ropts))
+		goto check_stop;
+	run_outputs__write_side(&outs, rec.audit, &rec.rp);
+	if (opts->mode == CLI_REPORT) {
+		report = recording__report(&rec, replay__exit_code(&rec.rp), NULL, opts->verbose);
+		run_report__print(stdout, &report);
+		exit_code = 0;
+		goto cleanup;
+	}
+	recording__merge(&rec, &src, stop);
+	if (*stop)
+		goto check_stop;
+	recording__meta(&rec, &meta);
+	written = run_outputs__write_trace(&outs, rec.rp.model, &meta, false);
+	if (!written)
+		goto cleanup;
+	report = recording__report(&rec, replay__exit_code(&rec.rp), written, opts->verbose);
+	if (!opts->quiet)
+		run_report__print(stderr, &report);
+	exit_code = 0;
+	goto cleanup;
+check_stop:
+	if (*stop)
+		exit_code = say_stopped(*stop, NULL);
+cleanup:
+	run_outputs__free(&outs);
+	recording__free(&rec);
+	close(fd);
+	return exit_code;
+}
