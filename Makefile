@@ -103,7 +103,7 @@ $(BUILD_INFO): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)printf '#define BUILDBPF_COMMIT "%s"\n' '$(BUILDBPF_COMMIT)' > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
-$(BUILD)/user/cli/cli.o: $(BUILD_INFO)
+$(BUILD)/user/cli/cli_usage.o: $(BUILD_INFO)
 FORCE:
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)

@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cli_modes.h"
 #include "util/term_escape.h"
 
 enum {
