@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * buildbpf: runs a command unchanged and traces its whole process tree.
- * main() parses the command line and dispatches to the mode, one file each
- * (main/modes.h):
+ * main() parses the command line and dispatches to the mode, one file each:
  *
  *   trace    main/cmd_trace.c   record to a temporary event log, convert it
  *   record   main/cmd_record.c  only the event log
@@ -17,7 +16,11 @@
  */
 #include "cli/cli.h"
 #include "exit_status.h"
-#include "main/modes.h"
+#include "main/cmd_diff.h"
+#include "main/cmd_hosts.h"
+#include "main/cmd_read.h"
+#include "main/cmd_record.h"
+#include "main/cmd_trace.h"
 #include "main/stop.h"
 #include "main/tracing.h"
 #include "record/die_of_signal.h"

@@ -88,17 +88,9 @@ struct cli_opts {
  * printed to err), 0 when the program should exit successfully now (--help,
  * --version printed to out), > 0 to go on and trace opts->cmd_argv.  The
  * first argument names the mode; each mode's parser has its own option
- * table (cli/cli_modes.h).
+ * table (cli/cli_run.h, cli/cli_diff.h).
  */
 int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
 
-/* The --help text. */
-void cli__print_usage(FILE *out);
-/*
- * The build's part of --version, one "name: value" line each after the
- * first: the version, the git commit built from (commit NULL or "": not
- * built from a git checkout) and the libbpf it runs with.
- */
-void cli__print_version(FILE *out, const char *commit, const char *libbpf_version);
 
 #endif /* BUILDBPF_CLI_H */

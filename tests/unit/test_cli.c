@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "cli/cli.h"
+#include "cli/cli_usage.h"
 #include "events.h"
 #include "version.h"
 

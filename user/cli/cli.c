@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The command line: the first argument names the mode, whose own parser reads the rest (cli/cli_modes.h). */
+/* The command line: the first argument names the mode, whose own parser reads the rest (cli_run.c, cli_diff.c). */
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/cli_modes.h"
+#include "cli/cli_diff.h"
+#include "cli/cli_run.h"
 
 int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err)
 {

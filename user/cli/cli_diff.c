@@ -4,7 +4,8 @@
 #include <getopt.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/cli_modes.h"
+#include "cli/cli_diff.h"
+#include "cli/cli_usage.h"
 #include "util/term_escape.h"
 
 enum {

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/cli_modes.h"
+#include "cli/cli_run.h"
+#include "cli/cli_usage.h"
 #include "cli/cli_values.h"
 #include "merge/trace_merge.h"
 #include "events.h"

@@ -2,7 +2,7 @@
 /* The --help and --version texts, which every mode's parser prints. */
 #include <bpf/libbpf.h>
 #include "cli/cli.h"
-#include "cli/cli_modes.h"
+#include "cli/cli_usage.h"
 #include "version.h"
 /* BUILDBPF_COMMIT, written by the Makefile at build time. */
 #include "build_info.h"

@@ -12,7 +12,7 @@
 #include "diff/diff_report.h"
 #include "diff/fail_if.h"
 #include "exit_status.h"
-#include "main/modes.h"
+#include "main/cmd_diff.h"
 #include "main/recording.h"
 #include "output/run_outputs.h"
 #include "util/term_escape.h"

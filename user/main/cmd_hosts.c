@@ -9,7 +9,7 @@
 #include <string.h>
 #include "exit_status.h"
 #include "hosts/hosts.h"
-#include "main/modes.h"
+#include "main/cmd_hosts.h"
 #include "main/recording.h"
 #include "output/run_outputs.h"
 #include "report/hosts_report.h"

@@ -6,7 +6,7 @@
  */
 #include <unistd.h>
 #include "exit_status.h"
-#include "main/modes.h"
+#include "main/cmd_read.h"
 #include "main/recording.h"
 #include "output/run_outputs.h"
 #include "report/run_report.h"

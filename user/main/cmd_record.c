@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include "exit_status.h"
-#include "main/modes.h"
+#include "main/cmd_record.h"
 #include "main/tracing.h"
 #include "output/output.h"
 #include "record/trace_dir.h"

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "exit_status.h"
-#include "main/modes.h"
+#include "main/cmd_trace.h"
 #include "main/recording.h"
 #include "main/stop.h"
 #include "main/tracing.h"
