@@ -55,6 +55,8 @@ struct proc_instance {
 	bool unfinished; /* still running at trace end: end_ns is the trace end */
 	bool exit_record_lost; /* exited, but the status came from waitpid(): its
 				* exit record (and CPU totals) were lost */
+	bool fork_record_lost; /* seen first at its exec, its fork record lost:
+				* start_ns is that exec, later than the fork */
 	__u32 exit_status; /* wait(2) status word; valid when exited */
 	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
 	__u64 stime_ns;	   /* system CPU time */

@@ -21,11 +21,13 @@
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "report/chrome_trace.h"
+#include "model/lanes.h"
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
 #include "util/utf8.h"
 #include "lib/json_fields.h"
 #include "lib/seeded_random.h"
+#include "lib/synth.h"
 #include "lib/trace_rules.h"
 
 #define START_NS 5000000000000ull /* an arbitrary monotonic trace start */
@@ -664,6 +666,34 @@ Test(chrome_trace, exit_not_seen)
 	cr_assert(eq(str, (char *)str_field(args, "exit_status"), "unknown"));
 	cr_assert(eq(ptr, field(args, "exit_code"), NULL));
 	json_object_put(root);
+}
+
+/*
+ * From records: a process whose fork record was lost starts at its exec.
+ * The trace says so, as a lost-record count must tell its exec and exit
+ * records from those of a process whose fork arrived.
+ */
+Test(chrome_trace, a_process_first_seen_at_its_exec_says_its_fork_record_was_lost)
+{
+	struct model *m = model__new(100, MS(0));
+	struct json_object *root;
+
+	synth_exec(m, MS(1), 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	synth_fork(m, MS(2), 100, 101, 101, false);
+	synth_exec(m, MS(3), 101, 100, "/usr/bin/cc", (const char *[]){ "cc", NULL });
+	synth_exit(m, MS(4), 101, 101, true, 0);
+	synth_exec(m, MS(5), 102, 100, "/usr/bin/ld", (const char *[]){ "ld", NULL });
+	synth_exit(m, MS(6), 102, 102, true, 0);
+	synth_exit(m, MS(7), 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, MS(7)), 0));
+	lanes__assign_model(m); /* as replay does */
+	root = export(m, &default_meta);
+	cr_assert(json_object_get_boolean(field(args_of(must_find(root, "X", "process", "ld")), "fork_record_lost")));
+	cr_assert(eq(ptr, field(args_of(must_find(root, "X", "process", "cc")), "fork_record_lost"), NULL));
+	cr_assert(eq(ptr, field(args_of(must_find(root, "X", "process", "make")), "fork_record_lost"), NULL),
+		  "the command's fork is buildbpf's own, never traced");
+	json_object_put(root);
+	model__free(m);
 }
 
 /* Inside a new PID namespace: ns_pid in args, only where it tells something. */

@@ -333,6 +333,8 @@ Test(model, exec_without_a_seen_fork_starts_an_instance)
 	const struct proc_instance *p = find_proc(m, 150, 0);
 	cr_assert(p != NULL);
 	cr_assert(not(p->forked));
+	cr_assert(p->fork_record_lost);
+	cr_assert(not(m->procs[m->root].fork_record_lost), "the command's fork is never traced, not lost");
 	cr_assert(eq(long, p->parent, m->root));
 	cr_assert(eq(sz, m->stats.orphan_events, 2));
 	model__free(m);

@@ -343,12 +343,14 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	if (idx < 0) {
 		/* Seen first at exec: the root (forked before tracing began) or
 		 * a process whose fork record was dropped. */
-		if (e->hdr.tgid != m->root_pid)
-			m->stats.orphan_events++;
 		idx = new_instance(m, e->hdr.tgid, e->ppid, e->hdr.ts_ns, false);
 		if (idx < 0)
 			return idx;
 		copy_comm(m->procs[idx].comm, e->comm);
+		if (e->hdr.tgid != m->root_pid) {
+			m->stats.orphan_events++;
+			m->procs[idx].fork_record_lost = true;
+		}
 	}
 	p = &m->procs[idx];
 	/* The name the image gave it (cc1), not the one inherited at fork (gcc). */

@@ -638,6 +638,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = json_put_bool(args, "unfinished", true);
 	if (!err && p->exit_record_lost)
 		err = json_put_bool(args, "exit_record_lost", true);
+	if (!err && p->fork_record_lost)
+		err = json_put_bool(args, "fork_record_lost", true);
 	/* --attach: running before the trace; its CPU times are the traced part. */
 	if (!err && p->found)
 		err = json_put_bool(args, "started_before_trace", p->ran_before_ns > 0) ?:
