@@ -9,6 +9,7 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -143,15 +144,30 @@ void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[])
 	argv[n] = NULL;
 }
 
+/* The kernel's struct sigaction (x86-64): no restorer is needed for SIG_DFL or SIG_IGN. */
+struct kernel_sigaction {
+	void (*handler)(int);
+	unsigned long flags;
+	void (*restorer)(void);
+	unsigned long mask;
+};
+
 void bb_set_signals(const struct bb_signals *caller)
 {
 	sigset_t none;
 	int sig;
 
 	sigemptyset(&none);
-	/* SIGKILL and SIGSTOP refuse; every other signal takes it. */
-	for (sig = 1; sig < NSIG; sig++)
-		signal(sig, caller && sigismember(&caller->ignored, sig) == 1 ? SIG_IGN : SIG_DFL);
+	/* SIGKILL and SIGSTOP refuse; every other signal takes it.  Through the
+	 * system call, not sigaction(): glibc refuses its own signals (32, 33),
+	 * and sudo leaves 32 ignored, which every exec would hand down. */
+	for (sig = 1; sig < NSIG; sig++) {
+		struct kernel_sigaction ksa = { .handler = SIG_DFL };
+
+		if (caller && sigismember(&caller->ignored, sig) == 1)
+			ksa.handler = SIG_IGN;
+		syscall(SYS_rt_sigaction, sig, &ksa, NULL, sizeof(ksa.mask));
+	}
 	sigprocmask(SIG_SETMASK, caller ? &caller->blocked : &none, NULL);
 }
 
