@@ -1028,7 +1028,8 @@ static int nest_writer(struct trace_merge *tm, const struct nest_kids *nk, const
 	stack = malloc((n + nr_kids) * sizeof(*stack));
 	if (!items || !stack)
 		goto cleanup;
-	memcpy(items + n, kids, nr_kids * sizeof(*items));
+	if (nr_kids) /* kids is NULL when there are none */
+		memcpy(items + n, kids, nr_kids * sizeof(*items));
 	for (i = 0; i < n; i++) {
 		struct merged_event *ev = &tm->events[idx[i]];
 		__s64 ts = ev->ts, end = ev->ts + ev->dur;
