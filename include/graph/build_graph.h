@@ -40,6 +40,17 @@ struct graph_edge {
 	const char *path;
 };
 
+/*
+ * A rename that moved a file the build wrote: its process became a writer
+ * of the file now at new_path.  Strings are owned by the file log.
+ */
+struct graph_rename {
+	size_t proc; /* index in model->procs */
+	__u64 ts_ns;
+	const char *moved_path; /* the moved file's path, as its last write before opened it */
+	const char *old_path, *new_path; /* as the process passed them */
+};
+
 /* Files a process opened, from the kernel's counters (sent at its end). */
 struct graph_proc_files {
 	__u32 opened, written;
@@ -80,7 +91,8 @@ struct build_graph {
 	struct critical_step *path;	     /* oldest first */
 	size_t nr_path;
 	__u64 path_ns;	     /* the steps' time summed: the path's length */
-	size_t nr_renames_matched; /* renames that made their process a writer */
+	struct graph_rename *renames; /* the renames that made their process a writer, by time */
+	size_t nr_renames_matched;
 	size_t unmatched;    /* file records of no known process */
 	size_t file_records; /* file records replay accepted, malformed ones included */
 	/* What-if: the build's jobs and their data edges (graph/schedule_sim.h),

@@ -256,7 +256,7 @@ static int collect_execs(struct work *w)
  */
 static int collect_accesses(struct work *w, struct build_graph *g, const struct file_log *fl)
 {
-	size_t i, nr_opens = 0;
+	size_t i, nr_opens = 0, cap_renames = 0;
 
 	for (i = 0; i < fl->nr_opens; i++) {
 		const struct file_open *o = &fl->opens[i];
@@ -288,9 +288,11 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 		if (!o)
 			continue;
 		a = (struct access){ r->ts_ns, o->ino, o->dev, true, (size_t)p, 0, NULL };
-		if (push_access(w, &a))
+		if (push_access(w, &a) || array_grow((void **)&g->renames, &cap_renames, g->nr_renames_matched + 1,
+						      sizeof(*g->renames)))
 			return -ENOMEM;
-		g->nr_renames_matched++;
+		g->renames[g->nr_renames_matched++] =
+			(struct graph_rename){ (size_t)p, r->ts_ns, o->path, r->old_path, r->new_path };
 	}
 	return collect_execs(w);
 }
@@ -739,6 +741,7 @@ void build_graph__free(struct build_graph *g)
 	if (!g)
 		return;
 	free(g->files);
+	free(g->renames);
 	free(g->edges);
 	free(g->proc_files);
 	free(g->proc_input);

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The race finder from synthetic records (no root): each kind found with its
+ * file, steps and times, and each thing that is no race left alone.  make
+ * (pid 100) runs the jobs in /src; a job is a child of the runner.
+ */
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/build_graph.h"
+#include "graph/races.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define DEV 8
+#define ROOT 100
+
+struct fixture {
+	struct model *m;
+	struct file_log *fl;
+	struct build_graph g;
+	struct races r;
+};
+
+/* A file use: pid opened path (inode ino) at `at` ms. */
+struct use {
+	__u64 at;
+	__u32 pid;
+	__u64 ino;
+	bool write;
+	const char *path;
+};
+
+/* A process: pid, child of parent, runs argv[0] during [start, end] ms. */
+struct step {
+	__u32 pid, parent;
+	const char *argv[4];
+	__u64 start, end;
+};
+
+static void begin(struct fixture *f, const char *runner)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(ROOT, 0);
+	f->fl = file_log__new();
+	cr_assert(f->m && f->fl);
+	cr_assert(eq(int, model__set_cwd(f->m, "/src"), 0));
+	synth_exec(f->m, 1, ROOT, 1, runner, (const char *[]){ runner, "-j8", NULL });
+}
+
+static void steps(struct fixture *f, const struct step *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		synth_fork(f->m, s[i].start * MS, s[i].parent, s[i].pid, s[i].pid, false);
+		synth_exec(f->m, s[i].start * MS + 1, s[i].pid, s[i].parent, s[i].argv[0], s[i].argv);
+		synth_exit(f->m, s[i].end * MS, s[i].pid, s[i].pid, true, 0);
+	}
+}
+
+static void uses(struct fixture *f, const struct use *u, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		synth_file_open(f->fl, u[i].at * MS, u[i].pid, DEV, u[i].ino, u[i].write, u[i].path);
+}
+
+#define STEPS(f, s) steps(f, s, sizeof(s) / sizeof(s[0]))
+#define USES(f, u) uses(f, u, sizeof(u) / sizeof(u[0]))
+
+static void find(struct fixture *f, __u64 end_ms)
+{
+	synth_exit(f->m, end_ms * MS, ROOT, ROOT, true, 0);
+	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	cr_assert(eq(int, races__find(&f->r, f->m, f->fl, &f->g), 0));
+}
+
+static void end(struct fixture *f)
+{
+	races__free(&f->r);
+	build_graph__free(&f->g);
+	file_log__free(f->fl);
+	model__free(f->m);
+}
+
+static __u32 pid_of(const struct fixture *f, size_t proc)
+{
+	return f->m->procs[proc].pid;
+}
+
+/* gen (job A) writes out.h; cat (job B), started while gen still ran, reads it later. */
+Test(races, read_while_being_written_names_the_file_the_steps_and_the_times)
+{
+	static const struct step s[] = {
+		{ 101, ROOT, { "/bin/gen", "out.h", NULL }, 2, 500 },
+		{ 102, ROOT, { "/bin/cat", "out.h", NULL }, 3, 1200 },
+	};
+	static const struct use u[] = { { 400, 101, 7, true, "src/out.h" }, { 1100, 102, 7, false, "src/out.h" },
+					{ 1101, 102, 7, false, "src/out.h" } };
+	struct fixture f;
+	const struct race *x;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 1300);
+	cr_assert(eq(sz, f.r.nr, 1), "one race, however often it was read");
+	x = &f.r.items[0];
+	cr_assert(eq(int, x->kind, RACE_READ_WHILE_WRITTEN));
+	cr_assert(eq(str, x->file, "out.h"));
+	cr_assert(eq(u32, pid_of(&f, x->writer_step), 101));
+	cr_assert(eq(u32, pid_of(&f, x->other_step), 102));
+	cr_assert(eq(u32, pid_of(&f, x->writer_proc), 101));
+	cr_assert(eq(u64, x->write_ns, 400 * MS));
+	cr_assert(eq(u64, x->other_ns, 1100 * MS));
+	cr_assert_not(x->by_rename);
+	cr_assert(eq(str, x->advice, "`cat out.h` needs `out.h` from `gen out.h`: add it as a prerequisite of `cat "
+				     "out.h`'s target"));
+	end(&f);
+}
+
+Test(races, a_declared_dependency_is_no_race)
+{
+	/* cat started after gen's job ended: make waited for it. */
+	static const struct step s[] = {
+		{ 101, ROOT, { "/bin/gen", NULL }, 2, 500 },
+		{ 102, ROOT, { "/bin/cat", NULL }, 501, 1200 },
+	};
+	static const struct use u[] = { { 400, 101, 7, true, "src/out.h" }, { 600, 102, 7, false, "src/out.h" } };
+	struct fixture f;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 1300);
+	cr_assert(eq(sz, f.r.nr, 0));
+	cr_assert(eq(sz, f.g.nr_edges, 1), "the edge is there, and declared");
+	end(&f);
+}
+
+/*
+ * gen1 wrote out.h early (the kernel records later reads of it); cat reads
+ * it; gen2, running beside cat, rewrites it afterwards.
+ */
+Test(races, read_before_written_needs_a_write_earlier_in_the_build)
+{
+	static const struct step s[] = {
+		{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
+		{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
+		{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
+	};
+	static const struct use u[] = { { 50, 103, 7, true, "src/out.h" },
+					{ 300, 102, 7, false, "src/out.h" },
+					{ 800, 101, 7, true, "src/out.h" } };
+	struct fixture f;
+	const struct race *x;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 1100);
+	cr_assert(eq(sz, f.r.nr, 1));
+	x = &f.r.items[0];
+	cr_assert(eq(int, x->kind, RACE_READ_BEFORE_WRITTEN));
+	cr_assert(eq(str, x->file, "out.h"));
+	cr_assert(eq(u32, pid_of(&f, x->writer_step), 101));
+	cr_assert(eq(u32, pid_of(&f, x->other_step), 102));
+	cr_assert(eq(u64, x->write_ns, 800 * MS));
+	cr_assert(eq(u64, x->other_ns, 300 * MS));
+	end(&f);
+}
+
+/* As above, but gen2 writes out.h.tmp and renames it onto out.h (from a subdirectory's view). */
+Test(races, read_before_replaced_by_a_rename)
+{
+	static const struct step s[] = {
+		{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
+		{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
+		{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
+	};
+	static const struct use u[] = { { 50, 103, 7, true, "src/inc/out.h" },
+					{ 300, 102, 7, false, "src/inc/out.h" },
+					{ 700, 101, 8, true, "src/inc/out.h.tmp" } };
+	struct fixture f;
+	const struct race *x;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	synth_file_rename(f.fl, 800 * MS, 101, "../inc/out.h.tmp", "./../inc/out.h");
+	find(&f, 1100);
+	cr_assert(eq(sz, f.r.nr, 1));
+	x = &f.r.items[0];
+	cr_assert(eq(int, x->kind, RACE_READ_BEFORE_WRITTEN));
+	cr_assert(eq(str, x->file, "inc/out.h"));
+	cr_assert(x->by_rename);
+	cr_assert(eq(u64, x->write_ns, 800 * MS));
+	cr_assert(eq(sz, f.r.renames_unresolved, 0));
+	end(&f);
+}
+
+Test(races, written_twice_by_concurrent_jobs_but_not_by_ordered_ones)
+{
+	static const struct step s[] = {
+		{ 101, ROOT, { "/bin/gen1", NULL }, 1, 500 },
+		{ 102, ROOT, { "/bin/gen2", NULL }, 50, 600 },
+		{ 103, ROOT, { "/bin/gen3", NULL }, 700, 800 }, /* after both */
+	};
+	static const struct use u[] = { { 100, 101, 7, true, "src/out.h" },
+					{ 400, 102, 7, true, "src/out.h" },
+					{ 750, 103, 7, true, "src/out.h" } };
+	struct fixture f;
+	const struct race *x;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 900);
+	cr_assert(eq(sz, f.r.nr, 1));
+	x = &f.r.items[0];
+	cr_assert(eq(int, x->kind, RACE_WRITTEN_TWICE));
+	cr_assert(eq(u32, pid_of(&f, x->writer_step), 101));
+	cr_assert(eq(u32, pid_of(&f, x->other_step), 102));
+	cr_assert(eq(u64, x->write_ns, 100 * MS));
+	cr_assert(eq(u64, x->other_ns, 400 * MS));
+	cr_assert(eq(str, x->advice, "`gen1` and `gen2` both write `out.h`: let one target write it, or order the two"));
+	end(&f);
+}
+
+/*
+ * Two concurrent jobs only read what make wrote before them, and each
+ * keeps a temporary file of its own, the second under the first's freed
+ * inode: nothing is a race.
+ */
+Test(races, files_only_read_and_a_jobs_own_temporaries_are_no_race)
+{
+	static const struct step s[] = {
+		{ 101, ROOT, { "/bin/sh", "-c", "cc -c a.c", NULL }, 2, 500 },
+		{ 201, 101, { "/usr/lib/cc1", "a.c", NULL }, 3, 200 },
+		{ 202, 101, { "/usr/bin/as", NULL }, 201, 490 },
+		{ 102, ROOT, { "/bin/sh", "-c", "cc -c b.c", NULL }, 3, 600 },
+		{ 203, 102, { "/usr/lib/cc1", "b.c", NULL }, 4, 300 },
+		{ 204, 102, { "/usr/bin/as", NULL }, 301, 590 },
+	};
+	static const struct use u[] = {
+		{ 1, ROOT, 5, true, "src/config.h" },	{ 10, 201, 5, false, "src/config.h" },
+		{ 11, 203, 5, false, "src/config.h" },	{ 150, 201, 9, true, "tmp/cc1.s" },
+		{ 250, 202, 9, false, "tmp/cc1.s" },	{ 320, 204, 9, true, "tmp/cc2.s" },
+		{ 350, 204, 9, false, "tmp/cc2.s" },	{ 480, 202, 10, true, "src/a.o" },
+		{ 580, 204, 11, true, "src/b.o" },
+	};
+	struct fixture f;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 700);
+	cr_assert(eq(sz, f.g.jobs.nr_jobs, 2));
+	cr_assert(eq(sz, f.r.nr, 0));
+	end(&f);
+}
+
+/*
+ * ninja's bookkeeping: each compile writes its .d file, ninja reads and
+ * deletes it, the next one reuses the inode; ninja writes .ninja_log and
+ * .ninja_deps.
+ */
+Test(races, a_runners_bookkeeping_is_no_race)
+{
+	static const struct step s[] = {
+		{ 101, ROOT, { "/usr/bin/cc", "-c", "a.c", NULL }, 2, 500 },
+		{ 102, ROOT, { "/usr/bin/cc", "-c", "b.c", NULL }, 3, 600 },
+	};
+	static const struct use u[] = {
+		{ 400, 101, 7, true, "src/a.o.d" },	 { 501, ROOT, 7, false, "src/a.o.d" },
+		{ 502, ROOT, 8, true, "src/.ninja_log" }, { 503, ROOT, 9, true, "src/.ninja_deps" },
+		{ 550, 102, 7, true, "src/b.o.d" },
+		{ 601, ROOT, 7, false, "src/b.o.d" },	 { 602, ROOT, 8, true, "src/.ninja_log" },
+	};
+	struct fixture f;
+
+	begin(&f, "/usr/bin/ninja");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 700);
+	cr_assert(eq(sz, f.g.jobs.nr_jobs, 2));
+	cr_assert(eq(sz, f.r.nr, 0));
+	end(&f);
+}
+
+/* Recursive make: the jobs of two sub-makes race; the sub-makes themselves are no steps. */
+Test(races, jobs_of_two_sub_makes_race_as_any_two_jobs)
+{
+	static const struct step s[] = {
+		{ 110, ROOT, { "/usr/bin/make", "-C", "gen", NULL }, 1, 600 },
+		{ 111, ROOT, { "/usr/bin/make", "-C", "use", NULL }, 2, 1300 },
+		{ 101, 110, { "/bin/gen", "out.h", NULL }, 5, 500 },
+		{ 102, 111, { "/bin/cat", "../gen/out.h", NULL }, 6, 1200 },
+	};
+	static const struct use u[] = { { 400, 101, 7, true, "src/gen/out.h" },
+					{ 1100, 102, 7, false, "src/gen/out.h" } };
+	struct fixture f;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 1400);
+	cr_assert(eq(sz, f.r.nr, 1));
+	cr_assert(eq(int, f.r.items[0].kind, RACE_READ_WHILE_WRITTEN));
+	cr_assert(eq(str, f.r.items[0].file, "gen/out.h"));
+	cr_assert(eq(u32, pid_of(&f, f.r.items[0].writer_step), 101));
+	cr_assert(eq(u32, pid_of(&f, f.r.items[0].other_step), 102));
+	end(&f);
+}
+
+/* Without a runner there are no jobs, so no races: a script's steps are in its own order. */
+Test(races, no_runner_no_jobs_no_races)
+{
+	static const struct step s[] = {
+		{ 101, ROOT, { "/bin/gen", NULL }, 2, 500 },
+		{ 102, ROOT, { "/bin/cat", NULL }, 3, 1200 },
+	};
+	static const struct use u[] = { { 400, 101, 7, true, "src/out.h" }, { 1100, 102, 7, false, "src/out.h" } };
+	struct fixture f;
+
+	begin(&f, "/bin/sh");
+	STEPS(&f, s);
+	USES(&f, u);
+	find(&f, 1300);
+	cr_assert(eq(sz, f.g.jobs.nr_jobs, 0));
+	cr_assert(eq(sz, f.r.nr, 0));
+	end(&f);
+}
+
+/*
+ * Renames whose target is worked out from a file system mounted elsewhere
+ * (the kernel spells /tmp's files from its own root), and one that cannot
+ * be (one path absolute, one relative): counted, not guessed.
+ */
+Test(races, rename_targets_across_a_mount_and_unresolved_ones)
+{
+	static const struct step s[] = {
+		{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
+		{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
+		{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
+	};
+	static const struct use u[] = { { 50, 103, 7, true, "x" },
+					{ 300, 102, 7, false, "x" },
+					{ 700, 101, 8, true, "x.tmp" },
+					{ 710, 101, 9, true, "y.tmp" } };
+	struct fixture f;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	synth_file_rename(f.fl, 800 * MS, 101, "/tmp/x.tmp", "/tmp/x");
+	synth_file_rename(f.fl, 810 * MS, 101, "y.tmp", "/tmp/y");
+	find(&f, 1100);
+	cr_assert(eq(sz, f.r.nr, 1));
+	cr_assert(eq(str, f.r.items[0].file, "/x"));
+	cr_assert(f.r.items[0].by_rename);
+	cr_assert(eq(sz, f.r.renames_unresolved, 1));
+	end(&f);
+}
