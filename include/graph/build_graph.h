@@ -20,6 +20,7 @@
 #include <linux/types.h>
 #include "model/file_log.h"
 #include "model/model.h"
+#include "graph/races.h"
 #include "graph/schedule_sim.h"
 
 /* A file the build wrote: an inode, shown by the last path seen for it. */
@@ -100,6 +101,8 @@ struct build_graph {
 	 * SLACK_NONE for runners and processes outside any job). */
 	struct job_graph jobs;
 	__u64 *proc_slack_ns;
+	/* Undeclared dependencies between the jobs (graph/races.h). */
+	struct races races;
 };
 
 /* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */

@@ -10,6 +10,8 @@
  *   ... r.items[0 .. r.nr) ...
  *   races__free(&r);
  *
+ * build_graph__compute() runs it last: graph->races.
+ *
  * A job is what a runner started in a slot, with all its processes
  * (graph/schedule_sim.h); a file is a path (a rename onto a path writes
  * it).  For two jobs A != B:
@@ -37,9 +39,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "graph/build_graph.h"
 #include "model/file_log.h"
 #include "model/model.h"
+
+struct build_graph;
 
 enum race_kind {
 	RACE_READ_WHILE_WRITTEN = 0,

@@ -726,7 +726,8 @@ int build_graph__compute(struct build_graph *g, const struct model *m, const str
 			goto out;
 		count_files(&w, g, fl);
 	}
-	if (index_tree(&w) || subtree_inputs(&w, g) || walk_critical_path(&w, g) || compute_slack(g, m))
+	if (index_tree(&w) || subtree_inputs(&w, g) || walk_critical_path(&w, g) || compute_slack(g, m) ||
+	    races__find(&g->races, m, fl, g))
 		goto out;
 	err = 0;
 out:
@@ -748,5 +749,6 @@ void build_graph__free(struct build_graph *g)
 	free(g->path);
 	job_graph__free(&g->jobs);
 	free(g->proc_slack_ns);
+	races__free(&g->races);
 	memset(g, 0, sizeof(*g));
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "graph/build_graph.h"
 #include "graph/races.h"
 #include "model/proc_index.h"
 #include "model/proc_name.h"
@@ -261,13 +262,13 @@ static char *advice_text(enum race_kind kind, const char *file, const char *a, c
 
 	switch (kind) {
 	case RACE_READ_WHILE_WRITTEN:
-		n = asprintf(&s, "`%s` needs `%s` from `%s`: add it as a prerequisite of `%s`'s target", b, file, a, b);
+		n = asprintf(&s, "`%s` needs `%s` from `%s`: add `%s` as a prerequisite of its target", b, file, a, file);
 		break;
 	case RACE_READ_BEFORE_WRITTEN:
 		n = asprintf(&s,
-			     "`%s` read `%s` before `%s` rewrote it: if it needs the new one, add it as a prerequisite of `%s`'s "
-			     "target; else make `%s`'s target wait for `%s`'s",
-			     b, file, a, b, a, b);
+			     "`%s` read `%s` before `%s` rewrote it: declare their order (`%s` a prerequisite of the "
+			     "reader's target, or the reader's output one of the writer's)",
+			     b, file, a, file);
 		break;
 	default:
 		n = asprintf(&s, "`%s` and `%s` both write `%s`: let one target write it, or order the two", a, b, file);
