@@ -4,12 +4,18 @@
  * file, steps and times, and each thing that is no race left alone.  make
  * (pid 100) runs the jobs in /src; a job is a child of the runner.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "graph/build_graph.h"
 #include "graph/races.h"
 #include "lib/synth.h"
+#include "lib/synth_build.h"
+#include "report/audit_json.h"
+#include "report/audit_report.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -364,4 +370,60 @@ Test(races, rename_targets_across_a_mount_and_unresolved_ones)
 	cr_assert(f.r.items[0].by_rename);
 	cr_assert(eq(sz, f.r.renames_unresolved, 1));
 	end(&f);
+}
+
+/* The audit says it in one line, then what to declare; the JSON lists it. */
+static char *audit_text(const struct synth_build *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	audit_report__print(out, &b->a, b->m, false);
+	fclose(out);
+	return text;
+}
+
+static void planted(struct synth_build *b, __u64 reader_start_ms)
+{
+	synth_build__start(b, 100, "/w");
+	synth_build__proc(b, 101, 100, "/usr/bin/gen", (const char *const[]){ "gen", "out.h", NULL }, 10, 200, 5);
+	synth_build__proc(b, 102, 100, "/bin/cat", (const char *const[]){ "cat", "out.h", NULL }, reader_start_ms,
+			  1200, 5);
+	synth_build__file(b, 101, 150, 7, true, "w/out.h");
+	synth_build__file(b, 102, 1100, 7, false, "w/out.h");
+	synth_build__finish(b, 1300);
+}
+
+Test(races, the_audit_line_and_the_json_array)
+{
+	struct synth_build b;
+	struct json_object *o, *arr, *x;
+	char *text;
+
+	planted(&b, 20);
+	text = audit_text(&b);
+	cr_assert(strstr(text, "buildbpf: races? 1 undeclared dependency: out.h read while being written\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "`cat out.h` needs `out.h` from `gen out.h`") != NULL, "%s", text);
+	free(text);
+	o = audit_json__new(&b.a, b.m);
+	cr_assert(not(eq(ptr, o, NULL)));
+	arr = json_object_object_get(o, "races");
+	cr_assert(eq(sz, json_object_array_length(arr), 1));
+	x = json_object_array_get_idx(arr, 0);
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(x, "kind")), "read_while_written"));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(x, "file")), "out.h"));
+	cr_assert(eq(int, json_object_get_int(json_object_object_get(json_object_object_get(x, "other"), "pid")), 102));
+	json_object_put(o);
+	synth_build__free(&b);
+
+	planted(&b, 201); /* cat's job after gen's: declared */
+	text = audit_text(&b);
+	cr_assert(strstr(text, "buildbpf: races? none seen among 2 jobs\n") != NULL, "%s", text);
+	free(text);
+	o = audit_json__new(&b.a, b.m);
+	cr_assert(eq(sz, json_object_array_length(json_object_object_get(o, "races")), 0));
+	json_object_put(o);
+	synth_build__free(&b);
 }

@@ -14,6 +14,8 @@
 #define ANSWER_CHAIN_STEPS 3
 /* Serial phases named as the thing to speed up. */
 #define ANSWER_PHASES_MAX 2
+/* Races named, each with what to declare. */
+#define ANSWER_RACES_MAX 5
 
 static bool holds_answer_share(__u64 ns, __u64 wall)
 {
@@ -367,6 +369,51 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 	}
 }
 
+/*
+ * Undeclared dependencies between the jobs (graph/races.h): how many and on
+ * which files, then per race what to declare and when the two met.  Only
+ * with a build graph: the file records are what shows them.
+ */
+static void put_races(FILE *out, const struct audit *a, const struct model *m)
+{
+	const struct races *r = a->graph ? &a->graph->races : NULL;
+	struct report_line l;
+	size_t i;
+	FILE *f;
+
+	if (!r)
+		return;
+	f = report_line__begin(&l, out);
+	if (!a->graph->jobs.nr_jobs) {
+		fputs("races? none looked for: no make or ninja ran jobs", f);
+	} else if (!r->nr) {
+		fprintf(f, "races? none seen among %zu jobs", a->graph->jobs.nr_jobs);
+	} else {
+		fprintf(f, "races? %zu undeclared dependenc%s:", r->nr, r->nr == 1 ? "y" : "ies");
+		for (i = 0; i < r->nr && i < ANSWER_RACES_MAX; i++) {
+			fputs(i ? ", " : " ", f);
+			report_put_name(f, r->items[i].file, REPORT_NAME_MAX);
+			fprintf(f, " %s", race_kind__name(r->items[i].kind));
+		}
+		if (r->nr > ANSWER_RACES_MAX)
+			fprintf(f, ", and %zu more (--summary-json lists them)", r->nr - ANSWER_RACES_MAX);
+	}
+	report_line__end(&l);
+	for (i = 0; i < r->nr && i < ANSWER_RACES_MAX; i++) {
+		const struct race *x = &r->items[i];
+
+		f = report_line__begin(&l, out);
+		fputs("  ", f);
+		report_put_name(f, x->advice, 4 * REPORT_NAME_MAX + 80);
+		fprintf(f, " (pids %u and %u, at ", m->procs[x->writer_step].pid, m->procs[x->other_step].pid);
+		report_put_sec(f, x->write_ns - m->start_ns);
+		fputs(" and ", f);
+		report_put_sec(f, x->other_ns - m->start_ns);
+		fputc(')', f);
+		report_line__end(&l);
+	}
+}
+
 void audit_answers__print(FILE *out, const struct audit *a, const struct model *m)
 {
 	put_parallel(out, a);
@@ -377,4 +424,5 @@ void audit_answers__print(FILE *out, const struct audit *a, const struct model *
 	put_speed_up(out, a, m);
 	whatif_report__answer(out, a, m);
 	jobs_fit_report__print(out, &a->fit, m);
+	put_races(out, a, m);
 }

@@ -227,6 +227,46 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 	return json_done(o, err);
 }
 
+/* One step of a race: the job's process, its name and lifetime. */
+static struct json_object *new_race_step(const struct model *m, const struct job_graph *jg, size_t job,
+					 size_t step, const char *name)
+{
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	err = json_put_clean_str(o, "name", name) ?:
+	      json_put_int(o, "pid", m->procs[step].pid) ?:
+	      json_put_ms(o, "start_ms", jg->jobs[job].start_ns - m->start_ns) ?:
+	      json_put_ms(o, "end_ms", jg->jobs[job].end_ns - m->start_ns);
+	return json_done(o, err);
+}
+
+/* races: undeclared dependencies between jobs (graph/races.h); null without a build graph. */
+static struct json_object *new_races(const struct audit *a, const struct model *m)
+{
+	const struct races *r = &a->graph->races;
+	const struct job_graph *jg = &a->graph->jobs;
+	struct json_object *arr = json_object_new_array(), *p;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < r->nr; i++) {
+		const struct race *x = &r->items[i];
+
+		p = json_object_new_object();
+		err = json_put_str(p, "kind", race_kind__key(x->kind)) ?:
+		      json_put_clean_str(p, "file", x->file) ?:
+		      json_put(p, "writer", new_race_step(m, jg, x->writer_job, x->writer_step, x->writer_name)) ?:
+		      json_put(p, "other", new_race_step(m, jg, x->other_job, x->other_step, x->other_name)) ?:
+		      json_put_ms(p, "write_ms", x->write_ns - m->start_ns) ?:
+		      json_put_ms(p, "other_ms", x->other_ns - m->start_ns) ?:
+		      json_put_bool(p, "by_rename", x->by_rename) ?:
+		      json_put_clean_str(p, "advice", x->advice);
+		err = json_append(arr, json_done(p, err));
+	}
+	return json_done(arr, err);
+}
+
 /* what_if: the jobs replayed on slots; null without a build graph or jobs. */
 static struct json_object *new_what_if(const struct audit *a)
 {
@@ -535,7 +575,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "outside_wait", new_outside_wait(a, m)) ?:
 	      json_put(o, "io", new_io(a, m)) ?:
 	      (a->whatif.known ? json_put(o, "what_if", new_what_if(a)) : json_put_null(o, "what_if")) ?:
-	      (a->starts ? json_put(o, "start_waits", new_start_waits(a->starts)) : json_put_null(o, "start_waits"));
+	      (a->starts ? json_put(o, "start_waits", new_start_waits(a->starts)) : json_put_null(o, "start_waits")) ?:
+	      (a->graph ? json_put(o, "races", new_races(a, m)) : json_put_null(o, "races"));
 	return json_done(o, err);
 }
 
