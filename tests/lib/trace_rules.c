@@ -103,7 +103,7 @@ static void check_counter_args(struct json_object *ev)
 	}
 }
 
-/* Rules 2, 3, 7 and 8 on one event; our writer uses no phase but M, X, C, s and f. */
+/* Rules 2, 3, 7 and 8 on one event; our writer uses no phase but M, X, C, i (races), s and f. */
 static void check_event_fields(const struct track_names *names, struct json_object *ev)
 {
 	const char *ph = str_field(ev, "ph");
@@ -134,6 +134,9 @@ static void check_event_fields(const struct track_names *names, struct json_obje
 		cr_assert(ge(i64, int_field(ev, "dur"), 0), "rule 3: negative dur");
 	else if (!strcmp(ph, "C"))
 		check_counter_args(ev);
+	else if (!strcmp(ph, "i"))
+		cr_assert(strchr("gpt", str_field(ev, "s")[0]) && strlen(str_field(ev, "s")) == 1,
+			  "rule 7: instant scope %s", str_field(ev, "s"));
 	else
 		cr_assert(ph[0] == 's' || ph[0] == 'f', "unexpected phase %s", ph);
 }

@@ -13,9 +13,12 @@
 #include "graph/build_graph.h"
 #include "graph/races.h"
 #include "lib/synth.h"
+#include "lib/json_fields.h"
 #include "lib/synth_build.h"
+#include "lib/written_trace.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
+#include "report/chrome_trace.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -425,5 +428,35 @@ Test(races, the_audit_line_and_the_json_array)
 	o = audit_json__new(&b.a, b.m);
 	cr_assert(eq(sz, json_object_array_length(json_object_object_get(o, "races")), 0));
 	json_object_put(o);
+	synth_build__free(&b);
+}
+
+/* The trace marks it: an instant event on the reader's lane when it read, what to declare in its args. */
+Test(races, the_trace_marks_each_race_where_it_happened)
+{
+	struct synth_build b;
+	struct trace_meta meta = { .graph = NULL };
+	struct json_object *trace, *events, *mark = NULL;
+	size_t i, marks = 0;
+
+	planted(&b, 20);
+	meta.graph = &b.g;
+	trace = written_trace(b.m, &meta); /* keeps every trace rule, or fails */
+	events = trace_events(trace);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_field_is(ev, "ph", "i") && str_field_is(ev, "cat", "race")) {
+			mark = ev;
+			marks++;
+		}
+	}
+	cr_assert(eq(sz, marks, 1));
+	cr_assert(str_field_is(mark, "name", "race: out.h"));
+	cr_assert(str_field_is(mark, "s", "t"));
+	cr_assert(eq(i64, int_field(mark, "ts"), 1100 * 1000 + 1), "at the read, 1 us after the trace's origin");
+	cr_assert(str_field_is(need_field(mark, "args"), "kind", "read_while_written"));
+	cr_assert(eq(i64, int_field(need_field(mark, "args"), "other_pid"), 102));
+	json_object_put(trace);
 	synth_build__free(&b);
 }

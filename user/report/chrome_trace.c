@@ -803,6 +803,40 @@ static int add_data_flows(struct builder *b)
 	return err;
 }
 
+/*
+ * Each race (graph/races.h) as an instant event named "race: FILE" on the
+ * lane of the process whose access met the other job's (the reader, or the
+ * second writer), at that access: a marker on the track where it happened,
+ * what to declare in its args.  Thread-scoped, so it stays on that lane.
+ */
+static int add_race_marks(struct builder *b)
+{
+	const struct races *r = &b->graph->races;
+	const struct model *m = b->m;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < r->nr; i++) {
+		const struct race *x = &r->items[i];
+		struct track t = lane_track(b, m->procs[x->other_proc].lane);
+		struct json_object *e, *args = json_object_new_object();
+		char name[96];
+
+		snprintf(name, sizeof(name), "race: %s", x->file);
+		e = new_event("i", "race", name, t.pid, t.tid, trace_us(m, x->other_ns));
+		/* The file's bytes as the kernel gave them: made valid UTF-8. */
+		err = json_put_clean_str(e, "name", name) ?:
+		      json_put_str(e, "s", "t") ?:
+		      json_put_str(args, "kind", race_kind__key(x->kind)) ?:
+		      json_put_clean_str(args, "file", x->file) ?:
+		      json_put_int(args, "writer_pid", m->procs[x->writer_step].pid) ?:
+		      json_put_int(args, "other_pid", m->procs[x->other_step].pid) ?:
+		      json_put_clean_str(args, "advice", x->advice);
+		err = emit_with_args(b, e, err, args);
+	}
+	return err;
+}
+
 /* The "Parallelism" trace process: the counters (--sched) and the critical path (--deps). */
 static int add_parallelism_name(struct builder *b)
 {
@@ -1366,7 +1400,7 @@ static int add_body(struct builder *b, const struct trace_meta *meta)
 	for (i = 0; !err && i < m->nr_procs; i++)
 		err = add_proc(b, i);
 	if (!err && b->graph)
-		err = add_data_flows(b) ?: add_critical_track(b);
+		err = add_data_flows(b) ?: add_critical_track(b) ?: add_race_marks(b);
 	if (!err && b->sched)
 		err = add_cpu_slices(b) ?: add_counters(b);
 	if (!err)
