@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "diff/diff_path.h"
+#include "diff/diff_races.h"
 #include "diff/proc_match.h"
 #include "model/cpu_sched.h"
 #include "model/model.h"
@@ -103,6 +104,8 @@ struct diff {
 	size_t nr_only_old_procs, nr_only_new_procs;
 	/* The critical paths: what moved onto or off it (known: both have the build graph). */
 	struct diff_path path;
+	/* The new build's races the old one did not have (known: both have the build graph). */
+	struct diff_races races;
 };
 
 /* 0, or -ENOMEM (d freed and empty).  The sides must outlive d. */

@@ -4,12 +4,16 @@
  * file, steps and times, and each thing that is no race left alone.  make
  * (pid 100) runs the jobs in /src; a job is a child of the runner.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "diff/diff.h"
+#include "diff/diff_json.h"
+#include "diff/fail_if.h"
 #include "graph/build_graph.h"
 #include "graph/races.h"
 #include "lib/synth.h"
@@ -459,4 +463,61 @@ Test(races, the_trace_marks_each_race_where_it_happened)
 	cr_assert(eq(i64, int_field(need_field(mark, "args"), "other_pid"), 102));
 	json_object_put(trace);
 	synth_build__free(&b);
+}
+
+/* diff names the races new in the second build; `--fail-if race>0` holds only then. */
+Test(races, diff_and_the_gate_see_races_new_in_the_second_build)
+{
+	struct synth_build clean, racy;
+	struct json_object *j, *arr;
+	struct diff_value v;
+	struct fail_if c;
+	struct diff d;
+	char err[256];
+
+	planted(&clean, 201);
+	planted(&racy, 20);
+	cr_assert(eq(int, fail_if__parse(&c, "race>0", err, sizeof(err)), 0), "%s", err);
+	cr_assert(eq(int, diff__compute(&d, &clean.side, &racy.side), 0));
+	cr_assert(d.races.known);
+	cr_assert(eq(sz, d.races.nr_fresh, 1));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 1));
+	cr_assert(eq(dbl, v.new_v, 1.0));
+	j = diff_json__new(&d);
+	arr = json_object_object_get(j, "races_new");
+	cr_assert(eq(sz, json_object_array_length(arr), 1));
+	cr_assert(str_field_is(json_object_array_get_idx(arr, 0), "file", "out.h"));
+	json_object_put(j);
+	diff__free(&d);
+	/* The same race in both builds is not new; a fixed one is no failure. */
+	cr_assert(eq(int, diff__compute(&d, &racy.side, &racy.side), 0));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 0));
+	diff__free(&d);
+	cr_assert(eq(int, diff__compute(&d, &racy.side, &clean.side), 0));
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), 0));
+	diff__free(&d);
+	synth_build__free(&clean);
+	synth_build__free(&racy);
+}
+
+/* Without file dependencies in both builds the gate cannot say. */
+Test(races, the_gate_needs_both_builds_recorded_with_deps)
+{
+	struct synth_build plain, racy;
+	struct diff_value v;
+	struct fail_if c;
+	struct diff d;
+	char err[256];
+
+	synth_build__start(&plain, 100, "/w");
+	synth_build__proc(&plain, 101, 100, "/usr/bin/gen", (const char *const[]){ "gen", NULL }, 10, 200, 5);
+	synth_build__finish(&plain, 300);
+	planted(&racy, 20);
+	cr_assert(eq(int, fail_if__parse(&c, "race>0", err, sizeof(err)), 0));
+	cr_assert(eq(int, diff__compute(&d, &plain.side, &racy.side), 0));
+	cr_assert_not(d.races.known);
+	cr_assert(eq(int, fail_if__eval(&c, &d, &v), -ENODATA));
+	diff__free(&d);
+	synth_build__free(&plain);
+	synth_build__free(&racy);
 }

@@ -257,7 +257,8 @@ int diff__compute(struct diff *d, const struct diff_side *old_b, const struct di
 	if (proc_match__compute(&d->match, old_b->m, new_b->m) || join_programs(d) ||
 	    group_unmatched(old_b->m, d->match.old_to_new, &d->only_old, &d->nr_only_old, &d->nr_only_old_procs) ||
 	    group_unmatched(new_b->m, d->match.new_to_old, &d->only_new, &d->nr_only_new, &d->nr_only_new_procs) ||
-	    diff_path__compute(&d->path, old_b->m, old_b->a, new_b->m, new_b->a, &d->match)) {
+	    diff_path__compute(&d->path, old_b->m, old_b->a, new_b->m, new_b->a, &d->match) ||
+	    diff_races__compute(&d->races, old_b->a, new_b->a)) {
 		diff__free(d);
 		return -ENOMEM;
 	}
@@ -275,6 +276,7 @@ void diff__free(struct diff *d)
 		return;
 	proc_match__free(&d->match);
 	diff_path__free(&d->path);
+	diff_races__free(&d->races);
 	for (i = 0; i < d->nr_programs; i++)
 		free(d->programs[i].name);
 	free(d->programs);

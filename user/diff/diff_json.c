@@ -92,6 +92,29 @@ static struct json_object *only_json(const struct diff_only *only, size_t nr)
 	return json_done(arr, err);
 }
 
+/* races_new: the new build's races the old one did not have; null unless both have the build graph. */
+static int put_races(struct json_object *parent, const struct diff *d)
+{
+	struct json_object *arr;
+	int err;
+	size_t k;
+
+	if (!d->races.known)
+		return json_put_null(parent, "races_new");
+	arr = json_object_new_array();
+	err = arr ? 0 : -ENOMEM;
+	for (k = 0; k < d->races.nr_fresh && !err; k++) {
+		const struct race *x = &d->new_b->a->graph->races.items[d->races.fresh[k]];
+		struct json_object *o = json_object_new_object();
+
+		err = json_put_str(o, "kind", race_kind__key(x->kind)) ?: json_put_clean_str(o, "file", x->file)
+			?: json_put_clean_str(o, "writer", x->writer_name) ?: json_put_clean_str(o, "other", x->other_name)
+			?: json_put_clean_str(o, "advice", x->advice);
+		err = json_append(arr, json_done(o, err)) ?: err;
+	}
+	return json_put(parent, "races_new", json_done(arr, err)) ?: err;
+}
+
 /* One build's critical path: its length and every step the audit lists, with the time it held the path. */
 static struct json_object *path_json(const struct diff_side *b)
 {
@@ -179,7 +202,8 @@ struct json_object *diff_json__new(const struct diff *d)
 		?: json_put(o, "steps_by_cpu", steps_json(d, d->top_cpu, d->nr_top_cpu))
 		?: json_put(o, "steps_by_wall", steps_json(d, d->top_wall, d->nr_top_wall))
 		?: json_put(o, "only_in_old", only_json(d->only_old, d->nr_only_old))
-		?: json_put(o, "only_in_new", only_json(d->only_new, d->nr_only_new)) ?: put_critical_path(o, d);
+		?: json_put(o, "only_in_new", only_json(d->only_new, d->nr_only_new)) ?: put_critical_path(o, d)
+		?: put_races(o, d);
 	return json_done(o, err);
 }
 

@@ -251,6 +251,31 @@ static void put_path(struct style *st, const struct diff *d)
 			p->nr_moved_off, p->nr_moved_on);
 }
 
+/* The new build's races the old one did not have: where, what kind, and what to declare. */
+static void put_races(struct style *st, const struct diff *d)
+{
+	const char *indent = st->markdown ? "" : "  ";
+	char buf[TERM_ESCAPE_BUF];
+	size_t k;
+
+	heading(st, "Races new in the new build");
+	if (!d->races.known) {
+		fprintf(st->out, "%snot compared: both builds need a build graph (record with --deps=on)\n", indent);
+		return;
+	}
+	if (!d->races.nr_fresh) {
+		fprintf(st->out, "%snone\n", indent);
+		return;
+	}
+	for (k = 0; k < d->races.nr_fresh; k++) {
+		const struct race *x = &d->new_b->a->graph->races.items[d->races.fresh[k]];
+
+		fprintf(st->out, "%s%s %s: ", st->markdown ? "- " : indent, clean_cell(st, x->file, buf, sizeof(buf)),
+			race_kind__name(x->kind));
+		fprintf(st->out, "%s\n", clean_cell(st, x->advice, buf, sizeof(buf)));
+	}
+}
+
 static void put_only(struct style *st, const char *title, const struct diff_only *only, size_t nr)
 {
 	char name[TERM_ESCAPE_BUF];
@@ -278,6 +303,7 @@ static void report(struct style *st, const struct diff *d)
 	put_steps(st, d, false, d->top_cpu, d->nr_top_cpu);
 	put_steps(st, d, true, d->top_wall, d->nr_top_wall);
 	put_path(st, d);
+	put_races(st, d);
 	put_only(st, "Only in the old build (processes per program)", d->only_old, d->nr_only_old);
 	put_only(st, "Only in the new build (processes per program)", d->only_new, d->nr_only_new);
 }

@@ -7,6 +7,7 @@
 #include "diff/fail_if.h"
 
 #define PROGRAM_PREFIX "program:"
+#define NEW_RACES "race"
 
 
 static bool is_time(const struct fail_if *c)
@@ -45,6 +46,10 @@ static int parse_figure(struct fail_if *c, const char *s, size_t len, char *err,
 		c->program[dot - name] = '\0';
 		return 0;
 	}
+	if (len == strlen(NEW_RACES) && !strncmp(s, NEW_RACES, len)) {
+		c->figure = FAIL_IF_NEW_RACES;
+		return 0;
+	}
 	for (k = 0; k < DIFF_NR_METRICS; k++) {
 		const char *name = diff_metric__name(k);
 
@@ -55,7 +60,7 @@ static int parse_figure(struct fail_if *c, const char *s, size_t len, char *err,
 		}
 	}
 	snprintf(err, err_size, "unknown figure '%.*s' (expected wall, cpu, utilisation, parallelism, peak, lost, "
-				"processes or program:NAME.cpu/.procs)", (int)(len > 40 ? 40 : len), s);
+				"processes, race or program:NAME.cpu/.procs)", (int)(len > 40 ? 40 : len), s);
 	return -EINVAL;
 }
 
@@ -111,6 +116,12 @@ const char *fail_if__unit(const struct fail_if *c)
 	return c->figure == FAIL_IF_PROGRAM_CPU ? "s" : "";
 }
 
+const char *fail_if__unrecorded_why(const struct fail_if *c)
+{
+	return c->figure == FAIL_IF_NEW_RACES ? "races need file dependencies: record both with --deps=on"
+					      : "a recording made with --sched=off has no parallelism";
+}
+
 int fail_if__eval(const struct fail_if *c, const struct diff *d, struct diff_value *v)
 {
 	double change;
@@ -121,6 +132,11 @@ int fail_if__eval(const struct fail_if *c, const struct diff *d, struct diff_val
 		*v = d->values[c->metric];
 		if (!v->known)
 			return -ENODATA;
+	} else if (c->figure == FAIL_IF_NEW_RACES) {
+		if (!d->races.known)
+			return -ENODATA;
+		v->known = true;
+		v->new_v = (double)d->races.nr_fresh;
 	} else {
 		v->known = true;
 		for (k = 0; k < d->nr_programs; k++) {

@@ -52,8 +52,8 @@ static int run_gate(const struct cli_opts *opts, const struct diff *d)
 
 		term_escape(c->text, esc, sizeof(esc));
 		if (held < 0) {
-			fprintf(stderr, "buildbpf: --fail-if '%s': not recorded in both builds (a recording made "
-					"with --sched=off has no parallelism)\n", esc);
+			fprintf(stderr, "buildbpf: --fail-if '%s': not recorded in both builds (%s)\n", esc,
+				fail_if__unrecorded_why(c));
 			return EXIT_USAGE;
 		}
 		if (held) {
