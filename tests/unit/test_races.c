@@ -154,17 +154,26 @@ Test(races, a_declared_dependency_is_no_race)
 	end(&f);
 }
 
+/* The only race found, of that kind. */
+static const struct race *one_race(const struct fixture *f, enum race_kind kind)
+{
+	cr_assert(eq(sz, f->r.nr, 1));
+	cr_assert(eq(int, f->r.items[0].kind, kind));
+	return &f->r.items[0];
+}
+
 /*
  * gen1 wrote out.h early (the kernel records later reads of it); cat reads
  * it; gen2, running beside cat, rewrites it afterwards.
  */
+static const struct step rewrite_steps[] = {
+	{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
+	{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
+	{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
+};
+
 Test(races, read_before_written_needs_a_write_earlier_in_the_build)
 {
-	static const struct step s[] = {
-		{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
-		{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
-		{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
-	};
 	static const struct use u[] = { { 50, 103, 7, true, "src/out.h" },
 					{ 300, 102, 7, false, "src/out.h" },
 					{ 800, 101, 7, true, "src/out.h" } };
@@ -172,12 +181,10 @@ Test(races, read_before_written_needs_a_write_earlier_in_the_build)
 	const struct race *x;
 
 	begin(&f, "/usr/bin/make");
-	STEPS(&f, s);
+	STEPS(&f, rewrite_steps);
 	USES(&f, u);
 	find(&f, 1100);
-	cr_assert(eq(sz, f.r.nr, 1));
-	x = &f.r.items[0];
-	cr_assert(eq(int, x->kind, RACE_READ_BEFORE_WRITTEN));
+	x = one_race(&f, RACE_READ_BEFORE_WRITTEN);
 	cr_assert(eq(str, x->file, "out.h"));
 	cr_assert(eq(u32, pid_of(&f, x->writer_step), 101));
 	cr_assert(eq(u32, pid_of(&f, x->other_step), 102));
@@ -189,11 +196,6 @@ Test(races, read_before_written_needs_a_write_earlier_in_the_build)
 /* As above, but gen2 writes out.h.tmp and renames it onto out.h (from a subdirectory's view). */
 Test(races, read_before_replaced_by_a_rename)
 {
-	static const struct step s[] = {
-		{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
-		{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
-		{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
-	};
 	static const struct use u[] = { { 50, 103, 7, true, "src/inc/out.h" },
 					{ 300, 102, 7, false, "src/inc/out.h" },
 					{ 700, 101, 8, true, "src/inc/out.h.tmp" } };
@@ -201,13 +203,11 @@ Test(races, read_before_replaced_by_a_rename)
 	const struct race *x;
 
 	begin(&f, "/usr/bin/make");
-	STEPS(&f, s);
+	STEPS(&f, rewrite_steps);
 	USES(&f, u);
 	synth_file_rename(f.fl, 800 * MS, 101, "../inc/out.h.tmp", "./../inc/out.h");
 	find(&f, 1100);
-	cr_assert(eq(sz, f.r.nr, 1));
-	x = &f.r.items[0];
-	cr_assert(eq(int, x->kind, RACE_READ_BEFORE_WRITTEN));
+	x = one_race(&f, RACE_READ_BEFORE_WRITTEN);
 	cr_assert(eq(str, x->file, "inc/out.h"));
 	cr_assert(x->by_rename);
 	cr_assert(eq(u64, x->write_ns, 800 * MS));
@@ -232,9 +232,7 @@ Test(races, written_twice_by_concurrent_jobs_but_not_by_ordered_ones)
 	STEPS(&f, s);
 	USES(&f, u);
 	find(&f, 900);
-	cr_assert(eq(sz, f.r.nr, 1));
-	x = &f.r.items[0];
-	cr_assert(eq(int, x->kind, RACE_WRITTEN_TWICE));
+	x = one_race(&f, RACE_WRITTEN_TWICE);
 	cr_assert(eq(u32, pid_of(&f, x->writer_step), 101));
 	cr_assert(eq(u32, pid_of(&f, x->other_step), 102));
 	cr_assert(eq(u64, x->write_ns, 100 * MS));
@@ -355,11 +353,6 @@ Test(races, no_runner_no_jobs_no_races)
  */
 Test(races, rename_targets_across_a_mount_and_unresolved_ones)
 {
-	static const struct step s[] = {
-		{ 103, ROOT, { "/bin/gen1", NULL }, 1, 100 },
-		{ 102, ROOT, { "/bin/cat", NULL }, 200, 1000 },
-		{ 101, ROOT, { "/bin/gen2", NULL }, 250, 900 },
-	};
 	static const struct use u[] = { { 50, 103, 7, true, "x" },
 					{ 300, 102, 7, false, "x" },
 					{ 700, 101, 8, true, "x.tmp" },
@@ -367,7 +360,7 @@ Test(races, rename_targets_across_a_mount_and_unresolved_ones)
 	struct fixture f;
 
 	begin(&f, "/usr/bin/make");
-	STEPS(&f, s);
+	STEPS(&f, rewrite_steps);
 	USES(&f, u);
 	synth_file_rename(f.fl, 800 * MS, 101, "/tmp/x.tmp", "/tmp/x");
 	synth_file_rename(f.fl, 810 * MS, 101, "y.tmp", "/tmp/y");
