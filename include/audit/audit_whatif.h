@@ -47,11 +47,18 @@ struct audit_whatif {
 	/* Per a->chain entry: the predicted wall (own -jN) had that step taken
 	 * no time; 0: not simulated (under 1 % of the wall, or beyond WHATIF_MAX_STEPS). */
 	__u64 *without_ns;
+	/* The critical path's time held by no job: a runner's own work, its
+	 * order (jobs started one after another) or a wait for a job slot.
+	 * Never a step to speed up: said in words, not simulated. */
+	__u64 runner_held_ns;
 };
 
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */
 int audit_whatif__compute(struct audit_whatif *w, const struct audit *a);
 void audit_whatif__free(struct audit_whatif *w);
+/* a->chain[i] is a build step (in a job a runner started), not a runner or
+ * a process around one; true without a graph or without jobs. */
+bool audit_whatif__is_step(const struct audit *a, size_t i);
 /* How long a->chain[i]'s critical step held the path (a: with its graph). */
 __u64 audit_whatif__step_held(const struct audit *a, size_t i);
 

@@ -348,3 +348,78 @@ Test(svg_critical, no_build_graph_no_outline)
 	free(svg);
 	whatif_end(&f);
 }
+
+/*
+ * make -j1 with a long gap of its own: gen (0.5 s), then 2 s in make alone
+ * (its order: nothing ran), then cc (0.5 s), then the third job, ld, waited
+ * for the one slot behind cc.  make held most of the path, but a runner is
+ * never a step to speed up: the longest step is a job's, and make's share
+ * is said in words.
+ */
+static void runner_held_audit(struct whatif_fixture *f)
+{
+	char *argv[] = { "make", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
+
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	f->fl = file_log__new();
+	cr_assert(f->m != NULL && f->fl != NULL);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	job_proc(f, 101, "gen", 1, 500);
+	job_proc(f, 102, "cc", 2500, 3000);
+	job_proc(f, 103, "ld", 3001, 3400);
+	synth_exit(f->m, 3410 * MS, 100, 100, true, 0);
+	synth_file_open(f->fl, 400 * MS, 101, DEV, 1, true, "gen.h");
+	synth_file_open(f->fl, 2900 * MS, 102, DEV, 2, true, "a.o");
+	synth_file_open(f->fl, 3100 * MS, 103, DEV, 2, false, "a.o");
+	cr_assert(eq(int, model__finish(f->m, 3410 * MS), 0));
+	lanes__assign_model(f->m);
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	in.graph = &f->g;
+	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, &in), 0));
+}
+
+Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
+{
+	struct whatif_fixture f;
+	struct json_object *o, *steps;
+	char *text;
+	size_t i, runners = 0;
+
+	runner_held_audit(&f);
+	for (i = 0; i < f.a.nr_chain; i++) {
+		bool runner = f.m->procs[f.a.chain[i]].pid == 100;
+
+		runners += runner;
+		cr_assert(eq(int, audit_whatif__is_step(&f.a, i), !runner));
+		if (runner)
+			cr_assert(eq(u64, f.a.whatif.without_ns[i], 0), "a runner is never simulated away");
+	}
+	cr_assert(eq(sz, runners, 3), "make started, held the gap and exited on the path");
+	/* make's 2 s alone, its 1 ms before gen and its 10 ms exit. */
+	cr_assert(eq(u64, f.a.whatif.runner_held_ns, 2011 * MS));
+	text = report_text(&f, true);
+	cr_assert(strstr(text, "longest cc 0.50 s, gen 0.50 s,\nbuildbpf:     ld 0.40 s; the runner's order or waiting "
+			       "for a job slot: 2.01 s (59 %)\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "if make") == NULL && strstr(text, "  make 2.00 s, ") == NULL, "%s", text);
+	/* Re-simulated without cc at the build's -j1: gen 0.5 s, ld 0.4 s, make's ends. */
+	cr_assert(strstr(text, "  if cc took no time (the longest critical step, 15 % of the wall): 0.91 s\n") != NULL,
+		  "%s", text);
+	free(text);
+	o = audit_json__new(&f.a, f.m);
+	cr_assert(o != NULL);
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(json_object_object_get(o, "what_if"),
+									    "runner_held_ms")), 2011.0));
+	steps = json_object_object_get(json_object_object_get(o, "critical_chain"), "processes");
+	for (i = 0; i < json_object_array_length(steps); i++) {
+		struct json_object *s = json_object_array_get_idx(steps, i);
+		bool runner = json_object_get_int(json_object_object_get(s, "pid")) == 100;
+
+		cr_assert(eq(int, json_object_get_boolean(json_object_object_get(s, "step")), !runner));
+		cr_assert(eq(int, json_object_object_get_ex(s, "wall_without_ms", NULL), !runner));
+	}
+	json_object_put(o);
+	whatif_end(&f);
+}

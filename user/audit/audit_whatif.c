@@ -13,6 +13,11 @@ __u64 audit_whatif__step_held(const struct audit *a, size_t i)
 	return s->to_ns - s->from_ns;
 }
 
+bool audit_whatif__is_step(const struct audit *a, size_t i)
+{
+	return !a->graph || !a->graph->jobs.nr_jobs || a->graph->jobs.proc_job[a->chain[i]] >= 0;
+}
+
 static int add_row(struct audit_whatif *w, const struct job_graph *jg, size_t jobs, size_t cpus, bool own)
 {
 	struct whatif_row *r;
@@ -36,9 +41,10 @@ static int by_held(const void *x, const void *y, void *ctx)
 }
 
 /*
- * A step inside a job shortens that job; a runner's own step (make reading
- * its makefiles, its exit) moves everything after it, so it comes off the
- * wall as it is.
+ * A step inside a job shortens that job and the jobs are re-simulated.  A
+ * part held by no job (a runner reading its makefiles, starting jobs one
+ * after another, waiting for a slot) is not a step: it is summed into
+ * runner_held_ns and never simulated, so no runner is named to speed up.
  */
 static int compute_steps(struct audit_whatif *w, const struct audit *a)
 {
@@ -51,22 +57,22 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 		free(order);
 		return -ENOMEM;
 	}
-	for (i = 0; i < a->nr_chain; i++)
+	for (i = 0; i < a->nr_chain; i++) {
 		order[i] = i;
+		if (!audit_whatif__is_step(a, i))
+			w->runner_held_ns += audit_whatif__step_held(a, i);
+	}
 	qsort_r(order, a->nr_chain, sizeof(*order), by_held, (void *)a);
 	for (i = 0; !err && i < a->nr_chain && i < WHATIF_MAX_STEPS; i++) {
 		size_t k = order[i];
 		long job = jg->proc_job[a->chain[k]];
-		__u64 held = audit_whatif__step_held(a, k), own = w->rows[0].wall_ns;
+		__u64 held = audit_whatif__step_held(a, k);
 
 		/* Longest first: the rest would move the wall by less than 1 % each. */
 		if (held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
 			break;
-
 		if (job >= 0)
 			err = slack__wall_without(jg, w->rows[0].jobs, (size_t)job, held, &w->without_ns[k]);
-		else
-			w->without_ns[k] = own > held ? own - held : 1; /* 0 means "not simulated" */
 	}
 	free(order);
 	return err;

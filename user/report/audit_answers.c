@@ -63,6 +63,8 @@ static __u64 step_wall(const struct audit *a, const struct model *m, size_t i)
 	const struct proc_instance *p = &m->procs[a->chain[i]];
 	const struct critical_step *s;
 
+	if (!audit_whatif__is_step(a, i))
+		return 0; /* a runner is never a step to speed up: its time is said apart */
 	if (!a->graph)
 		return p->end_ns - p->start_ns;
 	s = &a->graph->path[a->chain_step[i]];
@@ -324,7 +326,7 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 		fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,
 			a->nr_chain == 1 ? "" : "s");
 	for (shown = 0; shown < ANSWER_CHAIN_STEPS; shown++) {
-		if (!next_largest(chain_step_wall, &ctx, a->nr_chain, !shown, &at, &wall) ||
+		if (!next_largest(chain_step_wall, &ctx, a->nr_chain, !shown, &at, &wall) || !wall ||
 		    (shown && wall * 100 < a->wall_ns))
 			break; /* steps under 1 % of the wall say nothing */
 		fputs(shown ? ", " : " ", f);
@@ -332,6 +334,9 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 		fputc(' ', f);
 		report_put_sec(f, wall);
 	}
+	if (!shown)
+		fputs(" none", f);
+	whatif_report__put_runner_held(f, a);
 	report_line__end(&l);
 }
 

@@ -211,6 +211,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 				err = json_put_str(p, "file", a->graph->edges[s->edge].path);
 			err = err ?: json_put_double(p, "wall_share", a->wall_ns ? (double)(s->to_ns - s->from_ns) /
 										   (double)a->wall_ns : 0);
+			err = err ?: json_put_bool(p, "step", audit_whatif__is_step(a, i));
 			if (!err && a->whatif.known && a->whatif.without_ns[i])
 				err = json_put_ms(p, "wall_without_ms", a->whatif.without_ns[i]);
 		}
@@ -290,6 +291,7 @@ static struct json_object *new_what_if(const struct audit *a)
 	      json_put_int(o, "job_edges", w->nr_job_edges) ?:
 	      json_put_str(o, "own_jobs_from", w->from == WHATIF_JOBS_PEAK ? "observed_peak" : "jobs") ?:
 	      json_put_ms(o, "measured_wall_ms", a->wall_ns) ?:
+	      json_put_ms(o, "runner_held_ms", w->runner_held_ns) ?:
 	      json_put_str(o, "ignores", "disk, memory, CPU contention beyond the job slots") ?:
 	      json_put(o, "rows", rows);
 	return json_done(o, err);

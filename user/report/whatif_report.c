@@ -32,6 +32,19 @@ static long longest_step(const struct audit *a)
 	return best;
 }
 
+void whatif_report__put_runner_held(FILE *f, const struct audit *a)
+{
+	__u64 held = a->whatif.known ? a->whatif.runner_held_ns : 0;
+
+	if (!held || held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
+		return;
+	fputs("; the runner's order or waiting for a job slot: ", f);
+	report_put_sec(f, held);
+	fputs(" (", f);
+	report_put_share(f, held, a->wall_ns);
+	fputc(')', f);
+}
+
 void whatif_report__answer(FILE *out, const struct audit *a, const struct model *m)
 {
 	const struct audit_whatif *w = &a->whatif;
