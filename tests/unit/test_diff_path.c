@@ -258,3 +258,22 @@ Test(diff_path, not_compared_without_a_graph)
 	synth_build__free(&o);
 	synth_build__free(&n);
 }
+
+/* Neither side with a graph: one negative, "neither build has a build graph". */
+Test(diff_path, neither_side_with_a_graph_says_it_once)
+{
+	struct synth_build o, n;
+	struct diff d;
+	char *text;
+
+	three_objects(&o, 100, 200, 1000, false);
+	three_objects(&n, 500, 1000, 200, false);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	text = report_text(diff_report__text, &d);
+	assert_contains(text, "not compared: neither build has a build graph (");
+	cr_assert(strstr(text, "has no") == NULL, "%s", text);
+	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}

@@ -228,9 +228,10 @@ static void put_path(struct style *st, const struct diff *d)
 	heading(st, "Critical path (build graph)");
 	if (!p->known) {
 		bool old_has = diff_path__has_graph(d->old_b->a), new_has = diff_path__has_graph(d->new_b->a);
-		const char *who = old_has ? "the new build has" : new_has ? "the old build has" : "neither build has";
+		/* "neither build has a ...", never "neither ... no": one negative. */
+		const char *who = old_has ? "the new build has no" : new_has ? "the old build has no" : "neither build has a";
 
-		fprintf(st->out, "%snot compared: %s no build graph (recorded with --deps=off, or nothing it "
+		fprintf(st->out, "%snot compared: %s build graph (recorded with --deps=off, or nothing it "
 				 "wrote was read)\n",
 			st->markdown ? "" : "  ", who);
 		return;
