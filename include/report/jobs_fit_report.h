@@ -8,7 +8,11 @@
 
 /* Why there is no answer, in words ("too few runs ..."); NULL for JOBS_FIT_OK. */
 const char *jobs_fit_report__reason(enum jobs_fit_verdict v);
-/* The audit's answer, one wrapped line; nothing unless the verdict is JOBS_FIT_OK. */
-void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m);
+/* Past this many jobs per CPU the memory's -j says nothing: the CPUs are the limit first. */
+#define JOBS_FIT_CPU_MULTIPLE 4
+
+/* The audit's answer, one wrapped line; nothing unless the verdict is JOBS_FIT_OK.  cpus: the
+ * machine's (0: unknown); a -j beyond JOBS_FIT_CPU_MULTIPLE x cpus is said as "memory is not the limit". */
+void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m, size_t cpus);
 
 #endif /* BUILDBPF_JOBS_FIT_REPORT_H */

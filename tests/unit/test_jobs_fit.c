@@ -93,7 +93,7 @@ static struct json_object *summary_jobs_fit(size_t n, struct json_object **summa
 }
 
 /* The audit's line for f, its wrapped lines each <= 100 columns, joined again: "" when it prints none. */
-static char *printed(const struct jobs_fit *f, const struct model *m)
+static char *printed_on(const struct jobs_fit *f, const struct model *m, size_t cpus)
 {
 	static const char cont[] = "\nbuildbpf:   ";
 	char *text = NULL, *at, *line;
@@ -101,7 +101,7 @@ static char *printed(const struct jobs_fit *f, const struct model *m)
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert(not(eq(ptr, out, NULL)));
-	jobs_fit_report__print(out, f, m);
+	jobs_fit_report__print(out, f, m, cpus);
 	fclose(out);
 	for (line = text; *line; line = at + 1) {
 		at = strchrnul(line, '\n');
@@ -114,6 +114,12 @@ static char *printed(const struct jobs_fit *f, const struct model *m)
 		memmove(at + 1, at + sizeof(cont) - 1, strlen(at + sizeof(cont) - 1) + 1);
 	}
 	return text;
+}
+
+/* As printed on a machine of 64 CPUs: no -j here is past what they can use. */
+static char *printed(const struct jobs_fit *f, const struct model *m)
+{
+	return printed_on(f, m, 64);
 }
 
 /* The example: 20 jobs of 1 GiB, 16 GiB at 80 %: 12.8 GiB, so 12 (make's 30 MB does not tip it). */
@@ -339,4 +345,26 @@ Test(jobs_fit, the_summary_json_carries_the_figure_and_its_assumptions)
 	cr_assert(eq(ptr, v, NULL));
 	cr_assert(not(eq(ptr, strstr(json_object_get_string(json_object_object_get(fit, "reason")), "too few"), NULL)));
 	json_object_put(o);
+}
+
+/* 20 jobs of 1 GiB fit -j12 in 16 GiB; on 2 CPUs that is past what the CPUs can use: not the limit up to -j8. */
+Test(jobs_fit, past_what_the_cpus_can_use_memory_is_not_the_limit)
+{
+	struct model *m = build_start(30 * 1024);
+	struct jobs_fit f;
+	char *text;
+
+	steps(m, 200, 20, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", GIB_KB);
+	ram(m, 16 * GIB_KB);
+	finish(m, &f, NULL);
+	cr_assert(eq(i64, f.jobs, 12));
+	text = printed_on(&f, m, 2);
+	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? memory is not the limit up to -j8 (4 x the 2 CPUs; "
+					   "it would allow -j12): 8 x 1,024 MB"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "+ 30 MB for make = 8,222 MB, within 80 % of 16.0 GB RAM"), NULL)), "%s", text);
+	free(text);
+	text = printed_on(&f, m, 3); /* -j12 is 4 x 3 CPUs: said as it is */
+	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? -j12: 12 x 1,024 MB"), NULL)), "%s", text);
+	free(text);
+	model__free(m);
 }

@@ -428,6 +428,6 @@ void audit_answers__print(FILE *out, const struct audit *a, const struct model *
 	put_program_wall(out, a);
 	put_speed_up(out, a, m);
 	whatif_report__answer(out, a, m);
-	jobs_fit_report__print(out, &a->fit, m);
+	jobs_fit_report__print(out, &a->fit, m, a->nr_cpus);
 	put_races(out, a, m);
 }

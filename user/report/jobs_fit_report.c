@@ -30,8 +30,12 @@ static void put_size(FILE *f, __u64 kb)
 	fputs(" MB", f);
 }
 
-void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m)
+void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m, size_t cpus)
 {
+	/* -j445 on 2 CPUs answers nothing: say memory is not the limit as far as the CPUs can use. */
+	long cap = cpus ? (long)(JOBS_FIT_CPU_MULTIPLE * cpus) : 0;
+	bool capped = cap && fit->jobs > cap;
+	long jobs = capped ? cap : fit->jobs;
 	struct report_line l;
 	FILE *f;
 
@@ -39,7 +43,10 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 		return; /* the figures do not support an answer: --summary-json says why */
 	f = report_line__begin(&l, out);
 	fputs("jobs that fit in memory? ", f);
-	if (fit->jobs)
+	if (capped)
+		fprintf(f, "memory is not the limit up to -j%ld (%d x the %zu CPUs; it would allow -j%ld): %ld x ", jobs,
+			JOBS_FIT_CPU_MULTIPLE, cpus, fit->jobs, jobs);
+	else if (fit->jobs)
 		fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
 	else
 		fputs("not even one: ", f);
@@ -58,7 +65,8 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 			fprintf(f, " and %zu other%s", fit->nr_base - 1, fit->nr_base > 2 ? "s" : "");
 	}
 	fputs(fit->jobs ? " = " : " needs ", f);
-	put_size(f, fit->jobs ? fit->expected_kb : fit->base_kb + fit->job_kb);
+	put_size(f, capped ? fit->base_kb + (__u64)jobs * fit->job_kb :
+		     fit->jobs ? fit->expected_kb : fit->base_kb + fit->job_kb);
 	fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
 	put_size(f, fit->ram_kb);
 	fputs(" RAM", f);
