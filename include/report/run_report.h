@@ -24,6 +24,9 @@ struct run_report {
 	bool verbose;			  /* every figure (--verbose) */
 };
 
+/* A failed build shorter than this gets no audit: only what failed (make without a Makefile). */
+#define RUN_REPORT_SHORT_FAIL_NS 1000000000ull
+
 void run_report__print(FILE *out, const struct run_report *r);
 
 #endif /* BUILDBPF_RUN_REPORT_H */

@@ -2,6 +2,7 @@
 #include <sys/wait.h>
 #include "model/daemons.h"
 #include "report/audit_report.h"
+#include "report/report_text.h"
 #include "report/run_report.h"
 #include "report/summary.h"
 
@@ -43,6 +44,51 @@ static void print_outside_wait(FILE *out, const struct replay *rp, const struct 
 				  : "if a daemon ran that work (distccd, sccache), trace it with --follow PID\n", out);
 }
 
+/* The process that failed first: the earliest to exit with a status other than 0; -1: none. */
+static long first_failed(const struct model *m)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+
+		if (p->exited && p->exit_status && (best < 0 || p->end_ns < m->procs[best].end_ns))
+			best = (long)i;
+	}
+	return best;
+}
+
+/*
+ * A failed build leads with what failed.  One that failed within
+ * RUN_REPORT_SHORT_FAIL_NS (make without a Makefile) did no work worth an
+ * audit: the audit is left out, and said so.
+ */
+static bool print_failure(FILE *out, const struct run_report *r)
+{
+	const struct model *m = r->rp->model;
+	long p;
+
+	if (r->exit_code <= 0)
+		return false;
+	p = first_failed(m);
+	if (p >= 0) {
+		const struct proc_instance *pi = &m->procs[p];
+
+		fputs("buildbpf: the build failed: ", out);
+		report_put_proc(out, m, p);
+		if (WIFSIGNALED(pi->exit_status))
+			fprintf(out, " (pid %u) was killed by signal %d first\n", pi->pid, WTERMSIG(pi->exit_status));
+		else
+			fprintf(out, " (pid %u) failed first, exit status %d\n", pi->pid, WEXITSTATUS(pi->exit_status));
+	}
+	if (r->wall_ns >= RUN_REPORT_SHORT_FAIL_NS)
+		return false;
+	fprintf(out, "buildbpf: audit left out: the build failed after %.3f s, before doing any work worth one\n",
+		r->wall_ns / 1e9);
+	return true;
+}
+
 void run_report__print(FILE *out, const struct run_report *r)
 {
 	const struct replay *rp = r->rp;
@@ -61,6 +107,8 @@ void run_report__print(FILE *out, const struct run_report *r)
 	};
 
 	summary__print(out, rp->model, &summary);
+	if (print_failure(out, r))
+		return;
 	print_daemons(out, rp);
 	print_outside_wait(out, rp, a);
 	if (merged && (merged->stats.files || merged->stats.skipped))

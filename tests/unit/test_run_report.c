@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The report at the end of a run (report/run_report.h): a build that failed leads with what failed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "audit/audit.h"
+#include "log/event_log.h"
+#include "model/replay.h"
+#include "report/run_report.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+
+/* make with no Makefile: it exits with status 2 after wall_ms; the audit's text, or its absence. */
+static char *failed_make(__u64 wall_ms)
+{
+	char *argv[] = { "make", NULL };
+	struct event_log_info info = { .cmd_argv = argv, .cmd_argc = 1 };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
+	struct replay rp = { .info = &info, .exited = true, .wait_status = 2 << 8 };
+	struct audit a;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	rp.model = model__new(100, 0);
+	cr_assert(rp.model != NULL);
+	synth_exec(rp.model, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	synth_exit(rp.model, wall_ms * MS, 100, 100, true, 2 << 8);
+	cr_assert(eq(int, model__finish(rp.model, wall_ms * MS), 0));
+	cr_assert(eq(int, audit__compute(&a, rp.model, NULL, &in), 0));
+	out = open_memstream(&text, &len);
+	cr_assert(out != NULL);
+	run_report__print(out, &(struct run_report){ .rp = &rp, .wall_ns = wall_ms * MS, .audit = &a, .exit_code = 2 });
+	fclose(out);
+	audit__free(&a);
+	model__free(rp.model);
+	return text;
+}
+
+Test(run_report, a_build_that_failed_at_once_leads_with_the_failure_and_no_audit)
+{
+	char *text = failed_make(20);
+
+	cr_assert(strncmp(text, "buildbpf: traced 'make': exit status 2, 0.020 s wall\n", 53) == 0, "%s", text);
+	cr_assert(strstr(text, "buildbpf: the build failed: make (pid 100) failed first, exit status 2\n") != NULL,
+		  "%s", text);
+	cr_assert(strstr(text, "audit left out: the build failed after 0.020 s") != NULL, "%s", text);
+	cr_assert(strstr(text, "buildbpf: audit:") == NULL, "%s", text);
+	cr_assert(strstr(text, "parallel?") == NULL, "%s", text);
+	free(text);
+}
+
+Test(run_report, a_build_that_failed_after_working_keeps_its_audit)
+{
+	char *text = failed_make(RUN_REPORT_SHORT_FAIL_NS / MS + 500);
+
+	cr_assert(strstr(text, "buildbpf: the build failed: make (pid 100) failed first, exit status 2\n") != NULL,
+		  "%s", text);
+	cr_assert(strstr(text, "buildbpf: audit:") != NULL, "%s", text);
+	cr_assert(strstr(text, "audit left out") == NULL, "%s", text);
+	free(text);
+}
