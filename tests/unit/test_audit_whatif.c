@@ -40,17 +40,34 @@ static void job_proc(struct whatif_fixture *f, __u32 pid, const char *program, _
 	synth_exit(f->m, end * MS, pid, pid, true, 0);
 }
 
+/* An empty model and file log, make (as argv0, with jobs_arg or NULL) started. */
+static void start_make(struct whatif_fixture *f, const char *argv0, const char *jobs_arg)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	f->fl = file_log__new();
+	cr_assert(f->m != NULL && f->fl != NULL);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ argv0, jobs_arg, NULL });
+}
+
+/* The model ended at end_ms, its build graph and audit computed as replay does. */
+static void finish_audit(struct whatif_fixture *f, __u64 end_ms, struct audit_input *in)
+{
+	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
+	lanes__assign_model(f->m); /* as replay does */
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	in->graph = &f->g;
+	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, in), 0));
+}
+
 /* make (as argv0) with jobs_arg (NULL: none) runs the known graph. */
 static void known_audit_as(struct whatif_fixture *f, const char *argv0, const char *jobs_arg)
 {
 	char *argv[] = { (char *)argv0, (char *)jobs_arg, NULL };
 	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = jobs_arg ? 2 : 1 };
 
-	memset(f, 0, sizeof(*f));
-	f->m = model__new(100, 0);
-	f->fl = file_log__new();
-	cr_assert(f->m != NULL && f->fl != NULL);
-	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ argv0, jobs_arg, NULL });
+	start_make(f, argv0, jobs_arg);
 	job_proc(f, 101, "gen", 1, 500);
 	job_proc(f, 102, "cc", 501, 1500);
 	job_proc(f, 103, "cc", 2, 2000);
@@ -65,12 +82,7 @@ static void known_audit_as(struct whatif_fixture *f, const char *argv0, const ch
 	synth_file_open(f->fl, 3100 * MS, 105, DEV, 2, false, "a.o");
 	synth_file_open(f->fl, 3101 * MS, 105, DEV, 3, false, "b.o");
 	synth_file_open(f->fl, 3102 * MS, 105, DEV, 4, false, "c.o");
-	cr_assert(eq(int, model__finish(f->m, 3510 * MS), 0));
-	lanes__assign_model(f->m); /* as replay does */
-	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
-	in.graph = &f->g;
-	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, &in), 0));
+	finish_audit(f, 3510, &in);
 }
 
 static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
@@ -361,11 +373,7 @@ static void runner_held_audit(struct whatif_fixture *f)
 	char *argv[] = { "make", NULL };
 	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
 
-	memset(f, 0, sizeof(*f));
-	f->m = model__new(100, 0);
-	f->fl = file_log__new();
-	cr_assert(f->m != NULL && f->fl != NULL);
-	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	start_make(f, "make", NULL);
 	job_proc(f, 101, "gen", 1, 500);
 	job_proc(f, 102, "cc", 2500, 3000);
 	job_proc(f, 103, "ld", 3001, 3400);
@@ -373,12 +381,7 @@ static void runner_held_audit(struct whatif_fixture *f)
 	synth_file_open(f->fl, 400 * MS, 101, DEV, 1, true, "gen.h");
 	synth_file_open(f->fl, 2900 * MS, 102, DEV, 2, true, "a.o");
 	synth_file_open(f->fl, 3100 * MS, 103, DEV, 2, false, "a.o");
-	cr_assert(eq(int, model__finish(f->m, 3410 * MS), 0));
-	lanes__assign_model(f->m);
-	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
-	in.graph = &f->g;
-	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, &in), 0));
+	finish_audit(f, 3410, &in);
 }
 
 Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
