@@ -278,6 +278,7 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 		const struct file_rename *r = &fl->renames[i];
 		long p = find_proc(w, r->tgid, r->ts_ns);
 		const struct access *o;
+		const char *written_path;
 		struct access a;
 
 		if (p < 0) {
@@ -287,12 +288,14 @@ static int collect_accesses(struct work *w, struct build_graph *g, const struct 
 		o = last_write_named(w, r->old_path, r->ts_ns);
 		if (!o)
 			continue;
+		/* o points into w->acc, which push_access() may move: keep its path first. */
+		written_path = o->path;
 		a = (struct access){ r->ts_ns, o->ino, o->dev, true, (size_t)p, 0, NULL };
 		if (push_access(w, &a) || array_grow((void **)&g->renames, &cap_renames, g->nr_renames_matched + 1,
 						      sizeof(*g->renames)))
 			return -ENOMEM;
 		g->renames[g->nr_renames_matched++] =
-			(struct graph_rename){ (size_t)p, r->ts_ns, o->path, r->old_path, r->new_path };
+			(struct graph_rename){ (size_t)p, r->ts_ns, written_path, r->old_path, r->new_path };
 	}
 	return collect_execs(w);
 }
