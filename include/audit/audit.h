@@ -23,6 +23,7 @@
 #include "model/io.h"
 #include "model/model.h"
 #include "model/parallelism.h"
+#include "model/replay.h"
 #include "audit/audit_whatif.h"
 #include "audit/jobs_fit.h"
 
@@ -199,6 +200,9 @@ struct audit {
 	struct jobs_fit fit; /* the -j that fits the RAM (audit/jobs_fit.h) */
 	const char *partial_reason;
 };
+
+/* What a replayed recording tells the audit; graph and starts are left NULL for the caller. */
+struct audit_input audit_input__of_replay(const struct replay *rp);
 
 /* 0, or -ENOMEM (a freed, empty audit). */
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,

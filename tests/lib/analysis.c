@@ -38,16 +38,7 @@ static int diff_itself(const struct replay *rp, const struct audit *a, FILE *out
 static int analyse(const struct replay *rp, int out, FILE *out_file)
 {
 	const struct event_log_info *info = rp->info;
-	struct audit_input in = {
-		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
-		.cmd_argv = info->cmd_argv,
-		.cmd_argc = info->cmd_argc,
-		.makeflags = info->makeflags,
-		.lost_events = rp->lost_events,
-		.partial_reason = rp->partial_reason,
-		.follow = info->follow,
-		.nr_follow = info->nr_follow,
-	};
+	struct audit_input in = audit_input__of_replay(rp);
 	struct trace_meta meta = {
 		.info = info,
 		.lost_events = rp->lost_events,

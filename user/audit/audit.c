@@ -591,6 +591,22 @@ static int compute_daemons(struct audit *a, const struct model *m, const struct 
 	return 0;
 }
 
+struct audit_input audit_input__of_replay(const struct replay *rp)
+{
+	const struct event_log_info *info = rp->info;
+
+	return (struct audit_input){
+		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
+		.cmd_argv = info->cmd_argv,
+		.cmd_argc = info->cmd_argc,
+		.makeflags = info->makeflags,
+		.lost_events = rp->lost_events,
+		.partial_reason = rp->partial_reason,
+		.follow = info->follow,
+		.nr_follow = info->nr_follow,
+	};
+}
+
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
 		   const struct audit_input *in)
 {

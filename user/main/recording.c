@@ -72,17 +72,7 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
 static void compute_audit(struct recording *rec, bool starts)
 {
 	const struct replay *rp = &rec->rp;
-	const struct event_log_info *info = rp->info;
-	struct audit_input in = {
-		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
-		.cmd_argv = info->cmd_argv,
-		.cmd_argc = info->cmd_argc,
-		.makeflags = info->makeflags,
-		.lost_events = rp->lost_events,
-		.partial_reason = rp->partial_reason,
-		.follow = info->follow,
-		.nr_follow = info->nr_follow,
-	};
+	struct audit_input in = audit_input__of_replay(rp);
 
 	if (rp->files) {
 		if (build_graph__compute(&rec->graph, rp->model, rp->files))
