@@ -81,6 +81,29 @@ struct audit_jobs {
 	char tool[16]; /* "make", "ninja", or "" */
 };
 
+/*
+ * About one thing at a time: below this average (CPUs busy, or steps
+ * alive at once), the build or a phase of it was not parallel.
+ */
+#define AUDIT_ONE_AT_A_TIME 1.25
+/* Phases of the command kept (the longest), and the least share of the wall a phase needs (per mille). */
+#define AUDIT_MAX_CMD_PHASES 16
+#define AUDIT_CMD_PHASE_MIN_PERMILLE 10
+
+/* One top-level command of the command's run (audit/cmd_phases.h). */
+struct audit_cmd_phase {
+	long proc;		/* the command that names it: index in model->procs */
+	size_t nr_commands;	/* commands that overlapped in it (a pipeline): 1 normally */
+	__u64 start_ns, end_ns; /* absolute */
+	__u64 cpu_ns;		/* the CPU time of its processes */
+	/* Time-integral of its steps alive (processes that are neither its
+	 * commands, wrappers nor runners): / wall, the steps at once. */
+	__u64 step_ns;
+	bool serial;		/* fewer than AUDIT_ONE_AT_A_TIME steps alive on average */
+	long runner;		/* the runner that did most of its work; -1: none */
+	struct audit_jobs jobs; /* that runner's -j; jobs 0 without one */
+};
+
 /* A process in a top list: index in model->procs and the value it is ranked by. */
 struct audit_rank {
 	size_t proc;
@@ -149,6 +172,7 @@ struct audit {
 	enum sched_level sched; /* SCHED_OFF: the figures below marked (sched) are unavailable */
 	const struct parallelism *par; /* (sched) histograms, owned by the sched model */
 	double avg_running;  /* (sched) build CPU time / wall */
+	/* The -j of the command, else of the phase whose runner did the most work. */
 	struct audit_jobs jobs;
 	size_t jobs_target;  /* what "fewer jobs" is measured against: jobs capped at the CPUs */
 	__u64 lost_ns;	     /* (sched) fewer than jobs_target ran while a CPU idled */
@@ -168,6 +192,9 @@ struct audit {
 	__u64 serial_threshold_ns;
 	struct audit_phase phases[AUDIT_MAX_PHASES]; /* (sched) longest first */
 	size_t nr_phases;
+	/* The command's phases, in time order (audit/cmd_phases.h); none without a root process. */
+	struct audit_cmd_phase cmd_phases[AUDIT_MAX_CMD_PHASES];
+	size_t nr_cmd_phases;
 	/* Critical chain: indexes in model->procs, oldest first.  With a build
 	 * graph, its critical path (steps that held it for AUDIT_STEP_MIN or
 	 * more); else a timing estimate over the leaf processes. */

@@ -12,7 +12,7 @@
 #include "audit/audit.h"
 
 /* "make -j2 (from the command)", or "job count unknown". */
-void audit_answers__put_jobs(FILE *out, const struct audit *a);
+void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j);
 void audit_answers__print(FILE *out, const struct audit *a, const struct model *m);
 
 #endif /* BUILDBPF_AUDIT_ANSWERS_H */

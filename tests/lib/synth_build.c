@@ -8,7 +8,8 @@
 
 static const char *const make_argv[] = { "make", "-j2", NULL };
 
-void synth_build__start(struct synth_build *b, __u32 root_pid, const char *cwd)
+void synth_build__start_cmd(struct synth_build *b, __u32 root_pid, const char *cwd, const char *path,
+			    const char *const argv[])
 {
 	memset(b, 0, sizeof(*b));
 	b->root_pid = root_pid;
@@ -16,7 +17,12 @@ void synth_build__start(struct synth_build *b, __u32 root_pid, const char *cwd)
 	cr_assert(not(eq(ptr, b->m, NULL)));
 	if (cwd)
 		cr_assert(eq(int, model__set_cwd(b->m, cwd), 0));
-	synth_exec(b->m, SB_T0, root_pid, 1, "/usr/bin/make", make_argv);
+	synth_exec(b->m, SB_T0, root_pid, 1, path, argv);
+}
+
+void synth_build__start(struct synth_build *b, __u32 root_pid, const char *cwd)
+{
+	synth_build__start_cmd(b, root_pid, cwd, "/usr/bin/make", make_argv);
 }
 
 void synth_build__proc(struct synth_build *b, __u32 pid, __u32 parent_pid, const char *path,

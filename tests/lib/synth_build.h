@@ -27,8 +27,11 @@ struct synth_build {
 	__u32 root_pid;
 };
 
-/* A build rooted at root_pid running "make" in cwd (NULL: unknown). */
+/* A build rooted at root_pid running "make -j2" in cwd (NULL: unknown). */
 void synth_build__start(struct synth_build *b, __u32 root_pid, const char *cwd);
+/* The same with the command path and argv (a shell, a script). */
+void synth_build__start_cmd(struct synth_build *b, __u32 root_pid, const char *cwd, const char *path,
+			    const char *const argv[]);
 /*
  * Process pid, child of parent_pid, runs path with argv over [from_ms,
  * to_ms) after the start, using cpu_ms of CPU time.

@@ -14,6 +14,7 @@
 #include "model/tool_kind.h"
 #include "util/base_name.h"
 #include "audit/audit.h"
+#include "audit/cmd_phases.h"
 
 /* "8" -> 8; anything else that is not all digits -> -1. */
 static long parse_count(const char *s)
@@ -558,7 +559,7 @@ static void compute_answers(struct audit *a)
 
 	if (avg >= 0.75 * a->nr_cpus && a->nr_cpus > 1)
 		a->parallel = AUDIT_PARALLEL_YES;
-	else if (avg >= 1.25)
+	else if (avg >= AUDIT_ONE_AT_A_TIME)
 		a->parallel = AUDIT_PARALLEL_PARTLY;
 	else
 		a->parallel = AUDIT_PARALLEL_NO;
@@ -610,6 +611,7 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
 		   const struct audit_input *in)
 {
+	const struct audit_cmd_phase *build;
 	bool *leaf = NULL;
 	size_t i, cpus;
 	int err;
@@ -652,10 +654,17 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	a->utilisation = a->wall_ns ? (double)a->cpu_ns / ((double)a->wall_ns * a->nr_cpus) : 0;
 
 	/* The root command first; a wrapper (sh -c, env) hides it: then the
+	 * runner of the phase that did the build work, never a make that
+	 * configure ran to probe.  Without a root process (--cgroup), the
 	 * first make or ninja the build ran. */
 	if (in->cmd_argc > 0)
 		audit__jobs_from_argv(&a->jobs, in->cmd_argv, in->cmd_argc, in->makeflags, a->nr_cpus);
-	for (i = 0; !a->jobs.jobs && i < m->nr_procs; i++) {
+	err = cmd_phases__compute(a, m, in);
+	if (err)
+		goto cleanup;
+	if (!a->jobs.jobs && (build = cmd_phases__build_phase(a)))
+		a->jobs = build->jobs;
+	for (i = 0; !a->jobs.jobs && !a->nr_cmd_phases && i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 
 		if (p->nr_execs && p->execs[0].argc)

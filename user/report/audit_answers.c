@@ -5,6 +5,7 @@
  * the wall time, seconds, and names of steps.
  */
 #include "report/audit_answers.h"
+#include "report/cmd_phases_report.h"
 #include "report/jobs_fit_report.h"
 #include "report/report_text.h"
 #include "report/whatif_report.h"
@@ -100,17 +101,17 @@ static const char *jobs_source_text(enum audit_jobs_source src)
 	}
 }
 
-void audit_answers__put_jobs(FILE *out, const struct audit *a)
+void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j)
 {
-	if (!a->jobs.jobs) {
+	if (!j->jobs) {
 		fputs("job count unknown", out);
 		return;
 	}
-	report_put_name(out, a->jobs.tool, sizeof(a->jobs.tool));
-	if (a->jobs.jobs < 0)
-		fprintf(out, " -j (unlimited, %s)", jobs_source_text(a->jobs.source));
+	report_put_name(out, j->tool, sizeof(j->tool));
+	if (j->jobs < 0)
+		fprintf(out, " -j (unlimited, %s)", jobs_source_text(j->source));
 	else
-		fprintf(out, " -j%ld (%s)", a->jobs.jobs, jobs_source_text(a->jobs.source));
+		fprintf(out, " -j%ld (%s)", j->jobs, jobs_source_text(j->source));
 }
 
 static void put_parallel(FILE *out, const struct audit *a)
@@ -124,7 +125,7 @@ static void put_parallel(FILE *out, const struct audit *a)
 
 	fprintf(f, "parallel? %s: on average %.2f of %zu CPU%s ran the build; ", verdict[a->parallel], avg,
 		a->nr_cpus, a->nr_cpus == 1 ? "" : "s");
-	audit_answers__put_jobs(f, a);
+	audit_answers__put_jobs(f, &a->jobs);
 	report_line__end(&l);
 }
 
@@ -342,10 +343,13 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 
 static void put_speed_up(FILE *out, const struct audit *a, const struct model *m)
 {
-	size_t i, named = 0;
+	size_t i, named;
 	struct report_line l;
 	FILE *f;
 
+	/* A phase of the command that ran one step at a time leads: it is the
+	 * stretch to shorten, whatever ran inside it. */
+	named = cmd_phases_report__speed_up(out, a, m, "speed up? ", "  and: ", ANSWER_PHASES_MAX);
 	for (i = 0; i < a->nr_phases && named < ANSWER_PHASES_MAX; i++) {
 		const struct audit_phase *ph = &a->phases[i];
 
@@ -422,6 +426,7 @@ static void put_races(FILE *out, const struct audit *a, const struct model *m)
 void audit_answers__print(FILE *out, const struct audit *a, const struct model *m)
 {
 	put_parallel(out, a);
+	cmd_phases_report__answer(out, a, m);
 	put_help(out, a);
 	put_shared(out, a);
 	put_programs(out, a);

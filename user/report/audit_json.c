@@ -87,21 +87,71 @@ static struct json_object *new_parallelism(const struct audit *a)
 	return json_done(o, err);
 }
 
-static struct json_object *new_jobs(const struct audit *a)
+/* tool, requested, unlimited, source: a -j as read from a command line. */
+static int put_jobs(struct json_object *o, const struct audit_jobs *j)
 {
 	static const char *const sources[] = {
 		[JOBS_UNKNOWN] = "unknown", [JOBS_ARGUMENT] = "argument", [JOBS_MAKEFLAGS] = "makeflags",
 		[JOBS_TOOL_DEFAULT] = "default",
 	};
+
+	return (j->tool[0] ? json_put_clean_str(o, "tool", j->tool) : json_put_null(o, "tool")) ?:
+	       (j->jobs > 0 ? json_put_int(o, "requested", j->jobs) : json_put_null(o, "requested")) ?:
+	       json_put_bool(o, "unlimited", j->jobs < 0) ?:
+	       json_put_str(o, "source", sources[j->source]);
+}
+
+static struct json_object *new_jobs(const struct audit *a)
+{
 	struct json_object *o = json_object_new_object();
 	int err;
 
-	err = (a->jobs.tool[0] ? json_put_clean_str(o, "tool", a->jobs.tool) : json_put_null(o, "tool")) ?:
-	      (a->jobs.jobs > 0 ? json_put_int(o, "requested", a->jobs.jobs) : json_put_null(o, "requested")) ?:
-	      json_put_bool(o, "unlimited", a->jobs.jobs < 0) ?:
-	      json_put_str(o, "source", sources[a->jobs.source]) ?:
-	      json_put_int(o, "target", a->jobs_target);
+	err = put_jobs(o, &a->jobs) ?: json_put_int(o, "target", a->jobs_target);
 	return json_done(o, err);
+}
+
+static struct json_object *new_phase_runner(const struct audit_cmd_phase *ph, const struct model *m)
+{
+	struct json_object *o = json_object_new_object();
+	int err;
+
+	err = json_put(o, "name", new_proc_name(m, ph->runner)) ?: json_put_int(o, "pid", m->procs[ph->runner].pid) ?:
+	      put_jobs(o, &ph->jobs);
+	return json_done(o, err);
+}
+
+/* The command's phases (audit/cmd_phases.h), in time order. */
+static struct json_object *new_cmd_phase(const struct audit *a, const struct audit_cmd_phase *ph,
+					 const struct model *m)
+{
+	struct json_object *o = json_object_new_object();
+	__u64 wall = ph->end_ns - ph->start_ns;
+	int err;
+
+	err = json_put(o, "name", new_proc_name(m, ph->proc)) ?:
+	      json_put_int(o, "pid", m->procs[ph->proc].pid) ?:
+	      json_put_int(o, "commands", ph->nr_commands) ?:
+	      json_put_ms(o, "start_ms", ph->start_ns - m->start_ns) ?:
+	      json_put_ms(o, "end_ms", ph->end_ns - m->start_ns) ?:
+	      json_put_ms(o, "wall_ms", wall) ?:
+	      json_put(o, "wall_share", new_share(a->wall_ns ? (double)wall / a->wall_ns : 0)) ?:
+	      json_put_ms(o, "cpu_ms", ph->cpu_ns) ?:
+	      json_put(o, "average_cpus", new_share(wall ? (double)ph->cpu_ns / wall : 0)) ?:
+	      json_put(o, "average_steps", new_share(wall ? (double)ph->step_ns / wall : 0)) ?:
+	      json_put_bool(o, "serial", ph->serial) ?:
+	      (ph->runner >= 0 ? json_put(o, "runner", new_phase_runner(ph, m)) : json_put_null(o, "runner"));
+	return json_done(o, err);
+}
+
+static struct json_object *new_cmd_phases(const struct audit *a, const struct model *m)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+	int err = arr ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < a->nr_cmd_phases; i++)
+		err = json_append(arr, new_cmd_phase(a, &a->cmd_phases[i], m));
+	return json_done(arr, err);
 }
 
 static struct json_object *new_runqueue(const struct audit *a)
@@ -561,6 +611,7 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "unavailable", new_unavailable(a)) ?:
 	      (a->par ? json_put(o, "parallelism", new_parallelism(a)) : json_put_null(o, "parallelism")) ?:
 	      json_put(o, "jobs", new_jobs(a)) ?:
+	      json_put(o, "phases", new_cmd_phases(a, m)) ?:
 	      (a->par ? json_put(o, "runqueue", new_runqueue(a)) : json_put_null(o, "runqueue")) ?:
 	      (a->par ? json_put(o, "serial_phases", new_phases(a, m)) : json_put_null(o, "serial_phases")) ?:
 	      json_put(o, "critical_chain", new_chain(a, m)) ?:

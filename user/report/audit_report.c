@@ -71,7 +71,7 @@ static void put_parallelism(FILE *out, const struct audit *a)
 	const struct parallelism *par = a->par;
 
 	fprintf(out, "buildbpf: parallelism: average %.2f, peak %u running; ", a->avg_running, par->peak_running);
-	audit_answers__put_jobs(out, a);
+	audit_answers__put_jobs(out, &a->jobs);
 	fputc('\n', out);
 	put_histogram(out, "running", par->running_ns, par->nr_cpus + 1, false, a->wall_ns);
 	put_histogram(out, "runnable", par->runnable_ns, par->nr_runnable, true, a->wall_ns);
