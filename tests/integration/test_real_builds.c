@@ -17,7 +17,9 @@
  * each line gives the load average it ran under.
  *
  * Only what holds today is asserted: buildbpf runs the build, writes a
- * valid trace and summary, and its file edges cover ninja's.  Every other
+ * valid trace and summary, its file edges cover ninja's, and sed's -j is
+ * read as 2 and its phases (configure, make) lie within the command's own
+ * time stamps, configure said first as the thing to speed up.  Every other
  * comparison is printed as an "oracle:" line (and the asserted figure as a
  * RELIABILITY| row), for the work of issue 26 to turn into assertions:
  * - item 1: no runner or wrapper is the step to speed up, and the critical
@@ -25,14 +27,13 @@
  * - item 2: every what-if row within 10 % of the measured median (quiet
  *   machine), a -j1 row in a -j2 recording, and the taskset -c 0 recording
  *   predicting two CPUs;
- * - item 4: sed's -j read as 2, and its phases (configure, make) with their
- *   wall shares matching the stamps;
  * - item 6: the ten costliest steps' names tell different steps apart
  *   (json-c compiles json_tokener.c twice);
  * - item 7: precision and recall of the json-c edges both 100 % (ninja's
  *   edge into CMake's symlink step carries no data: read nothing, seen none).
  */
 #include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,13 +324,53 @@ static size_t stamp_gaps(const char *path, double *gap, size_t max)
 	return n;
 }
 
+/* The [start, end] in ms of the time-stamping dates the command ran, in time order, from the trace; how many. */
+static size_t date_spans(struct json_object *slices, double span[][2], size_t max)
+{
+	size_t n = 0, i, k;
+
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *ev = json_object_array_get_idx(slices, i);
+		double from = bb_num(ev, "ts") / 1000, to = from + bb_num(ev, "dur") / 1000;
+
+		if (strncmp(str_field(ev, "name"), "date", 4) || n == max)
+			continue;
+		for (k = n++; k > 0 && span[k - 1][0] > from; k--)
+			memcpy(span[k], span[k - 1], sizeof(span[k]));
+		span[k][0] = from;
+		span[k][1] = to;
+	}
+	return n;
+}
+
+/*
+ * A phase between two time stamps: the stamp gap holds the phase, and the
+ * phase holds the gap but for the time outside it between the first date's
+ * start and the second's end, both measured in this run.  tol: the two
+ * clocks (the command's realtime, the recording's monotonic) may slew apart
+ * by 500 ppm, plus 5 ms of rounding.
+ */
+static void assert_phase_between_stamps(struct json_object *phase, double gap_s, const double before[2],
+					const double after[2], double wall_ms, const char *what)
+{
+	double ms = bb_num(phase, "wall_ms"), gap = gap_s * 1000, tol = 5 + gap / 2000;
+	double slack = after[1] - before[0] - ms;
+
+	cr_log_info("oracle: sed: %s %.1f s by buildbpf, %.1f s by the stamps (%.0f ms outside it between them)", what,
+		    ms / 1000, gap_s, slack);
+	cr_assert(le(dbl, ms, gap + tol), "%s: %.1f ms, the stamps %.1f ms apart", what, ms, gap);
+	cr_assert(ge(dbl, ms, gap - slack - tol), "%s: %.1f ms, the stamps %.1f ms apart, %.1f ms between the dates "
+						  "outside it", what, ms, gap, slack);
+	cr_assert(le(dbl, fabs(bb_num(phase, "wall_share") - ms / wall_ms), 0.0001), "%s", what);
+}
+
 Test(real_builds, sed_configure_then_make)
 {
 	/* The time stamps are the phases' oracle: the command's own clock, between its top-level commands. */
 	static const char *const script = "cd src && date +%s.%N >../phases && ./configure >../configure.out && "
 					  "date +%s.%N >>../phases && make -j2 >../make.out && date +%s.%N >>../phases";
-	struct json_object *trace, *slices, *summary, *jobs;
-	double gap[2], wall;
+	struct json_object *trace, *slices, *summary, *jobs, *phases, *runner;
+	double gap[2], wall, dates[3][2];
 
 	copy_source("sed");
 	bb_run_in(&run,
@@ -354,9 +395,27 @@ Test(real_builds, sed_configure_then_make)
 	bb_print_critical_path(summary, "sed");
 	bb_print_costliest(slices, "sed", NULL);
 
-	/* What holds today: it ran, the trace and summary are valid, configure took longer than make. */
+	/* Item 4: the -j is the make's, not one of configure's probe makes'; the phases are configure and make. */
 	cr_assert(lt(dbl, gap[1], gap[0]), "configure %.1f s, make %.1f s", gap[0], gap[1]);
-	bb_reliability("sed 4.9 (Debian source), ./configure && make -j2", "a valid trace and summary", trace,
+	cr_assert(eq(int, int_field(jobs, "requested"), 2), "%s", json_object_to_json_string(jobs));
+	phases = need_field(summary, "phases");
+	cr_assert(eq(sz, json_object_array_length(phases), 2), "%s", json_object_to_json_string(phases));
+	cr_assert(not(eq(ptr, strstr(str_field(json_object_array_get_idx(phases, 0), "name"), "configure"), NULL)));
+	cr_assert(json_object_get_boolean(need_field(json_object_array_get_idx(phases, 0), "serial")),
+		  "configure ran one step at a time");
+	runner = need_field(json_object_array_get_idx(phases, 1), "runner");
+	cr_assert(str_field_is(runner, "tool", "make"));
+	cr_assert(eq(int, int_field(runner, "requested"), 2));
+	cr_assert(eq(sz, date_spans(slices, dates, 3), 3));
+	assert_phase_between_stamps(json_object_array_get_idx(phases, 0), gap[0], dates[0], dates[1], wall * 1000,
+				    "configure");
+	assert_phase_between_stamps(json_object_array_get_idx(phases, 1), gap[1], dates[1], dates[2], wall * 1000,
+				    "make -j2");
+	cr_assert(not(eq(ptr, strstr(run.err, "speed up? "), NULL)));
+	cr_assert(not(eq(ptr, strstr(strstr(run.err, "speed up? "), "configure ran one step at a time"), NULL)),
+		  "%s", run.err);
+	bb_reliability("sed 4.9 (Debian source), ./configure && make -j2",
+		       "-j read as 2; phases configure and make within the command's time stamps", trace,
 		       "configure %.0f %% of the wall, -j read as %lld", 100 * gap[0] / wall, int_field(jobs, "requested"));
 	json_object_put(slices);
 	json_object_put(trace);

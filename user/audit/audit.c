@@ -13,6 +13,7 @@
 #include "model/memory.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
+#include "util/interval.h"
 #include "audit/audit.h"
 #include "audit/cmd_phases.h"
 
@@ -157,13 +158,6 @@ static void top_offer(struct audit_top *t, size_t proc, __u64 value)
 	t->items[i] = (struct audit_rank){ .proc = proc, .value = value };
 }
 
-static __u64 overlap(__u64 a0, __u64 a1, __u64 b0, __u64 b1)
-{
-	__u64 lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
-}
-
 /* The instance of tgid that overlaps [start, end) most: pids are reused. */
 static long find_instance(const struct model *m, __u32 tgid, __u64 start, __u64 end)
 {
@@ -174,7 +168,7 @@ static long find_instance(const struct model *m, __u32 tgid, __u64 start, __u64 
 	for (i = 0; i < m->nr_procs; i++) {
 		if (m->procs[i].pid != tgid)
 			continue;
-		ns = overlap(m->procs[i].start_ns, m->procs[i].end_ns, start, end);
+		ns = interval_overlap(m->procs[i].start_ns, m->procs[i].end_ns, start, end);
 		if (best < 0 || ns > best_ns) {
 			best = i;
 			best_ns = ns;
@@ -207,7 +201,7 @@ static void phase_waiter(struct audit_phase *ph, const struct model *m, const bo
 	for (i = 0; i < m->nr_procs; i++) {
 		if (!leaf[i])
 			continue;
-		ns = overlap(m->procs[i].start_ns, m->procs[i].end_ns, ph->start_ns, ph->end_ns);
+		ns = interval_overlap(m->procs[i].start_ns, m->procs[i].end_ns, ph->start_ns, ph->end_ns);
 		if (ns > best_ns) {
 			best_ns = ns;
 			ph->procs[0] = (struct audit_phase_proc){ .proc = i, .pid = m->procs[i].pid };

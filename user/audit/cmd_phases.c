@@ -12,6 +12,7 @@
 #include "model/proc_tree.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
+#include "util/interval.h"
 #include "audit/audit.h"
 #include "audit/cmd_phases.h"
 
@@ -40,13 +41,6 @@ static bool is_runner(const struct proc_instance *p)
 static __u64 cpu_of(const struct proc_instance *p)
 {
 	return p->utime_ns + p->stime_ns;
-}
-
-static __u64 overlap(__u64 a0, __u64 a1, __u64 b0, __u64 b1)
-{
-	__u64 lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
-
-	return hi > lo ? hi - lo : 0;
 }
 
 /* Parents before children: the depth-first order of model/proc_tree.h. */
@@ -193,7 +187,7 @@ static void sum_figures(struct phase_scan *sc)
 		c = &sc->cands[sc->phase_of[i]];
 		c->cpu_ns += cpu_of(p);
 		if (!is_command(sc, i) && !sc->a->wrapper[i] && !is_runner(p))
-			c->step_ns += overlap(p->start_ns, p->end_ns, c->start_ns, c->end_ns);
+			c->step_ns += interval_overlap(p->start_ns, p->end_ns, c->start_ns, c->end_ns);
 		if (is_runner(p) && sc->topmost[i] && (c->runner < 0 || sc->sub_cpu[i] > sc->sub_cpu[c->runner]))
 			c->runner = i;
 	}
