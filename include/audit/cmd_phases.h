@@ -28,5 +28,7 @@ int cmd_phases__compute(struct audit *a, const struct model *m, const struct aud
 const struct audit_cmd_phase *cmd_phases__build_phase(const struct audit *a);
 /* Whether a phase held enough of the wall to be named as the thing to speed up. */
 bool cmd_phases__stands_out(const struct audit *a, const struct audit_cmd_phase *ph);
+/* Whether [start, end) lies more than half within a phase that stands out: a stretch of it said already. */
+bool cmd_phases__mostly_within_stand_out(const struct audit *a, __u64 start_ns, __u64 end_ns);
 
 #endif /* BUILDBPF_AUDIT_CMD_PHASES_H */

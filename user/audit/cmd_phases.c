@@ -193,6 +193,21 @@ static void sum_figures(struct phase_scan *sc)
 	}
 }
 
+/* Any of its images is ./configure, run as a program or by a shell ("bash ./configure"). */
+static bool is_configure(const struct proc_instance *p)
+{
+	size_t k;
+
+	for (k = 0; k < p->nr_execs; k++) {
+		const struct exec_image *im = &p->execs[k];
+
+		if (!strcmp(base_name(im->filename), "configure") ||
+		    (im->argc > 1 && kind_of_image(im) == TOOL_SHELL && !strcmp(base_name(im->argv[1]), "configure")))
+			return true;
+	}
+	return false;
+}
+
 /* The runner speaks for the phase when its subtree did half its work, or it is the phase's command. */
 static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c, const struct audit_input *in)
 {
@@ -247,6 +262,7 @@ static void keep(struct audit *a, struct phase_scan *sc, const struct audit_inpu
 		__u64 wall = c->end_ns - c->start_ns;
 
 		read_jobs(sc, c, in);
+		c->configure = is_configure(&sc->m->procs[c->proc]);
 		c->serial = c->step_ns < AUDIT_ONE_AT_A_TIME * wall && c->cpu_ns < AUDIT_ONE_AT_A_TIME * wall;
 		a->cmd_phases[a->nr_cmd_phases++] = *c;
 	}
@@ -295,6 +311,18 @@ const struct audit_cmd_phase *cmd_phases__build_phase(const struct audit *a)
 		if (a->cmd_phases[i].runner >= 0 && (!best || a->cmd_phases[i].cpu_ns > best->cpu_ns))
 			best = &a->cmd_phases[i];
 	return best;
+}
+
+bool cmd_phases__mostly_within_stand_out(const struct audit *a, __u64 start_ns, __u64 end_ns)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_cmd_phases; i++)
+		if (cmd_phases__stands_out(a, &a->cmd_phases[i]) &&
+		    2 * interval_overlap(start_ns, end_ns, a->cmd_phases[i].start_ns, a->cmd_phases[i].end_ns) >
+			    end_ns - start_ns)
+			return true;
+	return false;
 }
 
 bool cmd_phases__stands_out(const struct audit *a, const struct audit_cmd_phase *ph)

@@ -4,6 +4,7 @@
  * to REPORT_WIDTH, in words a newcomer reads without the README: shares of
  * the wall time, seconds, and names of steps.
  */
+#include "audit/cmd_phases.h"
 #include "report/audit_answers.h"
 #include "report/cmd_phases_report.h"
 #include "report/jobs_fit_report.h"
@@ -355,6 +356,8 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 
 		if (!holds_answer_share(ph->end_ns - ph->start_ns, a->wall_ns))
 			break; /* longest first */
+		if (cmd_phases__mostly_within_stand_out(a, ph->start_ns, ph->end_ns))
+			continue; /* a stretch of a phase said above */
 		f = report_line__begin(&l, out);
 		fputs(named ? "  and: " : "speed up? ", f);
 		put_phase_answer(f, a, m, ph);

@@ -3,7 +3,6 @@
  * The command's phases in words.  The advice names only what the phase's
  * own tool offers: configure's cache, a runner's -j.
  */
-#include <string.h>
 #include "audit/cmd_phases.h"
 #include "report/cmd_phases_report.h"
 #include "report/report_text.h"
@@ -70,9 +69,9 @@ void cmd_phases_report__answer(FILE *out, const struct audit *a, const struct mo
 }
 
 /* What the phase's tool offers to shorten it; nothing for a tool we do not know. */
-static void put_advice(FILE *f, const struct audit *a, const struct model *m, const struct audit_cmd_phase *ph)
+static void put_advice(FILE *f, const struct audit *a, const struct audit_cmd_phase *ph)
 {
-	if (!strcmp(proc_program(&m->procs[ph->proc]), "configure")) {
+	if (ph->configure) {
 		fputs(": ./configure -C keeps its results in config.cache for the next run, and ccache caches its "
 		      "test compiles", f);
 	} else if (ph->runner >= 0 && ph->jobs.jobs == 1 && a->nr_cpus > 1) {
@@ -115,7 +114,7 @@ size_t cmd_phases_report__speed_up(FILE *out, const struct audit *a, const struc
 		fputs(" (", f);
 		report_put_share(f, phase_wall(ph), a->wall_ns);
 		fputs(" of the wall)", f);
-		put_advice(f, a, m, ph);
+		put_advice(f, a, ph);
 		report_line__end(&l);
 	}
 	return n;
