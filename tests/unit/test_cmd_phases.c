@@ -285,3 +285,35 @@ Test(cmd_phases, short_commands_are_left_out_and_many_are_cut_to_the_longest)
 		cr_assert(eq(u32, b.m->procs[b.a.cmd_phases[k].proc].pid, 600 + 4 + k), "phase %u", k);
 	synth_build__free(&b);
 }
+
+/* make -j2, then make -j2 check: two phases of one name are told apart by their command lines. */
+Test(cmd_phases, make_then_make_check_by_their_command_lines)
+{
+	static const char *const make_check[] = { "make", "-j2", "check", NULL };
+	struct json_object *o, *phases;
+	struct synth_build b;
+	char *text;
+
+	synth_build__start_cmd(&b, ROOT, "/src", "/bin/sh", sh_argv);
+	make(&b, MAKE, ROOT, make_j2, 0, 2000, 2);
+	make(&b, 400, ROOT, make_check, 2000, 4000, 1);
+	synth_build__finish(&b, 4000);
+	cr_assert(eq(sz, b.a.nr_cmd_phases, 2));
+	text = report_of(&b);
+	cr_assert(not(eq(ptr, strstr(text, "phases: make -j2 2.00 s (50 %), 2.00 steps at once, 1.99 CPUs busy; make -j2 "
+					   "check 2.00 s (50 %), one step at a time"),
+			 NULL)),
+		  "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "speed up? make -j2 check ran one step at a time and took 2.00 s (50 % of the "
+					   "wall): the build's own order allowed no more at once"),
+			 NULL)),
+		  "%s", text);
+	free(text);
+	o = audit_json__new(&b.a, b.m);
+	cr_assert(not(eq(ptr, o, NULL)));
+	phases = need_field(o, "phases");
+	cr_assert(str_field_is(json_object_array_get_idx(phases, 0), "command", "make -j2"));
+	cr_assert(str_field_is(json_object_array_get_idx(phases, 1), "command", "make -j2 check"));
+	json_object_put(o);
+	synth_build__free(&b);
+}

@@ -45,6 +45,23 @@ static struct json_object *new_proc_name(const struct model *m, long idx)
 	return str;
 }
 
+/* The command line of p's last image, whole (its comm before any exec). */
+static struct json_object *new_command_line(const struct proc_instance *p)
+{
+	const struct exec_image *im = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+	struct json_object *str;
+	char *line;
+
+	if (!im)
+		return json_new_clean_string(p->comm, strlen(p->comm));
+	line = argv_display_name(im->argv, im->argc, 0);
+	if (!line)
+		return NULL;
+	str = json_object_new_string(line);
+	free(line);
+	return str;
+}
+
 static struct json_object *new_ms_array(const __u64 *bins, size_t nr)
 {
 	struct json_object *arr = json_object_new_array();
@@ -129,6 +146,7 @@ static struct json_object *new_cmd_phase(const struct audit *a, const struct aud
 	int err;
 
 	err = json_put(o, "name", new_proc_name(m, ph->proc)) ?:
+	      json_put(o, "command", new_command_line(&m->procs[ph->proc])) ?:
 	      json_put_int(o, "pid", m->procs[ph->proc].pid) ?:
 	      json_put_int(o, "commands", ph->nr_commands) ?:
 	      json_put_ms(o, "start_ms", ph->start_ns - m->start_ns) ?:

@@ -3,7 +3,10 @@
  * The command's phases in words.  The advice names only what the phase's
  * own tool offers: configure's cache, a runner's -j.
  */
+#include <stdlib.h>
+#include <string.h>
 #include "audit/cmd_phases.h"
+#include "model/proc_name.h"
 #include "report/cmd_phases_report.h"
 #include "report/report_text.h"
 
@@ -33,12 +36,40 @@ static void put_runner(FILE *f, const struct model *m, const struct audit_cmd_ph
 		fputs(" (from MAKEFLAGS)", f);
 }
 
+/*
+ * The phase's name; its command line when another phase has the same name
+ * (make, then make check): true then, the line already says its -j.
+ */
+static bool put_phase_name(FILE *f, const struct audit *a, const struct model *m, const struct audit_cmd_phase *ph)
+{
+	const struct proc_instance *p = &m->procs[ph->proc];
+	char *name = proc_display_name(m, p), *other, *line = NULL;
+	bool shared = false;
+	size_t i;
+
+	for (i = 0; name && !shared && i < a->nr_cmd_phases; i++) {
+		if (&a->cmd_phases[i] == ph)
+			continue;
+		other = proc_display_name(m, &m->procs[a->cmd_phases[i].proc]);
+		shared = other && !strcmp(other, name);
+		free(other);
+	}
+	if (shared && p->nr_execs)
+		line = argv_display_name(p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc, 0);
+	report_put_name(f, line ? line : name ? name : p->comm, REPORT_NAME_MAX);
+	free(line);
+	free(name);
+	return line != NULL;
+}
+
 static void put_phase(FILE *f, const struct audit *a, const struct model *m, const struct audit_cmd_phase *ph)
 {
-	report_put_proc(f, m, ph->proc);
+	bool whole_line = put_phase_name(f, a, m, ph);
+
 	if (ph->nr_commands > 1)
 		fprintf(f, " (+%zu at once)", ph->nr_commands - 1);
-	put_runner(f, m, ph);
+	if (!whole_line || ph->runner != ph->proc)
+		put_runner(f, m, ph);
 	fputc(' ', f);
 	report_put_sec(f, ph->end_ns - ph->start_ns);
 	fputs(" (", f);
@@ -108,7 +139,7 @@ size_t cmd_phases_report__speed_up(FILE *out, const struct audit *a, const struc
 		ph = &a->cmd_phases[pick];
 		f = report_line__begin(&l, out);
 		fputs(n ? next : lead, f);
-		report_put_proc(f, m, ph->proc);
+		put_phase_name(f, a, m, ph);
 		fputs(" ran one step at a time and took ", f);
 		report_put_sec(f, phase_wall(ph));
 		fputs(" (", f);
