@@ -99,7 +99,7 @@ struct audit_cmd_phase {
 	/* Time-integral of its steps alive (processes that are neither its
 	 * commands, wrappers nor runners): / wall, the steps at once. */
 	__u64 step_ns;
-	bool serial;		/* fewer than AUDIT_ONE_AT_A_TIME steps alive on average */
+	bool serial;		/* fewer than AUDIT_ONE_AT_A_TIME steps alive and CPUs busy on average */
 	bool configure;		/* its command is a configure script (which often re-execs its shell) */
 	long runner;		/* the runner that did most of its work; -1: none */
 	struct audit_jobs jobs; /* that runner's -j; jobs 0 without one */
