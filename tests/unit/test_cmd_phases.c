@@ -13,11 +13,13 @@
 #include "audit/audit.h"
 #include "audit/cmd_phases.h"
 #include "model/proc_name.h"
+#include "model/trace_layout.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "lib/json_fields.h"
 #include "lib/synth.h"
 #include "lib/synth_build.h"
+#include "lib/written_trace.h"
 
 #define ROOT 100
 #define CONFIGURE 200
@@ -315,5 +317,33 @@ Test(cmd_phases, make_then_make_check_by_their_command_lines)
 	cr_assert(str_field_is(json_object_array_get_idx(phases, 0), "command", "make -j2"));
 	cr_assert(str_field_is(json_object_array_get_idx(phases, 1), "command", "make -j2 check"));
 	json_object_put(o);
+	synth_build__free(&b);
+}
+
+/* The trace draws the phases on a track of their own under Parallelism, and keeps every trace rule. */
+Test(cmd_phases, the_trace_has_a_phases_track)
+{
+	struct synth_build b;
+	struct trace_meta meta = { 0 };
+	struct json_object *trace, *events, *ev;
+	size_t i, slices = 0;
+
+	configure_then_make(&b);
+	meta.audit = &b.a;
+	trace = written_trace(b.m, &meta); /* keeps every trace rule, or fails */
+	events = trace_events(trace);
+	for (i = 0; i < json_object_array_length(events); i++) {
+		ev = json_object_array_get_idx(events, i);
+		if (!str_field_is(ev, "cat", "phase"))
+			continue;
+		/* Microseconds from the start, plus one (model/trace_layout.h). */
+		cr_assert(eq(int, int_field(ev, "ts"), trace_us(b.m, b.a.cmd_phases[slices].start_ns)));
+		cr_assert(eq(int, int_field(ev, "dur"),
+			     trace_us(b.m, b.a.cmd_phases[slices].end_ns) - trace_us(b.m, b.a.cmd_phases[slices].start_ns)));
+		cr_assert(eq(int, int_field(need_field(ev, "args"), "pid"), slices ? MAKE : CONFIGURE));
+		slices++;
+	}
+	cr_assert(eq(sz, slices, 2));
+	json_object_put(trace);
 	synth_build__free(&b);
 }

@@ -71,6 +71,8 @@
 #define COUNTERS_TID COUNTERS_PID
 /* The critical path (--deps): a track of its own under Parallelism, after the counters. */
 #define CRITICAL_TID (COUNTERS_PID + 1)
+/* The command's phases (audit/cmd_phases.h), after the critical path. */
+#define PHASES_TID (COUNTERS_PID + 2)
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
 /* Plain: no indentation, the file is for viewers and can be large. */
@@ -891,6 +893,47 @@ static int add_critical_track(struct builder *b)
 	return err;
 }
 
+/*
+ * The command's phases, when it ran two or more, as a track under
+ * Parallelism: one slice per phase, cut like the critical path's so that
+ * a command left running into the next phase never makes them overlap.
+ */
+static int add_phases_track(struct builder *b, const struct audit *a)
+{
+	bool named = b->sched || (b->graph && b->graph->nr_path);
+	__s64 last_end = 0;
+	size_t i;
+	int err;
+
+	if (!a || a->nr_cmd_phases < 2)
+		return 0;
+	err = (named ? 0 : add_parallelism_name(b)) ?:
+	      add_meta(b, COUNTERS_PID, "thread_name", PHASES_TID, json_object_new_string("phases")) ?:
+	      add_meta(b, COUNTERS_PID, "thread_sort_index", PHASES_TID, json_object_new_int(PHASES_TID));
+	for (i = 0; !err && i < a->nr_cmd_phases; i++) {
+		const struct audit_cmd_phase *ph = &a->cmd_phases[i];
+		struct json_object *args;
+		struct trace_span span;
+		char *name;
+
+		if (!trace_layout__clip(b->layout, ph->start_ns, ph->end_ns, &span))
+			continue;
+		if (span.ts < last_end)
+			span.ts = last_end;
+		if (span.end < span.ts)
+			span.end = span.ts;
+		last_end = span.end;
+		args = json_object_new_object();
+		err = json_put_int(args, "pid", b->m->procs[ph->proc].pid) ?: json_put_bool(args, "serial", ph->serial) ?:
+		      (ph->runner >= 0 && ph->jobs.jobs > 0 ? json_put_int(args, "jobs", ph->jobs.jobs) : 0);
+		args = json_done(args, err);
+		name = proc_display_name(b->m, &b->m->procs[ph->proc]);
+		err = add_x(b, COUNTERS_PID, PHASES_TID, "phase", name, span, args);
+		free(name);
+	}
+	return err;
+}
+
 static int add_proc(struct builder *b, size_t i)
 {
 	const struct proc_instance *p = &b->m->procs[i];
@@ -1401,6 +1444,8 @@ static int add_body(struct builder *b, const struct trace_meta *meta)
 		err = add_proc(b, i);
 	if (!err && b->graph)
 		err = add_data_flows(b) ?: add_critical_track(b) ?: add_race_marks(b);
+	if (!err)
+		err = add_phases_track(b, meta->audit);
 	if (!err && b->sched)
 		err = add_cpu_slices(b) ?: add_counters(b);
 	if (!err)
