@@ -846,6 +846,32 @@ static int add_parallelism_name(struct builder *b)
 	       add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2));
 }
 
+/* A track of Parallelism's, named; first_there: Parallelism itself is named here too. */
+static int add_parallelism_track(struct builder *b, bool first_there, __s64 tid, const char *name)
+{
+	return (first_there ? add_parallelism_name(b) : 0) ?:
+	       add_meta(b, COUNTERS_PID, "thread_name", tid, json_object_new_string(name)) ?:
+	       add_meta(b, COUNTERS_PID, "thread_sort_index", tid, json_object_new_int(tid));
+}
+
+/*
+ * [from, to) clipped into the trace and cut to start where the slice
+ * before it on its track ended (*last_end, moved on), so that a track of
+ * spans that follow one another never nests or overlaps (rule 5).  False
+ * when it lies outside the trace.
+ */
+static bool clip_after(const struct builder *b, __u64 from_ns, __u64 to_ns, __s64 *last_end, struct trace_span *span)
+{
+	if (!trace_layout__clip(b->layout, from_ns, to_ns, span))
+		return false;
+	if (span->ts < *last_end)
+		span->ts = *last_end;
+	if (span->end < span->ts)
+		span->end = span->ts;
+	*last_end = span->end;
+	return true;
+}
+
 /*
  * The critical path as a track of its own under Parallelism: one slice per
  * step, for the time it held the path.  Steps follow one another in time;
@@ -862,9 +888,7 @@ static int add_critical_track(struct builder *b)
 	if (!g->nr_path)
 		return 0;
 	/* With --sched the CPU tracks' names named Parallelism already. */
-	err = (b->sched ? 0 : add_parallelism_name(b)) ?:
-	      add_meta(b, COUNTERS_PID, "thread_name", CRITICAL_TID, json_object_new_string("critical path")) ?:
-	      add_meta(b, COUNTERS_PID, "thread_sort_index", CRITICAL_TID, json_object_new_int(CRITICAL_TID));
+	err = add_parallelism_track(b, !b->sched, CRITICAL_TID, "critical path");
 	for (i = 0; !err && i < g->nr_path; i++) {
 		const struct critical_step *st = &g->path[i];
 		const struct proc_instance *p = &b->m->procs[st->proc];
@@ -872,13 +896,8 @@ static int add_critical_track(struct builder *b)
 		struct trace_span span;
 		char *name;
 
-		if (!trace_layout__clip(b->layout, st->from_ns, st->to_ns, &span))
+		if (!clip_after(b, st->from_ns, st->to_ns, &last_end, &span))
 			continue;
-		if (span.ts < last_end)
-			span.ts = last_end;
-		if (span.end < span.ts)
-			span.end = span.ts;
-		last_end = span.end;
 		args = json_object_new_object();
 		err = json_put_int(args, "pid", p->pid) ?:
 		      json_put_ms(args, "held_ms", st->to_ns - st->from_ns) ?:
@@ -895,7 +914,7 @@ static int add_critical_track(struct builder *b)
 
 /*
  * The command's phases, when it ran two or more, as a track under
- * Parallelism: one slice per phase, cut like the critical path's so that
+ * Parallelism: one slice per phase, cut like the critical path's, so that
  * a command left running into the next phase never makes them overlap.
  */
 static int add_phases_track(struct builder *b, const struct audit *a)
@@ -907,22 +926,15 @@ static int add_phases_track(struct builder *b, const struct audit *a)
 
 	if (!a || a->nr_cmd_phases < 2)
 		return 0;
-	err = (named ? 0 : add_parallelism_name(b)) ?:
-	      add_meta(b, COUNTERS_PID, "thread_name", PHASES_TID, json_object_new_string("phases")) ?:
-	      add_meta(b, COUNTERS_PID, "thread_sort_index", PHASES_TID, json_object_new_int(PHASES_TID));
+	err = add_parallelism_track(b, !named, PHASES_TID, "phases");
 	for (i = 0; !err && i < a->nr_cmd_phases; i++) {
 		const struct audit_cmd_phase *ph = &a->cmd_phases[i];
 		struct json_object *args;
 		struct trace_span span;
 		char *name;
 
-		if (!trace_layout__clip(b->layout, ph->start_ns, ph->end_ns, &span))
+		if (!clip_after(b, ph->start_ns, ph->end_ns, &last_end, &span))
 			continue;
-		if (span.ts < last_end)
-			span.ts = last_end;
-		if (span.end < span.ts)
-			span.end = span.ts;
-		last_end = span.end;
 		args = json_object_new_object();
 		err = json_put_int(args, "pid", b->m->procs[ph->proc].pid) ?: json_put_bool(args, "serial", ph->serial) ?:
 		      (ph->runner >= 0 && ph->jobs.jobs > 0 ? json_put_int(args, "jobs", ph->jobs.jobs) : 0);
