@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The -j a make or ninja command line asks for, read as the tool reads its
+ * options.  One reader for the audit's job count (audit/audit.c) and the
+ * job slots make's sub-makes share (graph/job_slots.c).  Pure.
+ */
+#ifndef BUILDBPF_MODEL_MAKE_ARGS_H
+#define BUILDBPF_MODEL_MAKE_ARGS_H
+
+#include <stddef.h>
+
+/* make's argv[1..argc) up to "--": the -j it gives.  0: none; -1: -j alone (no limit); else N. */
+long make_args__jobs(char *const *argv, size_t argc);
+/* $MAKEFLAGS ("kj8 --no-print-directory -- VAR=x" or " -j8"): the same. */
+long make_args__makeflags_jobs(const char *flags);
+/* ninja's argv: 0 none, -1 no limit (-j0), else N. */
+long make_args__ninja_jobs(char *const *argv, size_t argc);
+
+#endif /* BUILDBPF_MODEL_MAKE_ARGS_H */
