@@ -10,9 +10,11 @@
  *   input        ready when X (or the job containing X) ended, and started
  *                at once or when X's exit woke its parent: speed up X;
  *   job slot     ready earlier, but its parent slept until job J's exit woke
- *                it, and J was one of as many jobs as the parent ever ran at
- *                once: a slot freed (more -j would have started it sooner);
- *   after job    the same, but fewer jobs than that ran: the parent had a
+ *                it while its pool of slots was full (graph/job_slots.h: a
+ *                recursive make's sub-makes share one), or until another
+ *                make of its pool handed back the token J held: a slot freed
+ *                (more -j would have started it sooner);
+ *   after job    the same, but the pool had a free slot: the parent had a
  *                slot free and still waited for J (an order the files do not
  *                show: make's prerequisites read by a later recipe line, a
  *                rename): speed up J;
@@ -64,6 +66,10 @@ struct start_cause {
 	/* The process wait names: the input's writer (INPUT), the job whose
 	 * exit woke the parent (JOB_SLOT, AFTER_JOB), the waker (WOKEN); -1: none */
 	long by;
+	/* JOB_SLOT: the make of the parent's jobserver pool whose job held the
+	 * slot, when another than the parent (a sub-make's token); -1: the parent's own */
+	long slot_runner;
+	size_t proc; /* its own index in model->procs */
 	__u64 runq_ns;	   /* of the gap, the parent's run-queue wait (--sched); 0: none or unknown */
 	bool wake_record;  /* a start-wake record was found for it */
 	char waker_comm[BB_COMM_LEN]; /* START_UNEXPLAINED: the waker outside the build; "" none */
@@ -88,7 +94,8 @@ const char *start_wait__name(enum start_wait wait);
 
 /*
  * What c waited for, in a few words naming the process: "input from gen
- * [123]", "a job slot (cc [124] ended)", "the end of cc [124] (a slot was
+ * [123]", "a job slot (cc [124] ended)", "a job slot held by sh [124] of
+ * make [99]", "the end of cc [124] (a slot was
  * free)", "the CPU run queue", "its parent (busy)", "woken by make [99]", "unexplained (woken by kworker/0:1)",
  * "nothing".  Returns buf.
  */

@@ -31,15 +31,20 @@ struct fixture {
 	struct start_causes sc;
 };
 
-static void begin(struct fixture *f)
+/* The command is make run as argv; its program begins at 1 ms: every job is ready from then on. */
+static void begin_make(struct fixture *f, const char *const argv[])
 {
 	memset(f, 0, sizeof(*f));
 	f->m = model__new(MAKE, 0);
 	f->fl = file_log__new();
 	f->w = start_wakes__new();
 	cr_assert(f->m && f->fl && f->w);
-	/* make's program begins at 1 ms: every job is ready from then on. */
-	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", argv);
+}
+
+static void begin(struct fixture *f)
+{
+	begin_make(f, (const char *[]){ "make", NULL });
 }
 
 /* A child of parent running program during [start, end] (ns). */
@@ -76,6 +81,20 @@ static void wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __
 		e.exit_waker_pid = e.exit_waker_tgid = waker;
 	}
 	cr_assert(eq(int, start_wakes__add(f->w, &e, sizeof(e)), 0));
+}
+
+/* A sub-make of parent, run as argv during [start, end] (ns). */
+static void sub_make(struct fixture *f, __u32 parent, __u32 pid, const char *const argv[], __u64 start, __u64 end)
+{
+	synth_fork(f->m, start, parent, pid, pid, false);
+	synth_exec(f->m, start + 1000, pid, parent, "/usr/bin/make", argv);
+	synth_exit(f->m, end, pid, pid, true, 0);
+}
+
+/* parent, woken at wake_ns by waker (not exiting: a jobserver token), forked child at fork_ns. */
+static void token_wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker)
+{
+	wake(f, parent, child, fork_ns, wake_ns, waker, "make", BB_WAKE_SEEN, 0);
 }
 
 static void compute(struct fixture *f, __u64 end_ns)
@@ -284,10 +303,10 @@ Test(start_cause, wakers_that_did_not_end_or_are_outside_the_build_are_named)
 	char text[96];
 
 	begin(&f);
-	/* A sub-make handed a jobserver token back: woken, not by an exit. */
-	job(&f, MAKE, 101, "make", 1 * MS + 100000, 900 * MS);
+	/* A helper the build started wrote to make's pipe: woken, not by an exit. */
+	job(&f, MAKE, 101, "cat", 1 * MS + 100000, 900 * MS);
 	job(&f, MAKE, 102, "cc", 500 * MS, 600 * MS);
-	wake(&f, MAKE, 102, 500 * MS, 499 * MS, 101, "make", BB_WAKE_SEEN, 0);
+	wake(&f, MAKE, 102, 500 * MS, 499 * MS, 101, "cat", BB_WAKE_SEEN, 0);
 	/* Woken by a task outside the build (a timer, a kworker). */
 	job(&f, MAKE, 103, "cc", 700 * MS, 800 * MS);
 	wake(&f, MAKE, 103, 700 * MS, 699 * MS, 4242, "kworker/0:1", BB_WAKE_SEEN, 0);
@@ -296,7 +315,7 @@ Test(start_cause, wakers_that_did_not_end_or_are_outside_the_build_are_named)
 	compute(&f, 901 * MS);
 
 	cr_assert(eq(int, cause(&f, 102)->wait, START_WOKEN));
-	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 102), f.m, text, sizeof(text)), "woken by make [101]"));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 102), f.m, text, sizeof(text)), "woken by cat [101]"));
 	cr_assert(eq(int, cause(&f, 103)->wait, START_UNEXPLAINED));
 	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 103), f.m, text, sizeof(text)),
 		     "unexplained (woken by kworker/0:1)"));
@@ -471,5 +490,96 @@ Test(start_cause, the_generators_exit_wakeup_before_its_end_is_an_input_wait)
 
 	cr_assert(eq(int, cause(&f, 102)->wait, START_INPUT));
 	cr_assert(eq(long, cause(&f, 102)->by, idx(&f, 101)));
+	end(&f);
+}
+
+/*
+ * make -j3 runs kernel/ and mm/ as sub-makes sharing its jobserver:
+ * kernel/'s make holds two slots, mm/'s one.  mm/'s second job waits for a
+ * token; kernel/'s make hands one back when its job 112 ends.
+ */
+static void shared_jobserver(struct fixture *f, const char *const mm_argv[])
+{
+	begin_make(f, (const char *[]){ "make", "-j3", "kernel/", "mm/", NULL });
+	sub_make(f, MAKE, 101, (const char *[]){ "make", "obj=kernel", NULL }, 1 * MS + 100000, 600 * MS);
+	sub_make(f, MAKE, 102, mm_argv, 1 * MS + 200000, 700 * MS);
+	job(f, 101, 111, "sh", 2 * MS, 500 * MS);
+	job(f, 101, 112, "sh", 2 * MS + 100000, 300 * MS);
+	job(f, 102, 121, "sh", 2 * MS + 200000, 600 * MS);
+	/* kernel/'s make reaped 112 and wrote the token back: mm/'s make woke. */
+	job(f, 102, 122, "sh", 300 * MS + 400000, 650 * MS);
+	token_wake(f, 102, 122, 300 * MS + 400000, 300 * MS + 200000, 101);
+	compute(f, 701 * MS);
+}
+
+Test(start_cause, a_sub_makes_job_waits_for_a_slot_another_sub_makes_job_held)
+{
+	struct fixture f;
+	const struct start_cause *c;
+	char text[96];
+
+	shared_jobserver(&f, (const char *[]){ "make", "obj=mm", NULL });
+	c = cause(&f, 122);
+	cr_assert(eq(int, c->wait, START_JOB_SLOT), "woken by kernel/'s make handing back a token");
+	cr_assert(eq(long, c->by, idx(&f, 112)), "the job whose end freed the token");
+	cr_assert(eq(long, c->slot_runner, idx(&f, 101)));
+	cr_assert(eq(str, (char *)start_cause__text(c, f.m, text, sizeof(text)), "a job slot held by sh [112] of make [101]"));
+	end(&f);
+}
+
+Test(start_cause, a_sub_make_with_its_own_j_does_not_share_the_pool)
+{
+	struct fixture f;
+
+	shared_jobserver(&f, (const char *[]){ "make", "-j1", "obj=mm", NULL });
+	cr_assert(eq(int, cause(&f, 122)->wait, START_WOKEN), "mm/'s make has slots of its own: a wakeup, not a token");
+	end(&f);
+}
+
+/*
+ * make -j2: mm/'s job 121 ends while kernel/'s 111 still runs: every slot of
+ * the pool was held (one by each sub-make), though mm/'s make alone never
+ * ran two jobs.  Later kernel/'s make runs alone: its job's end leaves a
+ * slot free.
+ */
+Test(start_cause, slots_are_counted_across_the_sub_makes_of_a_jobserver)
+{
+	struct fixture f;
+
+	begin_make(&f, (const char *[]){ "make", "-j2", "kernel/", "mm/", NULL });
+	sub_make(&f, MAKE, 101, (const char *[]){ "make", "obj=kernel", NULL }, 1 * MS + 100000, 800 * MS);
+	sub_make(&f, MAKE, 102, (const char *[]){ "make", "obj=mm", NULL }, 1 * MS + 200000, 500 * MS);
+	job(&f, 101, 111, "sh", 2 * MS, 600 * MS);
+	job(&f, 102, 121, "sh", 2 * MS + 100000, 300 * MS);
+	job(&f, 102, 122, "sh", 300 * MS + 400000, 499 * MS);
+	wake(&f, 102, 122, 300 * MS + 400000, 299 * MS + 900000, 121, "sh", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
+	/* mm/'s make has ended: kernel/'s next job had a slot free when 111 ended. */
+	job(&f, 101, 112, "sh", 600 * MS + 400000, 700 * MS);
+	wake(&f, 101, 112, 600 * MS + 400000, 599 * MS + 900000, 111, "sh", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
+	compute(&f, 801 * MS);
+
+	cr_assert(eq(int, cause(&f, 122)->wait, START_JOB_SLOT), "kernel/'s job held the other slot");
+	cr_assert(eq(int, cause(&f, 112)->wait, START_AFTER_JOB), "one of two slots held: a slot was free");
+	end(&f);
+}
+
+/* make -j2 with `build: | prep`: prep's sub-make ran one job; build's waited for prep, not for a slot. */
+Test(start_cause, an_order_only_prerequisite_is_not_a_wait_for_a_slot)
+{
+	struct fixture f;
+	char text[96];
+
+	begin_make(&f, (const char *[]){ "make", "-j2", "build", NULL });
+	sub_make(&f, MAKE, 101, (const char *[]){ "make", "-C", "prep", NULL }, 1 * MS + 100000, 300 * MS);
+	job(&f, 101, 111, "sh", 2 * MS, 299 * MS);
+	wake(&f, 101, 111, 2 * MS, 0, 0, "", 0, 0);
+	sub_make(&f, MAKE, 102, (const char *[]){ "make", "-C", "build", NULL }, 300 * MS + 400000, 500 * MS);
+	wake(&f, MAKE, 102, 300 * MS + 400000, 299 * MS + 900000, 101, "make", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 501 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_AFTER_JOB));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 102), f.m, text, sizeof(text)),
+		     "the end of make [101] (a slot was free)"));
 	end(&f);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "graph/job_slots.h"
 #include "graph/start_cause.h"
 #include "model/proc_index.h"
 #include "model/proc_tree.h"
@@ -12,10 +13,7 @@ struct lookup {
 	const struct model *m;
 	struct proc_index *pids; /* instances by (pid, start) */
 	struct proc_tree tree;
-	size_t *child_off, *children; /* CSR: children of proc i at children[child_off[i] ..) */
-	/* The same ranges as their children's starts and ends, each sorted. */
-	__u64 *starts, *ends;
-	size_t *max_jobs; /* per proc: most of its children alive at once */
+	struct job_slots slots;
 };
 
 /*
@@ -59,34 +57,6 @@ static __u64 parent_ready(const struct proc_instance *parent, __u64 fork_ns)
 	return x ? x->start_ns : parent->start_ns;
 }
 
-/* How many of times[lo, hi) (sorted) are at most ts. */
-static size_t count_by(const __u64 *times, size_t lo, size_t hi, __u64 ts)
-{
-	size_t from = lo;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - from;
-}
-
-/*
- * Children of parent alive at ts (the waker, whose exit record follows its
- * wakeup, among them): started by ts, less those ended by then (a child
- * ends no earlier than it starts).
- */
-static size_t jobs_at(const struct lookup *l, size_t parent, __u64 ts)
-{
-	size_t lo = l->child_off[parent], hi = l->child_off[parent + 1];
-
-	return count_by(l->starts, lo, hi, ts) - count_by(l->ends, lo, hi, ts);
-}
-
 /* One wakeup of the parent: when, who, and its run-queue wait from then to the fork. */
 struct wakeup {
 	__u64 ts, runq;
@@ -122,6 +92,22 @@ static bool wakeup_since_ready(const struct start_cause *c, const struct lookup 
 	return false;
 }
 
+/* The child of runner that ended last by ts; -1: none. */
+static long last_ended(const struct lookup *l, size_t runner, __u64 ts)
+{
+	const struct job_slots *s = &l->slots;
+	long best = -1;
+	size_t k;
+
+	for (k = s->child_off[runner]; k < s->child_off[runner + 1]; k++) {
+		const struct proc_instance *c = &l->m->procs[s->children[k]];
+
+		if (c->end_ns <= ts && (best < 0 || c->end_ns > l->m->procs[best].end_ns))
+			best = (long)s->children[k];
+	}
+	return best;
+}
+
 /*
  * The gap of c, child of parent (ready to fork), given the parent's
  * wakeups (rec).
@@ -130,6 +116,7 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		      const struct bb_start_wake_event *rec)
 {
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
+	size_t pool;
 	struct wakeup w = { .waker = -1 };
 	bool woke = rec && wakeup_since_ready(c, l, rec, &w);
 
@@ -165,76 +152,29 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		c->wait = START_RUN_QUEUE;
 	} else if (after > slept) {
 		c->wait = START_PARENT_BUSY;
+	} else if (w.waker >= 0 && w.exit) {
+		/* An exit freed a slot the parent needed only if its pool
+		 * (graph/job_slots.h) then held all its slots. */
+		pool = l->slots.pool[parent];
+		c->wait = job_slots__held(&l->slots, pool, w.ts) >= job_slots__limit(&l->slots, pool) ? START_JOB_SLOT :
+													  START_AFTER_JOB;
+		c->by = w.waker;
+	} else if (w.waker >= 0 && (size_t)w.waker != parent && job_slots__shared(&l->slots, (size_t)w.waker, c->proc)) {
+		/* Another make of the pool handed a jobserver token back: its
+		 * job's end freed the slot. */
+		c->wait = START_JOB_SLOT;
+		c->slot_runner = w.waker;
+		c->by = last_ended(l, (size_t)w.waker, w.ts);
+		if (c->by < 0)
+			c->by = w.waker;
 	} else if (w.waker >= 0) {
-		/* An exit freed a slot only if the parent then ran as many
-		 * jobs as it ever did. */
-		c->wait = !w.exit					      ? START_WOKEN :
-			  jobs_at(l, parent, w.ts) >= l->max_jobs[parent] ? START_JOB_SLOT :
-									      START_AFTER_JOB;
+		c->wait = START_WOKEN;
 		c->by = w.waker;
 	} else {
 		c->wait = START_UNEXPLAINED;
 		if (!w.exit)
 			memcpy(c->waker_comm, rec->waker_comm, sizeof(c->waker_comm));
 	}
-}
-
-static int by_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int by_time(const void *a, const void *b)
-{
-	const __s64 *x = a, *y = b;
-	__u64 tx = (__u64)(*x < 0 ? -*x : *x), ty = (__u64)(*y < 0 ? -*y : *y);
-
-	/* At one instant an end (negative) before a start: a job that ends as
-	 * the next begins held one slot, not two. */
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	return *x < *y ? -1 : *x > *y;
-}
-
-/* Children per process (CSR), their starts and ends, and the most of them alive at once. */
-static int index_jobs(struct lookup *l)
-{
-	const struct model *m = l->m;
-	size_t i, k, n = m->nr_procs;
-	__s64 *ev;
-
-	l->max_jobs = calloc(n ? n : 1, sizeof(*l->max_jobs));
-	l->starts = calloc(n ? n : 1, sizeof(*l->starts));
-	l->ends = calloc(n ? n : 1, sizeof(*l->ends));
-	ev = calloc(2 * (n ? n : 1), sizeof(*ev));
-	if (!l->max_jobs || !l->starts || !l->ends || !ev || model__index_children(m, &l->child_off, &l->children) ||
-	    proc_tree__init(&l->tree, m)) {
-		free(ev);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		size_t nr = 0, alive = 0, from = l->child_off[i], to = l->child_off[i + 1];
-
-		/* Times fit in 63 bits (CLOCK_MONOTONIC); the sign says start or end. */
-		for (k = from; k < to; k++) {
-			l->starts[k] = m->procs[l->children[k]].start_ns;
-			l->ends[k] = m->procs[l->children[k]].end_ns;
-			ev[nr++] = (__s64)l->starts[k];
-			ev[nr++] = -(__s64)l->ends[k];
-		}
-		qsort(l->starts + from, to - from, sizeof(*l->starts), by_u64);
-		qsort(l->ends + from, to - from, sizeof(*l->ends), by_u64);
-		qsort(ev, nr, sizeof(*ev), by_time);
-		for (k = 0; k < nr; k++) {
-			alive = ev[k] >= 0 ? alive + 1 : alive - 1;
-			if (alive > l->max_jobs[i])
-				l->max_jobs[i] = alive;
-		}
-	}
-	free(ev);
-	return 0;
 }
 
 int start_causes__compute(struct start_causes *sc, const struct model *m, const struct build_graph *g,
@@ -249,13 +189,15 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
 	l.pids = proc_index__new(m);
 	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
-	if (!sc->procs || !l.pids || !rec_of || index_jobs(&l)) {
+	if (!sc->procs || !l.pids || !rec_of || job_slots__init(&l.slots, m) || proc_tree__init(&l.tree, m)) {
 		err = -ENOMEM;
 		goto out;
 	}
 	sc->nr_procs = n;
-	for (i = 0; i < n; i++)
-		sc->procs[i].input = sc->procs[i].by = -1;
+	for (i = 0; i < n; i++) {
+		sc->procs[i].input = sc->procs[i].by = sc->procs[i].slot_runner = -1;
+		sc->procs[i].proc = i;
+	}
 	sc->records = w ? w->malformed : 0;
 	for (i = 0; w && i < w->nr; i++) {
 		const struct bb_start_wake_event *r = &w->recs[i];
@@ -294,11 +236,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 out:
 	proc_index__free(l.pids);
 	free(rec_of);
-	free(l.child_off);
-	free(l.children);
-	free(l.max_jobs);
-	free(l.starts);
-	free(l.ends);
+	job_slots__free(&l.slots);
 	proc_tree__free(&l.tree);
 	if (err)
 		start_causes__free(sc);
@@ -350,6 +288,15 @@ const char *start_cause__text(const struct start_cause *c, const struct model *m
 		fmt = "input from %s [%u]";
 		break;
 	case START_JOB_SLOT:
+		if (by && c->by == c->slot_runner) {
+			snprintf(buf, size, "a job slot (%s [%u] handed its token back)", name, by->pid);
+			return buf;
+		}
+		if (by && c->slot_runner >= 0) {
+			snprintf(buf, size, "a job slot held by %s [%u] of make [%u]", name, by->pid,
+				 m->procs[c->slot_runner].pid);
+			return buf;
+		}
 		fmt = "a job slot (%s [%u] ended)";
 		break;
 	case START_AFTER_JOB:

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Job slots as make counts them.  A recursive make's sub-makes share one
+ * pool of -jN slots through the jobserver the top make passes in
+ * MAKEFLAGS; a sub-make with its own -j on its argv starts a new pool.
+ * Every other process is a pool of its own children (a shell, ninja).
+ *
+ * Slots held in a pool at a time: each child alive of each make in it,
+ * where a child that runs sub-makes of the pool holds what they hold, and
+ * at least its own slot (a sub-make that is parsing, or between jobs,
+ * keeps the slot its parent ran it in).  Pure.
+ *
+ *   struct job_slots s;
+ *   job_slots__init(&s, model);
+ *   if (job_slots__held(&s, s.pool[p], ts) >= job_slots__limit(&s, s.pool[p])) ...
+ *   job_slots__free(&s);
+ */
+#ifndef BUILDBPF_GRAPH_JOB_SLOTS_H
+#define BUILDBPF_GRAPH_JOB_SLOTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "model/model.h"
+
+struct job_slots {
+	const struct model *m;
+	/* per process: the process whose pool its children's slots are in (itself, or the top make) */
+	size_t *pool;
+	/* per process: the nearest make or ninja above it, -1: none; and the child of that runner it is within */
+	long *runner, *via;
+	bool *is_make;
+	/* CSR: children of proc i at children[child_off[i] ..); the same ranges' starts and ends, each sorted */
+	size_t *child_off, *children;
+	__u64 *starts, *ends;
+	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */
+	size_t *sub_off, *subs;
+	long *limit;  /* per pool: the -j its top make's argv gives (0: none, -1: no limit) */
+	size_t *peak; /* per pool: most slots held at once */
+};
+
+/* 0, or -ENOMEM (s empty).  The model must not change while s is used. */
+int job_slots__init(struct job_slots *s, const struct model *m);
+void job_slots__free(struct job_slots *s);
+
+/* Slots held in pool at ts: by jobs started by ts and not ended by then. */
+size_t job_slots__held(const struct job_slots *s, size_t pool, __u64 ts);
+/* How many slots pool has: its top make's -j when its argv says, else the most it held at once. */
+size_t job_slots__limit(const struct job_slots *s, size_t pool);
+/* Whether runner and proc's parent share a pool of make slots (a jobserver token passes between them). */
+bool job_slots__shared(const struct job_slots *s, size_t runner, size_t proc);
+
+#endif /* BUILDBPF_GRAPH_JOB_SLOTS_H */
