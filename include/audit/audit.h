@@ -146,6 +146,7 @@ enum audit_parallel {
 	AUDIT_PARALLEL_NO,     /* about one at a time on average */
 	AUDIT_PARALLEL_PARTLY,
 	AUDIT_PARALLEL_YES,    /* at least 3/4 of what the jobs and CPUs allowed */
+	AUDIT_PARALLEL_STARVED, /* not yes, though jobs enough for every CPU were ready most of the time */
 };
 
 /*
@@ -180,6 +181,7 @@ struct audit {
 	__u64 runq_wait_ns;  /* (sched) the build's run-queue wait, summed over its threads */
 	__u64 runq_wall_ns;  /* (sched) wall time with at least one build thread waiting */
 	__u64 noisy_ns;	     /* (sched) build threads waited while a CPU ran outside work */
+	__u64 ready_full_ns; /* (sched) build threads ready (running or waiting) numbered the CPUs or more */
 	/* (sched) CPU time outside work held during the build, summed over the
 	 * CPUs: the sched model's cpus[].other_ns (otherData.sched.cpus[].other_ms) */
 	__u64 other_ns;

@@ -86,6 +86,7 @@ struct parallelism {
 	__u64 run_thread_ns;  /* integral of running: build CPU time */
 	__u64 wait_thread_ns; /* integral of runnable: run-queue wait */
 	__u64 noisy_ns;	      /* build threads waited while a CPU ran outside work */
+	__u64 ready_full_ns;  /* build threads ready (running or waiting) numbered the CPUs or more */
 	__u32 peak_running, peak_runnable;
 	/* Waits that arrived after their time was swept (only possible with
 	 * a wait longer than every CPU's hold-back): left out of the figures. */

@@ -542,6 +542,18 @@ static char *answers(const struct build *b)
 	return text;
 }
 
+/* One answer a line: each continuation ("\nbuildbpf:   ") joined to the line before. */
+static void unwrap(char *text)
+{
+	static const char cont[] = "\nbuildbpf:   ";
+	char *at;
+
+	while ((at = strstr(text, cont))) {
+		*at = ' ';
+		memmove(at + 1, at + sizeof(cont) - 1, strlen(at + sizeof(cont) - 1) + 1);
+	}
+}
+
 /* A job ready at ready (forked then) that waited for a CPU until from. */
 static void waiting_job(struct build *b, __u32 pid, const char *const argv[], __u32 cpu, __u64 ready, __u64 from,
 			__u64 to)
@@ -583,6 +595,60 @@ Test(audit_answers, cpu_starved_build)
 	/* Every job ran the whole time it could: no step held the build up alone. */
 	cr_assert(strstr(text, "speed up? no single step stands out") != NULL, "%s", text);
 	free(text);
+	build_free(&b);
+}
+
+/*
+ * make -j4 on 2 CPUs while another program holds CPU 1 throughout: four
+ * 1 s jobs ready at once run one after another on CPU 0.  Parallel enough,
+ * starved of CPU, and the CPU was the other program's (issue 26 item 5).
+ */
+Test(audit_answers, a_build_starved_of_cpu_by_others_is_not_serial)
+{
+	static const char *const make_j4[] = { "make", "-j4", NULL };
+	struct build b;
+	const struct audit *a;
+	struct json_object *o;
+	char *text;
+
+	build_start(&b, 2, true, make_j4);
+	for (__u32 k = 0; k < 4; k++)
+		waiting_job(&b, 200 + k, k % 2 ? cc_b : cc_a, 0, 0, k * S, (k + 1) * S);
+	a = build_finish(&b, 4 * S, 2);
+
+	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_STARVED), "on average 1.00 of 2 CPUs, yet 2-4 jobs ready");
+	cr_assert(eq(u64, a->ready_full_ns, 3 * S), "2 or more ready until the last job ran alone");
+	cr_assert(eq(u64, a->noisy_ns, 3 * S));
+	cr_assert(eq(u64, a->starved_ns, 0));
+	text = answers(&b);
+	unwrap(text);
+	cr_assert(strstr(text, "parallel? starved: jobs enough for all 2 CPUs were ready 75 % of the time, but on "
+			       "average 1.00 of 2 CPUs ran the build; jobs waited for a CPU 75 % of the time, 75 % while "
+			       "other programs held one, 0 % while the build's own jobs did; make -j4 (from the command)") !=
+			  NULL,
+		  "%s", text);
+	free(text);
+	o = audit_json__new(a, b.m);
+	cr_assert(eq(str, (char *)json_object_get_string(
+				  json_object_object_get(json_object_object_get(o, "answers"), "parallel")),
+		     "starved"));
+	json_object_put(o);
+	build_free(&b);
+}
+
+/* The same four jobs with both CPUs the build's: parallel, and no starving. */
+Test(audit_answers, a_build_with_both_cpus_is_not_starved)
+{
+	static const char *const make_j4[] = { "make", "-j4", NULL };
+	struct build b;
+	const struct audit *a;
+
+	build_start(&b, 2, true, make_j4);
+	for (__u32 k = 0; k < 4; k++)
+		waiting_job(&b, 200 + k, k % 2 ? cc_b : cc_a, k % 2, 0, k / 2 * S, (k / 2 + 1) * S);
+	a = build_finish(&b, 2 * S, 2);
+	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_YES));
+	cr_assert(eq(u64, a->ready_full_ns, 2 * S));
 	build_free(&b);
 }
 

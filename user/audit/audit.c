@@ -436,6 +436,7 @@ static void compute_parallelism(struct audit *a, const struct sched_model *s)
 	for (k = 0; k < a->jobs_target && k <= par->nr_cpus; k++)
 		a->lost_ns += par->running_idle_ns[k];
 	a->noisy_ns = par->noisy_ns;
+	a->ready_full_ns = par->ready_full_ns;
 	for (k = 1; k < par->nr_runnable; k++)
 		a->runq_wall_ns += par->runnable_ns[k];
 	/* Waiting while a CPU ran outside work is the machine's doing; the
@@ -450,7 +451,10 @@ static void compute_parallelism(struct audit *a, const struct sched_model *s)
 
 /*
  * The answers.  Parallel: "yes" from 3/4 of the CPUs busy with the build
- * on average, "no" below 1.25 (about one thing at a time).  Help: of the
+ * on average; else "starved" when jobs enough for every CPU were ready
+ * (running or waiting for a CPU) half the wall or more: the build was
+ * parallel, the CPUs were not its to use; else "no" below 1.25 (about one
+ * thing at a time).  Help: of the
  * four causes, each a stretch of wall time (they do not overlap), the
  * longest, if it held 10 % of the wall.
  */
@@ -470,6 +474,8 @@ static void compute_answers(struct audit *a)
 
 	if (avg >= 0.75 * a->nr_cpus && a->nr_cpus > 1)
 		a->parallel = AUDIT_PARALLEL_YES;
+	else if (a->par && a->nr_cpus > 1 && a->ready_full_ns && a->ready_full_ns >= a->wall_ns / 2)
+		a->parallel = AUDIT_PARALLEL_STARVED;
 	else if (avg >= AUDIT_ONE_AT_A_TIME)
 		a->parallel = AUDIT_PARALLEL_PARTLY;
 	else

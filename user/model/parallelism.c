@@ -320,6 +320,8 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 	p->wait_thread_ns += (__u64)runnable * d;
 	if (runnable > 0 && other > 0)
 		p->noisy_ns += d;
+	if ((size_t)(running + runnable) >= p->nr_cpus)
+		p->ready_full_ns += d;
 	if ((__u32)running > p->peak_running)
 		p->peak_running = running;
 	if ((__u32)runnable > p->peak_runnable)

@@ -115,6 +115,25 @@ void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j)
 		fprintf(out, " -j%ld (%s)", j->jobs, jobs_source_text(j->source));
 }
 
+/*
+ * Starved: the jobs were there and the CPUs were not, and whose they were:
+ * other programs' (waits while a CPU ran outside work) or the build's own
+ * jobs' (the rest of the waits: every CPU ran the build).
+ */
+static void put_starved(FILE *f, const struct audit *a, double avg)
+{
+	fprintf(f, "parallel? starved: jobs enough for all %zu CPUs were ready ", a->nr_cpus);
+	report_put_share(f, a->ready_full_ns, a->wall_ns);
+	fprintf(f, " of the time, but on average %.2f of %zu CPUs ran the build; jobs waited for a CPU ", avg,
+		a->nr_cpus);
+	report_put_share(f, a->runq_wall_ns, a->wall_ns);
+	fputs(" of the time, ", f);
+	report_put_share(f, a->noisy_ns, a->wall_ns);
+	fputs(" while other programs held one, ", f);
+	report_put_share(f, a->starved_ns, a->wall_ns);
+	fputs(" while the build's own jobs did; ", f);
+}
+
 static void put_parallel(FILE *out, const struct audit *a)
 {
 	static const char *const verdict[] = {
@@ -124,8 +143,11 @@ static void put_parallel(FILE *out, const struct audit *a)
 	struct report_line l;
 	FILE *f = report_line__begin(&l, out);
 
-	fprintf(f, "parallel? %s: on average %.2f of %zu CPU%s ran the build; ", verdict[a->parallel], avg,
-		a->nr_cpus, a->nr_cpus == 1 ? "" : "s");
+	if (a->parallel == AUDIT_PARALLEL_STARVED)
+		put_starved(f, a, avg);
+	else
+		fprintf(f, "parallel? %s: on average %.2f of %zu CPU%s ran the build; ", verdict[a->parallel], avg,
+			a->nr_cpus, a->nr_cpus == 1 ? "" : "s");
 	audit_answers__put_jobs(f, &a->jobs);
 	report_line__end(&l);
 }

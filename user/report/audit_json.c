@@ -178,7 +178,7 @@ static struct json_object *new_runqueue(const struct audit *a)
 	int err;
 
 	err = json_put_ms(o, "wait_ms", a->runq_wait_ns) ?: json_put_ms(o, "waiting_wall_ms", a->runq_wall_ns) ?:
-	      json_put_ms(o, "noisy_neighbour_ms", a->noisy_ns);
+	      json_put_ms(o, "noisy_neighbour_ms", a->noisy_ns) ?: json_put_ms(o, "jobs_for_every_cpu_ms", a->ready_full_ns);
 	return json_done(o, err);
 }
 
@@ -425,6 +425,7 @@ static struct json_object *new_answers(const struct audit *a)
 {
 	static const char *const parallel[] = {
 		[AUDIT_PARALLEL_NO] = "no", [AUDIT_PARALLEL_PARTLY] = "partly", [AUDIT_PARALLEL_YES] = "yes",
+		[AUDIT_PARALLEL_STARVED] = "starved",
 	};
 	static const char *const help[] = {
 		[AUDIT_HELP_NONE] = "none", [AUDIT_HELP_CPUS] = "more_cpus", [AUDIT_HELP_JOBS] = "more_jobs",
