@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
@@ -162,5 +163,59 @@ Test(start_cause, deps_off_records_no_start_cause)
 	cr_assert(json_object_is_type(need_field(summary, "start_waits"), json_type_null));
 	cr_assert_null(strstr(run.err, "processes started after waiting for"));
 	json_object_put(summary);
+	json_object_put(trace);
+}
+
+/* The process slice of the sleep whose argument is arg, or NULL. */
+static struct json_object *find_sleep(struct json_object *slices, const char *arg)
+{
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *s = json_object_array_get_idx(slices, i);
+		const char *a0 = bb_arg_argv(s, 0), *a1 = a0 ? bb_arg_argv(s, 1) : NULL;
+
+		if (a0 && a1 && !strcmp(a0, "sleep") && !strcmp(a1, arg))
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * A recursive make -j2: kernel/ and mm/ are sub-makes sharing the top
+ * make's jobserver, one slot each.  mm/'s second job waits for its first
+ * (the other slot is kernel/'s); kernel/'s second job waits for the token
+ * mm/'s make gives back when its last job ends, which holds whatever the
+ * machine's load: make's jobserver decides, not the timing.
+ */
+Test(start_cause, sub_makes_sharing_a_jobserver_wait_for_each_others_jobs)
+{
+	struct json_object *trace, *slices, *k1, *k2, *m1, *m2;
+	char want[96];
+
+	bb_write_file(&run, "Makefile", "all: kernel mm\nkernel mm:\n\t$(MAKE) -s -C $@\n.PHONY: all kernel mm\n");
+	cr_assert(eq(int, mkdir(bb_path(&run, "kernel"), 0755), 0));
+	cr_assert(eq(int, mkdir(bb_path(&run, "mm"), 0755), 0));
+	bb_write_file(&run, "kernel/Makefile", "all: k1 k2\nk1:\n\tsleep 0.8\nk2:\n\tsleep 0.3\n.PHONY: all k1 k2\n");
+	bb_write_file(&run, "mm/Makefile", "all: m1 m2\nm1:\n\tsleep 0.2\nm2:\n\tsleep 0.25\n.PHONY: all m1 m2\n");
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--", "make", "-s", "-j2", NULL },
+		  (const char *[]){ "MAKEFLAGS=", NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	k1 = find_sleep(slices, "0.8");
+	k2 = find_sleep(slices, "0.3");
+	m1 = find_sleep(slices, "0.2");
+	m2 = find_sleep(slices, "0.25");
+	cr_assert(k1 && k2 && m1 && m2, "the four jobs: stderr: %s", run.err);
+	cr_assert(eq(str, kind_of(m2), "job_slot"), "kernel/'s job held the other slot");
+	snprintf(want, sizeof(want), "a job slot (sleep [%lld] ended)", bb_arg_int(m1, "pid"));
+	cr_assert(eq(str, (char *)bb_arg_str(m2, "waited_for"), want));
+	cr_assert(eq(str, kind_of(k2), "job_slot"), "mm/'s jobs held the other slot");
+	snprintf(want, sizeof(want), "a job slot held by sleep [%lld] of make [%lld]", bb_arg_int(m2, "pid"),
+		 bb_arg_int(m2, "ppid"));
+	cr_assert(eq(str, (char *)bb_arg_str(k2, "waited_for"), want));
+	cr_assert(not(eq(str, kind_of(k1), "after_job")));
+	cr_assert(not(eq(str, kind_of(m1), "after_job")));
 	json_object_put(trace);
 }

@@ -583,3 +583,32 @@ Test(start_cause, an_order_only_prerequisite_is_not_a_wait_for_a_slot)
 		     "the end of make [101] (a slot was free)"));
 	end(&f);
 }
+
+/*
+ * make -j2: kernel/'s make waits for a token while mm/'s make holds the
+ * other slot; when mm/'s make ends, the top make hands its token on: the
+ * slot was held by mm/'s last job.
+ */
+Test(start_cause, a_token_a_sub_make_gave_back_names_its_last_job)
+{
+	struct fixture f;
+	const struct start_cause *c;
+	char text[96];
+
+	begin_make(&f, (const char *[]){ "make", "-j2", "kernel/", "mm/", NULL });
+	sub_make(&f, MAKE, 101, (const char *[]){ "make", "obj=kernel", NULL }, 1 * MS + 100000, 900 * MS);
+	sub_make(&f, MAKE, 102, (const char *[]){ "make", "obj=mm", NULL }, 1 * MS + 200000, 500 * MS);
+	job(&f, 101, 111, "sh", 2 * MS, 800 * MS);
+	job(&f, 102, 121, "sh", 2 * MS + 100000, 300 * MS);
+	job(&f, 102, 122, "sh", 300 * MS + 400000, 499 * MS);
+	job(&f, 101, 112, "sh", 500 * MS + 500000, 850 * MS);
+	token_wake(&f, 101, 112, 500 * MS + 500000, 500 * MS + 200000, MAKE);
+	compute(&f, 901 * MS);
+
+	c = cause(&f, 112);
+	cr_assert(eq(int, c->wait, START_JOB_SLOT));
+	cr_assert(eq(long, c->by, idx(&f, 122)), "mm/'s last job, not mm/'s make");
+	cr_assert(eq(long, c->slot_runner, idx(&f, 102)));
+	cr_assert(eq(str, (char *)start_cause__text(c, f.m, text, sizeof(text)), "a job slot held by sh [122] of make [102]"));
+	end(&f);
+}

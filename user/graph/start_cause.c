@@ -116,7 +116,7 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		      const struct bb_start_wake_event *rec)
 {
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
-	size_t pool;
+	size_t pool, depth;
 	struct wakeup w = { .waker = -1 };
 	bool woke = rec && wakeup_since_ready(c, l, rec, &w);
 
@@ -165,6 +165,13 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		c->wait = START_JOB_SLOT;
 		c->slot_runner = w.waker;
 		c->by = last_ended(l, (size_t)w.waker, w.ts);
+		/* A sub-make that ended gave back the token its last job held: name that job. */
+		for (depth = 0; depth < l->m->nr_procs && c->by >= 0 &&
+				job_slots__shared(&l->slots, (size_t)c->by, c->proc) && last_ended(l, (size_t)c->by, w.ts) >= 0;
+		     depth++) {
+			c->slot_runner = c->by;
+			c->by = last_ended(l, (size_t)c->by, w.ts);
+		}
 		if (c->by < 0)
 			c->by = w.waker;
 	} else if (w.waker >= 0) {
