@@ -8,7 +8,9 @@
  * Slots held in a pool at a time: each child alive of each make in it,
  * where a child that runs sub-makes of the pool holds what they hold, and
  * at least its own slot (a sub-make that is parsing, or between jobs,
- * keeps the slot its parent ran it in).  Pure.
+ * keeps the slot its parent ran it in).  A job is a recipe, not each
+ * shell of it: make runs a recipe's lines one after another in one slot,
+ * and line_before links each later line to the one before.  Pure.
  *
  *   struct job_slots s;
  *   job_slots__init(&s, model);
@@ -35,6 +37,7 @@ struct job_slots {
 	__u64 *starts, *ends;
 	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */
 	size_t *sub_off, *subs;
+	long *line_before; /* per process: the line before it in its make recipe (see recipe_lines()), -1: none */
 	long *limit;  /* per pool: the -j its top make's argv gives (0: none, -1: no limit) */
 	size_t *peak; /* per pool: most slots held at once */
 };

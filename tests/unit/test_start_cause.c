@@ -612,3 +612,50 @@ Test(start_cause, a_token_a_sub_make_gave_back_names_its_last_job)
 	cr_assert(eq(str, (char *)start_cause__text(c, f.m, text, sizeof(text)), "a job slot held by sh [122] of make [102]"));
 	end(&f);
 }
+
+/* A recipe line: make's shell running cmd as a child of parent during [start, end] (ns). */
+static void line(struct fixture *f, __u32 parent, __u32 pid, const char *cmd, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start, parent, pid, pid, false);
+	synth_exec(f->m, start + 1000, pid, parent, "/bin/sh", (const char *[]){ "/bin/sh", "-c", cmd, NULL });
+	synth_exit(f->m, end, pid, pid, true, 0);
+}
+
+/* Forked by make at fork_ns, right after the exit of the job before woke it. */
+static void after_exit(struct fixture *f, __u32 child, __u64 fork_ns, __u32 before, __u64 before_end)
+{
+	wake(f, MAKE, child, fork_ns, before_end - 100000, before, "sh", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
+}
+
+/*
+ * make -j1, kbuild's shape: mm/a.o's recipe is three lines, each its own
+ * shell, all naming the target; then mm/b.o's first line.  The recipe's
+ * later lines waited for the line before, not for a slot since make began;
+ * b.o's first line waited for the slot a.o's recipe held.
+ */
+Test(start_cause, a_recipes_later_lines_do_not_wait_for_a_slot_again)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, MAKE, 101, "set -e; gcc -c -o mm/a.o mm/a.c", 2 * MS, 300 * MS);
+	wake(&f, MAKE, 101, 2 * MS, 0, 0, "", 0, 0);
+	line(&f, MAKE, 102, "set -e; trap 'rm -f mm/a.o; trap - HUP' HUP; ", 300 * MS + 300000, 301 * MS);
+	after_exit(&f, 102, 300 * MS + 300000, 101, 300 * MS);
+	line(&f, MAKE, 103, "set -e; trap 'rm -f mm/a.o; trap - HUP' HUP; objtool mm/a.o", 301 * MS + 300000,
+	     310 * MS);
+	after_exit(&f, 103, 301 * MS + 300000, 102, 301 * MS);
+	line(&f, MAKE, 104, "set -e; gcc -c -o mm/b.o mm/b.c", 310 * MS + 300000, 600 * MS);
+	after_exit(&f, 104, 310 * MS + 300000, 103, 310 * MS);
+	compute(&f, 601 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_NONE), "ready when line 1 ended");
+	cr_assert(eq(u64, cause(&f, 102)->ready_ns, 300 * MS));
+	cr_assert(eq(int, cause(&f, 103)->wait, START_NONE));
+	cr_assert(eq(u64, cause(&f, 103)->ready_ns, 301 * MS));
+	cr_assert(eq(int, cause(&f, 104)->wait, START_JOB_SLOT), "another target: it waited for a.o's slot");
+	cr_assert(eq(long, cause(&f, 104)->by, idx(&f, 103)));
+	cr_assert(eq(u64, cause(&f, 104)->ready_ns, 1 * MS));
+	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1), "one recipe waited, once");
+	end(&f);
+}

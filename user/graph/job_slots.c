@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array_grow.h"
 #include "graph/job_slots.h"
 #include "model/make_args.h"
 #include "model/tool_kind.h"
@@ -159,6 +160,121 @@ static int index_children(struct job_slots *s)
 	return 0;
 }
 
+/* A character that ends a word of a command line: blanks, shell punctuation, option separators. */
+static bool word_end(char c)
+{
+	return !c || strchr(" \t\n;'\"&|<>()`,=${}", c);
+}
+
+/*
+ * Whether a word (of len bytes, at w) names a file: a '/' or '.' in it, not
+ * an option, not "." or "..".
+ */
+static bool file_word(const char *w, size_t len)
+{
+	return len >= 3 && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len)) && strspn(w, ".") < len;
+}
+
+struct word {
+	const char *at;
+	size_t len;
+};
+
+static int by_word(const void *a, const void *b)
+{
+	const struct word *x = a, *y = b;
+	int c = memcmp(x->at, y->at, x->len < y->len ? x->len : y->len);
+
+	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+}
+
+/* The file words of p's images' argv (argv[0] left out), sorted, in *words (grown); how many.  -1: no memory. */
+static long file_words(const struct proc_instance *p, struct word **words, size_t *cap)
+{
+	size_t x, k, nr = 0;
+
+	for (x = 0; x < p->nr_execs; x++) {
+		for (k = 1; k < p->execs[x].argc; k++) {
+			const char *w = p->execs[x].argv[k];
+
+			while (*w) {
+				size_t len = 0;
+
+				while (w[len] && !word_end(w[len]))
+					len++;
+				if (len && file_word(w, len)) {
+					if (array_grow((void **)words, cap, nr + 1, sizeof(**words)))
+						return -1;
+					(*words)[nr++] = (struct word){ w, len };
+				}
+				w += len ? len : 1;
+			}
+		}
+	}
+	qsort(*words, nr, sizeof(**words), by_word);
+	return (long)nr;
+}
+
+/* Whether a and b (sorted) have a word in common. */
+static bool share_word(const struct word *a, size_t na, const struct word *b, size_t nb)
+{
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		int c = by_word(&a[i], &b[j]);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			i++;
+		else
+			j++;
+	}
+	return false;
+}
+
+/*
+ * Which children of a make are later lines of a recipe.  make runs each
+ * line in its own shell, the next when the one before ended, in the same
+ * slot; the records do not show where one recipe ends and the next
+ * target's begins in that slot.  The rule: c2 is the line after c1 when
+ * make forked c2 after c1 ended, no other child of make ended in between
+ * (c1's end is what make acted on), and the two name a file in common: a
+ * recipe's lines name its target ($@) or what it makes; two targets'
+ * recipes name different files.
+ */
+static int recipe_lines(struct job_slots *s)
+{
+	const struct model *m = s->m;
+	struct word *w1 = NULL, *w2 = NULL;
+	size_t i, k, cap1 = 0, cap2 = 0;
+	long n1, n2;
+	int err = 0;
+
+	for (i = 0; i < m->nr_procs && !err; i++) {
+		size_t from = s->child_off[i], to = s->child_off[i + 1];
+
+		for (k = from + 1; s->is_make[i] && k < to; k++) {
+			const struct proc_instance *c1 = &m->procs[s->children[k - 1]], *c2 = &m->procs[s->children[k]];
+
+			if (c1->end_ns > c2->start_ns ||
+			    count_by(s->ends, from, to, c2->start_ns) != count_by(s->ends, from, to, c1->end_ns))
+				continue;
+			n1 = file_words(c1, &w1, &cap1);
+			n2 = file_words(c2, &w2, &cap2);
+			if (n1 < 0 || n2 < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			if (share_word(w1, (size_t)n1, w2, (size_t)n2))
+				s->line_before[s->children[k]] = (long)s->children[k - 1];
+		}
+	}
+	free(w1);
+	free(w2);
+	return err;
+}
+
 /* Each pool's peak: slots held are highest at some child's start. */
 static void pool_peaks(struct job_slots *s)
 {
@@ -190,7 +306,8 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 	s->is_make = calloc(n ? n : 1, sizeof(*s->is_make));
 	s->limit = calloc(n ? n : 1, sizeof(*s->limit));
 	s->peak = calloc(n ? n : 1, sizeof(*s->peak));
-	if (!s->pool || !s->runner || !s->via || !s->is_make || !s->limit || !s->peak)
+	s->line_before = malloc((n ? n : 1) * sizeof(*s->line_before));
+	if (!s->pool || !s->runner || !s->via || !s->is_make || !s->limit || !s->peak || !s->line_before)
 		goto nomem;
 	/* A parent sorts before its children (model order is start order):
 	 * one pass down the tree; a parent out of that order is not followed. */
@@ -200,7 +317,7 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 		enum tool_kind kind = runner_kind(p);
 
 		s->pool[i] = i;
-		s->runner[i] = s->via[i] = -1;
+		s->runner[i] = s->via[i] = s->line_before[i] = -1;
 		s->is_make[i] = kind == TOOL_MAKE;
 		if (parent >= 0) {
 			bool parent_runs = runner_kind(&m->procs[parent]) != TOOL_OTHER;
@@ -216,6 +333,8 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 	if (index_children(s) || index_subs(s))
 		goto nomem;
 	pool_peaks(s);
+	if (recipe_lines(s))
+		goto nomem;
 	return 0;
 nomem:
 	job_slots__free(s);
@@ -238,5 +357,6 @@ void job_slots__free(struct job_slots *s)
 	free(s->subs);
 	free(s->limit);
 	free(s->peak);
+	free(s->line_before);
 	memset(s, 0, sizeof(*s));
 }
