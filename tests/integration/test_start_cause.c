@@ -166,21 +166,6 @@ Test(start_cause, deps_off_records_no_start_cause)
 	json_object_put(trace);
 }
 
-/* The process slice of the sleep whose argument is arg, or NULL. */
-static struct json_object *find_sleep(struct json_object *slices, const char *arg)
-{
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(slices); i++) {
-		struct json_object *s = json_object_array_get_idx(slices, i);
-		const char *a0 = bb_arg_argv(s, 0), *a1 = a0 ? bb_arg_argv(s, 1) : NULL;
-
-		if (a0 && a1 && !strcmp(a0, "sleep") && !strcmp(a1, arg))
-			return s;
-	}
-	return NULL;
-}
-
 /*
  * A recursive make -j2: kernel/ and mm/ are sub-makes sharing the top
  * make's jobserver, one slot each.  mm/'s second job waits for its first
@@ -203,11 +188,10 @@ Test(start_cause, sub_makes_sharing_a_jobserver_wait_for_each_others_jobs)
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
-	k1 = find_sleep(slices, "0.8");
-	k2 = find_sleep(slices, "0.3");
-	m1 = find_sleep(slices, "0.2");
-	m2 = find_sleep(slices, "0.25");
-	cr_assert(k1 && k2 && m1 && m2, "the four jobs: stderr: %s", run.err);
+	k1 = sleep_slice(slices, "0.8");
+	k2 = sleep_slice(slices, "0.3");
+	m1 = sleep_slice(slices, "0.2");
+	m2 = sleep_slice(slices, "0.25");
 	cr_assert(eq(str, kind_of(m2), "job_slot"), "kernel/'s job held the other slot");
 	snprintf(want, sizeof(want), "a job slot (sleep [%lld] ended)", bb_arg_int(m1, "pid"));
 	cr_assert(eq(str, (char *)bb_arg_str(m2, "waited_for"), want));
