@@ -659,3 +659,26 @@ Test(start_cause, a_recipes_later_lines_do_not_wait_for_a_slot_again)
 	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1), "one recipe waited, once");
 	end(&f);
 }
+
+/* Every recipe names the tool it runs: b.o's first line shares ./tools/objtool with a.o's last, and is b.o's. */
+Test(start_cause, a_file_every_recipe_names_does_not_join_two_recipes)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, MAKE, 101, "gcc -c -o mm/a.o mm/a.c; ./tools/objtool mm/a.o > mm/.a.o.cmd", 2 * MS, 300 * MS);
+	wake(&f, MAKE, 101, 2 * MS, 0, 0, "", 0, 0);
+	line(&f, MAKE, 102, "echo 'mm/a.o: ./tools/objtool' >> mm/.a.o.cmd", 300 * MS + 300000, 301 * MS);
+	after_exit(&f, 102, 300 * MS + 300000, 101, 300 * MS);
+	line(&f, MAKE, 103, "gcc -c -o mm/b.o mm/b.c; ./tools/objtool mm/b.o > mm/.b.o.cmd", 301 * MS + 300000, 600 * MS);
+	after_exit(&f, 103, 301 * MS + 300000, 102, 301 * MS);
+	line(&f, MAKE, 104, "echo 'mm/b.o: ./tools/objtool' >> mm/.b.o.cmd", 600 * MS + 300000, 601 * MS);
+	after_exit(&f, 104, 600 * MS + 300000, 103, 600 * MS);
+	compute(&f, 602 * MS);
+
+	cr_assert(eq(int, cause(&f, 102)->wait, START_NONE), "a.o's second line");
+	cr_assert(eq(int, cause(&f, 103)->wait, START_JOB_SLOT), "b.o's first line names b.o first");
+	cr_assert(eq(long, cause(&f, 103)->by, idx(&f, 102)));
+	cr_assert(eq(int, cause(&f, 104)->wait, START_NONE), "b.o's second line");
+	end(&f);
+}

@@ -160,10 +160,10 @@ static int index_children(struct job_slots *s)
 	return 0;
 }
 
-/* A character that ends a word of a command line: blanks, shell punctuation, option separators. */
+/* A character that ends a word of a command line: blanks, shell punctuation, option and rule separators. */
 static bool word_end(char c)
 {
-	return !c || strchr(" \t\n;'\"&|<>()`,=${}", c);
+	return !c || strchr(" \t\n;'\"&|<>()`,=:${}", c);
 }
 
 /*
@@ -175,23 +175,32 @@ static bool file_word(const char *w, size_t len)
 	return len >= 3 && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len)) && strspn(w, ".") < len;
 }
 
+/* A file word of a child's argv, and the child's position among make's children. */
 struct word {
 	const char *at;
 	size_t len;
+	size_t pos;
 };
 
-static int by_word(const void *a, const void *b)
+static int by_text(const struct word *x, const struct word *y)
 {
-	const struct word *x = a, *y = b;
 	int c = memcmp(x->at, y->at, x->len < y->len ? x->len : y->len);
 
 	return c ? c : x->len < y->len ? -1 : x->len > y->len;
 }
 
-/* The file words of p's images' argv (argv[0] left out), sorted, in *words (grown); how many.  -1: no memory. */
-static long file_words(const struct proc_instance *p, struct word **words, size_t *cap)
+static int by_text_pos(const void *a, const void *b)
 {
-	size_t x, k, nr = 0;
+	const struct word *x = a, *y = b;
+	int c = by_text(x, y);
+
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Appends the file words of p's images' argv (argv[0] left out) to *words as of pos.  0, or -ENOMEM. */
+static int add_file_words(const struct proc_instance *p, size_t pos, struct word **words, size_t *nr, size_t *cap)
+{
+	size_t x, k;
 
 	for (x = 0; x < p->nr_execs; x++) {
 		for (k = 1; k < p->execs[x].argc; k++) {
@@ -203,34 +212,64 @@ static long file_words(const struct proc_instance *p, struct word **words, size_
 				while (w[len] && !word_end(w[len]))
 					len++;
 				if (len && file_word(w, len)) {
-					if (array_grow((void **)words, cap, nr + 1, sizeof(**words)))
-						return -1;
-					(*words)[nr++] = (struct word){ w, len };
+					if (array_grow((void **)words, cap, *nr + 1, sizeof(**words)))
+						return -ENOMEM;
+					(*words)[(*nr)++] = (struct word){ w, len, pos };
 				}
 				w += len ? len : 1;
 			}
 		}
 	}
-	qsort(*words, nr, sizeof(**words), by_word);
-	return (long)nr;
+	return 0;
 }
 
-/* Whether a and b (sorted) have a word in common. */
-static bool share_word(const struct word *a, size_t na, const struct word *b, size_t nb)
+/* Where w's text starts in all[0, nr) (by text, then position): its first position's entry. */
+static size_t text_at(const struct word *all, size_t nr, const struct word *w)
 {
-	size_t i = 0, j = 0;
+	size_t lo = 0, hi = nr;
 
-	while (i < na && j < nb) {
-		int c = by_word(&a[i], &b[j]);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (!c)
-			return true;
-		if (c < 0)
+		if (by_text(&all[mid], w) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int by_text_only(const void *a, const void *b)
+{
+	return by_text(a, b);
+}
+
+/*
+ * Whether child p, of words y[0, ny), is the line after child p - 1, of
+ * words x[0, nx) (each by text): it names no file that no child before it
+ * named (a recipe's first line names its new target), and the two name a
+ * file in common that no child before since (the first line of the recipe
+ * so far) named.  all: every child's words, by text then position.
+ */
+static bool next_line(const struct word *x, size_t nx, const struct word *y, size_t ny, const struct word *all,
+		      size_t nr, size_t since, size_t p)
+{
+	size_t i = 0, j;
+	bool shared = false;
+
+	for (j = 0; j < ny; j++)
+		if (all[text_at(all, nr, &y[j])].pos == p)
+			return false;
+	for (j = 0; i < nx && j < ny && !shared;) {
+		int c = by_text(&x[i], &y[j]);
+
+		shared = !c && all[text_at(all, nr, &x[i])].pos >= since;
+		if (c <= 0)
 			i++;
 		else
 			j++;
 	}
-	return false;
+	return shared;
 }
 
 /*
@@ -239,39 +278,58 @@ static bool share_word(const struct word *a, size_t na, const struct word *b, si
  * slot; the records do not show where one recipe ends and the next
  * target's begins in that slot.  The rule: c2 is the line after c1 when
  * make forked c2 after c1 ended, no other child of make ended in between
- * (c1's end is what make acted on), and the two name a file in common: a
- * recipe's lines name its target ($@) or what it makes; two targets'
- * recipes name different files.
+ * (c1's end is what make acted on), c2 names no file new to make's
+ * children, and the two name a file of the recipe (next_line()): a
+ * recipe's lines name its target ($@), its first line names it first;
+ * a file every recipe names (a tool, a header) is not the recipe's.
  */
 static int recipe_lines(struct job_slots *s)
 {
 	const struct model *m = s->m;
-	struct word *w1 = NULL, *w2 = NULL;
-	size_t i, k, cap1 = 0, cap2 = 0;
-	long n1, n2;
+	struct word *all = NULL, *own = NULL;
+	size_t i, k, cap_all = 0, cap_own = 0, cap_off = 0, *off = NULL;
 	int err = 0;
 
 	for (i = 0; i < m->nr_procs && !err; i++) {
-		size_t from = s->child_off[i], to = s->child_off[i + 1];
+		size_t from = s->child_off[i], to = s->child_off[i + 1], nr = 0, since = 0;
 
-		for (k = from + 1; s->is_make[i] && k < to; k++) {
+		if (!s->is_make[i] || to - from < 2)
+			continue;
+		/* Each child's words, by text, at off[pos]; all of them again by text then position. */
+		if (array_grow((void **)&off, &cap_off, to - from + 1, sizeof(*off))) {
+			err = -ENOMEM;
+			break;
+		}
+		for (k = from; k < to && !err; k++) {
+			off[k - from] = nr;
+			err = add_file_words(&m->procs[s->children[k]], k - from, &own, &nr, &cap_own);
+			if (nr > off[k - from])
+				qsort(own + off[k - from], nr - off[k - from], sizeof(*own), by_text_only);
+		}
+		off[to - from] = nr;
+		if (err || array_grow((void **)&all, &cap_all, nr + 1, sizeof(*all))) {
+			err = -ENOMEM;
+			break;
+		}
+		for (k = 0; k < nr; k++)
+			all[k] = own[k];
+		qsort(all, nr, sizeof(*all), by_text_pos);
+		for (k = from + 1; k < to; k++) {
 			const struct proc_instance *c1 = &m->procs[s->children[k - 1]], *c2 = &m->procs[s->children[k]];
+			size_t p = k - from;
 
-			if (c1->end_ns > c2->start_ns ||
-			    count_by(s->ends, from, to, c2->start_ns) != count_by(s->ends, from, to, c1->end_ns))
-				continue;
-			n1 = file_words(c1, &w1, &cap1);
-			n2 = file_words(c2, &w2, &cap2);
-			if (n1 < 0 || n2 < 0) {
-				err = -ENOMEM;
-				break;
-			}
-			if (share_word(w1, (size_t)n1, w2, (size_t)n2))
+			if (c1->end_ns <= c2->start_ns &&
+			    count_by(s->ends, from, to, c2->start_ns) == count_by(s->ends, from, to, c1->end_ns) &&
+			    next_line(own + off[p - 1], off[p] - off[p - 1], own + off[p], off[p + 1] - off[p], all, nr,
+				      since, p))
 				s->line_before[s->children[k]] = (long)s->children[k - 1];
+			else
+				since = p;
 		}
 	}
-	free(w1);
-	free(w2);
+	free(all);
+	free(own);
+	free(off);
 	return err;
 }
 
