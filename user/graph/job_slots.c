@@ -167,12 +167,17 @@ static bool word_end(char c)
 }
 
 /*
- * Whether a word (of len bytes, at w) names a file: a '/' or '.' in it, not
- * an option, not "." or "..".
+ * Whether a word (of len bytes, at w) names a file: a '/' or '.' in it and
+ * a letter (not a number: sleep 0.5), not an option.
  */
 static bool file_word(const char *w, size_t len)
 {
-	return len >= 3 && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len)) && strspn(w, ".") < len;
+	size_t i;
+	bool letter = false;
+
+	for (i = 0; i < len; i++)
+		letter |= (w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z');
+	return letter && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len));
 }
 
 /* A file word of a child's argv, and the child's position among make's children. */
