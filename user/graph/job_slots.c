@@ -185,6 +185,7 @@ struct word {
 	const char *at;
 	size_t len;
 	size_t pos;
+	bool command; /* a shell's command word: a tool the line runs, not a file it makes */
 };
 
 static int by_text(const struct word *x, const struct word *y)
@@ -210,6 +211,7 @@ static int add_file_words(const struct proc_instance *p, size_t pos, struct word
 	for (x = 0; x < p->nr_execs; x++) {
 		for (k = 1; k < p->execs[x].argc; k++) {
 			const char *w = p->execs[x].argv[k];
+			bool command = true;
 
 			while (*w) {
 				size_t len = 0;
@@ -219,8 +221,12 @@ static int add_file_words(const struct proc_instance *p, size_t pos, struct word
 				if (len && file_word(w, len)) {
 					if (array_grow((void **)words, cap, *nr + 1, sizeof(**words)))
 						return -ENOMEM;
-					(*words)[(*nr)++] = (struct word){ w, len, pos };
+					(*words)[(*nr)++] = (struct word){ w, len, pos, command };
 				}
+				if (len)
+					command = false;
+				else if (strchr(";&|(`{\n", *w))
+					command = true;
 				w += len ? len : 1;
 			}
 		}
@@ -253,11 +259,11 @@ static int by_text_only(const void *a, const void *b)
  * Whether child p, of words y[0, ny), is the line after child p - 1, of
  * words x[0, nx) (each by text): it names no file that no child before it
  * named (a recipe's first line names its new target), and the two name a
- * file in common that no child before since (the first line of the recipe
- * so far) named.  all: every child's words, by text then position.
+ * file in common, not as the tool a line runs.  all: every child's
+ * words, by text then position.
  */
 static bool next_line(const struct word *x, size_t nx, const struct word *y, size_t ny, const struct word *all,
-		      size_t nr, size_t since, size_t p)
+		      size_t nr, size_t p)
 {
 	size_t i = 0, j;
 	bool shared = false;
@@ -268,7 +274,7 @@ static bool next_line(const struct word *x, size_t nx, const struct word *y, siz
 	for (j = 0; i < nx && j < ny && !shared;) {
 		int c = by_text(&x[i], &y[j]);
 
-		shared = !c && all[text_at(all, nr, &x[i])].pos >= since;
+		shared = !c && !x[i].command && !y[j].command;
 		if (c <= 0)
 			i++;
 		else
@@ -284,9 +290,9 @@ static bool next_line(const struct word *x, size_t nx, const struct word *y, siz
  * target's begins in that slot.  The rule: c2 is the line after c1 when
  * make forked c2 after c1 ended, no other child of make ended in between
  * (c1's end is what make acted on), c2 names no file new to make's
- * children, and the two name a file of the recipe (next_line()): a
- * recipe's lines name its target ($@), its first line names it first;
- * a file every recipe names (a tool, a header) is not the recipe's.
+ * children, and the two name a file in common (next_line()): a recipe's
+ * lines name its target ($@), and its first line names it first.  The
+ * tools the lines run (a shell's command words) are not files they name.
  */
 static int recipe_lines(struct job_slots *s)
 {
@@ -296,7 +302,7 @@ static int recipe_lines(struct job_slots *s)
 	int err = 0;
 
 	for (i = 0; i < m->nr_procs && !err; i++) {
-		size_t from = s->child_off[i], to = s->child_off[i + 1], nr = 0, since = 0;
+		size_t from = s->child_off[i], to = s->child_off[i + 1], nr = 0;
 
 		if (!s->is_make[i] || to - from < 2)
 			continue;
@@ -325,11 +331,8 @@ static int recipe_lines(struct job_slots *s)
 
 			if (c1->end_ns <= c2->start_ns &&
 			    count_by(s->ends, from, to, c2->start_ns) == count_by(s->ends, from, to, c1->end_ns) &&
-			    next_line(own + off[p - 1], off[p] - off[p - 1], own + off[p], off[p + 1] - off[p], all, nr,
-				      since, p))
+			    next_line(own + off[p - 1], off[p] - off[p - 1], own + off[p], off[p + 1] - off[p], all, nr, p))
 				s->line_before[s->children[k]] = (long)s->children[k - 1];
-			else
-				since = p;
 		}
 	}
 	free(all);
