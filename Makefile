@@ -104,6 +104,9 @@ $(BUILD_INFO): FORCE
 	$(Q)printf '#define BUILDBPF_COMMIT "%s"\n' '$(BUILDBPF_COMMIT)' > $@.tmp
 	$(Q)if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; fi
 $(BUILD)/user/cli/cli_usage.o: $(BUILD_INFO)
+# Phony, so that it is remade every time: under .SECONDARY a plain FORCE: would
+# count as a missing intermediate file, which makes rebuild nothing.
+.PHONY: FORCE
 FORCE:
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
@@ -225,6 +228,8 @@ viewer-deps:
 # runner on made-up stages.
 test-repo:
 	$(Q)tests/run_stages.sh --self-test
+	$(Q)$(MAKE) -n --no-print-directory $(BUILD_INFO) | grep -q BUILDBPF_COMMIT || \
+		{ echo "test-repo: $(BUILD_INFO) would not be remade: --version would name a stale commit" >&2; exit 1; }
 	$(Q)tests/repo/tracked_files_check.sh --self-test
 	$(Q)tests/repo/tracked_files_check.sh
 	$(Q)tests/repo/criterion_gt_check.sh
