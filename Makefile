@@ -228,6 +228,7 @@ viewer-deps:
 # runner on made-up stages.
 test-repo:
 	$(Q)tests/run_stages.sh --self-test
+	$(Q)bench/bench.sh --self-test
 	$(Q)$(MAKE) -n --no-print-directory $(BUILD_INFO) | grep -q BUILDBPF_COMMIT || \
 		{ echo "test-repo: $(BUILD_INFO) would not be remade: --version would name a stale commit" >&2; exit 1; }
 	$(Q)tests/repo/tracked_files_check.sh --self-test
@@ -377,9 +378,12 @@ demo: deps
 	$(Q)./$(BIN) -f -o $(BUILD)/demo-trace.json -- $(MAKE) --no-print-directory -C $(BUILD)/demo -j2
 	@echo "Open $(BUILD)/demo-trace.json in https://ui.perfetto.dev or chrome://tracing"
 
-# Needs root: sudo make bench.
+# Needs root: sudo make bench.  Every level side by side in one run, as ratios
+# to the untraced build of the same repetition (docs/overhead.md).
+# BENCH_FLAGS='--reps 3 --only storm' passes options to bench/bench.sh.
+BENCH_FLAGS ?=
 bench: all
-	$(Q)bench/overhead.sh
+	$(Q)bench/bench.sh $(BENCH_FLAGS)
 
 # Writes synthetic event logs for bench/convert.sh (make bench-convert).
 # The build it writes is the scale tests' (tests/lib/big_build.c).
