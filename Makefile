@@ -111,7 +111,7 @@ FORCE:
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # Skeletons must exist before any user object that includes them is built.
 $(APP_OBJS): | $(SKELS)

@@ -43,6 +43,12 @@ struct sim_job {
 	/* The job before it of a runner that ran its jobs one at a time
 	 * (-j1, a sequential shell): what its start waited for; -1: none. */
 	long prev_in_turn;
+	/* Its processes' scheduler time, summed (--sched; 0 without): */
+	__u64 cpu_ns;	/* on a CPU */
+	__u64 runq_ns;	/* runnable, waiting for a CPU */
+	/* The first job whose costliest program (by CPU) was the same as this
+	 * one's: jobs of one program are compared with each other. */
+	size_t program;
 };
 
 struct job_graph {
@@ -57,6 +63,7 @@ struct job_graph {
 	__u64 tail_ns;	     /* measured: the build's end after its last job ended */
 	size_t peak_jobs;    /* most jobs alive at once, measured */
 	size_t nr_runners;
+	bool cpu_known;	     /* the jobs' cpu_ns and runq_ns were recorded (--sched) */
 };
 
 /*

@@ -120,6 +120,19 @@ void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 
 	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
 }
 
+void synth_exit_sched(struct model *m, __u64 ts, __u32 tgid, __u64 on_cpu_ns, __u64 runq_ns, __u64 blocked_ns)
+{
+	struct bb_exit_event e = {};
+
+	header(&e.hdr, BB_EV_EXIT, ts, tgid, tgid);
+	e.flags = BB_EXIT_GROUP_DEAD;
+	e.sum_exec_ns = e.utime_ns = on_cpu_ns;
+	e.sched.on_cpu_ns = on_cpu_ns;
+	e.sched.runq_ns = runq_ns;
+	e.sched.blocked_ns = blocked_ns;
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
 const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid)
 {
 	size_t i;

@@ -30,6 +30,8 @@ void synth_exit(struct model *m, __u64 ts, __u32 tgid, __u32 tid, bool group_dea
 /* A group-dead exit with CPU accounting. */
 void synth_exit_acct(struct model *m, __u64 ts, __u32 tgid, __u32 status, __u64 utime, __u64 stime, __u64 sum_exec,
 		     __u64 maxrss_kb);
+/* A group-dead exit with the scheduler's account of its threads (--sched): CPU, run-queue, blocked time. */
+void synth_exit_sched(struct model *m, __u64 ts, __u32 tgid, __u64 on_cpu_ns, __u64 runq_ns, __u64 blocked_ns);
 /* The first instance of pid in a finished model, or NULL. */
 const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid);
 

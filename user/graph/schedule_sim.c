@@ -196,6 +196,57 @@ static int job_timing(struct job_graph *jg, const struct model *m)
 	return job_peak(jg);
 }
 
+struct job_comm {
+	const char *comm; /* of its costliest process */
+	size_t job;
+};
+
+static int by_comm(const void *a, const void *b)
+{
+	const struct job_comm *x = a, *y = b;
+	int c = strcmp(x->comm, y->comm);
+
+	return c ? c : (x->job > y->job) - (x->job < y->job);
+}
+
+/* Each job's scheduler time, and the program that cost it most (jobs of one program are compared). */
+static int job_cpu(struct job_graph *jg, const struct model *m)
+{
+	struct job_comm *by = malloc((jg->nr_jobs ? jg->nr_jobs : 1) * sizeof(*by));
+	__u64 *most = calloc(jg->nr_jobs ? jg->nr_jobs : 1, sizeof(*most));
+	size_t i;
+
+	if (!by || !most) {
+		free(by);
+		free(most);
+		return -ENOMEM;
+	}
+	for (i = 0; i < jg->nr_jobs; i++)
+		by[i] = (struct job_comm){ m->procs[jg->jobs[i].proc].comm, i };
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+		long j = jg->proc_job[i];
+
+		if (j < 0)
+			continue;
+		jg->jobs[j].cpu_ns += p->sched.on_cpu_ns;
+		jg->jobs[j].runq_ns += p->sched.runq_ns;
+		jg->cpu_known |= p->sched.on_cpu_ns > 0;
+		if (p->sched.on_cpu_ns > most[j]) {
+			most[j] = p->sched.on_cpu_ns;
+			by[j].comm = p->comm;
+		}
+	}
+	/* Sorted by program, then job: each run's first job names the program. */
+	qsort(by, jg->nr_jobs, sizeof(*by), by_comm);
+	for (i = 0; i < jg->nr_jobs; i++)
+		jg->jobs[by[i].job].program = i && !strcmp(by[i].comm, by[i - 1].comm) ?
+						      jg->jobs[by[i - 1].job].program : by[i].job;
+	free(by);
+	free(most);
+	return 0;
+}
+
 int job_graph__build(struct job_graph *jg, const struct model *m, const struct graph_edge *edges, size_t nr_edges)
 {
 	size_t n = m->nr_procs ? m->nr_procs : 1, i;
@@ -222,7 +273,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct g
 		if (p->parent < 0)
 			continue;
 		if (is_runner(&m->procs[p->parent]) && !runs_runner[i]) {
-			jg->jobs[jg->nr_jobs] = (struct sim_job){ i, p->start_ns, p->end_ns, 0, -1 };
+			jg->jobs[jg->nr_jobs] = (struct sim_job){ i, p->start_ns, p->end_ns, 0, -1, 0, 0, jg->nr_jobs };
 			jg->proc_job[i] = (long)jg->nr_jobs++;
 		} else {
 			jg->proc_job[i] = jg->proc_job[p->parent];
@@ -232,7 +283,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct g
 	}
 	if (m->root >= 0 && is_runner(&m->procs[m->root]))
 		jg->nr_runners++;
-	err = job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
+	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
 out:
 	free(runs_runner);
 	if (err)

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What-if with CPUs: the build's jobs (graph/schedule_sim.h) replayed on J
+ * job slots and N CPUs that the running jobs share.  Pure; tested from
+ * synthetic graphs with known answers.
+ *
+ * A job needs its CPU time, then its blocked time (I/O, sleeps, waiting for
+ * its children, no CPU); the run-queue wait it had is left out, the
+ * simulation makes its own.  Jobs needing a CPU share the CPUs the outside
+ * load leaves equally (processor sharing), a job at most as many CPUs as it
+ * used when measured.  Each busy CPU besides a job's own slows its CPU work
+ * by `slowdown` (graph/job_contention.h learns it from the recording: CPUs
+ * that share caches, memory and a host slow each other).  Without --sched
+ * figures a job takes its measured wall time, waits for a CPU included.
+ *
+ *   struct cpu_machine mc = { .slots = 4, .cpus = 4 };
+ *   cpu_sim__run(&jg, &contention, &mc, &wall_ns);
+ */
+#ifndef BUILDBPF_CPU_SIM_H
+#define BUILDBPF_CPU_SIM_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "graph/schedule_sim.h"
+
+struct job_contention;
+
+/* The machine a what-if row stands for. */
+struct cpu_machine {
+	size_t slots;	/* -j; SIM_UNLIMITED */
+	size_t cpus;	/* 0: unlimited (each job as fast as it ran alone) */
+	double outside; /* CPUs' worth of outside work, always runnable (0: a quiet machine) */
+};
+
+/*
+ * The predicted wall time, from the build's start to its end (its measured
+ * tail after the last job added).  c: the jobs' own pace (NULL: no slowing).
+ * 0, or -ENOMEM.
+ */
+int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,
+		 __u64 *wall_ns);
+
+/* Job j's blocked time: its wall without its CPU and run-queue times (all of it without --sched). */
+double cpu_sim__blocked_ns(const struct job_graph *jg, size_t j);
+
+#endif /* BUILDBPF_CPU_SIM_H */

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The what-if with CPUs (graph/cpu_sim.h) and the jobs' slowing of each
+ * other (graph/job_contention.h) on synthetic recordings whose answers are
+ * worked out by hand: each job is its CPU time, run-queue wait and blocked
+ * time as the scheduler accounted them at --sched=summary.
+ */
+#include <math.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/build_graph.h"
+#include "graph/cpu_sim.h"
+#include "graph/job_contention.h"
+#include "graph/schedule_sim.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define MAX_EDGES 32
+
+struct cpu_fixture {
+	struct model *m;
+	struct graph_edge edges[MAX_EDGES];
+	size_t nr_edges;
+	struct job_graph jg;
+	struct job_contention c;
+};
+
+/* make (pid 100) starts at 0; its job pid runs program during [start, end] ms with this CPU and waits. */
+static void job(struct cpu_fixture *f, __u32 pid, const char *program, __u64 start, __u64 end, __u64 cpu,
+		__u64 runq, __u64 blocked)
+{
+	synth_fork(f->m, start * MS, 100, pid, pid, false);
+	synth_exec(f->m, start * MS + 1, pid, 100, program, (const char *[]){ program, NULL });
+	synth_exit_sched(f->m, end * MS, pid, cpu * MS, runq * MS, blocked * MS);
+}
+
+static void begin(struct cpu_fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	cr_assert(f->m != NULL);
+	synth_exec(f->m, 0, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+}
+
+static size_t idx(const struct cpu_fixture *f, __u32 pid)
+{
+	const struct proc_instance *p = synth_proc_of(f->m, pid);
+
+	cr_assert(p != NULL, "no process %u", pid);
+	return p->id;
+}
+
+static void edge(struct cpu_fixture *f, __u32 writer, __u32 reader)
+{
+	cr_assert(f->nr_edges < MAX_EDGES);
+	f->edges[f->nr_edges++] = (struct graph_edge){ .writer = idx(f, writer), .reader = idx(f, reader) };
+}
+
+/* make ends at end_ms. */
+static void finish(struct cpu_fixture *f, __u64 end_ms)
+{
+	synth_exit(f->m, end_ms * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
+}
+
+/* The jobs and what they teach, on cpus with outside CPUs' worth of outside work. */
+static void build(struct cpu_fixture *f, size_t cpus, double outside)
+{
+	cr_assert(eq(int, job_graph__build(&f->jg, f->m, f->edges, f->nr_edges), 0));
+	cr_assert(eq(int, job_contention__learn(&f->c, &f->jg, cpus, outside), 0));
+}
+
+static void end(struct cpu_fixture *f)
+{
+	job_contention__free(&f->c);
+	job_graph__free(&f->jg);
+	model__free(f->m);
+}
+
+static __u64 wall_ms(const struct cpu_fixture *f, size_t slots, size_t cpus, double outside)
+{
+	struct cpu_machine mc = { .slots = slots, .cpus = cpus, .outside = outside };
+	__u64 wall = 0;
+
+	cr_assert(eq(int, cpu_sim__run(&f->jg, &f->c, &mc, &wall), 0));
+	return (wall + MS / 2) / MS;
+}
+
+/*
+ * The issue's case: 12 independent jobs of 0.4 s CPU, recorded at -j8 on
+ * 2 CPUs: the first eight shared the CPUs (0.4 s CPU, 1.2 s waiting, 1.6 s
+ * wall), the last four two to a CPU (0.4 s waiting); make ended at 2.4 s.
+ */
+static void twelve_jobs(struct cpu_fixture *f)
+{
+	__u32 i;
+
+	begin(f);
+	for (i = 0; i < 8; i++)
+		job(f, 101 + i, "cc1", 0, 1600, 400, 1200, 0);
+	for (i = 8; i < 12; i++)
+		job(f, 101 + i, "cc1", 1600, 2400, 400, 400, 0);
+	finish(f, 2400);
+	build(f, 2, 0);
+}
+
+Test(cpu_sim, twelve_jobs_recorded_at_j8_on_two_cpus)
+{
+	struct cpu_fixture f;
+
+	twelve_jobs(&f);
+	cr_assert(f.jg.cpu_known);
+	cr_assert(eq(u64, f.jg.jobs[0].cpu_ns, 400 * MS));
+	cr_assert(eq(u64, f.jg.jobs[0].runq_ns, 1200 * MS));
+	/* They all ran beside a busy CPU: nothing to learn a slowing from. */
+	cr_assert(not(f.c.learned));
+	cr_assert(eq(dbl, f.c.slowdown, 0));
+	/* As run: 8 at a quarter CPU each for 1.6 s, then 4 at a half for 0.8 s. */
+	cr_assert(eq(u64, wall_ms(&f, 8, 2, 0), 2400));
+	/* -j4 on 4 CPUs: three rounds of 0.4 s (the old replay of wall times said 15 s). */
+	cr_assert(eq(u64, wall_ms(&f, 4, 4, 0), 1200));
+	/* -j1: 12 x 0.4 s; -j2 on 2 CPUs: 6 rounds; unlimited: one job's CPU. */
+	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 4800));
+	cr_assert(eq(u64, wall_ms(&f, 2, 2, 0), 2400));
+	cr_assert(eq(u64, wall_ms(&f, SIM_UNLIMITED, 0, 0), 400));
+	/* One CPU of outside work always runnable leaves one: 4.8 s of CPU in 4.8 s. */
+	cr_assert(eq(u64, wall_ms(&f, 8, 2, 1.0), 4800));
+	end(&f);
+}
+
+/*
+ * How much jobs slow each other, learned: four cc1 jobs of 0.4 s CPU ran
+ * one after another (each read the one before), then eight in pairs on the
+ * two CPUs, each 0.8 s of CPU beside the other: one busy CPU beside a job
+ * doubled its CPU time (slowdown 1.0), so -j2 is no faster than -j1.
+ */
+static void pairs_slow_each_other(struct cpu_fixture *f)
+{
+	__u32 i;
+
+	begin(f);
+	for (i = 0; i < 4; i++)
+		job(f, 101 + i, "cc1", 400 * i, 400 * (i + 1), 400, 0, 0);
+	for (i = 0; i < 8; i++)
+		job(f, 105 + i, "cc1", 1600 + 800 * (i / 2), 1600 + 800 * (i / 2 + 1), 800, 0, 0);
+	finish(f, 4800);
+	for (i = 0; i < 3; i++)
+		edge(f, 101 + i, 102 + i);
+	for (i = 0; i < 8; i++)
+		edge(f, 104, 105 + i); /* the pairs read the fourth job's output ... */
+	for (i = 2; i < 8; i++)
+		edge(f, 105 + i - 2, 105 + i); /* ... and each pair the one before's */
+	build(f, 2, 0);
+}
+
+Test(job_contention, a_busy_cpu_beside_a_job_doubled_its_cpu)
+{
+	struct cpu_fixture f;
+
+	pairs_slow_each_other(&f);
+	cr_assert(f.c.learned);
+	cr_assert(eq(sz, f.c.nr_fitted, 12));
+	cr_assert(ieee_ulp_eq(dbl, f.c.busy[0], 0.0, 4), "alone");
+	cr_assert(ieee_ulp_eq(dbl, f.c.busy[4], 1.0, 4), "beside its pair");
+	cr_assert(ieee_ulp_eq(dbl, f.c.slowdown, 1.0, 16), "%f", f.c.slowdown);
+	cr_assert(lt(dbl, f.c.slowdown_se, 1e-6), "a perfect fit");
+	cr_assert(ieee_ulp_eq(dbl, job_contention__alone_ns(&f.c, &f.jg, 4), 400.0 * MS, 16));
+	/* As run at -j2: 1.6 s alone, then four pairs of 0.8 s. */
+	cr_assert(eq(u64, wall_ms(&f, 2, 2, 0), 4800));
+	/* At -j1 the pairs' jobs run alone at 0.4 s: 1.6 + 8 x 0.4 s, no slower than -j2. */
+	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 4800));
+	/* Unlimited CPUs, each job as fast as alone: the chain of four, then 4 pairs in turn at 0.4 s. */
+	cr_assert(eq(u64, wall_ms(&f, SIM_UNLIMITED, 0, 0), 3200));
+	end(&f);
+}
+
+Test(job_contention, jobs_that_ran_at_one_concurrency_teach_nothing)
+{
+	struct cpu_fixture f;
+	__u32 i;
+
+	begin(&f);
+	for (i = 0; i < 6; i++)
+		job(&f, 101 + i, "cc1", 500 * i, 500 * (i + 1), 300 + 40 * i, 0, 0);
+	finish(&f, 3000);
+	build(&f, 2, 0);
+	cr_assert(not(f.c.learned), "a -j1 build alone on the machine");
+	cr_assert(eq(sz, f.c.nr_fitted, 6));
+	cr_assert(eq(dbl, f.c.spread, 0));
+	end(&f);
+}
+
+/*
+ * A job's blocked time is its own: four jobs each 0.2 s on a CPU and 0.3 s
+ * blocked (I/O), at -j4 on one CPU, share the CPU for 0.8 s, then each
+ * waits out its 0.3 s: 1.1 s.  Recorded one after another (-j1): 2.0 s.
+ */
+Test(cpu_sim, blocked_time_needs_no_cpu)
+{
+	struct cpu_fixture f;
+	__u32 i;
+
+	begin(&f);
+	for (i = 0; i < 4; i++)
+		job(&f, 101 + i, "gen", 500 * i, 500 * (i + 1), 200, 0, 300);
+	finish(&f, 2000);
+	build(&f, 1, 0);
+	cr_assert(eq(dbl, cpu_sim__blocked_ns(&f.jg, 0), 300.0 * MS));
+	cr_assert(eq(u64, wall_ms(&f, 1, 1, 0), 2000));
+	cr_assert(eq(u64, wall_ms(&f, 4, 1, 0), 1100));
+	/* Two CPUs: the four share them for 0.4 s, then each waits out its 0.3 s: 0.7 s. */
+	cr_assert(eq(u64, wall_ms(&f, 4, 2, 0), 700));
+	end(&f);
+}
+
+/* Without --sched figures a job keeps its wall time, its wait for a CPU included: the old replay. */
+Test(cpu_sim, without_sched_figures_jobs_keep_their_wall_time)
+{
+	struct cpu_fixture f;
+	__u64 old = 0;
+	__u32 i;
+
+	begin(&f);
+	for (i = 0; i < 4; i++) {
+		synth_fork(f.m, 0, 100, 101 + i, 101 + i, false);
+		synth_exec(f.m, 1, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
+		synth_exit(f.m, 1000 * MS, 101 + i, 101 + i, true, 0);
+	}
+	finish(&f, 1000);
+	build(&f, 2, 0);
+	cr_assert(not(f.jg.cpu_known));
+	cr_assert(eq(u64, wall_ms(&f, 2, 2, 0), 2000));
+	cr_assert(eq(int, schedule_sim__run(&f.jg, 2, NULL, &old), 0));
+	cr_assert(eq(u64, (old + MS / 2) / MS, 2000));
+	cr_assert(eq(u64, wall_ms(&f, 4, 4, 0), 1000));
+	end(&f);
+}

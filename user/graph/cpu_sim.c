@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include "graph/cpu_sim.h"
+#include "graph/job_contention.h"
+
+/* A binary min-heap of (key, job): ties go to the smaller job, the one the build started first. */
+struct dheap_item {
+	double key;
+	size_t job;
+};
+
+struct dheap {
+	struct dheap_item *items;
+	size_t nr;
+};
+
+static bool dless(const struct dheap_item *a, const struct dheap_item *b)
+{
+	return a->key != b->key ? a->key < b->key : a->job < b->job;
+}
+
+static void dswap(struct dheap *h, size_t i, size_t k)
+{
+	struct dheap_item t = h->items[i];
+
+	h->items[i] = h->items[k];
+	h->items[k] = t;
+}
+
+/* Room for every job: a job is in each heap at most once. */
+static void dpush(struct dheap *h, double key, size_t job)
+{
+	size_t i = h->nr++;
+
+	h->items[i] = (struct dheap_item){ key, job };
+	for (; i && dless(&h->items[i], &h->items[(i - 1) / 2]); i = (i - 1) / 2)
+		dswap(h, i, (i - 1) / 2);
+}
+
+static size_t dpop(struct dheap *h)
+{
+	size_t job = h->items[0].job, i = 0;
+
+	h->items[0] = h->items[--h->nr];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, min = i;
+
+		if (l < h->nr && dless(&h->items[l], &h->items[min]))
+			min = l;
+		if (r < h->nr && dless(&h->items[r], &h->items[min]))
+			min = r;
+		if (min == i)
+			return job;
+		dswap(h, i, min);
+		i = min;
+	}
+}
+
+static double dtop(const struct dheap *h)
+{
+	return h->nr ? h->items[0].key : INFINITY;
+}
+
+/*
+ * Processor sharing by thread, as the kernel's fair scheduler shares: a job
+ * that ran w CPUs' worth of threads at once counts w times.  Every thread
+ * needing a CPU then progresses at one rate, so the CPU phases are keyed by
+ * a shared virtual clock (CPU work per thread): O(log n) per event.
+ */
+struct sim_state {
+	const struct job_graph *jg;
+	const struct job_contention *c;
+	const struct cpu_machine *mc;
+	size_t *succ_off, *succ, *left;
+	struct dheap pending; /* released at key (ns from the build's start) */
+	struct dheap ready;   /* startable: key 0, the job first started first */
+	struct dheap on_cpu;  /* in its CPU phase until the virtual clock reaches key */
+	struct dheap blocked; /* in its blocked phase until key (ns) */
+	double *width;	      /* per job: CPUs' worth of threads */
+	double threads;	      /* summed width of the jobs in on_cpu */
+	double virt;	      /* the virtual clock */
+	size_t running;	      /* jobs in a slot */
+};
+
+double cpu_sim__blocked_ns(const struct job_graph *jg, size_t j)
+{
+	double wall = (double)(jg->jobs[j].end_ns - jg->jobs[j].start_ns);
+	double busy = (double)(jg->jobs[j].cpu_ns + jg->jobs[j].runq_ns);
+
+	if (!jg->cpu_known)
+		return wall;
+	return wall > busy ? wall - busy : 0;
+}
+
+/* The job's CPU phase, then its blocked phase (none without --sched figures). */
+static void start_job(struct sim_state *st, size_t j, double t)
+{
+	const struct job_graph *jg = st->jg;
+	double wall = (double)(jg->jobs[j].end_ns - jg->jobs[j].start_ns);
+	double on_cpu = wall - cpu_sim__blocked_ns(jg, j) - (double)jg->jobs[j].runq_ns;
+	double work = jg->cpu_known ? job_contention__alone_ns(st->c, jg, j) : 0;
+
+	st->running++;
+	st->width[j] = 1;
+	/* A job whose processes ran side by side used more than one CPU. */
+	if (jg->cpu_known && on_cpu > 0 && (double)jg->jobs[j].cpu_ns > on_cpu)
+		st->width[j] = (double)jg->jobs[j].cpu_ns / on_cpu;
+	if (work > 0.5) {
+		dpush(&st->on_cpu, st->virt + work / st->width[j], j);
+		st->threads += st->width[j];
+	} else {
+		dpush(&st->blocked, t + cpu_sim__blocked_ns(jg, j), j);
+	}
+}
+
+/* CPU work per thread per ns, now. */
+static double thread_rate(const struct sim_state *st)
+{
+	const struct cpu_machine *mc = st->mc;
+	double cap, share, busy, slowdown = st->c ? st->c->slowdown : 0;
+
+	if (!mc->cpus || st->threads <= 0)
+		return 1; /* unlimited CPUs: each job as fast as alone */
+	cap = (double)mc->cpus - mc->outside;
+	if (cap < 0.01 * (double)mc->cpus)
+		cap = 0.01 * (double)mc->cpus; /* outside work never holds every CPU for ever */
+	share = st->threads > cap ? cap / st->threads : 1;
+	busy = st->threads * share + mc->outside;
+	if (busy > (double)mc->cpus)
+		busy = (double)mc->cpus;
+	return share / (1 + slowdown * (busy - share > 0 ? busy - share : 0));
+}
+
+/* Job j ended at t: its readers may be released. */
+static void end_job(struct sim_state *st, size_t j, double t)
+{
+	const struct job_graph *jg = st->jg;
+	size_t k;
+
+	st->running--;
+	for (k = st->succ_off[j]; k < st->succ_off[j + 1]; k++) {
+		size_t s = st->succ[k];
+
+		if (!--st->left[s])
+			dpush(&st->pending, (double)jg->jobs[s].release_ns > t ? (double)jg->jobs[s].release_ns : t, s);
+	}
+}
+
+static void successors(struct sim_state *st)
+{
+	const struct job_graph *jg = st->jg;
+	size_t n = jg->nr_jobs, i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
+			st->succ_off[jg->preds[k] + 1]++;
+	for (i = 0; i < n; i++) {
+		st->succ_off[i + 1] += st->succ_off[i];
+		st->left[i] = st->succ_off[i];
+	}
+	for (i = 0; i < n; i++)
+		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
+			st->succ[st->left[jg->preds[k]]++] = i;
+	for (i = 0; i < n; i++) {
+		st->left[i] = jg->pred_off[i + 1] - jg->pred_off[i];
+		if (!st->left[i])
+			dpush(&st->pending, (double)jg->jobs[i].release_ns, i);
+	}
+}
+
+/* Moves time on to the next event and handles every event due then; the time. */
+static double step(struct sim_state *st, double t, double *makespan)
+{
+	const struct job_graph *jg = st->jg;
+	double rate = thread_rate(st), dt = dtop(&st->pending) - t, d;
+
+	d = (dtop(&st->on_cpu) - st->virt) / rate;
+	dt = d < dt ? d : dt;
+	d = dtop(&st->blocked) - t;
+	dt = d < dt ? d : dt;
+	dt = dt > 0 ? dt : 0;
+	t += dt;
+	st->virt += dt * rate;
+	/* Within half a nanosecond of CPU work: done (floating point). */
+	while (st->on_cpu.nr && dtop(&st->on_cpu) <= st->virt + 0.5) {
+		size_t j = dpop(&st->on_cpu);
+
+		st->threads -= st->width[j];
+		dpush(&st->blocked, t + cpu_sim__blocked_ns(jg, j), j);
+	}
+	if (!st->on_cpu.nr)
+		st->threads = 0; /* no drift left by the sums */
+	while (st->blocked.nr && dtop(&st->blocked) <= t + 0.5) {
+		end_job(st, dpop(&st->blocked), t);
+		*makespan = t;
+	}
+	while (st->pending.nr && dtop(&st->pending) <= t)
+		dpush(&st->ready, 0, dpop(&st->pending));
+	return t;
+}
+
+static void simulate(struct sim_state *st, __u64 *wall_ns)
+{
+	double t = 0, makespan = 0;
+
+	while (st->pending.nr && dtop(&st->pending) <= t)
+		dpush(&st->ready, 0, dpop(&st->pending));
+	for (;;) {
+		while (st->ready.nr && st->running < st->mc->slots)
+			start_job(st, dpop(&st->ready), t);
+		if (!st->running && !st->pending.nr)
+			break;
+		t = step(st, t, &makespan);
+	}
+	*wall_ns = (__u64)(makespan + 0.5) + st->jg->tail_ns;
+}
+
+int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,
+		 __u64 *wall_ns)
+{
+	size_t n = jg->nr_jobs ? jg->nr_jobs : 1;
+	struct sim_state st = { .jg = jg, .c = c, .mc = mc };
+	int err = -ENOMEM;
+
+	if (!jg->nr_jobs) {
+		*wall_ns = jg->wall_ns;
+		return 0;
+	}
+	st.succ_off = calloc(n + 1, sizeof(*st.succ_off));
+	st.succ = malloc((jg->nr_data_edges ? jg->nr_data_edges : 1) * sizeof(*st.succ));
+	st.left = malloc(n * sizeof(*st.left));
+	st.width = malloc(n * sizeof(*st.width));
+	st.pending.items = malloc(n * sizeof(*st.pending.items));
+	st.ready.items = malloc(n * sizeof(*st.ready.items));
+	st.on_cpu.items = malloc(n * sizeof(*st.on_cpu.items));
+	st.blocked.items = malloc(n * sizeof(*st.blocked.items));
+	if (st.succ_off && st.succ && st.left && st.width && st.pending.items && st.ready.items && st.on_cpu.items &&
+	    st.blocked.items) {
+		successors(&st);
+		simulate(&st, wall_ns);
+		err = 0;
+	}
+	free(st.succ_off);
+	free(st.succ);
+	free(st.left);
+	free(st.width);
+	free(st.pending.items);
+	free(st.ready.items);
+	free(st.on_cpu.items);
+	free(st.blocked.items);
+	return err;
+}
