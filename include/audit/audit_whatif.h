@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The audit's what-if: the build's jobs replayed by list scheduling
- * (graph/schedule_sim.h) at its own -jN (a self-check beside the measured
- * wall time), at 2x and 4x the CPUs, and with unlimited CPUs (the longest
- * data path); and for each step of the critical path the predicted wall
- * time if it took no time.  Pure: computed by audit__compute() when the
- * recording has a build graph with jobs; report/whatif_report.h says it.
+ * The audit's what-if: the build's jobs replayed on job slots and CPUs
+ * (graph/cpu_sim.h): as run (its own -jN on the machine as it was, the
+ * outside work included: a self-check beside the measured wall time), and
+ * on a quiet machine at -j1, -j = CPUs, twice the CPUs as jobs and as CPUs,
+ * and unlimited (the longest data path, each job as fast as alone); and for
+ * each step of the critical path the predicted wall time if it took no
+ * time.  Pure: computed by audit__compute() when the recording has a build
+ * graph with jobs; report/whatif_report.h says it.
  */
 #ifndef BUILDBPF_AUDIT_WHATIF_H
 #define BUILDBPF_AUDIT_WHATIF_H
@@ -13,12 +15,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "graph/job_contention.h"
 #include "graph/schedule_sim.h"
 
 struct audit;
 struct model;
 
-#define WHATIF_MAX_ROWS 5
+#define WHATIF_MAX_ROWS 7
+/*
+ * The build was confined to fewer CPUs than the machine has (taskset, a
+ * cgroup's cpuset) when it never had more threads running than that for
+ * 2 % of the wall, yet its threads waited for a CPU 10 % of it.
+ */
+#define WHATIF_CPUS_SEEN_PERMILLE 20
+#define WHATIF_CONFINED_WAIT_PERMILLE 100
+/* Outside work under this many CPUs' worth, on average: the machine was quiet. */
+#define WHATIF_QUIET_OUTSIDE 0.05
 /* Critical-path steps whose removal is simulated, the longest first (each is one simulation),
  * from 1 % of the wall. */
 #define WHATIF_MAX_STEPS 32
@@ -31,10 +43,23 @@ enum whatif_jobs_from {
 	WHATIF_JOBS_PEAK,    /* not readable from the command: the most jobs seen at once */
 };
 
+/* What a row assumes, besides its -j and CPUs. */
+enum whatif_row_kind {
+	WHATIF_AS_RUN,	    /* the build's own -j on the machine as it was: its outside work, its CPUs */
+	WHATIF_OWN_QUIET,   /* the build's own -j on a quiet machine */
+	WHATIF_ONE_JOB,	    /* -j1 */
+	WHATIF_JOBS_CPUS,   /* -j = CPUs */
+	WHATIF_TWICE_JOBS,  /* twice the CPUs as jobs, on the same CPUs */
+	WHATIF_TWICE_CPUS,  /* twice the CPUs, as many jobs */
+	WHATIF_UNLIMITED,   /* unlimited jobs and CPUs: the longest data path */
+};
+
 struct whatif_row {
+	enum whatif_row_kind kind;
 	size_t jobs;	/* slots; SIM_UNLIMITED: unlimited */
 	size_t cpus;	/* the CPUs it stands for; 0: unlimited */
-	bool own;	/* the build's own -jN on its CPUs */
+	bool own;	/* the build's own -jN (as run, or quiet) */
+	bool quiet;	/* no outside work (every row but as run) */
 	__u64 wall_ns;	/* predicted */
 };
 
@@ -43,7 +68,16 @@ struct audit_whatif {
 	enum whatif_jobs_from from;
 	size_t nr_jobs, nr_job_edges; /* what was simulated */
 	struct whatif_row rows[WHATIF_MAX_ROWS];
-	size_t nr_rows;		  /* rows[0]: own; the last: unlimited */
+	size_t nr_rows;		  /* rows[0]: as run; the last: unlimited */
+	/* The model: with the jobs' CPU times (--sched), each job is its CPU
+	 * time and its blocked time, its run-queue wait left out; without,
+	 * its measured wall time (a wait for a CPU kept at every row). */
+	bool cpu_model;
+	__u64 cpu_ns, blocked_ns, runq_ns; /* the jobs', summed (cpu_model) */
+	double outside_cpus;	  /* outside work during the build, CPUs' worth on average */
+	size_t cpus_as_run;	  /* the CPUs the build could use (fewer when confined) */
+	bool was_quiet;		  /* all the CPUs, little outside work: as run is its own -j on a quiet machine */
+	struct job_contention contention; /* how much the jobs slowed each other */
 	/* Per a->chain entry: the predicted wall (own -jN) had that step taken
 	 * no time; 0: not simulated (under 1 % of the wall, or beyond WHATIF_MAX_STEPS). */
 	__u64 *without_ns;
@@ -56,6 +90,9 @@ struct audit_whatif {
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */
 int audit_whatif__compute(struct audit_whatif *w, const struct audit *a);
 void audit_whatif__free(struct audit_whatif *w);
+/* What a row of that kind assumes, in words; its name in the JSON. */
+const char *audit_whatif__assumes(enum whatif_row_kind kind);
+const char *audit_whatif__kind_name(enum whatif_row_kind kind);
 /* a->chain[i] is a build step (in a job a runner started), not a runner or
  * a process around one; true without a graph or without jobs. */
 bool audit_whatif__is_step(const struct audit *a, size_t i);

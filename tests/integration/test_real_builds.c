@@ -25,19 +25,23 @@
  * - item 1: no runner or wrapper is the step to speed up, and the critical
  *   path's data part is within 5 % of the oracle's longest path;
  * - item 2: every what-if row within 10 % of the measured median (quiet
- *   machine), a -j1 row in a -j2 recording, and the taskset -c 0 recording
- *   predicting two CPUs;
+ *   machine), the taskset -c 0 recording predicting two CPUs, the one
+ *   beside two CPU hogs predicting a quiet machine (a -j1 row in a -j2
+ *   recording is asserted);
  * - item 6: the ten costliest steps' names tell different steps apart
  *   (json-c compiles json_tokener.c twice);
  * - item 7: precision and recall of the json-c edges both 100 % (ninja's
  *   edge into CMake's symlink step carries no data: read nothing, seen none).
  */
+#include <fcntl.h>
 #include <glob.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/audit_oracle.h"
@@ -265,10 +269,33 @@ static bool compare_row(const char *recorded, struct json_object *summary, long 
 	return row != NULL;
 }
 
+/* A CPU hog outside the build: `yes` into /dev/null, until stop_hog(). */
+static pid_t start_hog(void)
+{
+	pid_t pid = fork();
+
+	cr_assert(ge(int, pid, 0));
+	if (!pid) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, STDOUT_FILENO);
+		execl("/usr/bin/yes", "yes", (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
+static void stop_hog(pid_t pid)
+{
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+}
+
 Test(real_builds, jsonc_whatif_against_measured)
 {
 	static struct bb_ninja_graph g;
-	struct json_object *j1, *j2, *pinned;
+	struct json_object *j1, *j2, *pinned, *hogged;
+	pid_t hogs[2];
 	double median_j1, median_j2, j2_jobs_s, load = bb_load_1min();
 	long long cpus;
 
@@ -280,6 +307,12 @@ Test(real_builds, jsonc_whatif_against_measured)
 	j2_jobs_s = ninja_jobs_wall_s();
 	clean_jsonc();
 	pinned = record_jsonc("-j2", (const char *[]){ TASKSET, "-c", "0", NULL });
+	clean_jsonc();
+	hogs[0] = start_hog();
+	hogs[1] = start_hog();
+	hogged = record_jsonc("-j2", NULL);
+	stop_hog(hogs[0]);
+	stop_hog(hogs[1]);
 	median_j1 = median_untraced("-j1");
 	median_j2 = median_untraced("-j2");
 	cpus = int_field(j2, "cpu_count");
@@ -292,18 +325,31 @@ Test(real_builds, jsonc_whatif_against_measured)
 		cr_log_info("oracle: json-c what-if: recorded -j2, its jobs' wall times sum to %.2f s (what a -j1 replay "
 			    "of them gives): %+.0f %% of the -j1 median",
 			    j2_jobs_s, bb_error_pct(j2_jobs_s, median_j1));
-	/* Under taskset -c 0 the machine still has cpu_count CPUs: the own row is its two-CPU prediction. */
+	/* Under taskset -c 0 the machine still has cpu_count CPUs: its quiet -j2 row is the two-CPU prediction. */
 	compare_row("-j2 under taskset -c 0", pinned, 2, cpus, median_j2);
+	compare_row("-j2 beside two CPU hogs", hogged, 2, cpus, median_j2);
+	cr_log_info("oracle: json-c what-if: slowdown per busy CPU learned from -j1 %s, -j2 %.2f (standard error %.2f), "
+		    "hogged %.2f; outside work while hogged %.2f CPUs",
+		    json_object_get_boolean(need_field(field(j1, "what_if"), "slowdown_learned")) ? "yes" : "no",
+		    bb_num(field(j2, "what_if"), "slowdown_per_busy_cpu"),
+		    bb_num(field(j2, "what_if"), "slowdown_standard_error"),
+		    bb_num(field(hogged, "what_if"), "slowdown_per_busy_cpu"), bb_num(field(hogged, "what_if"), "outside_cpus"));
 
-	/* What holds today: each recording ran and has its own -jN row. */
+	/* What the program decides: each recording's own -jN row, a -j1 row in the -j2 recording, the
+	 * pinned build seen confined to one CPU. */
 	cr_assert(not(eq(ptr, bb_whatif_row(j1, 1, cpus), NULL)), "no own row in the -j1 recording");
 	cr_assert(not(eq(ptr, bb_whatif_row(j2, 2, cpus), NULL)), "no own row in the -j2 recording");
+	cr_assert(not(eq(ptr, bb_whatif_row(j2, 1, cpus), NULL)), "no -j1 row in the -j2 recording");
+	if (cpus > 1)
+		cr_assert(eq(i64, int_field(field(pinned, "what_if"), "cpus_as_run"), 1),
+			  "taskset -c 0: the build could use one CPU");
 	bb_reliability("json-c 0.16, what-if rows against untraced medians", "each recording has its own -jN row", NULL,
 		       "-j1 predicts -j2 %+.0f %%, load %.1f",
 		       bb_error_pct(bb_num(bb_whatif_row(j1, 2, cpus), "wall_ms") / 1000, median_j2), load);
 	json_object_put(j1);
 	json_object_put(j2);
 	json_object_put(pinned);
+	json_object_put(hogged);
 }
 
 /* The wall times, s, between the time stamps the command wrote (one a line) in path; how many. */

@@ -124,14 +124,17 @@ size_t bb_print_costliest(struct json_object *slices, const char *build, const s
 
 struct json_object *bb_whatif_row(struct json_object *summary, long long jobs, long long cpus)
 {
-	struct json_object *w = field(summary, "what_if"), *rows = w ? field(w, "rows") : NULL;
+	struct json_object *w = field(summary, "what_if"), *rows = w ? field(w, "rows") : NULL, *as_run = NULL;
 	size_t i;
 
 	for (i = 0; rows && i < json_object_array_length(rows); i++) {
-		struct json_object *r = json_object_array_get_idx(rows, i);
+		struct json_object *r = json_object_array_get_idx(rows, i), *quiet = field(r, "quiet");
 
-		if (json_object_get_int64(field(r, "jobs")) == jobs && json_object_get_int64(field(r, "cpus")) == cpus)
+		if (json_object_get_int64(field(r, "jobs")) != jobs || json_object_get_int64(field(r, "cpus")) != cpus)
+			continue;
+		if (!quiet || json_object_get_boolean(quiet))
 			return r;
+		as_run = r;
 	}
-	return NULL;
+	return as_run;
 }

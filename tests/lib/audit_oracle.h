@@ -38,7 +38,10 @@ size_t bb_print_critical_path(struct json_object *summary, const char *build);
  * costlier one's name (steps a person cannot tell apart).
  */
 size_t bb_print_costliest(struct json_object *slices, const char *build, const struct bb_ninja_graph *g);
-/* The summary's what-if row of jobs slots on cpus CPUs (0 and 0: unlimited), or NULL. */
+/*
+ * The summary's what-if row of jobs slots on cpus CPUs (0 and 0: unlimited) on a quiet machine, else the
+ * as-run row of that -j and CPUs (a quiet machine's as-run row stands for both), or NULL.
+ */
 struct json_object *bb_whatif_row(struct json_object *summary, long long jobs, long long cpus);
 
 #endif /* BUILDBPF_TESTS_AUDIT_ORACLE_H */

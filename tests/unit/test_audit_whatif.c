@@ -121,15 +121,23 @@ Test(audit_whatif, rows_at_the_builds_own_jobs_and_more_cpus)
 	cr_assert(eq(sz, w->nr_jobs, 5));
 	cr_assert(eq(sz, w->nr_job_edges, 4));
 	cr_assert(eq(int, w->from, WHATIF_JOBS_ASKED));
-	/* -j4 (own), 2x the CPUs is -j4 again (not repeated), 4x: -j8, unlimited. */
-	cr_assert(eq(sz, w->nr_rows, 3));
+	/* Without --sched figures each job keeps its measured wall time. */
+	cr_assert(not(w->cpu_model));
+	/* As run -j4 on 2 CPUs, -j1, -j2 (= CPUs), twice the CPUs as jobs is -j4 on 2 again (not
+	 * repeated: the machine was not seen busy), twice the CPUs -j4 on 4, unlimited. */
+	cr_assert(eq(sz, w->nr_rows, 5));
 	cr_assert(w->rows[0].own);
+	cr_assert(eq(int, w->rows[0].kind, WHATIF_AS_RUN));
 	cr_assert(eq(sz, w->rows[0].jobs, 4));
-	cr_assert(eq(sz, w->rows[1].jobs, 8));
-	cr_assert(eq(sz, w->rows[2].jobs, SIM_UNLIMITED));
+	cr_assert(eq(sz, w->rows[1].jobs, 1));
+	cr_assert(eq(sz, w->rows[2].jobs, 2));
+	cr_assert(eq(int, w->rows[3].kind, WHATIF_TWICE_CPUS));
+	cr_assert(eq(sz, w->rows[3].jobs, 4));
+	cr_assert(eq(sz, w->rows[3].cpus, 4));
+	cr_assert(eq(sz, w->rows[4].jobs, SIM_UNLIMITED));
 	/* make started its first job at 1 ms; c.o 2,997 ms, the link 499 ms, make's exit 10 ms. */
 	cr_assert(eq(u64, w->rows[0].wall_ns, 3507 * MS));
-	cr_assert(eq(u64, w->rows[2].wall_ns, 3507 * MS));
+	cr_assert(eq(u64, w->rows[4].wall_ns, 3507 * MS));
 	whatif_end(&f);
 }
 
@@ -145,11 +153,13 @@ Test(audit_whatif, the_builds_own_j1_replays_every_job_in_turn)
 	cr_assert(eq(u64, w->rows[0].wall_ns, 7003 * MS));
 	/* More jobs on the same CPUs: gen and b.o first, c.o in gen's slot (500 to 3,497),
 	 * a.o in b.o's (1,999 to 2,998), the link 3,497 to 3,996, make's exit 10 ms. */
-	cr_assert(eq(sz, w->nr_rows, 5));
+	cr_assert(eq(sz, w->nr_rows, 5), "as run -j1, -j2, -j4 on 2 and on 4 CPUs, unlimited");
 	cr_assert(eq(sz, w->rows[1].jobs, 2));
 	cr_assert(eq(sz, w->rows[1].cpus, 2));
 	cr_assert(eq(u64, w->rows[1].wall_ns, 4006 * MS));
+	cr_assert(eq(int, w->rows[2].kind, WHATIF_TWICE_JOBS));
 	cr_assert(eq(sz, w->rows[2].jobs, 4));
+	cr_assert(eq(sz, w->rows[2].cpus, 2));
 	whatif_end(&f);
 }
 
@@ -162,7 +172,7 @@ Test(audit_whatif, a_job_count_the_command_does_not_say_is_the_peak_seen)
 	cr_assert(eq(int, f.a.whatif.from, WHATIF_JOBS_PEAK));
 	cr_assert(eq(sz, f.a.whatif.rows[0].jobs, 3), "gen, b.o and c.o ran at once");
 	text = report_text(&f, false);
-	cr_assert(strstr(text, "-j3 on 2 CPUs 3.51 s (as run; measured 3.51 s),") != NULL, "%s", text);
+	cr_assert(strstr(text, "-j3 on 2 CPUs 3.51 s (as run; measured 3.51 s);") != NULL, "%s", text);
 	cr_assert(strstr(text, "buildbpf:   (-j3: the most jobs seen at once; the command did not say)\n") != NULL,
 		  "%s", text);
 	free(text);
@@ -186,12 +196,13 @@ Test(audit_whatif, each_critical_step_says_the_wall_without_it)
 	}
 	cr_assert(seen_c, "c.o is on the critical path");
 	text = report_text(&f, false);
-	cr_assert(strstr(text, "what if? predicted from the 5 jobs: -j4 on 2 CPUs 3.51 s (as run; measured 3.51 s),")
-		  != NULL, "%s", text);
+	cr_assert(strstr(text, "what if? predicted from the 5 jobs: -j4 on 2 CPUs 3.51 s (as run; measured 3.51 s); "
+			       "-j1 on") != NULL, "%s", text);
 	cr_assert(strstr(text, "unlimited CPUs 3.51 s (the longest data path)") != NULL, "%s", text);
 	cr_assert(strstr(text, "  if cc took no time (the longest critical step, 85 % of the wall): 2.51 s\n") != NULL,
 		  "%s", text);
-	cr_assert(strstr(text, "ignores disk, memory, CPU contention beyond the job slots)\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "  (model: measured job times without --sched figures: a job's wait for a CPU is kept in") !=
+		  NULL, "%s", text);
 	cr_assert(strstr(text, "without it") == NULL, "the steps' list is in -v: %s", text);
 	free(text);
 	text = report_text(&f, true);
@@ -221,8 +232,12 @@ Test(audit_whatif, the_summary_json_has_the_rows_and_each_steps_share)
 	cr_assert(json_object_get_boolean(json_object_object_get(row, "own")));
 	cr_assert(eq(int, json_object_get_int(json_object_object_get(row, "jobs")), 4));
 	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(row, "wall_ms")), 3507.0));
-	row = json_object_array_get_idx(json_object_object_get(w, "rows"), 2);
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(row, "kind")), "as_run"));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(w, "model")), "measured_wall"));
+	row = json_object_array_get_idx(json_object_object_get(w, "rows"), 4);
 	cr_assert(json_object_is_type(json_object_object_get(row, "jobs"), json_type_null), "unlimited");
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(row, "assumes")),
+		     "unlimited jobs and CPUs: the longest data path, each job as fast as alone"));
 	steps = json_object_object_get(json_object_object_get(o, "critical_chain"), "processes");
 	for (i = 0; i < json_object_array_length(steps); i++) {
 		struct json_object *s = json_object_array_get_idx(steps, i);
@@ -425,4 +440,70 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 	}
 	json_object_put(o);
 	whatif_end(&f);
+}
+
+/*
+ * The issue's case through the audit, at --sched=summary: make -j8 on 2 CPUs
+ * ran 12 independent jobs of 0.4 s CPU, the first eight 1.2 s in the run
+ * queue, the last four 0.4 s.  Each row re-shares the CPUs: -j4 on 4 CPUs
+ * is three rounds of 0.4 s (the replay of wall times said 15 s), unlimited
+ * one job's CPU.
+ */
+Test(audit_whatif, rows_share_the_cpus_among_the_running_jobs)
+{
+	char *argv[] = { "make", "-j8", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 2 };
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
+	struct whatif_fixture f;
+	const struct audit_whatif *w;
+	struct json_object *o, *jw;
+	char *text;
+	__u32 i;
+
+	cr_assert(s != NULL);
+	start_make(&f, "make", "-j8");
+	for (i = 0; i < 12; i++) {
+		__u64 start = i < 8 ? 0 : 1600, end = i < 8 ? 1600 : 2400;
+
+		/* Each waited its wall less its CPU time (it started 1 ns after its fork). */
+		synth_fork(f.m, start * MS + 1, 100, 101 + i, 101 + i, false);
+		synth_exec(f.m, start * MS + 2, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
+		synth_exit_sched(f.m, end * MS, 101 + i, 400 * MS, (i < 8 ? 1200 : 400) * MS - 1, 0);
+	}
+	synth_exit(f.m, 2410 * MS, 100, 100, true, 0);
+	/* The two CPUs ran the build's jobs throughout: no outside work. */
+	for (i = 0; i < 2; i++)
+		synth_cpu_slice(s, i, 101 + i, 101 + i, 0, 2410 * MS, 0);
+	cr_assert(eq(int, sched_model__finish(s, 2410 * MS), 0));
+	cr_assert(eq(int, model__finish(f.m, 2410 * MS), 0));
+	lanes__assign_model(f.m);
+	file_log__finish(f.fl);
+	cr_assert(eq(int, build_graph__compute(&f.g, f.m, f.fl), 0));
+	in.graph = &f.g;
+	cr_assert(eq(int, audit__compute(&f.a, f.m, s, &in), 0));
+	w = &f.a.whatif;
+	cr_assert(w->cpu_model);
+	cr_assert(w->was_quiet);
+	cr_assert(eq(u64, w->cpu_ns, 4800 * MS));
+	/* As run, -j1, -j2, -j4 on 2 CPUs, -j4 on 4 CPUs, unlimited. */
+	cr_assert(eq(sz, w->nr_rows, 6));
+	cr_assert(eq(int, w->rows[4].kind, WHATIF_TWICE_CPUS));
+	text = report_text(&f, true);
+	/* The report wraps after ", ": each row is checked whole. */
+	cr_assert(strstr(text, "-j8 on 2 CPUs 2.41 s (as run; measured 2.41 s); on a") != NULL, "%s", text);
+	cr_assert(strstr(text, "-j1 on 2 CPUs 4.81 s,") != NULL, "%s", text);
+	cr_assert(strstr(text, "-j4 on 4 CPUs 1.21 s") != NULL, "%s", text);
+	cr_assert(strstr(text, "unlimited CPUs 0.41 s (the longest data path)") != NULL, "%s", text);
+	cr_assert(strstr(text, "slow each other is not learned") != NULL, "%s", text);
+	cr_assert(strstr(text, "  -j4 on 2 CPUs 2.41 s: twice the CPUs as jobs on these CPUs, quiet\n") != NULL, "%s",
+		  text);
+	free(text);
+	o = audit_json__new(&f.a, f.m);
+	jw = json_object_object_get(o, "what_if");
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(jw, "model")), "cpu_and_blocked"));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(jw, "cpu_ms")), 4800.0));
+	cr_assert(not(json_object_get_boolean(json_object_object_get(jw, "slowdown_learned"))));
+	json_object_put(o);
+	whatif_end(&f);
+	sched_model__free(s);
 }

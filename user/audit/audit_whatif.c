@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "graph/cpu_sim.h"
 #include "graph/slack.h"
 #include "audit/audit.h"
 #include "audit/audit_whatif.h"
@@ -18,17 +19,66 @@ bool audit_whatif__is_step(const struct audit *a, size_t i)
 	return !a->graph || !a->graph->jobs.nr_jobs || a->graph->jobs.proc_job[a->chain[i]] >= 0;
 }
 
-static int add_row(struct audit_whatif *w, const struct job_graph *jg, size_t jobs, size_t cpus, bool own)
+/* A row unless one like it is there: as run stands apart; a quiet row is one per (-j, CPUs). */
+static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum whatif_row_kind kind, size_t jobs,
+		   size_t cpus)
 {
+	struct cpu_machine mc = { .slots = jobs, .cpus = cpus };
 	struct whatif_row *r;
 	size_t i;
 
-	for (i = 0; i < w->nr_rows; i++)
-		if (w->rows[i].jobs == jobs && !w->rows[i].cpus == !cpus)
-			return 0; /* -j8 on 2 CPUs asked: 2x the CPUs is not another row; make -j keeps its own */
+	/* On a machine that was quiet, as run stands for its own -j on a quiet machine too. */
+	for (i = kind == WHATIF_AS_RUN ? w->nr_rows : w->was_quiet ? 0 : 1; i < w->nr_rows; i++)
+		if (w->rows[i].jobs == jobs && w->rows[i].cpus == cpus)
+			return 0;
 	r = &w->rows[w->nr_rows++];
-	*r = (struct whatif_row){ .jobs = jobs, .cpus = cpus, .own = own };
-	return schedule_sim__run(jg, jobs, NULL, &r->wall_ns);
+	*r = (struct whatif_row){ .kind = kind, .jobs = jobs, .cpus = cpus, .quiet = kind != WHATIF_AS_RUN,
+				  .own = kind == WHATIF_AS_RUN || kind == WHATIF_OWN_QUIET };
+	if (kind == WHATIF_AS_RUN)
+		mc.outside = w->outside_cpus;
+	return cpu_sim__run(jg, &w->contention, &mc, &r->wall_ns);
+}
+
+/*
+ * The CPUs the build could use: all of them, unless it never ran on more
+ * than k at once while its threads waited for a CPU (taskset -c 0).
+ */
+static size_t cpus_usable(const struct audit *a)
+{
+	const struct parallelism *par = a->par;
+	size_t k, cpus = a->nr_cpus ? a->nr_cpus : 1;
+	__u64 at_least = 0;
+
+	if (!par || a->runq_wall_ns * 1000 < a->wall_ns * WHATIF_CONFINED_WAIT_PERMILLE)
+		return cpus;
+	for (k = par->nr_cpus; k >= 1; k--) {
+		at_least += par->running_ns[k];
+		if (at_least * 1000 >= a->wall_ns * WHATIF_CPUS_SEEN_PERMILLE)
+			return k < cpus ? k : cpus;
+	}
+	return cpus;
+}
+
+/* What the jobs were made of, and the machine they ran on. */
+static int learn_jobs(struct audit_whatif *w, const struct audit *a)
+{
+	const struct job_graph *jg = &a->graph->jobs;
+	size_t j, cpus = a->nr_cpus ? a->nr_cpus : 1;
+
+	w->cpu_model = jg->cpu_known && a->par;
+	w->cpus_as_run = cpus_usable(a);
+	/* Outside work on the CPUs the build could use. */
+	if (a->par && a->wall_ns)
+		w->outside_cpus = (double)a->other_ns / (double)a->wall_ns * (double)w->cpus_as_run / (double)cpus;
+	w->was_quiet = w->outside_cpus < WHATIF_QUIET_OUTSIDE && w->cpus_as_run == cpus;
+	for (j = 0; w->cpu_model && j < jg->nr_jobs; j++) {
+		w->cpu_ns += jg->jobs[j].cpu_ns;
+		w->runq_ns += jg->jobs[j].runq_ns;
+		w->blocked_ns += (__u64)cpu_sim__blocked_ns(jg, j);
+	}
+	if (!w->cpu_model)
+		return 0;
+	return job_contention__learn(&w->contention, jg, w->cpus_as_run, w->outside_cpus);
 }
 
 /* The chain's entries, longest held first. */
@@ -92,11 +142,14 @@ int audit_whatif__compute(struct audit_whatif *w, const struct audit *a)
 	own = a->jobs.jobs > 0 ? (size_t)a->jobs.jobs : a->jobs.jobs < 0 ? SIM_UNLIMITED : jg->peak_jobs;
 	w->nr_jobs = jg->nr_jobs;
 	w->nr_job_edges = jg->nr_data_edges;
-	err = add_row(w, jg, own, cpus, true) ?:
-	      (own < cpus ? add_row(w, jg, cpus, cpus, false) : 0) ?:
-	      add_row(w, jg, 2 * cpus, 2 * cpus, false) ?:
-	      add_row(w, jg, 4 * cpus, 4 * cpus, false) ?:
-	      add_row(w, jg, SIM_UNLIMITED, 0, false) ?:
+	err = learn_jobs(w, a) ?:
+	      add_row(w, jg, WHATIF_AS_RUN, own, w->cpus_as_run) ?:
+	      add_row(w, jg, WHATIF_OWN_QUIET, own, cpus) ?:
+	      add_row(w, jg, WHATIF_ONE_JOB, 1, cpus) ?:
+	      add_row(w, jg, WHATIF_JOBS_CPUS, cpus, cpus) ?:
+	      add_row(w, jg, WHATIF_TWICE_JOBS, 2 * cpus, cpus) ?:
+	      add_row(w, jg, WHATIF_TWICE_CPUS, 2 * cpus, 2 * cpus) ?:
+	      add_row(w, jg, WHATIF_UNLIMITED, SIM_UNLIMITED, 0) ?:
 	      compute_steps(w, a);
 	if (err) {
 		audit_whatif__free(w);
@@ -106,11 +159,41 @@ int audit_whatif__compute(struct audit_whatif *w, const struct audit *a)
 	return 0;
 }
 
+const char *audit_whatif__assumes(enum whatif_row_kind kind)
+{
+	switch (kind) {
+	case WHATIF_AS_RUN:
+		return "as run: the machine as it was, its outside work included";
+	case WHATIF_OWN_QUIET:
+		return "its own -j on a quiet machine";
+	case WHATIF_ONE_JOB:
+		return "one job at a time, quiet";
+	case WHATIF_JOBS_CPUS:
+		return "as many jobs as CPUs, quiet";
+	case WHATIF_TWICE_JOBS:
+		return "twice the CPUs as jobs on these CPUs, quiet";
+	case WHATIF_TWICE_CPUS:
+		return "twice the CPUs and as many jobs, quiet";
+	case WHATIF_UNLIMITED:
+		break;
+	}
+	return "unlimited jobs and CPUs: the longest data path, each job as fast as alone";
+}
+
+const char *audit_whatif__kind_name(enum whatif_row_kind kind)
+{
+	static const char *const names[] = { "as_run", "own_quiet", "one_job", "jobs_as_cpus", "twice_cpus_as_jobs",
+					     "twice_cpus", "unlimited" };
+
+	return names[kind];
+}
+
 void audit_whatif__free(struct audit_whatif *w)
 {
 	if (!w)
 		return;
 	free(w->without_ns);
 	w->without_ns = NULL;
+	job_contention__free(&w->contention);
 	w->known = false;
 }

@@ -336,7 +336,29 @@ static struct json_object *new_races(const struct audit *a, const struct model *
 	return json_done(arr, err);
 }
 
-/* what_if: the jobs replayed on slots; null without a build graph or jobs. */
+/* what_if's model: what it took from the recording (docs/audit.md). */
+static int put_what_if_model(struct json_object *o, const struct audit_whatif *w)
+{
+	const struct job_contention *c = &w->contention;
+
+	if (!w->cpu_model)
+		return json_put_str(o, "model", "measured_wall") ?:
+		       json_put_str(o, "ignores", "disk, memory, CPU contention beyond the job slots");
+	return json_put_str(o, "model", "cpu_and_blocked") ?:
+	       json_put_ms(o, "cpu_ms", w->cpu_ns) ?:
+	       json_put_ms(o, "blocked_ms", w->blocked_ns) ?:
+	       json_put_ms(o, "runq_wait_left_out_ms", w->runq_ns) ?:
+	       json_put_double(o, "outside_cpus", w->outside_cpus) ?:
+	       json_put_int(o, "cpus_as_run", w->cpus_as_run) ?:
+	       json_put_bool(o, "machine_was_quiet", w->was_quiet) ?:
+	       json_put_bool(o, "slowdown_learned", c->learned) ?:
+	       json_put_double(o, "slowdown_per_busy_cpu", c->slowdown) ?:
+	       json_put_double(o, "slowdown_standard_error", c->slowdown_se) ?:
+	       json_put_int(o, "slowdown_fitted_jobs", c->nr_fitted) ?:
+	       json_put_str(o, "ignores", "disk, memory");
+}
+
+/* what_if: the jobs replayed on slots and CPUs; null without a build graph or jobs. */
 static struct json_object *new_what_if(const struct audit *a)
 {
 	const struct audit_whatif *w = &a->whatif;
@@ -348,9 +370,12 @@ static struct json_object *new_what_if(const struct audit *a)
 		const struct whatif_row *row = &w->rows[i];
 
 		r = json_object_new_object();
-		err = (row->jobs == SIM_UNLIMITED ? json_put_null(r, "jobs") : json_put_int(r, "jobs", row->jobs)) ?:
+		err = json_put_str(r, "kind", audit_whatif__kind_name(row->kind)) ?:
+		      (row->jobs == SIM_UNLIMITED ? json_put_null(r, "jobs") : json_put_int(r, "jobs", row->jobs)) ?:
 		      (row->cpus ? json_put_int(r, "cpus", row->cpus) : json_put_null(r, "cpus")) ?:
 		      json_put_bool(r, "own", row->own) ?:
+		      json_put_bool(r, "quiet", row->quiet) ?:
+		      json_put_str(r, "assumes", audit_whatif__assumes(row->kind)) ?:
 		      json_put_ms(r, "wall_ms", row->wall_ns);
 		err = json_append(rows, json_done(r, err));
 	}
@@ -360,7 +385,7 @@ static struct json_object *new_what_if(const struct audit *a)
 	      json_put_str(o, "own_jobs_from", w->from == WHATIF_JOBS_PEAK ? "observed_peak" : "jobs") ?:
 	      json_put_ms(o, "measured_wall_ms", a->wall_ns) ?:
 	      json_put_ms(o, "runner_held_ms", w->runner_held_ns) ?:
-	      json_put_str(o, "ignores", "disk, memory, CPU contention beyond the job slots") ?:
+	      put_what_if_model(o, w) ?:
 	      json_put(o, "rows", rows);
 	return json_done(o, err);
 }

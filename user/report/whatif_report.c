@@ -45,6 +45,57 @@ void whatif_report__put_runner_held(FILE *f, const struct audit *a)
 	fputc(')', f);
 }
 
+static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r)
+{
+	const struct audit_whatif *w = &a->whatif;
+
+	put_row_name(f, r);
+	fputc(' ', f);
+	report_put_sec(f, r->wall_ns);
+	if (r->kind == WHATIF_AS_RUN) {
+		fputs(" (as run", f);
+		if (w->cpus_as_run < a->nr_cpus)
+			fprintf(f, ", confined to %zu of the %zu CPUs", w->cpus_as_run, a->nr_cpus);
+		if (w->outside_cpus >= WHATIF_QUIET_OUTSIDE)
+			fprintf(f, ", beside %.1f CPUs of outside work", w->outside_cpus);
+		fputs("; measured ", f);
+		report_put_sec(f, a->wall_ns);
+		fputc(')', f);
+	} else if (r->kind == WHATIF_UNLIMITED) {
+		fputs(" (the longest data path)", f);
+	}
+}
+
+/* What the model took from the recording, and where it knows it is weaker. */
+static void put_model(FILE *out, const struct audit_whatif *w)
+{
+	const struct job_contention *c = &w->contention;
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	if (!w->cpu_model) {
+		fputs("  (model: measured job times without --sched figures: a job's wait for a CPU is kept in every "
+		      "row; ignores disk, memory and CPU contention beyond the job slots)", f);
+		report_line__end(&l);
+		return;
+	}
+	fputs("  (model: each job's CPU ", f);
+	report_put_sec(f, w->cpu_ns);
+	fputs(" and blocked ", f);
+	report_put_sec(f, w->blocked_ns);
+	fputs(" summed, its ", f);
+	report_put_sec(f, w->runq_ns);
+	fputs(" waiting for a CPU left out; the CPUs shared by the running jobs; ", f);
+	if (c->learned)
+		fprintf(f, "each busy CPU beside a job slows its CPU work %.0f %% (learned from %zu jobs, standard error %.0f %%)",
+			100 * c->slowdown, c->nr_fitted, 100 * c->slowdown_se);
+	else
+		fputs("how much jobs slow each other is not learned (they ran at one concurrency): assumed not at all, so "
+		      "rows with more jobs at once may be too fast", f);
+	fputs("; ignores disk and memory)", f);
+	report_line__end(&l);
+}
+
 void whatif_report__answer(FILE *out, const struct audit *a, const struct model *m)
 {
 	const struct audit_whatif *w = &a->whatif;
@@ -58,20 +109,9 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 	f = report_line__begin(&l, out);
 	fprintf(f, "what if? predicted from the %zu jobs: ", w->nr_jobs);
 	for (i = 0; i < w->nr_rows; i++) {
-		const struct whatif_row *r = &w->rows[i];
-
 		if (i)
-			fputs(", ", f);
-		put_row_name(f, r);
-		fputc(' ', f);
-		report_put_sec(f, r->wall_ns);
-		if (r->own) {
-			fputs(" (as run; measured ", f);
-			report_put_sec(f, a->wall_ns);
-			fputc(')', f);
-		}
-		if (!r->cpus)
-			fputs(" (the longest data path)", f);
+			fputs(i > 1 ? ", " : w->cpu_model ? "; on a quiet machine: " : "; ", f);
+		put_row(f, a, &w->rows[i]);
 	}
 	report_line__end(&l);
 	if (w->from == WHATIF_JOBS_PEAK) {
@@ -90,9 +130,7 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 		report_put_sec(f, w->without_ns[best]);
 		report_line__end(&l);
 	}
-	f = report_line__begin(&l, out);
-	fputs("  (model: measured job times; ignores disk, memory, CPU contention beyond the job slots)", f);
-	report_line__end(&l);
+	put_model(out, w);
 }
 
 void whatif_report__detail(FILE *out, const struct audit *a, const struct model *m)
@@ -104,6 +142,18 @@ void whatif_report__detail(FILE *out, const struct audit *a, const struct model 
 
 	if (!w->known)
 		return;
+	f = report_line__begin(&l, out);
+	fputs("what-if rows (predicted, what each assumes):", f);
+	report_line__end(&l);
+	for (i = 0; i < w->nr_rows; i++) {
+		f = report_line__begin(&l, out);
+		fputs("  ", f);
+		put_row_name(f, &w->rows[i]);
+		fputc(' ', f);
+		report_put_sec(f, w->rows[i].wall_ns);
+		fprintf(f, ": %s", audit_whatif__assumes(w->rows[i].kind));
+		report_line__end(&l);
+	}
 	f = report_line__begin(&l, out);
 	fputs("critical path steps (held, share of wall, wall if it took no time at ", f);
 	put_row_name(f, &w->rows[0]);
