@@ -19,6 +19,7 @@
 #ifndef BUILDBPF_CPU_SIM_H
 #define BUILDBPF_CPU_SIM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "graph/schedule_sim.h"
@@ -30,6 +31,10 @@ struct cpu_machine {
 	size_t slots;	/* -j; SIM_UNLIMITED */
 	size_t cpus;	/* 0: unlimited (each job as fast as it ran alone) */
 	double outside; /* CPUs' worth of outside work, always runnable (0: a quiet machine) */
+	/* The replay of wall times (schedule_sim__run()): each job takes its
+	 * measured wall time, or dur[job] when dur is set, and needs no CPU. */
+	bool replay;
+	const __u64 *dur;
 };
 
 /*

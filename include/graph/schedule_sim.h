@@ -16,7 +16,9 @@
  * when a slot is free, its runner had started, and every job whose output it
  * read had ended; ready jobs start in the order the build started them.  It
  * ignores disk, memory, and CPU contention beyond the slots (a job is as fast
- * beside 63 others as it was beside N-1).
+ * beside 63 others as it was beside N-1).  The what-if with CPUs
+ * (graph/cpu_sim.h) is the same list scheduler; this replay is its case of
+ * fixed job times.
  */
 #ifndef BUILDBPF_SCHEDULE_SIM_H
 #define BUILDBPF_SCHEDULE_SIM_H

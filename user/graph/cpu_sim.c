@@ -94,13 +94,23 @@ double cpu_sim__blocked_ns(const struct job_graph *jg, size_t j)
 	return wall > busy ? wall - busy : 0;
 }
 
-/* The job's CPU phase, then its blocked phase (none without --sched figures). */
+/* The time a job blocks, in the replay its whole duration. */
+static double job_blocked(const struct sim_state *st, size_t j)
+{
+	const struct sim_job *job = &st->jg->jobs[j];
+
+	if (st->mc->replay)
+		return st->mc->dur ? (double)st->mc->dur[j] : (double)(job->end_ns - job->start_ns);
+	return cpu_sim__blocked_ns(st->jg, j);
+}
+
+/* The job's CPU phase, then its blocked phase (none without --sched figures, none in the replay). */
 static void start_job(struct sim_state *st, size_t j, double t)
 {
 	const struct job_graph *jg = st->jg;
 	double wall = (double)(jg->jobs[j].end_ns - jg->jobs[j].start_ns);
 	double on_cpu = wall - cpu_sim__blocked_ns(jg, j) - (double)jg->jobs[j].runq_ns;
-	double work = jg->cpu_known ? job_contention__alone_ns(st->c, jg, j) : 0;
+	double work = jg->cpu_known && !st->mc->replay ? job_contention__alone_ns(st->c, jg, j) : 0;
 
 	st->running++;
 	st->width[j] = 1;
@@ -111,7 +121,7 @@ static void start_job(struct sim_state *st, size_t j, double t)
 		dpush(&st->on_cpu, st->virt + work / st->width[j], j);
 		st->threads += st->width[j];
 	} else {
-		dpush(&st->blocked, t + cpu_sim__blocked_ns(jg, j), j);
+		dpush(&st->blocked, t + job_blocked(st, j), j);
 	}
 }
 
@@ -173,7 +183,6 @@ static void successors(struct sim_state *st)
 /* Moves time on to the next event and handles every event due then; the time. */
 static double step(struct sim_state *st, double t, double *makespan)
 {
-	const struct job_graph *jg = st->jg;
 	double rate = thread_rate(st), dt = dtop(&st->pending) - t, d;
 
 	d = (dtop(&st->on_cpu) - st->virt) / rate;
@@ -188,7 +197,7 @@ static double step(struct sim_state *st, double t, double *makespan)
 		size_t j = dpop(&st->on_cpu);
 
 		st->threads -= st->width[j];
-		dpush(&st->blocked, t + cpu_sim__blocked_ns(jg, j), j);
+		dpush(&st->blocked, t + job_blocked(st, j), j);
 	}
 	if (!st->on_cpu.nr)
 		st->threads = 0; /* no drift left by the sums */

@@ -3,63 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "graph/build_graph.h"
+#include "graph/cpu_sim.h"
 #include "graph/schedule_sim.h"
 #include "model/tool_kind.h"
-
-/* A binary min-heap of (key, job): ties go to the smaller job, the one the build started first. */
-struct heap_item {
-	__u64 key;
-	size_t job;
-};
-
-struct heap {
-	struct heap_item *items;
-	size_t nr;
-};
-
-static bool item_less(const struct heap_item *a, const struct heap_item *b)
-{
-	return a->key != b->key ? a->key < b->key : a->job < b->job;
-}
-
-/* The heap's room is the number of jobs: a job is in each heap at most once. */
-static void heap_push(struct heap *h, __u64 key, size_t job)
-{
-	size_t i = h->nr++;
-
-	h->items[i] = (struct heap_item){ key, job };
-	while (i && item_less(&h->items[i], &h->items[(i - 1) / 2])) {
-		struct heap_item t = h->items[i];
-
-		h->items[i] = h->items[(i - 1) / 2];
-		h->items[(i - 1) / 2] = t;
-		i = (i - 1) / 2;
-	}
-}
-
-static struct heap_item heap_pop(struct heap *h)
-{
-	struct heap_item top = h->items[0];
-	size_t i = 0;
-
-	h->items[0] = h->items[--h->nr];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, min = i;
-		struct heap_item t;
-
-		if (l < h->nr && item_less(&h->items[l], &h->items[min]))
-			min = l;
-		if (r < h->nr && item_less(&h->items[r], &h->items[min]))
-			min = r;
-		if (min == i)
-			break;
-		t = h->items[i];
-		h->items[i] = h->items[min];
-		h->items[min] = t;
-		i = min;
-	}
-	return top;
-}
 
 /* A runner by its comm, exactly: a renamed or prefixed one is not taken for make. */
 static bool is_runner(const struct proc_instance *p)
@@ -302,75 +248,10 @@ void job_graph__free(struct job_graph *jg)
 	memset(jg, 0, sizeof(*jg));
 }
 
+/* The replay is the CPU simulation with every job a fixed time: one list scheduler. */
 int schedule_sim__run(const struct job_graph *jg, size_t slots, const __u64 *dur, __u64 *wall_ns)
 {
-	size_t n = jg->nr_jobs, i, k, free_slots = slots, *succ_off, *succ, *left;
-	struct heap pending = { 0 }, ready = { 0 }, running = { 0 };
-	__u64 t = 0, makespan = 0;
-	int err = -ENOMEM;
+	struct cpu_machine mc = { .slots = slots, .replay = true, .dur = dur };
 
-	if (!n) {
-		*wall_ns = jg->wall_ns;
-		return 0;
-	}
-	succ_off = calloc(n + 1, sizeof(*succ_off));
-	succ = malloc((jg->nr_data_edges ? jg->nr_data_edges : 1) * sizeof(*succ));
-	left = malloc(n * sizeof(*left));
-	pending.items = malloc(n * sizeof(*pending.items));
-	ready.items = malloc(n * sizeof(*ready.items));
-	running.items = malloc(n * sizeof(*running.items));
-	if (!succ_off || !succ || !left || !pending.items || !ready.items || !running.items)
-		goto out;
-	/* Successors (CSR) from the predecessors, left[] as the fill cursor. */
-	for (i = 0; i < n; i++)
-		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
-			succ_off[jg->preds[k] + 1]++;
-	for (i = 0; i < n; i++) {
-		succ_off[i + 1] += succ_off[i];
-		left[i] = succ_off[i];
-	}
-	for (i = 0; i < n; i++)
-		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
-			succ[left[jg->preds[k]]++] = i;
-	/* left: predecessors not yet ended. */
-	for (i = 0; i < n; i++) {
-		left[i] = jg->pred_off[i + 1] - jg->pred_off[i];
-		if (!left[i])
-			heap_push(&pending, jg->jobs[i].release_ns, i);
-	}
-	/* Pending: waiting for its release time (key); ready: startable, first started first (key 0). */
-	for (;;) {
-		while (pending.nr && pending.items[0].key <= t)
-			heap_push(&ready, 0, heap_pop(&pending).job);
-		while (free_slots && ready.nr) {
-			size_t j = heap_pop(&ready).job;
-
-			heap_push(&running, t + (dur ? dur[j] : jg->jobs[j].end_ns - jg->jobs[j].start_ns), j);
-			free_slots--;
-		}
-		if (!running.nr && !pending.nr)
-			break;
-		t = !running.nr || (pending.nr && pending.items[0].key < running.items[0].key) ? pending.items[0].key :
-												  running.items[0].key;
-		while (running.nr && running.items[0].key <= t) {
-			size_t j = heap_pop(&running).job;
-
-			free_slots++;
-			makespan = t;
-			for (k = succ_off[j]; k < succ_off[j + 1]; k++)
-				if (!--left[succ[k]])
-					heap_push(&pending, jg->jobs[succ[k]].release_ns > t ? jg->jobs[succ[k]].release_ns : t,
-						  succ[k]);
-		}
-	}
-	*wall_ns = makespan + jg->tail_ns;
-	err = 0;
-out:
-	free(succ_off);
-	free(succ);
-	free(left);
-	free(pending.items);
-	free(ready.items);
-	free(running.items);
-	return err;
+	return cpu_sim__run(jg, NULL, &mc, wall_ns);
 }
