@@ -29,8 +29,10 @@ struct model;
  */
 #define WHATIF_CPUS_SEEN_PERMILLE 20
 #define WHATIF_CONFINED_WAIT_PERMILLE 100
-/* Outside work under this many CPUs' worth, on average: the machine was quiet. */
+/* Under this many outside threads sharing the CPUs, on average: the machine was quiet. */
 #define WHATIF_QUIET_OUTSIDE 0.05
+/* The build's threads got this share of the time they wanted a CPU or more: nothing competed. */
+#define WHATIF_UNCONTENDED 0.98
 /* Critical-path steps whose removal is simulated, the longest first (each is one simulation),
  * from 1 % of the wall. */
 #define WHATIF_MAX_STEPS 32
@@ -75,6 +77,7 @@ struct audit_whatif {
 	bool cpu_model;
 	__u64 cpu_ns, blocked_ns, runq_ns; /* the jobs', summed (cpu_model) */
 	double outside_cpus;	  /* outside work during the build, CPUs' worth on average */
+	double outside_threads;	  /* outside threads the build's shared the CPUs with (as run) */
 	size_t cpus_as_run;	  /* the CPUs the build could use (fewer when confined) */
 	bool was_quiet;		  /* all the CPUs, little outside work: as run is its own -j on a quiet machine */
 	struct job_contention contention; /* how much the jobs slowed each other */

@@ -6,9 +6,10 @@
  *
  * A job needs its CPU time, then its blocked time (I/O, sleeps, waiting for
  * its children, no CPU); the run-queue wait it had is left out, the
- * simulation makes its own.  Jobs needing a CPU share the CPUs the outside
- * load leaves equally (processor sharing), a job at most as many CPUs as it
- * used when measured.  Each busy CPU besides a job's own slows its CPU work
+ * simulation makes its own.  The jobs' threads needing a CPU and the
+ * outside work's share the CPUs equally (processor sharing, as the kernel's
+ * fair scheduler does), a job counting as many threads as it kept busy
+ * when measured.  Each busy CPU besides a job's own slows its CPU work
  * by `slowdown` (graph/job_contention.h learns it from the recording: CPUs
  * that share caches, memory and a host slow each other).  Without --sched
  * figures a job takes its measured wall time, waits for a CPU included.
@@ -30,7 +31,7 @@ struct job_contention;
 struct cpu_machine {
 	size_t slots;	/* -j; SIM_UNLIMITED */
 	size_t cpus;	/* 0: unlimited (each job as fast as it ran alone) */
-	double outside; /* CPUs' worth of outside work, always runnable (0: a quiet machine) */
+	double outside; /* outside threads, always runnable, sharing the CPUs (0: a quiet machine) */
 	/* The replay of wall times (schedule_sim__run()): each job takes its
 	 * measured wall time, or dur[job] when dur is set, and needs no CPU. */
 	bool replay;

@@ -124,8 +124,10 @@ Test(cpu_sim, twelve_jobs_recorded_at_j8_on_two_cpus)
 	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 4800));
 	cr_assert(eq(u64, wall_ms(&f, 2, 2, 0), 2400));
 	cr_assert(eq(u64, wall_ms(&f, SIM_UNLIMITED, 0, 0), 400));
-	/* One CPU of outside work always runnable leaves one: 4.8 s of CPU in 4.8 s. */
-	cr_assert(eq(u64, wall_ms(&f, 8, 2, 1.0), 4800));
+	/* Two outside threads always runnable: -j2 gets half of each CPU, 4.8 s of CPU in 4.8 s; -j8 gets
+	 * 8/10 of the two CPUs for the first eight (2 s), then 4/6 for the last four (1.2 s). */
+	cr_assert(eq(u64, wall_ms(&f, 2, 2, 2.0), 4800));
+	cr_assert(eq(u64, wall_ms(&f, 8, 2, 2.0), 3200));
 	end(&f);
 }
 

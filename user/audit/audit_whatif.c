@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "graph/cpu_sim.h"
@@ -35,7 +36,7 @@ static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum what
 	*r = (struct whatif_row){ .kind = kind, .jobs = jobs, .cpus = cpus, .quiet = kind != WHATIF_AS_RUN,
 				  .own = kind == WHATIF_AS_RUN || kind == WHATIF_OWN_QUIET };
 	if (kind == WHATIF_AS_RUN)
-		mc.outside = w->outside_cpus;
+		mc.outside = w->outside_threads;
 	return cpu_sim__run(jg, &w->contention, &mc, &r->wall_ns);
 }
 
@@ -59,6 +60,29 @@ static size_t cpus_usable(const struct audit *a)
 	return cpus;
 }
 
+/*
+ * The outside threads the build's shared the CPUs with.  Under fair sharing
+ * every thread wanting a CPU got cpus / (build's + outside's) of one, and
+ * the build's got cpu / (cpu + run-queue wait) of theirs; when they hardly
+ * waited, the outside work only took what the build left idle.
+ */
+static double outside_threads(const struct audit_whatif *w, const struct job_graph *jg)
+{
+	double got = w->cpu_ns + w->runq_ns ? (double)w->cpu_ns / (double)(w->cpu_ns + w->runq_ns) : 1, wanting;
+	__u64 first = UINT64_MAX, last = 0;
+	size_t j;
+
+	if (got >= WHATIF_UNCONTENDED)
+		return w->outside_cpus;
+	for (j = 0; j < jg->nr_jobs; j++) {
+		first = jg->jobs[j].start_ns < first ? jg->jobs[j].start_ns : first;
+		last = jg->jobs[j].end_ns > last ? jg->jobs[j].end_ns : last;
+	}
+	/* The build's threads wanting a CPU, on average while its jobs ran. */
+	wanting = last > first ? (double)(w->cpu_ns + w->runq_ns) / (double)(last - first) : 0;
+	return (double)w->cpus_as_run / got > wanting ? (double)w->cpus_as_run / got - wanting : 0;
+}
+
 /* What the jobs were made of, and the machine they ran on. */
 static int learn_jobs(struct audit_whatif *w, const struct audit *a)
 {
@@ -70,7 +94,6 @@ static int learn_jobs(struct audit_whatif *w, const struct audit *a)
 	/* Outside work on the CPUs the build could use. */
 	if (a->par && a->wall_ns)
 		w->outside_cpus = (double)a->other_ns / (double)a->wall_ns * (double)w->cpus_as_run / (double)cpus;
-	w->was_quiet = w->outside_cpus < WHATIF_QUIET_OUTSIDE && w->cpus_as_run == cpus;
 	for (j = 0; w->cpu_model && j < jg->nr_jobs; j++) {
 		w->cpu_ns += jg->jobs[j].cpu_ns;
 		w->runq_ns += jg->jobs[j].runq_ns;
@@ -78,6 +101,8 @@ static int learn_jobs(struct audit_whatif *w, const struct audit *a)
 	}
 	if (!w->cpu_model)
 		return 0;
+	w->outside_threads = outside_threads(w, jg);
+	w->was_quiet = w->outside_threads < WHATIF_QUIET_OUTSIDE && w->cpus_as_run == cpus;
 	return job_contention__learn(&w->contention, jg, w->cpus_as_run, w->outside_cpus);
 }
 
@@ -139,6 +164,7 @@ int audit_whatif__compute(struct audit_whatif *w, const struct audit *a)
 		return 0;
 	jg = &a->graph->jobs;
 	w->from = a->jobs.jobs ? WHATIF_JOBS_ASKED : WHATIF_JOBS_PEAK;
+	w->was_quiet = true; /* unless the scheduler's figures say otherwise */
 	own = a->jobs.jobs > 0 ? (size_t)a->jobs.jobs : a->jobs.jobs < 0 ? SIM_UNLIMITED : jg->peak_jobs;
 	w->nr_jobs = jg->nr_jobs;
 	w->nr_job_edges = jg->nr_data_edges;

@@ -125,21 +125,20 @@ static void start_job(struct sim_state *st, size_t j, double t)
 	}
 }
 
-/* CPU work per thread per ns, now. */
+/*
+ * CPU work per thread per ns, now: the build's threads and the outside's
+ * always-runnable ones share the CPUs equally; then each busy CPU beside a
+ * thread slows it.
+ */
 static double thread_rate(const struct sim_state *st)
 {
 	const struct cpu_machine *mc = st->mc;
-	double cap, share, busy, slowdown = st->c ? st->c->slowdown : 0;
+	double share, busy, slowdown = st->c ? st->c->slowdown : 0, wanting = st->threads + mc->outside;
 
 	if (!mc->cpus || st->threads <= 0)
 		return 1; /* unlimited CPUs: each job as fast as alone */
-	cap = (double)mc->cpus - mc->outside;
-	if (cap < 0.01 * (double)mc->cpus)
-		cap = 0.01 * (double)mc->cpus; /* outside work never holds every CPU for ever */
-	share = st->threads > cap ? cap / st->threads : 1;
-	busy = st->threads * share + mc->outside;
-	if (busy > (double)mc->cpus)
-		busy = (double)mc->cpus;
+	share = wanting > (double)mc->cpus ? (double)mc->cpus / wanting : 1;
+	busy = wanting * share;
 	return share / (1 + slowdown * (busy - share > 0 ? busy - share : 0));
 }
 

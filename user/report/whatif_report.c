@@ -56,7 +56,7 @@ static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r)
 		fputs(" (as run", f);
 		if (w->cpus_as_run < a->nr_cpus)
 			fprintf(f, ", confined to %zu of the %zu CPUs", w->cpus_as_run, a->nr_cpus);
-		if (w->outside_cpus >= WHATIF_QUIET_OUTSIDE)
+		if (!w->was_quiet && w->outside_threads >= WHATIF_QUIET_OUTSIDE)
 			fprintf(f, ", beside %.1f CPUs of outside work", w->outside_cpus);
 		fputs("; measured ", f);
 		report_put_sec(f, a->wall_ns);
