@@ -507,3 +507,53 @@ Test(audit_whatif, rows_share_the_cpus_among_the_running_jobs)
 	whatif_end(&f);
 	sched_model__free(s);
 }
+
+/*
+ * The jobs' slowing of each other, said: make -j2 on 2 CPUs ran four cc1
+ * of 0.4 s CPU alone, then eight in pairs at 0.8 s each (a busy CPU beside
+ * a job doubled its CPU time); the second CPU idled for the first 1.6 s.
+ */
+Test(audit_whatif, the_slowing_learned_is_said_with_its_error)
+{
+	char *argv[] = { "make", "-j2", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 2 };
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
+	struct whatif_fixture f;
+	char *text;
+	__u32 i;
+
+	cr_assert(s != NULL);
+	start_make(&f, "make", "-j2");
+	for (i = 0; i < 12; i++) {
+		__u64 start = i < 4 ? 400 * i : 1600 + 800 * ((i - 4) / 2), len = i < 4 ? 400 : 800;
+
+		synth_fork(f.m, start * MS + 1, 100, 101 + i, 101 + i, false);
+		synth_exec(f.m, start * MS + 2, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
+		synth_exit_sched(f.m, (start + len) * MS, 101 + i, len * MS - 1, 0, 0);
+	}
+	synth_exit(f.m, 4810 * MS, 100, 100, true, 0);
+	synth_cpu_slice(s, 0, 101, 101, 0, 4810 * MS, 0);
+	synth_cpu_idle(s, 1, 0, 1600 * MS);
+	synth_cpu_slice(s, 1, 105, 105, 1600 * MS, 4810 * MS, 0);
+	cr_assert(eq(int, sched_model__finish(s, 4810 * MS), 0));
+	cr_assert(eq(int, model__finish(f.m, 4810 * MS), 0));
+	lanes__assign_model(f.m);
+	file_log__finish(f.fl);
+	cr_assert(eq(int, build_graph__compute(&f.g, f.m, f.fl), 0));
+	in.graph = &f.g;
+	cr_assert(eq(int, audit__compute(&f.a, f.m, s, &in), 0));
+	cr_assert(f.a.whatif.contention.learned);
+	cr_assert(eq(sz, f.a.whatif.contention.nr_fitted, 12));
+	text = report_text(&f, false);
+	cr_assert(strstr(text, "slows its CPU work 100 % (learned from 12 jobs on 2 CPUs") != NULL, "%s", text);
+	cr_assert(strstr(text, "rows with more CPUs extrapolate it") != NULL, "%s", text);
+	/* The pairs ran no faster than the jobs alone: -j1 takes what -j2 took, and so does -j4 on 2 CPUs
+	 * (a thread on a CPU is slowed by the other CPU, not by the threads it time-shares with). */
+	cr_assert(eq(sz, f.a.whatif.rows[1].jobs, 1));
+	cr_assert(eq(u64, (f.a.whatif.rows[1].wall_ns + MS / 2) / MS, 4810));
+	cr_assert(eq(sz, f.a.whatif.rows[2].jobs, 4));
+	cr_assert(eq(u64, (f.a.whatif.rows[2].wall_ns + MS / 2) / MS, 4810));
+	free(text);
+	whatif_end(&f);
+	sched_model__free(s);
+}

@@ -139,7 +139,8 @@ static double thread_rate(const struct sim_state *st)
 		return 1; /* unlimited CPUs: each job as fast as alone */
 	share = wanting > (double)mc->cpus ? (double)mc->cpus / wanting : 1;
 	busy = wanting * share;
-	return share / (1 + slowdown * (busy - share > 0 ? busy - share : 0));
+	/* While a thread is on a CPU, the others busy are the rest. */
+	return share / (1 + slowdown * (busy > 1 ? busy - 1 : 0));
 }
 
 /* Job j ended at t: its readers may be released. */

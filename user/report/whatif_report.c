@@ -87,8 +87,9 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 	report_put_sec(f, w->runq_ns);
 	fputs(" waiting for a CPU left out; the CPUs shared by the running jobs; ", f);
 	if (c->learned)
-		fprintf(f, "each busy CPU beside a job slows its CPU work %.0f %% (learned from %zu jobs, standard error %.0f %%)",
-			100 * c->slowdown, c->nr_fitted, 100 * c->slowdown_se);
+		fprintf(f, "each busy CPU beside a job slows its CPU work %.0f %% (learned from %zu jobs on %zu CPUs, "
+			"standard error %.0f %%; rows with more CPUs extrapolate it)",
+			100 * c->slowdown, c->nr_fitted, w->cpus_as_run, 100 * c->slowdown_se);
 	else
 		fputs("how much jobs slow each other is not learned (they ran at one concurrency): assumed not at all, so "
 		      "rows with more jobs at once may be too fast", f);
