@@ -186,6 +186,7 @@ struct audit {
 	 * CPUs: the sched model's cpus[].other_ns (otherData.sched.cpus[].other_ms) */
 	__u64 other_ns;
 	double other_share; /* (sched) other_ns / (wall_ns * nr_cpus) */
+	size_t cpus_build_ran; /* (sched) CPUs that ran the build for 1 % of its CPU time or more */
 	/* The answers, from the figures above. */
 	enum audit_parallel parallel;
 	enum audit_help help;

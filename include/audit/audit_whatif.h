@@ -24,10 +24,9 @@ struct model;
 #define WHATIF_MAX_ROWS 7
 /*
  * The build was confined to fewer CPUs than the machine has (taskset, a
- * cgroup's cpuset) when it never had more threads running than that for
- * 2 % of the wall, yet its threads waited for a CPU 10 % of it.
+ * cgroup's cpuset) when it ran on fewer (audit.cpus_build_ran), yet its
+ * threads waited for a CPU 10 % of the wall.
  */
-#define WHATIF_CPUS_SEEN_PERMILLE 20
 #define WHATIF_CONFINED_WAIT_PERMILLE 100
 /* Under this many outside threads sharing the CPUs, on average: the machine was quiet. */
 #define WHATIF_QUIET_OUTSIDE 0.05

@@ -557,3 +557,57 @@ Test(audit_whatif, the_slowing_learned_is_said_with_its_error)
 	whatif_end(&f);
 	sched_model__free(s);
 }
+
+/*
+ * taskset -c 0: make -j2 on a 2-CPU machine ran four jobs of 0.4 s CPU two
+ * at a time on CPU 0 (each 0.8 s, half of it waiting), CPU 1 idle.  As run
+ * is on the one CPU the build could use; on both, the pairs take 0.4 s.
+ */
+Test(audit_whatif, a_build_confined_to_one_cpu_is_predicted_on_all)
+{
+	char *argv[] = { "make", "-j2", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 2 };
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
+	struct whatif_fixture f;
+	const struct audit_whatif *w;
+	char *text;
+	__u32 i;
+
+	cr_assert(s != NULL);
+	start_make(&f, "make", "-j2");
+	for (i = 0; i < 4; i++) {
+		__u64 start = 800 * (i / 2);
+
+		synth_fork(f.m, start * MS + 1, 100, 101 + i, 101 + i, false);
+		synth_exec(f.m, start * MS + 2, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
+		synth_exit_sched(f.m, (start + 800) * MS, 101 + i, 400 * MS, 400 * MS - 1, 0);
+		synth_cpu_slice(s, 0, 101 + i, 101 + i, start * MS + 2 + (i % 2) * 400 * MS,
+				start * MS + 2 + (i % 2 + 1) * 400 * MS, (i % 2) * 400 * MS);
+	}
+	synth_exit(f.m, 1610 * MS, 100, 100, true, 0);
+	synth_cpu_idle(s, 1, 0, 1610 * MS);
+	cr_assert(eq(int, sched_model__finish(s, 1610 * MS), 0));
+	cr_assert(eq(int, model__finish(f.m, 1610 * MS), 0));
+	lanes__assign_model(f.m);
+	file_log__finish(f.fl);
+	cr_assert(eq(int, build_graph__compute(&f.g, f.m, f.fl), 0));
+	in.graph = &f.g;
+	cr_assert(eq(int, audit__compute(&f.a, f.m, s, &in), 0));
+	w = &f.a.whatif;
+	cr_assert(eq(sz, f.a.cpus_build_ran, 1));
+	cr_assert(eq(sz, w->cpus_as_run, 1));
+	cr_assert(not(w->was_quiet), "the build had one of the two CPUs");
+	cr_assert(eq(sz, w->rows[0].cpus, 1));
+	cr_assert(eq(u64, (w->rows[0].wall_ns + MS / 2) / MS, 1610));
+	/* Its own -j2 on both CPUs: two rounds of 0.4 s, make's 10 ms. */
+	cr_assert(eq(int, w->rows[1].kind, WHATIF_OWN_QUIET));
+	cr_assert(eq(sz, w->rows[1].cpus, 2));
+	cr_assert(eq(u64, (w->rows[1].wall_ns + MS / 2) / MS, 810));
+	text = report_text(&f, false);
+	cr_assert(strstr(text, "-j2 on 1 CPU 1.61 s (as run,") != NULL, "%s", text);
+	cr_assert(strstr(text, "confined to 1 of the 2 CPUs; measured 1.61 s); on a quiet machine: -j2 on 2 CPUs 0.81 s,")
+		  != NULL, "%s", text);
+	free(text);
+	whatif_end(&f);
+	sched_model__free(s);
+}

@@ -446,6 +446,9 @@ static void compute_parallelism(struct audit *a, const struct sched_model *s)
 		a->at_jobs_idle_ns = par->running_idle_ns[a->jobs_target];
 	for (k = 0; k < s->nr_cpus; k++)
 		a->other_ns += s->cpus[k].other_ns;
+	/* A CPU counts from 1 % of the build's CPU time: a -j1 build migrates over all of them, a taskset one not. */
+	for (k = 0; k < s->nr_cpus; k++)
+		a->cpus_build_ran += s->cpus[k].build_ns * 100 >= par->run_thread_ns && s->cpus[k].build_ns > 0;
 	a->other_share = a->wall_ns ? (double)a->other_ns / ((double)a->wall_ns * a->nr_cpus) : 0;
 }
 

@@ -40,24 +40,14 @@ static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum what
 	return cpu_sim__run(jg, &w->contention, &mc, &r->wall_ns);
 }
 
-/*
- * The CPUs the build could use: all of them, unless it never ran on more
- * than k at once while its threads waited for a CPU (taskset -c 0).
- */
+/* The CPUs the build could use: those it ran on, when it waited for a CPU 10 % of the wall (taskset -c 0). */
 static size_t cpus_usable(const struct audit *a)
 {
-	const struct parallelism *par = a->par;
-	size_t k, cpus = a->nr_cpus ? a->nr_cpus : 1;
-	__u64 at_least = 0;
+	size_t cpus = a->nr_cpus ? a->nr_cpus : 1;
 
-	if (!par || a->runq_wall_ns * 1000 < a->wall_ns * WHATIF_CONFINED_WAIT_PERMILLE)
+	if (!a->par || !a->cpus_build_ran || a->runq_wall_ns * 1000 < a->wall_ns * WHATIF_CONFINED_WAIT_PERMILLE)
 		return cpus;
-	for (k = par->nr_cpus; k >= 1; k--) {
-		at_least += par->running_ns[k];
-		if (at_least * 1000 >= a->wall_ns * WHATIF_CPUS_SEEN_PERMILLE)
-			return k < cpus ? k : cpus;
-	}
-	return cpus;
+	return a->cpus_build_ran < cpus ? a->cpus_build_ran : cpus;
 }
 
 /*
