@@ -50,15 +50,30 @@ static void start_make(struct whatif_fixture *f, const char *argv0, const char *
 	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ argv0, jobs_arg, NULL });
 }
 
-/* The model ended at end_ms, its build graph and audit computed as replay does. */
-static void finish_audit(struct whatif_fixture *f, __u64 end_ms, struct audit_input *in)
+/* The models ended at end_ms (s: the scheduler's, NULL: --sched=off), the build graph and audit computed as replay does. */
+static void finish_sched_audit(struct whatif_fixture *f, __u64 end_ms, struct audit_input *in, struct sched_model *s)
 {
+	if (s)
+		cr_assert(eq(int, sched_model__finish(s, end_ms * MS), 0));
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	lanes__assign_model(f->m); /* as replay does */
 	file_log__finish(f->fl);
 	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
 	in->graph = &f->g;
-	cr_assert(eq(int, audit__compute(&f->a, f->m, NULL, in), 0));
+	cr_assert(eq(int, audit__compute(&f->a, f->m, s, in), 0));
+}
+
+static void finish_audit(struct whatif_fixture *f, __u64 end_ms, struct audit_input *in)
+{
+	finish_sched_audit(f, end_ms, in, NULL);
+}
+
+/* A cc1 job of make's, pid, from start_ms (its fork 1 ns after) to end_ms, with its CPU and run-queue time. */
+static void sched_job(struct whatif_fixture *f, __u32 pid, __u64 start_ms, __u64 end_ms, __u64 cpu_ns, __u64 runq_ns)
+{
+	synth_fork(f->m, start_ms * MS + 1, 100, pid, pid, false);
+	synth_exec(f->m, start_ms * MS + 2, pid, 100, "cc1", (const char *[]){ "cc1", NULL });
+	synth_exit_sched(f->m, end_ms * MS, pid, cpu_ns, runq_ns, 0);
 }
 
 /* make (as argv0) with jobs_arg (NULL: none) runs the known graph. */
@@ -466,21 +481,13 @@ Test(audit_whatif, rows_share_the_cpus_among_the_running_jobs)
 		__u64 start = i < 8 ? 0 : 1600, end = i < 8 ? 1600 : 2400;
 
 		/* Each waited its wall less its CPU time (it started 1 ns after its fork). */
-		synth_fork(f.m, start * MS + 1, 100, 101 + i, 101 + i, false);
-		synth_exec(f.m, start * MS + 2, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
-		synth_exit_sched(f.m, end * MS, 101 + i, 400 * MS, (i < 8 ? 1200 : 400) * MS - 1, 0);
+		sched_job(&f, 101 + i, start, end, 400 * MS, (i < 8 ? 1200 : 400) * MS - 1);
 	}
 	synth_exit(f.m, 2410 * MS, 100, 100, true, 0);
 	/* The two CPUs ran the build's jobs throughout: no outside work. */
 	for (i = 0; i < 2; i++)
 		synth_cpu_slice(s, i, 101 + i, 101 + i, 0, 2410 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, 2410 * MS), 0));
-	cr_assert(eq(int, model__finish(f.m, 2410 * MS), 0));
-	lanes__assign_model(f.m);
-	file_log__finish(f.fl);
-	cr_assert(eq(int, build_graph__compute(&f.g, f.m, f.fl), 0));
-	in.graph = &f.g;
-	cr_assert(eq(int, audit__compute(&f.a, f.m, s, &in), 0));
+	finish_sched_audit(&f, 2410, &in, s);
 	w = &f.a.whatif;
 	cr_assert(w->cpu_model);
 	cr_assert(w->was_quiet);
@@ -527,21 +534,13 @@ Test(audit_whatif, the_slowing_learned_is_said_with_its_error)
 	for (i = 0; i < 12; i++) {
 		__u64 start = i < 4 ? 400 * i : 1600 + 800 * ((i - 4) / 2), len = i < 4 ? 400 : 800;
 
-		synth_fork(f.m, start * MS + 1, 100, 101 + i, 101 + i, false);
-		synth_exec(f.m, start * MS + 2, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
-		synth_exit_sched(f.m, (start + len) * MS, 101 + i, len * MS - 1, 0, 0);
+		sched_job(&f, 101 + i, start, start + len, len * MS - 1, 0);
 	}
 	synth_exit(f.m, 4810 * MS, 100, 100, true, 0);
 	synth_cpu_slice(s, 0, 101, 101, 0, 4810 * MS, 0);
 	synth_cpu_idle(s, 1, 0, 1600 * MS);
 	synth_cpu_slice(s, 1, 105, 105, 1600 * MS, 4810 * MS, 0);
-	cr_assert(eq(int, sched_model__finish(s, 4810 * MS), 0));
-	cr_assert(eq(int, model__finish(f.m, 4810 * MS), 0));
-	lanes__assign_model(f.m);
-	file_log__finish(f.fl);
-	cr_assert(eq(int, build_graph__compute(&f.g, f.m, f.fl), 0));
-	in.graph = &f.g;
-	cr_assert(eq(int, audit__compute(&f.a, f.m, s, &in), 0));
+	finish_sched_audit(&f, 4810, &in, s);
 	cr_assert(f.a.whatif.contention.learned);
 	cr_assert(eq(sz, f.a.whatif.contention.nr_fitted, 12));
 	text = report_text(&f, false);
@@ -578,21 +577,13 @@ Test(audit_whatif, a_build_confined_to_one_cpu_is_predicted_on_all)
 	for (i = 0; i < 4; i++) {
 		__u64 start = 800 * (i / 2);
 
-		synth_fork(f.m, start * MS + 1, 100, 101 + i, 101 + i, false);
-		synth_exec(f.m, start * MS + 2, 101 + i, 100, "cc1", (const char *[]){ "cc1", NULL });
-		synth_exit_sched(f.m, (start + 800) * MS, 101 + i, 400 * MS, 400 * MS - 1, 0);
+		sched_job(&f, 101 + i, start, start + 800, 400 * MS, 400 * MS - 1);
 		synth_cpu_slice(s, 0, 101 + i, 101 + i, start * MS + 2 + (i % 2) * 400 * MS,
 				start * MS + 2 + (i % 2 + 1) * 400 * MS, (i % 2) * 400 * MS);
 	}
 	synth_exit(f.m, 1610 * MS, 100, 100, true, 0);
 	synth_cpu_idle(s, 1, 0, 1610 * MS);
-	cr_assert(eq(int, sched_model__finish(s, 1610 * MS), 0));
-	cr_assert(eq(int, model__finish(f.m, 1610 * MS), 0));
-	lanes__assign_model(f.m);
-	file_log__finish(f.fl);
-	cr_assert(eq(int, build_graph__compute(&f.g, f.m, f.fl), 0));
-	in.graph = &f.g;
-	cr_assert(eq(int, audit__compute(&f.a, f.m, s, &in), 0));
+	finish_sched_audit(&f, 1610, &in, s);
 	w = &f.a.whatif;
 	cr_assert(eq(sz, f.a.cpus_build_ran, 1));
 	cr_assert(eq(sz, w->cpus_as_run, 1));
