@@ -4,12 +4,16 @@
  * file and which later read it, keyed by the file's identity (device and
  * inode), so that a writer -> reader edge can be drawn in user space.
  *
- * One program on the raw sys_exit tracepoint (tp_btf: no tracefs needed):
- * it fires on every syscall of the machine, so it first compares the
- * syscall number (a register already loaded) and returns for anything but
- * the open and rename families; an open by a process outside the build
- * then costs one map lookup (`tracked`) and a return.  From the syscall's
- * exit the opened file is reachable through the task's fd table.
+ * Two ways to hook the kernel, one chosen at start-up (record/deps_probe.c):
+ *  - fentry/fexit on the kernel functions every open and rename goes
+ *    through (do_filp_open, do_renameat2): they run on opens and renames
+ *    only, so a process outside the build pays one `tracked` lookup per
+ *    open and nothing on any other syscall;
+ *  - where the kernel refuses those, one program on the raw sys_exit
+ *    tracepoint (tp_btf): it fires on every syscall of the machine and puts
+ *    every task on the syscall tracepoint path while attached, so it first
+ *    compares the syscall number and returns for anything but the open and
+ *    rename families; the opened file is then reached through the fd table.
  *
  * What is recorded, for the build's processes only:
  *  - every open of a regular file for writing (O_WRONLY, O_RDWR; O_CREAT
@@ -17,14 +21,15 @@
  *    goes into `written_files`;
  *  - an open for reading of an inode in `written_files`: a record.  Files
  *    the build only reads (system headers) produce none;
- *  - a successful rename: a record with both paths (the inode is not
- *    reachable from the syscall's exit; user space matches the old path);
+ *  - a successful rename: a record with both paths as the process passed
+ *    them (user space matches the old path);
  *  - per process, the count of all files opened and opened for writing,
  *    sent once when the process ends (sched_process_exit of its last
  *    thread).
  * Not seen: writes through an fd opened before the build or inherited
- * from outside it, mmap of a file opened earlier, 32-bit compat syscalls,
- * io_uring opens, renames onto a path by other syscalls (link + unlink).
+ * from outside it, mmap of a file opened earlier, renames onto a path by
+ * other syscalls (link + unlink); with the syscall tracepoint also 32-bit
+ * compat syscalls and io_uring opens, which fentry sees.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -51,8 +56,9 @@ char LICENSE[] SEC("license") __weak = "GPL";
 #define NR_renameat2 316
 #define NR_openat2 437
 
-/* The kernel's FMODE_WRITE and FMODE_PATH (O_PATH: no I/O at all), and S_IFMT/S_IFREG. */
+/* The kernel's FMODE_WRITE, FMODE_EXEC and FMODE_PATH (O_PATH: no I/O at all), and S_IFMT/S_IFREG. */
 #define BB_FMODE_WRITE 0x2
+#define BB_FMODE_EXEC 0x20
 #define BB_FMODE_PATH 0x4000
 #define BB_S_IFMT 00170000
 #define BB_S_IFREG 0100000
@@ -145,9 +151,9 @@ static __always_inline void fill_names(struct bb_file_event *e, struct dentry *d
 		e->flags |= BB_FILE_PATH_COMPLETE;
 }
 
-static __always_inline void on_open(__u32 pid, __u32 tgid, long fd)
+/* A build process opened f (any way: the syscall's fd, or the file do_filp_open returned). */
+static __always_inline void on_open(__u32 pid, __u32 tgid, struct file *f)
 {
-	struct file *f = current_file(fd);
 	struct file_key key = {};
 	struct bb_file_event *e;
 	struct inode *inode;
@@ -158,7 +164,9 @@ static __always_inline void on_open(__u32 pid, __u32 tgid, long fd)
 		return;
 	mode = BPF_CORE_READ(f, f_mode);
 	inode = BPF_CORE_READ(f, f_inode);
-	if (mode & BB_FMODE_PATH)
+	/* An exec opens its image through do_filp_open too; the syscall hook
+	 * never sees that, and user space matches an exec by its file name. */
+	if (mode & (BB_FMODE_PATH | BB_FMODE_EXEC))
 		return;
 	write = mode & BB_FMODE_WRITE;
 	count_open(tgid, write);
@@ -248,8 +256,92 @@ int BPF_PROG(handle_file_sys_exit, struct pt_regs *regs, long ret)
 			  (void *)PT_REGS_PARM4_CORE_SYSCALL(regs));
 		break;
 	default:
-		on_open((__u32)id, tgid, ret);
+		on_open((__u32)id, tgid, current_file(ret));
 	}
+	return 0;
+}
+
+/*
+ * The fentry way.  Every open (open, openat, openat2, creat, io_uring's)
+ * returns its file from do_filp_open: an error pointer when it failed.
+ */
+SEC("fexit/do_filp_open")
+int BPF_PROG(handle_file_open_fexit, int dfd, struct filename *pathname, const struct open_flags *op,
+	     struct file *ret)
+{
+	__u64 id;
+	__u32 tgid;
+
+	if ((unsigned long)ret >= (unsigned long)-4095 || !ret)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	tgid = id >> 32;
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	on_open((__u32)id, tgid, ret);
+	return 0;
+}
+
+/*
+ * A build thread's rename in flight, keyed by tid: do_renameat2 frees the
+ * names before it returns, so they are copied on entry and sent on a
+ * successful return.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct bb_file_rename_event);
+} renames_in_flight SEC(".maps");
+
+/* Where a rename's record is built: larger than the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bb_file_rename_event);
+} rename_scratch SEC(".maps");
+
+SEC("fentry/do_renameat2")
+int BPF_PROG(handle_file_rename_enter, int olddfd, struct filename *from, int newdfd, struct filename *to)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, tid = id, zero = 0;
+	struct bb_file_rename_event *e;
+
+	if (!bpf_map_lookup_elem(&tracked, &tgid))
+		return 0;
+	e = bpf_map_lookup_elem(&rename_scratch, &zero);
+	if (!e)
+		return 0;
+	fill_header(&e->hdr, BB_EV_FILE_RENAME, tid, tgid, 0);
+	/* The kernel's copies of the paths the process passed (an error
+	 * pointer, when getname() failed, reads as nothing). */
+	if (bpf_probe_read_kernel_str(e->old_path, sizeof(e->old_path), BPF_CORE_READ(from, name)) < 0)
+		e->old_path[0] = 0;
+	if (bpf_probe_read_kernel_str(e->new_path, sizeof(e->new_path), BPF_CORE_READ(to, name)) < 0)
+		e->new_path[0] = 0;
+	if (bpf_map_update_elem(&renames_in_flight, &tid, e, BPF_ANY))
+		count_drop();
+	return 0;
+}
+
+SEC("fexit/do_renameat2")
+int BPF_PROG(handle_file_rename_exit, int olddfd, struct filename *from, int newdfd, struct filename *to,
+	     unsigned int flags, int ret)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+	struct bb_file_rename_event *e = bpf_map_lookup_elem(&renames_in_flight, &tid);
+
+	if (!e)
+		return 0;
+	if (!ret) {
+		e->hdr.ts_ns = bpf_ktime_get_ns();
+		if (bpf_ringbuf_output(&events, e, sizeof(*e), wakeup_flag()))
+			count_drop();
+	}
+	bpf_map_delete_elem(&renames_in_flight, &tid);
 	return 0;
 }
 

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
+#include "deps_hook.h"
 #include "sched_level.h"
 
 #define BBL_MAGIC "BUILDBPF"
@@ -112,6 +113,10 @@ struct event_log_info {
 	/* --deps=on: file records were recorded ("deps" in INFO; absent in
 	 * recordings made before it existed: off). */
 	bool deps;
+	/* How file dependencies hook the recording's kernel, recorded or not
+	 * ("deps_hook" in INFO: "fentry", "syscall"; absent in recordings made
+	 * before it was kept: UNKNOWN). */
+	enum deps_hook deps_hook;
 	/* --attach: root_pid was running before the trace (its tree is seeded
 	 * with BB_EV_PROC_FOUND records); cmd_argv is its /proc cmdline.
 	 * Optional in INFO: absent is false. */

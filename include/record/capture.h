@@ -9,9 +9,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 #include <linux/types.h>
 #include "events.h"
+#include "record/deps_probe.h"
 
 struct capture;
 
@@ -21,7 +23,7 @@ struct capture_opts {
 	bool verbose;	      /* show libbpf's debug messages */
 	bool sched;	      /* attach the scheduler programs too */
 	__u64 idle_min_ns;    /* shorter idle periods are summed, not streamed */
-	bool deps;	      /* attach the file-dependency programs (--deps=on) */
+	enum deps_choice deps; /* the file-dependency programs: --deps as given */
 	bool attach;	      /* load the task iterator (--attach, --cgroup) */
 	__u64 cgroup_id;      /* --cgroup: the target's id (0: none) */
 	__u32 cgroup_level;   /* ... and its depth below the root cgroup */
@@ -78,6 +80,10 @@ int capture__consume(struct capture *c);
  * end_ns), so per-CPU time order holds.  No-op without --sched.
  */
 int capture__finish_sched(struct capture *c, __u64 end_ns);
+/* How file dependencies hook this kernel (the probe's pick, or the fallback it fell to). */
+enum deps_hook capture__deps_hook(const struct capture *c);
+/* Whether the file-dependency programs are attached: --deps, or its default for the hook. */
+bool capture__deps_on(const struct capture *c);
 /* Number of possible CPUs: the bound of hdr.cpu. */
 int capture__nr_cpus(const struct capture *c);
 /*
@@ -86,6 +92,11 @@ int capture__nr_cpus(const struct capture *c);
  * caller's).  Needs mem_sampling.  0, or -errno.
  */
 int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e);
+/*
+ * With kernel.bpf_stats_enabled=1, how often each program ran and its mean
+ * time, one line; nothing when no program counted a run.
+ */
+void capture__print_runs(const struct capture *c, FILE *out);
 /* Records the kernel dropped because the ring buffer was full. */
 __u64 capture__lost_events(const struct capture *c);
 void capture__free(struct capture *c);

@@ -17,4 +17,11 @@
  */
 int kernel_btf__has(const char *const names[], bool found[], size_t nr);
 
+/*
+ * The BTF type id of the kernel function name (what an fentry program's
+ * attach_btf_id names): > 0; -ENOENT when the BTF has no such function,
+ * -EINVAL when it holds a kind this reader does not know, or -errno.
+ */
+int kernel_btf__func_id(const char *name);
+
 #endif /* BUILDBPF_KERNEL_BTF_H */

@@ -8,6 +8,14 @@
 /* 0 when BPF tracing can work here, else -1 with one line and a hint printed. */
 int preflight__check(void);
 
+/*
+ * Whether the kernel loads an fexit program on DEPS_HOOK_OPEN_FUNC
+ * (record/deps_probe.h): 0, or -errno (EPERM where the kernel refuses
+ * fentry; ENOENT where its BTF lacks the function).  Loaded, not attached:
+ * detaching an fentry program waits for an RCU-tasks grace period.
+ */
+int preflight__probe_fentry(void);
+
 /* --version's kernel lines: the running kernel's features, probed. */
 void preflight__print_features(FILE *out);
 

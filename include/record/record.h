@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <linux/types.h>
 #include <stddef.h>
+#include "record/deps_probe.h"
 #include "record/launch.h"
 #include "sched_level.h"
 
@@ -23,7 +24,7 @@ struct record_opts {
 	enum sched_level sched;	   /* scheduler detail recorded */
 	__u64 sched_resolution_ns; /* the lanes' resolution, for the idle threshold */
 	bool wait_all;		   /* until every descendant has exited */
-	bool deps;		   /* --deps=on: file dependencies recorded */
+	enum deps_choice deps;	   /* --deps as given (record/deps_probe.h) */
 	__u64 mem_period_ns;	   /* build memory sampled this often; 0: not */
 	bool sync_log;		   /* the log is kept: on disk before record__run() returns */
 	/* --attach: trace this running process's tree instead of cmd_argv

@@ -877,3 +877,23 @@ Test(event_log, host_and_clock_accuracy_round_trip)
 	fclose(f);
 	close(fd);
 }
+
+/* The file-dependency hook the recording's kernel allowed, recorded or not; older recordings have none. */
+Test(event_log, deps_hook_round_trips_and_reads_as_unknown_when_absent)
+{
+	struct event_log_info info = sample_info(SCHED_OFF);
+	const struct event_log_info *got;
+	struct event_log_reader *r;
+	FILE *f;
+	int fd;
+
+	for (enum deps_hook h = DEPS_HOOK_UNKNOWN; h <= DEPS_HOOK_SYSCALL; h++) {
+		info.deps_hook = h;
+		cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+		got = event_log_reader__info(r);
+		cr_assert(eq(int, got->deps_hook, h));
+		event_log_reader__free(r);
+		fclose(f);
+		close(fd);
+	}
+}

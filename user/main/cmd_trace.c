@@ -25,7 +25,7 @@ int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct
 {
 	volatile sig_atomic_t *stop = stop__flag();
 	const struct recording_opts ropts = {
-		.replay = { .sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = true,
+		.replay = { .sched = opts->sched, .sched_given = true, .deps = opts->deps, .deps_given = opts->deps_given,
 			    .stop = stop },
 		.audit = true,
 		.starts = true,

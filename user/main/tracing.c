@@ -21,7 +21,7 @@ static struct record_opts record_opts_of(const struct cli_opts *opts)
 		.sched = opts->sched,
 		.sched_resolution_ns = opts->sched_resolution_ns,
 		.wait_all = opts->wait_all,
-		.deps = opts->deps,
+		.deps = !opts->deps_given ? DEPS_DEFAULT : opts->deps ? DEPS_ON : DEPS_OFF,
 		.mem_period_ns = opts->mem_period_ns,
 		/* A log the user keeps must be on disk; the temporary one is read back now. */
 		.sync_log = opts->mode == CLI_RECORD || opts->keep_log,

@@ -10,6 +10,7 @@
 #include <bpf/libbpf.h>
 #include "record/capture.h"
 #include "record/kernel_btf.h"
+#include "record/preflight.h"
 #include "events.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
@@ -17,6 +18,8 @@
 
 struct capture {
 	struct buildbpf_bpf *skel;
+	enum deps_hook deps_hook; /* how file dependencies hook the kernel here */
+	bool deps;		  /* ... and whether they are recorded */
 	bool sched; /* the scheduler programs are loaded and attached */
 	bool mem_sampling; /* rss_stat follows each process's RSS */
 	__u32 page_size_kb;
@@ -134,29 +137,66 @@ static int size_hash_maps(struct buildbpf_bpf *skel)
 	return err;
 }
 
-int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
+/* The file-dependency programs of each hook (bpf/file_events.bpf.c), NULL-ended. */
+static void deps_progs(struct buildbpf_bpf *skel, enum deps_hook hook, struct bpf_program *progs[4])
 {
-	struct capture *c;
+	if (hook == DEPS_HOOK_FENTRY) {
+		progs[0] = skel->progs.handle_file_open_fexit;
+		progs[1] = skel->progs.handle_file_rename_enter;
+		progs[2] = skel->progs.handle_file_rename_exit;
+		progs[3] = NULL;
+	} else {
+		progs[0] = skel->progs.handle_file_sys_exit;
+		progs[1] = NULL;
+	}
+}
+
+/*
+ * --deps: the programs of the hook in use load; no other's.  With
+ * --deps=off none is even attached, so no open or syscall of the machine
+ * pays for them.
+ */
+static void choose_deps_progs(struct buildbpf_bpf *skel, enum deps_hook hook, bool on)
+{
+	struct bpf_program *progs[4];
+
+	for (enum deps_hook h = DEPS_HOOK_FENTRY; h <= DEPS_HOOK_SYSCALL; h++) {
+		deps_progs(skel, h, progs);
+		for (int i = 0; progs[i]; i++)
+			bpf_program__set_autoload(progs[i], on && h == hook);
+	}
+	bpf_program__set_autoload(skel->progs.handle_file_counts_exit, on);
+	/* Why each process started (bpf/start_wake.bpf.c) belongs to the same
+	 * graph: with --deps=off no wakeup of the machine pays for it. */
+	bpf_program__set_autoload(skel->progs.handle_start_waking, on);
+	bpf_program__set_autoload(skel->progs.handle_start_fork, on);
+	bpf_program__set_autoload(skel->progs.handle_start_exit, on);
+}
+
+/* How far load_skeleton() and the attach got. */
+enum skel_stage {
+	SKEL_OPEN,    /* the object did not open */
+	SKEL_LOAD,    /* the kernel refused a program or map */
+	SKEL_MEMLOCK, /* loaded, but the locked-memory limit could not go back (said) */
+	SKEL_ATTACH,  /* loaded, not attached */
+};
+
+/*
+ * Opens, configures and loads c->skel for c->deps_hook and c->deps.  0, or
+ * -errno with *stage where it failed (said only for SKEL_MEMLOCK).
+ */
+static int load_skeleton(struct capture *c, const struct capture_opts *opts, enum skel_stage *stage)
+{
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct rlimit memlock;
 	bool have_memlock;
 	int i, err;
 
-	*out = NULL;
-	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
-
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->fn = fn;
-	c->ctx = ctx;
-
+	*stage = SKEL_OPEN;
 	c->skel = buildbpf_bpf__open();
-	if (!c->skel) {
-		err = -errno;
-		fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));
-		goto cleanup;
-	}
+	if (!c->skel)
+		return -errno;
+	*stage = SKEL_LOAD;
 	c->skel->rodata->args_max = opts->args_max;
 	c->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
 	c->skel->rodata->page_size_kb = c->page_size_kb;
@@ -177,28 +217,18 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 
 	err = bpf_map__set_max_entries(c->skel->maps.events, opts->ringbuf_bytes) ?: size_hash_maps(c->skel);
 	if (err)
-		goto load_error;
+		return err;
 	c->nr_cpus = libbpf_num_possible_cpus();
-	if (c->nr_cpus < 0) {
-		err = c->nr_cpus;
-		goto load_error;
-	}
+	if (c->nr_cpus < 0)
+		return c->nr_cpus;
 	err = bpf_map__set_max_entries(c->skel->maps.exec_scratch, c->nr_cpus);
 	if (err)
-		goto load_error;
+		return err;
 
 	c->sched = opts->sched;
 	for (i = 0; !c->sched && sched_prog(c->skel, i); i++)
 		bpf_program__set_autoload(sched_prog(c->skel, i), false);
-	/* --deps=off: the syscall-exit program is not even attached, so no
-	 * syscall of the machine pays for it. */
-	bpf_program__set_autoload(c->skel->progs.handle_file_sys_exit, opts->deps);
-	bpf_program__set_autoload(c->skel->progs.handle_file_counts_exit, opts->deps);
-	/* Why each process started (bpf/start_wake.bpf.c) belongs to the same
-	 * graph: with --deps=off no wakeup of the machine pays for it. */
-	bpf_program__set_autoload(c->skel->progs.handle_start_waking, opts->deps);
-	bpf_program__set_autoload(c->skel->progs.handle_start_fork, opts->deps);
-	bpf_program__set_autoload(c->skel->progs.handle_start_exit, opts->deps);
+	choose_deps_progs(c->skel, c->deps_hook, c->deps);
 	/* Without them, a thread's last switch still needs a program. */
 	bpf_program__set_autoload(c->skel->progs.handle_final_switch, !c->sched);
 	/* The task iterator runs once, on demand (capture__list_tasks()). */
@@ -217,15 +247,61 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	err = buildbpf_bpf__load(c->skel);
 	if (have_memlock && setrlimit(RLIMIT_MEMLOCK, &memlock) && !err) {
 		err = -errno;
+		*stage = SKEL_MEMLOCK;
 		fprintf(stderr, "buildbpf: cannot restore the locked-memory limit: %s\n", strerror(-err));
-		goto cleanup;
+		return err;
 	}
-	if (err)
-		goto load_error;
-	err = buildbpf_bpf__attach(c->skel);
+	return err;
+}
+
+int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
+{
+	enum skel_stage stage;
+	struct capture *c;
+	int err, fentry_err;
+
+	*out = NULL;
+	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->fn = fn;
+	c->ctx = ctx;
+
+	/* Probed even with --deps=off: the recording says what --deps=on would cost. */
+	fentry_err = preflight__probe_fentry();
+	c->deps_hook = deps_hook__choose(fentry_err);
+	c->deps = deps_hook__on(opts->deps, c->deps_hook);
+	if (opts->verbose)
+		fprintf(stderr, "buildbpf: file dependencies: %s%s%s, %s\n", deps_hook_name(c->deps_hook),
+			fentry_err ? ", fentry probe: " : "", fentry_err ? strerror(-fentry_err) : "",
+			c->deps ? "on" : "off");
+	for (;;) {
+		err = load_skeleton(c, opts, &stage);
+		if (!err) {
+			stage = SKEL_ATTACH;
+			err = buildbpf_bpf__attach(c->skel);
+		}
+		/* The probe attaches nothing: a kernel may still refuse our
+		 * programs, or their attachment.  Then the syscall way. */
+		if (!err || stage == SKEL_MEMLOCK || !c->deps || c->deps_hook != DEPS_HOOK_FENTRY)
+			break;
+		fprintf(stderr, "buildbpf: warning: the fentry file-dependency programs failed (%s); using the syscall "
+				"tracepoint\n", strerror(-err));
+		buildbpf_bpf__destroy(c->skel);
+		c->skel = NULL;
+		c->deps_hook = DEPS_HOOK_SYSCALL;
+		c->deps = deps_hook__on(opts->deps, c->deps_hook);
+	}
 	if (err) {
-		fprintf(stderr, "buildbpf: cannot attach to the sched tracepoints: %s%s\n", strerror(-err),
-			load_hint(err));
+		if (stage == SKEL_OPEN)
+			fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));
+		else if (stage == SKEL_LOAD)
+			fprintf(stderr, "buildbpf: cannot load the BPF programs: %s%s\n", strerror(-err), load_hint(err));
+		else if (stage == SKEL_ATTACH)
+			fprintf(stderr, "buildbpf: cannot attach to the sched tracepoints: %s%s\n", strerror(-err),
+				load_hint(err));
 		goto cleanup;
 	}
 
@@ -238,8 +314,6 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	*out = c;
 	return 0;
 
-load_error:
-	fprintf(stderr, "buildbpf: cannot load the BPF programs: %s%s\n", strerror(-err), load_hint(err));
 cleanup:
 	capture__free(c);
 	return err;
@@ -456,6 +530,16 @@ int capture__finish_sched(struct capture *c, __u64 end_ns)
 	return err < 0 ? err : 0;
 }
 
+enum deps_hook capture__deps_hook(const struct capture *c)
+{
+	return c->deps_hook;
+}
+
+bool capture__deps_on(const struct capture *c)
+{
+	return c->deps;
+}
+
 int capture__nr_cpus(const struct capture *c)
 {
 	return c->nr_cpus;
@@ -500,6 +584,27 @@ int capture__mem_sample(const struct capture *c, struct bb_mem_sample_event *e)
 		offer_top(e, key, proc.rss_pages * c->page_size_kb);
 	}
 	return err == -ENOENT ? 0 : err;
+}
+
+void capture__print_runs(const struct capture *c, FILE *out)
+{
+	struct bpf_program *prog;
+	bool any = false;
+
+	bpf_object__for_each_program(prog, c->skel->obj)
+	{
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) || !info.run_cnt)
+			continue;
+		fprintf(out, "%s%s %llu (%llu ns each)", any ? ", " : "buildbpf: program runs: ", bpf_program__name(prog),
+			(unsigned long long)info.run_cnt, (unsigned long long)(info.run_time_ns / info.run_cnt));
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
 }
 
 __u64 capture__lost_events(const struct capture *c)

@@ -10,6 +10,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "record/kernel_btf.h"
+#include "record/deps_probe.h"
 #include "record/kernel_reqs.h"
 #include "record/preflight.h"
 
@@ -84,6 +85,24 @@ static int probe_tp_btf(void)
 	return err == -E2BIG ? 0 : err;
 }
 
+int preflight__probe_fentry(void)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int id = kernel_btf__func_id(DEPS_HOOK_OPEN_FUNC), fd;
+
+	if (id < 0)
+		return id;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT, .attach_btf_id = id);
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", ret0, 2, &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
 /*
  * 1 when the kernel's hash maps allocate from the BPF memory allocator: its
  * BTF then names it (the struct and its functions, 6.1), 0 when it does
@@ -147,6 +166,12 @@ void preflight__print_features(FILE *out)
 	struct kernel_features f = {};
 	struct utsname u;
 
-	probe_kernel(&f, &u, bpf_privileged() > 0);
+	bool may_load = bpf_privileged() > 0;
+	int fentry = may_load ? preflight__probe_fentry() : -EPERM;
+	char line[256];
+
+	probe_kernel(&f, &u, may_load);
 	kernel_reqs__print(out, &f);
+	deps_hook__describe(line, sizeof(line), deps_hook__choose(fentry), fentry, may_load);
+	fprintf(out, "%s\n", line);
 }

@@ -360,7 +360,8 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->sched = opts->sched;
 	info->sched_resolution_ns = opts->sched_resolution_ns;
 	info->wait_all = opts->wait_all;
-	info->deps = opts->deps;
+	info->deps = capture__deps_on(cap);
+	info->deps_hook = capture__deps_hook(cap);
 	info->mem_period_ns = opts->mem_period_ns;
 	info->online_cpu_list = online_list;
 	/* What the command got, not buildbpf's own environment. */
@@ -484,6 +485,8 @@ static void end_recording(struct recorder *r, __u64 start_ns, struct bbl_trailer
 	int err;
 
 	res->wall_s = (trailer->end_ns - start_ns) / 1e9;
+	if (r->opts.verbose) /* before any program is detached */
+		capture__print_runs(r->cap, stderr);
 	err = capture__finish_sched(r->cap, trailer->end_ns);
 	if (err)
 		fprintf(stderr, "buildbpf: warning: cannot close the CPU lanes: %s\n", strerror(-err));
