@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "deps_hook.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
 #include "model/cpu_sched.h"
@@ -65,6 +66,9 @@ struct audit_input {
 	size_t nr_follow;
 	/* Why each process started when it did (--deps=on); NULL: not recorded. */
 	const struct start_causes *starts;
+	/* How file dependencies hook the recording's kernel, recorded or not:
+	 * what --deps=on costs there (UNKNOWN: an older recording). */
+	enum deps_hook deps_hook;
 };
 
 enum audit_jobs_source {
@@ -209,6 +213,7 @@ struct audit {
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
 	struct audit_whatif whatif; /* with graph and jobs: the what-if (audit/audit_whatif.h) */
 	const struct start_causes *starts; /* not owned; NULL: not recorded */
+	enum deps_hook deps_hook;	   /* audit_input's */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	/* I/O (model/io.h): the build's, and the steps that wrote most to
 	 * storage (by write_bytes; empty where the kernel does not count it). */

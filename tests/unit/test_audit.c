@@ -652,6 +652,27 @@ Test(audit_answers, a_build_with_both_cpus_is_not_starved)
 	build_free(&b);
 }
 
+/* Without a build graph, "speed up?" says what --deps=on gives and, by the recording's hook, what it costs. */
+Test(audit_answers, the_timing_estimate_says_what_deps_on_costs_here)
+{
+	struct build b;
+	char *text;
+
+	compile_then_link(&b, cc_a, ld_argv);
+	b.a.deps_hook = DEPS_HOOK_SYSCALL;
+	text = answers(&b);
+	cr_assert(strstr(text, "  --deps=on: the real critical path; here (no fentry) syscall-heavy work ran 1.08x "
+			       "slower\n") != NULL, "%s", text);
+	free(text);
+	b.a.deps_hook = DEPS_HOOK_FENTRY;
+	text = answers(&b);
+	cr_assert(strstr(text, "  --deps=on: the real critical path (fentry on this kernel: only the build's opens "
+			       "pay)\n") != NULL, "%s", text);
+	cr_assert(strstr(text, "no fentry") == NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
 /* Two compiles side by side, then a 2 s link alone: the order, not the machine. */
 Test(audit_answers, dependency_bound_build)
 {

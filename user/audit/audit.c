@@ -525,6 +525,7 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 		.partial_reason = rp->partial_reason,
 		.follow = info->follow,
 		.nr_follow = info->nr_follow,
+		.deps_hook = info->deps_hook,
 	};
 }
 
@@ -546,6 +547,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	io__build_totals(m, &a->io);
 	a->partial_reason = in->partial_reason;
 	a->starts = in->starts;
+	a->deps_hook = in->deps_hook;
 	a->sched = s ? s->level : SCHED_OFF;
 	a->par = s ? s->par : NULL;
 	if (!a->par)

@@ -364,6 +364,21 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 	report_line__end(&l);
 }
 
+/* Without a build graph: what --deps=on would give, and what it costs on the recording's kernel. */
+static void put_deps_hint(FILE *out, const struct audit *a)
+{
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fputs("  --deps=on: the real critical path", f);
+	/* The measured cost, to the machine's other work. */
+	if (a->deps_hook == DEPS_HOOK_SYSCALL)
+		fputs("; here (no fentry) syscall-heavy work ran " DEPS_HOOK_SYSCALL_COST " slower", f);
+	else if (a->deps_hook == DEPS_HOOK_FENTRY)
+		fputs(" (fentry on this kernel: only the build's opens pay)", f);
+	report_line__end(&l);
+}
+
 static void put_speed_up(FILE *out, const struct audit *a, const struct model *m)
 {
 	size_t i, named;
@@ -401,6 +416,8 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 		fputs("speed up? no single step stands out: none took 10 % of the wall on its own", f);
 		report_line__end(&l);
 	}
+	if (!a->graph)
+		put_deps_hint(out, a);
 }
 
 /*
