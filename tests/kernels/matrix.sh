@@ -105,8 +105,8 @@ mkdir -p "$kdir"
 rm -f "$kdir"/*.initrd.gz
 results=$kdir/results.md
 {
-	echo "| kernel | accel | loaded | tests passed | probe: processes, events (lost) | time | result |"
-	echo "|---|---|---|---|---|---|---|"
+	echo "| kernel | accel | loaded | tests passed | probe: processes, events (lost) | file hook: program runs / outside syscalls | time | result |"
+	echo "|---|---|---|---|---|---|---|---|"
 } > "$results.tmp"
 failed=0
 
@@ -114,7 +114,7 @@ failed=0
 boot_kernel() {
 	local name=$1 vmlinuz=$2 modroot=$3 kver=$4
 	local log=$kdir/$name.log initrd=$kdir/$name.initrd.gz
-	local t0 rc secs loaded passed tested probe result
+	local t0 rc secs loaded passed tested probe result hook runs outside hook_ok
 
 	[ -e "$initrd" ] || "$here/initramfs.sh" "$modroot" "$kver" "$initrd"
 	say BOOT "$kver (${accel%%,*}, ${timeout}s budget) > $log"
@@ -135,12 +135,24 @@ boot_kernel() {
 	read -r tested passed < <(sed -n 's/.*Synthesis: Tested: \([0-9]*\) | Passing: \([0-9]*\).*/\1 \2/p' "$log" | tail -n1; echo)
 	tested=${tested:-0} passed=${passed:-0}
 	probe=$(sed -n 's/^MATRIX|probe|processes=\([0-9]*\) events=\([0-9]*\) lost=\([0-9]*\).*/\1, \2 (\3)/p' "$log")
+	# The file-dependency programs' runs beside OUTSIDE syscalls of another
+	# process (guest-init): fentry runs per open and rename of the build, a
+	# tenth of them at most; the syscall tracepoint per syscall, all of them.
+	read -r hook runs outside < <(sed -n 's/^MATRIX|deps-hook|hook=\([a-z]*\) runs=\([0-9]*\) outside_syscalls=\([0-9]*\).*/\1 \2 \3/p' "$log"; echo)
+	hook=${hook:-none} runs=${runs:-0} outside=${outside:-0}
+	case $hook in
+	fentry) [ $((runs * 10)) -lt "$outside" ] && hook_ok=yes || hook_ok=no ;;
+	syscall) [ "$runs" -ge "$outside" ] && hook_ok=yes || hook_ok=no ;;
+	*) hook_ok=no ;;
+	esac
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result=TIMEOUT
 	elif grep -q 'Kernel panic' "$log"; then
 		result="FAIL (kernel panic: $(grep -m1 -oE '(Oops|BUG): .*' "$log" || echo see log))"
 	elif ! grep -q '^MATRIX|done' "$log"; then
 		result="FAIL (guest did not finish, qemu exit $rc)"
+	elif [ "$hook_ok" = no ]; then
+		result="FAIL (file hook $hook: $runs program runs beside $outside outside syscalls)"
 	elif [ "$loaded" = yes ] && grep -q '^MATRIX|suite-rc|0$' "$log" &&
 	     [ "$tested" -eq "$expected" ] && [ "$passed" -eq "$expected" ]; then
 		result=PASS
@@ -148,8 +160,8 @@ boot_kernel() {
 		result=FAIL
 	fi
 	[ "$result" = PASS ] || failed=1
-	say "$result" "$kver: loaded $loaded, tests $passed/$expected, probe processes, events (lost) ${probe:-?}, ${secs}s"
-	echo "| $kver | $accel_note | $loaded | $passed/$expected | ${probe:--} | ${secs}s | $result |" >> "$results.tmp"
+	say "$result" "$kver: loaded $loaded, tests $passed/$expected, probe processes, events (lost) ${probe:-?}, file hook $hook ($runs runs / $outside), ${secs}s"
+	echo "| $kver | $accel_note | $loaded | $passed/$expected | ${probe:--} | $hook: $runs / $outside | ${secs}s | $result |" >> "$results.tmp"
 }
 
 # Fetch and unpack every kernel first (kept in the cache between runs and
@@ -268,7 +280,7 @@ if [ -r "/boot/vmlinuz-$running" ] && [ -d "/lib/modules/$running" ]; then
 else
 	say NOTE "running kernel $running not booted (no /boot/vmlinuz-$running or /lib/modules/$running):"
 	say "" "the host's own run of the suites (sudo make test) is its leg of the matrix"
-	echo "| $running (host) | - | see sudo make test | - | - | - | not booted: no image on disk |" >> "$results.tmp"
+	echo "| $running (host) | - | see sudo make test | - | - | - | - | not booted: no image on disk |" >> "$results.tmp"
 fi
 
 mv "$results.tmp" "$results"
