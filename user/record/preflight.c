@@ -52,6 +52,12 @@ static int check_privileges(void)
 	return -1;
 }
 
+/* The probes' program: return 0. */
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
 /*
  * 1 when the kernel loads tp_btf programs (BPF_PROG_TYPE_TRACING attached
  * as BTF raw tracepoints), 0 when it does not, <0 when the probe failed.
@@ -65,10 +71,6 @@ static int check_privileges(void)
  */
 static int probe_tp_btf(void)
 {
-	const struct bpf_insn ret0[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	char log[512] = "";
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_RAW_TP, .attach_btf_id = 1,
 		    .log_buf = log, .log_size = sizeof(log), .log_level = 1);
@@ -87,10 +89,6 @@ static int probe_tp_btf(void)
 
 int preflight__probe_fentry(void)
 {
-	const struct bpf_insn ret0[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
 	int id = kernel_btf__func_id(DEPS_HOOK_OPEN_FUNC), fd;
 
 	if (id < 0)
