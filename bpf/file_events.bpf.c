@@ -345,14 +345,21 @@ int BPF_PROG(handle_file_rename_exit, int olddfd, struct filename *from, int new
 	return 0;
 }
 
-/* A process's counters leave with its last thread (take_process_entry()). */
+/* start_wake.bpf.c's: a thread's last wakeup goes with it. */
+extern int start_wake_forget(__u32 tid);
+
+/*
+ * --deps's one program at a thread's exit: its last wakeup goes, and a
+ * process's counters leave with its last thread (take_process_entry()).
+ */
 SEC("tp_btf/sched_process_exit")
-int BPF_PROG(handle_file_counts_exit, struct task_struct *p)
+int BPF_PROG(handle_deps_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 	struct bb_file_counts_event *e;
 	struct bb_file_counts last;
 
+	start_wake_forget(BPF_CORE_READ(p, pid));
 	if (!take_process_entry(&file_counts, p, tgid, &last, sizeof(last)))
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);

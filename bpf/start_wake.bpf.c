@@ -145,11 +145,14 @@ int BPF_PROG(handle_start_fork, struct task_struct *parent, struct task_struct *
 }
 
 /* Every thread's end, the machine's included: a delete, found or not. */
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(handle_start_exit, struct task_struct *p)
+/*
+ * Thread tid exits: its last wakeup goes.  Called from file_events.bpf.c's
+ * sched_process_exit program rather than being one: every program on a
+ * tracepoint that has three or more makes detaching them wait for an RCU
+ * grace period (the kernel's 2 -> 1 transition), at every shutdown.
+ */
+__hidden int start_wake_forget(__u32 tid)
 {
-	__u32 tid = p->pid;
-
 	bpf_map_delete_elem(&last_wake, &tid);
 	return 0;
 }

@@ -165,12 +165,11 @@ static void choose_deps_progs(struct buildbpf_bpf *skel, enum deps_hook hook, bo
 		for (int i = 0; progs[i]; i++)
 			bpf_program__set_autoload(progs[i], on && h == hook);
 	}
-	bpf_program__set_autoload(skel->progs.handle_file_counts_exit, on);
+	bpf_program__set_autoload(skel->progs.handle_deps_exit, on);
 	/* Why each process started (bpf/start_wake.bpf.c) belongs to the same
 	 * graph: with --deps=off no wakeup of the machine pays for it. */
 	bpf_program__set_autoload(skel->progs.handle_start_waking, on);
 	bpf_program__set_autoload(skel->progs.handle_start_fork, on);
-	bpf_program__set_autoload(skel->progs.handle_start_exit, on);
 }
 
 /* How far load_skeleton() and the attach got. */
