@@ -10,18 +10,30 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* /sys/kernel/btf/vmlinux as read, for the look-ups below: read once, asked many times. */
+struct kernel_btf {
+	char *data; /* NULL: unreadable, every look-up finds nothing */
+	size_t len;
+};
+
+/* Reads it.  0, or -errno with kb empty (still safe to ask and release). */
+int kernel_btf__read(struct kernel_btf *kb);
+void kernel_btf__release(struct kernel_btf *kb);
+
 /*
  * found[i]: whether names[i] is a name of the kernel's BTF (a type, a
- * function, a member: the string section has each, NUL-delimited).  0, or
- * -errno when it cannot be read, with every found[i] false.
+ * function, a member: the string section has each, NUL-delimited).
  */
+void kernel_btf__find(const struct kernel_btf *kb, const char *const names[], bool found[], size_t nr);
+
+/* kernel_btf__find() on a BTF read for the purpose.  0, or -errno with every found[i] false. */
 int kernel_btf__has(const char *const names[], bool found[], size_t nr);
 
 /*
  * The BTF type id of the kernel function name (what an fentry program's
- * attach_btf_id names): > 0; -ENOENT when the BTF has no such function,
- * -EINVAL when it holds a kind this reader does not know, or -errno.
+ * attach_btf_id names): > 0; -ENOENT when the BTF has no such function (or
+ * was unreadable), -EINVAL when it holds a kind this reader does not know.
  */
-int kernel_btf__func_id(const char *name);
+int kernel_btf__func_id(const struct kernel_btf *kb, const char *name);
 
 #endif /* BUILDBPF_KERNEL_BTF_H */

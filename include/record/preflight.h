@@ -4,6 +4,7 @@
 #define BUILDBPF_PREFLIGHT_H
 
 #include <stdio.h>
+#include "record/kernel_btf.h"
 
 /* 0 when BPF tracing can work here, else -1 with one line and a hint printed. */
 int preflight__check(void);
@@ -14,7 +15,7 @@ int preflight__check(void);
  * fentry; ENOENT where its BTF lacks the function).  Loaded, not attached:
  * detaching an fentry program waits for an RCU-tasks grace period.
  */
-int preflight__probe_fentry(void);
+int preflight__probe_fentry(const struct kernel_btf *kb);
 
 /* --version's kernel lines: the running kernel's features, probed. */
 void preflight__print_features(FILE *out);

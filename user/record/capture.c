@@ -105,12 +105,12 @@ static struct bpf_link **sched_link(struct buildbpf_bpf *skel, int i)
  * both, the raw syscall entry, which slows every syscall of the machine
  * while attached, is left out.
  */
-static void choose_mem_checkpoints(struct buildbpf_bpf *skel)
+static void choose_mem_checkpoints(struct buildbpf_bpf *skel, const struct kernel_btf *kb)
 {
 	static const char *const names[] = { "btf_trace_sched_prepare_exec", "trace_event_raw_sched_process_exit" };
 	bool found[2];
 
-	kernel_btf__has(names, found, 2); /* unreadable: both false, the raw syscall entry */
+	kernel_btf__find(kb, names, found, 2); /* unreadable: both false, the raw syscall entry */
 	bpf_program__set_autoload(skel->progs.mem_prepare_exec, found[0]);
 	bpf_program__set_autoload(skel->progs.mem_sys_enter, !(found[0] && found[1]));
 }
@@ -184,7 +184,8 @@ enum skel_stage {
  * Opens, configures and loads c->skel for c->deps_hook and c->deps.  0, or
  * -errno with *stage where it failed (said only for SKEL_MEMLOCK).
  */
-static int load_skeleton(struct capture *c, const struct capture_opts *opts, enum skel_stage *stage)
+static int load_skeleton(struct capture *c, const struct capture_opts *opts, const struct kernel_btf *kb,
+			 enum skel_stage *stage)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct rlimit memlock;
@@ -206,7 +207,7 @@ static int load_skeleton(struct capture *c, const struct capture_opts *opts, enu
 	c->skel->rodata->nr_execveat = SYS_execveat;
 	c->skel->rodata->nr_exit = SYS_exit;
 	c->skel->rodata->nr_exit_group = SYS_exit_group;
-	choose_mem_checkpoints(c->skel);
+	choose_mem_checkpoints(c->skel, kb);
 	/* Build memory over time: off, no rss_stat program at all. */
 	bpf_program__set_autoload(c->skel->progs.mem_rss_stat, opts->mem_sampling);
 	c->mem_sampling = opts->mem_sampling;
@@ -256,6 +257,7 @@ static int load_skeleton(struct capture *c, const struct capture_opts *opts, enu
 int capture__open(struct capture **out, const struct capture_opts *opts, capture_record_fn fn, void *ctx)
 {
 	enum skel_stage stage;
+	struct kernel_btf kb;
 	struct capture *c;
 	int err, fentry_err;
 
@@ -268,8 +270,10 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->fn = fn;
 	c->ctx = ctx;
 
+	/* Read once for every question asked of it here; libbpf parses its own. */
+	kernel_btf__read(&kb); /* unreadable: the raw syscall entry, no fentry */
 	/* Probed even with --deps=off: the recording says what --deps=on would cost. */
-	fentry_err = preflight__probe_fentry();
+	fentry_err = preflight__probe_fentry(&kb);
 	c->deps_hook = deps_hook__choose(fentry_err);
 	c->deps = deps_hook__on(opts->deps, c->deps_hook);
 	if (opts->verbose)
@@ -277,7 +281,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 			fentry_err ? ", fentry probe: " : "", fentry_err ? strerror(-fentry_err) : "",
 			c->deps ? "on" : "off");
 	for (;;) {
-		err = load_skeleton(c, opts, &stage);
+		err = load_skeleton(c, opts, &kb, &stage);
 		if (!err) {
 			stage = SKEL_ATTACH;
 			err = buildbpf_bpf__attach(c->skel);
@@ -293,6 +297,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		c->deps_hook = DEPS_HOOK_SYSCALL;
 		c->deps = deps_hook__on(opts->deps, c->deps_hook);
 	}
+	kernel_btf__release(&kb);
 	if (err) {
 		if (stage == SKEL_OPEN)
 			fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));

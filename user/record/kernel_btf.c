@@ -10,52 +10,60 @@
 #include "record/kernel_btf.h"
 #include "util/array_grow.h"
 
-/* /sys/kernel/btf/vmlinux whole: *btf malloc'd, *len its bytes.  0 or -errno. */
-static int read_btf(char **btf, size_t *len)
+int kernel_btf__read(struct kernel_btf *kb)
 {
 	size_t cap = 0;
 	ssize_t n = 1;
 	int err = 0, fd = open("/sys/kernel/btf/vmlinux", O_RDONLY | O_CLOEXEC);
 
-	*btf = NULL;
-	*len = 0;
+	kb->data = NULL;
+	kb->len = 0;
 	if (fd < 0)
 		return -errno;
 	while (n > 0) {
-		if (*len == cap && array_grow((void **)btf, &cap, cap ? cap * 2 : 8 << 20, 1)) {
+		if (kb->len == cap && array_grow((void **)&kb->data, &cap, cap ? cap * 2 : 8 << 20, 1)) {
 			err = -ENOMEM;
 			break;
 		}
-		n = read(fd, *btf + *len, cap - *len);
+		n = read(fd, kb->data + kb->len, cap - kb->len);
 		if (n < 0 && errno == EINTR)
 			n = 1;
 		else if (n < 0)
 			err = -errno;
 		else
-			*len += n;
+			kb->len += n;
 	}
 	close(fd);
-	if (err) {
-		free(*btf);
-		*btf = NULL;
-	}
+	if (err)
+		kernel_btf__release(kb);
 	return err;
+}
+
+void kernel_btf__release(struct kernel_btf *kb)
+{
+	free(kb->data);
+	kb->data = NULL;
+	kb->len = 0;
+}
+
+void kernel_btf__find(const struct kernel_btf *kb, const char *const names[], bool found[], size_t nr)
+{
+	char key[128];
+
+	for (size_t i = 0; i < nr; i++) {
+		int klen = snprintf(key, sizeof(key), "%c%s%c", 0, names[i], 0);
+
+		found[i] = kb->data && klen < (int)sizeof(key) && memmem(kb->data, kb->len, key, klen);
+	}
 }
 
 int kernel_btf__has(const char *const names[], bool found[], size_t nr)
 {
-	size_t len, i;
-	char *btf, key[128];
-	int err;
+	struct kernel_btf kb;
+	int err = kernel_btf__read(&kb);
 
-	memset(found, 0, nr * sizeof(*found));
-	err = read_btf(&btf, &len);
-	for (i = 0; !err && i < nr; i++) {
-		int klen = snprintf(key, sizeof(key), "%c%s%c", 0, names[i], 0);
-
-		found[i] = klen < (int)sizeof(key) && memmem(btf, len, key, klen);
-	}
-	free(btf);
+	kernel_btf__find(&kb, names, found, nr);
+	kernel_btf__release(&kb);
 	return err;
 }
 
@@ -97,48 +105,36 @@ static long type_extra(const struct btf_type *t)
 	}
 }
 
-int kernel_btf__func_id(const char *name)
+int kernel_btf__func_id(const struct kernel_btf *kb, const char *name)
 {
-	const struct btf_header *h;
-	const char *strs, *at;
-	size_t len, off, name_len = strlen(name);
+	const char *btf = kb->data, *strs, *at;
+	const struct btf_header *h = (const struct btf_header *)btf;
+	size_t len = kb->len, off, name_len = strlen(name);
 	__u32 id, name_off;
-	char *btf;
-	int err = read_btf(&btf, &len);
 
-	if (err)
-		return err;
-	err = -ENOENT;
-	h = (const struct btf_header *)btf;
+	if (!btf)
+		return -ENOENT;
 	if (len < sizeof(*h) || h->magic != BTF_MAGIC || (size_t)h->hdr_len + h->str_off + h->str_len > len ||
-	    (size_t)h->hdr_len + h->type_off + h->type_len > len) {
-		err = -EINVAL;
-		goto out;
-	}
+	    (size_t)h->hdr_len + h->type_off + h->type_len > len)
+		return -EINVAL;
 	/* The string section holds each name once (BTF is deduplicated). */
 	strs = btf + h->hdr_len + h->str_off;
 	for (at = strs; (at = memmem(at, h->str_len - (at - strs), name, name_len + 1)); at++)
 		if (at == strs || at[-1] == '\0')
 			break;
 	if (!at)
-		goto out;
+		return -ENOENT;
 	name_off = at - strs;
 	/* Type ids count from 1, in the order of the type section. */
 	for (off = 0, id = 1; off + sizeof(struct btf_type) <= h->type_len; id++) {
 		const struct btf_type *t = (const void *)(btf + h->hdr_len + h->type_off + off);
 		long extra = type_extra(t);
 
-		if (extra < 0) {
-			err = -EINVAL;
-			break;
-		}
-		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && t->name_off == name_off) {
-			err = id;
-			break;
-		}
+		if (extra < 0)
+			return -EINVAL;
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC && t->name_off == name_off)
+			return id;
 		off += sizeof(*t) + extra;
 	}
-out:
-	free(btf);
-	return err;
+	return -ENOENT;
 }

@@ -87,9 +87,9 @@ static int probe_tp_btf(void)
 	return err == -E2BIG ? 0 : err;
 }
 
-int preflight__probe_fentry(void)
+int preflight__probe_fentry(const struct kernel_btf *kb)
 {
-	int id = kernel_btf__func_id(DEPS_HOOK_OPEN_FUNC), fd;
+	int id = kernel_btf__func_id(kb, DEPS_HOOK_OPEN_FUNC), fd;
 
 	if (id < 0)
 		return id;
@@ -165,9 +165,15 @@ void preflight__print_features(FILE *out)
 	struct utsname u;
 
 	bool may_load = bpf_privileged() > 0;
-	int fentry = may_load ? preflight__probe_fentry() : -EPERM;
+	struct kernel_btf kb;
+	int fentry = -EPERM;
 	char line[256];
 
+	if (may_load) {
+		kernel_btf__read(&kb); /* unreadable: the probe says ENOENT */
+		fentry = preflight__probe_fentry(&kb);
+		kernel_btf__release(&kb);
+	}
 	probe_kernel(&f, &u, may_load);
 	kernel_reqs__print(out, &f);
 	deps_hook__describe(line, sizeof(line), deps_hook__choose(fentry), fentry, may_load);
