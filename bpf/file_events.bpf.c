@@ -56,10 +56,12 @@ char LICENSE[] SEC("license") __weak = "GPL";
 #define NR_renameat2 316
 #define NR_openat2 437
 
-/* The kernel's FMODE_WRITE, FMODE_EXEC and FMODE_PATH (O_PATH: no I/O at all), and S_IFMT/S_IFREG. */
+/* The kernel's FMODE_WRITE and FMODE_PATH (O_PATH: no I/O at all), and S_IFMT/S_IFREG. */
 #define BB_FMODE_WRITE 0x2
-#define BB_FMODE_EXEC 0x20
 #define BB_FMODE_PATH 0x4000
+/* An exec's open: __FMODE_EXEC in f_flags up to 6.1 at least (no O_ flag
+ * has that bit), FMODE_EXEC in f_mode where later kernels keep it. */
+#define BB_FMODE_EXEC 0x20
 #define BB_S_IFMT 00170000
 #define BB_S_IFREG 0100000
 
@@ -166,7 +168,7 @@ static __always_inline void on_open(__u32 pid, __u32 tgid, struct file *f)
 	inode = BPF_CORE_READ(f, f_inode);
 	/* An exec opens its image through do_filp_open too; the syscall hook
 	 * never sees that, and user space matches an exec by its file name. */
-	if (mode & (BB_FMODE_PATH | BB_FMODE_EXEC))
+	if ((mode & (BB_FMODE_PATH | BB_FMODE_EXEC)) || (BPF_CORE_READ(f, f_flags) & BB_FMODE_EXEC))
 		return;
 	write = mode & BB_FMODE_WRITE;
 	count_open(tgid, write);
