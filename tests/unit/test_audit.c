@@ -390,6 +390,7 @@ Test(audit, json_schema_is_stable)
 		{ "what_if", json_type_null }, /* no build graph here */
 		{ "start_waits", json_type_null }, /* --deps=off: not recorded */
 		{ "races", json_type_null },	   /* no build graph */
+		{ "deps_hook", json_type_null },   /* a recording that did not say */
 	};
 	struct build b;
 	const struct audit *a;
@@ -655,6 +656,7 @@ Test(audit_answers, a_build_with_both_cpus_is_not_starved)
 /* Without a build graph, "speed up?" says what --deps=on gives and, by the recording's hook, what it costs. */
 Test(audit_answers, the_timing_estimate_says_what_deps_on_costs_here)
 {
+	struct json_object *o;
 	struct build b;
 	char *text;
 
@@ -664,6 +666,9 @@ Test(audit_answers, the_timing_estimate_says_what_deps_on_costs_here)
 	cr_assert(strstr(text, "  --deps=on: the real critical path; here (no fentry) syscall-heavy work ran 1.08x "
 			       "slower\n") != NULL, "%s", text);
 	free(text);
+	o = audit_json__new(&b.a, b.m);
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(o, "deps_hook")), "syscall"));
+	json_object_put(o);
 	b.a.deps_hook = DEPS_HOOK_FENTRY;
 	text = answers(&b);
 	cr_assert(strstr(text, "  --deps=on: the real critical path (fentry on this kernel: only the build's opens "

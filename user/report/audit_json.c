@@ -674,7 +674,9 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "io", new_io(a, m)) ?:
 	      (a->whatif.known ? json_put(o, "what_if", new_what_if(a)) : json_put_null(o, "what_if")) ?:
 	      (a->starts ? json_put(o, "start_waits", new_start_waits(a->starts)) : json_put_null(o, "start_waits")) ?:
-	      (a->graph ? json_put(o, "races", new_races(a, m)) : json_put_null(o, "races"));
+	      (a->graph ? json_put(o, "races", new_races(a, m)) : json_put_null(o, "races")) ?:
+	      (deps_hook_name(a->deps_hook) ? json_put_str(o, "deps_hook", deps_hook_name(a->deps_hook))
+					    : json_put_null(o, "deps_hook"));
 	return json_done(o, err);
 }
 
