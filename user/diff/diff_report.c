@@ -10,6 +10,7 @@
 #include "diff/diff_format.h"
 #include "diff/diff_report.h"
 #include "model/proc_name.h"
+#include "util/md_escape.h"
 #include "util/term_escape.h"
 
 #define MAX_CELLS 5
@@ -36,19 +37,7 @@ static void heading(struct style *st, const char *title)
 /* A cell from the build (a step name): escaped for the terminal, or for a Markdown table. */
 static const char *clean_cell(const struct style *st, const char *raw, char *buf, size_t size)
 {
-	size_t i, o = 0;
-
-	if (!st->markdown)
-		return term_escape(raw, buf, size);
-	for (i = 0; raw[i] && o + 3 < size; i++) {
-		char c = raw[i];
-
-		if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>')
-			buf[o++] = '\\';
-		buf[o++] = (unsigned char)c < 0x20 ? '?' : c;
-	}
-	buf[o] = '\0';
-	return buf;
+	return st->markdown ? md_escape_cell(raw, buf, size) : term_escape(raw, buf, size);
 }
 
 /* A table row; the first row after a heading is the table's header. */
