@@ -14,6 +14,11 @@
 #include "model/model.h"
 #include "model/trace_layout.h"
 
+/* The picture's width, and where its time axis starts and ends (px): a chart drawn under it lines up. */
+#define SVG_WIDTH 1600
+#define SVG_MARGIN_L 64 /* a gutter for the lanes' names and the strip's scale */
+#define SVG_MARGIN_R 20
+
 /*
  * Writes the SVG of tl's model, drawn where the trace draws each process
  * (tl, borrowed), to out: 0, or -errno (-EIO for a stream error).  s may

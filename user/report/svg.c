@@ -14,12 +14,13 @@
 #include <unistd.h>
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
+#include "report/report_tables.h"
 #include "report/svg.h"
 #include "report/svg_draw.h"
 
-#define WIDTH 1600
-#define MARGIN_L 64 /* a gutter for the lanes' names and the strip's scale */
-#define MARGIN_R 20
+#define WIDTH SVG_WIDTH
+#define MARGIN_L SVG_MARGIN_L
+#define MARGIN_R SVG_MARGIN_R
 #define PLOT_W (WIDTH - MARGIN_L - MARGIN_R)
 #define HEADER_H 64
 #define PHASE_LABEL_H 16 /* the serial phases' labels, above the strip */
@@ -33,6 +34,14 @@
 #define CHAR_W 6.2
 /* Processes narrower than this (px) are not drawn: they would not show. */
 #define MIN_DRAW_W 0.25
+/*
+ * At most this many processes are drawn: past it (a kernel-sized build)
+ * the narrowest are folded, a few pixels or less each, and the header says
+ * how many; the trace has every one.  Bounds the picture's size.
+ */
+#define SVG_PROCS_MAX 6000
+/* A process's command line in its tooltip is cut to this many bytes. */
+#define TIP_ARGV_MAX 200
 
 /* One colour per program among those with most CPU time; the rest grey.
  * None is the strip's blue, orange or dark grey: a program is not a state. */
@@ -50,11 +59,53 @@ struct canvas {
 	FILE *out;
 	struct svg_frame f; /* the whole plot's width */
 	int lanes_y, lane_h, strip_y, total_h;
+	bool *folded;	  /* per process: left out by the fold; NULL: none is */
+	size_t nr_folded;
+	double folded_w;  /* px: the widest process folded */
 };
 
 static double x_of(const struct canvas *cv, __u64 ts)
 {
 	return svg_frame__x(&cv->f, ts);
+}
+
+struct proc_width {
+	double w;
+	size_t proc;
+};
+
+/* Widest first; among equals the earlier process (model order: deterministic). */
+static int by_width_desc(const void *x, const void *y)
+{
+	const struct proc_width *a = x, *b = y;
+
+	if (a->w != b->w)
+		return (a->w < b->w) - (a->w > b->w);
+	return (a->proc > b->proc) - (a->proc < b->proc);
+}
+
+/* Sets cv->folded so that at most SVG_PROCS_MAX processes of MIN_DRAW_W or more are drawn: the widest. */
+static void fold_narrow(struct canvas *cv, const struct trace_layout *tl)
+{
+	const struct model *m = tl->m;
+	struct proc_width *w = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*w));
+	size_t i, n = 0;
+
+	if (!w)
+		return; /* drawn unfolded: bigger, still right */
+	for (i = 0; i < m->nr_procs; i++) {
+		w[n].proc = i;
+		w[n].w = svg_frame__x(&cv->f, tl->procs[i].end_ns) - svg_frame__x(&cv->f, tl->procs[i].start_ns);
+		n += w[n].w >= MIN_DRAW_W;
+	}
+	if (n > SVG_PROCS_MAX && (cv->folded = calloc(m->nr_procs, sizeof(*cv->folded)))) {
+		qsort(w, n, sizeof(*w), by_width_desc);
+		for (i = SVG_PROCS_MAX; i < n; i++)
+			cv->folded[w[i].proc] = true;
+		cv->nr_folded = n - SVG_PROCS_MAX;
+		cv->folded_w = w[SVG_PROCS_MAX].w;
+	}
+	free(w);
 }
 
 /* a->programs is sorted by CPU time: the first NR_COLOURS get their own. */
@@ -96,12 +147,8 @@ static void put_legend(struct canvas *cv, const struct audit *a, int y)
 
 static void put_header(struct canvas *cv, const struct audit *a, const struct model *m)
 {
-	const struct proc_instance *root = m->root >= 0 ? &m->procs[m->root] : NULL;
-	char *cmd = NULL;
-
 	/* The command as typed, not the short span name ("make", not "make -j8"). */
-	if (root && root->nr_execs)
-		cmd = argv_display_name(root->execs[0].argv, root->execs[0].argc, 120);
+	char *cmd = report_command__text(m, 120);
 
 	fputs("<text x=\"20\" y=\"24\" class=\"h\">buildbpf: ", cv->out);
 	svg_draw__text(cv->out, cmd ? cmd : "?");
@@ -114,6 +161,9 @@ static void put_header(struct canvas *cv, const struct audit *a, const struct mo
 			a->par->peak_running, a->nr_phases, a->nr_phases == 1 ? "" : "s");
 	if (a->lost_events)
 		fprintf(cv->out, "; %llu EVENTS LOST", (unsigned long long)a->lost_events);
+	if (cv->nr_folded)
+		fprintf(cv->out, "; %zu processes of %.1f px or less not drawn (the trace has them)", cv->nr_folded,
+			cv->folded_w);
 	fputs("</text>\n", cv->out);
 }
 
@@ -173,6 +223,37 @@ static void put_lane_labels(struct canvas *cv, const struct trace_layout *tl)
 }
 
 /*
+ * A process's tooltip: its name and pid, times, CPU and peak memory, its
+ * command line, and why it started when it did (--deps=on).
+ */
+static void put_tip(struct canvas *cv, const struct audit *a, const struct trace_layout *tl, size_t i,
+		    const char *name)
+{
+	const struct model *m = tl->m;
+	const struct proc_instance *p = &m->procs[i];
+	const struct proc_layout *pl = &tl->procs[i];
+	const struct exec_image *img = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+	const struct start_cause *sc = a->starts && a->starts->procs && i < a->starts->nr_procs ?
+					       &a->starts->procs[i] : NULL;
+	char why[256], *argv = img ? argv_display_name(img->argv, img->argc, TIP_ARGV_MAX) : NULL;
+
+	svg_draw__text(cv->out, name ? name : p->comm);
+	fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU", p->pid, (pl->start_ns - cv->f.start_ns) / 1e9,
+		(pl->end_ns - cv->f.start_ns) / 1e9, (p->utime_ns + p->stime_ns) / 1e9);
+	if (p->peak_rss_kb)
+		fprintf(cv->out, ", peak %.1f MiB", p->peak_rss_kb / 1024.0);
+	if (argv) {
+		fputs("\n$ ", cv->out);
+		svg_draw__text(cv->out, argv);
+	}
+	if (sc && sc->wait != START_UNKNOWN) {
+		fputs("\nstarted after: ", cv->out);
+		svg_draw__text(cv->out, start_cause__text(sc, m, why, sizeof(why)));
+	}
+	free(argv);
+}
+
+/*
  * Each process where the trace has it: its lane's row, its span (in ns:
  * sub-pixel), inset within the slice around it so that every level shows as
  * a frame (drawn after it: the model lists a parent before its children).
@@ -203,7 +284,7 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 		int inset = (depth ? depth[i] : 0) * NEST_INSET, h;
 		int y = cv->lanes_y + (int)pl->row * cv->lane_h;
 
-		if (w < MIN_DRAW_W)
+		if (w < MIN_DRAW_W || (cv->folded && cv->folded[i]))
 			continue;
 		/* The deepest levels share the thinnest band the lane allows. */
 		if (inset > cv->lane_h - 1 - LANE_H_MIN)
@@ -212,10 +293,8 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 		name = proc_display_name(m, p);
 		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" fill=\"%s\" class=\"n\"><title>",
 			x, y + inset, w, h, colour_of(a, proc_program(p)));
-		svg_draw__text(cv->out, name ? name : p->comm);
-		fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU</title></rect>\n", p->pid,
-			(pl->start_ns - cv->f.start_ns) / 1e9, (pl->end_ns - cv->f.start_ns) / 1e9,
-			(p->utime_ns + p->stime_ns) / 1e9);
+		put_tip(cv, a, tl, i, name);
+		fputs("</title></rect>\n", cv->out);
 		/* A label only where it fits and no slice inside covers it: a cut name would mislead. */
 		free_w = first_inside && first_inside[i] ? x_of(cv, first_inside[i]) - x : w;
 		fit = free_w > 4 ? (size_t)((free_w - 4) / CHAR_W) : 0;
@@ -291,6 +370,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	cv.strip_y = HEADER_H + AXIS_H + PHASE_LABEL_H;
 	cv.lanes_y = cv.strip_y + STRIP_H + 22; /* room for the strip's legend */
 	cv.total_h = cv.lanes_y + (int)lanes * cv.lane_h + 10 + LEGEND_H;
+	fold_narrow(&cv, tl);
 
 	svg_draw__begin(out, WIDTH, cv.total_h);
 	put_header(&cv, a, m);
@@ -304,6 +384,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	put_phases(&cv, a, m);
 	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
 	fputs("</svg>\n", out);
+	free(cv.folded);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The page (--html) and the summary (--markdown) of a synthetic build
+ * whose names are hostile: markup, quotes, Markdown's table and link
+ * characters.  Nothing of the build may become markup or end a cell; the
+ * Markdown stays under its bound; a kernel-sized build's picture is
+ * folded; the trace link is relative and encoded.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "audit/audit.h"
+#include "model/lanes.h"
+#include "model/model.h"
+#include "model/trace_layout.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
+#include "util/href.h"
+#include "util/md_escape.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define T0 (1000 * MS)
+#define MAKE_PID 100
+#define EVIL "<script>alert(1)</script>|x|\"q\"&amp;[l](x)`b`"
+
+struct page_build {
+	struct model *m;
+	struct trace_layout *tl;
+	struct audit a;
+};
+
+/*
+ * make and n compiles started 1 ms apart, each running 5 to 54 ms (so
+ * they overlap, on many lanes, and differ in width), each compiling a
+ * source named EVIL, k, then '|' up to name_len.
+ */
+static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
+{
+	static const char *const make_argv[] = { "make", "-j1", NULL };
+	struct audit_input in = { .nr_cpus = 2 };
+	char *name = malloc(name_len + 32);
+	const char *argv[3] = { "cc1", NULL, NULL };
+	__u32 k, pid;
+
+	cr_assert(not(eq(ptr, name, NULL)));
+	memset(b, 0, sizeof(*b));
+	b->m = model__new(MAKE_PID, T0);
+	cr_assert(not(eq(ptr, b->m, NULL)));
+	synth_exec(b->m, T0, MAKE_PID, 1, "/usr/bin/make", make_argv);
+	for (k = 0; k < n; k++) {
+		pid = 1000 + k;
+		snprintf(name, name_len + 32, "%s%u", EVIL, k);
+		while (strlen(name) < name_len)
+			strcat(name, "|");
+		strcat(name, ".c"); /* an input: the step is named after it */
+		argv[1] = name;
+		synth_fork(b->m, T0 + k * MS, MAKE_PID, pid, pid, false);
+		synth_exec(b->m, T0 + k * MS, pid, MAKE_PID, "/usr/lib/gcc/cc1", argv);
+		synth_exit_acct(b->m, T0 + (k + 5 + k % 50) * MS, pid, 0, MS / 2, 0, MS / 2, 100);
+	}
+	synth_exit_acct(b->m, T0 + (n + 60) * MS, MAKE_PID, 0, 0, 0, 0, 1000);
+	cr_assert(eq(int, model__finish(b->m, T0 + (n + 60) * MS), 0));
+	lanes__assign_model(b->m);
+	b->tl = trace_layout__new(b->m);
+	cr_assert(not(eq(ptr, b->tl, NULL)));
+	in.cmd_argv = b->m->procs[b->m->root].execs[0].argv;
+	in.cmd_argc = b->m->procs[b->m->root].execs[0].argc;
+	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
+	free(name);
+}
+
+static void page_build_free(struct page_build *b)
+{
+	audit__free(&b->a);
+	trace_layout__free(b->tl);
+	model__free(b->m);
+}
+
+static char *html_of(struct page_build *b, const char *href)
+{
+	const struct html_build hb = { .a = &b->a, .tl = b->tl, .trace_href = href };
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(int, html_report__write(out, &hb), 0));
+	cr_assert(eq(int, fclose(out), 0));
+	return text;
+}
+
+static char *markdown_of(struct page_build *b, size_t max)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(int, markdown_report__write_max(out, &b->a, b->m, max), 0));
+	cr_assert(eq(int, fclose(out), 0));
+	return text;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (hay = strstr(hay, needle); hay; hay = strstr(hay + 1, needle))
+		n++;
+	return n;
+}
+
+Test(html_report, names_from_the_build_never_become_markup)
+{
+	struct page_build b;
+	char *page;
+
+	page_build_init(&b, 12, 0);
+	page = html_of(&b, "t.json");
+	/* One script element, ours, at the end: the build's "<script>" is text. */
+	cr_assert(eq(sz, count(page, "<script"), 1), "a <script> from the build got through");
+	cr_assert(not(eq(ptr, strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"), NULL)));
+	cr_assert(eq(ptr, strstr(page, "\"q\""), NULL), "a quote from the build was not escaped");
+	/* Nothing fetched: no src= and no link to anything but the trace. */
+	cr_assert(eq(ptr, strstr(page, " src="), NULL));
+	cr_assert(eq(sz, count(page, "href="), 1));
+	cr_assert(not(eq(ptr, strstr(page, "default-src 'none'"), NULL)));
+	cr_assert(not(eq(ptr, strstr(page, "<section id=\"critical-path\">"), NULL)));
+	cr_assert(not(eq(ptr, strstr(page, "<section id=\"top-rss\">"), NULL)));
+	free(page);
+	page_build_free(&b);
+}
+
+/* Pipes outside backslash escapes: one per cell border. */
+static size_t cell_borders(const char *line, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		if (line[i] == '\\')
+			i++;
+		else if (line[i] == '|')
+			n++;
+	}
+	return n;
+}
+
+Test(html_report, markdown_tables_keep_their_shape)
+{
+	struct page_build b;
+	const char *line, *nl;
+	size_t header_borders = 0, rows = 0;
+	char *md, *tables;
+
+	page_build_init(&b, 12, 0);
+	md = markdown_of(&b, MARKDOWN_REPORT_MAX);
+	/* Past the answers' fenced block (literal text), nothing of the build is markup. */
+	tables = strstr(md, "\n```\n");
+	cr_assert(not(eq(ptr, tables, NULL)));
+	cr_assert(eq(ptr, strstr(tables, "<script>"), NULL));
+	cr_assert(eq(ptr, strstr(tables, "[l](x)"), NULL), "a link from the build was not escaped");
+	cr_assert(not(eq(ptr, strstr(tables, "\\<script\\>alert(1)\\</script\\>"), NULL)));
+	/* Every row of a table has as many borders as its header. */
+	for (line = md; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		if (*line != '|') {
+			header_borders = 0;
+			continue;
+		}
+		if (!header_borders) {
+			header_borders = cell_borders(line, nl - line);
+			continue;
+		}
+		cr_assert(eq(sz, cell_borders(line, nl - line), header_borders), "row: %.*s", (int)(nl - line), line);
+		rows++;
+	}
+	cr_assert(not(eq(sz, rows, 0)));
+	free(md);
+	page_build_free(&b);
+}
+
+Test(html_report, markdown_stays_under_its_bound)
+{
+	struct page_build b;
+	char *md;
+
+	/* Long names, most of their bytes escaped: the tables overflow a small bound. */
+	page_build_init(&b, 200, 400);
+	md = markdown_of(&b, MARKDOWN_REPORT_MAX);
+	cr_assert(lt(sz, strlen(md), (size_t)MARKDOWN_REPORT_MAX));
+	free(md);
+	md = markdown_of(&b, 3000);
+	cr_assert(lt(sz, strlen(md), (size_t)3000), "%zu characters", strlen(md));
+	cr_assert(not(eq(ptr, strstr(md, "left out to stay under 3000 characters"), NULL)), "%s", md);
+	/* The answers come first and are always kept. */
+	cr_assert(not(eq(ptr, strstr(md, "parallel?"), NULL)));
+	free(md);
+	page_build_free(&b);
+}
+
+Test(html_report, a_kernel_sized_build_is_folded_and_says_so)
+{
+	struct page_build b;
+	char *page;
+	size_t drawn;
+
+	page_build_init(&b, 9000, 0);
+	page = html_of(&b, NULL);
+	drawn = count(page, "class=\"n\"");
+	cr_assert(le(sz, drawn, 6000), "%zu processes drawn", drawn);
+	cr_assert(ge(sz, drawn, 1000), "%zu processes drawn", drawn);
+	cr_assert(not(eq(ptr, strstr(page, "not drawn (the trace has them)"), NULL)));
+	cr_assert(eq(sz, drawn, 6000), "the 6000 widest, make among them");
+	cr_assert(not(eq(ptr, strstr(page, "No JSON trace was written"), NULL)));
+	free(page);
+	page_build_free(&b);
+}
+
+Test(html_report, markdown_cells_escape_what_github_renders)
+{
+	char buf[128];
+
+	cr_assert(eq(str, (char *)md_escape_cell("a|b<i>[x](y)&amp;\n", buf, sizeof(buf)),
+		     "a\\|b\\<i\\>\\[x\\](y)\\&amp;?"));
+	/* Cut, never past the buffer, never half an escape. */
+	cr_assert(eq(str, (char *)md_escape_cell("||||||||", buf, 8), "\\|\\|\\|"));
+}
+
+Test(html_report, trace_link_is_relative_and_encoded)
+{
+	char dir[] = "/tmp/bb-href-XXXXXX", sub[64], from[128], to[128];
+	char *href;
+
+	cr_assert(not(eq(ptr, mkdtemp(dir), NULL)));
+	snprintf(sub, sizeof(sub), "%s/a b", dir);
+	cr_assert(eq(int, mkdir(sub, 0700), 0));
+	snprintf(from, sizeof(from), "%s/page.html", sub);
+	snprintf(to, sizeof(to), "%s/t\"<>.json", dir);
+	href = href_relative(from, to);
+	cr_assert(eq(str, href, "../t%22%3C%3E.json"));
+	free(href);
+	href = href_relative(to, from);
+	cr_assert(eq(str, href, "a%20b/page.html"));
+	free(href);
+	href = href_relative(from, from);
+	cr_assert(eq(str, href, "page.html"));
+	free(href);
+	rmdir(sub);
+	rmdir(dir);
+}
