@@ -43,6 +43,8 @@ struct cli_opts {
 	const char *keep_log; /* trace: also keep the event log here */
 	const char *summary_json; /* --summary-json: the audit as JSON; NULL: none */
 	const char *svg;	  /* --svg: the build drawn; NULL: none */
+	const char *html;	  /* --html: the build (diff: both) on one page; NULL: none */
+	const char *markdown;	  /* --markdown: the build's summary for CI (not diff's: diff_markdown); NULL: none */
 	bool force;
 	const char *user;
 	bool keep_root;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The files one run writes (the trace, --summary-json, --svg; for diff its
- * --json, --markdown and --svg) and the policy when one cannot be written:
+ * The files one run writes (the trace, --summary-json, --svg, --html,
+ * --markdown; for diff its --json, --markdown, --svg and --html) and the policy when one cannot be written:
  * all are checked before the work starts (the build, the conversion, the
  * comparison), written after it; a file that appeared meanwhile is never
  * overwritten (the finished temporary file is kept and named), and the
@@ -18,13 +18,21 @@
 #include "report/chrome_trace.h"
 
 /* diff's reports, in the order they are written. */
-enum run_diff_report { RUN_DIFF_JSON, RUN_DIFF_MARKDOWN, RUN_DIFF_SVG, RUN_DIFF_NR };
+enum run_diff_report { RUN_DIFF_JSON, RUN_DIFF_MARKDOWN, RUN_DIFF_SVG, RUN_DIFF_HTML, RUN_DIFF_NR };
+/* A build's side outputs, besides its trace. */
+enum run_side_output { RUN_SIDE_SUMMARY, RUN_SIDE_SVG, RUN_SIDE_HTML, RUN_SIDE_MARKDOWN, RUN_SIDE_NR };
+
+/* Before run_outputs__prepare(): nothing open, safe to free. */
+#define RUN_OUTPUTS_INIT                                                                          \
+	{                                                                                         \
+		.trace = { .fd = -1 }, .side = { [0 ... RUN_SIDE_NR - 1] = { .fd = -1 } },        \
+		.diff = { [0 ... RUN_DIFF_NR - 1] = { .fd = -1 } }                                \
+	}
 
 struct run_outputs {
-	struct output trace;	    /* -o; fd -1 when no trace is written */
-	struct output summary_json; /* --summary-json; fd -1 when not asked */
-	struct output svg;	    /* --svg; fd -1 when not asked */
-	char *trace_elsewhere;	    /* where the trace is when not at -o */
+	struct output trace;		   /* -o; fd -1 when no trace is written */
+	struct output side[RUN_SIDE_NR];   /* --summary-json, --svg, --html, --markdown; fd -1 when not asked */
+	char *trace_elsewhere;		   /* where the trace is when not at -o */
 	struct output diff[RUN_DIFF_NR]; /* diff's reports; fd -1 when not asked or on stdout */
 	bool diff_stdout[RUN_DIFF_NR];	 /* "-": written to stdout */
 	const char *writer; /* spec's, for the errors after the work (the final rename) */
@@ -32,7 +40,8 @@ struct run_outputs {
 
 /* Paths the user asked for (NULL: not asked). */
 struct run_outputs_spec {
-	const char *trace, *summary_json, *svg;
+	const char *trace;
+	const char *side[RUN_SIDE_NR];
 	const char *diff[RUN_DIFF_NR]; /* diff's reports; "-": stdout */
 	bool force; /* replace existing files */
 	const char *writer; /* the user buildbpf left root for, or NULL (output__prepare()) */
@@ -51,8 +60,13 @@ const char *run_outputs__write_trace(struct run_outputs *o, const struct model *
 /* convert --add: the trace of several hosts (chrome_trace__write_parts()); never saved elsewhere. */
 const char *run_outputs__write_parts(struct run_outputs *o, const struct trace_part *parts, size_t n,
 				     const struct trace_link *links, size_t nr_links, struct json_object *extra);
-/* Writes --summary-json and --svg; a missing audit (a) writes none.  Never fails the run. */
-void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp);
+/*
+ * Writes the side outputs; a missing audit (a) writes none.  trace_path:
+ * where the JSON trace is (the HTML links to it), NULL: none.  Never fails
+ * the run.
+ */
+void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp,
+			     const char *trace_path);
 /*
  * Writes diff's reports.  Unlike a build's side outputs, a report that
  * cannot be written is an error: the comparison is all diff makes.  0, or

@@ -233,6 +233,30 @@ Test(cli, record_convert_and_report)
 	cr_assert(p.opts.keep_root);
 	done(&p);
 
+	/* The page and the summary: from a build, convert and report; never from record, never one file for two. */
+	p = parse((const char *[]){ "report", "b.bbl", "--html", "b.html", "--markdown", "b.md", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(eq(str, (char *)p.opts.html, "b.html"));
+	cr_assert(eq(str, (char *)p.opts.markdown, "b.md"));
+	done(&p);
+	p = parse((const char *[]){ "--html", "b.html", "--markdown", "b.md", "--", "make", NULL });
+	cr_assert(lt(int, 0, p.ret), "%s", p.err);
+	cr_assert(eq(str, (char *)p.opts.html, "b.html"));
+	done(&p);
+	p = parse((const char *[]){ "record", "--markdown", "b.md", "--", "make", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(strstr(p.err, "record writes only the event log (hint: buildbpf convert LOG --markdown FILE)") != NULL,
+		  "%s", p.err);
+	done(&p);
+	p = parse((const char *[]){ "convert", "b.bbl", "-o", "t.json", "--html", "t.json", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(strstr(p.err, "must name different files") != NULL, "%s", p.err);
+	done(&p);
+	p = parse((const char *[]){ "report", "b.bbl", "--html", "", NULL });
+	cr_assert(lt(int, p.ret, 0));
+	cr_assert(strstr(p.err, "--html needs a file name") != NULL, "%s", p.err);
+	done(&p);
+
 	p = parse((const char *[]){ "--log", "k.bbl", "--", "report", NULL });
 	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_TRACE));
@@ -312,7 +336,7 @@ Test(cli, diff_mode_takes_two_recordings_and_its_options)
 {
 	struct parsed p = parse((const char *[]){ "diff", "old.bbl", "--json", "-", "new.bbl", "--markdown", "c.md",
 						  "--svg", "d.svg", "--fail-if", "wall>+10%", "--fail-if",
-						  "program:cc1.cpu>+20%", "-q", "-f", NULL });
+						  "program:cc1.cpu>+20%", "-q", "-f", "--html", "d.html", NULL });
 
 	cr_assert(lt(int, 0, p.ret), "%s", p.err);
 	cr_assert(eq(int, p.opts.mode, CLI_DIFF));
@@ -321,6 +345,7 @@ Test(cli, diff_mode_takes_two_recordings_and_its_options)
 	cr_assert(eq(str, (char *)p.opts.diff_json, "-"));
 	cr_assert(eq(str, (char *)p.opts.diff_markdown, "c.md"));
 	cr_assert(eq(str, (char *)p.opts.svg, "d.svg"));
+	cr_assert(eq(str, (char *)p.opts.html, "d.html"));
 	cr_assert(eq(sz, p.opts.nr_fail_if, 2));
 	cr_assert(eq(str, p.opts.fail_if[1].program, "cc1"));
 	cr_assert(p.opts.quiet && p.opts.force);
@@ -446,7 +471,12 @@ Test(cli, add_takes_other_hosts_recordings_for_convert_only)
 
 	p = parse((const char *const[]){ "convert", "client.bbl", "--add", "w1.bbl", "--svg", "s.svg", NULL });
 	cr_assert_lt(p.ret, 0);
-	cr_assert(strstr(p.err, "--svg and --summary-json draw one host's build") != NULL, "%s", p.err);
+	cr_assert(strstr(p.err, "--svg, --summary-json, --html and --markdown show one host's build") != NULL, "%s",
+		  p.err);
+	done(&p);
+	p = parse((const char *const[]){ "convert", "client.bbl", "--add", "w1.bbl", "--html", "b.html", NULL });
+	cr_assert_lt(p.ret, 0);
+	cr_assert(strstr(p.err, "show one host's build") != NULL, "%s", p.err);
 	done(&p);
 
 	p = parse((const char *const[]){ "convert", "client.bbl", "--add", "", NULL });

@@ -12,19 +12,20 @@ enum {
 	OPT_JSON = 0x100,
 	OPT_MARKDOWN,
 	OPT_SVG,
+	OPT_HTML,
 	OPT_FAIL_IF,
 };
 
 /* Two reports named alike would overwrite each other; two on stdout would mix. */
 static bool same_outputs(const struct cli_opts *opts, FILE *err)
 {
-	const char *names[] = { opts->diff_json, opts->diff_markdown, opts->svg };
+	const char *names[] = { opts->diff_json, opts->diff_markdown, opts->svg, opts->html };
 	size_t i, k, n = sizeof(names) / sizeof(names[0]);
 
 	for (i = 0; i < n; i++)
 		for (k = i + 1; k < n; k++)
 			if (names[i] && names[k] && !strcmp(names[i], names[k])) {
-				fprintf(err, "buildbpf: diff: --json, --markdown and --svg must name different files "
+				fprintf(err, "buildbpf: diff: --json, --markdown, --svg and --html must name different files "
 					     "(at most one may be -, stdout)\n");
 				return true;
 			}
@@ -37,6 +38,7 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 		{ "json", required_argument, NULL, OPT_JSON },
 		{ "markdown", required_argument, NULL, OPT_MARKDOWN },
 		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
 		{ "force", no_argument, NULL, 'f' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -55,12 +57,13 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 		case OPT_JSON:
 		case OPT_MARKDOWN:
 		case OPT_SVG:
+		case OPT_HTML:
 			if (!*optarg) {
 				fprintf(err, "buildbpf: diff: %s needs a file name (- for stdout)\n", argv[optind - 1]);
 				return -EINVAL;
 			}
-			*(c == OPT_JSON ? &opts->diff_json : c == OPT_MARKDOWN ? &opts->diff_markdown : &opts->svg) =
-				optarg;
+			*(c == OPT_JSON ? &opts->diff_json : c == OPT_MARKDOWN ? &opts->diff_markdown
+				: c == OPT_SVG ? &opts->svg : &opts->html) = optarg;
 			break;
 		case OPT_FAIL_IF:
 			if (opts->nr_fail_if >= CLI_FAIL_IF_MAX) {
@@ -88,7 +91,7 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 				term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		default:
-			fprintf(err, "buildbpf: diff: unknown option '%s' (diff takes --json, --markdown, --svg, "
+			fprintf(err, "buildbpf: diff: unknown option '%s' (diff takes --json, --markdown, --svg, --html, "
 				     "--fail-if, -f, -q; see --help)\n",
 				term_escape(optopt ? (char[]){ '-', (char)optopt, '\0' } : argv[optind - 1], esc,
 					    sizeof(esc)));

@@ -37,6 +37,8 @@ enum {
 	OPT_MERGE_MAX_EVENTS,
 	OPT_SUMMARY_JSON,
 	OPT_SVG,
+	OPT_HTML,
+	OPT_MARKDOWN,
 	OPT_DEPS,
 	OPT_ATTACH,
 	OPT_DURATION,
@@ -79,6 +81,8 @@ static const struct run_option run_options[] = {
 	{ { "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS }, ALL },
 	{ { "summary-json", required_argument, NULL, OPT_SUMMARY_JSON }, TRACE | CONVERT | REPORT },
 	{ { "svg", required_argument, NULL, OPT_SVG }, TRACE | CONVERT | REPORT },
+	{ { "html", required_argument, NULL, OPT_HTML }, TRACE | CONVERT | REPORT },
+	{ { "markdown", required_argument, NULL, OPT_MARKDOWN }, TRACE | CONVERT | REPORT },
 	{ { "attach", required_argument, NULL, OPT_ATTACH }, RUNS },
 	{ { "duration", required_argument, NULL, OPT_DURATION }, RUNS },
 	{ { "cgroup", required_argument, NULL, OPT_CGROUP }, RUNS },
@@ -110,6 +114,25 @@ static unsigned modes_of(int val, const char **name)
 			return run_options[i].modes;
 		}
 	return 0;
+}
+
+/* The files besides the trace a build's audit is written to: where each option's value goes. */
+static const char **side_option(struct cli_opts *opts, int c)
+{
+	return c == OPT_SVG ? &opts->svg : c == OPT_HTML ? &opts->html : c == OPT_MARKDOWN ? &opts->markdown
+											: &opts->summary_json;
+}
+
+static const char *side_option_name(int c)
+{
+	return c == OPT_SVG ? "--svg" : c == OPT_HTML ? "--html" : c == OPT_MARKDOWN ? "--markdown" : "--summary-json";
+}
+
+/* The first side output given, by option name; NULL: none. */
+static const char *first_side_output(const struct cli_opts *opts)
+{
+	return opts->svg ? "--svg" : opts->summary_json ? "--summary-json" : opts->html ? "--html"
+	       : opts->markdown ? "--markdown" : NULL;
 }
 
 /* Applies one option (getopt's c and optarg).  > 0 go on, 0 exit now (--help, --version), < 0 said. */
@@ -232,12 +255,13 @@ static int apply_option(struct cli_opts *opts, struct run_parse *st, int c, FILE
 		break;
 	case OPT_SUMMARY_JSON:
 	case OPT_SVG:
+	case OPT_HTML:
+	case OPT_MARKDOWN:
 		if (!*optarg) {
-			fprintf(err, "buildbpf: %s needs a file name\n",
-				c == OPT_SVG ? "--svg" : "--summary-json");
+			fprintf(err, "buildbpf: %s needs a file name\n", side_option_name(c));
 			return -EINVAL;
 		}
-		*(c == OPT_SVG ? &opts->svg : &opts->summary_json) = optarg;
+		*side_option(opts, c) = optarg;
 		break;
 	case OPT_ATTACH:
 	case OPT_FOLLOW:
@@ -311,13 +335,14 @@ static int apply_option(struct cli_opts *opts, struct run_parse *st, int c, FILE
 /* Two outputs named alike would overwrite each other at the end. */
 static bool same_file_names(const struct cli_opts *opts, FILE *err)
 {
-	const char *names[] = { opts->output, opts->summary_json, opts->svg, opts->keep_log };
+	const char *names[] = { opts->output, opts->summary_json, opts->svg, opts->html, opts->markdown, opts->keep_log };
 	size_t i, k, n = sizeof(names) / sizeof(names[0]);
 
 	for (i = 0; i < n; i++)
 		for (k = i + 1; k < n; k++)
 			if (names[i] && names[k] && !strcmp(names[i], names[k])) {
-				fprintf(err, "buildbpf: -o, --summary-json, --svg and --log must name different files\n");
+				fprintf(err, "buildbpf: -o, --summary-json, --svg, --html, --markdown and --log must name "
+					     "different files\n");
 				return false;
 			}
 	return true;
@@ -328,9 +353,9 @@ static int check_common(const struct cli_opts *opts, FILE *err)
 {
 	if (!same_file_names(opts, err))
 		return -EINVAL;
-	if (opts->mode == CLI_RECORD && (opts->summary_json || opts->svg)) {
+	if (opts->mode == CLI_RECORD && first_side_output(opts)) {
 		fprintf(err, "buildbpf: record writes only the event log (hint: buildbpf convert LOG %s FILE)\n",
-			opts->svg ? "--svg" : "--summary-json");
+			first_side_output(opts));
 		return -EINVAL;
 	}
 	if (opts->user && opts->keep_root) {
@@ -342,9 +367,9 @@ static int check_common(const struct cli_opts *opts, FILE *err)
 			     "(buildbpf convert A.bbl --add B.bbl -o t.json)\n");
 		return -EINVAL;
 	}
-	if (opts->nr_add && (opts->svg || opts->summary_json)) {
-		fprintf(err, "buildbpf: convert --add writes one trace of every host; --svg and --summary-json "
-			     "draw one host's build (convert each recording alone for them)\n");
+	if (opts->nr_add && first_side_output(opts)) {
+		fprintf(err, "buildbpf: convert --add writes one trace of every host; --svg, --summary-json, --html "
+			     "and --markdown show one host's build (convert each recording alone for them)\n");
 		return -EINVAL;
 	}
 	return 0;

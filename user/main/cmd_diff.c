@@ -74,7 +74,8 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	struct run_outputs_spec spec = {
 		.diff = { [RUN_DIFF_JSON] = opts->diff_json,
 			  [RUN_DIFF_MARKDOWN] = opts->diff_markdown,
-			  [RUN_DIFF_SVG] = opts->svg },
+			  [RUN_DIFF_SVG] = opts->svg,
+			  [RUN_DIFF_HTML] = opts->html },
 		.force = opts->force,
 		.writer = run_as__user(ra),
 	};

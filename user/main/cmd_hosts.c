@@ -27,7 +27,7 @@ int cmd_convert_hosts(const struct cli_opts *opts, const struct run_as *ra, vola
 {
 	const struct recording_opts ropts = recording_opts__read(opts, stop);
 	struct run_outputs_spec spec = { .trace = opts->output, .force = opts->force, .writer = run_as__user(ra) };
-	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
+	struct run_outputs outs = RUN_OUTPUTS_INIT;
 	static struct host_recordings hr; /* large: recordings of up to 64 hosts */
 	const struct trace_dir no_dir = { .fd = -1 };
 	const struct merge_sources src = merge_sources__of(opts, &no_dir);

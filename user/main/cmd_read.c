@@ -17,14 +17,14 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	const struct recording_opts ropts = recording_opts__read(opts, stop);
 	struct run_outputs_spec spec = {
 		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
-		.summary_json = opts->summary_json,
-		.svg = opts->svg,
+		.side = { [RUN_SIDE_SUMMARY] = opts->summary_json, [RUN_SIDE_SVG] = opts->svg,
+			  [RUN_SIDE_HTML] = opts->html, [RUN_SIDE_MARKDOWN] = opts->markdown },
 		.force = opts->force,
 		.writer = run_as__user(ra),
 	};
 	const struct trace_dir no_dir = { .fd = -1 };
 	const struct merge_sources src = merge_sources__of(opts, &no_dir);
-	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
+	struct run_outputs outs = RUN_OUTPUTS_INIT;
 	struct recording rec = {};
 	struct run_report report;
 	struct trace_meta meta;
@@ -39,7 +39,8 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 		goto cleanup;
 	if (recording__read(&rec, fd, opts->log_path, &ropts))
 		goto check_stop;
-	run_outputs__write_side(&outs, rec.audit, &rec.rp);
+	/* convert: the trace is written next, where -o says; the page links there. */
+	run_outputs__write_side(&outs, rec.audit, &rec.rp, spec.trace);
 	if (opts->mode == CLI_REPORT) {
 		report = recording__report(&rec, replay__exit_code(&rec.rp), NULL, opts->verbose);
 		run_report__print(stdout, &report);

@@ -32,14 +32,14 @@ int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct
 	};
 	struct run_outputs_spec spec = {
 		.trace = opts->output,
-		.summary_json = opts->summary_json,
-		.svg = opts->svg,
+		.side = { [RUN_SIDE_SUMMARY] = opts->summary_json, [RUN_SIDE_SVG] = opts->svg,
+			  [RUN_SIDE_HTML] = opts->html, [RUN_SIDE_MARKDOWN] = opts->markdown },
 		.force = opts->force,
 		.writer = run_as__user(ra),
 	};
 	struct recorder *rec = NULL;
 	struct trace_dir tdir = { .fd = -1 };
-	struct run_outputs outs = { .trace = { .fd = -1 }, .summary_json = { .fd = -1 }, .svg = { .fd = -1 } };
+	struct run_outputs outs = RUN_OUTPUTS_INIT;
 	struct recording recording = {};
 	struct record_result res;
 	struct trace_meta meta;
@@ -92,7 +92,7 @@ int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct
 			goto stopped;
 		recording__meta(&recording, &meta);
 		written = run_outputs__write_trace(&outs, recording.rp.model, &meta, true);
-		run_outputs__write_side(&outs, recording.audit, &recording.rp);
+		run_outputs__write_side(&outs, recording.audit, &recording.rp, written);
 		report = recording__report(&recording, exit_code, written, opts->verbose);
 		if (!opts->quiet)
 			run_report__print(stderr, &report);

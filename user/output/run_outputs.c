@@ -8,31 +8,33 @@
 #include "diff/diff_report.h"
 #include "diff/diff_svg.h"
 #include "output/run_outputs.h"
+#include "diff/diff_html.h"
 #include "report/audit_json.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
 #include "report/svg.h"
+#include "util/href.h"
 #include "util/term_escape.h"
 
 /* What diff's reports are called in messages, and the options that choose them. */
-static const char *const diff_what[RUN_DIFF_NR] = { "JSON diff", "Markdown diff", "SVG diff" };
-static const char *const diff_opt[RUN_DIFF_NR] = { "--json", "--markdown", "--svg" };
+static const char *const diff_what[RUN_DIFF_NR] = { "JSON diff", "Markdown diff", "SVG diff", "HTML diff" };
+static const char *const diff_opt[RUN_DIFF_NR] = { "--json", "--markdown", "--svg", "--html" };
+/* The same for a build's side outputs. */
+static const char *const side_what[RUN_SIDE_NR] = { "summary", "SVG", "HTML report", "Markdown summary" };
+static const char *const side_opt[RUN_SIDE_NR] = { "--summary-json", "--svg", "--html", "--markdown" };
 
 int run_outputs__prepare(struct run_outputs *o, const struct run_outputs_spec *spec)
 {
 	size_t k;
 
-	memset(o, 0, sizeof(*o));
-	o->trace.fd = o->summary_json.fd = o->svg.fd = -1;
-	for (k = 0; k < RUN_DIFF_NR; k++)
-		o->diff[k].fd = -1;
+	*o = (struct run_outputs)RUN_OUTPUTS_INIT;
 	o->writer = spec->writer;
 	if (spec->trace && output__prepare(&o->trace, spec->trace, "trace", "-o", spec->force, spec->writer))
 		goto fail;
-	if (spec->summary_json &&
-	    output__prepare(&o->summary_json, spec->summary_json, "summary", "--summary-json", spec->force,
-			   spec->writer))
-		goto fail;
-	if (spec->svg && output__prepare(&o->svg, spec->svg, "SVG", "--svg", spec->force, spec->writer))
-		goto fail;
+	for (k = 0; k < RUN_SIDE_NR; k++)
+		if (spec->side[k] &&
+		    output__prepare(&o->side[k], spec->side[k], side_what[k], side_opt[k], spec->force, spec->writer))
+			goto fail;
 	for (k = 0; k < RUN_DIFF_NR; k++) {
 		if (!spec->diff[k])
 			continue;
@@ -159,13 +161,75 @@ static void finish_side_output(struct run_outputs *ro, struct output *o, const c
 	}
 }
 
-void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp)
+/*
+ * writer(f, ctx) on a stream over a copy of fd (fd stays open): 0, or
+ * -errno (-EIO for a stream error).
+ */
+static int write_stream(int fd, int (*writer)(FILE *f, const void *ctx), const void *ctx)
 {
-	if (o->summary_json.tmp_path)
-		finish_side_output(o, &o->summary_json, "summary",
-				   a ? audit_json__write(a, rp->model, o->summary_json.fd) : -ENOMEM);
-	if (o->svg.tmp_path)
-		finish_side_output(o, &o->svg, "SVG", a ? svg__write_fd(o->svg.fd, a, rp->layout, rp->sched) : -ENOMEM);
+	int dup_fd = dup(fd), err;
+	FILE *f;
+
+	if (dup_fd < 0)
+		return -errno;
+	f = fdopen(dup_fd, "w");
+	if (!f) {
+		err = -errno;
+		close(dup_fd);
+		return err;
+	}
+	err = writer(f, ctx);
+	if (fflush(f) && !err)
+		err = -EIO;
+	if (fclose(f) && !err)
+		err = -EIO;
+	return err;
+}
+
+/* What the build's page and summary are written from. */
+struct side_ctx {
+	const struct audit *a;
+	const struct replay *rp;
+	const char *trace_href;
+};
+
+static int write_html(FILE *f, const void *ctx)
+{
+	const struct side_ctx *c = ctx;
+	const struct html_build b = { .a = c->a, .tl = c->rp->layout, .s = c->rp->sched, .trace_href = c->trace_href };
+
+	return html_report__write(f, &b);
+}
+
+static int write_markdown(FILE *f, const void *ctx)
+{
+	const struct side_ctx *c = ctx;
+
+	return markdown_report__write(f, c->a, c->rp->model);
+}
+
+void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const struct replay *rp,
+			     const char *trace_path)
+{
+	struct output *side = o->side;
+	/* Resolved now, while both directories exist; a link that cannot be made is left out. */
+	char *href = trace_path && side[RUN_SIDE_HTML].tmp_path ? href_relative(side[RUN_SIDE_HTML].path, trace_path)
+								: NULL;
+	const struct side_ctx ctx = { .a = a, .rp = rp, .trace_href = href };
+
+	if (side[RUN_SIDE_SUMMARY].tmp_path)
+		finish_side_output(o, &side[RUN_SIDE_SUMMARY], side_what[RUN_SIDE_SUMMARY],
+				   a ? audit_json__write(a, rp->model, side[RUN_SIDE_SUMMARY].fd) : -ENOMEM);
+	if (side[RUN_SIDE_SVG].tmp_path)
+		finish_side_output(o, &side[RUN_SIDE_SVG], side_what[RUN_SIDE_SVG],
+				   a ? svg__write_fd(side[RUN_SIDE_SVG].fd, a, rp->layout, rp->sched) : -ENOMEM);
+	if (side[RUN_SIDE_HTML].tmp_path)
+		finish_side_output(o, &side[RUN_SIDE_HTML], side_what[RUN_SIDE_HTML],
+				   a ? write_stream(side[RUN_SIDE_HTML].fd, write_html, &ctx) : -ENOMEM);
+	if (side[RUN_SIDE_MARKDOWN].tmp_path)
+		finish_side_output(o, &side[RUN_SIDE_MARKDOWN], side_what[RUN_SIDE_MARKDOWN],
+				   a ? write_stream(side[RUN_SIDE_MARKDOWN].fd, write_markdown, &ctx) : -ENOMEM);
+	free(href);
 }
 
 /* One of diff's reports to f.  0, or -errno. */
@@ -177,11 +241,25 @@ static int write_diff_report(FILE *f, enum run_diff_report k, const struct diff 
 		err = diff_json__write(d, f);
 	else if (k == RUN_DIFF_MARKDOWN)
 		diff_report__markdown(f, d);
-	else
+	else if (k == RUN_DIFF_SVG)
 		err = diff_svg__write(f, d);
+	else
+		err = diff_html__write(f, d);
 	if (fflush(f) && !err)
 		err = -EIO;
 	return err;
+}
+
+struct diff_ctx {
+	enum run_diff_report k;
+	const struct diff *d;
+};
+
+static int write_diff_file(FILE *f, const void *ctx)
+{
+	const struct diff_ctx *c = ctx;
+
+	return write_diff_report(f, c->k, c->d);
 }
 
 int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
@@ -191,8 +269,8 @@ int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
 
 	for (k = 0; k < RUN_DIFF_NR; k++) {
 		struct output *out = &o->diff[k];
-		FILE *f = NULL;
-		int err, fd;
+		const struct diff_ctx ctx = { .k = k, .d = d };
+		int err;
 
 		if (o->diff_stdout[k]) {
 			err = write_diff_report(stdout, k, d);
@@ -205,14 +283,7 @@ int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
 		}
 		if (!out->tmp_path)
 			continue;
-		fd = dup(out->fd);
-		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		err = f ? write_diff_report(f, k, d) : -errno;
-		if (!f && fd >= 0)
-			close(fd);
-		if (f && fclose(f) && !err)
-			err = -EIO;
-		err = commit(out, diff_what[k], err, true, &kept);
+		err = commit(out, diff_what[k], write_stream(out->fd, write_diff_file, &ctx), true, &kept);
 		free(kept);
 		kept = NULL;
 		if (err < 0) {
@@ -231,11 +302,11 @@ void run_outputs__free(struct run_outputs *o)
 
 	/* What was not committed nor kept is unfinished. */
 	output__discard(&o->trace);
-	output__discard(&o->summary_json);
-	output__discard(&o->svg);
 	output__free(&o->trace);
-	output__free(&o->summary_json);
-	output__free(&o->svg);
+	for (k = 0; k < RUN_SIDE_NR; k++) {
+		output__discard(&o->side[k]);
+		output__free(&o->side[k]);
+	}
 	for (k = 0; k < RUN_DIFF_NR; k++) {
 		output__discard(&o->diff[k]);
 		output__free(&o->diff[k]);
