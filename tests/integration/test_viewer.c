@@ -168,3 +168,62 @@ Test(viewer, an_overlapping_slice_fails_the_check)
 	rc = run_viewer("engine-check.mjs", bad, "", log, sizeof(log));
 	cr_assert(eq(int, rc, 1), "the trace engine check passed a trace with an overlapping slice:\n%s", log);
 }
+
+/*
+ * The --html page of a real make -j2 build with its build graph, opened in
+ * chromium from file://: no console error, nothing fetched, a tooltip per
+ * process, the zoom works, and its tables hold the figures --summary-json
+ * holds (tests/viewer/html-check.cjs).  The --markdown of the same build
+ * is GitHub's size and has its tables; diff --html of the build against
+ * itself renders too.  A screenshot of the page is kept for people.
+ */
+Test(viewer, html_report_renders_the_summary_figures)
+{
+	char page[512], extra[1200], log[16384], png[512];
+	char *cwd, *md;
+	size_t len;
+	FILE *f;
+	int i, rc;
+
+	cr_assert(access(viewer_dir(), R_OK) == 0,
+		  "viewer not installed at %s (make viewer-deps, or BUILDBPF_VIEWER_DIR)", viewer_dir());
+	f = fopen(bb_path(&run, "Makefile"), "w");
+	cr_assert_not_null(f);
+	fprintf(f, "O :=");
+	for (i = 0; i < 8; i++)
+		fprintf(f, " o%d", i);
+	/* Each object reads the one before: a chain the build graph sees. */
+	fprintf(f, "\nall: $(O)\n\t@cat $(O) > all.txt\n"
+		   "o0:\n\t@sleep 0.05; echo 0 > $@\n"
+		   "o%%:\n\t@cat o$$(( $* - 1 )) > $@; sleep 0.0$*\n");
+	for (i = 1; i < 8; i++)
+		fprintf(f, "o%d: o%d\n", i, i - 1);
+	cr_assert_eq(fclose(f), 0);
+
+	bb_run_in(&run, (const char *[]){ "-q", "--deps=on", "-o", "t.json", "--log", "b.bbl", "--summary-json",
+					   "s.json", "--html", "r.html", "--markdown", "r.md", "--", "make", "-j2", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+
+	md = bb_file_text(bb_path(&run, "r.md"), &len);
+	cr_assert_not_null(md);
+	cr_assert(lt(sz, len, (size_t)65536));
+	cr_assert(not(eq(ptr, strstr(md, "### Critical path"), NULL)), "%s", md);
+	cr_assert(not(eq(ptr, strstr(md, "parallel?"), NULL)), "%s", md);
+	free(md);
+
+	cwd = getcwd(NULL, 0);
+	snprintf(png, sizeof(png), "%s/build/html-report-make-j2.png", cwd);
+	free(cwd);
+	snprintf(page, sizeof(page), "%s", bb_path(&run, "r.html"));
+	snprintf(extra, sizeof(extra), "--summary '%s' --screenshot '%s'", bb_path(&run, "s.json"), png);
+	rc = run_viewer("html-check.cjs", page, extra, log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "the page does not show the build as the summary has it:\n%s", log);
+	cr_log_info("html-check: %s", log);
+
+	bb_run_in(&run, (const char *[]){ "diff", "-q", "b.bbl", "b.bbl", "--html", "d.html", NULL }, NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	snprintf(page, sizeof(page), "%s", bb_path(&run, "d.html"));
+	rc = run_viewer("html-check.cjs", page, "", log, sizeof(log));
+	cr_assert(eq(int, rc, 0), "diff's page does not render:\n%s", log);
+}

@@ -247,7 +247,7 @@ static void put_tip(struct canvas *cv, const struct audit *a, const struct trace
 		svg_draw__text(cv->out, argv);
 	}
 	if (sc && sc->wait != START_UNKNOWN) {
-		fputs("\nstarted after: ", cv->out);
+		fputs("\nwaited for: ", cv->out);
 		svg_draw__text(cv->out, start_cause__text(sc, m, why, sizeof(why)));
 	}
 	free(argv);

@@ -1,0 +1,193 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: GPL-2.0
+//
+// buildbpf's HTML report check: opens a page written by --html in Debian's
+// chromium (headless) from file://, as a person opens a CI artifact, and
+// checks what a person would see.
+//
+//   node html-check.cjs PAGE.html [--summary SUMMARY.json] [--screenshot OUT.png]
+//
+// Fails (exit 1) when the page logs a console error or throws, asks for
+// anything but itself (a font, a script, an image, any URL), lacks its
+// answers or timeline, or, with --summary (the same build's --summary-json),
+// when its tables do not hold the summary's figures: wall, CPU, CPUs,
+// utilisation, the top steps by wall, CPU and peak RSS (pid and value), the
+// critical path's steps (pid and time held) and the what-if's predicted
+// walls.  It also hovers a process (the tooltip must name its pid) and
+// zooms the timeline (the picture must widen).  Exit 2: usage, or chromium
+// could not be driven.  Prints a JSON report.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const USAGE = 'usage: html-check.cjs PAGE.html [--summary SUMMARY.json] [--screenshot OUT.png]';
+
+function usage(why) {
+	console.error(`html-check: ${why}\n${USAGE}`);
+	process.exit(2);
+}
+
+function parseArgs(argv) {
+	const opts = { page: null, summary: null, screenshot: null };
+	for (let i = 0; i < argv.length; i++) {
+		const a = argv[i];
+		const value = () => {
+			if (i + 1 >= argv.length) usage(`${a} needs a value`);
+			return argv[++i];
+		};
+		if (a === '--summary') opts.summary = value();
+		else if (a === '--screenshot') opts.screenshot = value();
+		else if (a.startsWith('--')) usage(`unknown option ${a}`);
+		else if (opts.page === null) opts.page = a;
+		else usage(`unexpected argument ${a}`);
+	}
+	if (opts.page === null) usage('no page given');
+	return opts;
+}
+
+// Runs in the page: every table as rows of cell texts, by its section's id.
+function pageState() {
+	const tables = {};
+	for (const sec of document.querySelectorAll('section[id]')) {
+		const t = sec.querySelector('table');
+		if (!t) continue;
+		tables[sec.id] = [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent));
+	}
+	const svg = document.querySelector('.bb-timeline svg');
+	return {
+		tables,
+		answers: (document.querySelector('section[id$="answers"] pre') || {}).textContent || '',
+		tips: svg ? svg.querySelectorAll('[data-tip]').length : 0,
+		titlesLeft: svg ? svg.querySelectorAll('title').length : -1,
+		svgWidth: svg ? svg.getBoundingClientRect().width : 0,
+		scripts: document.scripts.length,
+	};
+}
+
+const sec = (text) => parseFloat(text);
+const near = (a, b, tol) => Math.abs(a - b) <= tol + 1e-9;
+
+// The figures the summary holds and the page must show, each a failure text or nothing.
+function compare(state, sum) {
+	const failures = [];
+	const t = state.tables;
+	const figures = Object.fromEntries((t.figures || []).map((r) => [r[0], r[1]]));
+	const want = (name, got, expect, tol) => {
+		if (got === undefined || !near(got, expect, tol)) failures.push(`${name}: page ${got}, summary ${expect}`);
+	};
+	want('wall', figures.wall && sec(figures.wall), sum.wall_ms / 1000, 0.0006);
+	want('CPU time', figures['CPU time'] && sec(figures['CPU time']), sum.cpu_ms / 1000, 0.0006);
+	want('CPUs', figures.CPUs && Number(figures.CPUs), sum.cpu_count, 0);
+	want('utilisation', figures.utilisation && parseFloat(figures.utilisation), sum.utilisation * 100, 0.051);
+	const tops = [['top-wall', sum.top.wall, 'ms'], ['top-cpu', sum.top.cpu, 'ms'], ['top-rss', sum.top.peak_rss, 'kb']];
+	for (const [id, list, unit] of tops) {
+		const rows = t[id] || [];
+		if (rows.length !== list.length) failures.push(`${id}: ${rows.length} rows, summary ${list.length}`);
+		list.forEach((item, i) => {
+			const row = rows[i] || [];
+			if (Number(row[1]) !== item.pid) failures.push(`${id}[${i}]: pid ${row[1]}, summary ${item.pid}`);
+			if (unit === 'ms') want(`${id}[${i}]`, row[2] && sec(row[2]), item.ms / 1000, 0.0006);
+			else want(`${id}[${i}]`, row[2] && parseFloat(row[2]), item.kb / 1024, 0.051);
+		});
+	}
+	// The path's listed steps: "#" is the summary's position (1-based); held is path_to - path_from.
+	const chain = sum.critical_chain.processes;
+	const pathRows = t['critical-path'] || [];
+	if (!pathRows.length && chain.length) failures.push('critical path: no rows');
+	for (const row of pathRows) {
+		const p = chain[Number(row[0]) - 1];
+		if (!p) {
+			failures.push(`critical path: step ${row[0]} not in the summary`);
+			continue;
+		}
+		if (Number(row[2]) !== p.pid) failures.push(`critical path step ${row[0]}: pid ${row[2]}, summary ${p.pid}`);
+		if (p.path_from_ms !== undefined)
+			want(`critical path step ${row[0]} held`, sec(row[5]), (p.path_to_ms - p.path_from_ms) / 1000, 0.0011);
+	}
+	if (sum.what_if) {
+		const rows = t['what-if'] || [];
+		if (rows.length !== sum.what_if.rows.length) failures.push(`what-if: ${rows.length} rows, summary ${sum.what_if.rows.length}`);
+		sum.what_if.rows.forEach((r, i) => want(`what-if[${i}]`, rows[i] && sec(rows[i][2]), r.wall_ms / 1000, 0.0006));
+	}
+	return failures;
+}
+
+async function main() {
+	const opts = parseArgs(process.argv.slice(2));
+	const pageUrl = 'file://' + path.resolve(opts.page);
+	const report = { page: path.resolve(opts.page), consoleErrors: [], pageErrors: [], requests: [] };
+	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'buildbpf-html-'));
+	let browser;
+	try {
+		browser = await chromium.launchPersistentContext(profile, {
+			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+			headless: true,
+			viewport: { width: 1400, height: 1600 },
+			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync',
+			       '--disable-background-networking', '--disable-component-update'],
+		});
+	} catch (e) {
+		fs.rmSync(profile, { recursive: true, force: true });
+		console.error(`html-check: cannot start chromium: ${e.message.split('\n')[0]}`);
+		process.exit(2);
+	}
+	let code = 1;
+	try {
+		const page = browser.pages()[0] || (await browser.newPage());
+		page.on('console', (m) => { if (m.type() === 'error') report.consoleErrors.push(m.text().slice(0, 200)); });
+		page.on('pageerror', (e) => report.pageErrors.push(e.message.slice(0, 200)));
+		page.on('request', (r) => { if (r.url() !== pageUrl && !r.url().startsWith('data:')) report.requests.push(r.url()); });
+		await page.goto(pageUrl, { waitUntil: 'load' });
+		const before = await page.evaluate(pageState);
+		const failures = [];
+		if (!/parallel\?/.test(before.answers)) failures.push('no answers');
+		if (!before.tips) failures.push('no process in the timeline has a tooltip');
+		if (before.titlesLeft) failures.push(`${before.titlesLeft} <title>s left: a native tooltip would show twice`);
+		if (before.scripts !== 1) failures.push(`${before.scripts} scripts; only the page's own may run`);
+		// Hover the widest process: the tooltip shows its text, which names a pid.
+		const box = await page.evaluate(() => {
+			let best = null, bw = 0;
+			for (const el of document.querySelectorAll('.bb-timeline rect.n[data-tip]')) {
+				const r = el.getBoundingClientRect();
+				if (r.width * r.height > bw && /pid \d+/.test(el.getAttribute('data-tip'))) { bw = r.width * r.height; best = r; }
+			}
+			return best && { x: best.x + best.width / 2, y: best.y + best.height / 2 };
+		});
+		if (box) {
+			await page.mouse.move(box.x, box.y);
+			const tip = await page.evaluate(() => { const t = document.getElementById('bb-tip'); return t.hidden ? '' : t.textContent; });
+			report.tooltip = tip;
+			if (!/pid \d+/.test(tip)) failures.push(`hovering a process shows no tooltip with its pid ('${tip}')`);
+		} else if (before.tips) {
+			failures.push('no process to hover');
+		}
+		if (opts.screenshot) {
+			await page.mouse.move(0, 0);
+			await page.screenshot({ path: opts.screenshot, fullPage: true });
+			report.screenshot = path.resolve(opts.screenshot);
+		}
+		await page.click('.bb-timeline .bb-in');
+		const after = await page.evaluate(pageState);
+		if (!(after.svgWidth > before.svgWidth * 1.5)) failures.push(`zoom in: width ${before.svgWidth} -> ${after.svgWidth}`);
+		if (opts.summary) failures.push(...compare(before, JSON.parse(fs.readFileSync(opts.summary, 'utf8'))));
+		for (const e of report.consoleErrors) failures.push(`console error: ${e}`);
+		for (const e of report.pageErrors) failures.push(`page error: ${e}`);
+		for (const r of report.requests) failures.push(`fetched ${r}`);
+		report.tables = Object.fromEntries(Object.entries(before.tables).map(([k, v]) => [k, v.length]));
+		report.failures = failures;
+		code = failures.length ? 1 : 0;
+	} catch (e) {
+		report.failures = [`could not drive chromium: ${e.message.split('\n')[0]}`];
+		code = 2;
+	} finally {
+		await browser.close().catch(() => {});
+		fs.rmSync(profile, { recursive: true, force: true });
+	}
+	report.ok = code === 0;
+	console.log(JSON.stringify(report, null, 1));
+	process.exit(code);
+}
+
+main();
