@@ -29,9 +29,8 @@
 // is not installable offline; the Performance panel reads the same format.
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch, close } = require('./chromium.cjs');
 
 const USAGE =
 	'usage: devtools-check.cjs TRACE.json [--screenshot OUT.png] [--expect-track REGEX]... [--expect-slices N] ' +
@@ -280,21 +279,8 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const expected = expectation(opts.trace);
 	const report = { trace: path.resolve(opts.trace), expected };
-	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'buildbpf-devtools-'));
-	let browser;
-	try {
-		browser = await chromium.launchPersistentContext(profile, {
-			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-			headless: true,
-			viewport: { width: 1600, height: 900 },
-			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync',
-			       '--disable-background-networking', '--disable-component-update'],
-		});
-	} catch (e) {
-		fs.rmSync(profile, { recursive: true, force: true });
-		console.error(`devtools-check: cannot start chromium: ${e.message.split('\n')[0]}`);
-		process.exit(2);
-	}
+	const chrome = await launch('devtools-check', { width: 1600, height: 900 });
+	const browser = chrome.browser;
 	let code = 1;
 	try {
 		const page = browser.pages()[0] || (await browser.newPage());
@@ -316,8 +302,7 @@ async function main() {
 		report.failures = [`could not drive the viewer: ${e.message.split('\n')[0]}`];
 		code = 2;
 	} finally {
-		await browser.close().catch(() => {});
-		fs.rmSync(profile, { recursive: true, force: true });
+		await close(chrome);
 	}
 	report.ok = code === 0;
 	console.log(JSON.stringify(report, null, 1));

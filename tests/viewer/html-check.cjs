@@ -18,9 +18,8 @@
 // could not be driven.  Prints a JSON report.
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch, close } = require('./chromium.cjs');
 
 const USAGE = 'usage: html-check.cjs PAGE.html [--summary SUMMARY.json] [--screenshot OUT.png]';
 
@@ -118,21 +117,8 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const pageUrl = 'file://' + path.resolve(opts.page);
 	const report = { page: path.resolve(opts.page), consoleErrors: [], pageErrors: [], requests: [] };
-	const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'buildbpf-html-'));
-	let browser;
-	try {
-		browser = await chromium.launchPersistentContext(profile, {
-			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-			headless: true,
-			viewport: { width: 1400, height: 1600 },
-			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync',
-			       '--disable-background-networking', '--disable-component-update'],
-		});
-	} catch (e) {
-		fs.rmSync(profile, { recursive: true, force: true });
-		console.error(`html-check: cannot start chromium: ${e.message.split('\n')[0]}`);
-		process.exit(2);
-	}
+	const chrome = await launch('html-check', { width: 1400, height: 1600 });
+	const browser = chrome.browser;
 	let code = 1;
 	try {
 		const page = browser.pages()[0] || (await browser.newPage());
@@ -182,8 +168,7 @@ async function main() {
 		report.failures = [`could not drive chromium: ${e.message.split('\n')[0]}`];
 		code = 2;
 	} finally {
-		await browser.close().catch(() => {});
-		fs.rmSync(profile, { recursive: true, force: true });
+		await close(chrome);
 	}
 	report.ok = code === 0;
 	console.log(JSON.stringify(report, null, 1));

@@ -13,6 +13,7 @@
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/svg.h"
+#include "util/fd_stream.h"
 #include "util/href.h"
 #include "util/term_escape.h"
 
@@ -161,31 +162,6 @@ static void finish_side_output(struct run_outputs *ro, struct output *o, const c
 	}
 }
 
-/*
- * writer(f, ctx) on a stream over a copy of fd (fd stays open): 0, or
- * -errno (-EIO for a stream error).
- */
-static int write_stream(int fd, int (*writer)(FILE *f, const void *ctx), const void *ctx)
-{
-	int dup_fd = dup(fd), err;
-	FILE *f;
-
-	if (dup_fd < 0)
-		return -errno;
-	f = fdopen(dup_fd, "w");
-	if (!f) {
-		err = -errno;
-		close(dup_fd);
-		return err;
-	}
-	err = writer(f, ctx);
-	if (fflush(f) && !err)
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -EIO;
-	return err;
-}
-
 /* What the build's page and summary are written from. */
 struct side_ctx {
 	const struct audit *a;
@@ -225,10 +201,10 @@ void run_outputs__write_side(struct run_outputs *o, const struct audit *a, const
 				   a ? svg__write_fd(side[RUN_SIDE_SVG].fd, a, rp->layout, rp->sched) : -ENOMEM);
 	if (side[RUN_SIDE_HTML].tmp_path)
 		finish_side_output(o, &side[RUN_SIDE_HTML], side_what[RUN_SIDE_HTML],
-				   a ? write_stream(side[RUN_SIDE_HTML].fd, write_html, &ctx) : -ENOMEM);
+				   a ? fd_stream__write(side[RUN_SIDE_HTML].fd, write_html, &ctx) : -ENOMEM);
 	if (side[RUN_SIDE_MARKDOWN].tmp_path)
 		finish_side_output(o, &side[RUN_SIDE_MARKDOWN], side_what[RUN_SIDE_MARKDOWN],
-				   a ? write_stream(side[RUN_SIDE_MARKDOWN].fd, write_markdown, &ctx) : -ENOMEM);
+				   a ? fd_stream__write(side[RUN_SIDE_MARKDOWN].fd, write_markdown, &ctx) : -ENOMEM);
 	free(href);
 }
 
@@ -283,7 +259,7 @@ int run_outputs__write_diff(struct run_outputs *o, const struct diff *d)
 		}
 		if (!out->tmp_path)
 			continue;
-		err = commit(out, diff_what[k], write_stream(out->fd, write_diff_file, &ctx), true, &kept);
+		err = commit(out, diff_what[k], fd_stream__write(out->fd, write_diff_file, &ctx), true, &kept);
 		free(kept);
 		kept = NULL;
 		if (err < 0) {

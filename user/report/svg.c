@@ -11,12 +11,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
 #include "report/report_tables.h"
 #include "report/svg.h"
 #include "report/svg_draw.h"
+#include "util/fd_stream.h"
 
 #define WIDTH SVG_WIDTH
 #define MARGIN_L SVG_MARGIN_L
@@ -400,23 +400,22 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 	return err;
 }
 
+struct svg_args {
+	const struct audit *a;
+	const struct trace_layout *tl;
+	const struct sched_model *s;
+};
+
+static int write_svg(FILE *out, const void *ctx)
+{
+	const struct svg_args *x = ctx;
+
+	return svg__write_layout(out, x->a, x->tl, x->s);
+}
+
 int svg__write_fd(int fd, const struct audit *a, const struct trace_layout *tl, const struct sched_model *s)
 {
-	int dup_fd = dup(fd), err;
-	FILE *out;
+	const struct svg_args x = { .a = a, .tl = tl, .s = s };
 
-	if (dup_fd < 0)
-		return -errno;
-	out = fdopen(dup_fd, "w");
-	if (!out) {
-		err = -errno;
-		close(dup_fd);
-		return err;
-	}
-	err = svg__write_layout(out, a, tl, s);
-	if (fflush(out) && !err)
-		err = -errno;
-	if (fclose(out) && !err)
-		err = -errno;
-	return err;
+	return fd_stream__write(fd, write_svg, &x);
 }
