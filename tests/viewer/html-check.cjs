@@ -132,14 +132,17 @@ async function main() {
 		if (!before.tips) failures.push('no process in the timeline has a tooltip');
 		if (before.titlesLeft) failures.push(`${before.titlesLeft} <title>s left: a native tooltip would show twice`);
 		if (before.scripts !== 1) failures.push(`${before.scripts} scripts; only the page's own may run`);
-		// Hover the widest process: the tooltip shows its text, which names a pid.
+		// Hover the largest process, scrolled into view: the tooltip shows its text, which names a pid.
 		const box = await page.evaluate(() => {
 			let best = null, bw = 0;
 			for (const el of document.querySelectorAll('.bb-timeline rect.n[data-tip]')) {
 				const r = el.getBoundingClientRect();
-				if (r.width * r.height > bw && /pid \d+/.test(el.getAttribute('data-tip'))) { bw = r.width * r.height; best = r; }
+				if (r.width * r.height > bw && /pid \d+/.test(el.getAttribute('data-tip'))) { bw = r.width * r.height; best = el; }
 			}
-			return best && { x: best.x + best.width / 2, y: best.y + best.height / 2 };
+			if (!best) return null;
+			best.scrollIntoView({ block: 'center', inline: 'center' });
+			const r = best.getBoundingClientRect();
+			return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
 		});
 		if (box) {
 			await page.mouse.move(box.x, box.y);
@@ -151,6 +154,7 @@ async function main() {
 		}
 		if (opts.screenshot) {
 			await page.mouse.move(0, 0);
+			await page.evaluate(() => window.scrollTo(0, 0));
 			await page.screenshot({ path: opts.screenshot, fullPage: true });
 			report.screenshot = path.resolve(opts.screenshot);
 		}
