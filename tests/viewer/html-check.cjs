@@ -12,7 +12,7 @@
 // answers or timeline, or, with --summary (the same build's --summary-json),
 // when its tables do not hold the summary's figures: wall, CPU, CPUs,
 // utilisation, the top steps by wall, CPU and peak RSS (pid and value), the
-// critical path's steps (pid and time held) and the what-if's predicted
+// critical path's steps the summary keeps (pid and time held) and the what-if's predicted
 // walls.  It also hovers a process (the tooltip must name its pid) and
 // zooms the timeline (the picture must widen).  Exit 2: usage, or chromium
 // could not be driven.  Prints a JSON report.
@@ -91,20 +91,24 @@ function compare(state, sum) {
 			else want(`${id}[${i}]`, row[2] && parseFloat(row[2]), item.kb / 1024, 0.051);
 		});
 	}
-	// The path's listed steps: "#" is the summary's position (1-based); held is path_to - path_from.
+	// The path's listed steps: "#" is the position in the path (1-based); the summary keeps the
+	// path's last steps (critical_chain.count in all), so a row before them is not compared.
 	const chain = sum.critical_chain.processes;
+	const offset = sum.critical_chain.count - chain.length;
 	const pathRows = t['critical-path'] || [];
+	let compared = 0;
 	if (!pathRows.length && chain.length) failures.push('critical path: no rows');
 	for (const row of pathRows) {
-		const p = chain[Number(row[0]) - 1];
-		if (!p) {
-			failures.push(`critical path: step ${row[0]} not in the summary`);
-			continue;
-		}
+		const p = chain[Number(row[0]) - 1 - offset];
+		if (Number(row[0]) > sum.critical_chain.count) failures.push(`critical path: step ${row[0]} past the path's end`);
+		if (!p) continue;
+		compared++;
 		if (Number(row[2]) !== p.pid) failures.push(`critical path step ${row[0]}: pid ${row[2]}, summary ${p.pid}`);
 		if (p.path_from_ms !== undefined)
 			want(`critical path step ${row[0]} held`, sec(row[5]), (p.path_to_ms - p.path_from_ms) / 1000, 0.0011);
 	}
+	// A path the summary holds whole: every row on the page was compared.
+	if (!offset && compared !== pathRows.length) failures.push(`critical path: ${pathRows.length - compared} rows not in the summary`);
 	if (sum.what_if) {
 		const rows = t['what-if'] || [];
 		if (rows.length !== sum.what_if.rows.length) failures.push(`what-if: ${rows.length} rows, summary ${sum.what_if.rows.length}`);

@@ -200,7 +200,7 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 	}
 	free(listed);
 	if (!err && a->nr_chain > nr)
-		err = note(t, "%zu shorter step%s of the %zu not listed (--summary-json lists every one)",
+		err = note(t, "%zu shorter step%s of the %zu not listed",
 			   a->nr_chain - nr, a->nr_chain - nr == 1 ? "" : "s", a->nr_chain);
 	if (!err && !a->graph)
 		err = note(t, "no build graph (recorded without --deps=on): the chain to the end is a timing "
