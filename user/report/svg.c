@@ -108,6 +108,71 @@ static void fold_narrow(struct canvas *cv, const struct trace_layout *tl)
 	free(w);
 }
 
+/* Whether process i is drawn: wide enough, and not folded. */
+static bool is_drawn(const struct canvas *cv, const struct trace_layout *tl, size_t i)
+{
+	return x_of(cv, tl->procs[i].end_ns) - x_of(cv, tl->procs[i].start_ns) >= MIN_DRAW_W &&
+	       !(cv->folded && cv->folded[i]);
+}
+
+struct fold_band {
+	size_t row;
+	double x0, x1;
+	__u64 t0, t1;
+	size_t nr;
+};
+
+static int by_row_then_x(const void *x, const void *y)
+{
+	const struct fold_band *a = x, *b = y;
+
+	if (a->row != b->row)
+		return (a->row > b->row) - (a->row < b->row);
+	return (a->x0 > b->x0) - (a->x0 < b->x0);
+}
+
+/*
+ * Where folded processes ran with nothing drawn around them, a grey band
+ * on their lane (those less than a pixel apart merged), so that a folded
+ * stretch does not read as an idle lane; hover says how many.  Drawn
+ * under the processes.
+ */
+static void put_folded(struct canvas *cv, const struct trace_layout *tl)
+{
+	const struct model *m = tl->m;
+	struct fold_band *b = cv->folded ? malloc(cv->nr_folded * sizeof(*b)) : NULL, *cur;
+	size_t i, n = 0, k;
+
+	if (!b)
+		return;
+	for (i = 0; i < m->nr_procs && n < cv->nr_folded; i++) {
+		long up = tl->procs[i].above;
+
+		if (!cv->folded[i] || (up >= 0 && is_drawn(cv, tl, (size_t)up)))
+			continue; /* drawn, or inside a process that is */
+		b[n++] = (struct fold_band){ .row = tl->procs[i].row, .x0 = x_of(cv, tl->procs[i].start_ns),
+					     .x1 = x_of(cv, tl->procs[i].end_ns), .t0 = tl->procs[i].start_ns,
+					     .t1 = tl->procs[i].end_ns, .nr = 1 };
+	}
+	qsort(b, n, sizeof(*b), by_row_then_x);
+	for (i = 0; i < n; i = k) {
+		cur = &b[i];
+		for (k = i + 1; k < n && b[k].row == cur->row && b[k].x0 <= cur->x1 + 1.0; k++) {
+			if (b[k].x1 > cur->x1) {
+				cur->x1 = b[k].x1;
+				cur->t1 = b[k].t1;
+			}
+			cur->nr++;
+		}
+		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" class=\"fold\"><title>%zu "
+				 "folded process%s: %.3f-%.3f s</title></rect>\n", cur->x0,
+			cv->lanes_y + (int)cur->row * cv->lane_h, cur->x1 - cur->x0 < 1 ? 1 : cur->x1 - cur->x0,
+			cv->lane_h - 1, cur->nr, cur->nr == 1 ? "" : "es", (cur->t0 - cv->f.start_ns) / 1e9,
+			(cur->t1 - cv->f.start_ns) / 1e9);
+	}
+	free(b);
+}
+
 /* a->programs is sorted by CPU time: the first NR_COLOURS get their own. */
 static const char *colour_of(const struct audit *a, const char *program)
 {
@@ -284,7 +349,7 @@ static void put_lanes(struct canvas *cv, const struct audit *a, const struct tra
 		int inset = (depth ? depth[i] : 0) * NEST_INSET, h;
 		int y = cv->lanes_y + (int)pl->row * cv->lane_h;
 
-		if (w < MIN_DRAW_W || (cv->folded && cv->folded[i]))
+		if (!is_drawn(cv, tl, i))
 			continue;
 		/* The deepest levels share the thinnest band the lane allows. */
 		if (inset > cv->lane_h - 1 - LANE_H_MIN)
@@ -378,6 +443,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	svg_draw__strip(&cv.f, cv.strip_y, STRIP_H, a, s, m->end_ns);
 	put_lane_labels(&cv, tl);
 	fputs("<g>\n", out);
+	put_folded(&cv, tl);
 	put_lanes(&cv, a, tl);
 	fputs("</g>\n", out);
 	put_critical_path(&cv, a, tl);

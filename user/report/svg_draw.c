@@ -23,7 +23,7 @@ void svg_draw__begin(FILE *out, int width, int height)
 	      ".sl{fill:#a00;font-size:11px;font-weight:bold}.g{stroke:#ddd;stroke-width:1}.bg{fill:#f4f4f4}"
 	      ".run{fill:" SVG_RUN_COLOUR "}.wait{fill:" SVG_WAIT_COLOUR "}.out{fill:" SVG_OUTSIDE_COLOUR "}"
 	      ".n{stroke:#fff;stroke-width:0.5}.serial{fill:#d62728;fill-opacity:0.12;stroke:#d62728;"
-	      "stroke-opacity:0.6}</style>\n", out);
+	      "stroke-opacity:0.6}.fold{fill:" "#bab0ac" ";fill-opacity:0.7}</style>\n", out);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
 }
 
