@@ -2,7 +2,7 @@
 //
 // Debian's chromium, headless, driven by playwright-core in a throwaway
 // profile: shared by the viewer checks.  launch() exits 2 (the checks'
-// "could not drive chromium") when it cannot start.
+// "could not drive chromium") when it cannot start; check() runs one check in it.
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -32,4 +32,23 @@ async function close({ browser, profile }) {
 	fs.rmSync(profile, { recursive: true, force: true });
 }
 
-module.exports = { launch, close };
+// Runs body(browser) in a fresh chromium, then prints report (its failures set by
+// body) as JSON and exits: 0 none, 1 failures, 2 chromium could not be driven.
+async function check(name, viewport, report, body) {
+	const chrome = await launch(name, viewport);
+	let code;
+	try {
+		await body(chrome.browser);
+		code = report.failures.length ? 1 : 0;
+	} catch (e) {
+		report.failures = [`could not drive chromium: ${e.message.split('\n')[0]}`];
+		code = 2;
+	} finally {
+		await close(chrome);
+	}
+	report.ok = code === 0;
+	console.log(JSON.stringify(report, null, 1));
+	process.exit(code);
+}
+
+module.exports = { check };

@@ -30,7 +30,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { launch, close } = require('./chromium.cjs');
+const { check } = require('./chromium.cjs');
 
 const USAGE =
 	'usage: devtools-check.cjs TRACE.json [--screenshot OUT.png] [--expect-track REGEX]... [--expect-slices N] ' +
@@ -279,10 +279,8 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const expected = expectation(opts.trace);
 	const report = { trace: path.resolve(opts.trace), expected };
-	const chrome = await launch('devtools-check', { width: 1600, height: 900 });
-	const browser = chrome.browser;
-	let code = 1;
-	try {
+	report.failures = [];
+	await check('devtools-check', { width: 1600, height: 900 }, report, async (browser) => {
 		const page = browser.pages()[0] || (await browser.newPage());
 		const pageErrors = [];
 		page.on('pageerror', (e) => pageErrors.push(e.message.slice(0, 200)));
@@ -297,16 +295,7 @@ async function main() {
 			await screenshot(page, opts.screenshot);
 			report.screenshot = path.resolve(opts.screenshot);
 		}
-		code = report.failures.length ? 1 : 0;
-	} catch (e) {
-		report.failures = [`could not drive the viewer: ${e.message.split('\n')[0]}`];
-		code = 2;
-	} finally {
-		await close(chrome);
-	}
-	report.ok = code === 0;
-	console.log(JSON.stringify(report, null, 1));
-	process.exit(code);
+	});
 }
 
 main();

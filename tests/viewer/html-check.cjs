@@ -19,7 +19,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { launch, close } = require('./chromium.cjs');
+const { check } = require('./chromium.cjs');
 
 const USAGE = 'usage: html-check.cjs PAGE.html [--summary SUMMARY.json] [--screenshot OUT.png]';
 
@@ -121,10 +121,8 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const pageUrl = 'file://' + path.resolve(opts.page);
 	const report = { page: path.resolve(opts.page), consoleErrors: [], pageErrors: [], requests: [] };
-	const chrome = await launch('html-check', { width: 1400, height: 1600 });
-	const browser = chrome.browser;
-	let code = 1;
-	try {
+	report.failures = [];
+	await check('html-check', { width: 1400, height: 1600 }, report, async (browser) => {
 		const page = browser.pages()[0] || (await browser.newPage());
 		page.on('console', (m) => { if (m.type() === 'error') report.consoleErrors.push(m.text().slice(0, 200)); });
 		page.on('pageerror', (e) => report.pageErrors.push(e.message.slice(0, 200)));
@@ -171,16 +169,7 @@ async function main() {
 		for (const r of report.requests) failures.push(`fetched ${r}`);
 		report.tables = Object.fromEntries(Object.entries(before.tables).map(([k, v]) => [k, v.length]));
 		report.failures = failures;
-		code = failures.length ? 1 : 0;
-	} catch (e) {
-		report.failures = [`could not drive chromium: ${e.message.split('\n')[0]}`];
-		code = 2;
-	} finally {
-		await close(chrome);
-	}
-	report.ok = code === 0;
-	console.log(JSON.stringify(report, null, 1));
-	process.exit(code);
+	});
 }
 
 main();
