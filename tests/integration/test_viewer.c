@@ -212,6 +212,12 @@ Test(viewer, html_report_renders_the_summary_figures)
 	cr_assert(not(eq(ptr, strstr(md, "parallel?"), NULL)), "%s", md);
 	free(md);
 
+	/* The trace beside it, linked relatively: the two move together as an artifact. */
+	md = bb_file_text(bb_path(&run, "r.html"), NULL);
+	cr_assert_not_null(md);
+	cr_assert(not(eq(ptr, strstr(md, "<a href=\"t.json\">"), NULL)));
+	free(md);
+
 	cwd = getcwd(NULL, 0);
 	snprintf(png, sizeof(png), "%s/build/html-report-make-j2.png", cwd);
 	free(cwd);
