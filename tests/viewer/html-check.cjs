@@ -12,10 +12,11 @@
 // answers or timeline, or, with --summary (the same build's --summary-json),
 // when its tables do not hold the summary's figures: wall, CPU, CPUs,
 // utilisation, the top steps by wall, CPU and peak RSS (pid and value), the
-// critical path's steps the summary keeps (pid and time held) and the what-if's predicted
-// walls.  It also hovers a process (the tooltip must name its pid) and
-// zooms the timeline (the picture must widen).  Exit 2: usage, or chromium
-// could not be driven.  Prints a JSON report.
+// critical path's steps the summary keeps (pid and time held) and the
+// what-if's predicted walls.  It also hovers a process and a process's label
+// (the tooltip must name its pid) and zooms the timeline (the picture must
+// widen).  Exit 2: usage, or chromium could not be driven.  Prints a JSON
+// report.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -153,6 +154,19 @@ async function main() {
 			if (!/pid \d+/.test(tip)) failures.push(`hovering a process shows no tooltip with its pid ('${tip}')`);
 		} else if (before.tips) {
 			failures.push('no process to hover');
+		}
+		// A process's label sits on it: over the label the process's tooltip shows all the same.
+		const label = await page.evaluate(() => {
+			const t = document.querySelector('.bb-timeline text.p');
+			if (!t) return null;
+			t.scrollIntoView({ block: 'center', inline: 'center' });
+			const r = t.getBoundingClientRect();
+			return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+		});
+		if (label) {
+			await page.mouse.move(label.x, label.y);
+			const tip = await page.evaluate(() => { const t = document.getElementById('bb-tip'); return t.hidden ? '' : t.textContent; });
+			if (!/pid \d+/.test(tip)) failures.push(`hovering a process's label shows no tooltip ('${tip}')`);
 		}
 		if (opts.screenshot) {
 			await page.mouse.move(0, 0);

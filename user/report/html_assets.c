@@ -22,8 +22,9 @@ const char html_assets_style[] =
 	"#bb-tip{position:fixed;pointer-events:none;background:#fffbe6;border:1px solid #aaa;padding:4px 6px;"
 	"font-size:12px;white-space:pre-wrap;max-width:640px;z-index:10;box-shadow:0 1px 4px #0003}"
 	".bb-side{min-width:0}"
-	/* The serial phases shade the lanes from above and the critical path runs through their middle: a process under them keeps its tooltip. */
-	".bb-timeline .serial,.bb-timeline .crit polyline{pointer-events:none}";
+	/* The serial phases shade the lanes from above, the critical path runs through their middle and
+	 * labels sit on them: a process under any of them keeps its tooltip. */
+	".bb-timeline .serial,.bb-timeline .crit polyline,.bb-timeline text{pointer-events:none}";
 
 /*
  * Zoom: the buttons or ctrl+wheel scale the timeline's picture in its
