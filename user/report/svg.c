@@ -62,6 +62,7 @@ struct canvas {
 	bool *folded;	  /* per process: left out by the fold; NULL: none is */
 	size_t nr_folded;
 	double folded_w;  /* px: the widest process folded */
+	size_t nr_thin;	  /* processes narrower than MIN_DRAW_W: never drawn */
 };
 
 static double x_of(const struct canvas *cv, __u64 ts)
@@ -98,6 +99,7 @@ static void fold_narrow(struct canvas *cv, const struct trace_layout *tl)
 		w[n].w = svg_frame__x(&cv->f, tl->procs[i].end_ns) - svg_frame__x(&cv->f, tl->procs[i].start_ns);
 		n += w[n].w >= MIN_DRAW_W;
 	}
+	cv->nr_thin = m->nr_procs - n;
 	if (n > SVG_PROCS_MAX && (cv->folded = calloc(m->nr_procs, sizeof(*cv->folded)))) {
 		qsort(w, n, sizeof(*w), by_width_desc);
 		for (i = SVG_PROCS_MAX; i < n; i++)
@@ -132,23 +134,23 @@ static int by_row_then_x(const void *x, const void *y)
 }
 
 /*
- * Where folded processes ran with nothing drawn around them, a grey band
- * on their lane (those less than a pixel apart merged), so that a folded
- * stretch does not read as an idle lane; hover says how many.  Drawn
- * under the processes.
+ * Where processes too narrow to draw or folded ran with nothing drawn
+ * around them, a grey band on their lane (those less than a pixel apart
+ * merged), so that such a stretch does not read as an idle lane; hover
+ * says how many.  Drawn under the processes.
  */
 static void put_folded(struct canvas *cv, const struct trace_layout *tl)
 {
 	const struct model *m = tl->m;
-	struct fold_band *b = cv->folded ? malloc(cv->nr_folded * sizeof(*b)) : NULL, *cur;
+	struct fold_band *b = cv->nr_folded || cv->nr_thin ? malloc(m->nr_procs * sizeof(*b)) : NULL, *cur;
 	size_t i, n = 0, k;
 
 	if (!b)
 		return;
-	for (i = 0; i < m->nr_procs && n < cv->nr_folded; i++) {
+	for (i = 0; i < m->nr_procs; i++) {
 		long up = tl->procs[i].above;
 
-		if (!cv->folded[i] || (up >= 0 && is_drawn(cv, tl, (size_t)up)))
+		if (is_drawn(cv, tl, i) || (up >= 0 && is_drawn(cv, tl, (size_t)up)))
 			continue; /* drawn, or inside a process that is */
 		b[n++] = (struct fold_band){ .row = tl->procs[i].row, .x0 = x_of(cv, tl->procs[i].start_ns),
 					     .x1 = x_of(cv, tl->procs[i].end_ns), .t0 = tl->procs[i].start_ns,
@@ -165,7 +167,7 @@ static void put_folded(struct canvas *cv, const struct trace_layout *tl)
 			cur->nr++;
 		}
 		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" class=\"fold\"><title>%zu "
-				 "folded process%s: %.3f-%.3f s</title></rect>\n", cur->x0,
+				 "process%s not drawn: %.3f-%.3f s</title></rect>\n", cur->x0,
 			cv->lanes_y + (int)cur->row * cv->lane_h, cur->x1 - cur->x0 < 1 ? 1 : cur->x1 - cur->x0,
 			cv->lane_h - 1, cur->nr, cur->nr == 1 ? "" : "es", (cur->t0 - cv->f.start_ns) / 1e9,
 			(cur->t1 - cv->f.start_ns) / 1e9);
@@ -226,9 +228,12 @@ static void put_header(struct canvas *cv, const struct audit *a, const struct mo
 			a->par->peak_running, a->nr_phases, a->nr_phases == 1 ? "" : "s");
 	if (a->lost_events)
 		fprintf(cv->out, "; %llu EVENTS LOST", (unsigned long long)a->lost_events);
+	if (cv->nr_thin)
+		fprintf(cv->out, "; %zu processes under %.2f px not drawn", cv->nr_thin, MIN_DRAW_W);
 	if (cv->nr_folded)
-		fprintf(cv->out, "; %zu processes of %.1f px or less not drawn (the trace has them)", cv->nr_folded,
-			cv->folded_w);
+		fprintf(cv->out, "; %zu of %.1f px or less folded", cv->nr_folded, cv->folded_w);
+	if (cv->nr_thin || cv->nr_folded)
+		fputs(" (grey where nothing else is drawn; the trace has them)", cv->out);
 	fputs("</text>\n", cv->out);
 }
 
