@@ -66,6 +66,28 @@ function pageState() {
 	};
 }
 
+// Moves the mouse over a timeline element, scrolled into view: 'process', the largest process whose
+// tooltip names a pid, or 'label', the first process label.  The tooltip's text ('' hidden), or null
+// when there is no such element.
+async function tipOver(page, what) {
+	const box = await page.evaluate((kind) => {
+		let el = null, area = 0;
+		if (kind === 'label') el = document.querySelector('.bb-timeline text.p');
+		else
+			for (const e of document.querySelectorAll('.bb-timeline rect.n[data-tip]')) {
+				const r = e.getBoundingClientRect();
+				if (r.width * r.height > area && /pid \d+/.test(e.getAttribute('data-tip'))) { area = r.width * r.height; el = e; }
+			}
+		if (!el) return null;
+		el.scrollIntoView({ block: 'center', inline: 'center' });
+		const r = el.getBoundingClientRect();
+		return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+	}, what);
+	if (!box) return null;
+	await page.mouse.move(box.x, box.y);
+	return page.evaluate(() => { const t = document.getElementById('bb-tip'); return t.hidden ? '' : t.textContent; });
+}
+
 const sec = (text) => parseFloat(text);
 const near = (a, b, tol) => Math.abs(a - b) <= tol + 1e-9;
 
@@ -136,38 +158,13 @@ async function main() {
 		if (before.titlesLeft) failures.push(`${before.titlesLeft} <title>s left: a native tooltip would show twice`);
 		if (before.scripts !== 1) failures.push(`${before.scripts} scripts; only the page's own may run`);
 		// Hover the largest process, scrolled into view: the tooltip shows its text, which names a pid.
-		const box = await page.evaluate(() => {
-			let best = null, bw = 0;
-			for (const el of document.querySelectorAll('.bb-timeline rect.n[data-tip]')) {
-				const r = el.getBoundingClientRect();
-				if (r.width * r.height > bw && /pid \d+/.test(el.getAttribute('data-tip'))) { bw = r.width * r.height; best = el; }
-			}
-			if (!best) return null;
-			best.scrollIntoView({ block: 'center', inline: 'center' });
-			const r = best.getBoundingClientRect();
-			return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-		});
-		if (box) {
-			await page.mouse.move(box.x, box.y);
-			const tip = await page.evaluate(() => { const t = document.getElementById('bb-tip'); return t.hidden ? '' : t.textContent; });
-			report.tooltip = tip;
-			if (!/pid \d+/.test(tip)) failures.push(`hovering a process shows no tooltip with its pid ('${tip}')`);
-		} else if (before.tips) {
-			failures.push('no process to hover');
-		}
+		const tip = await tipOver(page, 'process');
+		report.tooltip = tip;
+		if (tip === null && before.tips) failures.push('no process to hover');
+		else if (tip !== null && !/pid \d+/.test(tip)) failures.push(`hovering a process shows no tooltip with its pid ('${tip}')`);
 		// A process's label sits on it: over the label the process's tooltip shows all the same.
-		const label = await page.evaluate(() => {
-			const t = document.querySelector('.bb-timeline text.p');
-			if (!t) return null;
-			t.scrollIntoView({ block: 'center', inline: 'center' });
-			const r = t.getBoundingClientRect();
-			return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-		});
-		if (label) {
-			await page.mouse.move(label.x, label.y);
-			const tip = await page.evaluate(() => { const t = document.getElementById('bb-tip'); return t.hidden ? '' : t.textContent; });
-			if (!/pid \d+/.test(tip)) failures.push(`hovering a process's label shows no tooltip ('${tip}')`);
-		}
+		const labelTip = await tipOver(page, 'label');
+		if (labelTip !== null && !/pid \d+/.test(labelTip)) failures.push(`hovering a process's label shows no tooltip ('${labelTip}')`);
 		if (opts.screenshot) {
 			await page.mouse.move(0, 0);
 			await page.evaluate(() => window.scrollTo(0, 0));
