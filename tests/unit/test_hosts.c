@@ -18,6 +18,7 @@
 #include "report/chrome_trace.h"
 #include "report/hosts_report.h"
 #include "lib/synth.h"
+#include "lib/synth_hosts.h"
 #include "lib/trace_rules.h"
 
 #define MS 1000000ull
@@ -28,49 +29,7 @@
 #define B_BEHIND_NS 7300000123ll
 #define OFF_B (OFF_A + B_BEHIND_NS)
 
-/* One host's replayed log, as convert has it. */
-struct test_host {
-	struct event_log_info info;
-	struct replay rp;
-};
-
-static void host_begin(struct test_host *th, const char *name, __s64 offset, __u64 start_ns, __u32 root, long cpus)
-{
-	memset(th, 0, sizeof(*th));
-	th->info.host = (char *)name;
-	th->info.realtime_offset_ns = offset;
-	th->info.start_ns = start_ns;
-	th->info.root_pid = root;
-	th->info.online_cpus = cpus;
-	th->rp.info = &th->info;
-	th->rp.model = model__new(root, start_ns);
-	cr_assert_not_null(th->rp.model);
-}
-
-static void host_end(struct test_host *th, __u64 end_ns)
-{
-	cr_assert_eq(model__finish(th->rp.model, end_ns), 0);
-	lanes__assign_model(th->rp.model);
-	th->rp.end_ns = end_ns;
-	th->rp.layout = trace_layout__new(th->rp.model);
-	cr_assert_not_null(th->rp.layout);
-}
-
-static void host_free(struct test_host *th)
-{
-	replay__free(&th->rp);
-}
-
-/* pid runs argv from start to end (ns of its own host), with CPU time cpu_ns. */
-static void proc(struct test_host *th, __u32 pid, __u32 parent, __u64 start, __u64 end, __u64 cpu_ns,
-		 const char *const argv[])
-{
-	synth_fork(th->rp.model, start, parent, pid, pid, false);
-	synth_exec(th->rp.model, start + 1000, pid, parent, argv[0], argv);
-	synth_exit_acct(th->rp.model, end, pid, 0, cpu_ns, 0, cpu_ns, 1000);
-}
-
-static size_t proc_index(const struct test_host *th, __u32 pid)
+static size_t proc_index(const struct synth_host *th, __u32 pid)
 {
 	const struct proc_instance *p = synth_proc_of(th->rp.model, pid);
 
@@ -83,24 +42,24 @@ static size_t proc_index(const struct test_host *th, __u32 pid)
  * later.  A process on each begins at one wall instant: 12.5 s on A's
  * clock, (12.5 - 7.3...) s on B's.
  */
-static void two_hosts(struct test_host *a, struct test_host *b, struct host *hosts)
+static void two_hosts(struct synth_host *a, struct synth_host *b, struct host *hosts)
 {
 	__u64 a0 = 10 * SEC, b0 = a0 + 2 * SEC - B_BEHIND_NS;
 	__u64 wall_a = a0 + 2500 * MS, wall_b = wall_a - B_BEHIND_NS;
 
-	host_begin(a, "client", OFF_A, a0, 100, 2);
-	proc(a, 101, 100, wall_a, wall_a + 300 * MS, 10 * MS, (const char *const[]){ "/bin/true", NULL });
-	host_end(a, a0 + 4 * SEC);
-	host_begin(b, "worker", OFF_B, b0, 200, 4);
-	proc(b, 201, 200, wall_b, wall_b + 300 * MS, 20 * MS, (const char *const[]){ "/bin/true", NULL });
-	host_end(b, b0 + 1 * SEC);
+	synth_host_begin(a, "client", OFF_A, a0, 100, 2);
+	synth_host_proc(a, 101, 100, wall_a, wall_a + 300 * MS, 10 * MS, (const char *const[]){ "/bin/true", NULL });
+	synth_host_end(a, a0 + 4 * SEC);
+	synth_host_begin(b, "worker", OFF_B, b0, 200, 4);
+	synth_host_proc(b, 201, 200, wall_b, wall_b + 300 * MS, 20 * MS, (const char *const[]){ "/bin/true", NULL });
+	synth_host_end(b, b0 + 1 * SEC);
 	hosts[0] = (struct host){ .rp = &a->rp, .log_name = "a.bbl" };
 	hosts[1] = (struct host){ .rp = &b->rp, .log_name = "b.bbl" };
 }
 
 Test(hosts, clocks_a_known_offset_apart_line_up_exactly)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	char err[256];
@@ -126,13 +85,13 @@ Test(hosts, clocks_a_known_offset_apart_line_up_exactly)
 	cr_assert_eq(b.rp.model->procs[pb].start_ns, 10 * SEC + 2500 * MS - B_BEHIND_NS);
 	cr_assert_eq(trace_us(b.rp.model, b.rp.model->end_ns), 4000001);
 	hosts__free(&hs);
-	host_free(&a);
-	host_free(&b);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }
 
 Test(hosts, a_host_that_started_first_sets_the_common_start)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	char err[256];
@@ -147,13 +106,13 @@ Test(hosts, a_host_that_started_first_sets_the_common_start)
 	cr_assert_eq(trace_us(b.rp.model, b.rp.info->start_ns), 2000001);
 	cr_assert_eq(trace_us(a.rp.model, a.rp.info->start_ns), 1);
 	hosts__free(&hs);
-	host_free(&a);
-	host_free(&b);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }
 
 Test(hosts, logs_that_cannot_be_placed_are_refused_clearly)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	char err[256];
@@ -166,13 +125,13 @@ Test(hosts, logs_that_cannot_be_placed_are_refused_clearly)
 	b.info.realtime_offset_ns = OFF_B + 86400 * (__s64)SEC;
 	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), -EINVAL);
 	cr_assert(strstr(err, "more than an hour apart") != NULL, "%s", err);
-	host_free(&a);
-	host_free(&b);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }
 
 Test(hosts, the_accuracy_is_both_reads_and_both_ntp_errors)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	char err[256];
@@ -205,62 +164,38 @@ Test(hosts, the_accuracy_is_both_reads_and_both_ntp_errors)
 	b.info.host = NULL;
 	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
 	cr_assert_str_eq(hosts[1].name, "host 2");
-	host_free(&a);
-	host_free(&b);
-}
-
-static const char *const cc_e[] = { "/usr/bin/cc", "-E", "x.c", NULL };
-
-/* A distcc client on A: pid runs `distcc cc -O2 -c src -o obj`, its cpp child pid+1 ending at sent. */
-static void client(struct test_host *a, __u32 pid, const char *src, const char *opt, __u64 start, __u64 sent,
-		   __u64 end)
-{
-	const char *argv[] = { "/usr/bin/distcc", "cc", opt, "-c", src, "-o", "out.o", NULL };
-
-	synth_fork(a->rp.model, start, 100, pid, pid, false);
-	synth_exec(a->rp.model, start + 1000, pid, 100, argv[0], argv);
-	proc(a, pid + 1, pid, start + 1 * MS, sent, 1 * MS, cc_e);
-	synth_exit_acct(a->rp.model, end, pid, 0, 1 * MS, 0, 1 * MS, 1000);
-}
-
-/* A job on B: the compiler distccd runs on its temporary input, with cc1 below. */
-static void job(struct test_host *b, __u32 pid, const char *input, const char *opt, __u64 start, __u64 end)
-{
-	const char *argv[] = { "/usr/bin/x86_64-linux-gnu-gcc", opt, "-c", input, "-o", "/tmp/distccd_0b.o", NULL };
-	const char *cc1[] = { "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-fpreprocessed", input, NULL };
-
-	proc(b, pid, 200, start, end, 2 * MS, argv);
-	proc(b, pid + 1, pid, start + 1 * MS, end - 1 * MS, 50 * MS, cc1);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }
 
 Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	char err[256];
 	/* B's clock reads B_BEHIND_NS less than A's at one instant. */
 	__u64 a0 = 10 * SEC, b0 = a0 - B_BEHIND_NS, t = a0 + 100 * MS, u = t - B_BEHIND_NS;
 
-	host_begin(&a, "client", OFF_A, a0, 100, 2);
+	synth_host_begin(&a, "client", OFF_A, a0, 100, 2);
 	/* Two clients with the same flags, overlapping: 300 sent first ... */
-	client(&a, 300, "one.c", "-O2", t, t + 20 * MS, t + 400 * MS);
-	client(&a, 310, "two.c", "-O2", t + 5 * MS, t + 30 * MS, t + 450 * MS);
+	synth_distcc_client(&a, 300, "one.c", "-O2", t, t + 20 * MS, t + 400 * MS);
+	synth_distcc_client(&a, 310, "two.c", "-O2", t + 5 * MS, t + 30 * MS, t + 450 * MS);
 	/* ... one with other flags, and a pump-mode client. */
-	client(&a, 320, "three.c", "-O0", t + 6 * MS, t + 40 * MS, t + 500 * MS);
-	client(&a, 330, "four.c", "-O2", t + 7 * MS, t + 50 * MS, t + 600 * MS);
+	synth_distcc_client(&a, 320, "three.c", "-O0", t + 6 * MS, t + 40 * MS, t + 500 * MS);
+	synth_distcc_client(&a, 330, "four.c", "-O2", t + 7 * MS, t + 50 * MS, t + 600 * MS);
 	/* A local compile is no client. */
-	proc(&a, 340, 100, t, t + 10 * MS, 5 * MS, (const char *const[]){ "/usr/bin/cc", "-c", "five.c", NULL });
-	host_end(&a, a0 + 2 * SEC);
+	synth_host_proc(&a, 340, 100, t, t + 10 * MS, 5 * MS, (const char *const[]){ "/usr/bin/cc", "-c", "five.c", NULL });
+	synth_host_end(&a, a0 + 2 * SEC);
 
-	host_begin(&b, "worker", OFF_B, b0, 200, 4);
-	job(&b, 400, "/tmp/distccd_aa.i", "-O2", u + 25 * MS, u + 300 * MS);
-	job(&b, 410, "/tmp/distccd_bb.i", "-O2", u + 35 * MS, u + 350 * MS);
-	job(&b, 420, "/tmp/distccd_cc.i", "-O0", u + 45 * MS, u + 360 * MS);
-	job(&b, 430, "/tmp/distccd_dd/home/u/src/four.c", "-O2", u + 55 * MS, u + 370 * MS);
+	synth_host_begin(&b, "worker", OFF_B, b0, 200, 4);
+	synth_distcc_job(&b, 400, "/tmp/distccd_aa.i", "-O2", u + 25 * MS, u + 300 * MS);
+	synth_distcc_job(&b, 410, "/tmp/distccd_bb.i", "-O2", u + 35 * MS, u + 350 * MS);
+	synth_distcc_job(&b, 420, "/tmp/distccd_cc.i", "-O0", u + 45 * MS, u + 360 * MS);
+	synth_distcc_job(&b, 430, "/tmp/distccd_dd/home/u/src/four.c", "-O2", u + 55 * MS, u + 370 * MS);
 	/* A job no client waited for (its flags match no one in its window). */
-	job(&b, 440, "/tmp/distccd_ee.i", "-O3", u + 60 * MS, u + 100 * MS);
-	host_end(&b, b0 + 2 * SEC);
+	synth_distcc_job(&b, 440, "/tmp/distccd_ee.i", "-O3", u + 60 * MS, u + 100 * MS);
+	synth_host_end(&b, b0 + 2 * SEC);
 
 	hosts[0] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
 	hosts[1] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
@@ -302,14 +237,14 @@ Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 	cr_assert_float_eq(hs.audit.utilisation, hs.audit.parallelism / 6, 1e-12);
 	cr_assert_not(hs.audit.peak_known, "no scheduler records");
 	hosts__free(&hs);
-	host_free(&a);
-	host_free(&b);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }
 
 /* The peak of the hosts' running counters together, at the instant they overlap. */
 Test(hosts, the_peak_adds_the_hosts_counters_at_each_instant)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	char err[256];
@@ -330,14 +265,14 @@ Test(hosts, the_peak_adds_the_hosts_counters_at_each_instant)
 	cr_assert(hs.audit.peak_known);
 	cr_assert_float_eq(hs.audit.peak_running, 4.0, 1e-9);
 	hosts__free(&hs);
-	host_free(&a);
-	host_free(&b);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }
 
 /* The trace of two aligned hosts: own trace pids per host, named after it, the rules kept, the link drawn. */
 Test(hosts, each_host_gets_its_own_trace_processes_and_the_links_bind)
 {
-	struct test_host a, b;
+	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
 	struct trace_meta metas[2] = {};
@@ -407,6 +342,6 @@ Test(hosts, each_host_gets_its_own_trace_processes_and_the_links_bind)
 	cr_assert_not_null(json_object_object_get(json_object_object_get(root, "otherData"), "hosts"));
 	json_object_put(root);
 	hosts__free(&hs);
-	host_free(&a);
-	host_free(&b);
+	synth_host_free(&a);
+	synth_host_free(&b);
 }

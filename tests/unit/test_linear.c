@@ -18,9 +18,11 @@
 #include <criterion/new/assert.h>
 #include "log/event_log.h"
 #include "merge/trace_merge.h"
+#include "hosts/hosts.h"
 #include "model/replay.h"
 #include "lib/analysis.h"
 #include "lib/crafted_log.h"
+#include "lib/synth_hosts.h"
 
 /* At twice the size, at most this much more CPU: n log n passes, n^2 fails at 4. */
 #define MAX_RATIO 2.5
@@ -121,6 +123,61 @@ static double merge_cpu(enum crafted_case c, size_t n, long *bytes)
 	return cpu;
 }
 
+/*
+ * The CPU time of linking distcc's jobs to their clients (convert --add)
+ * for n clients on one host and n jobs on another, all with one set of
+ * flags and each job inside every client's window: every client fits
+ * every job.  Before them, n more that sent first and end while every
+ * job runs: in each job's window by start, never fitting it.  Not a log
+ * (*bytes 0); building the hosts is not counted.
+ */
+static double remote_jobs_cpu(enum crafted_case c, size_t n, long *bytes)
+{
+	const __u64 t0 = 10 * 1000 * SYNTH_MS, span = 3000 * 1000 * SYNTH_MS;
+	/* Both clocks read one wall time (2026-12-01) at one instant. */
+	const __s64 offset = 1796083200000000000ll;
+	const __u64 jobs_at = t0 + 2 * n * 1000 + 10 * SYNTH_MS;
+	struct synth_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256], src[32], input[48];
+	double cpu;
+	size_t i;
+
+	(void)c;
+	*bytes = 0;
+	synth_host_begin(&a, "client", offset, t0, 100, 2);
+	for (i = 0; i < 2 * n; i++) {
+		/* Jobs start from jobs_at, within n us, and run 100 ms. */
+		__u64 start = t0 + i * 1000, end = i < n ? jobs_at + 50 * SYNTH_MS : t0 + span;
+
+		snprintf(src, sizeof(src), "f%zu.c", i);
+		synth_distcc_client(&a, 1000 + 2 * i, src, "-O2", start, start + 2 * SYNTH_MS, end);
+	}
+	synth_host_end(&a, t0 + span + SYNTH_MS);
+	synth_host_begin(&b, "worker", offset, t0, 200, 2);
+	for (i = 0; i < n; i++) {
+		__u64 start = jobs_at + i * 1000;
+
+		snprintf(input, sizeof(input), "/tmp/distccd_%zu.i", i);
+		synth_distcc_job(&b, 1000 + 2 * i, input, "-O2", start, start + 100 * SYNTH_MS);
+	}
+	synth_host_end(&b, t0 + span + SYNTH_MS);
+	hosts[0] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
+	hosts[1] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
+	cr_assert(eq(int, hosts__align(&hs, hosts, 2, err, sizeof(err)), 0), "%s", err);
+	cpu = cpu_seconds();
+	cr_assert(eq(int, hosts__link_remote_jobs(&hs), 0));
+	cpu = cpu_seconds() - cpu;
+	cr_assert(eq(sz, hs.audit.jobs, n));
+	cr_assert(eq(sz, hs.audit.matched, n), "each job has a client that waited throughout");
+	cr_assert(eq(sz, hs.audit.by[MATCH_SEND_ORDER], n - 1), "the last job had one client left");
+	hosts__free(&hs);
+	synth_host_free(&a);
+	synth_host_free(&b);
+	return cpu;
+}
+
 typedef double cost_fn(enum crafted_case c, size_t n, long *bytes);
 
 /* Built with AddressSanitizer: its allocator and shadow memory, not the code, set the pace. */
@@ -132,7 +189,7 @@ typedef double cost_fn(enum crafted_case c, size_t n, long *bytes);
 #endif
 #endif
 
-static void costs_in_proportion(cost_fn *cost, enum crafted_case c, size_t n)
+static void costs_in_proportion(const char *name, cost_fn *cost, enum crafted_case c, size_t n)
 {
 	double small = 0, large = 0, t;
 	long small_bytes = 0, large_bytes = 0;
@@ -143,7 +200,7 @@ static void costs_in_proportion(cost_fn *cost, enum crafted_case c, size_t n)
 	 * sanitizers; its ratio is measured by the normal build. */
 	t = cost(c, n, &small_bytes);
 	cr_log_info("%s: %zu (%ld bytes) in %.3f s of CPU under the sanitizers; the ratio is the normal build's",
-		    crafted__name(c), n, small_bytes, t);
+		    name, n, small_bytes, t);
 	return;
 #endif
 	for (i = 0; i < TRIES && (i == 0 || !(large < MAX_RATIO * small)); i++) {
@@ -152,15 +209,15 @@ static void costs_in_proportion(cost_fn *cost, enum crafted_case c, size_t n)
 		t = cost(c, 2 * n, &large_bytes);
 		large = i == 0 || t < large ? t : large;
 	}
-	cr_log_info("%s: %zu (%ld bytes) in %.3f s, %zu (%ld bytes) in %.3f s of CPU", crafted__name(c), n,
+	cr_log_info("%s: %zu (%ld bytes) in %.3f s, %zu (%ld bytes) in %.3f s of CPU", name, n,
 		    small_bytes, small, 2 * n, large_bytes, large);
 	cr_assert(lt(dbl, large, MAX_RATIO * small), "%s: %zu in %.3f s, twice that in %.3f s of CPU",
-		  crafted__name(c), n, small, large);
+		  name, n, small, large);
 }
 
 static void doubles_in_proportion(enum crafted_case c, size_t n)
 {
-	costs_in_proportion(analysis_cpu, c, n);
+	costs_in_proportion(crafted__name(c), analysis_cpu, c, n);
 }
 
 /* Naming: every image replayed its ancestors' directory changes (n^3). */
@@ -233,7 +290,7 @@ Test(linear, processes_waiting_across_a_daemons_jobs, .init = limit_cpu)
 /* The merge: each tool trace scanned every process for its writer, each writer for its children. */
 Test(linear, a_tool_trace_per_process, .init = limit_cpu)
 {
-	costs_in_proportion(merge_cpu, CRAFTED_PROGRAMS, 16000);
+	costs_in_proportion(crafted__name(CRAFTED_PROGRAMS), merge_cpu, CRAFTED_PROGRAMS, 16000);
 }
 
 /* Lanes and the scheduler's figures: thousands of processes waiting for a CPU at once. */
@@ -250,4 +307,10 @@ Test(linear, thousands_waiting_for_a_cpu, .init = limit_cpu)
 Test(linear, a_build_of_thousands_of_compiles, .init = limit_cpu)
 {
 	doubles_in_proportion(CRAFTED_BIG_BUILD, 6000);
+}
+
+/* convert --add: every distcc job weighed every client of its flags (n^2). */
+Test(linear, thousands_of_distcc_clients_alike, .init = limit_cpu)
+{
+	costs_in_proportion("distcc_clients_alike", remote_jobs_cpu, CRAFTED_NR, 4000);
 }
