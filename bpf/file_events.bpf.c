@@ -26,6 +26,7 @@
  *  - per process, the count of all files opened and opened for writing,
  *    sent once when the process ends (sched_process_exit of its last
  *    thread).
+ * Nothing of a process the user may not read (hidden.bpf.h).
  * Not seen: writes through an fd opened before the build or inherited
  * from outside it, mmap of a file opened earlier, renames onto a path by
  * other syscalls (link + unlink); with the syscall tracepoint also 32-bit
@@ -39,6 +40,7 @@
 #include "maps.bpf.h"
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
+#include "hidden.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -223,6 +225,7 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(handle_file_sys_exit, struct pt_regs *regs, long ret)
 {
 	long nr = regs->orig_ax; /* a tp_btf argument: read directly */
+	struct bb_proc_acct *acct;
 	__u64 id;
 	__u32 tgid;
 
@@ -242,7 +245,12 @@ int BPF_PROG(handle_file_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	tgid = id >> 32;
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!acct)
+		return 0;
+	/* A process the user may not read keeps its files to itself, its
+	 * counts too (/proc/PID/fd needs the same access). */
+	if (mark_hidden(acct, bpf_get_current_task_btf()))
 		return 0;
 
 	/* The arguments are still in the saved user registers, read by the
@@ -360,9 +368,13 @@ int BPF_PROG(handle_deps_exit, struct task_struct *p)
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 	struct bb_file_counts_event *e;
 	struct bb_file_counts last;
+	struct bb_proc_acct *acct;
 
 	start_wake_forget(BPF_CORE_READ(p, pid));
 	if (!take_process_entry(&file_counts, p, tgid, &last, sizeof(last)))
+		return 0;
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (acct && acct->hidden)
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {

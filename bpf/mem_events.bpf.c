@@ -34,6 +34,7 @@
 #include "maps.bpf.h"
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
+#include "hidden.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -108,13 +109,17 @@ static __always_inline __u64 mm_peak_pages(struct task_struct *task, struct mm_s
 	return rss > hiwater ? rss : hiwater;
 }
 
-/* The tracked process's image state, created on first use; NULL if untracked. */
-static __always_inline struct bb_mem_proc *image_state(__u32 tgid)
+/*
+ * The tracked process's image state, created on first use; NULL if
+ * untracked.  *acct: its `tracked` entry.
+ */
+static __always_inline struct bb_mem_proc *image_state(__u32 tgid, struct bb_proc_acct **acct)
 {
 	struct bb_mem_proc *s, zero = {};
 	long err;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	*acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!*acct)
 		return NULL;
 	s = bpf_map_lookup_elem(&mem_images, &tgid);
 	if (s)
@@ -130,13 +135,17 @@ static __always_inline struct bb_mem_proc *image_state(__u32 tgid)
 static __always_inline void checkpoint_current(void)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
+	struct bb_proc_acct *acct;
 	struct bb_mem_proc *s;
 	struct mm_struct *mm;
 	__u64 peak;
 
-	s = image_state(bpf_get_current_pid_tgid() >> 32);
+	s = image_state(bpf_get_current_pid_tgid() >> 32, &acct);
 	if (!s)
 		return;
+	/* The mm is current's here: a process that made itself undumpable
+	 * since its exec is seen at its exit or next exec. */
+	mark_hidden(acct, task);
 	mm = BPF_CORE_READ(task, mm);
 	if (!mm)
 		return;
@@ -146,8 +155,9 @@ static __always_inline void checkpoint_current(void)
 		s->peak_pages = peak;
 }
 
+/* hidden: the process's BB_HIDDEN_* reasons; its peak is then left out. */
 static __always_inline void emit_image(__u32 pid, __u32 tgid, const struct bb_mem_proc *s, __u32 flags,
-				       __u64 ts)
+				       __u32 hidden, __u64 ts)
 {
 	struct bb_mem_image_event *e;
 
@@ -157,7 +167,9 @@ static __always_inline void emit_image(__u32 pid, __u32 tgid, const struct bb_me
 		return;
 	}
 	fill_header(&e->hdr, BB_EV_MEM_IMAGE, pid, tgid, ts);
-	e->peak_rss_kb = s->peak_pages * page_size_kb;
+	if (hidden)
+		flags |= BB_MEM_HIDDEN;
+	e->peak_rss_kb = hidden ? 0 : s->peak_pages * page_size_kb;
 	e->image = s->image;
 	e->flags = flags;
 	bpf_ringbuf_submit(e, wakeup_flag());
@@ -184,14 +196,21 @@ SEC("tp_btf/rss_stat")
 int BPF_PROG(mem_rss_stat, struct mm_struct *mm)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	struct bb_proc_acct *acct;
 	struct bb_mem_proc *s;
 	__u64 rss;
 
 	if (task->mm != mm)
 		return 0;
-	s = image_state(task->tgid);
+	s = image_state(task->tgid, &acct);
 	if (!s)
 		return 0;
+	/* Summed over the build each period and named among its largest:
+	 * a hidden process's counts as 0. */
+	if (mark_hidden(acct, task)) {
+		s->rss_pages = 0;
+		return 0;
+	}
 	rss = mm_rss_pages(task, mm);
 	s->rss_pages = rss;
 	if (rss > s->peak_pages)
@@ -227,11 +246,14 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(mem_exec, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
-	struct bb_mem_proc *s = image_state(tgid);
+	struct bb_proc_acct *acct;
+	struct bb_mem_proc *s = image_state(tgid, &acct);
 
 	if (!s)
 		return 0;
-	emit_image(BPF_CORE_READ(p, pid), tgid, s, 0, bpf_ktime_get_ns());
+	/* Whether proc_events' exec program has marked a setuid image yet
+	 * or not: hidden then or at the next image's end, never shown. */
+	emit_image(BPF_CORE_READ(p, pid), tgid, s, 0, acct->hidden, bpf_ktime_get_ns());
 	s->peak_pages = 0;
 	s->image++;
 	return 0;
@@ -242,15 +264,18 @@ int BPF_PROG(mem_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
 	struct bb_mem_proc last;
+	struct bb_proc_acct *acct;
 	__u32 flags = BB_MEM_IMAGE_EXITED;
 
 	checkpoint_current(); /* the mm is still there from 6.16 on */
 	if (!take_process_entry(&mem_images, p, tgid, &last, sizeof(last)))
 		return 0;
+	/* Its last thread's final switch, which removes the entry, is later. */
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
 	/* mark_oom_victim() sets it before the kill; it stays until the
 	 * signal struct is freed. */
 	if (BPF_CORE_READ(p, signal, oom_mm))
 		flags |= BB_MEM_OOM_KILLED;
-	emit_image(BPF_CORE_READ(p, pid), tgid, &last, flags, bpf_ktime_get_ns());
+	emit_image(BPF_CORE_READ(p, pid), tgid, &last, flags, acct ? acct->hidden : 0, bpf_ktime_get_ns());
 	return 0;
 }

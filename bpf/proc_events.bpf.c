@@ -11,6 +11,7 @@
 #include "maps.bpf.h"
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
+#include "hidden.bpf.h"
 #include "ns_pid.bpf.h"
 #include "cgroup_filter.bpf.h"
 
@@ -125,12 +126,14 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 	 * unbounded ("R3 unbounded memory access"). */
 	__u64 args_len, full_len, size;
 	unsigned long arg_start, arg_end;
+	struct bb_proc_acct *acct;
 	struct bb_exec_event *e;
 	struct exec_buf *buf;
 	const char *filename;
 	long n;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!acct)
 		return 0;
 	buf = bpf_map_lookup_elem(&exec_scratch, &cpu);
 	if (!buf)
@@ -141,7 +144,11 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 	e->old_tid = old_pid;
 	e->flags = 0;
 	e->ns_tgid = tgid_ns_pid(p);
-	e->__pad = 0;
+	/* The new credentials and dumpability are in place: a setuid or
+	 * setgid image is hidden from here on.  Its argv stays, as
+	 * /proc/PID/cmdline shows it to everyone. */
+	acct->launching = 0;
+	e->hidden = mark_hidden(acct, p);
 	BPF_CORE_READ_STR_INTO(&e->comm, p, comm);
 
 	filename = BPF_CORE_READ(bprm, filename);

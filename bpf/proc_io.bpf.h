@@ -49,9 +49,12 @@ static __always_inline void add_thread_io(struct bb_io_acct *to, struct task_str
 	}
 }
 
-/* The process's totals, just before its group-dead exit record (same ts). */
+/*
+ * The process's totals, just before its group-dead exit record (same ts);
+ * none but the flag when it is hidden (hidden.bpf.h: BB_HIDDEN_*).
+ */
 static __always_inline void emit_proc_io(struct task_struct *task, __u32 tid, __u32 tgid,
-					 const struct bb_proc_acct *totals, __u64 now)
+					 const struct bb_proc_acct *totals, __u32 hidden, __u64 now)
 {
 	struct bb_proc_io_event *e;
 
@@ -61,8 +64,13 @@ static __always_inline void emit_proc_io(struct task_struct *task, __u32 tid, __
 		return;
 	}
 	fill_header(&e->hdr, BB_EV_PROC_IO, tid, tgid, now);
-	e->io = totals->io;
-	e->flags = io_counted(task);
+	if (hidden) {
+		__builtin_memset(&e->io, 0, sizeof(e->io));
+		e->flags = BB_IO_HIDDEN;
+	} else {
+		e->io = totals->io;
+		e->flags = io_counted(task);
+	}
 	e->nr_threads = totals->nr_dead;
 	bpf_ringbuf_submit(e, wakeup_flag());
 }

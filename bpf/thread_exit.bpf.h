@@ -20,6 +20,7 @@
 #define BUILDBPF_THREAD_EXIT_BPF_H
 
 #include "proc_io.bpf.h"
+#include "hidden.bpf.h"
 
 /* Kernel page size in KiB (signal->maxrss counts pages); set by user space. */
 const volatile __u32 page_size_kb __weak = 4;
@@ -113,6 +114,7 @@ static __always_inline void thread_final_switch(struct task_struct *task, struct
 	struct bb_proc_acct *acct, totals;
 	__u64 utime, stime, sum_exec;
 	struct bb_exit_event *e;
+	__u32 hidden;
 	bool group_dead;
 
 	acct = bpf_map_lookup_elem(&tracked, &tgid);
@@ -130,10 +132,14 @@ static __always_inline void thread_final_switch(struct task_struct *task, struct
 	end_thread_sched(t, tid, acct, &own_sched, now);
 	/* I/O (proc_io.bpf.h): in before nr_dead, so the last thread's copy has it. */
 	add_thread_io(&acct->io, task);
+	/* Credentials only: the mm is gone.  In before nr_dead, like the I/O. */
+	hidden = mark_hidden(acct, task);
 	__sync_fetch_and_add(&acct->nr_dead, 1);
 	group_dead = take_group_dead(tgid, acct, &totals);
-	if (group_dead)
-		emit_proc_io(task, tid, tgid, &totals, now);
+	if (group_dead) {
+		hidden |= totals.hidden;
+		emit_proc_io(task, tid, tgid, &totals, hidden, now);
+	}
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -142,7 +148,7 @@ static __always_inline void thread_final_switch(struct task_struct *task, struct
 	}
 	fill_header(&e->hdr, BB_EV_EXIT, tid, tgid, now);
 	e->flags = group_dead ? BB_EXIT_GROUP_DEAD : 0;
-	e->__pad = 0;
+	e->hidden = hidden;
 	BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
 	if (group_dead) {
 		e->utime_ns = totals.utime_ns;
@@ -163,7 +169,7 @@ static __always_inline void thread_final_switch(struct task_struct *task, struct
 	 * when the last thread starts exiting, before that thread's last
 	 * switch, so before the process's last one.  The signal struct
 	 * lives as long as the task does. */
-	e->maxrss_kb = BPF_CORE_READ(task, signal, maxrss) * page_size_kb;
+	e->maxrss_kb = hidden ? 0 : BPF_CORE_READ(task, signal, maxrss) * page_size_kb;
 	bpf_ringbuf_submit(e, wakeup_flag());
 }
 

@@ -61,6 +61,15 @@ _Static_assert(sizeof(struct bb_event_header) == 24, "bb_event_header ABI");
 #define BB_FORK_THREAD 0x1u /* the child is a thread of the parent's process */
 
 /*
+ * Why the kernel hides a process's details from the user the trace is for
+ * (ptrace read access, the rule of /proc/PID/io): bpf/hidden.bpf.h.  Such
+ * a process keeps its pid, names, times and exit status in the trace; its
+ * I/O, memory and files are left out.  Once set, a reason stays.
+ */
+#define BB_HIDDEN_CREDS 0x1u	    /* uids or gids not all the user's: a setuid or setgid exec, setuid() */
+#define BB_HIDDEN_NOT_DUMPABLE 0x2u /* its mm not dumpable: prctl(PR_SET_DUMPABLE, 0), a credential change */
+
+/*
  * ns_tgid in the fork and exec records: hdr.tgid as the process's own
  * (innermost) PID namespace numbers it, what getpid() returns inside it.
  * hdr's ids are always the kernel's global ones; the two differ only in a
@@ -97,7 +106,7 @@ struct bb_exec_event {
 	__u32 args_len;
 	__u32 args_full_len; /* argv's real size, before truncation */
 	__u32 ns_tgid;	     /* the process, see bb_fork_event */
-	__u32 __pad;
+	__u32 hidden;	     /* BB_HIDDEN_*: the process, as the new image starts */
 	char comm[BB_COMM_LEN];
 	char data[]; /* last: the record's variable part */
 };
@@ -143,7 +152,7 @@ struct bb_exit_event {
 	__u32 exit_status; /* wait(2) status word: code << 8 | signal */
 	__u32 flags;	   /* BB_EXIT_* */
 	__u32 nr_threads;  /* threads the process had that were tracked */
-	__u32 __pad;
+	__u32 hidden;	   /* BB_HIDDEN_*: then maxrss_kb is 0 */
 	char comm[BB_COMM_LEN];
 };
 _Static_assert(sizeof(struct bb_exit_event) == 136, "bb_exit_event ABI");
@@ -152,6 +161,7 @@ _Static_assert(sizeof(struct bb_exit_event) == 136, "bb_exit_event ABI");
 
 #define BB_MEM_IMAGE_EXITED 0x1u /* ended with the process; else an exec replaced it */
 #define BB_MEM_OOM_KILLED 0x2u	 /* with EXITED: the OOM killer chose the process */
+#define BB_MEM_HIDDEN 0x4u	 /* the process is hidden (BB_HIDDEN_*): peak_rss_kb is 0 */
 
 /*
  * One program image's peak resident set, emitted where its address space
@@ -284,8 +294,12 @@ struct bb_proc_acct {
 	__u32 nr_threads; /* threads forked after the first */
 	__u32 nr_dead;	  /* threads past their last switch-out */
 	struct bb_io_acct io; /* each ended thread's own I/O, added at its end */
+	__u32 hidden;	      /* BB_HIDDEN_*, as the programs have seen the process */
+	/* 1: the command before its exec, buildbpf's own copy, undumpable to
+	 * guard buildbpf's BPF fds: not the build's to hide (bpf/hidden.bpf.h) */
+	__u32 launching;
 };
-_Static_assert(sizeof(struct bb_proc_acct) == 136, "bb_proc_acct ABI");
+_Static_assert(sizeof(struct bb_proc_acct) == 144, "bb_proc_acct ABI");
 
 enum bb_thread_state {
 	BB_THREAD_NEW = 0,	/* forked, not yet woken */
@@ -332,6 +346,7 @@ _Static_assert(sizeof(struct bb_cpu_slot) == 32, "bb_cpu_slot ABI");
 
 #define BB_IO_SYSCALLS 0x1u /* rchar, wchar, syscr, syscw counted (CONFIG_TASK_XACCT) */
 #define BB_IO_STORAGE 0x2u  /* read/write/cancelled_write_bytes counted (CONFIG_TASK_IO_ACCOUNTING) */
+#define BB_IO_HIDDEN 0x4u   /* the process is hidden (BB_HIDDEN_*): every figure is 0 */
 
 /*
  * A process's I/O when its last thread left its CPU for good (hdr.ts_ns,

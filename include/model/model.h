@@ -69,6 +69,9 @@ struct proc_instance {
 	bool exec_peak_seen;
 	bool peak_rss_exact; /* peak_rss_kb came from image records, not maxrss */
 	bool oom_killed;     /* the OOM killer chose it */
+	/* BB_HIDDEN_* (model/hidden.h): the kernel hides it from the user the
+	 * trace is for; its I/O, memory and files were not recorded. */
+	__u32 hidden;
 	/* I/O (model/io.h): its threads' summed I/O accounting, if io_seen. */
 	struct bb_io_acct io;
 	__u32 io_flags; /* BB_IO_*: the figures the kernel counted */

@@ -28,6 +28,11 @@ struct capture_opts {
 	__u64 cgroup_id;      /* --cgroup: the target's id (0: none) */
 	__u32 cgroup_level;   /* ... and its depth below the root cgroup */
 	bool mem_sampling;    /* follow each process's RSS for capture__mem_sample() */
+	/* The user the trace is for, when not root: what the kernel would not
+	 * show them of a process (bpf/hidden.bpf.h) is left out. */
+	bool hide_unreadable;
+	__u32 viewer_uid;
+	__u32 viewer_gid;
 };
 
 /* Called for every record in delivery order; return <0 to stop consuming. */

@@ -43,6 +43,11 @@ struct record_opts {
 	size_t nr_follow;
 	__u64 cgroup_id;
 	__u32 cgroup_level;
+	/* The user the trace is for (the one buildbpf becomes), unless root:
+	 * what the kernel would not show them of a process is left out. */
+	bool hide_unreadable;
+	uid_t viewer_uid;
+	gid_t viewer_gid;
 };
 
 struct record_result {

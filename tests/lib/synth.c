@@ -133,6 +133,16 @@ void synth_exit_sched(struct model *m, __u64 ts, __u32 tgid, __u64 on_cpu_ns, __
 	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
 }
 
+void synth_exit_hidden(struct model *m, __u64 ts, __u32 tgid, __u32 hidden)
+{
+	struct bb_exit_event e = {};
+
+	header(&e.hdr, BB_EV_EXIT, ts, tgid, tgid);
+	e.flags = BB_EXIT_GROUP_DEAD;
+	e.hidden = hidden;
+	cr_assert_eq(model__add_event(m, &e, sizeof(e)), 0);
+}
+
 const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid)
 {
 	size_t i;

@@ -36,6 +36,8 @@ void synth_exit_sched(struct model *m, __u64 ts, __u32 tgid, __u64 on_cpu_ns, __
 const struct proc_instance *synth_proc_of(const struct model *m, __u32 pid);
 
 /* One image's peak RSS, as mem_events.bpf.c reports it (flags: BB_MEM_*). */
+/* A group-dead exit of a process the kernel hid from the user (BB_HIDDEN_*): no maxrss. */
+void synth_exit_hidden(struct model *m, __u64 ts, __u32 tgid, __u32 hidden);
 void synth_mem_image(struct model *m, __u64 ts, __u32 tgid, __u32 image, __u64 peak_rss_kb, __u32 flags);
 /* A process's I/O at its end, as bpf/proc_io.bpf.h reports it (flags: BB_IO_*). */
 void synth_proc_io(struct model *m, __u64 ts, __u32 tgid, const struct bb_io_acct *io, __u32 flags);

@@ -6,12 +6,14 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "model/hidden.h"
 #include "model/io.h"
 #include "model/lanes.h"
 #include "model/model.h"
 #include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
+#include "report/summary.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -227,4 +229,49 @@ Test(io, figures_the_kernel_did_not_count_are_null)
 	cr_assert(strstr(text, "most written to storage") == NULL, "%s", text);
 	free(text);
 	io_build_free(&b);
+}
+
+/*
+ * A process the kernel hid from the user (a setuid helper, an undumpable
+ * one) comes with an empty I/O record: no figures, which is not 0; why it
+ * was hidden is kept and counted, and the summary says it.
+ */
+Test(io, a_hidden_processs_record_gives_no_figures)
+{
+	const struct bb_io_acct none = {};
+	struct summary_info info = { .cmd_argv = (char *[]){ "make", NULL }, .cmd_argc = 1, .exit_status = 0 };
+	struct model *m = model__new(100, 0);
+	struct hidden_counts c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	child(m, 101, "/bin/dd", 5, &dd_write, BOTH);
+	synth_fork(m, 1 * MS, 100, 102, 102, false);
+	synth_exec(m, 1 * MS, 102, 100, "/usr/bin/sudo", (const char *[]){ "sudo", "cat", NULL });
+	synth_proc_io(m, 5 * MS, 102, &none, BB_IO_HIDDEN);
+	synth_exit_hidden(m, 5 * MS, 102, BB_HIDDEN_CREDS | BB_HIDDEN_NOT_DUMPABLE);
+	synth_fork(m, 1 * MS, 100, 103, 103, false);
+	synth_exec(m, 1 * MS, 103, 100, "/usr/bin/ssh-agent", (const char *[]){ "ssh-agent", NULL });
+	synth_exit_hidden(m, 5 * MS, 103, BB_HIDDEN_NOT_DUMPABLE);
+	cr_assert(eq(int, model__finish(m, 6 * MS), 0));
+
+	cr_assert(synth_proc_of(m, 101)->io_seen);
+	cr_assert(eq(u32, synth_proc_of(m, 101)->hidden, 0));
+	cr_assert(not(synth_proc_of(m, 102)->io_seen));
+	cr_assert(eq(str, (char *)hidden__why(synth_proc_of(m, 102)->hidden), "setuid or setgid, not dumpable"));
+	cr_assert(eq(str, (char *)hidden__why(synth_proc_of(m, 103)->hidden), "not dumpable"));
+	hidden__count(m, &c);
+	cr_assert(eq(sz, c.procs, 2));
+	cr_assert(eq(sz, c.creds, 1));
+	cr_assert(eq(sz, c.not_dumpable, 2));
+
+	out = open_memstream(&text, &len);
+	cr_assert_not_null(out);
+	summary__print(out, m, &info);
+	fclose(out);
+	cr_assert_not_null(strstr(text, "buildbpf: 2 processes hidden (1 setuid or setgid, 2 not dumpable): "), "%s",
+			   text);
+	free(text);
+	model__free(m);
 }

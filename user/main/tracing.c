@@ -44,6 +44,11 @@ int tracing__start(const struct cli_opts *opts, const struct run_as *ra, const s
 
 	rec_opts.attach_pidfd = out->pidfd;
 	rec_opts.follow_pidfds = out->follow_fds;
+	/* Root reads every process (CAP_SYS_PTRACE); anyone else sees what
+	 * the kernel shows them, the descendants' setuid helpers included. */
+	rec_opts.hide_unreadable = ra->uid != 0;
+	rec_opts.viewer_uid = ra->uid;
+	rec_opts.viewer_gid = ra->gid;
 	if (opts->cgroup) {
 		rec_opts.cgroup_path = out->cgroup.path;
 		rec_opts.cgroup_id = out->cgroup.id;

@@ -10,7 +10,10 @@ size_t io__record_size(__u32 type)
 void io__apply(struct proc_instance *p, const struct bb_proc_io_event *e)
 {
 	/* One record per process, from its last thread: a second one (a
-	 * record replayed twice) replaces, never adds. */
+	 * record replayed twice) replaces, never adds.  A hidden process's
+	 * has no figures, which is not the same as 0. */
+	if (e->flags & BB_IO_HIDDEN)
+		return;
 	p->io = e->io;
 	p->io_flags = e->flags & (BB_IO_SYSCALLS | BB_IO_STORAGE);
 	p->io_seen = true;

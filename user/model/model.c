@@ -359,6 +359,7 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	if (!img)
 		return -ENOMEM;
 	p->ppid = e->ppid;
+	p->hidden |= e->hidden;
 	/* A process never changes PID namespace, so this is the fork's value;
 	 * it names the root (whose fork is never seen) and a process whose
 	 * fork record was dropped.  0, not read, keeps what is known. */
@@ -426,9 +427,10 @@ static int apply_exit(struct model *m, const struct bb_exit_event *e)
 		m->stats.orphan_events++;
 		return 0;
 	}
+	p = &m->procs[idx];
+	p->hidden |= e->hidden;
 	if (!(e->flags & BB_EXIT_GROUP_DEAD))
 		return 0; /* a thread; the process lives on */
-	p = &m->procs[idx];
 	p->end_ns = e->hdr.ts_ns;
 	p->exited = true;
 	p->exit_status = e->exit_status;

@@ -268,11 +268,33 @@ static int confirm_seeded(const struct attach_proc *p, const struct attach_targe
 }
 
 /*
+ * Why the kernel would hide pid from ra's user now (BB_HIDDEN_*, the rule
+ * bpf/hidden.bpf.h applies to the processes it sees start): ids it cannot
+ * read count as another user's.  /proc/PID is owned by root when the
+ * process is not dumpable; by its euid otherwise.
+ */
+static __u32 hidden_reasons(pid_t pid, const struct run_as *ra)
+{
+	uid_t uids[3] = {};
+	gid_t gids[3] = {};
+	struct stat st;
+	char path[64];
+
+	if (ra->uid == 0)
+		return 0;
+	if (read_ids(pid, uids, gids) || uids[0] != ra->uid || uids[1] != ra->uid || uids[2] != ra->uid ||
+	    gids[0] != ra->gid || gids[1] != ra->gid || gids[2] != ra->gid)
+		return BB_HIDDEN_CREDS;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &st) || st.st_uid != ra->uid ? BB_HIDDEN_NOT_DUMPABLE : 0;
+}
+
+/*
  * Puts p's process and threads in the maps: -EEXIST when the kernel
  * tracks it already (it saw the fork), else 0 or -errno.
  */
 static int seed_proc(struct capture *cap, const struct attach_proc *p, const struct bb_task_seen *tasks, size_t nr,
-		     __u64 ts)
+		     const struct run_as *ra, __u64 ts)
 {
 	/* Unsigned wrap-around: the kernel adds each thread's final times
 	 * to these, which leaves the time run since the snapshot. */
@@ -281,6 +303,8 @@ static int seed_proc(struct capture *cap, const struct attach_proc *p, const str
 		.stime_ns = -p->stime_ns,
 		.sum_exec_ns = -p->sum_exec_ns,
 		.nr_threads = p->nr_threads - 1,
+		/* A descendant found running may be a setuid one already. */
+		.hidden = hidden_reasons(p->tgid, ra),
 	};
 	struct bb_thread t;
 	size_t i;
@@ -406,7 +430,7 @@ int attach__seed(struct capture *cap, const struct attach_target *target, const 
 
 			if (in_set(seen, nr_seen, p->tgid))
 				continue;
-			err = seed_proc(cap, p, tasks, nr_tasks, ts);
+			err = seed_proc(cap, p, tasks, nr_tasks, ra, ts);
 			if (err == -EEXIST) {
 				st->forked++;
 			} else if (err) {

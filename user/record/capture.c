@@ -202,6 +202,9 @@ static int load_skeleton(struct capture *c, const struct capture_opts *opts, con
 	c->skel->rodata->page_size_kb = c->page_size_kb;
 	c->skel->rodata->sched_enabled = opts->sched;
 	c->skel->rodata->idle_min_ns = opts->idle_min_ns;
+	c->skel->rodata->hide_unreadable = opts->hide_unreadable;
+	c->skel->rodata->viewer_uid = opts->viewer_uid;
+	c->skel->rodata->viewer_gid = opts->viewer_gid;
 	/* Where mem_events.bpf.c checkpoints an image's peak RSS. */
 	c->skel->rodata->nr_execve = SYS_execve;
 	c->skel->rodata->nr_execveat = SYS_execveat;
@@ -325,7 +328,8 @@ cleanup:
 
 int capture__track(struct capture *c, pid_t pid, __u64 since_ns)
 {
-	struct bb_proc_acct zero = {};
+	/* Until its exec it is buildbpf's own copy (hidden.bpf.h). */
+	struct bb_proc_acct zero = { .launching = 1 };
 	struct bb_thread thread;
 	__u32 key = pid;
 

@@ -451,6 +451,9 @@ int record__open(struct recorder **out, const struct record_opts *opts)
 		.cgroup_id = opts->cgroup_id,
 		.cgroup_level = opts->cgroup_level,
 		.mem_sampling = opts->mem_period_ns != 0,
+		.hide_unreadable = opts->hide_unreadable,
+		.viewer_uid = opts->viewer_uid,
+		.viewer_gid = opts->viewer_gid,
 	};
 	struct recorder *r;
 

@@ -34,6 +34,7 @@
 #include "graph/slack.h"
 #include "util/json_write.h"
 #include "model/daemons.h"
+#include "model/hidden.h"
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
 #include "merge/trace_merge.h"
@@ -651,6 +652,8 @@ static struct json_object *proc_args(const struct proc_instance *p, bool sched)
 		err = json_put_int(args, "run_by_daemon", p->run_by_daemon);
 	if (!err && p->oom_killed)
 		err = json_put_bool(args, "oom_killed", true);
+	if (!err && p->hidden)
+		err = json_put(args, "hidden", json_object_new_string(hidden__why(p->hidden)));
 	if (!err)
 		err = add_io_args(args, p);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
@@ -1269,6 +1272,22 @@ static struct json_object *new_opt_string(const char *s)
 	return json_new_clean_string(s ? s : "", s ? strlen(s) : 0);
 }
 
+/* otherData.hidden_processes: how many processes the kernel hid from the user, and why (none: no key). */
+static int add_hidden_count(struct json_object *od, const struct model *m)
+{
+	struct hidden_counts c;
+	struct json_object *o;
+
+	hidden__count(m, &c);
+	if (!c.procs)
+		return 0;
+	o = json_object_new_object();
+	if (!o)
+		return -ENOMEM;
+	return json_put(od, "hidden_processes", o) ?: json_put_int(o, "count", c.procs) ?:
+	       json_put_int(o, "setuid_or_setgid", c.creds) ?: json_put_int(o, "not_dumpable", c.not_dumpable);
+}
+
 static struct json_object *other_data(const struct builder *b, const struct trace_meta *meta)
 {
 	const struct model *m = b->m;
@@ -1307,6 +1326,8 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
 	if (!err && meta->partial_reason)
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
+	if (!err)
+		err = add_hidden_count(od, m);
 	/* --attach: the process the trace was attached to */
 	if (!err && info->attached && info->root_pid)
 		err = json_put_int(od, "attached_pid", info->root_pid);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
+#include "model/hidden.h"
 #include "model/memory.h"
 #include "report/summary.h"
 #include "util/term_escape.h"
@@ -25,6 +26,19 @@ static void put_command(FILE *out, char *const *argv, int argc)
 			fputc(' ', out);
 		summary__put_escaped(out, argv[i]);
 	}
+}
+
+/* What the kernel hid from the user was not recorded: say so, and why. */
+static void put_hidden(FILE *out, const struct model *m)
+{
+	struct hidden_counts c;
+
+	hidden__count(m, &c);
+	if (!c.procs)
+		return;
+	fprintf(out, "buildbpf: %zu process%s hidden (%zu setuid or setgid, %zu not dumpable): the kernel shows "
+		     "their I/O, memory and files only to root, so the trace leaves them out (hidden in the trace)\n",
+		c.procs, c.procs == 1 ? "" : "es", c.creds, c.not_dumpable);
 }
 
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
@@ -56,6 +70,7 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 	if (oom_killed)
 		fprintf(out, "buildbpf: OOM KILLED: %zu process%s (oom_killed in the trace)\n", oom_killed,
 			oom_killed == 1 ? "" : "es");
+	put_hidden(out, m);
 	if (info->partial_reason) {
 		fputs("buildbpf: the trace is partial: ", out);
 		summary__put_escaped(out, info->partial_reason);
