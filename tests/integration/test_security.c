@@ -22,6 +22,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
+#include "lib/json_fields.h"
 
 
 /* The process groups a test started, killed by its teardown even when an assertion failed. */
@@ -424,4 +425,99 @@ Test(security, a_followed_pid_reused_meanwhile_is_refused)
 Test(security, an_attached_pid_reused_meanwhile_is_refused)
 {
 	check_a_reused_pid_refused("--attach");
+}
+
+/*
+ * The secret-keeper process slices of the trace, by the tag their argv
+ * ends with (their fork for the read-back is the next slice with that
+ * tag): the keeper itself, the first one.  NULL: none.
+ */
+static struct json_object *keeper_slice(struct json_object *slices, const char *tag)
+{
+	for (size_t i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *ev = json_object_array_get_idx(slices, i);
+		const char *last = NULL;
+
+		for (size_t k = 1; bb_arg_argv(ev, k); k++)
+			last = bb_arg_argv(ev, k);
+		if (last && !strcmp(last, tag))
+			return ev;
+	}
+	return NULL;
+}
+
+/* A hidden keeper: why, and none of its I/O, memory or files. */
+static void check_hidden(struct json_object *slices, const char *trace_text, const char *tag, const char *why)
+{
+	struct json_object *ev = keeper_slice(slices, tag);
+	char file[64];
+
+	cr_assert_not_null(ev, "no %s keeper in the trace", tag);
+	cr_assert(eq(str, (char *)(bb_arg_str(ev, "hidden") ? bb_arg_str(ev, "hidden") : "(none)"), (char *)why),
+		  "the %s keeper", tag);
+	cr_assert(eq(int, bb_arg_int(ev, "peak_rss_kb"), 0), "the %s keeper's memory is in the trace", tag);
+	cr_assert(eq(int, bb_arg_int(ev, "maxrss_kb"), 0), "the %s keeper's maxrss is in the trace", tag);
+	cr_assert_null(bb_arg(ev, "io_wchar"), "the %s keeper's I/O is in the trace", tag);
+	cr_assert_null(bb_arg(ev, "io_rchar"), "the %s keeper's I/O is in the trace", tag);
+	cr_assert_null(bb_arg(ev, "files_opened"), "the %s keeper's open count is in the trace", tag);
+	snprintf(file, sizeof(file), "%s.secret", tag);
+	cr_assert_null(strstr(trace_text, file), "the trace names %s", file);
+}
+
+/*
+ * A build run by nobody (sudo's caller) runs a setuid-root helper that
+ * writes and reads back a file in a directory only root may enter, and a
+ * program of its own that made itself undumpable first: the kernel shows
+ * nobody neither's I/O, memory nor files (/proc/PID/io, status, fd), and
+ * the trace does not either, saying why.  The same program, dumpable and
+ * nobody's, shows all three: the recording would have had them.
+ */
+Test(security, what_the_kernel_hides_from_the_user_is_not_recorded)
+{
+	const char *keeper = bb_test_prog("secret-keeper");
+	struct json_object *trace, *slices, *ev, *hidden;
+	char cmd[2400], *text, *status;
+
+	bb_give_to_nobody(run.dir);
+	cr_assert(eq(int, mkdir(bb_path(&run, "vault"), 0700), 0));
+	snprintf(cmd, sizeof(cmd), "cd '%s' && cp '%s' keeper-suid && chmod 04755 keeper-suid && cp '%s' keeper",
+		 run.dir, keeper, keeper);
+	cr_assert(eq(int, system(cmd), 0));
+	bb_run_in(&run,
+		  (const char *const[]){ "--deps=on", "-o", "t.json", "--", "sh", "-c",
+					 "./keeper-suid vault suid; echo $? > suid-status; "
+					 "./keeper --undumpable . undumpable && ./keeper . plain",
+					 NULL },
+		  (const char *const[]){ "SUDO_UID=65534", "SUDO_GID=65534", NULL });
+	status = bb_file_text(bb_path(&run, "suid-status"), NULL);
+	if (!strcmp(status, "3\n"))
+		cr_skip_test("setuid programs do not run setuid in %s (nosuid)", run.dir);
+	cr_assert(eq(str, status, "0\n"), "the setuid keeper failed: %s", run.err);
+	free(status);
+	cr_assert(eq(int, run.status, 0), "buildbpf exited %d: %s", run.status, run.err);
+
+	text = bb_file_text(bb_path(&run, "t.json"), NULL);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	check_hidden(slices, text, "suid", "setuid or setgid, not dumpable");
+	check_hidden(slices, text, "undumpable", "not dumpable");
+
+	/* The same program as nobody's own: everything is there. */
+	ev = keeper_slice(slices, "plain");
+	cr_assert_not_null(ev, "no plain keeper in the trace");
+	cr_assert_null(bb_arg(ev, "hidden"));
+	cr_assert(ge(int, bb_arg_int(ev, "peak_rss_kb"), 64 * 1024), "the plain keeper's 64 MiB");
+	cr_assert(ge(int, bb_arg_int(ev, "io_wchar"), 1 << 20), "the plain keeper's 1 MiB written");
+	cr_assert_not_null(strstr(text, "plain.secret"), "--deps did not record the plain keeper's file");
+
+	/* Each keeper and its reading child. */
+	hidden = bb_other(trace, "hidden_processes");
+	cr_assert(eq(int, int_field(hidden, "count"), 4));
+	cr_assert(eq(int, int_field(hidden, "setuid_or_setgid"), 2));
+	cr_assert(eq(int, int_field(hidden, "not_dumpable"), 4));
+	cr_assert_not_null(strstr(run.err, "buildbpf: 4 processes hidden (2 setuid or setgid, 4 not dumpable)"),
+			   "%s", run.err);
+	json_object_put(slices);
+	json_object_put(trace);
+	free(text);
 }
