@@ -36,7 +36,10 @@ struct graph_edge;
 /*
  * A job: a process a runner (make, gmake, ninja, samu) started, whose own
  * subtree runs no runner (a recursive make's shell is not a job: the
- * sub-make's jobs are).  Jobs are numbered in the order they started.
+ * sub-make's jobs are).  A make recipe's lines, each a shell make ran
+ * after the one before in the same slot (graph/job_slots.h), are one job:
+ * from its first line's start to its last line's end.  Jobs are numbered
+ * in the order they started.
  */
 struct sim_job {
 	size_t proc;		/* its process, index in model->procs */

@@ -252,3 +252,41 @@ Test(schedule_sim, without_a_runner_there_is_nothing_to_simulate)
 	cr_assert(eq(u64, wall_at(&f, 2), 600 * MS), "the measured wall");
 	sim_end(&f);
 }
+
+/* A make recipe line: a shell running cmd, a child of make (pid 100), during [start, end] (ns). */
+static void sim_line(struct sim_fixture *f, __u32 pid, const char *cmd, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start, 100, pid, pid, false);
+	synth_exec(f->m, start + 1000, pid, 100, "/bin/sh", (const char *[]){ "/bin/sh", "-c", cmd, NULL });
+	synth_exit(f->m, end, pid, pid, true, 0);
+}
+
+/*
+ * make -j2, kbuild's shape: a.o's recipe is two shells, the second forked
+ * when the first ended, both naming a.o; b.o's recipe runs beside it.  The
+ * recipe is one job of 300 ms, so the unlimited bound keeps its lines in
+ * turn (each its own job, the second would run from the start).
+ */
+Test(schedule_sim, a_recipes_lines_are_one_job)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j2", NULL });
+	sim_line(&f, 101, "gcc -c -o mm/a.o mm/a.c", 10 * MS, 300 * MS);
+	sim_line(&f, 102, "gcc -c -o mm/b.o mm/b.c", 11 * MS, 200 * MS);
+	sim_line(&f, 103, "objtool mm/a.o", 300 * MS + 300000, 310 * MS);
+	synth_exit(f.m, 320 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 320 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 2), "two recipes, three shells");
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 103)], f.jg.proc_job[sim_idx(&f, 101)]));
+	cr_assert(eq(u64, f.jg.jobs[0].end_ns, 310 * MS), "the recipe ends with its last line");
+	cr_assert(eq(sz, f.jg.peak_jobs, 2));
+	/* Unlimited: a.o's recipe from 10 to 310, the tail 10. */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 320 * MS));
+	/* -j1: 300 then b.o's 189, from 10 ms, the tail 10. */
+	cr_assert(eq(u64, wall_at(&f, 1), 509 * MS));
+	sim_end(&f);
+}

@@ -284,12 +284,36 @@ static bool next_line(const struct word *x, size_t nx, const struct word *y, siz
 }
 
 /*
+ * The child before children[k] (from <= it < k) that ended last by
+ * children[k]'s start: the end make acted on when it forked it.  Under -jN
+ * another recipe's line may have been forked in between; the line before
+ * is the one whose slot was freed.  None ended: k - 1 (the rule fails it).
+ */
+static size_t acted_on(const struct job_slots *s, size_t from, size_t k)
+{
+	const struct model *m = s->m;
+	__u64 at = m->procs[s->children[k]].start_ns, best_end = 0;
+	size_t q, best = k - 1;
+
+	for (q = k; q-- > from;) {
+		__u64 end = m->procs[s->children[q]].end_ns;
+
+		if (end <= at && end > best_end) {
+			best_end = end;
+			best = q;
+		}
+	}
+	return best;
+}
+
+/*
  * Which children of a make are later lines of a recipe.  make runs each
  * line in its own shell, the next when the one before ended, in the same
  * slot; the records do not show where one recipe ends and the next
  * target's begins in that slot.  The rule: c2 is the line after c1 when
- * make forked c2 after c1 ended, no other child of make ended in between
- * (c1's end is what make acted on), c2 names no file new to make's
+ * c1 is the child that ended last before make forked c2 (acted_on(),
+ * even with another recipe's line forked in between; no other ended at
+ * the same time), c2 names no file new to make's
  * children, and the two name a file in common (next_line()): a recipe's
  * lines name its target ($@), and its first line names it first.  The
  * tools the lines run (a shell's command words) are not files they name.
@@ -326,13 +350,15 @@ static int recipe_lines(struct job_slots *s)
 			all[k] = own[k];
 		qsort(all, nr, sizeof(*all), by_text_pos);
 		for (k = from + 1; k < to; k++) {
-			const struct proc_instance *c1 = &m->procs[s->children[k - 1]], *c2 = &m->procs[s->children[k]];
-			size_t p = k - from;
+			const struct proc_instance *c2 = &m->procs[s->children[k]];
+			size_t p = k - from, q = acted_on(s, from, k);
+			const struct proc_instance *c1 = &m->procs[s->children[q]];
 
 			if (c1->end_ns <= c2->start_ns &&
 			    count_by(s->ends, from, to, c2->start_ns) == count_by(s->ends, from, to, c1->end_ns) &&
-			    next_line(own + off[p - 1], off[p] - off[p - 1], own + off[p], off[p + 1] - off[p], all, nr, p))
-				s->line_before[s->children[k]] = (long)s->children[k - 1];
+			    next_line(own + off[q - from], off[q - from + 1] - off[q - from], own + off[p],
+				      off[p + 1] - off[p], all, nr, p))
+				s->line_before[s->children[k]] = (long)s->children[q];
 		}
 	}
 	free(all);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "graph/build_graph.h"
 #include "graph/cpu_sim.h"
+#include "graph/job_slots.h"
 #include "graph/schedule_sim.h"
 #include "model/tool_kind.h"
 
@@ -193,13 +194,30 @@ static int job_cpu(struct job_graph *jg, const struct model *m)
 	return 0;
 }
 
+/*
+ * The job a later line of a make recipe belongs to: its line before's (the
+ * recipe is one job in one slot, graph/job_slots.h), or -1.  The line
+ * before started earlier, so its job is numbered already.
+ */
+static long recipe_line(const struct job_slots *s, const struct job_graph *jg, size_t i)
+{
+	long before = s->line_before[i];
+
+	return before >= 0 ? jg->proc_job[before] : -1;
+}
+
 int job_graph__build(struct job_graph *jg, const struct model *m, const struct graph_edge *edges, size_t nr_edges)
 {
 	size_t n = m->nr_procs ? m->nr_procs : 1, i;
 	bool *runs_runner = calloc(n, sizeof(*runs_runner));
+	struct job_slots slots;
 	int err = -ENOMEM;
 
 	memset(jg, 0, sizeof(*jg));
+	if (job_slots__init(&slots, m)) {
+		free(runs_runner);
+		return -ENOMEM;
+	}
 	jg->origin_ns = m->start_ns;
 	jg->wall_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 0;
 	jg->proc_job = malloc(n * sizeof(*jg->proc_job));
@@ -218,7 +236,14 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct g
 		jg->proc_job[i] = -1;
 		if (p->parent < 0)
 			continue;
-		if (is_runner(&m->procs[p->parent]) && !runs_runner[i]) {
+		if (is_runner(&m->procs[p->parent]) && !runs_runner[i] && recipe_line(&slots, jg, i) >= 0) {
+			/* A later line of a recipe: the recipe's job runs on to its end. */
+			struct sim_job *j = &jg->jobs[recipe_line(&slots, jg, i)];
+
+			jg->proc_job[i] = (long)(j - jg->jobs);
+			if (p->end_ns > j->end_ns)
+				j->end_ns = p->end_ns;
+		} else if (is_runner(&m->procs[p->parent]) && !runs_runner[i]) {
 			jg->jobs[jg->nr_jobs] = (struct sim_job){ i, p->start_ns, p->end_ns, 0, -1, 0, 0, jg->nr_jobs };
 			jg->proc_job[i] = (long)jg->nr_jobs++;
 		} else {
@@ -232,6 +257,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct g
 	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
 out:
 	free(runs_runner);
+	job_slots__free(&slots);
 	if (err)
 		job_graph__free(jg);
 	return err;
