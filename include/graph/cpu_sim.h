@@ -36,6 +36,9 @@ struct cpu_machine {
 	 * measured wall time, or dur[job] when dur is set, and needs no CPU. */
 	bool replay;
 	const __u64 *dur;
+	/* Per job, the share of its CPU work and blocked time it keeps (a step
+	 * that took no time, graph/slack.h); NULL: all of it. */
+	const double *keep;
 };
 
 /*

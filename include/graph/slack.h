@@ -18,6 +18,9 @@
 #include <linux/types.h>
 #include "graph/schedule_sim.h"
 
+struct cpu_machine;
+struct job_contention;
+
 /* No slack figure: a runner, or a process outside any job. */
 #define SLACK_NONE UINT64_MAX
 
@@ -25,9 +28,13 @@
 void slack__jobs(const struct job_graph *jg, __u64 *job_slack_ns);
 
 /*
- * The predicted wall time at `slots` if job took cut_ns less (not below
- * zero): the next-longest path takes over.  0, or -ENOMEM.
+ * The predicted wall time on machine mc (graph/cpu_sim.h; c: the jobs'
+ * own pace) if job took cut_ns less of its measured wall (not below zero):
+ * the job keeps that share of its CPU work and of its blocked time, and
+ * the jobs are re-simulated, so the next-longest path takes over and the
+ * CPUs it frees go to the others.  0, or -ENOMEM.
  */
-int slack__wall_without(const struct job_graph *jg, size_t slots, size_t job, __u64 cut_ns, __u64 *wall_ns);
+int slack__wall_without(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,
+			size_t job, __u64 cut_ns, __u64 *wall_ns);
 
 #endif /* BUILDBPF_SLACK_H */

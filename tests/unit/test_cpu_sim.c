@@ -13,6 +13,7 @@
 #include "graph/cpu_sim.h"
 #include "graph/job_contention.h"
 #include "graph/schedule_sim.h"
+#include "graph/slack.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -128,6 +129,28 @@ Test(cpu_sim, twelve_jobs_recorded_at_j8_on_two_cpus)
 	 * 8/10 of the two CPUs for the first eight (2 s), then 4/6 for the last four (1.2 s). */
 	cr_assert(eq(u64, wall_ms(&f, 2, 2, 2.0), 4800));
 	cr_assert(eq(u64, wall_ms(&f, 8, 2, 2.0), 3200));
+	end(&f);
+}
+
+/*
+ * "If it took no time" is re-simulated on the CPUs: without the first job,
+ * eight jobs share the two CPUs for 1.6 s, then three for 0.6 s (2.2 s).
+ * A replay of wall times kept the last four's 0.8 s of waiting (2.4 s).
+ */
+Test(cpu_sim, a_step_that_took_no_time_frees_its_cpu_for_the_others)
+{
+	struct cpu_fixture f;
+	struct cpu_machine as_run = { .slots = 8, .cpus = 2 }, replay = { .slots = 8, .replay = true };
+	__u64 wall = 0;
+
+	twelve_jobs(&f);
+	cr_assert(eq(int, slack__wall_without(&f.jg, &f.c, &as_run, 0, 1600 * MS, &wall), 0));
+	cr_assert(eq(u64, (wall + MS / 2) / MS, 2200));
+	cr_assert(eq(int, slack__wall_without(&f.jg, &f.c, &replay, 0, 1600 * MS, &wall), 0));
+	cr_assert(eq(u64, (wall + MS / 2) / MS, 2400), "the replay keeps the waits for a CPU");
+	/* Half of it: 0.2 s of CPU left, done at 0.8 s beside seven; the rest as before. */
+	cr_assert(eq(int, slack__wall_without(&f.jg, &f.c, &as_run, 0, 800 * MS, &wall), 0));
+	cr_assert(eq(u64, (wall + MS / 2) / MS, 2300));
 	end(&f);
 }
 

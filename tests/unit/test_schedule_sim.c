@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "graph/build_graph.h"
+#include "graph/cpu_sim.h"
 #include "graph/schedule_sim.h"
 #include "graph/slack.h"
 #include "lib/synth.h"
@@ -172,17 +173,18 @@ Test(slack, a_runner_that_ran_jobs_in_turn_leaves_none)
 Test(slack, a_step_that_took_no_time_lets_the_next_path_take_over)
 {
 	struct sim_fixture f;
+	struct cpu_machine unlimited = { .slots = SIM_UNLIMITED, .replay = true }, one = { .slots = 1, .replay = true };
 	__u64 wall;
 
 	known_jobs(&f, parallel, 3520);
 	/* Without c.o, b.o then the link: 10 + 2,000 + 500 + 7. */
-	cr_assert(eq(int, slack__wall_without(&f.jg, SIM_UNLIMITED, 2, 3000 * MS, &wall), 0));
+	cr_assert(eq(int, slack__wall_without(&f.jg, NULL, &unlimited, 2, 3000 * MS, &wall), 0));
 	cr_assert(eq(u64, wall, 2517 * MS));
 	/* Without gen: c.o still holds the path. */
-	cr_assert(eq(int, slack__wall_without(&f.jg, SIM_UNLIMITED, 0, 500 * MS, &wall), 0));
+	cr_assert(eq(int, slack__wall_without(&f.jg, NULL, &unlimited, 0, 500 * MS, &wall), 0));
 	cr_assert(eq(u64, wall, 3517 * MS));
 	/* At -j1 every job counts: 7,017 less c.o's 3,000. */
-	cr_assert(eq(int, slack__wall_without(&f.jg, 1, 2, 3000 * MS, &wall), 0));
+	cr_assert(eq(int, slack__wall_without(&f.jg, NULL, &one, 2, 3000 * MS, &wall), 0));
 	cr_assert(eq(u64, wall, 4017 * MS));
 	sim_end(&f);
 }

@@ -106,7 +106,8 @@ static int by_held(const void *x, const void *y, void *ctx)
 }
 
 /*
- * A step inside a job shortens that job and the jobs are re-simulated.  A
+ * A step inside a job shortens that job and the jobs are re-simulated on
+ * the CPUs, as the rows are.  A
  * part held by no job (a runner reading its makefiles, starting jobs one
  * after another, waiting for a slot) is not a step: it is summed into
  * runner_held_ns and never simulated, so no runner is named to speed up.
@@ -115,6 +116,9 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 {
 	const struct job_graph *jg = &a->graph->jobs;
 	size_t *order = malloc((a->nr_chain ? a->nr_chain : 1) * sizeof(*order)), i;
+	/* The first row's machine: the answer is beside the wall as run. */
+	struct cpu_machine as_run = { .slots = w->rows[0].jobs, .cpus = w->rows[0].cpus,
+				      .outside = w->outside_threads };
 	int err = 0;
 
 	w->without_ns = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*w->without_ns));
@@ -137,7 +141,7 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 		if (held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
 			break;
 		if (job >= 0)
-			err = slack__wall_without(jg, w->rows[0].jobs, (size_t)job, held, &w->without_ns[k]);
+			err = slack__wall_without(jg, &w->contention, &as_run, (size_t)job, held, &w->without_ns[k]);
 	}
 	free(order);
 	return err;

@@ -99,9 +99,11 @@ static double job_blocked(const struct sim_state *st, size_t j)
 {
 	const struct sim_job *job = &st->jg->jobs[j];
 
+	double keep = st->mc->keep ? st->mc->keep[j] : 1;
+
 	if (st->mc->replay)
-		return st->mc->dur ? (double)st->mc->dur[j] : (double)(job->end_ns - job->start_ns);
-	return cpu_sim__blocked_ns(st->jg, j);
+		return keep * (st->mc->dur ? (double)st->mc->dur[j] : (double)(job->end_ns - job->start_ns));
+	return keep * cpu_sim__blocked_ns(st->jg, j);
 }
 
 /* The job's CPU phase, then its blocked phase (none without --sched figures, none in the replay). */
@@ -111,6 +113,9 @@ static void start_job(struct sim_state *st, size_t j, double t)
 	double wall = (double)(jg->jobs[j].end_ns - jg->jobs[j].start_ns);
 	double on_cpu = wall - cpu_sim__blocked_ns(jg, j) - (double)jg->jobs[j].runq_ns;
 	double work = jg->cpu_known && !st->mc->replay ? job_contention__alone_ns(st->c, jg, j) : 0;
+
+	if (st->mc->keep)
+		work *= st->mc->keep[j];
 
 	st->running++;
 	st->width[j] = 1;

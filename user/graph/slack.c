@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include "graph/cpu_sim.h"
 #include "graph/slack.h"
 
 /* Lowers *late (a latest end) to at most v. */
@@ -40,19 +41,26 @@ void slack__jobs(const struct job_graph *jg, __u64 *late)
 	}
 }
 
-int slack__wall_without(const struct job_graph *jg, size_t slots, size_t job, __u64 cut_ns, __u64 *wall_ns)
+int slack__wall_without(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,
+			size_t job, __u64 cut_ns, __u64 *wall_ns)
 {
-	__u64 *dur = malloc((jg->nr_jobs ? jg->nr_jobs : 1) * sizeof(*dur));
+	double *keep = malloc((jg->nr_jobs ? jg->nr_jobs : 1) * sizeof(*keep));
+	struct cpu_machine without = *mc;
 	size_t i;
 	int err;
 
-	if (!dur)
+	if (!keep)
 		return -ENOMEM;
 	for (i = 0; i < jg->nr_jobs; i++)
-		dur[i] = jg->jobs[i].end_ns - jg->jobs[i].start_ns;
-	if (job < jg->nr_jobs)
-		dur[job] = dur[job] > cut_ns ? dur[job] - cut_ns : 0;
-	err = schedule_sim__run(jg, slots, dur, wall_ns);
-	free(dur);
+		keep[i] = 1;
+	/* The job loses cut_ns of its measured wall: that share of its CPU work and of its blocked time. */
+	if (job < jg->nr_jobs) {
+		__u64 wall = jg->jobs[job].end_ns - jg->jobs[job].start_ns;
+
+		keep[job] = wall > cut_ns ? (double)(wall - cut_ns) / (double)wall : 0;
+	}
+	without.keep = keep;
+	err = cpu_sim__run(jg, c, &without, wall_ns);
+	free(keep);
 	return err;
 }
