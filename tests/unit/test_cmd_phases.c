@@ -240,6 +240,29 @@ Test(cmd_phases, a_shell_that_execs_make_last)
 	synth_build__free(&b);
 }
 
+/*
+ * kbuild's shape: make -j2 remakes its config with a sub-make (no -j of its
+ * own: it takes the jobserver make passes in MAKEFLAGS), then re-execs
+ * itself.  The sub-make's phase has the top make's -j2, not make's -j1.
+ */
+Test(cmd_phases, a_sub_make_before_the_re_exec_shares_the_top_makes_j)
+{
+	static const char *const syncconfig[] = { "make", "-f", "../linux/Makefile", "syncconfig", NULL };
+	struct synth_build b;
+
+	synth_build__start_cmd(&b, ROOT, "/src", "/usr/bin/make", make_j2);
+	make(&b, MAKE, ROOT, syncconfig, 0, 3000, 2);
+	synth_exec(b.m, SB_T0 + 3000 * SB_MS, ROOT, 1, "/usr/bin/make", make_j2);
+	make(&b, ROOT, 0, make_j2, 3000, 5000, 2);
+	synth_build__finish(&b, 5000);
+	cr_assert(eq(sz, b.a.nr_cmd_phases, 2));
+	cr_assert(eq(u32, b.m->procs[b.a.cmd_phases[0].proc].pid, MAKE));
+	cr_assert(eq(long, b.a.cmd_phases[0].jobs.jobs, 2), "the jobserver's -j2");
+	cr_assert(eq(int, b.a.cmd_phases[0].jobs.source, JOBS_MAKEFLAGS));
+	cr_assert(eq(long, b.a.cmd_phases[1].jobs.jobs, 2));
+	synth_build__free(&b);
+}
+
 /* A make at its default -j1 that held most of the wall is said first, with the -j that uses the CPUs. */
 Test(cmd_phases, a_serial_make_is_told_its_j)
 {

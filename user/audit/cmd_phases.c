@@ -13,12 +13,14 @@
 #include "model/tool_kind.h"
 #include "util/base_name.h"
 #include "util/interval.h"
+#include "graph/job_slots.h"
 #include "audit/audit.h"
 #include "audit/cmd_phases.h"
 
 struct phase_scan {
 	const struct model *m;
 	const struct audit *a;
+	struct job_slots slots; /* which makes share a jobserver, and its -j */
 	size_t *order;	 /* the processes, parents before their children */
 	size_t nr_order;
 	long *phase_of;	 /* per process: its candidate phase; -1: none */
@@ -223,6 +225,12 @@ static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c, const st
 	}
 	im = &r->execs[r->nr_execs - 1];
 	audit__jobs_from_argv(&c->jobs, im->argv, im->argc, in->makeflags, sc->a->nr_cpus);
+	/* A sub-make without its own -j takes the jobserver of the make above (in MAKEFLAGS). */
+	if (c->jobs.source == JOBS_TOOL_DEFAULT && sc->slots.is_make[c->runner] &&
+	    sc->slots.pool[c->runner] != (size_t)c->runner && sc->slots.limit[sc->slots.pool[c->runner]]) {
+		c->jobs.jobs = sc->slots.limit[sc->slots.pool[c->runner]];
+		c->jobs.source = JOBS_MAKEFLAGS;
+	}
 	if (!c->jobs.jobs)
 		c->runner = -1;
 }
@@ -281,7 +289,8 @@ int cmd_phases__compute(struct audit *a, const struct model *m, const struct aud
 	sc.sub_cpu = calloc(n, sizeof(*sc.sub_cpu));
 	sc.topmost = calloc(n, sizeof(*sc.topmost));
 	sc.cands = malloc((n + 1) * sizeof(*sc.cands));
-	if (!sc.order || !sc.phase_of || !sc.sub_cpu || !sc.topmost || !sc.cands || scan_order(&sc)) {
+	if (!sc.order || !sc.phase_of || !sc.sub_cpu || !sc.topmost || !sc.cands || scan_order(&sc) ||
+	    job_slots__init(&sc.slots, m)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -294,6 +303,7 @@ int cmd_phases__compute(struct audit *a, const struct model *m, const struct aud
 	sum_figures(&sc);
 	keep(a, &sc, in);
 cleanup:
+	job_slots__free(&sc.slots);
 	free(sc.order);
 	free(sc.phase_of);
 	free(sc.sub_cpu);
