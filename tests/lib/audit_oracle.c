@@ -122,6 +122,34 @@ size_t bb_print_costliest(struct json_object *slices, const char *build, const s
 	return repeats;
 }
 
+static bool is_known(struct json_object *race, const struct bb_known_race *known, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (str_field_is(race, "file", known[i].file) && str_field_is(race, "kind", known[i].kind))
+			return true;
+	return false;
+}
+
+size_t bb_unexplained_races(struct json_object *summary, const char *build, const struct bb_known_race *known,
+			    size_t n)
+{
+	struct json_object *races = need_field(summary, "races");
+	size_t i, unexplained = 0;
+
+	for (i = 0; i < json_object_array_length(races); i++) {
+		struct json_object *x = json_object_array_get_idx(races, i);
+		bool ok = is_known(x, known, n);
+
+		unexplained += !ok;
+		cr_log_info("oracle: %s: race %s %s (%s): %s", build, str_field(x, "kind"), str_field(x, "file"),
+			    ok ? "known" : "UNEXPLAINED", str_field(x, "advice"));
+	}
+	cr_log_info("oracle: %s: %zu races, %zu unexplained", build, json_object_array_length(races), unexplained);
+	return unexplained;
+}
+
 struct json_object *bb_whatif_row(struct json_object *summary, long long jobs, long long cpus)
 {
 	struct json_object *w = field(summary, "what_if"), *rows = w ? field(w, "rows") : NULL, *as_run = NULL;

@@ -39,6 +39,21 @@ size_t bb_print_critical_path(struct json_object *summary, const char *build);
  */
 size_t bb_print_costliest(struct json_object *slices, const char *build, const struct bb_ninja_graph *g);
 /*
+ * A race a real build is known to have: its file (as the summary names it,
+ * relative to the build directory) and kind ("read_while_written", ...).
+ * Each entry's comment says which rule lacks which dependency.
+ */
+struct bb_known_race {
+	const char *file, *kind;
+};
+/*
+ * Prints the summary's races as "oracle:" lines, each marked known or not;
+ * returns how many are not in known[0 .. n): reports a person would have to
+ * dismiss, or real ones nobody explained yet.
+ */
+size_t bb_unexplained_races(struct json_object *summary, const char *build, const struct bb_known_race *known,
+			    size_t n);
+/*
  * The summary's what-if row of jobs slots on cpus CPUs (0 and 0: unlimited) on a quiet machine, else the
  * as-run row of that -j and CPUs (a quiet machine's as-run row stands for both), or NULL.
  */
