@@ -302,6 +302,41 @@ Test(races, a_runners_bookkeeping_is_no_race)
 	end(&f);
 }
 
+/*
+ * The bookkeeping of the real builds checked (docs/races.md): automake's
+ * compile rule is two recipe lines, two jobs one after the other (the
+ * compile writes .deps/a.Tpo, `mv` renames it onto .deps/a.Po, which only
+ * the sub-make reads); kbuild's compile job writes .a.o.d, its fixdep reads
+ * it and writes .a.o.cmd, which only make reads.  Two such rules ran side by
+ * side at -j2: no race.
+ */
+Test(races, automake_and_kbuild_bookkeeping_is_no_race)
+{
+	static const struct step s[] = {
+		{ 110, ROOT, { "/usr/bin/make", "all-am", NULL }, 1, 900 },
+		{ 101, 110, { "/usr/bin/gcc", "-MF", ".deps/a.Tpo", NULL }, 2, 300 },
+		{ 102, 110, { "/bin/sh", "-c", "cc -c b.c; fixdep .b.o.d", NULL }, 3, 400 },
+		{ 103, 110, { "/bin/mv", ".deps/a.Tpo", ".deps/a.Po" }, 301, 320 },
+		{ 201, 102, { "/usr/bin/fixdep", ".b.o.d", NULL }, 350, 390 },
+	};
+	static const struct use u[] = {
+		{ 200, 101, 7, true, "src/.deps/a.Tpo" }, { 250, 102, 8, true, "src/.b.o.d" },
+		{ 360, 201, 8, false, "src/.b.o.d" },	  { 370, 201, 9, true, "src/.b.o.cmd" },
+		{ 400, 110, 7, false, "src/.deps/a.Po" }, { 401, 110, 9, false, "src/.b.o.cmd" },
+	};
+	struct fixture f;
+
+	begin(&f, "/usr/bin/make");
+	STEPS(&f, s);
+	USES(&f, u);
+	synth_file_rename(f.fl, 310 * MS, 103, ".deps/a.Tpo", ".deps/a.Po");
+	find(&f, 1000);
+	cr_assert(eq(sz, f.g.jobs.nr_jobs, 3));
+	cr_assert(eq(sz, f.r.renames_unresolved, 0));
+	cr_assert(eq(sz, f.r.nr, 0));
+	end(&f);
+}
+
 /* Recursive make: the jobs of two sub-makes race; the sub-makes themselves are no steps. */
 Test(races, jobs_of_two_sub_makes_race_as_any_two_jobs)
 {
