@@ -122,12 +122,20 @@ size_t bb_print_costliest(struct json_object *slices, const char *build, const s
 	return repeats;
 }
 
+/* Whether path is file, or ends in "/" file (a file outside the build directory is named absolute). */
+static bool names_file(const char *path, const char *file)
+{
+	size_t p = strlen(path), f = strlen(file);
+
+	return p >= f && !strcmp(path + p - f, file) && (p == f || path[p - f - 1] == '/');
+}
+
 static bool is_known(struct json_object *race, const struct bb_known_race *known, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (str_field_is(race, "file", known[i].file) && str_field_is(race, "kind", known[i].kind))
+		if (names_file(str_field(race, "file"), known[i].file) && str_field_is(race, "kind", known[i].kind))
 			return true;
 	return false;
 }

@@ -39,8 +39,8 @@ size_t bb_print_critical_path(struct json_object *summary, const char *build);
  */
 size_t bb_print_costliest(struct json_object *slices, const char *build, const struct bb_ninja_graph *g);
 /*
- * A race a real build is known to have: its file (as the summary names it,
- * relative to the build directory) and kind ("read_while_written", ...).
+ * A race a real build is known to have: its file (the end of the path the
+ * summary names, from a "/") and kind ("read_while_written", ...).
  * Each entry's comment says which rule lacks which dependency.
  */
 struct bb_known_race {

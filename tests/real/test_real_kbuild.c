@@ -132,6 +132,18 @@ static void cmd_edges(const char *out, const char *dir, const struct bb_flow *fl
 	closedir(d);
 }
 
+/*
+ * A false report the finder cannot yet tell apart: the top Makefile exports
+ * KERNELRELEASE = $(shell cat include/config/kernel.release), so make runs
+ * that `cat` each time it builds a job's environment; when it starts a job
+ * while filechk is renaming kernel.release into place, the `cat` (make's
+ * own read, not a job: the recording cannot tell a $(shell) child from a
+ * recipe's) is reported as reading it while being written.  Seen at -j8.
+ */
+static const struct bb_known_race kbuild_races[] = {
+	{ "include/config/kernel.release", "read_while_written" },
+};
+
 Test(real_kbuild, tinyconfig_kernel_and_mm)
 {
 	static struct bb_flow flows[MAX_FLOWS];
@@ -192,7 +204,8 @@ Test(real_kbuild, tinyconfig_kernel_and_mm)
 
 	cr_assert(lt(sz, 0, recall.objects), "no .o.cmd file in kernel/ or mm/");
 	cr_assert(eq(sz, recall.hits, recall.edges), "kbuild's generated inputs must all be seen");
-	cr_assert(eq(sz, bb_unexplained_races(summary, "kbuild", NULL, 0), 0), "a race in kbuild");
+	cr_assert(eq(sz, bb_unexplained_races(summary, "kbuild", kbuild_races, sizeof(kbuild_races) / sizeof(*kbuild_races)), 0),
+		  "a race in kbuild");
 	bb_reliability("linux-source-6.1 tinyconfig, make -j2 kernel/ mm/", "every generated .cmd input seen", trace,
 		       "%zu of %zu generated .cmd inputs seen", recall.hits, recall.edges);
 	json_object_put(slices);
