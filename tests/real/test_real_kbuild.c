@@ -204,7 +204,8 @@ Test(real_kbuild, tinyconfig_kernel_and_mm)
 
 	cr_assert(lt(sz, 0, recall.objects), "no .o.cmd file in kernel/ or mm/");
 	cr_assert(eq(sz, recall.hits, recall.edges), "kbuild's generated inputs must all be seen");
-	cr_assert(eq(sz, bb_unexplained_races(summary, "kbuild", kbuild_races, sizeof(kbuild_races) / sizeof(*kbuild_races)), 0),
+	cr_assert(eq(sz, bb_unexplained_races(summary, "kbuild", kbuild_races,
+					      sizeof(kbuild_races) / sizeof(*kbuild_races)), 0),
 		  "a race in kbuild");
 	bb_reliability("linux-source-6.1 tinyconfig, make -j2 kernel/ mm/", "every generated .cmd input seen", trace,
 		       "%zu of %zu generated .cmd inputs seen", recall.hits, recall.edges);
