@@ -119,6 +119,9 @@ struct model {
 	/* Where each process and image ran (model/proc_name.h), inferred by
 	 * model__finish(); NULL in a model built by hand. */
 	struct proc_dirs *dirs;
+	/* Each process's name as a step told apart from the others
+	 * (model/step_names.h), made by the replay; NULL: not made. */
+	struct step_names *names;
 	struct model_stats stats;
 	/* Memory pressure (PSI) at the recording's start and end, nr_psi of
 	 * them seen (model/memory.h). */

@@ -19,8 +19,38 @@
  * bytes, or NULL on allocation failure.
  */
 char *image_display_name(const struct model *m, const struct proc_instance *p, size_t k);
-/* The name of a process span: its last image's name, or "comm (fork)". */
+/*
+ * The name of a process, the step the reports show: the model's step name
+ * (model/step_names.h: told apart from the build's other steps) when it has
+ * them, else proc_image_name().
+ */
 char *proc_display_name(const struct model *m, const struct proc_instance *p);
+/* A process by itself: its last image's name, or "comm (fork)".  Two builds' match by it (diff). */
+char *proc_image_name(const struct model *m, const struct proc_instance *p);
+
+/* What tells a process apart from others of its name (model/step_names.h). */
+struct proc_name_facts {
+	char *name;	/* proc_image_name() */
+	/* What the step makes, shown from the build's directory (no
+	 * temporary): its own -o (made_own), else the -o of the compiler
+	 * driver that ran it (cc1, as and ld under gcc).  NULL: none. */
+	char *made;
+	bool made_own;
+	char *dir;	/* where it ran, from the build's directory; NULL: there, or unknown */
+	bool bare;	/* a program we know nothing of, named by nothing but itself */
+	bool alike;	/* a probe or a fork: none needs telling apart from another */
+};
+
+/* 0, or -ENOMEM (f then empty).  m must have its directories (model__finish()). */
+int proc_name__facts(const struct model *m, const struct proc_instance *p, struct proc_name_facts *f);
+void proc_name_facts__free(struct proc_name_facts *f);
+/*
+ * A path of the file records ("/a/b/c", or "…/b/c" when cut) as names show
+ * it, in *shown (malloc'd; NULL for a temporary).  0 or -ENOMEM.
+ */
+int proc_name__file_shown(const struct model *m, const char *path, char **shown);
+/* The name cut, in place, to leave room for a suffix of suffix_len bytes within a name's cap. */
+void proc_name__make_room(char *name, size_t suffix_len);
 /*
  * A command line as one valid UTF-8 string, arguments joined by spaces and
  * cut to max_bytes with an ellipsis (0: never cut).  malloc'd, or NULL.

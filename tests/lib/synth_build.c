@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "model/lanes.h"
+#include "model/step_names.h"
 #include "lib/synth.h"
 #include "lib/synth_build.h"
 
@@ -57,6 +58,8 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 		cr_assert(eq(int, build_graph__compute(&b->g, b->m, b->fl), 0));
 		in.graph = &b->g;
 	}
+	b->m->names = step_names__new(b->m, b->fl);
+	cr_assert(not(eq(ptr, b->m->names, NULL)));
 	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
 	b->side = (struct diff_side){ .name = "synthetic.bbl", .m = b->m, .a = &b->a };
 }

@@ -43,7 +43,7 @@ void synth_build__proc(struct synth_build *b, __u32 pid, __u32 parent_pid, const
  * build then has a build graph (--deps=on), computed at the finish.
  */
 void synth_build__file(struct synth_build *b, __u32 pid, __u64 at_ms, __u64 ino, bool write, const char *path);
-/* Ends the root at end_ms, finishes and audits. */
+/* Ends the root at end_ms, finishes, names the steps (model/step_names.h) and audits. */
 void synth_build__finish(struct synth_build *b, __u64 end_ms);
 void synth_build__free(struct synth_build *b);
 

@@ -82,11 +82,63 @@ Test(proc_name, compiler_gets_its_main_input)
 	expect_name(ARGV("python3", "setup.py", "build"), NULL, "python3", "python3 setup.py");
 }
 
-Test(proc_name, no_source_operand_no_detail)
+Test(proc_name, no_file_operand_no_detail)
 {
-	/* ".c" alone is no source file, nor is an extension we do not know. */
-	expect_name(ARGV("tool", ".c", "data.bin", "foo.", "Makefile"), NULL, "tool", "tool");
+	/* ".c" alone is a hidden file, "foo." and "Makefile" have no extension, "-" is stdin. */
+	expect_name(ARGV("tool", ".c", "foo.", "Makefile", "-"), NULL, "tool", "tool");
 	expect_name(ARGV("cp", "-", "x"), NULL, "cp", "cp");
+	/* A sed script or an awk program is no file, whatever it ends in. */
+	expect_name(ARGV("sed", "-e", "/definition of/r ./lib/c++defs.h", "-e", "s/x/y/"), NULL, "sed", "sed");
+	expect_name(ARGV("awk", "{ print $1 } END { exit }"), NULL, "awk", "awk");
+}
+
+Test(proc_name, unknown_tool_named_by_its_file_operand)
+{
+	/* kbuild's per-object tools (issue 26, item 6): by the object they work on. */
+	expect_name(ARGV("nm", "mm/filemap.o"), NULL, "nm", "nm mm/filemap.o");
+	expect_name(ARGV("./tools/objtool/objtool", "--hacks=jump_label", "--orc", "--uaccess", "mm/filemap.o"), NULL,
+		    "objtool", "objtool mm/filemap.o");
+	/* check-local-export's awk reads nm on stdin: the object is in its -v assignment. */
+	expect_name(ARGV("awk", "-v", "file=mm/filemap.o", "\nBEGIN {\n\ti = 0\n}"), NULL, "awk", "awk mm/filemap.o");
+	/* A source file still comes first; an extension we do not know is a file too. */
+	expect_name(ARGV("tool", "data.bin", "gen.c"), NULL, "tool", "tool gen.c");
+	expect_name(ARGV("tool", "-v", "data.bin", "out.bin"), NULL, "tool", "tool data.bin");
+	/* A temporary names nothing. */
+	expect_name(ARGV("strip", "/tmp/ccAb12.o"), NULL, "strip", "strip");
+}
+
+/* Issue 26, item 6: a check of the toolchain is called a probe, not named by its scratch files. */
+Test(proc_name, probes_are_called_probes)
+{
+	/* kbuild's cc-option: gcc on /dev/null into its try-run directory, cc1 into gcc's temporary. */
+	expect_name(ARGV("gcc", "-Werror", "-fno-PIE", "-fcf-protection=none", "-c", "-x", "c", "/dev/null", "-o",
+			 ".tmp_12345/tmp"),
+		    NULL, "gcc", "gcc (probe)");
+	expect_name(ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "/dev/null", "-quiet", "-dumpdir",
+			 ".tmp_12345/", "-dumpbase", "tmp.c", "-fcf-protection=none", "-o", "/tmp/ccts5SgX.s"),
+		    NULL, "cc1", "cc1 (probe)");
+	expect_name(ARGV("as", "--64", "-o", ".tmp_12345/tmp", "/tmp/ccts5SgX.s"), NULL, "as", "as (probe)");
+	/* as-instr: the assembler source on stdin. */
+	expect_name(ARGV("gcc", "-Werror", "-c", "-x", "assembler-with-cpp", "-o", ".tmp_77/tmp", "-"), NULL, "gcc",
+		    "gcc (probe)");
+	/* configure's: named by their conftest file, which says what they are. */
+	expect_name(ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "conftest.c", "-quiet", "-dumpbase",
+			 "conftest.c", "-o", "/tmp/ccQ1.s"),
+		    NULL, "cc1", "cc1 conftest.c (probe)");
+	expect_name(ARGV("gcc", "-o", "conftest", "-g", "-O2", "conftest.c"), NULL, "gcc", "gcc conftest.c (probe)");
+	expect_name(ARGV("/usr/bin/ld", "-pie", "-o", "conftest", "/tmp/ccR2.o", "-lc"), NULL, "ld",
+		    "ld " OUTPUT "conftest (probe)");
+	expect_name(ARGV("./conftest"), NULL, "conftest", "conftest (probe)");
+	/* A file named like one is no probe unless it is one. */
+	expect_name(ARGV("cc", "-c", "-o", "tmp/null.o", "src/null.c"), NULL, "cc", "cc src/null.c");
+	expect_name(ARGV("rm", "-f", "conftest.c"), NULL, "rm", "rm conftest.c");
+}
+
+/* gcc's /tmp/ccX.s differs in every run: never a name. */
+Test(proc_name, a_temporary_output_names_nothing)
+{
+	expect_name(ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-E", "-quiet", "-o", "/tmp/ccX1.i"), NULL, "cc1",
+		    "cc1");
 }
 
 Test(proc_name, link_without_source_named_by_output)

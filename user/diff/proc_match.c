@@ -150,10 +150,14 @@ struct proc_key {
 	bool taken;
 };
 
-/* The step name of p, normalised like an argument.  0 or -ENOMEM. */
+/*
+ * The name of p by itself, normalised like an argument: what tells it
+ * apart from a step of the same name in its own build (model/step_names.h)
+ * may be what only one of the two builds has.  0 or -ENOMEM.
+ */
 static int name_hash(const struct model *m, const char *build_dir, const struct proc_instance *p, __u64 *h)
 {
-	char *name = proc_display_name(m, p), *norm;
+	char *name = proc_image_name(m, p), *norm;
 
 	if (!name)
 		return -ENOMEM;

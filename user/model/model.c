@@ -17,6 +17,7 @@
 #include "model/memory.h"
 #include "model/model.h"
 #include "model/proc_name.h"
+#include "model/step_names.h"
 
 struct buffered_event {
 	__u64 ts_ns;
@@ -652,6 +653,7 @@ void model__free(struct model *m)
 	free(m->procs);
 	free(m->cwd);
 	proc_dirs__free(m->dirs);
+	step_names__free(m->names);
 	free(m->mem_samples);
 	if (m->priv) {
 		free(m->priv->arena);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/proc_name.h"
+#include "model/step_names.h"
 #include "model/tool_kind.h"
 #include "util/array_grow.h"
 #include "util/utf8.h"
@@ -112,6 +113,19 @@ static const char *path_basename(const char *path, size_t *len)
 		start = 0;
 	*len = end - start;
 	return path + start;
+}
+
+/* A word as a build passes a file name: no blank, quote or shell syntax (a sed script, an awk program are none). */
+static bool is_plain_word(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80 ||
+		      strchr("._+-/@%~,:", c)))
+			return false;
+	}
+	return true;
 }
 
 static bool has_source_ext(const char *arg)
@@ -923,7 +937,7 @@ static const char *source_operands(const struct exec_image *img, enum tool_kind 
 				i++;
 			continue;
 		}
-		if (!has_source_ext(arg))
+		if (!has_source_ext(arg) || (tool == TOOL_OTHER && !is_plain_word(arg)))
 			continue;
 		if (first)
 			(*others)++;
@@ -987,6 +1001,135 @@ static const char *first_operand(const struct exec_image *img)
 	return NULL;
 }
 
+/* *temp: whether path, an argument of the image, is a compiler's temporary.  0 or -ENOMEM. */
+static int temporary_arg(const char *path, const struct name_dirs *dirs, bool *temp)
+{
+	char *full = path_resolve(dirs->dir, path);
+
+	if (!full)
+		return -ENOMEM;
+	*temp = is_temporary(full, dirs->build);
+	free(full);
+	return 0;
+}
+
+/*
+ * The file an argument names, or NULL: a plain word whose last component
+ * has an extension ("mm/filemap.o", "data.bin"; "s/x/y/" and "/dev/null"
+ * have none), or the value of a NAME=VALUE argument that is one (awk's
+ * "-v file=mm/filemap.o").
+ */
+static const char *file_word(const char *arg)
+{
+	const char *path = is_assignment(arg) ? strchr(arg, '=') + 1 : arg, *base;
+	size_t len, i;
+
+	if (!*path || *path == '-' || !is_plain_word(path))
+		return NULL;
+	base = path_basename(path, &len);
+	/* A dot that is neither the first nor the last character. */
+	for (i = 1; i + 1 < len; i++) {
+		if (base[i] == '.')
+			return path;
+	}
+	return NULL;
+}
+
+/*
+ * A program we know nothing of is named by the first file among its
+ * arguments that is no temporary: "nm mm/filemap.o", "objtool
+ * mm/filemap.o".  Options are skipped but not their values, which only
+ * the program knows.  NULL when none; *oom on allocation failure.
+ */
+static const char *file_operand(const struct exec_image *img, const struct name_dirs *dirs, bool *oom)
+{
+	size_t i;
+
+	*oom = false;
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		const char *path = img->argv[i][0] == '-' ? NULL : file_word(img->argv[i]);
+		bool temp;
+
+		if (!path)
+			continue;
+		if (temporary_arg(path, dirs, &temp)) {
+			*oom = true;
+			return NULL;
+		}
+		if (!temp)
+			return path;
+	}
+	return NULL;
+}
+
+/*
+ * What a probe works on, not a file of the build: /dev/null and stdin
+ * ("-"), configure's conftest and conftest.*, kbuild's try-run scratch
+ * directory .tmp_<pid>.
+ */
+static bool is_probe_file(const char *path)
+{
+	const char *base, *c;
+	size_t len;
+
+	if (!strcmp(path, "/dev/null") || !strcmp(path, "-"))
+		return true;
+	base = path_basename(path, &len);
+	if (len >= 8 && !strncmp(base, "conftest", 8) && (len == 8 || base[8] == '.'))
+		return true;
+	for (c = path; (c = strstr(c, ".tmp_")); c += 5) {
+		size_t digits = strspn(c + 5, "0123456789");
+
+		if ((c == path || c[-1] == '/') && digits && (c[5 + digits] == '/' || !c[5 + digits]))
+			return true;
+	}
+	return false;
+}
+
+/* A compiler, assembler or linker: what a probe runs, and what runs under a probe's driver. */
+static bool is_toolchain(enum tool_kind tool)
+{
+	return tool == TOOL_CC_DRIVER || tool == TOOL_CC_PROPER || tool == TOOL_ASSEMBLER || tool == TOOL_LINKER ||
+	       tool == TOOL_CACHE;
+}
+
+/*
+ * A probe is a check of what the toolchain accepts, not a step that makes
+ * part of the build: a toolchain program whose input or output is a probe
+ * file, and the conftest program itself.  configure's are named by their
+ * conftest file ("cc1 conftest.c (probe)"); the others' files say nothing
+ * ("cc1 (probe)" for kbuild's cc-option on /dev/null).
+ */
+enum probe_kind { PROBE_NONE, PROBE_CONFTEST, PROBE_OTHER };
+
+static enum probe_kind image_probe(const struct exec_image *img, enum tool_kind tool)
+{
+	size_t i, len = 0;
+	const char *base = img->argc > 0 && img->argv[0] ? path_basename(img->argv[0], &len) : NULL;
+	enum probe_kind kind = PROBE_NONE;
+
+	if (base && len == 8 && !strncmp(base, "conftest", 8))
+		return PROBE_CONFTEST;
+	if (!is_toolchain(tool))
+		return PROBE_NONE;
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		const char *arg = img->argv[i], *file = arg;
+
+		if (!strcmp(arg, "-o") && i + 1 < img->argc && img->argv[i + 1])
+			file = img->argv[++i];
+		else if (arg[0] == '-' && arg[1]) {
+			if (IN_LIST(arg, value_opts))
+				i++;
+			continue;
+		}
+		if (is_probe_file(file))
+			kind = strncmp(path_basename(file, &len), "conftest", 8) ? PROBE_OTHER : PROBE_CONFTEST;
+		if (kind == PROBE_OTHER)
+			break;
+	}
+	return kind;
+}
+
 /* "-o shown" for an output path; NULL on allocation failure. */
 static char *output_detail(const char *path, const struct name_dirs *dirs)
 {
@@ -1010,24 +1153,30 @@ static int inputs_detail(const struct exec_image *img, enum tool_kind tool, cons
 	size_t others;
 	const char *input = source_operands(img, tool, &others), *output = NULL;
 	char *shown, more[32];
-	bool by_output = tool == TOOL_CC_DRIVER || tool == TOOL_CC_PROPER || tool == TOOL_ASSEMBLER;
+	bool by_output = tool == TOOL_CC_DRIVER || tool == TOOL_CC_PROPER || tool == TOOL_ASSEMBLER, temp;
+	int err = 0;
 
 	*detail = NULL;
 	if (by_output) {
 		output = output_operand(img);
-		if (input && output) {
-			char *full = path_resolve(dirs->dir, input);
-
-			if (!full)
-				return -ENOMEM;
-			if (!is_temporary(full, dirs->build))
-				output = NULL;
-			free(full);
-		}
+		/* A temporary names nothing: gcc's /tmp/ccX.s differs in every run. */
+		if (output && ((err = temporary_arg(output, dirs, &temp)) || temp))
+			output = NULL;
+		if (!err && input && output && !(err = temporary_arg(input, dirs, &temp)) && !temp)
+			output = NULL;
+		if (err)
+			return err;
 		if (output) {
 			*detail = output_detail(output, dirs);
 			return *detail ? 0 : -ENOMEM;
 		}
+	}
+	if (!input && tool == TOOL_OTHER) {
+		bool oom;
+
+		input = file_operand(img, dirs, &oom);
+		if (oom)
+			return -ENOMEM;
 	}
 	if (!input)
 		return 0;
@@ -1346,6 +1495,7 @@ char *image_display_name(const struct model *m, const struct proc_instance *p, s
 	/* "." for an unknown directory */
 	struct name_dirs dirs = { ".", "." };
 	char *prog, *detail = NULL, *raw = NULL, *name = NULL;
+	enum probe_kind probe;
 
 	prog = program_name(img);
 	if (!prog || (m && !d))
@@ -1358,7 +1508,18 @@ char *image_display_name(const struct model *m, const struct proc_instance *p, s
 	}
 	if (image_detail(img, &dirs, 0, &detail))
 		goto cleanup;
+	probe = image_probe(img, image_tool(img));
+	if (probe == PROBE_OTHER) {
+		free(detail);
+		detail = NULL;
+	}
 	raw = join2(prog, " ", detail);
+	if (raw && probe) {
+		char *marked = join2(raw, " ", "(probe)");
+
+		free(raw);
+		raw = marked;
+	}
 	/* Paths are raw bytes from the kernel: the name is made valid once, here. */
 	name = raw ? utf8_sanitize(raw, strlen(raw)) : NULL;
 	if (name)
@@ -1372,6 +1533,15 @@ cleanup:
 }
 
 char *proc_display_name(const struct model *m, const struct proc_instance *p)
+{
+	const char *step = m && m->names && p >= m->procs && p < m->procs + m->nr_procs
+				   ? step_names__of(m->names, p - m->procs)
+				   : NULL;
+
+	return step ? strdup(step) : proc_image_name(m, p);
+}
+
+char *proc_image_name(const struct model *m, const struct proc_instance *p)
 {
 	size_t len;
 	char *comm, *name;
@@ -1387,6 +1557,138 @@ char *proc_display_name(const struct model *m, const struct proc_instance *p)
 	name = join2(comm, " ", "(fork)");
 	free(comm);
 	return name;
+}
+
+/* ---- what tells steps apart (model/step_names.h) ---- */
+
+/* The directories image k of p is named from: where it ran, and the build's. */
+static struct name_dirs image_dirs(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p,
+				   size_t k)
+{
+	/* "." for an unknown directory */
+	struct name_dirs dirs = { ".", "." };
+
+	if (d) {
+		dirs.dir = p >= m->procs && p < m->procs + m->nr_procs ? d->dir[d->off[p - m->procs] + k] : d->top;
+		dirs.build = d->build;
+	}
+	return dirs;
+}
+
+/* The -o of image k of p, shown, when it is no temporary; *made NULL when none.  0 or -ENOMEM. */
+static int image_made(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p, size_t k,
+		      char **made)
+{
+	struct name_dirs dirs = image_dirs(d, m, p, k);
+	const char *out = output_operand(&p->execs[k]);
+	bool temp = false;
+
+	*made = NULL;
+	if (!out)
+		return 0;
+	if (temporary_arg(out, &dirs, &temp))
+		return -ENOMEM;
+	if (temp)
+		return 0;
+	*made = shown_path(out, &dirs);
+	return *made ? 0 : -ENOMEM;
+}
+
+/*
+ * What p makes: its own -o, else (cc1, as, collect2, ld) that of the
+ * compiler driver or cache above it, whose job it is part of.
+ */
+static int proc_made(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p,
+		     struct proc_name_facts *f)
+{
+	size_t hops;
+	int err = image_made(d, m, p, p->nr_execs - 1, &f->made);
+
+	f->made_own = f->made != NULL;
+	if (err || f->made || !is_toolchain(image_tool(&p->execs[p->nr_execs - 1])))
+		return err;
+	/* A driver runs its compiler, assembler and linker directly, collect2 its ld: a few hops at most. */
+	for (hops = 0; hops < 4 && p->parent >= 0 && (size_t)p->parent < m->nr_procs; hops++) {
+		const struct proc_instance *up = &m->procs[p->parent];
+		long k = image_index_at(up, p->start_ns);
+		enum tool_kind tool = k >= 0 ? image_tool(&up->execs[k]) : TOOL_OTHER;
+
+		if (!is_toolchain(tool))
+			return 0;
+		if (tool == TOOL_CC_DRIVER || tool == TOOL_CACHE)
+			return image_made(d, m, up, k, &f->made);
+		p = up;
+	}
+	return 0;
+}
+
+int proc_name__facts(const struct model *m, const struct proc_instance *p, struct proc_name_facts *f)
+{
+	const struct exec_image *img = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+	enum tool_kind tool = img ? image_tool(img) : TOOL_OTHER;
+	const struct proc_dirs *d = m->dirs;
+	struct name_dirs dirs;
+	char *detail = NULL;
+	int err;
+
+	*f = (struct proc_name_facts){ .alike = !img || image_probe(img, tool) };
+	f->name = proc_image_name(m, p);
+	if (!f->name)
+		goto fail;
+	if (f->alike)
+		return 0;
+	dirs = image_dirs(d, m, p, p->nr_execs - 1);
+	err = image_detail(img, &dirs, 0, &detail);
+	f->bare = !err && !detail && tool == TOOL_OTHER;
+	free(detail);
+	if (err || proc_made(d, m, p, f))
+		goto fail;
+	f->dir = path_from(dirs.dir, dirs.build);
+	if (!f->dir)
+		goto fail;
+	if (!strcmp(f->dir, ".")) {
+		free(f->dir);
+		f->dir = NULL;
+	} else {
+		shorten_path(f->dir);
+	}
+	return 0;
+fail:
+	proc_name_facts__free(f);
+	return -ENOMEM;
+}
+
+void proc_name_facts__free(struct proc_name_facts *f)
+{
+	free(f->name);
+	free(f->made);
+	free(f->dir);
+	*f = (struct proc_name_facts){ 0 };
+}
+
+int proc_name__file_shown(const struct model *m, const char *path, char **shown)
+{
+	const char *build = m && m->dirs ? m->dirs->build : ".";
+	char *norm;
+
+	*shown = NULL;
+	if (path[0] == '/' && is_temporary(path, build))
+		return 0;
+	/* A path cut at the front ("…/b/c") is shown as it came. */
+	norm = path[0] == '/' ? path_normalise(path) : strdup(path);
+	*shown = norm && path[0] == '/' ? path_from(norm, build) : norm;
+	if (norm != *shown)
+		free(norm);
+	if (!*shown)
+		return -ENOMEM;
+	shorten_path(*shown);
+	return 0;
+}
+
+void proc_name__make_room(char *name, size_t suffix_len)
+{
+	if (suffix_len + ELLIPSIS_LEN < NAME_MAX_BYTES)
+		cap_name(name, NAME_MAX_BYTES - suffix_len);
 }
 
 char *argv_display_name(char *const *argv, size_t argc, size_t max_bytes)

@@ -11,6 +11,7 @@
 #include "model/daemons.h"
 #include "model/lanes.h"
 #include "model/replay.h"
+#include "model/step_names.h"
 
 static const char *level_name(enum sched_level level)
 {
@@ -173,6 +174,11 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	}
 	if (!e && rp->files)
 		file_log__finish(rp->files);
+	if (!e) {
+		/* Named last: a step's name may come from the files it wrote. */
+		rp->model->names = step_names__new(rp->model, rp->files);
+		e = rp->model->names ? 0 : -ENOMEM;
+	}
 	if (e)
 		return error_text(e, err, size, "cannot reconstruct the build: %s", strerror(-e));
 	return 0;

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Step names a person can tell apart (include/model/step_names.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/proc_index.h"
+#include "model/proc_name.h"
+#include "model/step_names.h"
+#include "util/utf8.h"
+
+/* The longest name, as model/proc_name.c caps it. */
+#define STEP_NAME_MAX_BYTES 80
+
+struct step_names {
+	char **name;
+	size_t nr;
+};
+
+/* What tells two steps of one name apart, in the order it is tried. */
+enum tell_apart { BY_MADE, BY_WRITTEN, BY_DIR, NR_TELL_APART };
+
+struct step {
+	struct proc_name_facts facts;
+	char *written; /* the first file it wrote that is no temporary, shown; NULL: none known */
+	char *name;    /* the name so far */
+};
+
+static const char *value_of(const struct step *s, enum tell_apart by)
+{
+	if (by == BY_MADE)
+		return s->facts.made;
+	return by == BY_WRITTEN ? s->written : s->facts.dir;
+}
+
+/* " -o made" (its own), " for made" (its driver's), " > written", " in dir". */
+static const char *separator(const struct step *s, enum tell_apart by)
+{
+	if (by == BY_MADE)
+		return s->facts.made_own ? " -o " : " for ";
+	return by == BY_WRITTEN ? " > " : " in ";
+}
+
+/*
+ * s's name followed by sep and value, its own part cut so that the value
+ * stays whole within the cap.  Unchanged when the value alone would not
+ * fit.  0 or -ENOMEM.
+ */
+static int add_suffix(struct step *s, const char *sep, const char *value)
+{
+	char *clean = utf8_sanitize(value, strlen(value)), *named;
+	size_t room;
+
+	if (!clean)
+		return -ENOMEM;
+	room = strlen(sep) + strlen(clean);
+	/* Room for the ellipsis and a few characters of the name. */
+	if (room + 16 > STEP_NAME_MAX_BYTES) {
+		free(clean);
+		return 0;
+	}
+	proc_name__make_room(s->name, room);
+	named = malloc(strlen(s->name) + room + 1);
+	if (named) {
+		strcpy(named, s->name);
+		strcat(named, sep);
+		strcat(named, clean);
+		free(s->name);
+		s->name = named;
+	}
+	free(clean);
+	return named ? 0 : -ENOMEM;
+}
+
+/* Each step's first written file that is no temporary, from the file records. */
+static int find_written(const struct model *m, const struct file_log *files, struct step *steps)
+{
+	struct proc_index *x = proc_index__new(m);
+	size_t i;
+	int err = 0;
+
+	if (!x)
+		return -ENOMEM;
+	for (i = 0; !err && i < files->nr_opens; i++) {
+		const struct file_open *o = &files->opens[i];
+		long k = o->write ? proc_index__at(x, o->tgid, o->ts_ns) : -1;
+
+		if (k >= 0 && !steps[k].written)
+			err = proc_name__file_shown(m, o->path, &steps[k].written);
+	}
+	proc_index__free(x);
+	return err;
+}
+
+static int by_name(const void *x, const void *y, void *ctx)
+{
+	const struct step *steps = ctx;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return strcmp(steps[a].name, steps[b].name) ?: (a > b) - (a < b);
+}
+
+/*
+ * The steps order[from, to) share a name: each gets the first thing that
+ * differs between at least two of them, when any does.  0 or -ENOMEM.
+ */
+static int tell_apart(struct step *steps, const size_t *order, size_t from, size_t to)
+{
+	enum tell_apart by;
+	size_t i;
+	int err = 0;
+
+	for (i = from; i < to; i++) {
+		if (steps[order[i]].facts.alike)
+			return 0;
+	}
+	for (by = 0; by < NR_TELL_APART; by++) {
+		const char *first = NULL;
+		bool differs = false;
+
+		for (i = from; i < to && !differs; i++) {
+			const char *v = value_of(&steps[order[i]], by);
+
+			if (v && !first)
+				first = v;
+			else if (v)
+				differs = strcmp(v, first) != 0;
+		}
+		if (!differs)
+			continue;
+		for (i = from; !err && i < to; i++) {
+			struct step *s = &steps[order[i]];
+
+			if (value_of(s, by))
+				err = add_suffix(s, separator(s, by), value_of(s, by));
+		}
+		return err;
+	}
+	return 0;
+}
+
+static int name_steps(const struct model *m, const struct file_log *files, struct step *steps, size_t *order)
+{
+	size_t n = m->nr_procs, i, end;
+	int err = 0;
+
+	for (i = 0; !err && i < n; i++) {
+		err = proc_name__facts(m, &m->procs[i], &steps[i].facts);
+		if (!err) {
+			steps[i].name = steps[i].facts.name;
+			steps[i].facts.name = NULL;
+		}
+	}
+	if (!err && files)
+		err = find_written(m, files, steps);
+	for (i = 0; !err && i < n; i++) {
+		if (steps[i].facts.bare && steps[i].written)
+			err = add_suffix(&steps[i], separator(&steps[i], BY_WRITTEN), steps[i].written);
+		order[i] = i;
+	}
+	if (err)
+		return err;
+	qsort_r(order, n, sizeof(*order), by_name, steps);
+	for (i = 0; !err && i < n; i = end) {
+		for (end = i + 1; end < n && !strcmp(steps[order[end]].name, steps[order[i]].name); end++)
+			;
+		if (end - i > 1)
+			err = tell_apart(steps, order, i, end);
+	}
+	return err;
+}
+
+struct step_names *step_names__new(const struct model *m, const struct file_log *files)
+{
+	struct step_names *names = calloc(1, sizeof(*names));
+	size_t n = m->nr_procs, i;
+	struct step *steps = calloc(n ? n : 1, sizeof(*steps));
+	size_t *order = calloc(n ? n : 1, sizeof(*order));
+	int err = names && steps && order ? 0 : -ENOMEM;
+
+	if (!err) {
+		names->name = calloc(n ? n : 1, sizeof(*names->name));
+		names->nr = n;
+		err = names->name ? name_steps(m, files, steps, order) : -ENOMEM;
+	}
+	for (i = 0; steps && i < n; i++) {
+		if (!err)
+			names->name[i] = steps[i].name;
+		else
+			free(steps[i].name);
+		free(steps[i].written);
+		proc_name_facts__free(&steps[i].facts);
+	}
+	free(steps);
+	free(order);
+	if (err) {
+		step_names__free(names);
+		return NULL;
+	}
+	return names;
+}
+
+const char *step_names__of(const struct step_names *n, size_t proc)
+{
+	return proc < n->nr ? n->name[proc] : NULL;
+}
+
+void step_names__free(struct step_names *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; n->name && i < n->nr; i++)
+		free(n->name[i]);
+	free(n->name);
+	free(n);
+}
