@@ -106,6 +106,8 @@ struct diff {
 	struct diff_path path;
 	/* The new build's races the old one did not have (known: both have the build graph). */
 	struct diff_races races;
+	/* The -j each build asked for (its audit's jobs) differs: a row of the report, not a --fail-if figure. */
+	bool jobs_changed;
 };
 
 /* 0, or -ENOMEM (d freed and empty).  The sides must outlive d. */

@@ -20,6 +20,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
  */
 int audit_json__put_start(struct json_object *o, const struct start_causes *sc, const struct model *m,
 			  size_t proc);
+/* The -j the build asked for: {tool, requested, unlimited, source, target}.  NULL without memory. */
+struct json_object *audit_json__jobs(const struct audit *a);
 /* Writes it to fd with a final newline: 0 or -errno.  Does not close fd. */
 int audit_json__write(const struct audit *a, const struct model *m, int fd);
 

@@ -360,6 +360,88 @@ Test(diff_report, json_and_text_say_the_same)
 	synth_build__free(&n);
 }
 
+/*
+ * json-c compiles json_tokener.c twice, for the shared and the static
+ * library; both got slower (slow_ms), at -j (jobs) from the root's argv.
+ */
+static void twice_build(struct synth_build *b, __u32 base, const char *const argv[], __u64 slow_ms)
+{
+	static const char *const objs[] = { "CMakeFiles/json-c.dir/json_tokener.c.o",
+					    "CMakeFiles/json-c-static.dir/json_tokener.c.o" };
+	__u64 i;
+
+	synth_build__start_cmd(b, base, "/w/bld", "/usr/bin/make", argv);
+	for (i = 0; i < 2; i++) {
+		__u32 cc = base + 10 + 10 * (__u32)i;
+		__u64 from = 10 + 400 * i;
+
+		synth_build__proc(b, cc, base, "/usr/bin/cc", ARGV("cc", "-c", "../json_tokener.c", "-o", objs[i]),
+				  from, from + 320 + slow_ms, 2);
+		synth_build__proc(b, cc + 1, cc, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+				  ARGV("cc1", "-quiet", "../json_tokener.c", "-o", "/tmp/ccT.s"), from + 1,
+				  from + 301 + slow_ms, 290 + slow_ms);
+	}
+	synth_build__finish(b, 900 + 2 * slow_ms);
+}
+
+/* Issue 26, item 8: two steps of one name are two rows a person can tell apart; a changed -j has its row. */
+Test(diff_report, steps_of_one_name_apart_and_a_changed_jobs_row)
+{
+	struct synth_build o, n;
+	struct json_object *j, *jobs, *side;
+	struct diff d;
+	char *text = NULL, *line;
+	size_t len = 0;
+	FILE *mem;
+
+	twice_build(&o, 100, ARGV("make", "-j2"), 0);
+	twice_build(&n, 200, ARGV("make", "-j4"), 500);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, o.m->nr_procs));
+	cr_assert(d.jobs_changed);
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	cr_assert(not(eq(ptr, strstr(text, "cc1 ../json_tokener.c for CMakeFiles/json-c.dir/json_tokener.c.o"), NULL)),
+		  "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "cc1 ../json_tokener.c for CMakeFiles/json-c-static.dir/json_tokener.c.o"),
+			 NULL)),
+		  "%s", text);
+	line = strstr(text, "jobs (-j)");
+	cr_assert(not(eq(ptr, line, NULL)), "%s", text);
+	cr_assert(eq(int, strncmp(line, "jobs (-j)", 9), 0));
+	cr_assert(not(eq(ptr, strstr(line, " 2 "), NULL)), "%s", line);
+	cr_assert(not(eq(ptr, strstr(line, " 4 "), NULL)), "%s", line);
+	cr_assert(not(eq(ptr, strstr(line, "changed\n"), NULL)), "%s", line);
+	free(text);
+
+	j = diff_json__new(&d);
+	cr_assert(json_object_object_get_ex(j, "jobs", &jobs));
+	cr_assert(json_object_get_boolean(json_object_object_get(jobs, "changed")));
+	cr_assert(json_object_object_get_ex(jobs, "old", &side));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(side, "requested")), 2));
+	cr_assert(json_object_object_get_ex(jobs, "new", &side));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(side, "requested")), 4));
+	json_object_put(j);
+	diff__free(&d);
+	synth_build__free(&n);
+
+	/* The same -j: "=". */
+	twice_build(&n, 300, ARGV("make", "-j2"), 0);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(not(d.jobs_changed));
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	line = strstr(text, "jobs (-j)");
+	cr_assert(not(eq(ptr, line, NULL)));
+	cr_assert(not(eq(ptr, strstr(line, " =\n"), NULL)), "%s", line);
+	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
 Test(diff_svg, both_strips_and_paired_bars_in_well_formed_svg)
 {
 	struct synth_build o, n;

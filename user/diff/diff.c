@@ -265,6 +265,7 @@ int diff__compute(struct diff *d, const struct diff_side *old_b, const struct di
 	if (d->nr_programs)
 		qsort(d->programs, d->nr_programs, sizeof(*d->programs), cmp_program);
 	rank_steps(d);
+	d->jobs_changed = old_b->a->jobs.jobs != new_b->a->jobs.jobs;
 	return 0;
 }
 

@@ -57,6 +57,17 @@ const char *diff_fmt_change(char *buf, const struct diff_value *v, const char *u
 	return buf;
 }
 
+const char *diff_fmt_jobs(char *buf, const struct audit_jobs *j)
+{
+	if (j->jobs < 0)
+		snprintf(buf, DIFF_FMT_BUF, "unlimited");
+	else if (!j->jobs)
+		snprintf(buf, DIFF_FMT_BUF, "unknown");
+	else
+		snprintf(buf, DIFF_FMT_BUF, j->source == JOBS_TOOL_DEFAULT ? "%ld (default)" : "%ld", j->jobs);
+	return buf;
+}
+
 const char *diff_fmt_ns(char *buf, __u64 ns)
 {
 	snprintf(buf, DIFF_FMT_BUF, "%.3f s", ns / 1e9);

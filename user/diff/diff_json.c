@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "diff/diff_json.h"
 #include "model/proc_name.h"
+#include "report/audit_json.h"
 #include "util/json_write.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -34,6 +35,16 @@ static struct json_object *figures_json(const struct diff *d)
 			?: put_percent(f, "percent", diff_value__percent(v));
 		err = json_put(o, diff_metric__name(k), json_done(f, err)) ?: err;
 	}
+	return json_done(o, err);
+}
+
+/* Each build's -j as its audit's JSON has it, and whether it changed. */
+static struct json_object *jobs_json(const struct diff *d)
+{
+	struct json_object *o = json_object_new_object();
+	int err = json_put(o, "old", audit_json__jobs(d->old_b->a)) ?: json_put(o, "new", audit_json__jobs(d->new_b->a))
+		?: json_put_bool(o, "changed", d->jobs_changed);
+
 	return json_done(o, err);
 }
 
@@ -198,7 +209,7 @@ struct json_object *diff_json__new(const struct diff *d)
 		?: json_put_uint(o, "matched_by_name", d->match.matched_by_name)
 		?: json_put_uint(o, "only_in_old_count", d->nr_only_old_procs)
 		?: json_put_uint(o, "only_in_new_count", d->nr_only_new_procs)
-		?: json_put(o, "figures", figures_json(d)) ?: json_put(o, "programs", programs_json(d))
+		?: json_put(o, "figures", figures_json(d)) ?: json_put(o, "jobs", jobs_json(d)) ?: json_put(o, "programs", programs_json(d))
 		?: json_put(o, "steps_by_cpu", steps_json(d, d->top_cpu, d->nr_top_cpu))
 		?: json_put(o, "steps_by_wall", steps_json(d, d->top_wall, d->nr_top_wall))
 		?: json_put(o, "only_in_old", only_json(d->only_old, d->nr_only_old))

@@ -81,6 +81,16 @@ static void put_title(struct style *st, const struct diff *d)
 		d->nr_only_new_procs);
 }
 
+/* The -j each build asked for: a changed -j explains the figures above it. */
+static void put_jobs(struct style *st, const struct diff *d)
+{
+	char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF];
+	const char *cells[] = { "jobs (-j)", diff_fmt_jobs(ob, &d->old_b->a->jobs), diff_fmt_jobs(nb, &d->new_b->a->jobs),
+				d->jobs_changed ? "changed" : "=" };
+
+	row(st, cells, 4);
+}
+
 static void put_figures(struct style *st, const struct diff *d)
 {
 	static const char *const header[] = { "figure", "old", "new", "change" };
@@ -99,6 +109,7 @@ static void put_figures(struct style *st, const struct diff *d)
 			cells[1] = cells[2] = cells[3] = "(not recorded: --sched=off)";
 		row(st, cells, v->known ? 4 : 2);
 	}
+	put_jobs(st, d);
 }
 
 static void put_programs(struct style *st, const struct diff *d)

@@ -118,7 +118,7 @@ static int put_jobs(struct json_object *o, const struct audit_jobs *j)
 	       json_put_str(o, "source", sources[j->source]);
 }
 
-static struct json_object *new_jobs(const struct audit *a)
+struct json_object *audit_json__jobs(const struct audit *a)
 {
 	struct json_object *o = json_object_new_object();
 	int err;
@@ -655,7 +655,7 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put_str(o, "sched", level_name(a->sched)) ?:
 	      json_put(o, "unavailable", new_unavailable(a)) ?:
 	      (a->par ? json_put(o, "parallelism", new_parallelism(a)) : json_put_null(o, "parallelism")) ?:
-	      json_put(o, "jobs", new_jobs(a)) ?:
+	      json_put(o, "jobs", audit_json__jobs(a)) ?:
 	      json_put(o, "phases", new_cmd_phases(a, m)) ?:
 	      (a->par ? json_put(o, "runqueue", new_runqueue(a)) : json_put_null(o, "runqueue")) ?:
 	      (a->par ? json_put(o, "serial_phases", new_phases(a, m)) : json_put_null(o, "serial_phases")) ?:
