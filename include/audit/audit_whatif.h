@@ -98,6 +98,8 @@ const char *audit_whatif__kind_name(enum whatif_row_kind kind);
 /* a->chain[i] is a build step (in a job a runner started), not a runner or
  * a process around one; true without a graph or without jobs. */
 bool audit_whatif__is_step(const struct audit *a, size_t i);
+/* How many of a->chain are build steps (audit_whatif__is_step()): what "N steps" counts. */
+size_t audit_whatif__nr_steps(const struct audit *a);
 /* How long a->chain[i]'s critical step held the path (a: with its graph). */
 __u64 audit_whatif__step_held(const struct audit *a, size_t i);
 

@@ -65,8 +65,10 @@ size_t bb_print_critical_path(struct json_object *summary, const char *build)
 	for (i = 0; i < n; i++) {
 		struct json_object *s = json_object_array_get_idx(chain, i);
 		const char *name = str_field(s, "name"), *kind = bb_runner_or_wrapper(name);
+		struct json_object *step = field(s, "step");
 
-		if (held_ms(s) > best) {
+		/* A part held by no job (the runner's own, its order, a slot wait) is no step: the audit names none. */
+		if (held_ms(s) > best && !(step && !json_object_get_boolean(step))) {
 			best = held_ms(s);
 			longest = name;
 		}

@@ -28,8 +28,9 @@ double bb_load_1min(void);
 const char *bb_runner_or_wrapper(const char *name);
 /*
  * Prints the summary's critical path: its longest step (what the audit says
- * to speed up) and every runner or wrapper on it holding 1 % of the wall or
- * more; returns how many such.
+ * to speed up; an entry with "step": false, a runner's part, is none) and
+ * every runner or wrapper on it holding 1 % of the wall or more; returns
+ * how many such.
  */
 size_t bb_print_critical_path(struct json_object *summary, const char *build);
 /*

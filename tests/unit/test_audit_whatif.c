@@ -431,9 +431,13 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 			cr_assert(eq(u64, f.a.whatif.without_ns[i], 0), "a runner is never simulated away");
 	}
 	cr_assert(eq(sz, runners, 3), "make started, held the gap and exited on the path");
+	/* "N steps" counts the steps: make's three parts are none. */
+	cr_assert(eq(sz, audit_whatif__nr_steps(&f.a), f.a.nr_chain - 3));
 	/* make's 2 s alone, its 1 ms before gen and its 10 ms exit. */
 	cr_assert(eq(u64, f.a.whatif.runner_held_ns, 2011 * MS));
 	text = report_text(&f, true);
+	cr_assert(strstr(text, "critical path (build graph, 1 file edge): 3 steps; longest") != NULL, "%s", text);
+	cr_assert(strstr(text, "critical path (build graph, 1 file edge): 3 steps, 3.41 s of") != NULL, "%s", text);
 	cr_assert(strstr(text, "longest cc 0.50 s, gen 0.50 s,\nbuildbpf:     ld 0.40 s; the runner's order or waiting "
 			       "for a job slot: 2.01 s (59 %)\n") != NULL, "%s", text);
 	cr_assert(strstr(text, "if make") == NULL && strstr(text, "  make 2.00 s, ") == NULL, "%s", text);
@@ -445,6 +449,8 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 	cr_assert(o != NULL);
 	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(json_object_object_get(o, "what_if"),
 									    "runner_held_ms")), 2011.0));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(json_object_object_get(o, "critical_chain"), "steps")),
+		     (long long)f.a.nr_chain - 3));
 	steps = json_object_object_get(json_object_object_get(o, "critical_chain"), "processes");
 	for (i = 0; i < json_object_array_length(steps); i++) {
 		struct json_object *s = json_object_array_get_idx(steps, i);

@@ -20,6 +20,15 @@ bool audit_whatif__is_step(const struct audit *a, size_t i)
 	return !a->graph || !a->graph->jobs.nr_jobs || a->graph->jobs.proc_job[a->chain[i]] >= 0;
 }
 
+size_t audit_whatif__nr_steps(const struct audit *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nr_chain; i++)
+		n += audit_whatif__is_step(a, i);
+	return n;
+}
+
 /* A row unless one like it is there: as run stands apart; a quiet row is one per (-j, CPUs). */
 static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum whatif_row_kind kind, size_t jobs,
 		   size_t cpus)

@@ -345,7 +345,8 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 
 	if (a->graph)
 		fprintf(f, "  critical path (build graph, %zu file edge%s): %zu step%s; longest", a->graph->nr_edges,
-			a->graph->nr_edges == 1 ? "" : "s", a->nr_chain, a->nr_chain == 1 ? "" : "s");
+			a->graph->nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
+			audit_whatif__nr_steps(a) == 1 ? "" : "s");
 	else
 		fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,
 			a->nr_chain == 1 ? "" : "s");

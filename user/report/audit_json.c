@@ -291,6 +291,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 		err = json_put_int(o, "file_edges", a->graph->nr_edges);
 	err = err ?: json_put_bool(o, "estimate", !a->graph) ?:
 	      json_put_int(o, "count", a->nr_chain) ?:
+	      json_put_int(o, "steps", audit_whatif__nr_steps(a)) ?:
 	      json_put_ms(o, "busy_ms", a->chain_busy_ns) ?:
 	      json_put(o, "processes", arr);
 	return json_done(o, err);

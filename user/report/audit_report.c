@@ -185,8 +185,8 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 	size_t i, from = a->nr_chain > REPORT_CHAIN_MAX ? a->nr_chain - REPORT_CHAIN_MAX : 0;
 
 	fprintf(out, "buildbpf: critical path (build graph, %zu file edge%s): %zu step%s, %.2f s of %.2f s wall:",
-		g->nr_edges, g->nr_edges == 1 ? "" : "s", a->nr_chain, a->nr_chain == 1 ? "" : "s",
-		sec(a->chain_busy_ns), sec(a->wall_ns));
+		g->nr_edges, g->nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
+		audit_whatif__nr_steps(a) == 1 ? "" : "s", sec(a->chain_busy_ns), sec(a->wall_ns));
 	if (from)
 		fputs(" ...", out);
 	for (i = from; i < a->nr_chain; i++) {
