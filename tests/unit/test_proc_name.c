@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
@@ -476,6 +477,25 @@ Test(proc_name, kbuild_compiles_and_makes)
 				"-quiet", "-dumpbase", "core.c", "-mtune=generic", "-march=x86-64", "-auxbase-strip",
 				"kernel/sched/core.o", "-O2", "-o", "/tmp/ccQq1Rz9.s")),
 		     NAMES("make obj=kernel/sched", "cc1 kernel/sched/core.c"));
+}
+
+/* Issue 26, item 6: kbuild's prelude before each command of a recipe is no name. */
+Test(proc_name, kbuild_prelude_skipped)
+{
+	static char prelude[] = "set -e;  exec >/dev/null;  trap 'rm -f mm/filemap.o; trap - HUP; kill -s HUP $$' HUP; "
+				"trap 'rm -f mm/filemap.o; trap - INT; kill -s INT $$' INT; ";
+	char script[512];
+
+	/* A command a name follows: named by it, as before. */
+	snprintf(script, sizeof(script), "%s%s", prelude, "../linux/scripts/check-local-export mm/filemap.o");
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c check-local-export mm/filemap.o");
+	/* One it does not (a { } group): shown from where the prelude ends. */
+	snprintf(script, sizeof(script), "%s%s", prelude,
+		 "{ echo ; echo 'mm/filemap.o: $(wildcard ./tools/objtool/objtool)' ; } >> mm/.filemap.o.cmd");
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c { echo ; echo 'mm/filemap.o: $(wildcard ./tools/" ELLIPSIS);
+	/* A command with nothing to name it by: from where the prelude ends too. */
+	snprintf(script, sizeof(script), "%s%s", prelude, "if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o.d mm/x; fi");
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o" ELLIPSIS);
 }
 
 /* Recursive makes: each -C moves where relative paths start. */

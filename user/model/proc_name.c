@@ -622,15 +622,24 @@ static int script_next_command(const char **s, struct script_cmd *cmd)
 /*
  * The step a "sh -c" script runs: its first command that is not a cd or
  * a prelude (set -e, trap, echo).  *dir (malloc'd) follows the cds before
- * it.  1 with cmd filled, 0 when there is none, -EINVAL, -ENOMEM.
+ * it; *rest is where that command starts in the script, or the one a name
+ * cannot follow (-EINVAL), or the script's end (0).  1 with cmd filled, 0
+ * when there is none, -EINVAL, -ENOMEM.
  */
-static int script_step(const char *script, char **dir, struct script_cmd *cmd)
+static int script_step(const char *script, char **dir, struct script_cmd *cmd, const char **rest)
 {
 	const char *p = script;
 	int found;
 
-	while ((found = script_next_command(&p, cmd)) == 1) {
-		const char *name = cmd->words[0];
+	for (;;) {
+		const char *name;
+
+		/* Separators and blanks before a command are no part of it. */
+		*rest = p + strspn(p, " \t\n;&|");
+		found = script_next_command(&p, cmd);
+		if (found != 1)
+			break;
+		name = cmd->words[0];
 
 		if (!strcmp(name, "cd")) {
 			char *next;
@@ -669,7 +678,7 @@ static const char *cmake_dir_change(const struct exec_image *img)
 static char *image_dir_after(const char *dir, const struct exec_image *img)
 {
 	char *out = strdup(dir), *next;
-	const char *script, *file, *value;
+	const char *script, *file, *value, *rest;
 	struct script_cmd cmd = { 0 };
 	enum tool_kind tool = image_tool(img);
 	size_t i;
@@ -701,7 +710,7 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 		break;
 	case TOOL_SHELL:
 		shell_operand(img, &script, &file);
-		if (script && script_step(script, &out, &cmd) == -ENOMEM) {
+		if (script && script_step(script, &out, &cmd, &rest) == -ENOMEM) {
 			free(out);
 			out = NULL;
 		}
@@ -1353,38 +1362,53 @@ static bool fold_script(char *s, size_t max_chars)
 
 static int image_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail);
 
+/* script folded and cut to SCRIPT_MAX_CHARS (fold_script()), valid UTF-8; *cut whether it was.  NULL without memory. */
+static char *folded_script(const char *script, bool *cut)
+{
+	char *clean = utf8_sanitize(script, strlen(script));
+	/* Folding only shrinks, but the ellipsis may need 3 more bytes. */
+	char *folded = clean ? realloc(clean, strlen(clean) + ELLIPSIS_LEN + 1) : NULL;
+
+	if (!folded) {
+		free(clean);
+		return NULL;
+	}
+	*cut = fold_script(folded, SCRIPT_MAX_CHARS);
+	return folded;
+}
+
 /*
  * A sh -c script: shown whole when short; a longer one is named by the step
  * it runs when that step has a detail ("-c cc src/foo.c" for ninja's
- * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else cut.  0 or -ENOMEM.
+ * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else cut after its prelude
+ * (kbuild's "set -e; exec >/dev/null; trap 'rm -f …' HUP; …" before every
+ * command of a recipe).  0 or -ENOMEM.
  */
 static int script_detail(const char *script, const struct name_dirs *dirs, int depth, char **detail)
 {
 	struct script_cmd cmd = { 0 };
 	struct exec_image step = { 0 };
 	struct name_dirs step_dirs = *dirs;
-	char *folded, *clean, *step_dir = NULL, *prog = NULL, *step_detail = NULL;
+	char *folded, *step_dir = NULL, *prog = NULL, *step_detail = NULL;
+	const char *rest = script;
 	int err = 0, found;
+	bool cut;
 
 	*detail = NULL;
-	clean = utf8_sanitize(script, strlen(script));
-	/* Folding only shrinks, but the ellipsis may need 3 more bytes. */
-	folded = clean ? realloc(clean, strlen(clean) + ELLIPSIS_LEN + 1) : NULL;
-	if (!folded) {
-		free(clean);
+	folded = folded_script(script, &cut);
+	if (!folded)
 		return -ENOMEM;
-	}
-	if (!fold_script(folded, SCRIPT_MAX_CHARS) || depth > 0)
+	if (!cut || depth > 0)
 		goto whole;
 	step_dir = strdup(dirs->dir);
 	if (!step_dir) {
 		err = -ENOMEM;
 		goto whole;
 	}
-	found = script_step(script, &step_dir, &cmd);
+	found = script_step(script, &step_dir, &cmd, &rest);
 	if (found != 1) {
 		err = found == -ENOMEM ? found : 0;
-		goto whole;
+		goto after_prelude;
 	}
 	step.argv = cmd.words;
 	step.argc = cmd.nr;
@@ -1400,6 +1424,13 @@ static int script_detail(const char *script, const struct name_dirs *dirs, int d
 		}
 		if (!*detail)
 			err = -ENOMEM;
+	}
+after_prelude:
+	/* A script of nothing but a prelude is shown whole. */
+	if (!err && !*detail && rest != script && *rest) {
+		free(folded);
+		folded = folded_script(rest, &cut);
+		err = folded ? 0 : -ENOMEM;
 	}
 whole:
 	if (!err && !*detail) {
