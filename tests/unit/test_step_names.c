@@ -47,12 +47,18 @@ static const char *step_of(const struct step_names *n, const struct model *m, __
 	return step_names__of(n, p - m->procs);
 }
 
+/* The root exits and the model is finished, as the replay does it. */
+static void finish(struct model *m)
+{
+	synth_exit(m, 100000, ROOT, ROOT, true, 0);
+	cr_assert(eq(int, model__finish(m, 100000), 0));
+}
+
 static struct step_names *names_of(struct model *m, const struct file_log *files)
 {
 	struct step_names *n;
 
-	synth_exit(m, 100000, ROOT, ROOT, true, 0);
-	cr_assert(eq(int, model__finish(m, 100000), 0));
+	finish(m);
 	n = step_names__new(m, files);
 	cr_assert(not(eq(ptr, n, NULL)));
 	return n;
@@ -136,8 +142,7 @@ Test(step_names, the_reports_name_read_the_table)
 	char *shown, *own;
 
 	compile_twice(m, 200);
-	synth_exit(m, 100000, ROOT, ROOT, true, 0);
-	cr_assert(eq(int, model__finish(m, 100000), 0));
+	finish(m);
 	m->names = step_names__new(m, NULL);
 	shown = proc_display_name(m, synth_proc_of(m, 211));
 	own = proc_image_name(m, synth_proc_of(m, 211));
@@ -172,7 +177,7 @@ Test(step_names, an_unknown_program_named_by_what_it_wrote)
 	file_log__free(files);
 	model__free(m);
 
-	/* Without file records, the same builds's two gens stay alike: nothing tells them apart. */
+	/* Without file records, the same build's two gens stay alike: nothing tells them apart. */
 	m = build_new(ARGV("make"));
 	child(m, 1000, ROOT, 200, ARGV("./gen"));
 	child(m, 2000, ROOT, 201, ARGV("./gen"));
