@@ -38,7 +38,7 @@ struct proc_name_facts {
 	bool made_own;
 	char *dir;	/* where it ran, from the build's directory; NULL: there, or unknown */
 	bool bare;	/* a program we know nothing of, named by nothing but itself */
-	bool alike;	/* a probe or a fork: none needs telling apart from another */
+	bool alike;	/* a probe: none needs telling apart from another */
 };
 
 /* 0, or -ENOMEM (f then empty).  m must have its directories (model__finish()). */

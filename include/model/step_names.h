@@ -8,8 +8,9 @@
  * what tells them apart, the first of these that differs among them: what
  * the step makes ("cc1 json_tokener.c for CMakeFiles/json-c.dir/…" and
  * "… for CMakeFiles/json-c-static.dir/…"), the first file it wrote, the
- * directory it ran in.  Probes and forks keep their names: a person needs
- * none of them told apart.  Pure.
+ * directory it ran in (a fork, which makes nothing itself, by the last
+ * two).  Probes keep their names: a person needs none of them told apart.
+ * Pure.
  *
  *   struct step_names *n = step_names__new(model, files_or_NULL);
  *   step_names__of(n, i)      the name of model->procs[i]

@@ -91,6 +91,8 @@ Test(proc_name, no_file_operand_no_detail)
 	/* A sed script or an awk program is no file, whatever it ends in. */
 	expect_name(ARGV("sed", "-e", "/definition of/r ./lib/c++defs.h", "-e", "s/x/y/"), NULL, "sed", "sed");
 	expect_name(ARGV("awk", "{ print $1 } END { exit }"), NULL, "awk", "awk");
+	expect_name(ARGV("date", "+%s.%N"), NULL, "date", "date");
+	expect_name(ARGV("chmod", "+x.y", "run"), NULL, "chmod", "chmod");
 }
 
 Test(proc_name, unknown_tool_named_by_its_file_operand)

@@ -207,6 +207,7 @@ Test(step_names, the_directory_tells_apart_what_nothing_else_does)
 Test(step_names, probes_forks_and_repeats_keep_their_names)
 {
 	struct model *m = build_new(ARGV("sh", "./configure"));
+	struct file_log *files = file_log__new();
 	struct step_names *n;
 	__u32 pid;
 
@@ -218,7 +219,10 @@ Test(step_names, probes_forks_and_repeats_keep_their_names)
 	}
 	synth_fork(m, 5000, ROOT, 300, 300, false);
 	synth_fork(m, 5100, ROOT, 301, 301, false);
-	n = names_of(m, NULL);
+	synth_fork(m, 5200, ROOT, 302, 302, false);
+	synth_file_open(files, 5250, 302, 1, 9, true, "src/json-c/build/conftest.out");
+	file_log__finish(files);
+	n = names_of(m, files);
 	expect_step(n, m, 200, "gcc conftest.c (probe)");
 	expect_step(n, m, 201, "cc1 conftest.c (probe)");
 	expect_step(n, m, 204, "cc1 conftest.c (probe)");
@@ -227,7 +231,10 @@ Test(step_names, probes_forks_and_repeats_keep_their_names)
 	expect_step(n, m, 205, "rm conftest.c");
 	expect_step(n, m, 300, "forked (fork)");
 	expect_step(n, m, 301, "forked (fork)");
+	/* A fork that wrote a file is told apart by it. */
+	expect_step(n, m, 302, "forked (fork) > conftest.out");
 	step_names__free(n);
+	file_log__free(files);
 	model__free(m);
 }
 

@@ -115,14 +115,17 @@ static const char *path_basename(const char *path, size_t *len)
 	return path + start;
 }
 
-/* A word as a build passes a file name: no blank, quote or shell syntax (a sed script, an awk program are none). */
+/*
+ * A word as a build passes a file name: no blank, quote, shell syntax or
+ * format (a sed script, an awk program, date's +%s.%N are none).
+ */
 static bool is_plain_word(const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = *s;
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80 ||
-		      strchr("._+-/@%~,:", c)))
+		      strchr("._+-/@~,:", c)))
 			return false;
 	}
 	return true;
@@ -926,6 +929,28 @@ static char *shown_path(const char *path, const struct name_dirs *dirs)
 }
 
 /*
+ * The file an argument names, or NULL: a plain word whose last component
+ * has an extension ("mm/filemap.o", "data.bin"; "s/x/y/" and "/dev/null"
+ * have none), or the value of a NAME=VALUE argument that is one (awk's
+ * "-v file=mm/filemap.o").
+ */
+static const char *file_word(const char *arg)
+{
+	const char *path = is_assignment(arg) ? strchr(arg, '=') + 1 : arg, *base;
+	size_t len, i;
+
+	if (!*path || *path == '-' || *path == '+' || !is_plain_word(path))
+		return NULL;
+	base = path_basename(path, &len);
+	/* A dot that is neither the first nor the last character. */
+	for (i = 1; i + 1 < len; i++) {
+		if (base[i] == '.')
+			return path;
+	}
+	return NULL;
+}
+
+/*
  * The source-file operands of a compiler-like step: the first, and in
  * *others how many more.  NULL when it has none.
  */
@@ -946,7 +971,7 @@ static const char *source_operands(const struct exec_image *img, enum tool_kind 
 				i++;
 			continue;
 		}
-		if (!has_source_ext(arg) || (tool == TOOL_OTHER && !is_plain_word(arg)))
+		if (!has_source_ext(arg) || (tool == TOOL_OTHER && file_word(arg) != arg))
 			continue;
 		if (first)
 			(*others)++;
@@ -1020,28 +1045,6 @@ static int temporary_arg(const char *path, const struct name_dirs *dirs, bool *t
 	*temp = is_temporary(full, dirs->build);
 	free(full);
 	return 0;
-}
-
-/*
- * The file an argument names, or NULL: a plain word whose last component
- * has an extension ("mm/filemap.o", "data.bin"; "s/x/y/" and "/dev/null"
- * have none), or the value of a NAME=VALUE argument that is one (awk's
- * "-v file=mm/filemap.o").
- */
-static const char *file_word(const char *arg)
-{
-	const char *path = is_assignment(arg) ? strchr(arg, '=') + 1 : arg, *base;
-	size_t len, i;
-
-	if (!*path || *path == '-' || !is_plain_word(path))
-		return NULL;
-	base = path_basename(path, &len);
-	/* A dot that is neither the first nor the last character. */
-	for (i = 1; i + 1 < len; i++) {
-		if (base[i] == '.')
-			return path;
-	}
-	return NULL;
 }
 
 /*
@@ -1662,17 +1665,18 @@ int proc_name__facts(const struct model *m, const struct proc_instance *p, struc
 	char *detail = NULL;
 	int err;
 
-	*f = (struct proc_name_facts){ .alike = !img || image_probe(img, tool) };
+	*f = (struct proc_name_facts){ .alike = img && image_probe(img, tool) };
 	f->name = proc_image_name(m, p);
 	if (!f->name)
 		goto fail;
 	if (f->alike)
 		return 0;
-	dirs = image_dirs(d, m, p, p->nr_execs - 1);
-	err = image_detail(img, &dirs, 0, &detail);
-	f->bare = !err && !detail && tool == TOOL_OTHER;
+	/* A fork makes nothing of its own: only what it wrote or where it ran tell two apart. */
+	dirs = image_dirs(d, m, p, img ? p->nr_execs - 1 : 0);
+	err = img ? image_detail(img, &dirs, 0, &detail) : 0;
+	f->bare = img && !err && !detail && tool == TOOL_OTHER;
 	free(detail);
-	if (err || proc_made(d, m, p, f))
+	if (err || (img && proc_made(d, m, p, f)))
 		goto fail;
 	f->dir = path_from(dirs.dir, dirs.build);
 	if (!f->dir)

@@ -100,9 +100,16 @@ static int by_name(const void *x, const void *y, void *ctx)
 	return strcmp(steps[a].name, steps[b].name) ?: (a > b) - (a < b);
 }
 
+/* Two values of a kind differ: a value and none do too. */
+static bool values_differ(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) != 0 : a != b;
+}
+
 /*
- * The steps order[from, to) share a name: each gets the first thing that
- * differs between at least two of them, when any does.  0 or -ENOMEM.
+ * The steps order[from, to) share a name: each that has one gets the first
+ * kind of thing that differs between at least two of them, when any does.
+ * 0 or -ENOMEM.
  */
 static int tell_apart(struct step *steps, const size_t *order, size_t from, size_t to)
 {
@@ -115,17 +122,11 @@ static int tell_apart(struct step *steps, const size_t *order, size_t from, size
 			return 0;
 	}
 	for (by = 0; by < NR_TELL_APART; by++) {
-		const char *first = NULL;
+		const char *first = value_of(&steps[order[from]], by);
 		bool differs = false;
 
-		for (i = from; i < to && !differs; i++) {
-			const char *v = value_of(&steps[order[i]], by);
-
-			if (v && !first)
-				first = v;
-			else if (v)
-				differs = strcmp(v, first) != 0;
-		}
+		for (i = from + 1; i < to && !differs; i++)
+			differs = values_differ(first, value_of(&steps[order[i]], by));
 		if (!differs)
 			continue;
 		for (i = from; !err && i < to; i++) {
