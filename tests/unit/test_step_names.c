@@ -79,7 +79,10 @@ static void expect_step(const struct step_names *n, const struct model *m, __u32
 
 #define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-/* json-c builds json_tokener.c twice, for the shared and the static library. */
+/*
+ * json-c builds json_tokener.c twice, for the shared and the static
+ * library: ninja's sh -c (first_pid + 5), cc, its cc1 (+1) and as (+2).
+ */
 static void compile_twice(struct model *m, __u32 first_pid)
 {
 	static const char *const dirs[] = { "CMakeFiles/json-c.dir", "CMakeFiles/json-c-static.dir" };
@@ -87,11 +90,14 @@ static void compile_twice(struct model *m, __u32 first_pid)
 
 	for (i = 0; i < 2; i++) {
 		__u32 cc = first_pid + 10 * (__u32)i;
-		char obj[128], dumpdir[128];
+		char obj[128], dumpdir[128], script[256];
 
 		snprintf(obj, sizeof(obj), "%s/json_tokener.c.o", dirs[i]);
 		snprintf(dumpdir, sizeof(dumpdir), "%s/", dirs[i]);
-		child(m, 1000 * (i + 1), ROOT, cc,
+		snprintf(script, sizeof(script), "cd %s && /usr/bin/cc -O2 -o %s -c /src/json-c/json_tokener.c",
+			 BUILD_DIR, obj);
+		child(m, 1000 * (i + 1) - 5, ROOT, cc + 5, ARGV("/bin/sh", "-c", script));
+		child(m, 1000 * (i + 1), cc + 5, cc,
 		      ARGV("/usr/bin/cc", "-O2", "-o", obj, "-c", "/src/json-c/json_tokener.c"));
 		child(m, 1000 * (i + 1) + 10, cc, cc + 1,
 		      ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "/src/json-c/json_tokener.c", "-dumpdir",
@@ -113,6 +119,9 @@ Test(step_names, two_compiles_of_one_file_told_apart_by_their_object)
 	/* The driver makes it itself. */
 	expect_step(n, m, 200, "cc ../json_tokener.c -o CMakeFiles/json-c.dir/json_tokener.c.o");
 	expect_step(n, m, 210, "cc ../json_tokener.c -o CMakeFiles/json-c-static.dir/json_tokener.c.o");
+	/* ninja's wrapper, by what the step it runs makes. */
+	expect_step(n, m, 205, "sh -c cc ../json_tokener.c -o CMakeFiles/json-c.dir/json_tokener.c.o");
+	expect_step(n, m, 215, "sh -c cc ../json_tokener.c -o CMakeFiles/json-c-static.dir/json_tokener.c.o");
 	/* Already apart: unchanged. */
 	expect_step(n, m, 202, "as -o CMakeFiles/json-c.dir/json_tokener.c.o");
 	expect_step(n, m, ROOT, "ninja");

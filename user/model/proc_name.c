@@ -1609,23 +1609,57 @@ static struct name_dirs image_dirs(const struct proc_dirs *d, const struct model
 	return dirs;
 }
 
-/* The -o of image k of p, shown, when it is no temporary; *made NULL when none.  0 or -ENOMEM. */
-static int image_made(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p, size_t k,
-		      char **made)
+/* The -o of img run in dirs, shown, when it is no temporary; *made NULL when none.  0 or -ENOMEM. */
+static int output_made(const struct exec_image *img, const struct name_dirs *dirs, char **made)
 {
-	struct name_dirs dirs = image_dirs(d, m, p, k);
-	const char *out = output_operand(&p->execs[k]);
+	const char *out = output_operand(img);
 	bool temp = false;
 
 	*made = NULL;
 	if (!out)
 		return 0;
-	if (temporary_arg(out, &dirs, &temp))
+	if (temporary_arg(out, dirs, &temp))
 		return -ENOMEM;
 	if (temp)
 		return 0;
-	*made = shown_path(out, &dirs);
+	*made = shown_path(out, dirs);
 	return *made ? 0 : -ENOMEM;
+}
+
+/*
+ * What image k of p makes: its -o; a sh -c script's, the -o of the step it
+ * runs (ninja's "cd bld && cc … -o CMakeFiles/x.dir/a.c.o -c a.c").
+ */
+static int image_made(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p, size_t k,
+		      char **made)
+{
+	const struct exec_image *img = &p->execs[k];
+	struct name_dirs dirs = image_dirs(d, m, p, k);
+	struct script_cmd cmd = { 0 };
+	struct exec_image step = { 0 };
+	const char *script, *file, *rest;
+	char *step_dir;
+	int err;
+
+	if (image_tool(img) != TOOL_SHELL)
+		return output_made(img, &dirs, made);
+	*made = NULL;
+	shell_operand(img, &script, &file);
+	if (!script)
+		return 0;
+	step_dir = strdup(dirs.dir);
+	if (!step_dir)
+		return -ENOMEM;
+	err = script_step(script, &step_dir, &cmd, &rest);
+	if (err == 1) {
+		step.argv = cmd.words;
+		step.argc = cmd.nr;
+		dirs.dir = step_dir;
+		err = output_made(&step, &dirs, made);
+	}
+	free(step_dir);
+	script_cmd__free(&cmd);
+	return err == -ENOMEM ? err : 0;
 }
 
 /*
