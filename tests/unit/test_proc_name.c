@@ -495,6 +495,11 @@ Test(proc_name, kbuild_prelude_skipped)
 	snprintf(script, sizeof(script), "%s%s", prelude,
 		 "{ echo ; echo 'mm/filemap.o: $(wildcard ./tools/objtool/objtool)' ; } >> mm/.filemap.o.cmd");
 	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c { echo ; echo 'mm/filemap.o: $(wildcard ./tools/" ELLIPSIS);
+	/* A recipe line whose command is empty (kbuild's checksrc without C=1): nothing runs. */
+	expect_name(ARGV("/bin/sh", "-c", prelude), NULL, "sh", "sh -c (no command)");
+	/* One that says something is shown. */
+	snprintf(script, sizeof(script), "%s%s", prelude, "echo '  CHECK   mm/filemap.c'");
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c set -e; exec >/dev/null; trap 'rm -f mm/filemap." ELLIPSIS);
 	/* A command with nothing to name it by: from where the prelude ends too. */
 	snprintf(script, sizeof(script), "%s%s", prelude, "if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o.d mm/x; fi");
 	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o" ELLIPSIS);

@@ -80,6 +80,9 @@ static const char *const script_preludes[] = {
 	":", "true", "set", "trap", "echo", "printf", "export", "umask", "test", "[",
 };
 
+/* Of them, those that show nothing: a script of only these runs no command at all. */
+static const char *const silent_preludes[] = { ":", "true", "set", "trap", "export", "umask" };
+
 /* Words that start shell syntax a name does not follow. */
 static const char *const script_compound[] = {
 	"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done",
@@ -626,14 +629,16 @@ static int script_next_command(const char **s, struct script_cmd *cmd)
  * The step a "sh -c" script runs: its first command that is not a cd or
  * a prelude (set -e, trap, echo).  *dir (malloc'd) follows the cds before
  * it; *rest is where that command starts in the script, or the one a name
- * cannot follow (-EINVAL), or the script's end (0).  1 with cmd filled, 0
- * when there is none, -EINVAL, -ENOMEM.
+ * cannot follow (-EINVAL), or the script's end (0); *silent whether every
+ * command before it was a silent prelude.  1 with cmd filled, 0 when there
+ * is none, -EINVAL, -ENOMEM.
  */
-static int script_step(const char *script, char **dir, struct script_cmd *cmd, const char **rest)
+static int script_step(const char *script, char **dir, struct script_cmd *cmd, const char **rest, bool *silent)
 {
 	const char *p = script;
 	int found;
 
+	*silent = true;
 	for (;;) {
 		const char *name;
 
@@ -658,6 +663,7 @@ static int script_step(const char *script, char **dir, struct script_cmd *cmd, c
 		}
 		if (!IN_LIST(name, script_preludes))
 			return 1;
+		*silent = *silent && IN_LIST(name, silent_preludes);
 	}
 	return found;
 }
@@ -684,6 +690,7 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 	const char *script, *file, *value, *rest;
 	struct script_cmd cmd = { 0 };
 	enum tool_kind tool = image_tool(img);
+	bool silent;
 	size_t i;
 
 	if (!out)
@@ -713,7 +720,7 @@ static char *image_dir_after(const char *dir, const struct exec_image *img)
 		break;
 	case TOOL_SHELL:
 		shell_operand(img, &script, &file);
-		if (script && script_step(script, &out, &cmd, &rest) == -ENOMEM) {
+		if (script && script_step(script, &out, &cmd, &rest, &silent) == -ENOMEM) {
 			free(out);
 			out = NULL;
 		}
@@ -1395,7 +1402,7 @@ static int script_detail(const char *script, const struct name_dirs *dirs, int d
 	char *folded, *step_dir = NULL, *prog = NULL, *step_detail = NULL;
 	const char *rest = script;
 	int err = 0, found;
-	bool cut;
+	bool cut, silent;
 
 	*detail = NULL;
 	folded = folded_script(script, &cut);
@@ -1408,7 +1415,13 @@ static int script_detail(const char *script, const struct name_dirs *dirs, int d
 		err = -ENOMEM;
 		goto whole;
 	}
-	found = script_step(script, &step_dir, &cmd, &rest);
+	found = script_step(script, &step_dir, &cmd, &rest, &silent);
+	if (found == 0 && silent) {
+		/* kbuild's recipe lines of an empty command: "set -e; trap …" and nothing else. */
+		*detail = strdup("-c (no command)");
+		err = *detail ? 0 : -ENOMEM;
+		goto whole;
+	}
 	if (found != 1) {
 		err = found == -ENOMEM ? found : 0;
 		goto after_prelude;
@@ -1639,6 +1652,7 @@ static int image_made(const struct proc_dirs *d, const struct model *m, const st
 	struct exec_image step = { 0 };
 	const char *script, *file, *rest;
 	char *step_dir;
+	bool silent;
 	int err;
 
 	if (image_tool(img) != TOOL_SHELL)
@@ -1650,7 +1664,7 @@ static int image_made(const struct proc_dirs *d, const struct model *m, const st
 	step_dir = strdup(dirs.dir);
 	if (!step_dir)
 		return -ENOMEM;
-	err = script_step(script, &step_dir, &cmd, &rest);
+	err = script_step(script, &step_dir, &cmd, &rest, &silent);
 	if (err == 1) {
 		step.argv = cmd.words;
 		step.argc = cmd.nr;
