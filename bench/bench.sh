@@ -22,7 +22,7 @@
 #   storm    a fork/exec storm: N independent targets, each one fork+exec of
 #            cp(1), make -jJ.
 #   startup  buildbpf -q -- /bin/true against /bin/true: the fixed cost.
-#   others   the rest of the machine: `perf bench sched pipe` outside any
+#   others   the rest of the machine: `perf bench sched pipe` (on one CPU) outside any
 #            traced build, alone and while buildbpf traces a `sleep` (needs
 #            perf; every syscall tracepoint puts every task on its slow path).
 #
@@ -344,7 +344,10 @@ bench_others() {
 				pid=$!
 				sleep 2 # past start-up (~0.1-0.3 s): the programs are attached
 			fi
-			secs=$(perf bench sched pipe -l 100000 2>/dev/null | awk '/Total time:/ { print $3 }')
+			# Pinned to one CPU: unpinned, the pair's placement alone swings
+			# its time by 2x from one run to the next.
+			secs=$(taskset -c "$(($(nproc) - 1))" perf bench sched pipe -l 100000 2>/dev/null |
+				awk '/Total time:/ { print $3 }')
 			[[ -n $secs ]] || die "perf bench sched pipe printed no total time"
 			if [[ -n $pid ]]; then
 				# TERM, not INT: a script's background job starts with SIGINT
