@@ -406,20 +406,23 @@ BINDIR	 = $(PREFIX)/bin
 MANDIR	 = $(PREFIX)/share/man
 DOCDIR	 = $(PREFIX)/share/doc/buildbpf
 BASHCOMPDIR = $(PREFIX)/share/bash-completion/completions
+# The CI recipes' script (docs/ci.md): a job that installs the package finds it here.
+CIDIR	 = $(PREFIX)/share/buildbpf/ci
 DOCS	:= $(wildcard docs/*.md)
 INSTALLED := $(BINDIR)/buildbpf $(MANDIR)/man1/buildbpf.1 $(BASHCOMPDIR)/buildbpf $(DOCDIR)/README.md \
-	$(DOCS:%=$(DOCDIR)/%)
+	$(DOCS:%=$(DOCDIR)/%) $(CIDIR)/buildbpf-ci.sh
 install: $(BIN)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -D -m 0755 $(BIN) $(DESTDIR)$(BINDIR)/buildbpf
 	$(Q)install -D -m 0644 man/buildbpf.1 $(DESTDIR)$(MANDIR)/man1/buildbpf.1
 	$(Q)install -D -m 0644 completion/buildbpf $(DESTDIR)$(BASHCOMPDIR)/buildbpf
+	$(Q)install -D -m 0755 contrib/ci/buildbpf-ci.sh $(DESTDIR)$(CIDIR)/buildbpf-ci.sh
 	$(Q)install -D -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
 	$(Q)install -d $(DESTDIR)$(DOCDIR)/docs && install -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(INSTALLED:%=$(DESTDIR)%)
-	$(Q)rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	$(Q)rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) $(DESTDIR)$(CIDIR) $(DESTDIR)$(PREFIX)/share/buildbpf 2>/dev/null || true
 
 # The Debian package (debian/), built from a copy of the tree in $(DEB_DIR)
 # (dh_auto_clean must not clean this one), with the commit of this checkout.

@@ -1,4 +1,4 @@
-#!/usr/bin/env bash
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
 # The shell steps of the CI recipes in docs/ci.md.  The GitHub Actions

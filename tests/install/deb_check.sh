@@ -40,7 +40,7 @@ files=$(dpkg -L buildbpf)
 docs=(/usr/share/doc/buildbpf/README.md "$repo"/docs/*.md)
 docs=("${docs[@]/#"$repo"//usr/share/doc/buildbpf}")
 for f in /usr/bin/buildbpf /usr/share/man/man1/buildbpf.1.gz /usr/share/bash-completion/completions/buildbpf \
-	 /usr/share/doc/buildbpf/copyright "${docs[@]}"; do
+	 /usr/share/doc/buildbpf/copyright /usr/share/buildbpf/ci/buildbpf-ci.sh "${docs[@]}"; do
 	grep -qx "$f" <<< "$files" || fail "the package does not install $f"
 done
 
@@ -56,7 +56,7 @@ say CHECK "installed package: Depends $depends; /usr/bin/buildbpf traced ($probe
 purge
 dpkg-query -W buildbpf > /dev/null 2>&1 && fail "apt-get purge left the package installed"
 for f in /usr/bin/buildbpf /usr/share/man/man1/buildbpf.1.gz /usr/share/bash-completion/completions/buildbpf \
-	 "${docs[@]}"; do
+	 /usr/share/buildbpf/ci/buildbpf-ci.sh "${docs[@]}"; do
 	[ ! -e "$f" ] || fail "apt-get purge left $f"
 done
 say CHECK "purged: no file of the package left"

@@ -20,12 +20,14 @@ make -s -C "$repo" --no-print-directory install DESTDIR="$dest" PREFIX=/usr > /d
 docs=("$repo"/docs/*.md)
 [ -f "${docs[0]}" ] || fail "no docs/*.md in $repo"
 expected=(usr/bin/buildbpf usr/share/man/man1/buildbpf.1 usr/share/bash-completion/completions/buildbpf
-	  usr/share/doc/buildbpf/README.md "${docs[@]/#"$repo"/usr/share/doc/buildbpf}")
+	  usr/share/doc/buildbpf/README.md "${docs[@]/#"$repo"/usr/share/doc/buildbpf}"
+	  usr/share/buildbpf/ci/buildbpf-ci.sh)
 for f in "${expected[@]}"; do
 	[ -f "$dest/$f" ] || fail "make install did not install /$f"
 done
 [ -f "$dest/usr/share/doc/buildbpf/docs/index.md" ] || fail "make install did not install the docs' index"
 [ -x "$dest/usr/bin/buildbpf" ] || fail "/usr/bin/buildbpf is not executable"
+[ -x "$dest/usr/share/buildbpf/ci/buildbpf-ci.sh" ] || fail "the CI script is not executable"
 stray=$(cd "$dest" && find . -type f | grep -v '^\./usr/' || true)
 [ -z "$stray" ] || fail "make install wrote outside PREFIX: $stray"
 "$dest/usr/bin/buildbpf" --version | grep -q '^buildbpf ' || fail "the installed buildbpf does not run"
