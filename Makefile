@@ -227,8 +227,9 @@ viewer-deps:
 
 # The checkout itself: no build output tracked by git (skipped, saying why,
 # outside a git checkout), no Criterion gt() that passes on equality, no
-# assertion whose two sides are the same expression; and make test's stage
-# runner on made-up stages.
+# assertion whose two sides are the same expression; the CI recipes' YAML
+# parses and calls the script the suite runs; and make test's stage runner on
+# made-up stages.
 test-repo:
 	$(Q)tests/run_stages.sh --self-test
 	$(Q)bench/bench.sh --self-test
@@ -240,6 +241,7 @@ test-repo:
 	$(Q)tests/repo/doc_links_check.sh --self-test && tests/repo/doc_links_check.sh
 	$(Q)tests/repo/same_sides_check.sh --self-test
 	$(Q)tests/repo/same_sides_check.sh
+	$(Q)tests/repo/ci_recipes_check.sh --self-test && tests/repo/ci_recipes_check.sh
 
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.
