@@ -72,7 +72,7 @@ gate() {
 		fi
 	} > "$summary"
 	if [ -f "$base" ]; then
-		"$buildbpf" diff "$base" "$out/build.bbl" --markdown "$out/diff.md" --json "$out/diff.json" "$@" \
+		"$buildbpf" diff -f "$base" "$out/build.bbl" --markdown "$out/diff.md" --json "$out/diff.json" "$@" \
 			2> "$out/diff.txt" || rc=$?
 		{
 			echo
@@ -99,6 +99,8 @@ gate() {
 	if [ "$(wc -c < "$summary")" -ge $summary_max ]; then
 		# Whole lines only, and room for the note.
 		head -c $((summary_max - 200)) "$summary" | sed '$d' > "$summary.cut"
+		# A cut inside the report's block closes it, so the note is not code.
+		[ $(($(grep -c '^```' "$summary.cut") % 2)) -eq 0 ] || echo '```' >> "$summary.cut"
 		printf '\n*(cut at %d characters: the whole summary is in the artifacts, diff.md and report.txt)*\n' \
 			$summary_max >> "$summary.cut"
 		mv "$summary.cut" "$summary"

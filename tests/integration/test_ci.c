@@ -159,6 +159,9 @@ Test(ci, the_gate_passes_an_equal_build_and_fails_a_slower_one)
 	check_artifacts("same");
 	rc = gate("base/build.bbl", "same");
 	cr_assert(eq(int, rc, 0), "an equal build failed the gate: %s", run.err);
+	/* A retried job gates again into the same directory: its files are replaced. */
+	rc = gate("base/build.bbl", "same");
+	cr_assert(eq(int, rc, 0), "the gate's rerun: %s", run.err);
 	free(check_summary("same", "**Gate passed**"));
 
 	write_project(true);
