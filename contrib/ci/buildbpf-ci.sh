@@ -7,14 +7,16 @@
 #
 #   buildbpf-ci.sh trace OUT -- COMMAND [ARG...]
 #       Traces COMMAND (the build) into the directory OUT: build.bbl (the
-#       event log, the next run's base), trace.json, summary.json, build.svg.
+#       event log, the next run's base), trace.json, build.html (the build on
+#       one page), summary.json, build.svg.
 #       Only this step needs root, to load the BPF programs: run as a user,
 #       it calls sudo, and buildbpf runs the build and writes every file as
 #       that user.  Exit status: the build's.
 #   buildbpf-ci.sh gate BASE.bbl OUT [--fail-if COND]...
 #       No root.  Compares OUT/build.bbl with the base branch's log
-#       (buildbpf diff): OUT/diff.md, OUT/diff.json, and the Markdown summary
-#       OUT/summary.md (the gate's result, the build's report, the
+#       (buildbpf diff): OUT/diff.md, OUT/diff.json; the build's own
+#       summary OUT/build.md and report OUT/report.txt (buildbpf report); and
+#       the Markdown summary OUT/summary.md (the gate's result, build.md, the
 #       comparison), under 65,536 characters, also appended to
 #       $GITHUB_STEP_SUMMARY when that is set.  Exit status: diff's (0 no
 #       condition held, 1 one did, 2 an error); 0 with a note in the summary
@@ -48,7 +50,7 @@ trace() {
 	fi
 	# --deps=on: the critical path and races, compared by the gate; -f: a rerun replaces.
 	$sudo "$buildbpf" -f --deps=on --log "$out/build.bbl" -o "$out/trace.json" \
-		--summary-json "$out/summary.json" --svg "$out/build.svg" -- "$@"
+		--html "$out/build.html" --summary-json "$out/summary.json" --svg "$out/build.svg" -- "$@"
 }
 
 # Appends file to the summary as a fenced block.
@@ -63,9 +65,10 @@ gate() {
 	shift 2
 	[ -f "$out/build.bbl" ] || die "$out/build.bbl: no event log (run: $0 trace $out -- BUILD)"
 	summary=$out/summary.md
-	"$buildbpf" report "$out/build.bbl" > "$out/report.txt" 2>&1 || die "buildbpf report failed: $(cat "$out/report.txt")"
+	"$buildbpf" report -f --markdown "$out/build.md" "$out/build.bbl" > "$out/report.txt" 2>&1 ||
+		die "buildbpf report failed: $(cat "$out/report.txt")"
 	{
-		echo "## buildbpf: the build"
+		echo "## buildbpf: the gate"
 		if [ ! -f "$base" ]; then
 			echo
 			echo "No log of the base branch ($base): nothing to compare, the gate passes."
@@ -85,10 +88,7 @@ gate() {
 	fi
 	{
 		echo
-		echo "<details><summary>Report</summary>"
-		fenced "$out/report.txt"
-		echo
-		echo "</details>"
+		cat "$out/build.md"
 		if [ -f "$out/diff.md" ] && [ $rc -le 1 ]; then
 			echo
 			echo "## buildbpf: against the base branch"
