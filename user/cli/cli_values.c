@@ -21,13 +21,16 @@ int cli__parse_duration(const char *s, __u64 *out)
 	static const struct {
 		const char *unit;
 		__u64 ns;
-	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 }, { "", 1 } };
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 } };
 	unsigned long long v;
 	char *end;
 	size_t i;
 
 	if (cli__parse_u64(s, &v, &end))
 		return -EINVAL;
+	/* A bare number needs a unit: "--duration 60" meant 60 ns and traced nothing. */
+	if (!*end)
+		return v ? -EINVAL : (*out = 0, 0);
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
 		if (strcmp(end, units[i].unit))
 			continue;
