@@ -371,10 +371,11 @@ static void put_deps_hint(FILE *out, const struct audit *a)
 	struct report_line l;
 	FILE *f = report_line__begin(&l, out);
 
-	fputs("  --deps=on: the real critical path", f);
-	/* The measured cost, to the machine's other work. */
+	fputs("  --deps=on would give the real critical path", f);
+	/* The cost measured in docs/overhead.md, to the machine's other work: not this build's. */
 	if (a->deps_hook == DEPS_HOOK_SYSCALL)
-		fputs("; here (no fentry) syscall-heavy work ran " DEPS_HOOK_SYSCALL_COST " slower", f);
+		fputs("; on this kernel (no fentry) it slows other programs' syscall-heavy work about "
+		      DEPS_HOOK_SYSCALL_COST " while a build is traced", f);
 	else if (a->deps_hook == DEPS_HOOK_FENTRY)
 		fputs(" (fentry on this kernel: only the build's opens pay)", f);
 	report_line__end(&l);
