@@ -312,5 +312,5 @@ Test(linear, a_build_of_thousands_of_compiles, .init = limit_cpu)
 /* convert --add: every distcc job weighed every client of its flags (n^2). */
 Test(linear, thousands_of_distcc_clients_alike, .init = limit_cpu)
 {
-	costs_in_proportion("distcc_clients_alike", remote_jobs_cpu, CRAFTED_NR, 4000);
+	costs_in_proportion("distcc_clients_alike", remote_jobs_cpu, CRAFTED_NR, 16000);
 }
