@@ -71,7 +71,7 @@ declare -A CONFIG_OPTS=(
 )
 
 usage() {
-	awk 'NR <= 2 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${BASH_SOURCE[0]}"
+	awk 'NR <= 3 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "${BASH_SOURCE[0]}"
 }
 die() { printf 'bench.sh: %s\n' "$*" >&2; exit 1; }
 usage_error() {
@@ -404,7 +404,9 @@ table() {
 	done
 	for row in "${startup_rows[@]}"; do
 		IFS='|' read -r c ms <<<"$row"
-		printf '| start-up + shutdown, ms added around /bin/true | %s | %s | |\n' "${CONFIG_OPTS[$c]:-defaults}" "$ms"
+		# Milliseconds added, not a ratio: whole numbers, and said so in the cell.
+		ms=$(awk '{ gsub(/[()–]/, " "); printf "%+d ms (%+d to %+d ms)", $1, $2, $3 }' <<<"$ms")
+		printf '| start-up + shutdown around /bin/true | %s | %s | |\n' "${CONFIG_OPTS[$c]:-defaults}" "$ms"
 	done
 	for row in "${others_rows[@]}"; do
 		IFS='|' read -r c r <<<"$row"
