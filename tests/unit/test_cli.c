@@ -277,6 +277,16 @@ Test(cli, sizes_and_durations_take_units)
 	done(&p);
 }
 
+/* "--duration 60" once meant 60 ns: a bare number is refused, with the units in the error. */
+Test(cli, a_duration_without_a_unit_is_refused)
+{
+	struct parsed p = parse((const char *[]){ "record", "--attach", "4242", "--duration", "60", NULL });
+
+	cr_assert(lt(int, p.ret, 0), "%s", p.err);
+	cr_assert(not(eq(ptr, strstr(p.err, "--duration '60': expected a duration (e.g. 30s, 500ms)"), NULL)), "%s", p.err);
+	done(&p);
+}
+
 Test(cli, merge_options)
 {
 	struct parsed p = parse((const char *[]){ "--merge", "build/**/*.json", "--merge", "x.json", "--keep-trace-dir",
