@@ -26,6 +26,7 @@
 #include "model/parallelism.h"
 #include "model/replay.h"
 #include "audit/audit_whatif.h"
+#include "audit/compiler_cache.h"
 #include "audit/jobs_fit.h"
 
 /* Version of the --summary-json schema; bumped when a field changes meaning. */
@@ -234,6 +235,7 @@ struct audit {
 	bool psi_known;	   /* the machine's memory stall was recorded: */
 	__u64 psi_some_us, psi_full_us;
 	struct jobs_fit fit; /* the -j that fits the RAM (audit/jobs_fit.h) */
+	struct compiler_cache cache; /* ccache's and sccache's calls (audit/compiler_cache.h) */
 	const char *partial_reason;
 };
 

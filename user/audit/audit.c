@@ -553,7 +553,8 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	if (!a->par)
 		a->sched = SCHED_OFF;
 
-	err = compute_wrappers(a, m) ?: jobs_fit__compute(&a->fit, m, a->wrapper);
+	err = compute_wrappers(a, m) ?: jobs_fit__compute(&a->fit, m, a->wrapper) ?:
+	      compiler_cache__compute(&a->cache, m);
 	if (err)
 		goto cleanup;
 	for (i = 0; i < m->nr_procs; i++) {
@@ -636,6 +637,7 @@ void audit__free(struct audit *a)
 	a->daemons = NULL;
 	a->nr_daemons = 0;
 	audit_whatif__free(&a->whatif);
+	compiler_cache__free(&a->cache);
 	a->programs = NULL;
 	a->chain = NULL;
 	a->wrapper = NULL;

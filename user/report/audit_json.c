@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "model/memory.h"
 #include "report/audit_json.h"
+#include "report/compiler_cache_report.h"
 #include "report/jobs_fit_report.h"
 #include "util/json_write.h"
 #include "model/proc_name.h"
@@ -673,6 +674,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "daemons", new_daemons(a, m)) ?:
 	      json_put(o, "outside_wait", new_outside_wait(a, m)) ?:
 	      json_put(o, "io", new_io(a, m)) ?:
+	      (a->cache.nr_calls ? json_put(o, "compiler_cache", compiler_cache_report__json(&a->cache))
+				 : json_put_null(o, "compiler_cache")) ?:
 	      (a->whatif.known ? json_put(o, "what_if", new_what_if(a)) : json_put_null(o, "what_if")) ?:
 	      (a->starts ? json_put(o, "start_waits", new_start_waits(a->starts)) : json_put_null(o, "start_waits")) ?:
 	      (a->graph ? json_put(o, "races", new_races(a, m)) : json_put_null(o, "races")) ?:

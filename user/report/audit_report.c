@@ -9,6 +9,7 @@
 #include <string.h>
 #include "report/audit_answers.h"
 #include "report/audit_report.h"
+#include "report/compiler_cache_report.h"
 #include "model/memory.h"
 #include "report/report_text.h"
 #include "report/whatif_report.h"
@@ -536,6 +537,7 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 		put_oom_killed(out, a, m);
 	if (a->io.nr_procs)
 		put_io(out, a, m);
+	compiler_cache_report__print(out, &a->cache);
 	if (a->par && a->par->late_ns)
 		fprintf(out, "buildbpf: note: %.3f s of run-queue wait arrived too late for the histograms\n",
 			sec(a->par->late_ns));

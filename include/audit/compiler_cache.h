@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Compiler caches seen for what they are: each call of ccache or sccache
+ * (as "ccache gcc", CMake's launcher, or a masquerade symlink such as
+ * /usr/lib/ccache/gcc) told as a hit or a miss by what ran under it, and
+ * counted.  Pure: a finished model in, figures out; the audit report, the
+ * JSON and the trace present them.
+ *
+ * What each outcome looks like in the process tree:
+ *   direct hit        the wrapper ran no compiler at all
+ *   preprocessed hit  it ran only the preprocessor (gcc -E, cc1 -E)
+ *   miss              a compiler ran without -E (cc1, as, gcc -c)
+ *   uncacheable       the wrapper exec'd the compiler in its own process
+ *                     (ccache falls back so: linking, -E, conftest probes)
+ * sccache runs the compilers in its server, which the first client starts
+ * and which outlives it: the server's compiles are given to the client
+ * whose call they overlap and whose source or output their argv names.
+ */
+#ifndef BUILDBPF_AUDIT_COMPILER_CACHE_H
+#define BUILDBPF_AUDIT_COMPILER_CACHE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "model/model.h"
+
+enum cache_call {
+	CACHE_NONE = 0,		/* not a cache's call */
+	CACHE_HIT_DIRECT,	/* answered with no compiler run */
+	CACHE_HIT_PREPROCESSED, /* answered after the preprocessor only */
+	CACHE_MISS,		/* the compiler ran */
+	CACHE_UNCACHEABLE,	/* handed to the compiler uncached */
+	CACHE_SERVER,		/* a cache's server (sccache): its compiles are its clients' */
+};
+
+struct compiler_cache {
+	char tool[16]; /* "ccache", "sccache", "ccache+sccache"; "" without a call */
+	size_t nr_calls; /* every call: the four below add up to it */
+	size_t nr_hits_direct, nr_hits_preprocessed, nr_misses, nr_uncacheable;
+	/* What the calls cost: CPU of the call and of what ran for it (its
+	 * subtree, and a server's compiles given to it), wall of the call. */
+	__u64 miss_cpu_ns, miss_wall_ns;
+	__u64 hit_cpu_ns, hit_wall_ns;
+	/* Hits whose step (the same command line) also missed in this log:
+	 * that miss's cost less the hit's, summed over them. */
+	size_t nr_saved;
+	__u64 saved_cpu_ns, saved_wall_ns;
+	/* Per process in model->procs (NULL without a call): the call's
+	 * outcome for the cache's own process, CACHE_NONE for the rest. */
+	unsigned char *call;
+	size_t nr_procs; /* entries in call */
+};
+
+/* 0, or -ENOMEM (c empty). */
+int compiler_cache__compute(struct compiler_cache *c, const struct model *m);
+void compiler_cache__free(struct compiler_cache *c);
+/* A call's outcome in one word: "hit" (either kind), "miss", "uncacheable"; NULL for CACHE_NONE and CACHE_SERVER. */
+const char *compiler_cache__word(enum cache_call call);
+/* p's outcome (CACHE_NONE for a model without calls or an index out of range). */
+enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc);
+
+#endif /* BUILDBPF_AUDIT_COMPILER_CACHE_H */

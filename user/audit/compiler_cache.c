@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Compiler caches' calls told as hits and misses (include/audit/compiler_cache.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "audit/compiler_cache.h"
+#include "model/tool_kind.h"
+
+/* What ran under a call, worst last: the outcome is the worst seen. */
+enum ran {
+	RAN_NOTHING,
+	RAN_PREPROCESSOR,
+	RAN_COMPILER,
+};
+
+enum wrapper {
+	WRAPPER_NONE,
+	WRAPPER_CCACHE,
+	WRAPPER_SCCACHE,
+};
+
+static const char *base_of(const char *path, size_t *dir_len)
+{
+	const char *slash = strrchr(path, '/');
+
+	*dir_len = slash ? (size_t)(slash - path) : 0;
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * Which cache image e is: ccache or sccache by name, or a masquerade
+ * symlink (a compiler's name in a directory named ccache, as Debian's
+ * /usr/lib/ccache/gcc).  distcc and icecc distribute, they cache nothing.
+ */
+static enum wrapper wrapper_of(const struct exec_image *e)
+{
+	size_t dir_len;
+	const char *base = base_of(e->filename, &dir_len);
+
+	if (!strcmp(base, "ccache"))
+		return WRAPPER_CCACHE;
+	if (!strcmp(base, "sccache"))
+		return WRAPPER_SCCACHE;
+	if (dir_len >= 7 && !strncmp(e->filename + dir_len - 7, "/ccache", 7) &&
+	    tool_kind__of(base, strlen(base)) == TOOL_CC_DRIVER)
+		return WRAPPER_CCACHE;
+	return WRAPPER_NONE;
+}
+
+static bool has_arg(const struct exec_image *e, const char *arg)
+{
+	size_t i;
+
+	for (i = 1; i < e->argc; i++) {
+		if (!strcmp(e->argv[i], arg))
+			return true;
+	}
+	return false;
+}
+
+/* What process p's last image was: a compile, a preprocessing (-E), or neither. */
+static enum ran ran_of(const struct proc_instance *p)
+{
+	const struct exec_image *e;
+	const char *base;
+	size_t dir_len;
+
+	if (!p->nr_execs)
+		return RAN_NOTHING;
+	e = &p->execs[p->nr_execs - 1];
+	base = base_of(e->filename, &dir_len);
+	switch (tool_kind__of(base, strlen(base))) {
+	case TOOL_CC_DRIVER:
+	case TOOL_CC_PROPER:
+	case TOOL_ASSEMBLER:
+		return has_arg(e, "-E") ? RAN_PREPROCESSOR : RAN_COMPILER;
+	default:
+		return RAN_NOTHING;
+	}
+}
+
+struct cache_scan {
+	const struct model *m;
+	unsigned char *call; /* per process: enum cache_call, CACHE_NONE until decided */
+	long *image;	     /* per call: its cache image's index in execs */
+	unsigned char *wrapper; /* per call: enum wrapper */
+	unsigned char *ran;  /* per call: enum ran under it */
+	__u64 *cpu_ns;	     /* per call: its own and its work's CPU */
+	long *owner;	     /* per process: the nearest call or server above it; -1 */
+	long *client;	     /* per process under a server: the client its work is given to; -2 undecided */
+};
+
+static __u64 cpu_of(const struct proc_instance *p)
+{
+	return p->utime_ns + p->stime_ns;
+}
+
+/* Marks the calls and servers and what each started as. */
+static void find_calls(struct cache_scan *s)
+{
+	const struct model *m = s->m;
+	size_t i, k;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+
+		s->image[i] = -1;
+		for (k = 0; k < p->nr_execs && s->image[i] < 0; k++) {
+			s->wrapper[i] = wrapper_of(&p->execs[k]);
+			if (s->wrapper[i] != WRAPPER_NONE)
+				s->image[i] = (long)k;
+		}
+		if (s->image[i] < 0)
+			continue;
+		k = (size_t)s->image[i];
+		s->cpu_ns[i] = cpu_of(p);
+		/* sccache started as a server has no arguments: its environment says what it is. */
+		if (s->wrapper[i] == WRAPPER_SCCACHE && p->execs[k].argc <= 1)
+			s->call[i] = CACHE_SERVER;
+		else if (k + 1 < p->nr_execs)
+			s->call[i] = CACHE_UNCACHEABLE; /* the wrapper became the compiler */
+		else
+			s->call[i] = CACHE_MISS;	/* decided below */
+	}
+}
+
+/* The nearest call or server above process j (not j itself); -1: none. */
+static long owner_of(struct cache_scan *s, size_t j)
+{
+	long parent = s->m->procs[j].parent, hops;
+
+	/* Parents start first, so their owner is known; a model built by hand
+	 * may break that: then the chain is walked, bounded by its length. */
+	for (hops = 0; parent >= 0 && (size_t)hops < s->m->nr_procs; hops++) {
+		if (s->call[parent] != CACHE_NONE)
+			return parent;
+		if ((size_t)parent < j)
+			return s->owner[parent];
+		parent = s->m->procs[parent].parent;
+	}
+	return -1;
+}
+
+/* Whether a server's compile (its image e) names an operand of client call c: its source or output. */
+static bool names_operand(const struct exec_image *e, const struct exec_image *c)
+{
+	size_t i, k;
+
+	for (i = 1; i < e->argc; i++) {
+		if (e->argv[i][0] == '-')
+			continue;
+		for (k = 2; k < c->argc; k++) {
+			if (!strcmp(e->argv[i], c->argv[k]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The client call a server's work j (a direct child of the server) was for: it overlaps the call and names its operand. */
+static long client_of(const struct cache_scan *s, size_t j)
+{
+	const struct model *m = s->m;
+	const struct proc_instance *p = &m->procs[j];
+	size_t i;
+
+	if (!p->nr_execs)
+		return -1;
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *c = &m->procs[i];
+
+		if (s->wrapper[i] != WRAPPER_SCCACHE || s->call[i] == CACHE_SERVER || s->call[i] == CACHE_NONE ||
+		    c->start_ns > p->start_ns || c->end_ns < p->start_ns)
+			continue;
+		if (names_operand(&p->execs[p->nr_execs - 1], &c->execs[s->image[i]]))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Gives every process under a call (or a server's, to its client) to that call. */
+static void attribute_work(struct cache_scan *s)
+{
+	const struct model *m = s->m;
+	long o, c;
+	size_t j;
+
+	for (j = 0; j < m->nr_procs; j++) {
+		s->owner[j] = owner_of(s, j);
+		s->client[j] = -1;
+		o = s->owner[j];
+		if (o < 0)
+			continue;
+		if (s->call[o] != CACHE_SERVER) {
+			c = o;
+		} else {
+			long parent = m->procs[j].parent;
+
+			c = parent == o ? client_of(s, j) : s->client[parent];
+			s->client[j] = c;
+			if (c < 0)
+				continue;
+		}
+		if (s->call[c] == CACHE_UNCACHEABLE)
+			continue;
+		s->cpu_ns[c] += cpu_of(&m->procs[j]);
+		if (ran_of(&m->procs[j]) > s->ran[c])
+			s->ran[c] = ran_of(&m->procs[j]);
+	}
+}
+
+/* A call's command line, the key its step is known by. */
+struct call_key {
+	char *const *argv;
+	size_t argc;
+	size_t proc;
+};
+
+/* Ordered by command line, so one step's hits and misses sit together. */
+static int by_argv(const void *a, const void *b)
+{
+	const struct call_key *e = a, *f = b;
+	size_t i;
+	int d;
+
+	for (i = 0; i < e->argc && i < f->argc; i++) {
+		d = strcmp(e->argv[i], f->argv[i]);
+		if (d)
+			return d;
+	}
+	return e->argc < f->argc ? -1 : e->argc > f->argc;
+}
+
+static bool is_hit(enum cache_call call)
+{
+	return call == CACHE_HIT_DIRECT || call == CACHE_HIT_PREPROCESSED;
+}
+
+/* What each hit saved against a miss of its step in this log (the step's first miss). */
+static int compute_saved(struct compiler_cache *c, const struct cache_scan *s, size_t nr_calls)
+{
+	const struct model *m = s->m;
+	struct call_key *keys = malloc(sizeof(*keys) * (nr_calls ? nr_calls : 1));
+	size_t n = 0, i, g, h;
+
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct exec_image *e;
+
+		if (!is_hit(c->call[i]) && c->call[i] != CACHE_MISS)
+			continue;
+		e = &m->procs[i].execs[s->image[i]];
+		keys[n++] = (struct call_key){ .argv = e->argv, .argc = e->argc, .proc = i };
+	}
+	qsort(keys, n, sizeof(*keys), by_argv);
+	for (g = 0; g < n; g = h) {
+		long miss = -1;
+
+		for (h = g; h < n && !by_argv(&keys[h], &keys[g]); h++) {
+			if (miss < 0 && c->call[keys[h].proc] == CACHE_MISS)
+				miss = (long)keys[h].proc;
+		}
+		for (i = g; miss >= 0 && i < h; i++) {
+			const struct proc_instance *p = &m->procs[keys[i].proc], *q = &m->procs[miss];
+			__u64 hit_wall = p->end_ns - p->start_ns, miss_wall = q->end_ns - q->start_ns;
+			__u64 hit_cpu = s->cpu_ns[keys[i].proc], miss_cpu = s->cpu_ns[miss];
+
+			if (!is_hit(c->call[keys[i].proc]))
+				continue;
+			c->nr_saved++;
+			c->saved_cpu_ns += miss_cpu > hit_cpu ? miss_cpu - hit_cpu : 0;
+			c->saved_wall_ns += miss_wall > hit_wall ? miss_wall - hit_wall : 0;
+		}
+	}
+	free(keys);
+	return 0;
+}
+
+/* Decides each call's outcome from what ran under it, and sums the counts. */
+static void count_calls(struct compiler_cache *c, const struct cache_scan *s, bool *tools)
+{
+	const struct model *m = s->m;
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+		__u64 wall = p->end_ns - p->start_ns;
+
+		if (s->call[i] == CACHE_NONE || s->call[i] == CACHE_SERVER)
+			continue;
+		if (s->call[i] == CACHE_MISS)
+			s->call[i] = s->ran[i] == RAN_COMPILER	   ? CACHE_MISS
+				     : s->ran[i] == RAN_PREPROCESSOR ? CACHE_HIT_PREPROCESSED
+								     : CACHE_HIT_DIRECT;
+		c->nr_calls++;
+		tools[s->wrapper[i]] = true;
+		switch ((enum cache_call)s->call[i]) {
+		case CACHE_HIT_DIRECT:
+		case CACHE_HIT_PREPROCESSED:
+			if (s->call[i] == CACHE_HIT_DIRECT)
+				c->nr_hits_direct++;
+			else
+				c->nr_hits_preprocessed++;
+			c->hit_cpu_ns += s->cpu_ns[i];
+			c->hit_wall_ns += wall;
+			break;
+		case CACHE_MISS:
+			c->nr_misses++;
+			c->miss_cpu_ns += s->cpu_ns[i];
+			c->miss_wall_ns += wall;
+			break;
+		default:
+			c->nr_uncacheable++;
+			break;
+		}
+	}
+}
+
+int compiler_cache__compute(struct compiler_cache *c, const struct model *m)
+{
+	size_t n = m->nr_procs ? m->nr_procs : 1;
+	struct cache_scan s = {
+		.m = m,
+		.call = calloc(n, sizeof(*s.call)),
+		.image = calloc(n, sizeof(*s.image)),
+		.wrapper = calloc(n, sizeof(*s.wrapper)),
+		.ran = calloc(n, sizeof(*s.ran)),
+		.cpu_ns = calloc(n, sizeof(*s.cpu_ns)),
+		.owner = calloc(n, sizeof(*s.owner)),
+		.client = calloc(n, sizeof(*s.client)),
+	};
+	bool tools[3] = { false };
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!s.call || !s.image || !s.wrapper || !s.ran || !s.cpu_ns || !s.owner || !s.client) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	find_calls(&s);
+	attribute_work(&s);
+	c->call = s.call;
+	c->nr_procs = m->nr_procs;
+	count_calls(c, &s, tools);
+	if (!c->nr_calls)
+		goto cleanup;
+	strcpy(c->tool, tools[WRAPPER_CCACHE] && tools[WRAPPER_SCCACHE] ? "ccache+sccache"
+			: tools[WRAPPER_CCACHE]				? "ccache"
+									: "sccache");
+	err = compute_saved(c, &s, c->nr_calls);
+cleanup:
+	if (!c->nr_calls || err) { /* c->call is s.call: c keeps it only with calls */
+		free(s.call);
+		memset(c, 0, sizeof(*c));
+	}
+	free(s.image);
+	free(s.wrapper);
+	free(s.ran);
+	free(s.cpu_ns);
+	free(s.owner);
+	free(s.client);
+	return err;
+}
+
+void compiler_cache__free(struct compiler_cache *c)
+{
+	free(c->call);
+	memset(c, 0, sizeof(*c));
+}
+
+const char *compiler_cache__word(enum cache_call call)
+{
+	switch (call) {
+	case CACHE_HIT_DIRECT:
+	case CACHE_HIT_PREPROCESSED:
+		return "hit";
+	case CACHE_MISS:
+		return "miss";
+	case CACHE_UNCACHEABLE:
+		return "uncacheable";
+	default:
+		return NULL;
+	}
+}
+
+enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc)
+{
+	return c->call && proc < c->nr_procs ? (enum cache_call)c->call[proc] : CACHE_NONE;
+}
