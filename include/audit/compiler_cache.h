@@ -47,7 +47,10 @@ struct compiler_cache {
 	/* Per process in model->procs (NULL without a call): the call's
 	 * outcome for the cache's own process, CACHE_NONE for the rest. */
 	unsigned char *call;
-	size_t nr_procs; /* entries in call */
+	/* Per process: the outcome of the call it ran for (the call itself
+	 * included), so a step under a hit (cc1 -E) is named as one. */
+	unsigned char *work;
+	size_t nr_procs; /* entries in call and work */
 };
 
 /* 0, or -ENOMEM (c empty). */
@@ -55,7 +58,9 @@ int compiler_cache__compute(struct compiler_cache *c, const struct model *m);
 void compiler_cache__free(struct compiler_cache *c);
 /* A call's outcome in one word: "hit" (either kind), "miss", "uncacheable"; NULL for CACHE_NONE and CACHE_SERVER. */
 const char *compiler_cache__word(enum cache_call call);
-/* p's outcome (CACHE_NONE for a model without calls or an index out of range). */
+/* proc's outcome as a call (CACHE_NONE for a model without calls or an index out of range). */
 enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc);
+/* The outcome of the call proc ran for, or its own as a call; CACHE_NONE: it ran for none. */
+enum cache_call compiler_cache__step(const struct compiler_cache *c, size_t proc);
 
 #endif /* BUILDBPF_AUDIT_COMPILER_CACHE_H */

@@ -13,6 +13,8 @@
  * without a call.
  */
 void compiler_cache_report__print(FILE *out, const struct compiler_cache *c);
+/* After a step's name on the critical path: " (cache hit)", " (cache miss)"; nothing for a step no call ran. */
+void compiler_cache_report__put_step(FILE *out, const struct compiler_cache *c, long proc);
 /* The "compiler_cache" object (docs/audit.md), for a build with a call.  NULL without memory. */
 struct json_object *compiler_cache_report__json(const struct compiler_cache *c);
 

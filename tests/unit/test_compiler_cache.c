@@ -12,6 +12,9 @@
 #include <json-c/json.h>
 #include "audit/compiler_cache.h"
 #include "report/compiler_cache_report.h"
+#include "audit/audit.h"
+#include "model/lanes.h"
+#include "lib/written_trace.h"
 #include "lib/json_fields.h"
 #include "lib/synth.h"
 
@@ -106,6 +109,12 @@ Test(compiler_cache, ccache_gcc_hits_misses_and_fallback_are_told_apart)
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 40)->id), CACHE_MISS));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 50)->id), CACHE_UNCACHEABLE));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 44)->id), CACHE_NONE));
+	/* What ran for a call is named by its outcome: cc1 -E for a hit, cc1 for a miss. */
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 32)->id), CACHE_HIT_PREPROCESSED));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 44)->id), CACHE_MISS));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 51)->id), CACHE_UNCACHEABLE));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 20)->id), CACHE_HIT_DIRECT));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 10)->id), CACHE_NONE));
 	/* The miss: ccache 3 + gcc -E 1 + cc1 -E 15 + gcc 2 + cc1 80 + as 5 ms of CPU, 140 ms wall. */
 	cr_assert(eq(u64, c.miss_cpu_ns, 106 * MS));
 	cr_assert(eq(u64, c.miss_wall_ns, 140 * MS));
@@ -199,8 +208,13 @@ Test(compiler_cache, sccache_servers_compiles_are_given_to_their_clients)
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 20)->id), CACHE_HIT_PREPROCESSED));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 30)->id), CACHE_MISS));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 40)->id), CACHE_HIT_PREPROCESSED));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 36)->id), CACHE_MISS));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 34)->id), CACHE_HIT_PREPROCESSED));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 21)->id), CACHE_NONE));
 	/* The miss: the client's 2 ms, gcc -E 1 + cc1 -E 15, gcc 2 + cc1 80; not the server's own 30. */
 	cr_assert(eq(u64, c.miss_cpu_ns, 100 * MS));
+	/* The hits: each client's 2 ms and its preprocessing's 16. */
+	cr_assert(eq(u64, c.hit_cpu_ns, 36 * MS));
 	compiler_cache__free(&c);
 	model__free(m);
 }
@@ -254,5 +268,48 @@ Test(compiler_cache, the_audit_line_and_the_json_say_the_counts)
 	json_object_put(o);
 	free(text);
 	compiler_cache__free(&c);
+	model__free(m);
+}
+
+Test(compiler_cache, the_trace_marks_each_call)
+{
+	struct model *m = make_start();
+	const struct audit_input in = { .nr_cpus = 2 };
+	const struct event_log_info info = { .cmd_argv = (char *[]){ "make", NULL }, .cmd_argc = 1 };
+	struct trace_meta meta = { .info = &info };
+	struct json_object *root, *events;
+	struct audit a;
+	size_t i, marked = 0;
+
+	ccache_call(m, 20, 10, 150, "a.c");
+	gcc_preprocess(m, 21, 20, 11, "a.c");
+	gcc_compile(m, 23, 20, 40, "a.c");
+	ccache_call(m, 30, 200, 210, "b.c");
+	finish(m, 300);
+	lanes__assign_model(m);
+	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	meta.audit = &a;
+	root = written_trace(m, &meta);
+	cr_assert(json_object_object_get_ex(root, "traceEvents", &events));
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i), *args, *cache;
+		int pid;
+
+		if (!str_field_is(ev, "ph", "X") || !str_field_is(ev, "cat", "process"))
+			continue;
+		args = need_field(ev, "args");
+		pid = (int)int_field(args, "pid");
+		cache = field(args, "cache");
+		if (pid == 20 || pid == 30) {
+			cr_assert(cache != NULL, "call %d unmarked", pid);
+			cr_assert(eq(str, (char *)json_object_get_string(cache), pid == 20 ? "miss" : "hit"));
+			marked++;
+		} else {
+			cr_assert(cache == NULL, "%d is no call", pid);
+		}
+	}
+	cr_assert(eq(sz, marked, 2));
+	json_object_put(root);
+	audit__free(&a);
 	model__free(m);
 }

@@ -88,7 +88,8 @@ struct cache_scan {
 	unsigned char *ran;  /* per call: enum ran under it */
 	__u64 *cpu_ns;	     /* per call: its own and its work's CPU */
 	long *owner;	     /* per process: the nearest call or server above it; -1 */
-	long *client;	     /* per process under a server: the client its work is given to; -2 undecided */
+	long *client;	     /* per process under a server: the client its work is given to; -1: none */
+	long *for_call;	     /* per process: the call it ran for; -1: none */
 };
 
 static __u64 cpu_of(const struct proc_instance *p)
@@ -189,8 +190,10 @@ static void attribute_work(struct cache_scan *s)
 	for (j = 0; j < m->nr_procs; j++) {
 		s->owner[j] = owner_of(s, j);
 		s->client[j] = -1;
+		s->for_call[j] = -1;
 		o = s->owner[j];
-		if (o < 0)
+		/* A server is the work of no call: the client that started it only waited for it to listen. */
+		if (o < 0 || s->call[j] == CACHE_SERVER)
 			continue;
 		if (s->call[o] != CACHE_SERVER) {
 			c = o;
@@ -202,6 +205,7 @@ static void attribute_work(struct cache_scan *s)
 			if (c < 0)
 				continue;
 		}
+		s->for_call[j] = c;
 		if (s->call[c] == CACHE_UNCACHEABLE)
 			continue;
 		s->cpu_ns[c] += cpu_of(&m->procs[j]);
@@ -330,12 +334,14 @@ int compiler_cache__compute(struct compiler_cache *c, const struct model *m)
 		.cpu_ns = calloc(n, sizeof(*s.cpu_ns)),
 		.owner = calloc(n, sizeof(*s.owner)),
 		.client = calloc(n, sizeof(*s.client)),
+		.for_call = calloc(n, sizeof(*s.for_call)),
 	};
 	bool tools[3] = { false };
+	size_t i;
 	int err = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (!s.call || !s.image || !s.wrapper || !s.ran || !s.cpu_ns || !s.owner || !s.client) {
+	if (!s.call || !s.image || !s.wrapper || !s.ran || !s.cpu_ns || !s.owner || !s.client || !s.for_call) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -349,10 +355,17 @@ int compiler_cache__compute(struct compiler_cache *c, const struct model *m)
 	strcpy(c->tool, tools[WRAPPER_CCACHE] && tools[WRAPPER_SCCACHE] ? "ccache+sccache"
 			: tools[WRAPPER_CCACHE]				? "ccache"
 									: "sccache");
-	err = compute_saved(c, &s, c->nr_calls);
+	c->work = calloc(n, sizeof(*c->work));
+	err = c->work ? compute_saved(c, &s, c->nr_calls) : -ENOMEM;
+	for (i = 0; !err && i < m->nr_procs; i++) {
+		long fc = s.call[i] != CACHE_NONE && s.call[i] != CACHE_SERVER ? (long)i : s.for_call[i];
+
+		c->work[i] = fc >= 0 ? s.call[fc] : CACHE_NONE;
+	}
 cleanup:
 	if (!c->nr_calls || err) { /* c->call is s.call: c keeps it only with calls */
 		free(s.call);
+		free(c->work);
 		memset(c, 0, sizeof(*c));
 	}
 	free(s.image);
@@ -361,12 +374,14 @@ cleanup:
 	free(s.cpu_ns);
 	free(s.owner);
 	free(s.client);
+	free(s.for_call);
 	return err;
 }
 
 void compiler_cache__free(struct compiler_cache *c)
 {
 	free(c->call);
+	free(c->work);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -388,4 +403,9 @@ const char *compiler_cache__word(enum cache_call call)
 enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc)
 {
 	return c->call && proc < c->nr_procs ? (enum cache_call)c->call[proc] : CACHE_NONE;
+}
+
+enum cache_call compiler_cache__step(const struct compiler_cache *c, size_t proc)
+{
+	return c->work && proc < c->nr_procs ? (enum cache_call)c->work[proc] : CACHE_NONE;
 }

@@ -259,6 +259,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(), *p;
 	size_t i = a->nr_chain > JSON_CHAIN_MAX ? a->nr_chain - JSON_CHAIN_MAX : 0;
+	const char *cache;
 	int err = 0;
 
 	for (; !err && i < a->nr_chain; i++) {
@@ -285,6 +286,8 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 				err = json_put_ms(p, "wall_without_ms", a->whatif.without_ns[i]);
 		}
 		err = err ?: audit_json__put_start(p, a->starts, m, a->chain[i]);
+		if (!err && (cache = compiler_cache__word(compiler_cache__step(&a->cache, a->chain[i]))))
+			err = json_put_str(p, "cache", cache);
 		err = json_append(arr, json_done(p, err));
 	}
 	arr = json_done(arr, err);

@@ -197,6 +197,7 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 
 		fputs(i > from || from ? " -> " : " ", out);
 		report_put_proc(out, m, s->proc);
+		compiler_cache_report__put_step(out, &a->cache, s->proc);
 		if (before && before->via == LINK_INPUT) {
 			fputs(" (reads ", out);
 			report_put_name(out, g->edges[before->edge].path, REPORT_NAME_MAX);
@@ -229,6 +230,7 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 
 		fputs(i > from || from ? " -> " : " ", out);
 		report_put_proc(out, m, a->chain[i]);
+		compiler_cache_report__put_step(out, &a->cache, a->chain[i]);
 		fprintf(out, " %.2f s", sec(p->end_ns - p->start_ns));
 	}
 	fputc('\n', out);

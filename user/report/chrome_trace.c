@@ -693,6 +693,18 @@ static struct json_object *graph_args(const struct builder *b, size_t i, struct 
 	return args;
 }
 
+/* A compiler cache's call (audit/compiler_cache.h): "cache": "hit", "miss" or "uncacheable" (NULL passes through). */
+static struct json_object *cache_args(const struct builder *b, size_t i, struct json_object *args)
+{
+	const char *word = b->meta->audit ? compiler_cache__word(compiler_cache__of(&b->meta->audit->cache, i)) : NULL;
+
+	if (args && word && json_put_str(args, "cache", word)) {
+		json_object_put(args);
+		return NULL;
+	}
+	return args;
+}
+
 /* An X slice on any track; takes ownership of args. */
 static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct trace_span span,
 		 struct json_object *args)
@@ -955,7 +967,7 @@ static int add_proc(struct builder *b, size_t i)
 	int err;
 
 	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			graph_args(b, i, proc_args(p, b->sched != NULL)));
+			graph_args(b, i, cache_args(b, i, proc_args(p, b->sched != NULL))));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)

@@ -46,6 +46,14 @@ void compiler_cache_report__print(FILE *out, const struct compiler_cache *c)
 	report_line__end(&l);
 }
 
+void compiler_cache_report__put_step(FILE *out, const struct compiler_cache *c, long proc)
+{
+	const char *word = proc >= 0 ? compiler_cache__word(compiler_cache__step(c, (size_t)proc)) : NULL;
+
+	if (word)
+		fprintf(out, " (cache %s)", word);
+}
+
 struct json_object *compiler_cache_report__json(const struct compiler_cache *c)
 {
 	struct json_object *o;
