@@ -267,6 +267,16 @@ Test(compiler_cache, the_audit_line_and_the_json_say_the_counts)
 	cr_assert(eq(i64, int_field(o, "saved_hits"), 1));
 	json_object_put(o);
 	free(text);
+	/* A critical-path step's name says which call it ran for. */
+	out = open_memstream(&text, &len);
+	cr_assert(out != NULL);
+	compiler_cache_report__put_step(out, &c, (long)synth_proc_of(m, 30)->id);
+	compiler_cache_report__put_step(out, &c, (long)synth_proc_of(m, 24)->id);
+	compiler_cache_report__put_step(out, &c, (long)synth_proc_of(m, 10)->id);
+	compiler_cache_report__put_step(out, &c, -1);
+	fclose(out);
+	cr_assert(eq(str, text, " (cache hit) (cache miss)"));
+	free(text);
 	compiler_cache__free(&c);
 	model__free(m);
 }
