@@ -171,25 +171,33 @@ Test(compiler_cache, a_hit_saves_what_its_steps_miss_cost)
 
 /*
  * sccache: the first client (20) starts the server (21, no arguments),
- * which outlives it and runs every client's compiles; client 30's a.c
- * misses, client 40's b.c hits (sccache always preprocesses).
+ * which daemonises (25, a fork that execs nothing), outlives the client
+ * and runs every client's compiles; client 30's a.c misses, client 40's
+ * b.c hits (sccache always preprocesses).
  */
 static struct model *sccache_build(void)
 {
 	struct model *m = make_start();
 
 	synth_fork(m, 10 * MS, 10, 20, 20, false);
-	synth_exec(m, 10 * MS, 20, 10, "/usr/bin/sccache", (const char *[]){ "sccache", "gcc", "-c", "-o", "z.o", "z.c", NULL });
-	run(m, 21, 20, 11, 900, 30, "/usr/bin/sccache", (const char *[]){ "sccache", NULL });
-	gcc_preprocess(m, 22, 21, 15, "z.c");
+	synth_exec(m, 10 * MS, 20, 10, "/usr/bin/sccache",
+		   (const char *[]){ "sccache", "gcc", "-c", "-o", "z.o", "z.c", NULL });
+	run(m, 21, 20, 11, 13, 1, "/usr/bin/sccache", (const char *[]){ "sccache", NULL });
+	synth_fork(m, 12 * MS, 21, 25, 25, false);
+	synth_exit_acct(m, 900 * MS, 25, 0, 30 * MS, 0, 30 * MS, 1000);
+	gcc_preprocess(m, 22, 25, 15, "z.c");
 	synth_exit_acct(m, 40 * MS, 20, 0, 2 * MS, 0, 2 * MS, 1000);
 	synth_fork(m, 100 * MS, 10, 30, 30, false);
-	synth_exec(m, 100 * MS, 30, 10, "/usr/bin/sccache", (const char *[]){ "sccache", "gcc", "-c", "-o", "a.o", "a.c", NULL });
+	synth_exec(m, 100 * MS, 30, 10, "/usr/bin/sccache",
+		   (const char *[]){ "sccache", "gcc", "-c", "-o", "a.o", "a.c", NULL });
 	synth_fork(m, 100 * MS, 10, 40, 40, false);
-	synth_exec(m, 100 * MS, 40, 10, "/usr/bin/sccache", (const char *[]){ "sccache", "gcc", "-c", "-o", "b.o", "b.c", NULL });
-	gcc_preprocess(m, 31, 21, 101, "a.c");
-	gcc_preprocess(m, 33, 21, 102, "b.c");
-	run(m, 35, 21, 130, 230, 2, "/usr/bin/gcc", (const char *[]){ "gcc", "-c", "-o", "a.o", "a.c", NULL });
+	synth_exec(m, 100 * MS, 40, 10, "/usr/bin/sccache",
+		   (const char *[]){ "sccache", "gcc", "-c", "-o", "b.o", "b.c", NULL });
+	gcc_preprocess(m, 31, 25, 101, "a.c");
+	gcc_preprocess(m, 33, 25, 102, "b.c");
+	/* The server's probe of the compiler names no client's operand: no call's work. */
+	gcc_preprocess(m, 37, 25, 103, "/tmp/sccache-probe.c");
+	run(m, 35, 25, 130, 230, 2, "/usr/bin/gcc", (const char *[]){ "gcc", "-c", "-o", "a.o", "a.c", NULL });
 	run(m, 36, 35, 131, 220, 80, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", (const char *[]){ "cc1", "a.c", NULL });
 	synth_exit_acct(m, 130 * MS, 40, 0, 2 * MS, 0, 2 * MS, 1000);
 	synth_exit_acct(m, 240 * MS, 30, 0, 2 * MS, 0, 2 * MS, 1000);
@@ -211,6 +219,8 @@ Test(compiler_cache, sccache_servers_compiles_are_given_to_their_clients)
 	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 36)->id), CACHE_MISS));
 	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 34)->id), CACHE_HIT_PREPROCESSED));
 	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 21)->id), CACHE_NONE));
+	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 25)->id), CACHE_SERVER));
+	cr_assert(eq(int, compiler_cache__step(&c, synth_proc_of(m, 38)->id), CACHE_NONE));
 	/* The miss: the client's 2 ms, gcc -E 1 + cc1 -E 15, gcc 2 + cc1 80; not the server's own 30. */
 	cr_assert(eq(u64, c.miss_cpu_ns, 100 * MS));
 	/* The hits: each client's 2 ms and its preprocessing's 16. */

@@ -107,6 +107,11 @@ static void find_calls(struct cache_scan *s)
 		const struct proc_instance *p = &m->procs[i];
 
 		s->image[i] = -1;
+		/* A server daemonises: its forks that exec nothing are the server too. */
+		if (!p->nr_execs && p->parent >= 0 && (size_t)p->parent < i && s->call[p->parent] == CACHE_SERVER) {
+			s->call[i] = CACHE_SERVER;
+			continue;
+		}
 		for (k = 0; k < p->nr_execs && s->image[i] < 0; k++) {
 			s->wrapper[i] = wrapper_of(&p->execs[k]);
 			if (s->wrapper[i] != WRAPPER_NONE)
