@@ -11,10 +11,13 @@
  *   preprocessed hit  it ran only the preprocessor (gcc -E, cc1 -E)
  *   miss              a compiler ran without -E (cc1, as, gcc -c)
  *   uncacheable       the wrapper exec'd the compiler in its own process
- *                     (ccache falls back so: linking, -E, conftest probes)
+ *                     (ccache falls back so: linking, -E, conftest probes),
+ *                     or sccache's client ran it itself (a link)
  * sccache runs the compilers in its server, which the first client starts
  * and which outlives it: the server's compiles are given to the client
  * whose call they overlap and whose source or output their argv names.
+ * A server started before the trace is outside it (unless --follow): its
+ * clients' calls are unknown, never hits.
  */
 #ifndef BUILDBPF_AUDIT_COMPILER_CACHE_H
 #define BUILDBPF_AUDIT_COMPILER_CACHE_H
@@ -30,12 +33,13 @@ enum cache_call {
 	CACHE_MISS,		/* the compiler ran */
 	CACHE_UNCACHEABLE,	/* handed to the compiler uncached */
 	CACHE_SERVER,		/* a cache's server (sccache): its compiles are its clients' */
+	CACHE_UNKNOWN,		/* an sccache call whose server ran outside the trace */
 };
 
 struct compiler_cache {
 	char tool[16]; /* "ccache", "sccache", "ccache+sccache"; "" without a call */
-	size_t nr_calls; /* every call: the four below add up to it */
-	size_t nr_hits_direct, nr_hits_preprocessed, nr_misses, nr_uncacheable;
+	size_t nr_calls; /* every call: the five below add up to it */
+	size_t nr_hits_direct, nr_hits_preprocessed, nr_misses, nr_uncacheable, nr_unknown;
 	/* What the calls cost: CPU of the call and of what ran for it (its
 	 * subtree, and a server's compiles given to it), wall of the call. */
 	__u64 miss_cpu_ns, miss_wall_ns;
@@ -56,7 +60,7 @@ struct compiler_cache {
 /* 0, or -ENOMEM (c empty). */
 int compiler_cache__compute(struct compiler_cache *c, const struct model *m);
 void compiler_cache__free(struct compiler_cache *c);
-/* A call's outcome in one word: "hit" (either kind), "miss", "uncacheable"; NULL for CACHE_NONE and CACHE_SERVER. */
+/* A call's outcome in one word: "hit" (either kind), "miss", "uncacheable", "unknown"; NULL for CACHE_NONE and CACHE_SERVER. */
 const char *compiler_cache__word(enum cache_call call);
 /* proc's outcome as a call (CACHE_NONE for a model without calls or an index out of range). */
 enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc);

@@ -76,6 +76,7 @@ static void compute(struct compiler_cache *c, const struct model *m)
 
 static void assert_counts(const struct compiler_cache *c, size_t direct, size_t pre, size_t misses, size_t unc)
 {
+	cr_assert(eq(sz, c->nr_unknown, 0));
 	cr_assert(eq(sz, c->nr_hits_direct, direct));
 	cr_assert(eq(sz, c->nr_hits_preprocessed, pre));
 	cr_assert(eq(sz, c->nr_misses, misses));
@@ -173,7 +174,8 @@ Test(compiler_cache, a_hit_saves_what_its_steps_miss_cost)
  * sccache: the first client (20) starts the server (21, no arguments),
  * which daemonises (25, a fork that execs nothing), outlives the client
  * and runs every client's compiles; client 30's a.c misses, client 40's
- * b.c hits (sccache always preprocesses).
+ * b.c hits (sccache always preprocesses); client 50 links, which it runs
+ * itself.
  */
 static struct model *sccache_build(void)
 {
@@ -201,6 +203,9 @@ static struct model *sccache_build(void)
 	run(m, 36, 35, 131, 220, 80, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1", (const char *[]){ "cc1", "a.c", NULL });
 	synth_exit_acct(m, 130 * MS, 40, 0, 2 * MS, 0, 2 * MS, 1000);
 	synth_exit_acct(m, 240 * MS, 30, 0, 2 * MS, 0, 2 * MS, 1000);
+	/* The link: the client runs the compiler itself, sccache caches no link. */
+	run(m, 50, 10, 300, 400, 2, "/usr/bin/sccache", (const char *[]){ "sccache", "gcc", "-o", "p", "a.o", NULL });
+	run(m, 51, 50, 301, 399, 2, "/usr/bin/gcc", (const char *[]){ "gcc", "-o", "p", "a.o", NULL });
 	return finish(m, 1000);
 }
 
@@ -210,8 +215,9 @@ Test(compiler_cache, sccache_servers_compiles_are_given_to_their_clients)
 	struct compiler_cache c;
 
 	compute(&c, m);
-	assert_counts(&c, 0, 2, 1, 0);
+	assert_counts(&c, 0, 2, 1, 1);
 	cr_assert(eq(str, c.tool, "sccache"));
+	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 50)->id), CACHE_UNCACHEABLE));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 21)->id), CACHE_SERVER));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 20)->id), CACHE_HIT_PREPROCESSED));
 	cr_assert(eq(int, compiler_cache__of(&c, synth_proc_of(m, 30)->id), CACHE_MISS));
@@ -331,5 +337,23 @@ Test(compiler_cache, the_trace_marks_each_call)
 	cr_assert(eq(sz, marked, 2));
 	json_object_put(root);
 	audit__free(&a);
+	model__free(m);
+}
+
+Test(compiler_cache, sccache_calls_to_a_server_outside_the_trace_are_unknown)
+{
+	struct model *m = make_start();
+	struct compiler_cache c;
+
+	run(m, 20, 10, 10, 50, 2, "/usr/bin/sccache", (const char *[]){ "sccache", "gcc", "-c", "a.c", NULL });
+	run(m, 30, 10, 60, 100, 2, "/usr/bin/sccache", (const char *[]){ "sccache", "gcc", "-o", "p", "a.o", NULL });
+	run(m, 31, 30, 61, 99, 2, "/usr/bin/gcc", (const char *[]){ "gcc", "-o", "p", "a.o", NULL });
+	compute(&c, finish(m, 200));
+	cr_assert(eq(sz, c.nr_unknown, 1));
+	cr_assert(eq(sz, c.nr_uncacheable, 1));
+	cr_assert(eq(sz, c.nr_calls, 2));
+	cr_assert(eq(sz, c.nr_hits_direct + c.nr_hits_preprocessed + c.nr_misses, 0));
+	cr_assert(eq(str, (char *)compiler_cache__word(compiler_cache__of(&c, synth_proc_of(m, 20)->id)), "unknown"));
+	compiler_cache__free(&c);
 	model__free(m);
 }

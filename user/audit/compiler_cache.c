@@ -202,6 +202,10 @@ static void attribute_work(struct cache_scan *s)
 			continue;
 		if (s->call[o] != CACHE_SERVER) {
 			c = o;
+			/* An sccache client compiles only through its server: a
+			 * command it runs itself (a link) is one it does not cache. */
+			if (s->wrapper[c] == WRAPPER_SCCACHE)
+				s->call[c] = CACHE_UNCACHEABLE;
 		} else {
 			long parent = m->procs[j].parent;
 
@@ -299,6 +303,10 @@ static void count_calls(struct compiler_cache *c, const struct cache_scan *s, bo
 
 		if (s->call[i] == CACHE_NONE || s->call[i] == CACHE_SERVER)
 			continue;
+		/* sccache's server preprocesses every call it answers: one with
+		 * nothing under it ran in a server the trace does not hold. */
+		if (s->call[i] == CACHE_MISS && s->wrapper[i] == WRAPPER_SCCACHE && s->ran[i] == RAN_NOTHING)
+			s->call[i] = CACHE_UNKNOWN;
 		if (s->call[i] == CACHE_MISS)
 			s->call[i] = s->ran[i] == RAN_COMPILER	   ? CACHE_MISS
 				     : s->ran[i] == RAN_PREPROCESSOR ? CACHE_HIT_PREPROCESSED
@@ -319,6 +327,9 @@ static void count_calls(struct compiler_cache *c, const struct cache_scan *s, bo
 			c->nr_misses++;
 			c->miss_cpu_ns += s->cpu_ns[i];
 			c->miss_wall_ns += wall;
+			break;
+		case CACHE_UNKNOWN:
+			c->nr_unknown++;
 			break;
 		default:
 			c->nr_uncacheable++;
@@ -400,6 +411,8 @@ const char *compiler_cache__word(enum cache_call call)
 		return "miss";
 	case CACHE_UNCACHEABLE:
 		return "uncacheable";
+	case CACHE_UNKNOWN:
+		return "unknown";
 	default:
 		return NULL;
 	}

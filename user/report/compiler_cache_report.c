@@ -36,6 +36,11 @@ void compiler_cache_report__print(FILE *out, const struct compiler_cache *c)
 	fputs(", ", f);
 	report_put_count(f, c->nr_uncacheable);
 	fputs(" uncacheable", f);
+	if (c->nr_unknown) {
+		fputs(", ", f);
+		report_put_count(f, c->nr_unknown);
+		fputs(" unknown (sccache's server ran outside the trace; hint: --follow its pid)", f);
+	}
 	if (c->nr_saved) {
 		fputs("; ", f);
 		report_put_count(f, c->nr_saved);
@@ -65,6 +70,7 @@ struct json_object *compiler_cache_report__json(const struct compiler_cache *c)
 	      json_put_uint(o, "hits_direct", c->nr_hits_direct) ?:
 	      json_put_uint(o, "hits_preprocessed", c->nr_hits_preprocessed) ?:
 	      json_put_uint(o, "misses", c->nr_misses) ?: json_put_uint(o, "uncacheable", c->nr_uncacheable) ?:
+	      json_put_uint(o, "unknown", c->nr_unknown) ?:
 	      json_put_ms(o, "miss_cpu_ms", c->miss_cpu_ns) ?: json_put_ms(o, "miss_wall_ms", c->miss_wall_ns) ?:
 	      json_put_ms(o, "hit_cpu_ms", c->hit_cpu_ns) ?: json_put_ms(o, "hit_wall_ms", c->hit_wall_ns) ?:
 	      json_put_uint(o, "saved_hits", c->nr_saved) ?: json_put_ms(o, "saved_cpu_ms", c->saved_cpu_ns) ?:
