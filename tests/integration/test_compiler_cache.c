@@ -4,7 +4,9 @@
  * statistics: Debian's ccache on a small C project (its cache in the
  * test's directory), as CC="ccache gcc" and as the masquerade symlink;
  * a cold build (all misses), a warm one (all hits), one source changed
- * (one miss).  Each build's counts are ccache's, zeroed before it.
+ * (one miss).  Each build's counts are ccache's, zeroed before it.  The
+ * same with sccache, whose server each traced build starts (so the trace
+ * holds it) and whose statistics are that server's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,4 +151,80 @@ Test(compiler_cache, the_masquerade_symlinks_counts_match_ccaches_own)
 	if (access("/usr/lib/ccache/gcc", X_OK))
 		cr_skip_test("no /usr/lib/ccache/gcc: the ccache package's symlinks are not installed");
 	cold_warm_touched(true);
+}
+
+/* sccache's environment: its cache and a port of this test's own (other builds on the machine may run one). */
+struct sccache_env {
+	char dir[160], port[48];
+};
+
+static void sccache_env_init(struct sccache_env *e)
+{
+	snprintf(e->dir, sizeof(e->dir), "SCCACHE_DIR=%s", bb_path(&run, "sccache"));
+	snprintf(e->port, sizeof(e->port), "SCCACHE_SERVER_PORT=%d", 20000 + (int)(getpid() % 20000));
+}
+
+/* sccache --show-stats ("Label    N" lines): hits, misses, and the calls it does not cache. */
+static void sccache_cmd(const struct sccache_env *e, const char *arg, long *hits, long *misses, long *uncached)
+{
+	char *out, *line;
+	long v;
+
+	out = bb_run_plain(&run, run.dir,
+			   (const char *const[]){ "/usr/bin/env", e->dir, e->port, "sccache", arg, NULL }, false, NULL);
+	for (line = strtok(out, "\n"); hits && line; line = strtok(NULL, "\n")) {
+		const char *num = line + strcspn(line, "0123456789");
+
+		if (sscanf(num, "%ld", &v) != 1)
+			continue;
+		if (!strncmp(line, "Cache hits ", 11))
+			*hits = v;
+		else if (!strncmp(line, "Cache misses ", 13))
+			*misses = v;
+		else if (!strncmp(line, "Non-compilation calls", 21) || !strncmp(line, "Non-cacheable calls", 19))
+			*uncached += v;
+	}
+	free(out);
+}
+
+static void sccache_build_and_compare(const struct sccache_env *e, const char *name, long want_misses)
+{
+	const char *env[] = { e->dir, e->port, NULL };
+	long hits = 0, misses = 0, uncached = 0;
+	struct json_object *s, *c;
+	char summary[32];
+
+	snprintf(summary, sizeof(summary), "%s.json", name);
+	bb_run_in(&run, (const char *const[]){ "--summary-json", summary, "-o", "t.json", "--", "make", "CC=sccache gcc", NULL },
+		  env);
+	cr_assert(eq(int, run.status, 0), "%s: buildbpf exited %d: %s", name, run.status, run.err);
+	sccache_cmd(e, "--show-stats", &hits, &misses, &uncached);
+	/* The next build starts its own server, inside its trace. */
+	free(bb_run_plain(&run, run.dir, (const char *const[]){ "/usr/bin/env", e->dir, e->port, "sccache",
+								  "--stop-server", NULL }, false, NULL));
+	cr_log_info("%s: sccache: %ld hits, %ld misses, %ld not cached\n%s", name, hits, misses, uncached, run.err);
+	cr_assert(eq(long, misses, want_misses), "%s", name);
+	s = bb_load_summary(&run, summary);
+	c = need_field(s, "compiler_cache");
+	cr_assert(str_field_is(c, "tool", "sccache"), "%s", name);
+	cr_assert(eq(i64, int_field(c, "hits"), hits), "%s", name);
+	cr_assert(eq(i64, int_field(c, "misses"), misses), "%s", name);
+	cr_assert(eq(i64, int_field(c, "uncacheable"), uncached), "%s", name);
+	cr_assert(eq(i64, int_field(c, "unknown"), 0), "%s", name);
+	json_object_put(s);
+}
+
+Test(compiler_cache, sccache_counts_match_sccaches_own)
+{
+	struct sccache_env e;
+
+	if (access("/usr/bin/sccache", X_OK))
+		cr_skip_test("no /usr/bin/sccache");
+	sccache_env_init(&e);
+	write_project();
+	sccache_build_and_compare(&e, "cold", NR_SOURCES + 1);
+	make_clean();
+	sccache_build_and_compare(&e, "warm", 0);
+	bb_write_file(&run, "s2.c", "int f2(int x) { return x * 11 - 1; }\n");
+	sccache_build_and_compare(&e, "touched", 1);
 }
