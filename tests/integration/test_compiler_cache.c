@@ -192,10 +192,11 @@ static void sccache_build_and_compare(const struct sccache_env *e, const char *n
 	const char *env[] = { e->dir, e->port, NULL };
 	long hits = 0, misses = 0, uncached = 0;
 	struct json_object *s, *c;
-	char summary[32];
+	char summary[32], trace[32];
 
-	snprintf(summary, sizeof(summary), "%s.json", name);
-	bb_run_in(&run, (const char *const[]){ "--summary-json", summary, "-o", "t.json", "--", "make", "CC=sccache gcc", NULL },
+	snprintf(summary, sizeof(summary), "sc-%s.json", name);
+	snprintf(trace, sizeof(trace), "sc-%s-trace.json", name);
+	bb_run_in(&run, (const char *const[]){ "--summary-json", summary, "-o", trace, "--", "make", "CC=sccache gcc", NULL },
 		  env);
 	cr_assert(eq(int, run.status, 0), "%s: buildbpf exited %d: %s", name, run.status, run.err);
 	sccache_cmd(e, "--show-stats", &hits, &misses, &uncached);
