@@ -60,7 +60,10 @@ struct compiler_cache {
 /* 0, or -ENOMEM (c empty). */
 int compiler_cache__compute(struct compiler_cache *c, const struct model *m);
 void compiler_cache__free(struct compiler_cache *c);
-/* A call's outcome in one word: "hit" (either kind), "miss", "uncacheable", "unknown"; NULL for CACHE_NONE and CACHE_SERVER. */
+/*
+ * A call's outcome in one word: "hit" (either kind), "miss", "uncacheable",
+ * "unknown"; NULL for CACHE_NONE and CACHE_SERVER.
+ */
 const char *compiler_cache__word(enum cache_call call);
 /* proc's outcome as a call (CACHE_NONE for a model without calls or an index out of range). */
 enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc);

@@ -164,7 +164,10 @@ static bool names_operand(const struct exec_image *e, const struct exec_image *c
 	return false;
 }
 
-/* The client call a server's work j (a direct child of the server) was for: it overlaps the call and names its operand. */
+/*
+ * The client call a server's work j (a direct child of the server) was
+ * for: it overlaps the call and names its operand.
+ */
 static long client_of(const struct cache_scan *s, size_t j)
 {
 	const struct model *m = s->m;
