@@ -35,7 +35,8 @@ endif
 
 PKGS	:= libbpf json-c
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libm for the what-if's fit (sqrt), in every program that links the stages.
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 WARN	:= -Wall -Wextra -Werror
 CFLAGS	?= -O2 -g
@@ -114,7 +115,7 @@ FORCE:
 
 $(BIN): $(CORE_OBJS) $(APP_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # Skeletons must exist before any user object that includes them is built.
 $(APP_OBJS): | $(SKELS)
@@ -145,15 +146,15 @@ $(UNIT_OBJS) $(INTEG_OBJS) $(KBUILD_OBJS) $(TEST_LIB_OBJS): EXTRA_INC := -Itests
 
 $(UNIT_BIN): $(UNIT_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion
 
 $(INTEG_BIN): $(INTEG_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion
 
 $(KBUILD_BIN): $(KBUILD_OBJS) $(TEST_LIB_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion -lm
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lcriterion
 
 $(BUILD)/tests/%: tests/workloads/$$(subst -,_,%).c
 	$(call msg,CC,$@)

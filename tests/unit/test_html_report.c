@@ -44,7 +44,9 @@ static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
 {
 	static const char *const make_argv[] = { "make", "-j1", NULL };
 	struct audit_input in = { .nr_cpus = 2 };
-	char *name = malloc(name_len + 32);
+	/* EVIL, a number, padding to name_len, ".c" and the NUL. */
+	size_t cap = strlen(EVIL) + 12 + name_len + 3;
+	char *name = malloc(cap);
 	const char *argv[3] = { "cc1", NULL, NULL };
 	__u32 k, pid;
 
@@ -55,7 +57,7 @@ static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
 	synth_exec(b->m, T0, MAKE_PID, 1, "/usr/bin/make", make_argv);
 	for (k = 0; k < n; k++) {
 		pid = 1000 + k;
-		snprintf(name, name_len + 32, "%s%u", EVIL, k);
+		snprintf(name, cap, "%s%u", EVIL, k);
 		while (strlen(name) < name_len)
 			strcat(name, "|");
 		strcat(name, ".c"); /* an input: the step is named after it */
