@@ -49,6 +49,8 @@ export LC_ALL=C
 
 script_dir=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(cd -- "$script_dir/.." && pwd)
+# shellcheck source=bench/measure.sh
+. "$script_dir/measure.sh"
 
 reps=5
 jobs=$(nproc)
@@ -131,10 +133,18 @@ self_test() {
 		"$(printf '%s\n' "${CONFIG_NAMES[@]}" | sort | tr '\n' ' ')"
 	check "lost events parsed" "$(printf 'buildbpf: 12 processes, 3 lost events\n' | lost_of -)" 3
 	check "no lost events line" "$(printf 'buildbpf: 12 processes\n' | lost_of -)" ""
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/buildbpf-bench.XXXXXX")
+	measure sleep 0.05
+	check "measure: sleep 0.05 takes 50 ms or more of wall" "$((wall_us >= 50000))" 1
+	check "measure: and next to no CPU" "$((cpu_ms < 40))" 1
+	got=0
+	measure false || got=$?
+	check "measure returns the command's status" "$got" 1
+	rm -rf -- "$tmp"
 	if ((fail)); then
 		exit 1
 	fi
-	echo "bench.sh self-test: 11 checks passed"
+	echo "bench.sh self-test: 14 checks passed"
 	exit 0
 }
 
@@ -189,35 +199,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # --- measuring --------------------------------------------------------------------
-
-# measure CMD...: sets wall_us and cpu_ms (user + system of CMD and all its
-# reaped descendants, from bash's `times`); returns CMD's status.
-measure() {
-	local t0 t1 c0 rc=0
-	children_cpu_ms
-	c0=$cpu_now
-	t0=${EPOCHREALTIME/[.,]/}
-	"$@" || rc=$?
-	t1=${EPOCHREALTIME/[.,]/}
-	children_cpu_ms
-	wall_us=$((t1 - t0))
-	cpu_ms=$((cpu_now - c0))
-	return "$rc"
-}
-children_cpu_ms() {
-	local u s
-	times >"$tmp/times"
-	{ read -r _ && read -r u s; } <"$tmp/times"
-	tm_to_ms u "$u"
-	tm_to_ms s "$s"
-	cpu_now=$((u + s))
-}
-tm_to_ms() { # VAR 1m2.345s
-	local m=${2%%m*} sec=${2#*m}
-	sec=${sec%s}
-	sec=${sec/[.,]/}
-	printf -v "$1" '%d' $((10#$m * 60000 + 10#$sec))
-}
 
 lost_total=0
 # run_config CONFIG ERRFILE CMD...: CMD untraced, or under buildbpf with CONFIG's options.

@@ -126,40 +126,8 @@ mkdir -p "$work"
 	printf '\n.PHONY: all\nall: $(T)\n$(T):\n\t@cp /dev/null $@\n'
 } >"$work/Makefile"
 
-# measure CMD...: runs CMD; sets elapsed_us (wall clock) and cpu_ms (user +
-# system CPU time of CMD and all its descendants, from bash's `times`, which
-# counts every reaped child) and returns CMD's status.  Reading either clock
-# forks nothing, so the figures hold only CMD's own cost.
-measure() {
-	local t0 t1 c0 rc=0
-	children_cpu_ms
-	c0=$cpu_now
-	t0=${EPOCHREALTIME/[.,]/}
-	"$@" || rc=$?
-	t1=${EPOCHREALTIME/[.,]/}
-	children_cpu_ms
-	elapsed_us=$((t1 - t0))
-	cpu_ms=$((cpu_now - c0))
-	return "$rc"
-}
-
-# Sets cpu_now to the user + system time, in ms, of this shell's reaped
-# children.  `times` prints "XmY.ZZZs XmY.ZZZs" twice: shell, then children.
-children_cpu_ms() {
-	local u s
-	times >"$tmp/times"
-	{ read -r _ && read -r u s; } <"$tmp/times"
-	tm_to_ms u "$u"
-	tm_to_ms s "$s"
-	cpu_now=$((u + s))
-}
-
-tm_to_ms() { # VAR 1m2.345s: sets VAR to 62345
-	local m=${2%%m*} sec=${2#*m}
-	sec=${sec%s}
-	sec=${sec/[.,]/}
-	printf -v "$1" '%d' $((10#$m * 60000 + 10#$sec))
-}
+# shellcheck source=bench/measure.sh
+. "$script_dir/measure.sh"
 
 clean_targets() {
 	rm -rf -- "$work/out"
@@ -173,7 +141,7 @@ check_built() {
 	[[ $n -eq $targets ]] || die "build left $n of $targets targets"
 }
 
-# The four runs; each sets elapsed_us and cpu_ms, and aborts the benchmark
+# The four runs; each sets wall_us and cpu_ms, and aborts the benchmark
 # if its command fails.
 run_untraced_make() {
 	clean_targets
@@ -271,9 +239,9 @@ printf '  %-6s %10s %10s %7s  %10s %10s %7s  %6s %5s\n' \
 	rep untraced_s traced_s ratio untr_cpu_s trac_cpu_s ratio procs lost
 for ((r = 1; r <= reps; r++)); do
 	run_untraced_make
-	u=$elapsed_us uc=$cpu_ms
+	u=$wall_us uc=$cpu_ms
 	run_traced_make "$tmp/traced.$r.err"
-	t=$elapsed_us tc=$cpu_ms
+	t=$wall_us tc=$cpu_ms
 	summary=$(parse_summary "$tmp/traced.$r.err") || {
 		cat -- "$tmp/traced.$r.err" >&2
 		die "no 'lost events' count in buildbpf's summary"
@@ -316,9 +284,9 @@ printf '\n(b) fixed cost: buildbpf -- /bin/true against /bin/true (wall time)\n'
 printf '  %-6s %10s %10s %10s\n' rep true_s traced_s diff_s
 for ((r = 1; r <= reps; r++)); do
 	run_true
-	u=$elapsed_us
+	u=$wall_us
 	run_traced_true
-	t=$elapsed_us
+	t=$wall_us
 	d=$((t - u))
 	diffs+=("$d")
 	printf '  %-6d %10s %10s %10s\n' "$r" "$(us_to_s6 "$u")" "$(us_to_s6 "$t")" "$(us_to_s6 "$d")"
