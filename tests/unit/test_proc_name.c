@@ -481,6 +481,16 @@ Test(proc_name, kbuild_compiles_and_makes)
 		     NAMES("make obj=kernel/sched", "cc1 kernel/sched/core.c"));
 }
 
+/* A recipe that sleeps before its command is named by the command, not the sleep. */
+Test(proc_name, a_sleep_before_the_step_is_no_name)
+{
+	static char script[] = "sleep 0.5; cc -o out/prog main.c out/alpha.o out/beta.o out/gamma.o out/delta.o";
+
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c cc main.c");
+	/* A short one is still shown whole. */
+	expect_name(ARGV("/bin/sh", "-c", "sleep 1"), NULL, "sh", "sh -c sleep 1");
+}
+
 /* Issue 26, item 6: kbuild's prelude before each command of a recipe is no name. */
 Test(proc_name, kbuild_prelude_skipped)
 {

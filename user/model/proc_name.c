@@ -75,9 +75,10 @@ static const char *const gcc_proper_value_opts[] = { "-MD", "-MMD" };
 /* Where compilers put the temporaries they pass between steps. */
 static const char *const temp_dirs[] = { "/tmp", "/var/tmp", "/dev/shm" };
 
-/* Commands of a "sh -c" script that set up rather than do the step. */
+/* Commands of a "sh -c" script that set up (or wait) rather than do the step:
+ * "sleep 0.5; cc -o prog …" is the cc, not the sleep. */
 static const char *const script_preludes[] = {
-	":", "true", "set", "trap", "echo", "printf", "export", "umask", "test", "[",
+	":", "true", "set", "trap", "echo", "printf", "export", "umask", "test", "[", "sleep",
 };
 
 /* Of them, those that show nothing: a script of only these runs no command at all. */
