@@ -217,7 +217,7 @@ fi
 # writers' syscall figures hold on tmpfs and run in the guests).
 if [ "$accel_note" = kvm ]; then
 	accel=kvm cpu=host timeout=${KERNEL_TIMEOUT:-300}
-	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/*|start_cause/!(sub_makes_sharing_a_jobserver_wait_for_each_others_jobs)|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(synchronous_writes_block_in_d_state))}
+	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/*|start_cause/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(synchronous_writes_block_in_d_state))}
 else
 	# One host thread for all vCPUs: under multi-threaded TCG a 6.12
 	# guest died of "Oops: int3" in __schedule while the tracepoints'
@@ -251,7 +251,7 @@ else
 	# slot when kernel/'s second job is ready; emulated, make's own forks
 	# and execs take longer than that (6.1 failed it once, 39/40).
 	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/!(what_if_of_a_known_make_build_at_j1_j2_j4|critical_path_of_a_known_make_build_is_c_then_the_link)|start_cause/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work|a_cpu_hog_beside_the_build_is_a_noisy_neighbour|a_dying_build_process_is_no_noisy_neighbour))'
+		KERNEL_TESTS='@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/!(what_if_of_a_known_make_build_at_j1_j2_j4|critical_path_of_a_known_make_build_is_c_then_the_link)|start_cause/!(sub_makes_sharing_a_jobserver_wait_for_each_others_jobs)|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work|a_cpu_hog_beside_the_build_is_a_noisy_neighbour|a_dying_build_process_is_no_noisy_neighbour))'
 		say NOTE "under TCG, not run in guests:"
 		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
 		say "" "sched/cpu_time_of_a_true_storm_is_the_kernels sched/cpu_time_of_a_configure_like_script_is_the_kernels"
