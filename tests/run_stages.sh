@@ -73,7 +73,7 @@ stage_counts() {
 	test-kernels)
 		# The matrix's own table: | kernel | accel | loaded | passed/expected | … | result |
 		# (the result is the last column, whatever columns come between)
-		awk -F'|' '$(NF-1) ~ /^ *(PASS|FAIL|TIMEOUT)/ { split($5, t, "/"); p += t[1]; f += t[2] - t[1]; k++; if ($(NF-1) ~ /^ *PASS/) ok++ }
+		awk -F'|' 'NF > 3 && $(NF-1) ~ /^ *(PASS|FAIL|TIMEOUT)/ { split($5, t, "/"); p += t[1]; f += t[2] - t[1]; k++; if ($(NF-1) ~ /^ *PASS/) ok++ }
 		     END { if (k) printf "%d %d %d/%d kernels passed, %d tests passed, %d failed\n", p, f, ok, k, p, f;
 			   else print "- 0 no kernel booted" }' "$log" ;;
 	test-valgrind)
