@@ -2,6 +2,7 @@
 #ifndef BUILDBPF_UTF8_H
 #define BUILDBPF_UTF8_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -11,6 +12,9 @@
  * NULL on allocation failure.
  */
 char *utf8_sanitize(const char *bytes, size_t len);
+
+/* Whether len raw bytes are valid UTF-8 without NULs: utf8_sanitize() would copy them unchanged. */
+bool utf8_is_clean(const char *bytes, size_t len);
 
 /*
  * The length of the longest prefix of the valid UTF-8 string s that is at

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* JSON writing helpers: see include/util/json_write.h. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +103,12 @@ struct json_object *json_new_ms(__u64 ns)
 struct json_object *json_new_clean_string(const char *raw, size_t len)
 {
 	struct json_object *str;
-	char *clean = utf8_sanitize(raw, len);
+	char *clean;
 
+	/* Most strings are clean already: no copy to make and free. */
+	if (len <= INT_MAX && utf8_is_clean(raw, len))
+		return json_object_new_string_len(raw, (int)len);
+	clean = utf8_sanitize(raw, len);
 	if (!clean)
 		return NULL;
 	str = json_object_new_string(clean);

@@ -53,6 +53,25 @@ static size_t utf8_seq_len(const unsigned char *s, size_t avail)
 	return len;
 }
 
+bool utf8_is_clean(const char *bytes, size_t len)
+{
+	const unsigned char *in = (const unsigned char *)bytes;
+	size_t pos = 0, seq;
+
+	while (pos < len) {
+		/* ASCII, the common case, without the table walk */
+		if (in[pos] >= 0x01 && in[pos] < 0x80) {
+			pos++;
+			continue;
+		}
+		seq = in[pos] ? utf8_seq_len(in + pos, len - pos) : 0;
+		if (!seq)
+			return false;
+		pos += seq;
+	}
+	return true;
+}
+
 char *utf8_sanitize(const char *bytes, size_t len)
 {
 	const unsigned char *in = (const unsigned char *)bytes;
