@@ -162,6 +162,12 @@ const struct proc_instance *proc_top(const struct model *m, const struct proc_in
  */
 const char *proc_program(const struct proc_instance *p);
 
+/*
+ * Sorts the n proc indexes in procs by proc_program(), equal programs in
+ * index order, so that each program's processes come together.  0 or -ENOMEM.
+ */
+int model__sort_by_program(const struct model *m, size_t *procs, size_t n);
+
 /* The image a process ran at time ts; NULL before its first exec. */
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns);
 

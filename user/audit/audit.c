@@ -366,13 +366,6 @@ static int compute_program_wall(struct audit *a, const struct model *m, const si
 	return 0;
 }
 
-static int cmp_proc_program(const void *x, const void *y, void *ctx)
-{
-	const struct model *m = ctx;
-
-	return strcmp(proc_program(&m->procs[*(const size_t *)x]), proc_program(&m->procs[*(const size_t *)y]));
-}
-
 static int compute_programs(struct audit *a, const struct model *m)
 {
 	size_t i, j, k, cap = 0, *program, *by_name;
@@ -388,7 +381,10 @@ static int compute_programs(struct audit *a, const struct model *m)
 	 * programs so far, which n programs of one process each made n^2. */
 	for (i = 0; i < m->nr_procs; i++)
 		by_name[i] = i;
-	qsort_r(by_name, m->nr_procs, sizeof(*by_name), cmp_proc_program, (void *)m);
+	if (model__sort_by_program(m, by_name, m->nr_procs)) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
 	for (j = 0; j < m->nr_procs; j++) {
 		const struct proc_instance *p = &m->procs[by_name[j]];
 		const char *name = proc_program(p);

@@ -207,13 +207,6 @@ static int cmp_only(const void *x, const void *y)
 	return strcmp(a->program, b->program);
 }
 
-static int cmp_proc_program(const void *x, const void *y, void *ctx)
-{
-	const struct model *m = ctx;
-
-	return strcmp(proc_program(&m->procs[*(const size_t *)x]), proc_program(&m->procs[*(const size_t *)y]));
-}
-
 /* The unmatched processes of m (partner[i] < 0), counted per program: by name, without a search. */
 static int group_unmatched(const struct model *m, const long *partner, struct diff_only **out, size_t *nr,
 			   size_t *procs)
@@ -226,7 +219,10 @@ static int group_unmatched(const struct model *m, const long *partner, struct di
 		if (partner[i] < 0)
 			unmatched[nr_unmatched++] = i;
 	*procs += nr_unmatched;
-	qsort_r(unmatched, nr_unmatched, sizeof(*unmatched), cmp_proc_program, (void *)m);
+	if (model__sort_by_program(m, unmatched, nr_unmatched)) {
+		free(unmatched);
+		return -ENOMEM;
+	}
 	for (i = 0; i < nr_unmatched; i++) {
 		const char *program = proc_program(&m->procs[unmatched[i]]);
 

@@ -595,6 +595,35 @@ const char *proc_program(const struct proc_instance *p)
 	return p->comm;
 }
 
+/* A proc index with its program, looked up once rather than at every comparison. */
+struct named_proc {
+	const char *program;
+	size_t proc;
+};
+
+static int cmp_named_proc(const void *x, const void *y)
+{
+	const struct named_proc *a = x, *b = y;
+
+	return strcmp(a->program, b->program) ?: (a->proc > b->proc) - (a->proc < b->proc);
+}
+
+int model__sort_by_program(const struct model *m, size_t *procs, size_t n)
+{
+	struct named_proc *named = malloc((n ? n : 1) * sizeof(*named));
+	size_t i;
+
+	if (!named)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		named[i] = (struct named_proc){ proc_program(&m->procs[procs[i]]), procs[i] };
+	qsort(named, n, sizeof(*named), cmp_named_proc);
+	for (i = 0; i < n; i++)
+		procs[i] = named[i].proc;
+	free(named);
+	return 0;
+}
+
 const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_ns)
 {
 	size_t lo = 0, hi = p->nr_execs;
