@@ -45,6 +45,10 @@ struct json_object *json_done(struct json_object *obj, int err);
 /* Nanoseconds as milliseconds with microsecond precision, printed as such
  * rather than with %.17g digits of binary noise. */
 struct json_object *json_new_ms(__u64 ns);
+/* Room for the longest json_ms_text(): 20 digits, the point, 3 decimals, NUL. */
+#define JSON_MS_TEXT_BYTES 32
+/* json_new_ms()'s text for ns, written to text; its value returned. */
+double json_ms_text(char text[JSON_MS_TEXT_BYTES], __u64 ns);
 /* A string from raw bytes, made valid UTF-8; NULL: out of memory. */
 struct json_object *json_new_clean_string(const char *raw, size_t len);
 

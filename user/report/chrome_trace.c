@@ -32,6 +32,7 @@
 #include "model/proc_index.h"
 #include "report/chrome_trace.h"
 #include "graph/slack.h"
+#include "util/json_pool.h"
 #include "util/json_write.h"
 #include "model/daemons.h"
 #include "model/hidden.h"
@@ -104,6 +105,7 @@ struct builder {
 	bool *critical;			 /* with graph: per proc, on the critical path */
 	size_t data_flows;		 /* data edges drawn as flows */
 	const struct trace_meta *meta;
+	struct json_pool *pool;		 /* the values of the event at hand, reused by the next */
 	/* convert --add: this host's trace processes are the single-host ones
 	 * moved up by pid0 (0 for one host), named "HOST: name" (emit()). */
 	int pid0;
@@ -309,24 +311,24 @@ static int move_to_host(const struct builder *b, struct json_object *ev)
 
 /*
  * The next element of traceEvents, written at once: only the event at
- * hand is ever in memory.  Takes ownership of ev.
+ * hand is ever in memory.  Takes ownership of ev.  Each event is built
+ * and emitted before the next is begun, so once ev is put nothing holds
+ * the pool's values: they go back to it for the next event.
  */
 static int emit(struct builder *b, struct json_object *ev)
 {
 	int err;
 
 	if (!ev)
-		return -ENOMEM;
-	if (b->host && (err = move_to_host(b, ev))) {
+		err = -ENOMEM;
+	else if (b->host && (err = move_to_host(b, ev)))
 		json_object_put(ev);
-		return err;
-	}
-	err = b->nr_events++ ? put_text(b, ",", 1) : 0;
-	if (err) {
+	else if ((err = b->nr_events++ ? put_text(b, ",", 1) : 0))
 		json_object_put(ev);
-		return err;
-	}
-	return put_json(b, ev);
+	else
+		err = put_json(b, ev);
+	json_pool__recycle(b->pool);
+	return err;
 }
 
 /*
@@ -343,6 +345,31 @@ static int emit_with_args(struct builder *b, struct json_object *ev, int err, st
 	return emit(b, json_done(ev, json_put(ev, "args", args)));
 }
 
+/*
+ * The event's containers and numbers come from the pool (b->pool): made
+ * once, reused by every event.  Only an event's own values may: anything
+ * kept past emit() is made with json-c's constructors.
+ */
+static struct json_object *new_object(const struct builder *b)
+{
+	return json_pool__object(b->pool);
+}
+
+static int put_int(const struct builder *b, struct json_object *obj, const char *key, __s64 v)
+{
+	return json_put(obj, key, json_pool__int(b->pool, v));
+}
+
+static int put_ms(const struct builder *b, struct json_object *obj, const char *key, __u64 ns)
+{
+	return json_put(obj, key, json_pool__ms(b->pool, ns));
+}
+
+static int put_bool(const struct builder *b, struct json_object *obj, const char *key, bool v)
+{
+	return json_put(obj, key, json_pool__bool(b->pool, v));
+}
+
 /* Takes ownership of the malloc'd s. */
 static struct json_object *new_owned_string(char *s)
 {
@@ -352,9 +379,9 @@ static struct json_object *new_owned_string(char *s)
 	return str;
 }
 
-static struct json_object *new_argv(char *const *argv, size_t argc)
+/* arr (NULL: -ENOMEM) with argv's words appended; takes ownership of arr. */
+static struct json_object *argv_array(struct json_object *arr, char *const *argv, size_t argc)
 {
-	struct json_object *arr = json_object_new_array();
 	size_t i;
 	int err = arr ? 0 : -ENOMEM;
 
@@ -367,17 +394,17 @@ static struct json_object *new_argv(char *const *argv, size_t argc)
 }
 
 /* An event with the fields every phase has; M events get ts 0 (see below). */
-static struct json_object *new_event(const char *ph, const char *cat, const char *name, int pid, __s64 tid, __s64 ts)
+static struct json_object *new_event(const struct builder *b, const char *ph, const char *cat, const char *name, int pid, __s64 tid, __s64 ts)
 {
-	struct json_object *ev = json_object_new_object();
+	struct json_object *ev = new_object(b);
 	int err;
 
 	err = json_put_str(ev, "ph", ph) ?:
 	      (cat ? json_put_str(ev, "cat", cat) : 0) ?:
 	      json_put_str(ev, "name", name) ?:
-	      json_put_int(ev, "pid", pid) ?:
-	      (tid > 0 ? json_put_int(ev, "tid", tid) : 0) ?:
-	      json_put_int(ev, "ts", ts);
+	      put_int(b, ev, "pid", pid) ?:
+	      (tid > 0 ? put_int(b, ev, "tid", tid) : 0) ?:
+	      put_int(b, ev, "ts", ts);
 	return json_done(ev, err);
 }
 
@@ -434,7 +461,7 @@ static int add_meta(struct builder *b, int pid, const char *what, __s64 tid, str
 	struct json_object *args = json_object_new_object();
 
 	args = json_done(args, json_put(args, key, arg));
-	return emit_with_args(b, new_event("M", NULL, what, pid, tid, 0), 0, args);
+	return emit_with_args(b, new_event(b, "M", NULL, what, pid, tid, 0), 0, args);
 }
 
 static size_t cmd_argc(const struct event_log_info *info)
@@ -534,7 +561,7 @@ static void signal_name(int sig, char *buf, size_t size)
 }
 
 /* How the process ended: a readable exit_status and the numbers behind it. */
-static int add_exit_status(struct json_object *args, const struct proc_instance *p)
+static int add_exit_status(const struct builder *b, struct json_object *args, const struct proc_instance *p)
 {
 	int status = (int)p->exit_status, err;
 	char text[64], sig[32];
@@ -544,25 +571,25 @@ static int add_exit_status(struct json_object *args, const struct proc_instance 
 	if (WIFEXITED(status)) {
 		snprintf(text, sizeof(text), "exit %d", WEXITSTATUS(status));
 		return json_put_str(args, "exit_status", text) ?:
-			       json_put_int(args, "exit_code", WEXITSTATUS(status));
+			       put_int(b, args, "exit_code", WEXITSTATUS(status));
 	}
 	if (WIFSIGNALED(status)) {
 		signal_name(WTERMSIG(status), sig, sizeof(sig));
 		snprintf(text, sizeof(text), "killed by %s%s", sig, WCOREDUMP(status) ? " (core dumped)" : "");
 		err = json_put_str(args, "exit_status", text) ?:
-			      json_put_int(args, "signal", WTERMSIG(status)) ?:
+			      put_int(b, args, "signal", WTERMSIG(status)) ?:
 			      json_put_str(args, "signal_name", sig);
 		if (!err && WCOREDUMP(status))
-			err = json_put_bool(args, "core_dumped", true);
+			err = put_bool(b, args, "core_dumped", true);
 		return err;
 	}
 	snprintf(text, sizeof(text), "status 0x%x", p->exit_status);
 	return json_put_str(args, "exit_status", text);
 }
 
-static int add_image_args(struct json_object *args, const struct exec_image *img)
+static int add_image_args(const struct builder *b, struct json_object *args, const struct exec_image *img)
 {
-	int err = json_put(args, "argv", new_argv(img ? img->argv : NULL, img ? img->argc : 0));
+	int err = json_put(args, "argv", argv_array(json_pool__array(b->pool), img ? img->argv : NULL, img ? img->argc : 0));
 
 	if (!err && img && img->filename)
 		err = json_put_clean_str(args, "filename", img->filename);
@@ -570,15 +597,15 @@ static int add_image_args(struct json_object *args, const struct exec_image *img
 }
 
 /* Where the process's threads spent their lifetime, from the sched tracepoints. */
-static int add_sched_args(struct json_object *args, const struct bb_sched_acct *acct)
+static int add_sched_args(const struct builder *b, struct json_object *args, const struct bb_sched_acct *acct)
 {
-	return json_put_ms(args, "on_cpu_ms", acct->on_cpu_ns) ?:
-	       json_put_ms(args, "runq_wait_ms", acct->runq_ns) ?:
-	       json_put_ms(args, "blocked_ms", acct->blocked_ns) ?:
-	       json_put_ms(args, "sleep_ms", acct->sleep_ns) ?:
-	       json_put_int(args, "switches_voluntary", acct->nr_voluntary) ?:
-	       json_put_int(args, "switches_involuntary", acct->nr_involuntary) ?:
-	       json_put_int(args, "migrations", acct->nr_migrations);
+	return put_ms(b, args, "on_cpu_ms", acct->on_cpu_ns) ?:
+	       put_ms(b, args, "runq_wait_ms", acct->runq_ns) ?:
+	       put_ms(b, args, "blocked_ms", acct->blocked_ns) ?:
+	       put_ms(b, args, "sleep_ms", acct->sleep_ns) ?:
+	       put_int(b, args, "switches_voluntary", acct->nr_voluntary) ?:
+	       put_int(b, args, "switches_involuntary", acct->nr_involuntary) ?:
+	       put_int(b, args, "migrations", acct->nr_migrations);
 }
 
 /*
@@ -589,16 +616,16 @@ static int add_sched_args(struct json_object *args, const struct bb_sched_acct *
  * (unshare --pid --fork, a container).  It is there only when it differs
  * from pid, so the trace of an ordinary build has none.
  */
-static int add_ns_pid(struct json_object *args, const struct proc_instance *p)
+static int add_ns_pid(const struct builder *b, struct json_object *args, const struct proc_instance *p)
 {
 	if (!p->ns_pid || p->ns_pid == p->pid)
 		return 0;
-	return json_put_int(args, "ns_pid", p->ns_pid);
+	return put_int(b, args, "ns_pid", p->ns_pid);
 }
 
 /* sched: whether the sched accounting was recorded (all zero otherwise). */
 /* I/O (model/io.h): the figures the kernel counted, none without a record. */
-static int add_io_args(struct json_object *args, const struct proc_instance *p)
+static int add_io_args(const struct builder *b, struct json_object *args, const struct proc_instance *p)
 {
 	const struct bb_io_acct *io = &p->io;
 	int err = 0;
@@ -606,62 +633,62 @@ static int add_io_args(struct json_object *args, const struct proc_instance *p)
 	if (!p->io_seen)
 		return 0;
 	if (p->io_flags & BB_IO_STORAGE)
-		err = json_put_int(args, "io_read_bytes", io->read_bytes) ?:
-		      json_put_int(args, "io_write_bytes", io->write_bytes) ?:
-		      json_put_int(args, "io_cancelled_write_bytes", io->cancelled_write_bytes);
+		err = put_int(b, args, "io_read_bytes", io->read_bytes) ?:
+		      put_int(b, args, "io_write_bytes", io->write_bytes) ?:
+		      put_int(b, args, "io_cancelled_write_bytes", io->cancelled_write_bytes);
 	if (!err && (p->io_flags & BB_IO_SYSCALLS))
-		err = json_put_int(args, "io_rchar", io->rchar) ?: json_put_int(args, "io_wchar", io->wchar) ?:
-		      json_put_int(args, "io_syscr", io->syscr) ?: json_put_int(args, "io_syscw", io->syscw);
+		err = put_int(b, args, "io_rchar", io->rchar) ?: put_int(b, args, "io_wchar", io->wchar) ?:
+		      put_int(b, args, "io_syscr", io->syscr) ?: put_int(b, args, "io_syscw", io->syscw);
 	return err;
 }
 
-static struct json_object *proc_args(const struct proc_instance *p, bool sched)
+static struct json_object *proc_args(const struct builder *b, const struct proc_instance *p)
 {
 	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
-	struct json_object *args = json_object_new_object();
+	struct json_object *args = new_object(b);
 	int err;
 
 	if (!args)
 		return NULL;
-	err = add_image_args(args, last) ?:
-	      json_put_int(args, "pid", p->pid) ?:
-	      json_put_int(args, "ppid", p->ppid) ?:
-	      add_ns_pid(args, p) ?:
-	      add_exit_status(args, p) ?:
-	      json_put_ms(args, "cpu_user_ms", p->utime_ns) ?:
-	      json_put_ms(args, "cpu_sys_ms", p->stime_ns) ?:
-	      json_put_int(args, "peak_rss_kb", p->peak_rss_kb) ?:
-	      json_put_int(args, "maxrss_kb", p->maxrss_kb) ?:
-	      json_put_int(args, "threads", p->nr_threads) ?:
-	      json_put_int(args, "images", p->nr_execs) ?:
+	err = add_image_args(b, args, last) ?:
+	      put_int(b, args, "pid", p->pid) ?:
+	      put_int(b, args, "ppid", p->ppid) ?:
+	      add_ns_pid(b, args, p) ?:
+	      add_exit_status(b, args, p) ?:
+	      put_ms(b, args, "cpu_user_ms", p->utime_ns) ?:
+	      put_ms(b, args, "cpu_sys_ms", p->stime_ns) ?:
+	      put_int(b, args, "peak_rss_kb", p->peak_rss_kb) ?:
+	      put_int(b, args, "maxrss_kb", p->maxrss_kb) ?:
+	      put_int(b, args, "threads", p->nr_threads) ?:
+	      put_int(b, args, "images", p->nr_execs) ?:
 	      json_put(args, "comm", json_new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
-	if (!err && sched)
-		err = add_sched_args(args, &p->sched);
+	if (!err && b->sched)
+		err = add_sched_args(b, args, &p->sched);
 	if (!err && p->unfinished)
-		err = json_put_bool(args, "unfinished", true);
+		err = put_bool(b, args, "unfinished", true);
 	if (!err && p->exit_record_lost)
-		err = json_put_bool(args, "exit_record_lost", true);
+		err = put_bool(b, args, "exit_record_lost", true);
 	if (!err && p->fork_record_lost)
-		err = json_put_bool(args, "fork_record_lost", true);
+		err = put_bool(b, args, "fork_record_lost", true);
 	/* --attach: running before the trace; its CPU times are the traced part. */
 	if (!err && p->found)
-		err = json_put_bool(args, "started_before_trace", p->ran_before_ns > 0) ?:
-		      json_put_ms(args, "ran_before_trace_ms", p->ran_before_ns);
+		err = put_bool(b, args, "started_before_trace", p->ran_before_ns > 0) ?:
+		      put_ms(b, args, "ran_before_trace_ms", p->ran_before_ns);
 	/* --follow: run by the daemon, not by the command. */
 	if (!err && p->run_by_daemon)
-		err = json_put_int(args, "run_by_daemon", p->run_by_daemon);
+		err = put_int(b, args, "run_by_daemon", p->run_by_daemon);
 	if (!err && p->oom_killed)
-		err = json_put_bool(args, "oom_killed", true);
+		err = put_bool(b, args, "oom_killed", true);
 	if (!err && p->hidden)
 		err = json_put(args, "hidden", json_object_new_string(hidden__why(p->hidden)));
 	if (!err)
-		err = add_io_args(args, p);
+		err = add_io_args(b, args, p);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
-		err = json_put_bool(args, "args_truncated", true);
+		err = put_bool(b, args, "args_truncated", true);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
-		err = json_put_bool(args, "args_unreadable", true);
+		err = put_bool(b, args, "args_unreadable", true);
 	if (!err && any_exec_flag(p, BB_EXEC_FILENAME_TRUNCATED))
-		err = json_put_bool(args, "filename_truncated", true);
+		err = put_bool(b, args, "filename_truncated", true);
 	if (err) {
 		json_object_put(args);
 		return NULL;
@@ -679,11 +706,11 @@ static struct json_object *graph_args(const struct builder *b, size_t i, struct 
 		return args;
 	pf = &b->graph->proc_files[i];
 	if (pf->known)
-		err = json_put_int(args, "files_opened", pf->opened) ?: json_put_int(args, "files_written", pf->written);
+		err = put_int(b, args, "files_opened", pf->opened) ?: put_int(b, args, "files_written", pf->written);
 	if (!err && b->critical[i])
-		err = json_put_bool(args, "critical", true);
+		err = put_bool(b, args, "critical", true);
 	if (!err && b->graph->proc_slack_ns && b->graph->proc_slack_ns[i] != SLACK_NONE)
-		err = json_put_ms(args, "slack_ms", b->graph->proc_slack_ns[i]);
+		err = put_ms(b, args, "slack_ms", b->graph->proc_slack_ns[i]);
 	if (!err)
 		err = audit_json__put_start(args, b->meta->starts, b->m, i);
 	if (err) {
@@ -709,9 +736,9 @@ static struct json_object *cache_args(const struct builder *b, size_t i, struct 
 static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct trace_span span,
 		 struct json_object *args)
 {
-	struct json_object *ev = name ? new_event("X", cat, name, pid, tid, span.ts) : NULL;
+	struct json_object *ev = name ? new_event(b, "X", cat, name, pid, tid, span.ts) : NULL;
 
-	return emit_with_args(b, ev, json_put_int(ev, "dur", span.end - span.ts), args);
+	return emit_with_args(b, ev, put_int(b, ev, "dur", span.end - span.ts), args);
 }
 
 /* An X slice on a lane; takes ownership of the malloc'd name and of args. */
@@ -734,8 +761,8 @@ static int add_image_slices(struct builder *b, size_t i)
 	int err = 0;
 
 	for (k = 0; !err && k < p->nr_execs; k++) {
-		args = json_object_new_object();
-		args = json_done(args, json_put_int(args, "image", k) ?: add_image_args(args, &p->execs[k]));
+		args = new_object(b);
+		args = json_done(args, put_int(b, args, "image", k) ?: add_image_args(b, args, &p->execs[k]));
 		err = add_slice(b, "exec", image_display_name(b->m, p, k), p->lane, images[k].span, args);
 	}
 	return err;
@@ -744,8 +771,8 @@ static int add_image_slices(struct builder *b, size_t i)
 static struct json_object *new_flow(const struct builder *b, const char *ph, __u32 lane, __s64 ts, __s64 id)
 {
 	struct track t = lane_track(b, lane);
-	struct json_object *ev = new_event(ph, "process", "fork", t.pid, t.tid, ts);
-	int err = json_put_int(ev, "id", id);
+	struct json_object *ev = new_event(b, ph, "process", "fork", t.pid, t.tid, ts);
+	int err = put_int(b, ev, "id", id);
 
 	/* Perfetto: bind the end to the enclosing slice, not the next one. */
 	if (!err && ph[0] == 'f')
@@ -804,13 +831,13 @@ static int add_data_flows(struct builder *b)
 		if (procs[e->reader].span.ts < procs[e->writer].span.ts)
 			continue;
 		id = ++b->last_flow_id;
-		s = new_event("s", "process", "input", from.pid, from.tid, procs[e->writer].span.ts);
+		s = new_event(b, "s", "process", "input", from.pid, from.tid, procs[e->writer].span.ts);
 		args = json_object_new_object();
 		err = json_put_int(s, "id", id) ?:
 		      json_put(s, "args", json_done(args, json_put_str(args, "file", e->path)));
 		err = emit(b, json_done(s, err));
 		if (!err) {
-			struct json_object *f = new_event("f", "process", "input", to.pid, to.tid,
+			struct json_object *f = new_event(b, "f", "process", "input", to.pid, to.tid,
 							  procs[e->reader].span.ts);
 
 			err = emit(b, json_done(f, json_put_int(f, "id", id) ?: json_put_str(f, "bp", "e")));
@@ -840,7 +867,7 @@ static int add_race_marks(struct builder *b)
 		char name[96];
 
 		snprintf(name, sizeof(name), "race: %s", x->file);
-		e = new_event("i", "race", name, t.pid, t.tid, trace_us(m, x->other_ns));
+		e = new_event(b, "i", "race", name, t.pid, t.tid, trace_us(m, x->other_ns));
 		/* The file's bytes as the kernel gave them: made valid UTF-8. */
 		err = json_put_clean_str(e, "name", name) ?:
 		      json_put_str(e, "s", "t") ?:
@@ -967,7 +994,7 @@ static int add_proc(struct builder *b, size_t i)
 	int err;
 
 	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			graph_args(b, i, cache_args(b, i, proc_args(p, b->sched != NULL))));
+			graph_args(b, i, cache_args(b, i, proc_args(b, p))));
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
@@ -1036,10 +1063,10 @@ static int add_cpu_track_names(struct builder *b)
  */
 static int add_other_slice(struct builder *b, __u32 cpu, struct trace_span span)
 {
-	struct json_object *ev = new_event("X", "cpu_other", "other (not the build)", CPUS_PID, cpu_tid(cpu), span.ts);
+	struct json_object *ev = new_event(b, "X", "cpu_other", "other (not the build)", CPUS_PID, cpu_tid(cpu), span.ts);
 
-	return emit_with_args(b, ev, json_put_int(ev, "dur", span.end - span.ts) ?: json_put_str(ev, "cname", "grey"),
-			      json_object_new_object());
+	return emit_with_args(b, ev, put_int(b, ev, "dur", span.end - span.ts) ?: json_put_str(ev, "cname", "grey"),
+			      new_object(b));
 }
 
 static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const struct cpu_slice *sl)
@@ -1058,8 +1085,8 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 	if (sl->kind == CPU_SLICE_MANY) {
 		/* Build threads none of which held the CPU: drawn, so a gap stays idle. */
 		snprintf(fallback, sizeof(fallback), "many short processes (%u)", sl->merged);
-		args = json_object_new_object();
-		args = json_done(args, json_put_int(args, "intervals", sl->merged));
+		args = new_object(b);
+		args = json_done(args, put_int(b, args, "intervals", sl->merged));
 		if (!args)
 			return -ENOMEM;
 		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", fallback, span, args);
@@ -1073,10 +1100,10 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 		snprintf(fallback, sizeof(fallback), "pid %u", sl->tgid);
 		name = fallback;
 	}
-	args = json_object_new_object();
-	err = json_put_int(args, "pid", sl->tgid) ?: json_put_int(args, "tid", sl->tid);
+	args = new_object(b);
+	err = put_int(b, args, "pid", sl->tgid) ?: put_int(b, args, "tid", sl->tid);
 	if (!err && sl->merged > 1)
-		err = json_put_int(args, "intervals", sl->merged);
+		err = put_int(b, args, "intervals", sl->merged);
 	args = json_done(args, err);
 	if (!args)
 		return -ENOMEM;
@@ -1122,12 +1149,12 @@ static int add_counter_samples(struct builder *b, __s64 ts, const struct counter
 	args = json_object_new_object();
 	args = json_done(args, json_put(args, "running", new_counter_value(cs->running)) ?:
 				       json_put(args, "runnable", new_counter_value(cs->runnable)));
-	err = emit_with_args(b, new_event("C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
+	err = emit_with_args(b, new_event(b, "C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
 	if (err)
 		return err;
 	args = json_object_new_object();
 	args = json_done(args, json_put(args, "idle", new_counter_value(cs->idle_cpus)));
-	return emit_with_args(b, new_event("C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
+	return emit_with_args(b, new_event(b, "C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
 }
 
 /*
@@ -1191,7 +1218,7 @@ static int add_memory_counter(struct builder *b)
 		last_ts = ts;
 		args = json_object_new_object();
 		args = json_done(args, json_put(args, "MB", new_counter_value(ms->total_kb / 1024.0)));
-		err = emit_with_args(b, new_event("C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts), 0, args);
+		err = emit_with_args(b, new_event(b, "C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts), 0, args);
 	}
 	return err;
 }
@@ -1319,7 +1346,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "kernel_release", new_opt_string(info->kernel_release)) ?:
 	      json_put_int(od, "cpu_count", info->online_cpus) ?:
 	      json_put(od, "command", new_owned_string(argv_display_name(info->cmd_argv, cmd_argc(info), 0))) ?:
-	      json_put(od, "command_argv", new_argv(info->cmd_argv, cmd_argc(info))) ?:
+	      json_put(od, "command_argv", argv_array(json_object_new_array(), info->cmd_argv, cmd_argc(info))) ?:
 	      json_put(od, "start_time", new_iso8601(start_realtime_ns)) ?:
 	      json_put_int(od, "start_time_unix_ns", (__s64)start_realtime_ns) ?:
 	      json_put_int(od, "lost_events", (__s64)meta->lost_events) ?:
@@ -1379,10 +1406,11 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 	}
 	b->fd = fd;
 	b->buf = malloc(WRITE_BUF_BYTES);
+	b->pool = json_pool__new();
 	b->layout = meta->layout;
 	if (!b->layout)
 		b->layout = b->own_layout = trace_layout__new(m);
-	if (!b->buf || !b->layout)
+	if (!b->buf || !b->pool || !b->layout)
 		return -ENOMEM;
 	return b->sched ? index_pids(b) : 0;
 }
@@ -1392,6 +1420,7 @@ static void builder_free(struct builder *b)
 	size_t i;
 
 	free(b->buf);
+	json_pool__free(b->pool);
 	trace_layout__free(b->own_layout);
 	proc_index__free(b->by_pid);
 	free(b->critical);
@@ -1448,17 +1477,17 @@ static int add_merged_event(struct builder *b, const struct merged_event *ev)
 	case MERGED_SLICE:
 		return add_x(b, pid, tid, "merged", ev->name, (struct trace_span){ ev->ts, ev->ts + ev->dur }, args);
 	case MERGED_INSTANT:
-		e = new_event("i", "merged", ev->name, pid, tid, ev->ts);
+		e = new_event(b, "i", "merged", ev->name, pid, tid, ev->ts);
 		return emit_with_args(b, e, json_put_str(e, "s", "t"), args);
 	case MERGED_COUNTER:
-		e = new_event("C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts);
+		e = new_event(b, "C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts);
 		return emit_with_args(b, e, 0, args);
 	case MERGED_ASYNC:
-		e = new_event("b", "merged", ev->name, pid, tid, ev->ts);
+		e = new_event(b, "b", "merged", ev->name, pid, tid, ev->ts);
 		err = emit_with_args(b, e, json_put_int(e, "id", ev->id), args);
 		if (err)
 			return err;
-		e = new_event("e", "merged", ev->name, pid, tid, ev->ts + ev->dur);
+		e = new_event(b, "e", "merged", ev->name, pid, tid, ev->ts + ev->dur);
 		return emit(b, json_done(e, json_put_int(e, "id", ev->id)));
 	}
 	json_object_put(args);
@@ -1562,11 +1591,11 @@ static int add_host_link(struct builder *b, const struct trace_part *parts, cons
 	f_at = layout_track(to->meta, to->meta->layout, to->m->procs[l->to_proc].lane);
 	id = ++b->last_flow_id;
 	b->pid0 = from->pid0;
-	ev = new_event("s", "process", l->name, s_at.pid, s_at.tid, s_ts);
+	ev = new_event(b, "s", "process", l->name, s_at.pid, s_at.tid, s_ts);
 	err = emit(b, json_done(ev, json_put_int(ev, "id", id)));
 	if (!err) {
 		b->pid0 = to->pid0;
-		ev = new_event("f", "process", l->name, f_at.pid, f_at.tid, f_ts);
+		ev = new_event(b, "f", "process", l->name, f_at.pid, f_at.tid, f_ts);
 		err = emit(b, json_done(ev, json_put_int(ev, "id", id) ?: json_put_str(ev, "bp", "e")));
 	}
 	b->pid0 = saved;

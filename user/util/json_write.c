@@ -91,13 +91,19 @@ struct json_object *json_done(struct json_object *obj, int err)
 	return NULL;
 }
 
+double json_ms_text(char text[JSON_MS_TEXT_BYTES], __u64 ns)
+{
+	snprintf(text, JSON_MS_TEXT_BYTES, "%llu.%03llu", (unsigned long long)(ns / 1000000),
+		 (unsigned long long)(ns / 1000 % 1000));
+	return (double)(ns / 1000) / 1000.0;
+}
+
 struct json_object *json_new_ms(__u64 ns)
 {
-	char text[32];
+	char text[JSON_MS_TEXT_BYTES];
+	double ms = json_ms_text(text, ns);
 
-	snprintf(text, sizeof(text), "%llu.%03llu", (unsigned long long)(ns / 1000000),
-		 (unsigned long long)(ns / 1000 % 1000));
-	return json_object_new_double_s((double)(ns / 1000) / 1000.0, text);
+	return json_object_new_double_s(ms, text);
 }
 
 struct json_object *json_new_clean_string(const char *raw, size_t len)
