@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
+#include "util/json_pool.h"
 #include "util/json_write.h"
 
 #define PLAIN (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -84,4 +85,34 @@ Test(json_write, done_returns_the_object_or_frees_it)
 	arr = json_done(arr, 0);
 	assert_text(arr, "[7]");
 	cr_assert(eq(ptr, json_done(arr, -ENOMEM), NULL));
+}
+
+/* Two events built from one pool print as if made fresh: recycling empties and resets everything. */
+Test(json_write, pool_values_print_as_fresh_ones_after_recycling)
+{
+	struct json_pool *pool = json_pool__new();
+	struct json_object *ev, *args;
+	int round;
+
+	cr_assert_not_null(pool);
+	for (round = 0; round < 2; round++) {
+		ev = json_pool__object(pool);
+		args = json_pool__object(pool);
+		cr_assert(eq(int, json_put(ev, "pid", json_pool__int(pool, round ? 7 : -3)) ?:
+					  json_put(args, "ms", json_pool__ms(pool, round ? 3000999999ull : 100000)) ?:
+					  json_put(args, "ok", json_pool__bool(pool, round)) ?:
+					  json_put(args, "argv", json_pool__array(pool)) ?:
+					  json_put(ev, "args", args),
+			      0));
+		if (!round) {
+			/* Only the first round's array holds something: the second's must come back empty. */
+			cr_assert(eq(int, json_append(json_object_object_get(args, "argv"), json_object_new_string("cc")), 0));
+			assert_text(ev, "{\"pid\":-3,\"args\":{\"ms\":0.100,\"ok\":false,\"argv\":[\"cc\"]}}");
+		} else {
+			assert_text(ev, "{\"pid\":7,\"args\":{\"ms\":3000.999,\"ok\":true,\"argv\":[]}}");
+		}
+		json_object_put(ev);
+		json_pool__recycle(pool);
+	}
+	json_pool__free(pool);
 }
