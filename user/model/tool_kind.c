@@ -29,7 +29,8 @@ enum tool_kind tool_kind__lookup(const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof(tools) / sizeof(tools[0]); i++) {
-		if (!strcmp(name, tools[i].name))
+		/* The first byte rules out most entries without a call. */
+		if (name[0] == tools[i].name[0] && !strcmp(name, tools[i].name))
 			return tools[i].kind;
 	}
 	return TOOL_OTHER;
