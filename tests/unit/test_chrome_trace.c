@@ -1947,9 +1947,10 @@ static bool args_doc_has_row(const char *doc, const char *key)
 }
 
 /*
- * Every json_put*(args, "key", ...) in the writer, read from its source:
- * also the keys only rare processes get (core_dumped, ns_pid,
- * args_unreadable).  A new key without a row in docs/trace.md fails here.
+ * Every json_put*(args, "key", ...) and put_*(b, args, "key", ...) (the
+ * pooled puts) in the writer, read from its source: also the keys only
+ * rare processes get (core_dumped, ns_pid, args_unreadable).  A new key
+ * without a row in docs/trace.md fails here.
  */
 Test(chrome_trace, every_arg_key_in_the_source_is_in_docs_trace)
 {
@@ -1958,15 +1959,20 @@ Test(chrome_trace, every_arg_key_in_the_source_is_in_docs_trace)
 	char key[64];
 	size_t keys = 0, len;
 
-	while ((at = strstr(at, "(args, \"")) != NULL) {
-		const char *name = at + strlen("(args, \"");
+	while ((at = strstr(at, "args, \"")) != NULL) {
+		const char *name = at + strlen("args, \"");
 		const char *call = at;
 
 		at = name;
-		/* Only the json_put* helpers: json_put, json_put_int, ... */
+		if (call - src >= 4 && !strncmp(call - 4, "(b, ", 4))
+			call -= 3;
+		if (call == src || call[-1] != '(')
+			continue;
+		call--;
+		/* Only the put helpers: json_put, json_put_int, ..., put_int, put_ms, ... */
 		while (call > src && (call[-1] == '_' || (call[-1] >= 'a' && call[-1] <= 'z')))
 			call--;
-		if (strncmp(call, "json_put", strlen("json_put")))
+		if (strncmp(call, "json_put", strlen("json_put")) && strncmp(call, "put_", strlen("put_")))
 			continue;
 		len = strcspn(name, "\"");
 		cr_assert(lt(sz, len, sizeof(key)));
