@@ -13,7 +13,8 @@
  * its own.
  *
  * The trace is streamed: each event is built as a small json-c object,
- * serialised into a write buffer and freed as the next one comes, so
+ * serialised into a write buffer and taken apart as the next one comes
+ * (its containers and numbers go back to a pool, util/json_pool.h), so
  * memory follows the model (per-proc spans, names, the pid index), never
  * the number of events.  A build traced with --sched=full can have
  * millions of them.
