@@ -184,11 +184,13 @@ static int put_escaped(struct builder *b, const char *s, size_t len)
 
 	for (i = 0; !err && i < len; i++) {
 		unsigned char c = s[i];
-		const char *rep = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\n' ? "\\n"
-				: c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\f' ? "\\f" : NULL;
+		const char *rep;
 
-		if (!rep && c >= ' ')
+		/* Nearly every byte is printed as is: tell those apart first. */
+		if (c >= ' ' && c != '"' && c != '\\')
 			continue;
+		rep = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\n' ? "\\n"
+		      : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\f' ? "\\f" : NULL;
 		if (!rep) {
 			snprintf(esc, sizeof(esc), "\\u00%c%c", hex[c >> 4], hex[c & 0xf]);
 			rep = esc;
