@@ -49,6 +49,12 @@ Test(json_write, ms_keeps_microseconds_and_drops_binary_noise)
 	v = json_new_ms(3000999999ull);
 	assert_text(v, "3000.999");
 	json_object_put(v);
+	v = json_new_ms(0);
+	assert_text(v, "0.000");
+	json_object_put(v);
+	v = json_new_ms(18446744073709551615ull);
+	assert_text(v, "18446744073709.551");
+	json_object_put(v);
 }
 
 Test(json_write, null_object_or_value_is_enomem_and_frees_the_value)

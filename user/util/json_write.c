@@ -93,8 +93,22 @@ struct json_object *json_done(struct json_object *obj, int err)
 
 double json_ms_text(char text[JSON_MS_TEXT_BYTES], __u64 ns)
 {
-	snprintf(text, JSON_MS_TEXT_BYTES, "%llu.%03llu", (unsigned long long)(ns / 1000000),
-		 (unsigned long long)(ns / 1000 % 1000));
+	/* "%llu.%03llu" of ms and its microseconds, without snprintf: the
+	 * trace prints several per process. */
+	char digits[20], *p = text;
+	__u64 ms = ns / 1000000, us = ns / 1000 % 1000;
+	size_t n = 0;
+
+	do
+		digits[n++] = '0' + ms % 10;
+	while (ms /= 10);
+	while (n)
+		*p++ = digits[--n];
+	*p++ = '.';
+	*p++ = '0' + us / 100;
+	*p++ = '0' + us / 10 % 10;
+	*p++ = '0' + us % 10;
+	*p = '\0';
 	return (double)(ns / 1000) / 1000.0;
 }
 
