@@ -1539,7 +1539,12 @@ char *proc_name__build_dir(const struct model *m)
 	return dir;
 }
 
-char *image_display_name(const struct model *m, const struct proc_instance *p, size_t k)
+/*
+ * image_display_name(); with detail_out, also the detail it was named by
+ * (NULL when none, or a probe's that the name leaves out), for the caller
+ * to free.
+ */
+static char *image_name_detail(const struct model *m, const struct proc_instance *p, size_t k, char **detail_out)
 {
 	const struct exec_image *img = &p->execs[k];
 	struct proc_dirs *made;
@@ -1578,10 +1583,18 @@ char *image_display_name(const struct model *m, const struct proc_instance *p, s
 		cap_name(name, NAME_MAX_BYTES);
 cleanup:
 	free(raw);
-	free(detail);
+	if (detail_out)
+		*detail_out = detail;
+	else
+		free(detail);
 	proc_dirs__free(made);
 	free(prog);
 	return name;
+}
+
+char *image_display_name(const struct model *m, const struct proc_instance *p, size_t k)
+{
+	return image_name_detail(m, p, k, NULL);
 }
 
 char *proc_display_name(const struct model *m, const struct proc_instance *p)
@@ -1716,17 +1729,22 @@ int proc_name__facts(const struct model *m, const struct proc_instance *p, struc
 	const struct proc_dirs *d = m->dirs;
 	struct name_dirs dirs;
 	char *detail = NULL;
-	int err;
+	/* With m's directories the name is made from the same dirs as below: its detail serves both. */
+	bool named_by_detail = img && d;
+	int err = 0;
 
 	*f = (struct proc_name_facts){ .alike = img && image_probe(img, tool) };
-	f->name = proc_image_name(m, p);
-	if (!f->name)
-		goto fail;
-	if (f->alike)
+	f->name = named_by_detail ? image_name_detail(m, p, p->nr_execs - 1, &detail) : proc_image_name(m, p);
+	if (!f->name || f->alike) {
+		free(detail);
+		if (!f->name)
+			goto fail;
 		return 0;
+	}
 	/* A fork makes nothing of its own: only what it wrote or where it ran tell two apart. */
 	dirs = image_dirs(d, m, p, img ? p->nr_execs - 1 : 0);
-	err = img ? image_detail(img, &dirs, 0, &detail) : 0;
+	if (img && !named_by_detail)
+		err = image_detail(img, &dirs, 0, &detail);
 	f->bare = img && !err && !detail && tool == TOOL_OTHER;
 	free(detail);
 	if (err || (img && proc_made(d, m, p, f)))
