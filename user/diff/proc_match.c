@@ -83,18 +83,37 @@ static bool is_temp_file(const char *s, size_t n, const char *cwd)
 	return !cwd || strncmp(cwd, s, len) || (cwd[len] != '/' && cwd[len]);
 }
 
+/* v in decimal at s (room for 11 bytes), NUL-terminated: its length.  Every argument of every process needs two. */
+static size_t decimal(char *s, __u32 v)
+{
+	char digits[10];
+	size_t n = 0, len;
+
+	do
+		digits[n++] = '0' + v % 10;
+	while (v /= 10);
+	for (len = 0; n; len++)
+		s[len] = digits[--n];
+	s[len] = '\0';
+	return len;
+}
+
 char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u32 ppid)
 {
-	size_t cwd_len = cwd ? strlen(cwd) : 0;
+	size_t cwd_len = cwd ? strlen(cwd) : 0, pid_len, ppid_len;
 	struct text t = {};
 	const char *s = arg;
 	char pid_s[16], ppid_s[16];
 
-	snprintf(pid_s, sizeof(pid_s), "%u", pid);
-	snprintf(ppid_s, sizeof(ppid_s), "%u", ppid);
+	pid_len = decimal(pid_s, pid);
+	ppid_len = decimal(ppid_s, ppid);
 	/* "/" as the build directory would rewrite every path: left alone. */
 	if (cwd_len == 1)
 		cwd_len = 0;
+	/* Room for the argument as is, most often all it needs: one allocation. */
+	t.cap = strlen(arg) + 16;
+	t.buf = malloc(t.cap);
+	t.failed = !t.buf;
 	text_put(&t, "", 0);
 	while (*s) {
 		bool token_start = s == arg || s[-1] == ' ' || s[-1] == '=' || s[-1] == ',' || s[-1] == ':';
@@ -119,8 +138,8 @@ char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u
 			n = 1;
 			while (is_digit(s[n]))
 				n++;
-			if ((pid && n == strlen(pid_s) && !strncmp(s, pid_s, n)) ||
-			    (ppid && n == strlen(ppid_s) && !strncmp(s, ppid_s, n)))
+			if ((pid && n == pid_len && !strncmp(s, pid_s, n)) ||
+			    (ppid && n == ppid_len && !strncmp(s, ppid_s, n)))
 				text_put(&t, "<pid>", 5);
 			else
 				text_put(&t, s, n);
