@@ -168,7 +168,8 @@ static bool word_end(char c)
 
 /*
  * Whether a word (of len bytes, at w) names a file: a '/' or '.' in it and
- * a letter (not a number: sleep 0.5), not an option.
+ * a letter (not a number: sleep 0.5), not an option, not a device every
+ * command may name (2>/dev/null).
  */
 static bool file_word(const char *w, size_t len)
 {
@@ -177,7 +178,8 @@ static bool file_word(const char *w, size_t len)
 
 	for (i = 0; i < len; i++)
 		letter |= (w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z');
-	return letter && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len));
+	return letter && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len)) &&
+	       !(len > 5 && !memcmp(w, "/dev/", 5));
 }
 
 /* A file word of a child's argv, and the child's position among make's children. */
@@ -255,83 +257,139 @@ static int by_text_only(const void *a, const void *b)
 	return by_text(a, b);
 }
 
-/*
- * Whether child p, of words y[0, ny), is the line after child p - 1, of
- * words x[0, nx) (each by text): it names no file that no child before it
- * named (a recipe's first line names its new target), and the two name a
- * file in common, not as the tool a line runs.  all: every child's
- * words, by text then position.
- */
-static bool next_line(const struct word *x, size_t nx, const struct word *y, size_t ny, const struct word *all,
-		      size_t nr, size_t p)
-{
-	size_t i = 0, j;
-	bool shared = false;
+/* Where a file word's stem lies: its directory, and its name after any leading dots up to the next dot. */
+struct stem {
+	size_t dir_len, core_at, core_len;
+};
 
-	for (j = 0; j < ny; j++)
-		if (all[text_at(all, nr, &y[j])].pos == p)
-			return false;
-	for (j = 0; i < nx && j < ny && !shared;) {
+static struct stem stem_of(const struct word *w)
+{
+	struct stem s = { w->len, 0, 0 };
+	size_t end;
+
+	while (s.dir_len > 0 && w->at[s.dir_len - 1] != '/')
+		s.dir_len--;
+	for (s.core_at = s.dir_len; s.core_at < w->len && w->at[s.core_at] == '.'; s.core_at++)
+		;
+	for (end = s.core_at; end < w->len && w->at[end] != '.'; end++)
+		;
+	s.core_len = end - s.core_at;
+	return s;
+}
+
+/* Whether a and b name the same stem: mm/.a.o.cmd, mm/a.o and mm/a.c do; x.Tpo and x.Po do. */
+static bool same_stem(const struct word *a, const struct word *b)
+{
+	struct stem x = stem_of(a), y = stem_of(b);
+
+	return x.dir_len == y.dir_len && x.core_len == y.core_len && !memcmp(a->at, b->at, x.dir_len) &&
+	       !memcmp(a->at + x.core_at, b->at + y.core_at, x.core_len);
+}
+
+/* Whether x and y (each by text) name a file in common, not as the tool a line runs; of new's stem when new. */
+static bool name_in_common(const struct word *x, size_t nx, const struct word *y, size_t ny, const struct word *new)
+{
+	size_t i = 0, j = 0;
+
+	while (i < nx && j < ny) {
 		int c = by_text(&x[i], &y[j]);
 
-		shared = !c && !x[i].command && !y[j].command;
+		if (!c && !x[i].command && !y[j].command && (!new || same_stem(&y[j], new)))
+			return true;
 		if (c <= 0)
 			i++;
 		else
 			j++;
 	}
-	return shared;
+	return false;
 }
 
 /*
- * The child before children[k] (from <= it < k) that ended last by
- * children[k]'s start: the end make acted on when it forked it.  Under -jN
- * another recipe's line may have been forked in between; the line before
- * is the one whose slot was freed.  None ended: k - 1 (the rule fails it).
+ * Whether child p, of words y[0, ny), is the line after a child of words
+ * x[0, nx) (each by text): the two name a file in common, not as the tool
+ * a line runs ($@, or a file named for it), and each file p names that no
+ * child before it named has the stem of one they share: a recipe's later
+ * line may name a file made from $@ or $* (the `mv -f x.Tpo x.Po` of
+ * automake, kbuild's .x.o.cmd), its first line names a target of its own.
+ * all: every child's words, by text then position.
  */
-static size_t acted_on(const struct job_slots *s, size_t from, size_t k)
+static bool next_line(const struct word *x, size_t nx, const struct word *y, size_t ny, const struct word *all,
+		      size_t nr, size_t p)
 {
-	const struct model *m = s->m;
-	__u64 at = m->procs[s->children[k]].start_ns, best_end = 0;
-	size_t q, best = k - 1;
+	size_t j;
 
-	for (q = k; q-- > from;) {
-		__u64 end = m->procs[s->children[q]].end_ns;
+	if (!name_in_common(x, nx, y, ny, NULL))
+		return false;
+	for (j = 0; j < ny; j++)
+		if (!y[j].command && all[text_at(all, nr, &y[j])].pos == p && !name_in_common(x, nx, y, ny, &y[j]))
+			return false;
+	return true;
+}
 
-		if (end <= at && end > best_end) {
-			best_end = end;
-			best = q;
-		}
+/* One make's children, by position among them. */
+struct siblings {
+	const struct model *m;
+	const size_t *procs; /* model->procs index of each position */
+};
+
+static __u64 end_at(const struct siblings *sib, size_t pos)
+{
+	return sib->m->procs[sib->procs[pos]].end_ns;
+}
+
+static int by_end(const void *a, const void *b, void *siblings)
+{
+	__u64 x = end_at(siblings, *(const size_t *)a), y = end_at(siblings, *(const size_t *)b);
+
+	return x < y ? -1 : x > y;
+}
+
+/* How many of the positions ended[0, n) (by end) had ended by ts. */
+static size_t ended_by(const struct siblings *sib, const size_t *ended, size_t n, __u64 ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (end_at(sib, ended[mid]) <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return best;
+	return lo;
 }
 
 /*
  * Which children of a make are later lines of a recipe.  make runs each
- * line in its own shell, the next when the one before ended, in the same
- * slot; the records do not show where one recipe ends and the next
- * target's begins in that slot.  The rule: c2 is the line after c1 when
- * c1 is the child that ended last before make forked c2 (acted_on(),
- * even with another recipe's line forked in between; no other ended at
- * the same time), c2 names no file new to make's
- * children, and the two name a file in common (next_line()): a recipe's
- * lines name its target ($@), and its first line names it first.  The
- * tools the lines run (a shell's command words) are not files they name.
+ * line in its own shell, the next when it reaps the one before, in the
+ * same slot; the records do not show where one recipe ends and the next
+ * target's begins in that slot.  make reaps every child that has ended,
+ * forking each one's next line at once, before it starts a new recipe: so
+ * c2 is the line after c1 when c1 ended before make forked c2 and after
+ * make last forked a first line, no later line follows c1 yet, and c1 is
+ * the latest such child whose words next_line() accepts (a recipe's lines
+ * name its target, $@; its first line names it first).  The tools the
+ * lines run (a shell's command words) are not files they name.
  */
 static int recipe_lines(struct job_slots *s)
 {
 	const struct model *m = s->m;
 	struct word *all = NULL, *own = NULL;
-	size_t i, k, cap_all = 0, cap_own = 0, cap_off = 0, *off = NULL;
+	size_t i, k, cap_all = 0, cap_own = 0, cap_off = 0, cap_ended = 0, cap_next = 0, *off = NULL, *ended = NULL;
+	bool *has_next = NULL;
 	int err = 0;
 
 	for (i = 0; i < m->nr_procs && !err; i++) {
-		size_t from = s->child_off[i], to = s->child_off[i + 1], nr = 0;
+		size_t from = s->child_off[i], to = s->child_off[i + 1], nr = 0, first;
+		struct siblings sib = { m, s->children + from };
 
 		if (!s->is_make[i] || to - from < 2)
 			continue;
 		/* Each child's words, by text, at off[pos]; all of them again by text then position. */
-		if (array_grow((void **)&off, &cap_off, to - from + 1, sizeof(*off))) {
+		if (array_grow((void **)&off, &cap_off, to - from + 1, sizeof(*off)) ||
+		    array_grow((void **)&ended, &cap_ended, to - from, sizeof(*ended)) ||
+		    array_grow((void **)&has_next, &cap_next, to - from, sizeof(*has_next))) {
 			err = -ENOMEM;
 			break;
 		}
@@ -349,21 +407,34 @@ static int recipe_lines(struct job_slots *s)
 		for (k = 0; k < nr; k++)
 			all[k] = own[k];
 		qsort(all, nr, sizeof(*all), by_text_pos);
-		for (k = from + 1; k < to; k++) {
-			const struct proc_instance *c2 = &m->procs[s->children[k]];
-			size_t p = k - from, q = acted_on(s, from, k);
-			const struct proc_instance *c1 = &m->procs[s->children[q]];
+		/* The children's positions by end. */
+		for (k = 0; k < to - from; k++) {
+			ended[k] = k;
+			has_next[k] = false;
+		}
+		qsort_r(ended, to - from, sizeof(*ended), by_end, &sib);
+		for (k = from + 1, first = from; k < to; k++) {
+			size_t p = k - from, e = ended_by(&sib, ended, to - from, m->procs[s->children[k]].start_ns);
 
-			if (c1->end_ns <= c2->start_ns &&
-			    count_by(s->ends, from, to, c2->start_ns) == count_by(s->ends, from, to, c1->end_ns) &&
-			    next_line(own + off[q - from], off[q - from + 1] - off[q - from], own + off[p],
-				      off[p + 1] - off[p], all, nr, p))
-				s->line_before[s->children[k]] = (long)s->children[q];
+			while (e-- > 0 && end_at(&sib, ended[e]) > m->procs[s->children[first]].start_ns) {
+				size_t q = ended[e];
+
+				if (q >= p || has_next[q] ||
+				    !next_line(own + off[q], off[q + 1] - off[q], own + off[p], off[p + 1] - off[p], all, nr, p))
+					continue;
+				s->line_before[s->children[k]] = (long)s->children[from + q];
+				has_next[q] = true;
+				break;
+			}
+			if (s->line_before[s->children[k]] < 0)
+				first = k;
 		}
 	}
 	free(all);
 	free(own);
 	free(off);
+	free(ended);
+	free(has_next);
 	return err;
 }
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Which children of make are later lines of a recipe (graph/job_slots.h),
+ * from synthetic process trees (no root): automake's `mv -f x.Tpo x.Po`
+ * and kbuild's check script are lines of their object's recipe; under -j2
+ * a line follows its own recipe's line, not the child that ended last;
+ * make's $(shell)s that all name /dev/null, and two recipes that each
+ * begin with `mkdir -p .deps`, are not.
+ */
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/job_slots.h"
+#include "lib/synth.h"
+
+#define US 1000ull
+#define MS 1000000ull
+#define MAKE 100
+
+struct fixture {
+	struct model *m;
+	struct job_slots s;
+};
+
+static void begin(struct fixture *f)
+{
+	f->m = model__new(MAKE, 0);
+	cr_assert_not_null(f->m);
+	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+}
+
+/* A recipe line (or a $(shell)): make's shell running cmd during [start, end] (ns). */
+static void line(struct fixture *f, __u32 pid, const char *cmd, __u64 start, __u64 end)
+{
+	synth_fork(f->m, start, MAKE, pid, pid, false);
+	synth_exec(f->m, start + 1000, pid, MAKE, "/bin/sh", (const char *[]){ "/bin/sh", "-c", cmd, NULL });
+	synth_exit(f->m, end, pid, pid, true, 0);
+}
+
+static void compute(struct fixture *f, __u64 end_ns)
+{
+	synth_exit(f->m, end_ns, MAKE, MAKE, true, 0);
+	cr_assert(eq(int, model__finish(f->m, end_ns), 0));
+	cr_assert(eq(int, job_slots__init(&f->s, f->m), 0));
+}
+
+static void end(struct fixture *f)
+{
+	job_slots__free(&f->s);
+	model__free(f->m);
+}
+
+/* The pid of the line before pid's, 0: none (a first line). */
+static __u32 line_before(const struct fixture *f, __u32 pid)
+{
+	const struct proc_instance *p = synth_proc_of(f->m, pid);
+	long before;
+
+	cr_assert_not_null(p, "no process %u", pid);
+	before = f->s.line_before[p->id];
+	return before >= 0 ? f->m->procs[before].pid : 0;
+}
+
+/* make -j1, automake's compile rule: the `mv` names a new file, x.Po, of the stem of the x.Tpo both name. */
+Test(job_slots, automakes_mv_line_is_a_later_line_of_its_compile)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, 101, "gcc -MT lib/a.o -MD -MP -MF lib/.deps/a.Tpo -c -o lib/a.o lib/a.c", 2 * MS, 300 * MS);
+	line(&f, 102, "mv -f lib/.deps/a.Tpo lib/.deps/a.Po", 300 * MS + 100 * US, 301 * MS);
+	line(&f, 103, "gcc -MT lib/b.o -MD -MP -MF lib/.deps/b.Tpo -c -o lib/b.o lib/b.c", 301 * MS + 200 * US,
+	     600 * MS);
+	line(&f, 104, "mv -f lib/.deps/b.Tpo lib/.deps/b.Po", 600 * MS + 100 * US, 601 * MS);
+	compute(&f, 602 * MS);
+
+	cr_assert(eq(u32, line_before(&f, 102), 101));
+	cr_assert(eq(u32, line_before(&f, 103), 0), "b.o's compile names b.o first: a recipe of its own");
+	cr_assert(eq(u32, line_before(&f, 104), 103));
+	end(&f);
+}
+
+/* kbuild: a later line runs a script no line ran before; the tool a line runs is not a file it names. */
+Test(job_slots, a_tool_no_line_ran_before_does_not_start_a_recipe)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, 101, "set -e; trap 'rm -f mm/a.o' HUP; gcc -c -o mm/a.o mm/a.c", 2 * MS, 300 * MS);
+	line(&f, 102, "set -e; trap 'rm -f mm/a.o' HUP; /src/scripts/check-local-export mm/a.o", 300 * MS + 100 * US,
+	     301 * MS);
+	compute(&f, 302 * MS);
+
+	cr_assert(eq(u32, line_before(&f, 102), 101));
+	end(&f);
+}
+
+/*
+ * make -j2 on a busy machine: a.o's first line ends, then b.o's; make
+ * reaps b.o's first and forks its next line, then a.o's.  Each next line
+ * follows its own recipe's line, not the child that ended last.
+ */
+Test(job_slots, a_line_follows_its_own_recipe_when_another_ended_in_between)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, 101, "set -e; trap 'rm -f mm/a.o' HUP; gcc -c -o mm/a.o mm/a.c", 2 * MS, 100 * MS);
+	line(&f, 201, "set -e; trap 'rm -f mm/b.o' HUP; gcc -c -o mm/b.o mm/b.c", 3 * MS, 101 * MS);
+	line(&f, 202, "set -e; trap 'rm -f mm/b.o' HUP; ", 108 * MS, 109 * MS);
+	line(&f, 102, "set -e; trap 'rm -f mm/a.o' HUP; ", 110 * MS, 111 * MS);
+	compute(&f, 112 * MS);
+
+	cr_assert(eq(u32, line_before(&f, 202), 201));
+	cr_assert(eq(u32, line_before(&f, 102), 101), "b.o's line ended last, but names b.o");
+	end(&f);
+}
+
+/* make's $(shell)s while it reads the makefile: each names /dev/null, which every command may name. */
+Test(job_slots, a_device_every_command_names_does_not_join_two_commands)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, 101, "getconf LFS_CFLAGS 2>/dev/null", 2 * MS, 3 * MS);
+	line(&f, 102, "getconf LFS_LDFLAGS 2>/dev/null", 3 * MS + 100 * US, 4 * MS);
+	compute(&f, 5 * MS);
+
+	cr_assert(eq(u32, line_before(&f, 102), 0));
+	end(&f);
+}
+
+/*
+ * automake's am--depfiles: each .Po's recipe begins with `mkdir -p .deps`.
+ * make forks a recipe's next line as soon as it reaps the line before, so
+ * once it has forked a first line since a child ended, that child's recipe
+ * is over: the second `mkdir` begins a recipe of its own.
+ */
+Test(job_slots, a_child_ended_before_make_began_another_recipe_has_no_more_lines)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, 101, "mkdir -p .deps", 2 * MS, 3 * MS);
+	line(&f, 102, "echo '# dummy' >.deps/a.Po-t && mv -f .deps/a.Po-t .deps/a.Po", 3 * MS + 100 * US, 4 * MS);
+	line(&f, 103, "mkdir -p .deps", 4 * MS + 100 * US, 5 * MS);
+	compute(&f, 6 * MS);
+
+	cr_assert(eq(u32, line_before(&f, 103), 0));
+	end(&f);
+}
