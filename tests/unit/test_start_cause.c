@@ -682,3 +682,28 @@ Test(start_cause, a_file_every_recipe_names_does_not_join_two_recipes)
 	cr_assert(eq(int, cause(&f, 104)->wait, START_NONE), "b.o's second line");
 	end(&f);
 }
+
+/*
+ * A recipe line's shell runs `gcc …; rm -f x.d` (kbuild's fixdep step): it
+ * holds no job slots, so rm was ready when gcc ended, not when the shell
+ * began: it waited for nothing, not for a slot gcc held.
+ */
+Test(start_cause, a_shells_next_command_does_not_wait_for_a_slot)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, MAKE, 101, "gcc -c -o mm/a.o mm/a.c; rm -f mm/.a.o.d", 2 * MS, 300 * MS);
+	wake(&f, MAKE, 101, 2 * MS, 0, 0, "", 0, 0);
+	job(&f, 101, 111, "gcc", 3 * MS, 290 * MS);
+	wake(&f, 101, 111, 3 * MS, 0, 0, "", 0, 0);
+	job(&f, 101, 112, "rm", 290 * MS + 300000, 299 * MS);
+	wake(&f, 101, 112, 290 * MS + 300000, 290 * MS - 100000, 111, "gcc", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	compute(&f, 301 * MS);
+
+	cr_assert(eq(int, cause(&f, 112)->wait, START_NONE), "ready when gcc ended");
+	cr_assert(eq(u64, cause(&f, 112)->ready_ns, 290 * MS));
+	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 0));
+	end(&f);
+}

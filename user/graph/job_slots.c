@@ -438,6 +438,43 @@ static int recipe_lines(struct job_slots *s)
 	return err;
 }
 
+/*
+ * Each process's order_before: a recipe's line before, or for a child of
+ * a parent that runs no jobs (a shell, a script: one command after
+ * another in its own order, no slots) the child that ended last by its
+ * fork.  One sweep per parent over its children by start and by end.
+ */
+static int program_order(struct job_slots *s)
+{
+	const struct model *m = s->m;
+	size_t i, k, cap = 0, *ended = NULL;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		size_t from = s->child_off[i], to = s->child_off[i + 1], e = 0;
+		struct siblings sib = { m, s->children + from };
+		long last = -1;
+
+		for (k = from; k < to; k++)
+			s->order_before[s->children[k]] = s->line_before[s->children[k]];
+		if (runner_kind(&m->procs[i]) != TOOL_OTHER || to - from < 2)
+			continue;
+		if (array_grow((void **)&ended, &cap, to - from, sizeof(*ended))) {
+			free(ended);
+			return -ENOMEM;
+		}
+		for (k = 0; k < to - from; k++)
+			ended[k] = k;
+		qsort_r(ended, to - from, sizeof(*ended), by_end, &sib);
+		for (k = from; k < to; k++) {
+			for (; e < to - from && end_at(&sib, ended[e]) <= m->procs[s->children[k]].start_ns; e++)
+				last = (long)s->children[from + ended[e]];
+			s->order_before[s->children[k]] = last;
+		}
+	}
+	free(ended);
+	return 0;
+}
+
 /* Each pool's peak: slots held are highest at some child's start. */
 static void pool_peaks(struct job_slots *s)
 {
@@ -470,7 +507,9 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 	s->limit = calloc(n ? n : 1, sizeof(*s->limit));
 	s->peak = calloc(n ? n : 1, sizeof(*s->peak));
 	s->line_before = malloc((n ? n : 1) * sizeof(*s->line_before));
-	if (!s->pool || !s->runner || !s->via || !s->is_make || !s->limit || !s->peak || !s->line_before)
+	s->order_before = malloc((n ? n : 1) * sizeof(*s->order_before));
+	if (!s->pool || !s->runner || !s->via || !s->is_make || !s->limit || !s->peak || !s->line_before ||
+	    !s->order_before)
 		goto nomem;
 	/* A parent sorts before its children (model order is start order):
 	 * one pass down the tree; a parent out of that order is not followed. */
@@ -496,7 +535,7 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 	if (index_children(s) || index_subs(s))
 		goto nomem;
 	pool_peaks(s);
-	if (recipe_lines(s))
+	if (recipe_lines(s) || program_order(s))
 		goto nomem;
 	return 0;
 nomem:
@@ -521,5 +560,6 @@ void job_slots__free(struct job_slots *s)
 	free(s->limit);
 	free(s->peak);
 	free(s->line_before);
+	free(s->order_before);
 	memset(s, 0, sizeof(*s));
 }

@@ -229,9 +229,10 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		}
 		parent_at = parent_ready(&m->procs[p->parent], p->start_ns);
 		/* A later line of a recipe was ready when the line before it ended:
-		 * the recipe's wait is its first line's, not counted again for each. */
-		if (l.slots.line_before[i] >= 0 && m->procs[l.slots.line_before[i]].end_ns > parent_at)
-			parent_at = m->procs[l.slots.line_before[i]].end_ns;
+		 * the recipe's wait is its first line's, not counted again for each.
+		 * So is a shell's next command: a shell holds no job slots. */
+		if (l.slots.order_before[i] >= 0 && m->procs[l.slots.order_before[i]].end_ns > parent_at)
+			parent_at = m->procs[l.slots.order_before[i]].end_ns;
 		if (parent_at > c->ready_ns) {
 			c->ready_ns = parent_at;
 			c->input = -1;
