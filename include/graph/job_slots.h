@@ -9,10 +9,9 @@
  * where a child that runs sub-makes of the pool holds what they hold, and
  * at least its own slot (a sub-make that is parsing, or between jobs,
  * keeps the slot its parent ran it in).  A job is a recipe, not each
- * shell of it: make runs a recipe's lines one after another in one slot,
- * and line_before links each later line to the one before.  A shell or
- * a script has no slots: it runs its commands in its own order, each
- * after the one before (order_before).  Pure.
+ * shell of it: line_before links each later line to the one before, and
+ * a shell or a script, which holds no slots, runs each command after the
+ * one before (order_before; graph/recipe_lines.h).  Pure.
  *
  *   struct job_slots s;
  *   job_slots__init(&s, model);
@@ -39,7 +38,7 @@ struct job_slots {
 	__u64 *starts, *ends;
 	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */
 	size_t *sub_off, *subs;
-	long *line_before; /* per process: the line before it in its make recipe (see recipe_lines()), -1: none */
+	long *line_before; /* per process: the line before it in its make recipe (graph/recipe_lines.h), -1: none */
 	/* per process: what it followed in its parent's own order: its line before, or, its parent running no
 	 * jobs (a shell, a script), the child that ended last by its fork; -1: none */
 	long *order_before;
