@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Which children of make are later lines of a recipe (graph/job_slots.h),
+ * Which children of make are later lines of a recipe (graph/recipe_lines.h),
  * from synthetic process trees (no root): automake's `mv -f x.Tpo x.Po`
- * and kbuild's check script are lines of their object's recipe; under -j2
- * a line follows its own recipe's line, not the child that ended last;
- * make's $(shell)s that all name /dev/null, and two recipes that each
- * begin with `mkdir -p .deps`, are not.
+ * and kbuild's check script are lines of their object's recipe, and so is
+ * gnulib's sed into x.h-t; under -j2 a line follows its own recipe's
+ * line, not the child that ended last; make's $(shell)s that all name
+ * /dev/null, and two recipes that each begin with `mkdir -p .deps`, are not.
  */
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -146,5 +146,28 @@ Test(job_slots, a_child_ended_before_make_began_another_recipe_has_no_more_lines
 	compute(&f, 6 * MS);
 
 	cr_assert(eq(u32, line_before(&f, 103), 0));
+	end(&f);
+}
+
+/*
+ * gnulib's generated header: `echo GEN lib/x.h; mkdir -p lib`, then sed
+ * writes lib/x.h-t from ./lib/x.in.h, then `mv lib/x.h-t lib/x.h`.  The
+ * sed line names only a temporary file named for the target: the same
+ * recipe.  The next header's first line names a target of its own.
+ */
+Test(job_slots, a_temporary_file_named_for_the_target_joins_its_recipe)
+{
+	struct fixture f;
+
+	begin(&f);
+	line(&f, 101, "echo \"  GEN     \" lib/x.h;mkdir -p 'lib'", 2 * MS, 3 * MS);
+	line(&f, 102, "sed -e 1h -e 's|@''GUARD''@|GL|g' ./lib/x.in.h > lib/x.h-t", 3 * MS + 100 * US, 9 * MS);
+	line(&f, 103, "mv lib/x.h-t lib/x.h", 9 * MS + 100 * US, 10 * MS);
+	line(&f, 104, "echo \"  GEN     \" lib/y.h;mkdir -p 'lib'", 10 * MS + 200 * US, 11 * MS);
+	compute(&f, 12 * MS);
+
+	cr_assert(eq(u32, line_before(&f, 102), 101));
+	cr_assert(eq(u32, line_before(&f, 103), 102));
+	cr_assert(eq(u32, line_before(&f, 104), 0), "lib/y.h's recipe");
 	end(&f);
 }

@@ -105,12 +105,12 @@ static int by_text_only(const void *a, const void *b)
 
 /* Where a file word's stem lies: its directory, and its name after any leading dots up to the next dot. */
 struct stem {
-	size_t dir_len, core_at, core_len;
+	size_t dir_at, dir_len, core_at, core_len;
 };
 
 static struct stem stem_of(const struct word *w)
 {
-	struct stem s = { w->len, 0, 0 };
+	struct stem s = { 0, w->len, 0, 0 };
 	size_t end;
 
 	while (s.dir_len > 0 && w->at[s.dir_len - 1] != '/')
@@ -120,6 +120,9 @@ static struct stem stem_of(const struct word *w)
 	for (end = s.core_at; end < w->len && w->at[end] != '.'; end++)
 		;
 	s.core_len = end - s.core_at;
+	/* ./lib/x.in.h and lib/x.h lie in one directory */
+	for (; s.dir_len - s.dir_at >= 2 && w->at[s.dir_at] == '.' && w->at[s.dir_at + 1] == '/'; s.dir_at += 2)
+		;
 	return s;
 }
 
@@ -128,25 +131,35 @@ static bool same_stem(const struct word *a, const struct word *b)
 {
 	struct stem x = stem_of(a), y = stem_of(b);
 
-	return x.dir_len == y.dir_len && x.core_len == y.core_len && !memcmp(a->at, b->at, x.dir_len) &&
+	return x.dir_len - x.dir_at == y.dir_len - y.dir_at && x.core_len == y.core_len &&
+	       !memcmp(a->at + x.dir_at, b->at + y.dir_at, x.dir_len - x.dir_at) &&
 	       !memcmp(a->at + x.core_at, b->at + y.core_at, x.core_len);
 }
 
-/* Whether x and y (each by text) name a file in common, not as the tool a line runs; of new's stem when new. */
+/* A temporary file named for a target: the target's name and a short suffix (x.h-t, x.ct, x.tmp). */
+#define TEMP_SUFFIX_MAX 4
+
+/* Whether a and b name one file, or one names a temporary file named for the other. */
+static bool one_file(const struct word *a, const struct word *b)
+{
+	const struct word *s = a->len <= b->len ? a : b, *l = a->len <= b->len ? b : a;
+
+	return l->len - s->len <= TEMP_SUFFIX_MAX && !memcmp(s->at, l->at, s->len) &&
+	       !memchr(l->at + s->len, '/', l->len - s->len);
+}
+
+/*
+ * Whether x and y name a file in common, not as the tool a line runs (or
+ * one a temporary file named for the other); of new's stem when new.
+ */
 static bool name_in_common(const struct word *x, size_t nx, const struct word *y, size_t ny, const struct word *new)
 {
-	size_t i = 0, j = 0;
+	size_t i, j;
 
-	while (i < nx && j < ny) {
-		int c = by_text(&x[i], &y[j]);
-
-		if (!c && !x[i].command && !y[j].command && (!new || same_stem(&y[j], new)))
-			return true;
-		if (c <= 0)
-			i++;
-		else
-			j++;
-	}
+	for (i = 0; i < nx; i++)
+		for (j = 0; j < ny && !x[i].command; j++)
+			if (!y[j].command && one_file(&x[i], &y[j]) && (!new || same_stem(&y[j], new)))
+				return true;
 	return false;
 }
 
