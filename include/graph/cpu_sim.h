@@ -32,6 +32,9 @@ struct cpu_machine {
 	size_t slots;	/* -j; SIM_UNLIMITED */
 	size_t cpus;	/* 0: unlimited (each job as fast as it ran alone) */
 	double outside; /* outside threads, always runnable, sharing the CPUs (0: a quiet machine) */
+	/* The runners' own gaps and the steps outside any job (graph/run_order.h)
+	 * without their run-queue share: a quiet machine's; false: as measured. */
+	bool quiet;
 	/* The replay of wall times (schedule_sim__run()): each job takes its
 	 * measured wall time, or dur[job] when dur is set, and needs no CPU. */
 	bool replay;

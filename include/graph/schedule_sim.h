@@ -13,12 +13,14 @@
  *   job_graph__free(&jg);
  *
  * The model: a job takes its measured wall time wherever it runs; it starts
- * when a slot is free, its runner had started, and every job whose output it
- * read had ended; ready jobs start in the order the build started them.  It
- * ignores disk, memory, and CPU contention beyond the slots (a job is as fast
- * beside 63 others as it was beside N-1).  The what-if with CPUs
- * (graph/cpu_sim.h) is the same list scheduler; this replay is its case of
- * fixed job times.
+ * when a slot is free, every job whose output it read had ended, and its
+ * runner's own order let it (graph/run_order.h: the job or phase before it
+ * of a shell that ran them one after another, its runner's parse time) in
+ * the simulation, not on the measured clock; ready jobs start in the order
+ * the build started them.  It ignores disk, memory, and CPU contention
+ * beyond the slots (a job is as fast beside 63 others as it was beside
+ * N-1).  The what-if with CPUs (graph/cpu_sim.h) is the same list
+ * scheduler; this replay is its case of fixed job times.
  */
 #ifndef BUILDBPF_SCHEDULE_SIM_H
 #define BUILDBPF_SCHEDULE_SIM_H
@@ -44,7 +46,7 @@ struct graph_edge;
 struct sim_job {
 	size_t proc;		/* its process, index in model->procs */
 	__u64 start_ns, end_ns; /* measured, absolute */
-	__u64 release_ns;	/* from the build's start: its runner had started its first job */
+	__u64 release_ns;	/* from the build's start, the earliest it may start: 0 (its runner's order says) */
 	/* The job before it of a runner that ran its jobs one at a time
 	 * (-j1, a sequential shell): what its start waited for; -1: none. */
 	long prev_in_turn;
@@ -56,6 +58,23 @@ struct sim_job {
 	size_t program;
 };
 
+/*
+ * A simulation node is a job (0 .. nr_jobs - 1) or a mark (nr_jobs + k): a
+ * process outside any job started or ended.  A mark takes no slot and no
+ * time; the links between nodes carry the time (graph/run_order.h).
+ */
+struct sim_mark {
+	size_t proc;	    /* index in model->procs */
+	bool end;	    /* its end; else its start */
+	__u64 release_ns;   /* no link into it (the command): its measured time from the build's start */
+};
+
+/* to is released lag_ns after from ended (quiet_lag_ns on a quiet machine: its run-queue share left out). */
+struct sim_link {
+	size_t from, to; /* nodes */
+	__u64 lag_ns, quiet_lag_ns;
+};
+
 struct job_graph {
 	struct sim_job *jobs;
 	size_t nr_jobs;
@@ -65,7 +84,11 @@ struct job_graph {
 	size_t nr_data_edges; /* job -> job, distinct */
 	__u64 origin_ns;     /* the build's start (model->start_ns) */
 	__u64 wall_ns;	     /* measured: model end - start */
-	__u64 tail_ns;	     /* measured: the build's end after its last job ended */
+	__u64 tail_ns;	     /* measured: the build's end after its last job or mark */
+	struct sim_mark *marks; /* node nr_jobs + k is marks[k] */
+	size_t nr_marks;
+	struct sim_link *links; /* the runners' order (graph/run_order.h) */
+	size_t nr_links;
 	size_t peak_jobs;    /* most jobs alive at once, measured */
 	size_t nr_runners;
 	bool cpu_known;	     /* the jobs' cpu_ns and runq_ns were recorded (--sched) */

@@ -65,6 +65,21 @@ static void known_jobs(struct sim_fixture *f, const __u64 at[5][2], __u64 end_ms
 	cr_assert(eq(int, job_graph__build(&f->jg, f->m, f->edges, f->nr_edges), 0));
 }
 
+/* The lag of the one link into job j (graph/run_order.h). */
+static __u64 lag_into(const struct sim_fixture *f, size_t j)
+{
+	size_t k, n = 0;
+	__u64 lag = 0;
+
+	for (k = 0; k < f->jg.nr_links; k++)
+		if (f->jg.links[k].to == j) {
+			lag = f->jg.links[k].lag_ns;
+			n++;
+		}
+	cr_assert(eq(sz, n, 1), "job %zu: one link in", j);
+	return lag;
+}
+
 static void sim_end(struct sim_fixture *f)
 {
 	job_graph__free(&f->jg);
@@ -99,11 +114,13 @@ Test(schedule_sim, jobs_of_a_known_build_and_their_data_edges)
 	cr_assert(eq(sz, f.jg.jobs[1].proc, sim_idx(&f, 103)));
 	cr_assert(eq(sz, f.jg.jobs[4].proc, sim_idx(&f, 105)));
 	for (i = 0; i < 5; i++) {
-		cr_assert(eq(u64, f.jg.jobs[i].release_ns, 10 * MS), "make started its first job at 10 ms");
+		cr_assert(eq(u64, f.jg.jobs[i].release_ns, 0), "released by make's order, not the clock");
+		cr_assert(eq(u64, lag_into(&f, i), 10 * MS), "make started its first job 10 ms after its own start");
 		cr_assert(eq(long, f.jg.jobs[i].prev_in_turn, -1), "make ran them in parallel");
 	}
+	cr_assert(eq(sz, f.jg.nr_marks, 2), "make's start and end");
 	cr_assert(eq(sz, f.jg.peak_jobs, 3));
-	cr_assert(eq(u64, f.jg.tail_ns, 7 * MS));
+	cr_assert(eq(u64, f.jg.tail_ns, 0), "make's 7 ms after its last job is its end mark's");
 	cr_assert(eq(u64, f.jg.wall_ns, 3520 * MS));
 	sim_end(&f);
 }
@@ -211,13 +228,15 @@ Test(schedule_sim, a_recursive_makes_jobs_are_the_sub_makes_children)
 	cr_assert(eq(sz, f.jg.nr_runners, 2));
 	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 101)], -1), "the shell that runs a make is no job");
 	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 104)], f.jg.proc_job[sim_idx(&f, 103)]));
-	cr_assert(eq(u64, f.jg.jobs[0].release_ns, 20 * MS), "the sub-make's first job");
-	cr_assert(eq(u64, f.jg.jobs[2].release_ns, 5 * MS), "the top make's first child");
+	cr_assert(eq(u64, lag_into(&f, 0), 14 * MS), "the sub-make's parse time: its first job 14 ms after its start");
+	cr_assert(eq(u64, lag_into(&f, 2), 5 * MS), "the top make's first child, 5 ms after its start");
 	cr_assert(eq(sz, f.jg.nr_data_edges, 1));
 	cr_assert(eq(sz, f.jg.peak_jobs, 2));
-	/* Unlimited: the 770 ms job from 20 ms ends at 790; cp waits only for the first (400),
-	 * not for the sub-make (make's order without a file is not seen); the tail 10. */
-	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 800 * MS));
+	/* Unlimited: the shell at 5 ms runs the sub-make 1 ms later, its jobs from 20 ms, the
+	 * 770 ms one ends at 790; the sub-make's 90 ms tail, the shell's 10, the top make's 10
+	 * after cp (400 to 449: it waits only for the first job, make's order without a file
+	 * is not seen). */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 900 * MS));
 	sim_end(&f);
 }
 
@@ -290,5 +309,87 @@ Test(schedule_sim, a_recipes_lines_are_one_job)
 	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 320 * MS));
 	/* -j1: 300 then b.o's 189, from 10 ms, the tail 10. */
 	cr_assert(eq(u64, wall_at(&f, 1), 509 * MS));
+	sim_end(&f);
+}
+
+/*
+ * A recursive make recorded at -j1, kbuild's shape: a shell enters a/ then
+ * b/ one after another; a/ has three 1 s jobs, b/ two.  With more slots
+ * a/ ends sooner, so b/ and its jobs start sooner: the runners' order,
+ * not the clock b/'s jobs first started at (3,040 ms), releases them.
+ */
+Test(schedule_sim, a_second_sub_makes_jobs_start_earlier_with_more_slots)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	sim_proc(&f, 100, 101, "sh", 5, 5060);	  /* for d in a b; do make -C $d; done */
+	sim_proc(&f, 101, 102, "make", 6, 3020);  /* a/: parses 4 ms, runs its jobs in turn */
+	sim_proc(&f, 102, 103, "cc", 10, 1010);
+	sim_proc(&f, 102, 104, "cc", 1011, 2011);
+	sim_proc(&f, 102, 105, "cc", 2012, 3012);
+	sim_proc(&f, 101, 106, "make", 3030, 5050); /* b/: 10 ms after a/ ended */
+	sim_proc(&f, 106, 107, "cc", 3040, 4040);
+	sim_proc(&f, 106, 108, "cc", 4041, 5041);
+	synth_exit(f.m, 5070 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 5070 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 5));
+	/* -j1: the measured wall less the three 1 ms gaps the sub-makes took between jobs. */
+	cr_assert(eq(u64, wall_at(&f, 1), 5067 * MS));
+	/* -j2: a/ from 10 to 2,010 (two, then one), its 8 ms tail; b/ 10 ms later, parses
+	 * 10 ms, both jobs 2,038 to 3,038; b/'s 9 ms, the shell's 10, make's 10. */
+	cr_assert(eq(u64, wall_at(&f, 2), 3067 * MS));
+	/* Unlimited: each sub-make's jobs at once, 1 s each, the same fixed 67 ms. */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 2067 * MS));
+	sim_end(&f);
+}
+
+/*
+ * ./configure && make && make check: the shell runs three phases one after
+ * another.  configure runs three 1 s probes in turn (a shell, not a runner:
+ * no -j shortens it); make four 1 s jobs, make check two, recorded at -j1.
+ * More -j shortens only the make phases, and each phase starts when the
+ * one before ended in the simulation.
+ */
+Test(schedule_sim, more_slots_shorten_only_the_make_phases)
+{
+	struct sim_fixture f;
+	__u64 j1, j2, j4, unlimited;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/bin/sh", (const char *[]){ "sh", "-c", "./configure && make && make check", NULL });
+	sim_proc(&f, 100, 101, "bash", 1, 3110); /* configure */
+	sim_proc(&f, 101, 102, "cc", 101, 1101);
+	sim_proc(&f, 101, 103, "cc", 1102, 2102);
+	sim_proc(&f, 101, 104, "cc", 2103, 3103);
+	sim_proc(&f, 100, 105, "make", 3120, 7140);
+	sim_proc(&f, 105, 106, "cc", 3130, 4130);
+	sim_proc(&f, 105, 107, "cc", 4131, 5131);
+	sim_proc(&f, 105, 108, "cc", 5132, 6132);
+	sim_proc(&f, 105, 109, "cc", 6133, 7133);
+	sim_proc(&f, 100, 110, "make", 7150, 9170); /* make check */
+	sim_proc(&f, 110, 111, "cc", 7160, 8160);
+	sim_proc(&f, 110, 112, "cc", 8161, 9161);
+	synth_exit(f.m, 9180 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 9180 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 6), "configure's probes are no jobs: no runner started them");
+	j1 = wall_at(&f, 1);
+	j2 = wall_at(&f, 2);
+	j4 = wall_at(&f, 4);
+	unlimited = wall_at(&f, SIM_UNLIMITED);
+	/* -j1: the measured wall less the four 1 ms gaps between the makes' jobs. */
+	cr_assert(eq(u64, j1, 9176 * MS));
+	/* -j2: make 2 s, make check 1 s; configure's 3,110 ms as measured. */
+	cr_assert(eq(u64, j2, 6176 * MS));
+	/* -j4: each make's jobs at once; no more slots help. */
+	cr_assert(eq(u64, j4, 5176 * MS));
+	cr_assert(eq(u64, unlimited, j4));
+	/* What -j saved is the make phases' time only: 4 + 2 jobs of 1 s down to 1 + 1. */
+	cr_assert(eq(u64, j1 - unlimited, 4000 * MS));
 	sim_end(&f);
 }

@@ -33,7 +33,7 @@ size_t audit_whatif__nr_steps(const struct audit *a)
 static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum whatif_row_kind kind, size_t jobs,
 		   size_t cpus)
 {
-	struct cpu_machine mc = { .slots = jobs, .cpus = cpus };
+	struct cpu_machine mc = { .slots = jobs, .cpus = cpus, .quiet = kind != WHATIF_AS_RUN };
 	struct whatif_row *r;
 	size_t i;
 

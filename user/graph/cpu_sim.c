@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include "graph/cpu_sim.h"
 #include "graph/job_contention.h"
 
@@ -73,7 +74,10 @@ struct sim_state {
 	const struct job_graph *jg;
 	const struct job_contention *c;
 	const struct cpu_machine *mc;
+	size_t nodes;	      /* jobs, then marks (graph/schedule_sim.h) */
 	size_t *succ_off, *succ, *left;
+	double *lag;	      /* per succ entry: from its node's end to the successor's release */
+	double *release;      /* per node: the latest its ended predecessors allow */
 	struct dheap pending; /* released at key (ns from the build's start) */
 	struct dheap ready;   /* startable: key 0, the job first started first */
 	struct dheap on_cpu;  /* in its CPU phase until the virtual clock reaches key */
@@ -148,40 +152,82 @@ static double thread_rate(const struct sim_state *st)
 	return share / (1 + slowdown * (busy > 1 ? busy - 1 : 0));
 }
 
-/* Job j ended at t: its readers may be released. */
-static void end_job(struct sim_state *st, size_t j, double t)
+/* Node i (a job or a mark) ended at t: its readers and the runner's order after it may be released. */
+static void end_node(struct sim_state *st, size_t i, double t)
 {
-	const struct job_graph *jg = st->jg;
 	size_t k;
 
-	st->running--;
-	for (k = st->succ_off[j]; k < st->succ_off[j + 1]; k++) {
+	if (i < st->jg->nr_jobs)
+		st->running--;
+	for (k = st->succ_off[i]; k < st->succ_off[i + 1]; k++) {
 		size_t s = st->succ[k];
 
+		if (t + st->lag[k] > st->release[s])
+			st->release[s] = t + st->lag[k];
 		if (!--st->left[s])
-			dpush(&st->pending, (double)jg->jobs[s].release_ns > t ? (double)jg->jobs[s].release_ns : t, s);
+			dpush(&st->pending, st->release[s], s);
 	}
 }
 
-static void successors(struct sim_state *st)
+static __u64 node_release(const struct job_graph *jg, size_t i)
+{
+	return i < jg->nr_jobs ? jg->jobs[i].release_ns : jg->marks[i - jg->nr_jobs].release_ns;
+}
+
+/* One successor entry, from -> to after lag; counting (fill NULL) or filling. */
+static void add_succ(struct sim_state *st, size_t *fill, size_t from, size_t to, double lag)
+{
+	if (!fill) {
+		st->succ_off[from + 1]++;
+		return;
+	}
+	st->succ[fill[from]] = to;
+	st->lag[fill[from]++] = lag;
+	st->left[to]++;
+}
+
+/* The data edges (no lag) and the runners' order (its measured gaps; quiet, their run-queue share out). */
+static void each_link(struct sim_state *st, size_t *fill)
 {
 	const struct job_graph *jg = st->jg;
-	size_t n = jg->nr_jobs, i, k;
+	size_t i, k;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < jg->nr_jobs; i++)
 		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
-			st->succ_off[jg->preds[k] + 1]++;
-	for (i = 0; i < n; i++) {
+			add_succ(st, fill, jg->preds[k], i, 0);
+	for (k = 0; k < jg->nr_links; k++)
+		add_succ(st, fill, jg->links[k].from, jg->links[k].to,
+			 (double)(st->mc->quiet ? jg->links[k].quiet_lag_ns : jg->links[k].lag_ns));
+}
+
+static void successors(struct sim_state *st, size_t *fill)
+{
+	size_t n = st->nodes, i;
+
+	each_link(st, NULL);
+	for (i = 0; i < n; i++)
 		st->succ_off[i + 1] += st->succ_off[i];
-		st->left[i] = st->succ_off[i];
-	}
-	for (i = 0; i < n; i++)
-		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
-			st->succ[st->left[jg->preds[k]]++] = i;
+	memcpy(fill, st->succ_off, n * sizeof(*fill));
+	each_link(st, fill);
 	for (i = 0; i < n; i++) {
-		st->left[i] = jg->pred_off[i + 1] - jg->pred_off[i];
+		st->release[i] = (double)node_release(st->jg, i);
 		if (!st->left[i])
-			dpush(&st->pending, (double)jg->jobs[i].release_ns, i);
+			dpush(&st->pending, st->release[i], i);
+	}
+}
+
+/* The released nodes due by t: a job to the ready queue, a mark passed at once (it takes no time). */
+static void release_due(struct sim_state *st, double t, double *makespan)
+{
+	while (st->pending.nr && dtop(&st->pending) <= t) {
+		size_t i = dpop(&st->pending);
+
+		if (i < st->jg->nr_jobs) {
+			dpush(&st->ready, 0, i);
+			continue;
+		}
+		end_node(st, i, t);
+		*makespan = t > *makespan ? t : *makespan;
 	}
 }
 
@@ -207,11 +253,10 @@ static double step(struct sim_state *st, double t, double *makespan)
 	if (!st->on_cpu.nr)
 		st->threads = 0; /* no drift left by the sums */
 	while (st->blocked.nr && dtop(&st->blocked) <= t + 0.5) {
-		end_job(st, dpop(&st->blocked), t);
+		end_node(st, dpop(&st->blocked), t);
 		*makespan = t;
 	}
-	while (st->pending.nr && dtop(&st->pending) <= t)
-		dpush(&st->ready, 0, dpop(&st->pending));
+	release_due(st, t, makespan);
 	return t;
 }
 
@@ -219,8 +264,7 @@ static void simulate(struct sim_state *st, __u64 *wall_ns)
 {
 	double t = 0, makespan = 0;
 
-	while (st->pending.nr && dtop(&st->pending) <= t)
-		dpush(&st->ready, 0, dpop(&st->pending));
+	release_due(st, t, &makespan);
 	for (;;) {
 		while (st->ready.nr && st->running < st->mc->slots)
 			start_job(st, dpop(&st->ready), t);
@@ -234,8 +278,8 @@ static void simulate(struct sim_state *st, __u64 *wall_ns)
 int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,
 		 __u64 *wall_ns)
 {
-	size_t n = jg->nr_jobs ? jg->nr_jobs : 1;
-	struct sim_state st = { .jg = jg, .c = c, .mc = mc };
+	size_t n = jg->nr_jobs + jg->nr_marks, nr_succ = jg->nr_data_edges + jg->nr_links + 1, *fill;
+	struct sim_state st = { .jg = jg, .c = c, .mc = mc, .nodes = n };
 	int err = -ENOMEM;
 
 	if (!jg->nr_jobs) {
@@ -243,21 +287,27 @@ int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, con
 		return 0;
 	}
 	st.succ_off = calloc(n + 1, sizeof(*st.succ_off));
-	st.succ = malloc((jg->nr_data_edges ? jg->nr_data_edges : 1) * sizeof(*st.succ));
-	st.left = malloc(n * sizeof(*st.left));
+	st.succ = malloc(nr_succ * sizeof(*st.succ));
+	st.lag = malloc(nr_succ * sizeof(*st.lag));
+	st.release = malloc(n * sizeof(*st.release));
+	fill = malloc(n * sizeof(*fill));
+	st.left = calloc(n, sizeof(*st.left));
 	st.width = malloc(n * sizeof(*st.width));
 	st.pending.items = malloc(n * sizeof(*st.pending.items));
 	st.ready.items = malloc(n * sizeof(*st.ready.items));
 	st.on_cpu.items = malloc(n * sizeof(*st.on_cpu.items));
 	st.blocked.items = malloc(n * sizeof(*st.blocked.items));
-	if (st.succ_off && st.succ && st.left && st.width && st.pending.items && st.ready.items && st.on_cpu.items &&
-	    st.blocked.items) {
-		successors(&st);
+	if (st.succ_off && st.succ && st.lag && st.release && fill && st.left && st.width && st.pending.items &&
+	    st.ready.items && st.on_cpu.items && st.blocked.items) {
+		successors(&st, fill);
 		simulate(&st, wall_ns);
 		err = 0;
 	}
 	free(st.succ_off);
 	free(st.succ);
+	free(st.lag);
+	free(st.release);
+	free(fill);
 	free(st.left);
 	free(st.width);
 	free(st.pending.items);

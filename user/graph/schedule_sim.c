@@ -5,6 +5,7 @@
 #include "graph/build_graph.h"
 #include "graph/cpu_sim.h"
 #include "graph/job_slots.h"
+#include "graph/run_order.h"
 #include "graph/schedule_sim.h"
 #include "model/tool_kind.h"
 
@@ -94,31 +95,27 @@ static int job_peak(struct job_graph *jg)
 	return 0;
 }
 
-/* Releases, the one-at-a-time order of each runner's jobs, and the tail. */
+/* The one-at-a-time order of each runner's jobs, and the tail. */
 static int job_timing(struct job_graph *jg, const struct model *m)
 {
 	size_t n = m->nr_procs ? m->nr_procs : 1, i;
-	long *first_child = malloc(n * sizeof(*first_child)), *last_job = malloc(n * sizeof(*last_job));
+	long *last_job = malloc(n * sizeof(*last_job));
 	bool *overlap = calloc(n, sizeof(*overlap));
 	__u64 last_end = 0;
 
-	if (!first_child || !last_job || !overlap) {
-		free(first_child);
-		free(last_job);
+	if (!last_job || !overlap) {
 		free(overlap);
 		return -ENOMEM;
 	}
 	for (i = 0; i < m->nr_procs; i++)
-		first_child[i] = last_job[i] = -1;
-	for (i = 0; i < m->nr_procs; i++) /* procs are in start order: the first seen is the first */
-		if (m->procs[i].parent >= 0 && first_child[m->procs[i].parent] < 0)
-			first_child[m->procs[i].parent] = (long)i;
+		last_job[i] = -1;
+	for (i = 0; i < m->nr_procs; i++)
+		if (jg->proc_job[i] < 0 && m->procs[i].end_ns > last_end)
+			last_end = m->procs[i].end_ns; /* a mark's */
 	for (i = 0; i < jg->nr_jobs; i++) {
 		struct sim_job *j = &jg->jobs[i];
 		long r = m->procs[j->proc].parent;
-		__u64 ready = m->procs[first_child[r]].start_ns;
 
-		j->release_ns = ready > jg->origin_ns ? ready - jg->origin_ns : 0;
 		/* last_job[r]: the one of r's earlier jobs that ended last. */
 		if (last_job[r] >= 0 && jg->jobs[last_job[r]].end_ns > j->start_ns)
 			overlap[r] = true;
@@ -137,7 +134,6 @@ static int job_timing(struct job_graph *jg, const struct model *m)
 		last_job[r] = (long)i;
 	}
 	jg->tail_ns = m->end_ns > last_end ? m->end_ns - last_end : 0;
-	free(first_child);
 	free(last_job);
 	free(overlap);
 	return job_peak(jg);
@@ -254,7 +250,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct g
 	}
 	if (m->root >= 0 && is_runner(&m->procs[m->root]))
 		jg->nr_runners++;
-	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
+	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges) ?: run_order__build(jg, m, &slots);
 out:
 	free(runs_runner);
 	job_slots__free(&slots);
@@ -271,6 +267,8 @@ void job_graph__free(struct job_graph *jg)
 	free(jg->proc_job);
 	free(jg->pred_off);
 	free(jg->preds);
+	free(jg->marks);
+	free(jg->links);
 	memset(jg, 0, sizeof(*jg));
 }
 

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runners' own order, as links the what-if (graph/cpu_sim.h) follows
+ * instead of the wall clock: every process outside any job (a make, a
+ * shell, configure, the command) is two marks, its start and its end, and
+ * each job or mark is released when what it really waited for is done in
+ * the simulation:
+ *
+ *   a shell ran its children one after another: each child starts its
+ *     measured gap (the shell's own work) after the one before it ended;
+ *   a runner (make, ninja) starts each child its parse time after it
+ *     started; slots and data edges order them from there, and a later
+ *     line of one recipe (graph/job_slots.h) after the line before it;
+ *   other parents start each child at its measured offset from their start;
+ *   a parent ends its measured tail after its last child ended; one with
+ *     no child lasts its measured wall (a probe of configure: a fixed cost).
+ *
+ * Pure: the model, the jobs and the slot structure in, links out.
+ */
+#ifndef BUILDBPF_GRAPH_RUN_ORDER_H
+#define BUILDBPF_GRAPH_RUN_ORDER_H
+
+#include "graph/job_slots.h"
+#include "graph/schedule_sim.h"
+
+/* Fills jg->marks and jg->links (jg's jobs built); 0, or -ENOMEM. */
+int run_order__build(struct job_graph *jg, const struct model *m, const struct job_slots *s);
+
+#endif /* BUILDBPF_GRAPH_RUN_ORDER_H */

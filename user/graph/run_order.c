@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include "graph/run_order.h"
+#include "model/tool_kind.h"
+
+struct order {
+	struct job_graph *jg;
+	const struct model *m;
+	const struct job_slots *s;
+	long *mark;	/* per process outside any job: its start mark's node (the end's is the next); -1 */
+	size_t cap;	/* of jg->links */
+};
+
+/* The node a child starts as, and ends as: its job, or its marks. */
+static size_t start_node(const struct order *o, size_t proc)
+{
+	long j = o->jg->proc_job[proc];
+
+	return j >= 0 ? (size_t)j : (size_t)o->mark[proc];
+}
+
+static size_t end_node(const struct order *o, size_t proc)
+{
+	long j = o->jg->proc_job[proc];
+
+	return j >= 0 ? (size_t)j : (size_t)o->mark[proc] + 1;
+}
+
+/* A unit of a parent's order: a child that is no later line of a job's recipe; its measured span. */
+static bool unit(const struct order *o, size_t proc, __u64 *start, __u64 *end)
+{
+	long j = o->jg->proc_job[proc];
+
+	if (j >= 0 && o->jg->jobs[j].proc != proc)
+		return false;
+	*start = j >= 0 ? o->jg->jobs[j].start_ns : o->m->procs[proc].start_ns;
+	*end = j >= 0 ? o->jg->jobs[j].end_ns : o->m->procs[proc].end_ns;
+	return true;
+}
+
+static __u64 since(__u64 to, __u64 from)
+{
+	return to > from ? to - from : 0;
+}
+
+/* Its share of the parent's run-queue wait taken out: the parent's order on a quiet machine. */
+static int link(struct order *o, size_t from, size_t to, __u64 lag, double quiet)
+{
+	struct sim_link *l;
+
+	if (o->jg->nr_links == o->cap) {
+		size_t cap = o->cap ? 2 * o->cap : 64;
+
+		l = realloc(o->jg->links, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		o->jg->links = l;
+		o->cap = cap;
+	}
+	o->jg->links[o->jg->nr_links++] = (struct sim_link){ from, to, lag, (__u64)((double)lag * quiet) };
+	return 0;
+}
+
+/* Whether the parent's units ran one at a time (each started after the one before ended). */
+static bool one_at_a_time(const struct order *o, size_t parent)
+{
+	__u64 start, end, last_end = 0;
+	size_t k;
+	bool first = true;
+
+	for (k = o->s->child_off[parent]; k < o->s->child_off[parent + 1]; k++) {
+		if (!unit(o, o->s->children[k], &start, &end))
+			continue;
+		if (!first && start < last_end)
+			return false;
+		last_end = end > last_end ? end : last_end;
+		first = false;
+	}
+	return true;
+}
+
+/*
+ * The links out of parent x's start and into its end.  A runner's children
+ * ran as its slots and their inputs allowed, so only its parse time is
+ * fixed; a shell that ran them one at a time waited for each.
+ */
+static int order_children(struct order *o, size_t x)
+{
+	const struct model *m = o->m;
+	const struct proc_instance *p = &m->procs[x];
+	size_t k, from = o->s->child_off[x], to = o->s->child_off[x + 1], s_x = (size_t)o->mark[x];
+	bool runner = tool_kind__is_runner(tool_kind__lookup(p->comm)), chained = !runner && one_at_a_time(o, x);
+	__u64 start, end, first = 0, last_end = 0, prev_end = 0, wall = since(p->end_ns, p->start_ns);
+	double quiet = wall ? 1 - (double)(p->sched.runq_ns < wall ? p->sched.runq_ns : wall) / (double)wall : 1;
+	long prev = -1;
+	bool any = false;
+	int err = 0;
+
+	for (k = from; k < to; k++)
+		if (unit(o, o->s->children[k], &start, &end)) {
+			first = any ? first : start;
+			last_end = end > last_end ? end : last_end;
+			any = true;
+		}
+	if (!any) /* no child: a fixed cost */
+		return link(o, s_x, s_x + 1, wall, quiet);
+	for (k = from; k < to && !err; k++) {
+		size_t c = o->s->children[k];
+		long before = o->s->line_before[c];
+
+		if (!unit(o, c, &start, &end))
+			continue;
+		if (chained && prev >= 0)
+			err = link(o, end_node(o, (size_t)prev), start_node(o, c), since(start, prev_end), quiet);
+		else if (chained || runner)
+			err = link(o, s_x, start_node(o, c), since(first, p->start_ns), quiet);
+		else
+			err = link(o, s_x, start_node(o, c), since(start, p->start_ns), quiet);
+		/* A recipe line that runs a sub-make waits for the line before it. */
+		if (!err && runner && before >= 0 && o->jg->proc_job[c] < 0)
+			err = link(o, end_node(o, (size_t)before), start_node(o, c),
+				   since(start, m->procs[before].end_ns), quiet);
+		if (!err)
+			err = link(o, end_node(o, c), s_x + 1, since(p->end_ns, last_end), quiet);
+		prev = (long)c;
+		prev_end = end;
+	}
+	return err;
+}
+
+int run_order__build(struct job_graph *jg, const struct model *m, const struct job_slots *s)
+{
+	struct order o = { .jg = jg, .m = m, .s = s };
+	size_t i;
+	int err = 0;
+
+	o.mark = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*o.mark));
+	jg->marks = malloc((m->nr_procs ? 2 * m->nr_procs : 1) * sizeof(*jg->marks));
+	if (!o.mark || !jg->marks) {
+		free(o.mark);
+		return -ENOMEM;
+	}
+	for (i = 0; i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+		__u64 at = since(p->start_ns, jg->origin_ns);
+
+		o.mark[i] = -1;
+		if (jg->proc_job[i] >= 0)
+			continue;
+		o.mark[i] = (long)(jg->nr_jobs + jg->nr_marks);
+		/* Released by its parent's order; one without a traced parent when it started. */
+		jg->marks[jg->nr_marks++] = (struct sim_mark){ i, false, p->parent < 0 ? at : 0 };
+		jg->marks[jg->nr_marks++] = (struct sim_mark){ i, true, 0 };
+	}
+	for (i = 0; i < m->nr_procs && !err; i++)
+		if (jg->proc_job[i] < 0)
+			err = order_children(&o, i);
+	free(o.mark);
+	return err;
+}
