@@ -9,8 +9,11 @@
  *   a shell ran its children one after another: each child starts its
  *     measured gap (the shell's own work) after the one before it ended;
  *   a runner (make, ninja) starts each child its parse time after it
- *     started; slots and data edges order them from there, and a later
- *     line of one recipe (graph/job_slots.h) after the line before it;
+ *     started; slots and data edges order them from there, a later line
+ *     of one recipe (graph/job_slots.h) after the line before it, and a
+ *     child after the last of its siblings that ended while the runner's
+ *     pool had a slot free (it was not ready yet: make's prerequisite
+ *     order, unless a data edge already says it);
  *   other parents start each child at its measured offset from their start;
  *   a parent ends its measured tail after its last child ended; one with
  *     no child lasts its measured wall (a probe of configure: a fixed cost).

@@ -81,6 +81,45 @@ static bool one_at_a_time(const struct order *o, size_t parent)
 }
 
 /*
+ * What a child of runner x that started at ts waited for: the unit of x
+ * that ended last by ts while x's pool of slots (graph/job_slots.h) had
+ * one free.  Then the child was not ready yet (make starts a ready job
+ * while a slot is free): it waited for that unit (make's prerequisite
+ * order), as start_cause.h tells "after job" from "job slot".  *lag_ns:
+ * the runner's reaction when that unit ended last, 0 when slots freed
+ * later (its wait since was for a slot).  -1: none.
+ */
+static long waited_for(const struct order *o, size_t x, __u64 ts, __u64 *lag_ns)
+{
+	size_t k, pool = o->s->pool[x], limit = job_slots__limit(o->s, pool);
+	__u64 start, end, free_end = 0, last_end = 0;
+	long best = -1;
+
+	for (k = o->s->child_off[x]; k < o->s->child_off[x + 1]; k++) {
+		if (!unit(o, o->s->children[k], &start, &end) || end > ts || !end)
+			continue;
+		last_end = end > last_end ? end : last_end;
+		if ((best < 0 || end > free_end) && job_slots__held(o->s, pool, end - 1) < limit) {
+			best = (long)o->s->children[k];
+			free_end = end;
+		}
+	}
+	*lag_ns = best >= 0 && free_end == last_end ? ts - free_end : 0;
+	return best;
+}
+
+/* Whether a data edge already orders node to after node from (both jobs): the files say it. */
+static bool data_edge(const struct job_graph *jg, size_t from, size_t to)
+{
+	size_t k;
+
+	for (k = to < jg->nr_jobs ? jg->pred_off[to] : 0; to < jg->nr_jobs && k < jg->pred_off[to + 1]; k++)
+		if (jg->preds[k] == from)
+			return true;
+	return false;
+}
+
+/*
  * The links out of parent x's start and into its end.  A runner's children
  * ran as its slots and their inputs allowed, so only its parse time is
  * fixed; a shell that ran them one at a time waited for each.
@@ -91,9 +130,9 @@ static int order_children(struct order *o, size_t x)
 	const struct proc_instance *p = &m->procs[x];
 	size_t k, from = o->s->child_off[x], to = o->s->child_off[x + 1], s_x = (size_t)o->mark[x];
 	bool runner = tool_kind__is_runner(tool_kind__lookup(p->comm)), chained = !runner && one_at_a_time(o, x);
-	__u64 start, end, first = 0, last_end = 0, prev_end = 0, wall = since(p->end_ns, p->start_ns);
+	__u64 start, end, first = 0, last_end = 0, prev_end = 0, after_lag = 0, wall = since(p->end_ns, p->start_ns);
 	double quiet = wall ? 1 - (double)(p->sched.runq_ns < wall ? p->sched.runq_ns : wall) / (double)wall : 1;
-	long prev = -1;
+	long prev = -1, after;
 	bool any = false;
 	int err = 0;
 
@@ -121,6 +160,9 @@ static int order_children(struct order *o, size_t x)
 		if (!err && runner && before >= 0 && o->jg->proc_job[c] < 0)
 			err = link(o, end_node(o, (size_t)before), start_node(o, c),
 				   since(start, m->procs[before].end_ns), quiet);
+		if (!err && runner && (after = waited_for(o, x, start, &after_lag)) >= 0 &&
+		    !data_edge(o->jg, end_node(o, (size_t)after), start_node(o, c)))
+			err = link(o, end_node(o, (size_t)after), start_node(o, c), after_lag, quiet);
 		if (!err)
 			err = link(o, end_node(o, c), s_x + 1, since(p->end_ns, last_end), quiet);
 		prev = (long)c;
