@@ -213,7 +213,7 @@ Test(audit_whatif, each_critical_step_says_the_wall_without_it)
 	text = report_text(&f, false);
 	cr_assert(strstr(text, "what if? predicted from the 5 jobs: -j4 on 2 CPUs 3.51 s (as run; measured 3.51 s); "
 			       "-j1 on") != NULL, "%s", text);
-	cr_assert(strstr(text, "unlimited CPUs 3.51 s (the longest data path)") != NULL, "%s", text);
+	cr_assert(strstr(text, "unlimited CPUs 3.51 s (the longest path of data and the runners' order)") != NULL, "%s", text);
 	cr_assert(strstr(text, "  if cc took no time (the longest critical step, 85 % of the wall): 2.51 s\n") != NULL,
 		  "%s", text);
 	cr_assert(strstr(text, "  (model: measured job times without --sched figures: a job's wait for a CPU is kept in") !=
@@ -252,7 +252,7 @@ Test(audit_whatif, the_summary_json_has_the_rows_and_each_steps_share)
 	row = json_object_array_get_idx(json_object_object_get(w, "rows"), 4);
 	cr_assert(json_object_is_type(json_object_object_get(row, "jobs"), json_type_null), "unlimited");
 	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(row, "assumes")),
-		     "unlimited jobs and CPUs: the longest data path, each job as fast as alone"));
+		     "unlimited jobs and CPUs: the longest path of data and the runners' order, each job as fast as alone"));
 	steps = json_object_object_get(json_object_object_get(o, "critical_chain"), "processes");
 	for (i = 0; i < json_object_array_length(steps); i++) {
 		struct json_object *s = json_object_array_get_idx(steps, i);
@@ -506,7 +506,7 @@ Test(audit_whatif, rows_share_the_cpus_among_the_running_jobs)
 	cr_assert(strstr(text, "-j8 on 2 CPUs 2.41 s (as run; measured 2.41 s); on a") != NULL, "%s", text);
 	cr_assert(strstr(text, "-j1 on 2 CPUs 4.81 s,") != NULL, "%s", text);
 	cr_assert(strstr(text, "-j4 on 4 CPUs 1.21 s") != NULL, "%s", text);
-	cr_assert(strstr(text, "unlimited CPUs 0.41 s (the longest data path)") != NULL, "%s", text);
+	cr_assert(strstr(text, "unlimited CPUs 0.41 s (the longest path of data and the runners' order)") != NULL, "%s", text);
 	cr_assert(strstr(text, "slow each other is not learned") != NULL, "%s", text);
 	cr_assert(strstr(text, "  -j4 on 2 CPUs 2.41 s: twice the CPUs as jobs on these CPUs, quiet\n") != NULL, "%s",
 		  text);

@@ -206,7 +206,7 @@ const char *audit_whatif__assumes(enum whatif_row_kind kind)
 	case WHATIF_UNLIMITED:
 		break;
 	}
-	return "unlimited jobs and CPUs: the longest data path, each job as fast as alone";
+	return "unlimited jobs and CPUs: the longest path of data and the runners' order, each job as fast as alone";
 }
 
 const char *audit_whatif__kind_name(enum whatif_row_kind kind)

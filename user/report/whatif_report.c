@@ -62,8 +62,16 @@ static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r)
 		report_put_sec(f, a->wall_ns);
 		fputc(')', f);
 	} else if (r->kind == WHATIF_UNLIMITED) {
-		fputs(" (the longest data path)", f);
+		fputs(" (the longest path of data and the runners' order)", f);
 	}
+}
+
+/* When a job may start (graph/run_order.h), the same in every row. */
+static void put_order(FILE *f)
+{
+	fputs("a job starts when its inputs and its runner's order allow in the simulation (a shell's steps and "
+	      "configure's one after another, make's prerequisites), not when it did; steps outside any job and a "
+	      "runner's own gaps take their measured time, on a quiet machine less their wait for a CPU", f);
 }
 
 /* What the model took from the recording, and where it knows it is weaker. */
@@ -75,7 +83,9 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 
 	if (!w->cpu_model) {
 		fputs("  (model: measured job times without --sched figures: a job's wait for a CPU is kept in every "
-		      "row; ignores disk, memory and CPU contention beyond the job slots)", f);
+		      "row; ", f);
+		put_order(f);
+		fputs("; ignores disk, memory and CPU contention beyond the job slots)", f);
 		report_line__end(&l);
 		return;
 	}
@@ -93,6 +103,8 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 	else
 		fputs("how much jobs slow each other is not learned (they ran at one concurrency): assumed not at all, so "
 		      "rows with more jobs at once may be too fast", f);
+	fputs("; ", f);
+	put_order(f);
 	fputs("; ignores disk and memory)", f);
 	report_line__end(&l);
 }
