@@ -12,6 +12,7 @@
 #include "graph/cpu_sim.h"
 #include "graph/schedule_sim.h"
 #include "graph/slack.h"
+#include "lib/seeded_random.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -395,4 +396,85 @@ Test(schedule_sim, more_slots_shorten_only_the_make_phases)
 	/* What -j saved is the make phases' time only: 4 + 2 jobs of 1 s down to 1 + 1. */
 	cr_assert(eq(u64, j1 - unlimited, 4000 * MS));
 	sim_end(&f);
+}
+
+/* The longest chain of data edges over jobs i < n (a predecessor has a smaller index): its jobs' walls summed. */
+static __u64 longest_data_chain(const struct job_graph *jg)
+{
+	__u64 best = 0, *upto = calloc(jg->nr_jobs + 1, sizeof(*upto));
+	size_t i, k;
+
+	cr_assert(upto != NULL);
+	for (i = 0; i < jg->nr_jobs; i++) {
+		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
+			upto[i] = upto[jg->preds[k]] > upto[i] ? upto[jg->preds[k]] : upto[i];
+		upto[i] += jg->jobs[i].end_ns - jg->jobs[i].start_ns;
+		best = upto[i] > best ? upto[i] : best;
+	}
+	free(upto);
+	return best;
+}
+
+/*
+ * Seeded random builds: a shell running phases one after another, each a
+ * configure (probes in turn) or a make whose jobs ran at -j1, 1 ms apart,
+ * with random data edges.  Unlimited slots start every job as early as its
+ * inputs and its runners' order allow, so it is never above the build's own
+ * -j1 nor below the longest data path plus configure's probes; and -j1
+ * replays the measured wall less make's 1 ms between jobs.
+ */
+Test(schedule_sim, unlimited_lies_between_the_data_path_and_as_run)
+{
+	__u64 state = 26;
+	int build, shorter = 0;
+
+	for (build = 0; build < 40; build++) {
+		struct sim_fixture f;
+		__u64 t = 0, probes = 0, gaps = 0, as_run, unlimited;
+		__u32 pid = 101, phase, nr_phases = 1 + (__u32)(seeded_random(&state) % 3), pairs[12][2];
+		size_t nr_pairs = 0, k;
+
+		memset(&f, 0, sizeof(f));
+		f.m = model__new(100, 0);
+		synth_exec(f.m, 1, 100, 1, "/bin/sh", (const char *[]){ "sh", "-c", "./configure && make", NULL });
+		for (phase = 0; phase < nr_phases; phase++) {
+			bool configure = seeded_random(&state) % 2;
+			__u32 runner = pid++, first = pid, n = 2 + (__u32)(seeded_random(&state) % 5), i;
+			__u64 from = t + 10, at[6][2];
+
+			/* Each child 1 ms after the one before; the first 3 ms after the phase's start. */
+			for (t = from + 2, i = 0; i < n; i++) {
+				at[i][0] = ++t;
+				t += 10 + seeded_random(&state) % 490;
+				at[i][1] = t;
+				probes += configure ? at[i][1] - at[i][0] : 0;
+				gaps += !configure && i ? MS : 0;
+			}
+			sim_proc(&f, 100, runner, configure ? "bash" : "make", from, t + 3);
+			for (i = 0; i < n; i++)
+				sim_proc(&f, runner, pid++, "cc", at[i][0], at[i][1]);
+			for (i = 1; !configure && nr_pairs < 12 && i < n; i++)
+				if (seeded_random(&state) % 2) {
+					pairs[nr_pairs][0] = first + (__u32)(seeded_random(&state) % i);
+					pairs[nr_pairs++][1] = first + i;
+				}
+			t += 3;
+		}
+		t += 5;
+		synth_exit(f.m, t * MS, 100, 100, true, 0);
+		cr_assert(eq(int, model__finish(f.m, t * MS), 0));
+		for (k = 0; k < nr_pairs; k++) /* the writer ended before the reader started */
+			sim_edge(&f, pairs[k][0], pairs[k][1]);
+		cr_assert(eq(int, job_graph__build(&f.jg, f.m, f.edges, f.nr_edges), 0));
+		as_run = wall_at(&f, 1);
+		unlimited = wall_at(&f, SIM_UNLIMITED);
+		cr_assert(as_run + gaps == t * MS, "build %d: -j1 is the measured wall less make's gaps", build);
+		cr_assert(unlimited <= as_run, "build %d: unlimited %llu above -j1 %llu", build,
+			  (unsigned long long)unlimited, (unsigned long long)as_run);
+		cr_assert(unlimited >= longest_data_chain(&f.jg) + probes * MS, "build %d: below the longest data path",
+			  build);
+		shorter += unlimited < as_run;
+		sim_end(&f);
+	}
+	cr_assert(shorter > 20, "more slots shortened only %d of the 40 builds", shorter);
 }
