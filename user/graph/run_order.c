@@ -44,7 +44,7 @@ static __u64 since(__u64 to, __u64 from)
 	return to > from ? to - from : 0;
 }
 
-/* Its share of the parent's run-queue wait taken out: the parent's order on a quiet machine. */
+/* from -> to after lag; on a quiet machine the share quiet of it (the parent's run-queue share taken out). */
 static int link(struct order *o, size_t from, size_t to, __u64 lag, double quiet)
 {
 	struct sim_link *l;
