@@ -70,8 +70,8 @@ static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r)
 static void put_order(FILE *f)
 {
 	fputs("a job starts when its inputs and its runner's order allow in the simulation (a shell's steps and "
-	      "configure's one after another, make's prerequisites), not when it did; steps outside any job and a "
-	      "runner's own gaps take their measured time, on a quiet machine less their wait for a CPU", f);
+	      "configure's one after another; make's prerequisites) and not when it did; steps outside any job and "
+	      "a runner's own gaps take their measured time (less their wait for a CPU on a quiet machine)", f);
 }
 
 /* What the model took from the recording, and where it knows it is weaker. */
