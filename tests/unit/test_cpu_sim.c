@@ -261,3 +261,43 @@ Test(cpu_sim, without_sched_figures_jobs_keep_their_wall_time)
 	cr_assert(eq(u64, wall_ms(&f, 4, 4, 0), 1000));
 	end(&f);
 }
+
+/* pid, parent's child, runs program over [start, end] ms with this CPU time and run-queue wait. */
+static void step(struct cpu_fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end,
+		 __u64 cpu, __u64 runq)
+{
+	synth_fork(f->m, start * MS, parent, pid, pid, false);
+	synth_exec(f->m, start * MS + 1, pid, parent, program, (const char *[]){ program, NULL });
+	synth_exit_sched(f->m, end * MS, pid, cpu * MS, runq * MS, (end - start - cpu - runq) * MS);
+}
+
+/*
+ * ./configure && make on a busy machine: configure's probe (no job, a
+ * fixed cost) took 1 s, 600 ms of it waiting for a CPU; make's one job
+ * 100 ms of CPU.  As run the probe keeps its measured second and the wall
+ * comes back; on a quiet machine it loses its run-queue wait, and the make
+ * phase starts that much sooner.
+ */
+Test(cpu_sim, a_fixed_step_loses_its_run_queue_wait_on_a_quiet_machine)
+{
+	struct cpu_fixture f;
+	struct cpu_machine as_run = { .slots = 1, .cpus = 2 }, quiet = { .slots = 1, .cpus = 2, .quiet = true };
+	__u64 wall = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 0, 100, 1, "/bin/sh", (const char *[]){ "sh", "-c", "./configure && make", NULL });
+	step(&f, 100, 101, "bash", 10, 1120, 0, 0);
+	step(&f, 101, 102, "cc", 20, 1020, 200, 600);
+	step(&f, 100, 103, "make", 1130, 1290, 0, 0);
+	step(&f, 103, 104, "cc1", 1140, 1240, 100, 0);
+	synth_exit(f.m, 1300 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 1300 * MS), 0));
+	build(&f, 2, 0);
+	cr_assert(eq(sz, f.jg.nr_jobs, 1), "the probe is no job: no runner started it");
+	cr_assert(eq(int, cpu_sim__run(&f.jg, &f.c, &as_run, &wall), 0));
+	cr_assert(eq(u64, wall, 1300 * MS), "as run: every gap and the probe as measured");
+	cr_assert(eq(int, cpu_sim__run(&f.jg, &f.c, &quiet, &wall), 0));
+	cr_assert(eq(u64, wall, 700 * MS), "quiet: the probe's 600 ms wait for a CPU left out");
+	end(&f);
+}
