@@ -92,19 +92,23 @@ static bool one_at_a_time(const struct order *o, size_t parent)
 static long waited_for(const struct order *o, size_t x, __u64 ts, __u64 *lag_ns)
 {
 	size_t k, pool = o->s->pool[x], limit = job_slots__limit(o->s, pool);
-	__u64 start, end, free_end = 0, last_end = 0;
-	long best = -1;
+	__u64 start, end, below = ts + 1, last_end = 0;
+	long best;
 
-	for (k = o->s->child_off[x]; k < o->s->child_off[x + 1]; k++) {
-		if (!unit(o, o->s->children[k], &start, &end) || end > ts || !end)
-			continue;
-		last_end = end > last_end ? end : last_end;
-		if ((best < 0 || end > free_end) && job_slots__held(o->s, pool, end - 1) < limit) {
-			best = (long)o->s->children[k];
-			free_end = end;
-		}
-	}
-	*lag_ns = best >= 0 && free_end == last_end ? ts - free_end : 0;
+	/* The units that ended by ts, the last first, until one ended while a slot was free. */
+	do {
+		__u64 best_end = 0;
+
+		best = -1;
+		for (k = o->s->child_off[x]; k < o->s->child_off[x + 1]; k++)
+			if (unit(o, o->s->children[k], &start, &end) && end && end < below && end > best_end) {
+				best = (long)o->s->children[k];
+				best_end = end;
+			}
+		last_end = last_end ? last_end : best_end;
+		below = best_end;
+	} while (best >= 0 && job_slots__held(o->s, pool, below - 1) >= limit);
+	*lag_ns = best >= 0 && below == last_end ? ts - below : 0;
 	return best;
 }
 
