@@ -9,7 +9,7 @@
  *   struct job_graph jg;
  *   job_graph__build(&jg, model, edges, nr_edges);
  *   schedule_sim__run(&jg, 4, NULL, &wall_ns);       -j4 on 4 CPUs
- *   schedule_sim__run(&jg, SIM_UNLIMITED, NULL, &w);  the longest data path
+ *   schedule_sim__run(&jg, SIM_UNLIMITED, NULL, &w);  the longest path of data and runners' order
  *   job_graph__free(&jg);
  *
  * The model: a job takes its measured wall time wherever it runs; it starts
@@ -106,8 +106,8 @@ void job_graph__free(struct job_graph *jg);
 
 /*
  * The predicted wall time with `slots` jobs at a time (SIM_UNLIMITED: the
- * longest data path), from the build's start to its end (its measured tail
- * after the last job added).  dur: per job, durations to use instead of the
+ * longest path of data and the runners' order), from the build's start to
+ * its end (its measured tail after the last job or mark added).  dur: per job, durations to use instead of the
  * measured ones; NULL: measured.  0, or -ENOMEM.
  */
 int schedule_sim__run(const struct job_graph *jg, size_t slots, const __u64 *dur, __u64 *wall_ns);
