@@ -18,9 +18,14 @@
  *    6.1 and 6.12 sched_process_exit fires after exit_mm() (tsk->mm NULL);
  *    from 6.16 it fires before, and is a checkpoint itself.
  *
- * The raw syscall entry costs every syscall of the machine a detour while
- * attached: user space attaches it only where the kernel lacks either
- * tracepoint that makes it unnecessary.
+ * Before those tracepoints, the same points are the entry of do_exit()
+ * (every task's exit: exit_group, exit and a fatal signal alike, before
+ * exit_mm()) and of begin_new_exec() (an exec's point of no return, before
+ * exec_mmap()), hooked with fentry where the kernel allows it.  The raw
+ * syscall entry, the last resort, costs every syscall of the machine a
+ * detour while attached: user space (record/mem_probe.h) picks the
+ * checkpoints, and attaches it only where neither tracepoints nor fentry
+ * will do.
  *
  * The image's record is emitted where the image ends: at sched_process_exec
  * for the replaced one, at the process's group-dead sched_process_exit for
@@ -223,6 +228,26 @@ int BPF_PROG(mem_sys_enter, struct pt_regs *regs, long id)
 {
 	if (id == nr_execve || id == nr_execveat || id == nr_exit || id == nr_exit_group)
 		checkpoint_current();
+	return 0;
+}
+
+/*
+ * fentry, where the kernel has the functions and allows it (6.1, 6.12):
+ * the syscall entry's checkpoints, taken only at exits and execs.  Any
+ * task's exit of the machine runs it, an untracked one one map lookup.
+ */
+SEC("fentry/do_exit")
+int BPF_PROG(mem_do_exit, long code)
+{
+	checkpoint_current();
+	return 0;
+}
+
+/* Only an exec that got this far replaces the image; the mm is the old one until exec_mmap(). */
+SEC("fentry/begin_new_exec")
+int BPF_PROG(mem_begin_new_exec, struct linux_binprm *bprm)
+{
+	checkpoint_current();
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include "events.h"
 #include "record/deps_probe.h"
+#include "record/mem_probe.h"
 
 struct capture;
 
@@ -87,6 +88,8 @@ int capture__consume(struct capture *c);
 int capture__finish_sched(struct capture *c, __u64 end_ns);
 /* How file dependencies hook this kernel (the probe's pick, or the fallback it fell to). */
 enum deps_hook capture__deps_hook(const struct capture *c);
+/* Where the memory programs checkpoint an image's peak here (the probe's pick, or the fallback it fell to). */
+enum mem_hook capture__mem_hook(const struct capture *c);
 /* Whether the file-dependency programs are attached: --deps, or its default for the hook. */
 bool capture__deps_on(const struct capture *c);
 /* Number of possible CPUs: the bound of hdr.cpu. */

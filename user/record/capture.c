@@ -20,6 +20,8 @@ struct capture {
 	struct buildbpf_bpf *skel;
 	enum deps_hook deps_hook; /* how file dependencies hook the kernel here */
 	bool deps;		  /* ... and whether they are recorded */
+	enum mem_hook mem_hook;	  /* where the memory programs checkpoint */
+	struct mem_probe mem_probe; /* ... chosen from what the kernel offers */
 	bool sched; /* the scheduler programs are loaded and attached */
 	bool mem_sampling; /* rss_stat follows each process's RSS */
 	__u32 page_size_kb;
@@ -99,20 +101,17 @@ static struct bpf_link **sched_link(struct buildbpf_bpf *skel, int i)
 }
 
 /*
- * Where mem_events.bpf.c takes an image's peak before its mm goes.
- * sched_prepare_exec (6.10) sees the mm an exec replaces; the sched_process_exit
- * that fires before exit_mm() (6.16) came with its own event class.  With
- * both, the raw syscall entry, which slows every syscall of the machine
- * while attached, is left out.
+ * Where mem_events.bpf.c takes an image's peak before its mm goes
+ * (record/mem_probe.h): the programs of c->mem_hook load; no other's.
  */
-static void choose_mem_checkpoints(struct buildbpf_bpf *skel, const struct kernel_btf *kb)
+static void choose_mem_checkpoints(struct buildbpf_bpf *skel, enum mem_hook hook, const struct mem_probe *probe)
 {
-	static const char *const names[] = { "btf_trace_sched_prepare_exec", "trace_event_raw_sched_process_exit" };
-	bool found[2];
+	struct mem_progs load = mem_hook__progs(hook, probe);
 
-	kernel_btf__find(kb, names, found, 2); /* unreadable: both false, the raw syscall entry */
-	bpf_program__set_autoload(skel->progs.mem_prepare_exec, found[0]);
-	bpf_program__set_autoload(skel->progs.mem_sys_enter, !(found[0] && found[1]));
+	bpf_program__set_autoload(skel->progs.mem_prepare_exec, load.prepare_exec);
+	bpf_program__set_autoload(skel->progs.mem_do_exit, load.fentry_exit);
+	bpf_program__set_autoload(skel->progs.mem_begin_new_exec, load.fentry_exec);
+	bpf_program__set_autoload(skel->progs.mem_sys_enter, load.sys_enter);
 }
 
 /* The hash maps' capacities (events.h): every one set here, before load. */
@@ -181,11 +180,10 @@ enum skel_stage {
 };
 
 /*
- * Opens, configures and loads c->skel for c->deps_hook and c->deps.  0, or
+ * Opens, configures and loads c->skel for c->deps_hook, c->deps and c->mem_hook.  0, or
  * -errno with *stage where it failed (said only for SKEL_MEMLOCK).
  */
-static int load_skeleton(struct capture *c, const struct capture_opts *opts, const struct kernel_btf *kb,
-			 enum skel_stage *stage)
+static int load_skeleton(struct capture *c, const struct capture_opts *opts, enum skel_stage *stage)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct rlimit memlock;
@@ -210,7 +208,7 @@ static int load_skeleton(struct capture *c, const struct capture_opts *opts, con
 	c->skel->rodata->nr_execveat = SYS_execveat;
 	c->skel->rodata->nr_exit = SYS_exit;
 	c->skel->rodata->nr_exit_group = SYS_exit_group;
-	choose_mem_checkpoints(c->skel, kb);
+	choose_mem_checkpoints(c->skel, c->mem_hook, &c->mem_probe);
 	/* Build memory over time: off, no rss_stat program at all. */
 	bpf_program__set_autoload(c->skel->progs.mem_rss_stat, opts->mem_sampling);
 	c->mem_sampling = opts->mem_sampling;
@@ -279,26 +277,39 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	fentry_err = preflight__probe_fentry(&kb);
 	c->deps_hook = deps_hook__choose(fentry_err);
 	c->deps = deps_hook__on(opts->deps, c->deps_hook);
-	if (opts->verbose)
+	preflight__probe_mem(&kb, &c->mem_probe);
+	c->mem_hook = mem_hook__choose(&c->mem_probe);
+	if (opts->verbose) {
 		fprintf(stderr, "buildbpf: file dependencies: %s%s%s, %s\n", deps_hook_name(c->deps_hook),
 			fentry_err ? ", fentry probe: " : "", fentry_err ? strerror(-fentry_err) : "",
 			c->deps ? "on" : "off");
+		fprintf(stderr, "buildbpf: memory checkpoints: %s\n", mem_hook_name(c->mem_hook));
+	}
 	for (;;) {
-		err = load_skeleton(c, opts, &kb, &stage);
+		err = load_skeleton(c, opts, &stage);
 		if (!err) {
 			stage = SKEL_ATTACH;
 			err = buildbpf_bpf__attach(c->skel);
 		}
-		/* The probe attaches nothing: a kernel may still refuse our
-		 * programs, or their attachment.  Then the syscall way. */
-		if (!err || stage == SKEL_MEMLOCK || !c->deps || c->deps_hook != DEPS_HOOK_FENTRY)
+		/* The probes attach nothing: a kernel may still refuse our
+		 * programs, or their attachment.  Then the syscall way: the
+		 * memory checkpoints' first, the newer of the two. */
+		if (!err || stage == SKEL_MEMLOCK)
 			break;
-		fprintf(stderr, "buildbpf: warning: the fentry file-dependency programs failed (%s); using the syscall "
-				"tracepoint\n", strerror(-err));
+		if (c->mem_hook == MEM_HOOK_FENTRY) {
+			fprintf(stderr, "buildbpf: warning: the BPF programs failed with fentry memory checkpoints (%s); "
+					"using the syscall entry for them\n", strerror(-err));
+			c->mem_hook = MEM_HOOK_SYSCALL;
+		} else if (c->deps && c->deps_hook == DEPS_HOOK_FENTRY) {
+			fprintf(stderr, "buildbpf: warning: the fentry file-dependency programs failed (%s); using the "
+					"syscall tracepoint\n", strerror(-err));
+			c->deps_hook = DEPS_HOOK_SYSCALL;
+			c->deps = deps_hook__on(opts->deps, c->deps_hook);
+		} else {
+			break;
+		}
 		buildbpf_bpf__destroy(c->skel);
 		c->skel = NULL;
-		c->deps_hook = DEPS_HOOK_SYSCALL;
-		c->deps = deps_hook__on(opts->deps, c->deps_hook);
 	}
 	kernel_btf__release(&kb);
 	if (err) {
@@ -541,6 +552,11 @@ int capture__finish_sched(struct capture *c, __u64 end_ns)
 enum deps_hook capture__deps_hook(const struct capture *c)
 {
 	return c->deps_hook;
+}
+
+enum mem_hook capture__mem_hook(const struct capture *c)
+{
+	return c->mem_hook;
 }
 
 bool capture__deps_on(const struct capture *c)

@@ -87,18 +87,40 @@ static int probe_tp_btf(void)
 	return err == -E2BIG ? 0 : err;
 }
 
-int preflight__probe_fentry(const struct kernel_btf *kb)
+/* Whether a program of type (fentry, fexit) on the kernel function func loads: 0, or -errno. */
+static int probe_tracing(const struct kernel_btf *kb, const char *func, enum bpf_attach_type type)
 {
-	int id = kernel_btf__func_id(kb, DEPS_HOOK_OPEN_FUNC), fd;
+	int id = kernel_btf__func_id(kb, func), fd;
 
 	if (id < 0)
 		return id;
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FEXIT, .attach_btf_id = id);
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = type, .attach_btf_id = id);
 	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", ret0, 2, &opts);
 	if (fd < 0)
 		return -errno;
 	close(fd);
 	return 0;
+}
+
+int preflight__probe_fentry(const struct kernel_btf *kb)
+{
+	return probe_tracing(kb, DEPS_HOOK_OPEN_FUNC, BPF_TRACE_FEXIT);
+}
+
+void preflight__probe_mem(const struct kernel_btf *kb, struct mem_probe *p)
+{
+	/* sched_process_exit's own event class came with its move before exit_mm(). */
+	static const char *const names[] = { "btf_trace_sched_prepare_exec", "trace_event_raw_sched_process_exit" };
+	const char *funcs[3];
+	bool found[2];
+
+	kernel_btf__find(kb, names, found, 2); /* unreadable: neither, and no function either */
+	p->prepare_exec_tp = found[0];
+	p->exit_tp_first = found[1];
+	mem_hook__fentry_funcs(p->prepare_exec_tp, p->exit_tp_first, funcs);
+	p->fentry_err = funcs[0] ? 0 : -EAGAIN;
+	for (int i = 0; funcs[i] && !p->fentry_err; i++)
+		p->fentry_err = probe_tracing(kb, funcs[i], BPF_TRACE_FENTRY);
 }
 
 /*
@@ -166,16 +188,20 @@ void preflight__print_features(FILE *out)
 
 	bool may_load = bpf_privileged() > 0;
 	struct kernel_btf kb;
+	struct mem_probe mem = { .fentry_err = -EPERM };
 	int fentry = -EPERM;
 	char line[256];
 
 	if (may_load) {
 		kernel_btf__read(&kb); /* unreadable: the probe says ENOENT */
 		fentry = preflight__probe_fentry(&kb);
+		preflight__probe_mem(&kb, &mem);
 		kernel_btf__release(&kb);
 	}
 	probe_kernel(&f, &u, may_load);
 	kernel_reqs__print(out, &f);
 	deps_hook__describe(line, sizeof(line), deps_hook__choose(fentry), fentry, may_load);
+	fprintf(out, "%s\n", line);
+	mem_hook__describe(line, sizeof(line), mem_hook__choose(&mem), &mem, may_load);
 	fprintf(out, "%s\n", line);
 }
