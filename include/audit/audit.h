@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "deps_hook.h"
+#include "mem_hook.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
 #include "model/cpu_sched.h"
@@ -70,6 +71,8 @@ struct audit_input {
 	/* How file dependencies hook the recording's kernel, recorded or not:
 	 * what --deps=on costs there (UNKNOWN: an older recording). */
 	enum deps_hook deps_hook;
+	/* Where the memory programs checkpointed (UNKNOWN: an older recording). */
+	enum mem_hook mem_hook;
 };
 
 enum audit_jobs_source {
@@ -215,6 +218,7 @@ struct audit {
 	struct audit_whatif whatif; /* with graph and jobs: the what-if (audit/audit_whatif.h) */
 	const struct start_causes *starts; /* not owned; NULL: not recorded */
 	enum deps_hook deps_hook;	   /* audit_input's */
+	enum mem_hook mem_hook;		   /* audit_input's */
 	struct audit_top top_wall, top_cpu, top_rss, top_wait; /* top_wait: (sched) */
 	/* I/O (model/io.h): the build's, and the steps that wrote most to
 	 * storage (by write_bytes; empty where the kernel does not count it). */

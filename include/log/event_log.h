@@ -30,6 +30,7 @@
 #include <sys/types.h>
 #include <linux/types.h>
 #include "deps_hook.h"
+#include "mem_hook.h"
 #include "sched_level.h"
 
 #define BBL_MAGIC "BUILDBPF"
@@ -117,6 +118,10 @@ struct event_log_info {
 	 * ("deps_hook" in INFO: "fentry", "syscall"; absent in recordings made
 	 * before it was kept: UNKNOWN). */
 	enum deps_hook deps_hook;
+	/* Where the memory programs checkpointed an image's peak ("mem_hook"
+	 * in INFO: "tracepoint", "fentry", "syscall"; absent in recordings
+	 * made before it was kept: UNKNOWN). */
+	enum mem_hook mem_hook;
 	/* --attach: root_pid was running before the trace (its tree is seeded
 	 * with BB_EV_PROC_FOUND records); cmd_argv is its /proc cmdline.
 	 * Optional in INFO: absent is false. */

@@ -392,6 +392,7 @@ Test(audit, json_schema_is_stable)
 		{ "start_waits", json_type_null }, /* --deps=off: not recorded */
 		{ "races", json_type_null },	   /* no build graph */
 		{ "deps_hook", json_type_null },   /* a recording that did not say */
+		{ "mem_hook", json_type_null },	   /* likewise */
 	};
 	struct build b;
 	const struct audit *a;
@@ -671,6 +672,11 @@ Test(audit_answers, the_timing_estimate_says_what_deps_on_costs_here)
 	free(text);
 	o = audit_json__new(&b.a, b.m);
 	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(o, "deps_hook")), "syscall"));
+	json_object_put(o);
+	/* The memory checkpoints' hook is said beside it, whatever --deps. */
+	b.a.mem_hook = MEM_HOOK_FENTRY;
+	o = audit_json__new(&b.a, b.m);
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(o, "mem_hook")), "fentry"));
 	json_object_put(o);
 	b.a.deps_hook = DEPS_HOOK_FENTRY;
 	text = answers(&b);

@@ -897,3 +897,23 @@ Test(event_log, deps_hook_round_trips_and_reads_as_unknown_when_absent)
 		close(fd);
 	}
 }
+
+/* Where the memory programs checkpointed, likewise: each hook comes back; older recordings read as unknown. */
+Test(event_log, mem_hook_round_trips_and_reads_as_unknown_when_absent)
+{
+	struct event_log_info info = sample_info(SCHED_OFF);
+	const struct event_log_info *got;
+	struct event_log_reader *r;
+	FILE *f;
+	int fd;
+
+	for (enum mem_hook h = MEM_HOOK_UNKNOWN; h <= MEM_HOOK_SYSCALL; h++) {
+		info.mem_hook = h;
+		cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
+		got = event_log_reader__info(r);
+		cr_assert(eq(int, got->mem_hook, h));
+		event_log_reader__free(r);
+		fclose(f);
+		close(fd);
+	}
+}

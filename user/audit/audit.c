@@ -522,6 +522,7 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 		.follow = info->follow,
 		.nr_follow = info->nr_follow,
 		.deps_hook = info->deps_hook,
+		.mem_hook = info->mem_hook,
 	};
 }
 
@@ -544,6 +545,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	a->partial_reason = in->partial_reason;
 	a->starts = in->starts;
 	a->deps_hook = in->deps_hook;
+	a->mem_hook = in->mem_hook;
 	a->sched = s ? s->level : SCHED_OFF;
 	a->par = s ? s->par : NULL;
 	if (!a->par)

@@ -239,6 +239,13 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		}
 		info->deps_hook = deps_hook_parse(json_object_get_string(dv));
 	}
+	if (json_object_object_get_ex(obj, "mem_hook", &dv)) {
+		if (!json_object_is_type(dv, json_type_string)) {
+			e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'mem_hook' is not a string");
+			goto out;
+		}
+		info->mem_hook = mem_hook_parse(json_object_get_string(dv));
+	}
 	if (json_object_object_get_ex(obj, "follow", &att) && (e = parse_follow(info, att, err, size)))
 		goto out;
 	if (json_object_object_get_ex(obj, "attached", &att)) {

@@ -107,6 +107,8 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	      json_put_str(obj, "deps", info->deps ? "on" : "off");
 	if (!err && deps_hook_name(info->deps_hook))
 		err = json_put_str(obj, "deps_hook", deps_hook_name(info->deps_hook));
+	if (!err && mem_hook_name(info->mem_hook))
+		err = json_put_str(obj, "mem_hook", mem_hook_name(info->mem_hook));
 	if (!err && info->attached)
 		err = json_put_bool(obj, "attached", true);
 	if (!err && info->cgroup)

@@ -362,6 +362,7 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->wait_all = opts->wait_all;
 	info->deps = capture__deps_on(cap);
 	info->deps_hook = capture__deps_hook(cap);
+	info->mem_hook = capture__mem_hook(cap);
 	info->mem_period_ns = opts->mem_period_ns;
 	info->online_cpu_list = online_list;
 	/* What the command got, not buildbpf's own environment. */

@@ -683,7 +683,9 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      (a->starts ? json_put(o, "start_waits", new_start_waits(a->starts)) : json_put_null(o, "start_waits")) ?:
 	      (a->graph ? json_put(o, "races", new_races(a, m)) : json_put_null(o, "races")) ?:
 	      (deps_hook_name(a->deps_hook) ? json_put_str(o, "deps_hook", deps_hook_name(a->deps_hook))
-					    : json_put_null(o, "deps_hook"));
+					    : json_put_null(o, "deps_hook")) ?:
+	      (mem_hook_name(a->mem_hook) ? json_put_str(o, "mem_hook", mem_hook_name(a->mem_hook))
+					  : json_put_null(o, "mem_hook"));
 	return json_done(o, err);
 }
 
