@@ -105,8 +105,8 @@ mkdir -p "$kdir"
 rm -f "$kdir"/*.initrd.gz
 results=$kdir/results.md
 {
-	echo "| kernel | accel | loaded | tests passed | probe: processes, events (lost) | file hook: program runs / outside syscalls | time | result |"
-	echo "|---|---|---|---|---|---|---|---|"
+	echo "| kernel | accel | loaded | tests passed | probe: processes, events (lost) | file hook: program runs / outside syscalls | memory checkpoints: program runs / outside syscalls (build processes) | time | result |"
+	echo "|---|---|---|---|---|---|---|---|---|"
 } > "$results.tmp"
 failed=0
 
@@ -114,7 +114,7 @@ failed=0
 boot_kernel() {
 	local name=$1 vmlinuz=$2 modroot=$3 kver=$4
 	local log=$kdir/$name.log initrd=$kdir/$name.initrd.gz
-	local t0 rc secs loaded passed tested probe result hook runs outside hook_ok
+	local t0 rc secs loaded passed tested probe result hook runs outside hook_ok mhook mruns mprocs mhook_ok
 
 	[ -e "$initrd" ] || "$here/initramfs.sh" "$modroot" "$kver" "$initrd"
 	say BOOT "$kver (${accel%%,*}, ${timeout}s budget) > $log"
@@ -145,6 +145,15 @@ boot_kernel() {
 	syscall) [ "$runs" -ge "$outside" ] && hook_ok=yes || hook_ok=no ;;
 	*) hook_ok=no ;;
 	esac
+	# The memory checkpoints likewise: on tracepoints or fentry they run
+	# per exit and exec of the machine, on the syscall entry per syscall.
+	read -r mhook mruns mprocs < <(sed -n 's/^MATRIX|mem-hook|hook=\([a-z]*\) runs=\([0-9]*\) outside_syscalls=[0-9]* build_processes=\([0-9]*\).*/\1 \2 \3/p' "$log"; echo)
+	mhook=${mhook:-none} mruns=${mruns:-0} mprocs=${mprocs:-0}
+	case $mhook in
+	fentry | tracepoint) [ $((mruns * 10)) -lt "$outside" ] && mhook_ok=yes || mhook_ok=no ;;
+	syscall) [ "$mruns" -ge "$outside" ] && mhook_ok=yes || mhook_ok=no ;;
+	*) mhook_ok=no ;;
+	esac
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result=TIMEOUT
 	elif grep -q 'Kernel panic' "$log"; then
@@ -153,6 +162,8 @@ boot_kernel() {
 		result="FAIL (guest did not finish, qemu exit $rc)"
 	elif [ "$hook_ok" = no ]; then
 		result="FAIL (file hook $hook: $runs program runs beside $outside outside syscalls)"
+	elif [ "$mhook_ok" = no ]; then
+		result="FAIL (memory checkpoints $mhook: $mruns program runs beside $outside outside syscalls)"
 	elif [ "$loaded" = yes ] && grep -q '^MATRIX|suite-rc|0$' "$log" &&
 	     [ "$tested" -eq "$expected" ] && [ "$passed" -eq "$expected" ]; then
 		result=PASS
@@ -160,8 +171,8 @@ boot_kernel() {
 		result=FAIL
 	fi
 	[ "$result" = PASS ] || failed=1
-	say "$result" "$kver: loaded $loaded, tests $passed/$expected, probe processes, events (lost) ${probe:-?}, file hook $hook ($runs runs / $outside), ${secs}s"
-	echo "| $kver | $accel_note | $loaded | $passed/$expected | ${probe:--} | $hook: $runs / $outside | ${secs}s | $result |" >> "$results.tmp"
+	say "$result" "$kver: loaded $loaded, tests $passed/$expected, probe processes, events (lost) ${probe:-?}, file hook $hook ($runs runs / $outside), memory $mhook ($mruns runs / $outside, $mprocs processes), ${secs}s"
+	echo "| $kver | $accel_note | $loaded | $passed/$expected | ${probe:--} | $hook: $runs / $outside | $mhook: $mruns / $outside ($mprocs) | ${secs}s | $result |" >> "$results.tmp"
 }
 
 # Fetch and unpack every kernel first (kept in the cache between runs and
@@ -284,7 +295,7 @@ if [ -r "/boot/vmlinuz-$running" ] && [ -d "/lib/modules/$running" ]; then
 else
 	say NOTE "running kernel $running not booted (no /boot/vmlinuz-$running or /lib/modules/$running):"
 	say "" "the host's own run of the suites (sudo make test) is its leg of the matrix"
-	echo "| $running (host) | - | see sudo make test | - | - | - | - | not booted: no image on disk |" >> "$results.tmp"
+	echo "| $running (host) | - | see sudo make test | - | - | - | - | - | not booted: no image on disk |" >> "$results.tmp"
 fi
 
 mv "$results.tmp" "$results"
