@@ -59,6 +59,31 @@ Test(memory, the_command_does_not_inherit_buildbpfs_peak)
 }
 
 /*
+ * Where the memory checkpoints were taken is what -v said once loaded and what
+ * the audit says: the same hook, one this version knows.
+ */
+Test(memory, the_audit_says_where_the_checkpoints_were_taken)
+{
+	static const char *const hooks[] = { "tracepoint", "fentry", "syscall" };
+	struct json_object *summary;
+	char said[64];
+	const char *hook;
+	bool known = false;
+
+	bb_run_in(&run, (const char *[]){ "-v", "-o", "t.json", "--summary-json", "s.json", "--", "sh", "-c", "true", NULL },
+		  NULL);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	summary = bb_load_summary(&run, "s.json");
+	hook = json_object_get_string(need_field(summary, "mem_hook"));
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		known |= hook && !strcmp(hook, hooks[i]);
+	cr_assert(known, "mem_hook %s", hook ? hook : "null");
+	snprintf(said, sizeof(said), "buildbpf: memory checkpoints: %s", hook);
+	cr_assert(strstr(run.err, said) != NULL, "stderr: %s", run.err);
+	json_object_put(summary);
+}
+
+/*
  * A parent holding 200 MiB forks a child that execs a 4 MiB program, directly
  * or through sh -c 'exec ...': each has its own peak; the kernel's maxrss of
  * the child still has the parent's copy in it, under its own name.

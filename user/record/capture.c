@@ -260,7 +260,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	enum skel_stage stage;
 	struct kernel_btf kb;
 	struct capture *c;
-	int err, fentry_err;
+	int err, fentry_err, mem_err;
 
 	*out = NULL;
 	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
@@ -279,12 +279,10 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->deps = deps_hook__on(opts->deps, c->deps_hook);
 	preflight__probe_mem(&kb, &c->mem_probe);
 	c->mem_hook = mem_hook__choose(&c->mem_probe);
-	if (opts->verbose) {
+	if (opts->verbose)
 		fprintf(stderr, "buildbpf: file dependencies: %s%s%s, %s\n", deps_hook_name(c->deps_hook),
 			fentry_err ? ", fentry probe: " : "", fentry_err ? strerror(-fentry_err) : "",
 			c->deps ? "on" : "off");
-		fprintf(stderr, "buildbpf: memory checkpoints: %s\n", mem_hook_name(c->mem_hook));
-	}
 	for (;;) {
 		err = load_skeleton(c, opts, &stage);
 		if (!err) {
@@ -312,6 +310,11 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		c->skel = NULL;
 	}
 	kernel_btf__release(&kb);
+	/* After any fallback: the hook the recording says (-EAGAIN: fentry not needed, not probed). */
+	mem_err = c->mem_probe.fentry_err == -EAGAIN ? 0 : c->mem_probe.fentry_err;
+	if (opts->verbose && !err)
+		fprintf(stderr, "buildbpf: memory checkpoints: %s%s%s\n", mem_hook_name(c->mem_hook),
+			mem_err ? ", fentry probe: " : "", mem_err ? strerror(-mem_err) : "");
 	if (err) {
 		if (stage == SKEL_OPEN)
 			fprintf(stderr, "buildbpf: cannot open the BPF programs: %s\n", strerror(-err));
