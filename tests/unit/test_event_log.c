@@ -878,8 +878,11 @@ Test(event_log, host_and_clock_accuracy_round_trip)
 	close(fd);
 }
 
-/* The file-dependency hook the recording's kernel allowed, recorded or not; older recordings have none. */
-Test(event_log, deps_hook_round_trips_and_reads_as_unknown_when_absent)
+/*
+ * The file-dependency and memory hooks the recording's kernel allowed,
+ * recorded or not; older recordings have neither (UNKNOWN, 0).
+ */
+Test(event_log, kernel_hooks_round_trip_and_read_as_unknown_when_absent)
 {
 	struct event_log_info info = sample_info(SCHED_OFF);
 	const struct event_log_info *got;
@@ -887,31 +890,13 @@ Test(event_log, deps_hook_round_trips_and_reads_as_unknown_when_absent)
 	FILE *f;
 	int fd;
 
-	for (enum deps_hook h = DEPS_HOOK_UNKNOWN; h <= DEPS_HOOK_SYSCALL; h++) {
-		info.deps_hook = h;
+	for (int h = 0; h <= MEM_HOOK_SYSCALL; h++) {
+		info.deps_hook = (enum deps_hook)(h % (DEPS_HOOK_SYSCALL + 1));
+		info.mem_hook = (enum mem_hook)h;
 		cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
 		got = event_log_reader__info(r);
-		cr_assert(eq(int, got->deps_hook, h));
-		event_log_reader__free(r);
-		fclose(f);
-		close(fd);
-	}
-}
-
-/* Where the memory programs checkpointed, likewise: each hook comes back; older recordings read as unknown. */
-Test(event_log, mem_hook_round_trips_and_reads_as_unknown_when_absent)
-{
-	struct event_log_info info = sample_info(SCHED_OFF);
-	const struct event_log_info *got;
-	struct event_log_reader *r;
-	FILE *f;
-	int fd;
-
-	for (enum mem_hook h = MEM_HOOK_UNKNOWN; h <= MEM_HOOK_SYSCALL; h++) {
-		info.mem_hook = h;
-		cr_assert_eq(info_round_trip(&info, &r, &f, &fd), 0);
-		got = event_log_reader__info(r);
-		cr_assert(eq(int, got->mem_hook, h));
+		cr_assert(eq(int, got->deps_hook, info.deps_hook));
+		cr_assert(eq(int, got->mem_hook, info.mem_hook));
 		event_log_reader__free(r);
 		fclose(f);
 		close(fd);
