@@ -32,6 +32,16 @@ void report_put_share(FILE *out, __u64 part, __u64 whole);
 /* 1138 as "1,138". */
 void report_put_count(FILE *out, size_t n);
 
+/* Bytes in a REPORT_SIZE_LEN buffer. */
+#define REPORT_SIZE_LEN 32
+/*
+ * "512 B", "12 KiB", "3.2 MiB", "12.0 GiB": every size a report shows, in
+ * powers of 1024 and labelled so.  Returns buf.
+ */
+const char *report_size(char buf[REPORT_SIZE_LEN], __u64 bytes);
+/* report_size() written to out. */
+void report_put_size(FILE *out, __u64 bytes);
+
 struct report_line {
 	FILE *out;
 	FILE *mem; /* NULL without memory: the text went to out unwrapped */

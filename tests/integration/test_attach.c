@@ -597,12 +597,12 @@ static void check_found_memory(const char *const target_args[])
 	stop_and_convert(bb, err, "m.bbl", "s.json");
 
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	n = bb_counter(trace, "build memory", "MB", mb, NULL, 4096);
+	n = bb_counter(trace, "build memory", "MiB", mb, NULL, 4096);
 	cr_assert_geq(n, 4, "%zu points of the build memory counter", n);
 	/* From the first sample: the hog was counted before any change of its own. */
-	cr_assert_geq(mb[0] * 1024, HOG_KB, "first point %.1f MB", mb[0]);
-	cr_assert_leq(mb[0] * 1024, HOG_KB + 20 * 1024, "first point %.1f MB", mb[0]);
-	cr_assert_lt(mb[n - 1] * 1024, 20 * 1024, "still %.1f MB after the hog was killed", mb[n - 1]);
+	cr_assert_geq(mb[0] * 1024, HOG_KB, "first point %.1f MiB", mb[0]);
+	cr_assert_leq(mb[0] * 1024, HOG_KB + 20 * 1024, "first point %.1f MiB", mb[0]);
+	cr_assert_lt(mb[n - 1] * 1024, 20 * 1024, "still %.1f MiB after the hog was killed", mb[n - 1]);
 	summary = bb_load_summary(&run, "s.json");
 	mem = json_object_object_get(summary, "memory");
 	cr_assert_geq(json_object_get_int64(json_object_object_get(mem, "peak_kb")), HOG_KB);
@@ -610,7 +610,7 @@ static void check_found_memory(const char *const target_args[])
 	top = json_object_array_get_idx(json_object_object_get(mem, "peak_top"), 0);
 	cr_assert_str_eq(json_object_get_string(json_object_object_get(top, "name")), "mem-hog");
 	bb_reliability("build memory of a tree found running", "a 100 MiB holder counted from the first sample",
-		       trace, "first %.1f MB, last %.1f MB", mb[0], mb[n - 1]);
+		       trace, "first %.1f MiB, last %.1f MiB", mb[0], mb[n - 1]);
 	json_object_put(summary);
 	json_object_put(trace);
 	unlink(out);
@@ -673,12 +673,12 @@ Test(attach, build_memory_counts_a_holder_moved_into_the_cgroup)
 	usleep(800 * 1000);
 	stop_and_convert(bb, err, "m.bbl", NULL);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	n = bb_counter(trace, "build memory", "MB", mb, NULL, 4096);
+	n = bb_counter(trace, "build memory", "MiB", mb, NULL, 4096);
 	for (i = 0; i < n; i++)
 		peak = mb[i] > peak ? mb[i] : peak;
-	cr_assert_lt(mb[0] * 1024, 20 * 1024, "first point %.1f MB: before the move", mb[0]);
-	cr_assert_geq(peak * 1024, HOG_KB, "peak %.1f MB after the move", peak);
-	cr_assert_leq(peak * 1024, HOG_KB + 20 * 1024, "peak %.1f MB", peak);
+	cr_assert_lt(mb[0] * 1024, 20 * 1024, "first point %.1f MiB: before the move", mb[0]);
+	cr_assert_geq(peak * 1024, HOG_KB, "peak %.1f MiB after the move", peak);
+	cr_assert_leq(peak * 1024, HOG_KB + 20 * 1024, "peak %.1f MiB", peak);
 	json_object_put(trace);
 	unlink(out);
 	unlink(err);

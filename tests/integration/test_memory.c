@@ -290,7 +290,7 @@ Test(memory, build_memory_rises_and_falls_with_its_processes)
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
-	n = bb_counter(trace, "build memory", "MB", mb, ts, 4096);
+	n = bb_counter(trace, "build memory", "MiB", mb, ts, 4096);
 	cr_assert(lt(sz, 20, n), "%zu points", n);
 	for (i = 0; i < n; i++)
 		if (mb[i] > peak) {
@@ -298,9 +298,9 @@ Test(memory, build_memory_rises_and_falls_with_its_processes)
 			at = i;
 		}
 	/* The sum of the two (and their shell), not one of them. */
-	cr_assert(ge(dbl, peak, 200.0), "peak %.1f MB", peak);
-	cr_assert(le(dbl, peak, 230.0), "peak %.1f MB", peak);
-	/* The first hog alone: above 100 MB and below the pair, before the peak. */
+	cr_assert(ge(dbl, peak, 200.0), "peak %.1f MiB", peak);
+	cr_assert(le(dbl, peak, 230.0), "peak %.1f MiB", peak);
+	/* The first hog alone: above 100 MiB and below the pair, before the peak. */
 	for (i = 0; i < at && mb[i] < 100.0; i++)
 		;
 	cr_assert(lt(sz, i, at));
@@ -309,7 +309,7 @@ Test(memory, build_memory_rises_and_falls_with_its_processes)
 	for (; i < at && mb[i] >= 50.0; i++)
 		;
 	cr_assert(lt(sz, i, at), "never fell between the two phases");
-	cr_assert(lt(dbl, mb[n - 1], 50.0), "end %.1f MB", mb[n - 1]);
+	cr_assert(lt(dbl, mb[n - 1], 50.0), "end %.1f MiB", mb[n - 1]);
 
 	summary = bb_load_summary(&run, "s.json");
 	mem = json_object_object_get(summary, "memory");

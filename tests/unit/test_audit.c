@@ -933,6 +933,24 @@ Test(report_text, counts_and_seconds)
 	free(text);
 }
 
+/* One formatter for every size: powers of 1024, labelled as such, the unit chosen at each 2^10 step. */
+Test(report_text, sizes_are_binary_and_labelled_so)
+{
+	char buf[REPORT_SIZE_LEN];
+
+	cr_assert(eq(str, (char *)report_size(buf, 0), "0 B"));
+	cr_assert(eq(str, (char *)report_size(buf, 1023), "1023 B"));
+	cr_assert(eq(str, (char *)report_size(buf, 1024), "1 KiB"));
+	cr_assert(eq(str, (char *)report_size(buf, 12 << 10), "12 KiB"));
+	cr_assert(eq(str, (char *)report_size(buf, 1 << 20), "1.0 MiB"));
+	/* 1,000,000 bytes is 0.95 MiB, not "1.0 MB". */
+	cr_assert(eq(str, (char *)report_size(buf, 1000000), "977 KiB"));
+	cr_assert(eq(str, (char *)report_size(buf, 3 << 19), "1.5 MiB"));
+	cr_assert(eq(str, (char *)report_size(buf, 1ull << 30), "1.0 GiB"));
+	cr_assert(eq(str, (char *)report_size(buf, 23ull << 30), "23.0 GiB"));
+	cr_assert(eq(str, (char *)report_size(buf, 5ull << 40), "5120.0 GiB"));
+}
+
 Test(summary, a_killed_command_says_by_which_signal)
 {
 	static char *const argv[] = { "make", NULL };

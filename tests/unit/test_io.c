@@ -13,6 +13,7 @@
 #include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
+#include "report/markdown_report.h"
 #include "report/summary.h"
 #include "lib/synth.h"
 
@@ -184,13 +185,34 @@ Test(io, the_audit_ranks_writers_and_sums_programs)
 	cr_assert(eq(sz, program(&b.a, "cat")->io.nr_procs, 0));
 
 	text = audit_text(&b, false);
-	cr_assert(strstr(text, "I/O of 4 processes: storage read 0 B, written 6.0 MB (0 B of it cancelled)") != NULL,
+	cr_assert(strstr(text, "I/O of 4 processes: storage read 0 B, written 6.0 MiB (0 B of it cancelled)") != NULL,
 		  "%s", text);
-	cr_assert(strstr(text, "most written to storage: cc1 3.0 MB, as 2.0 MB, cc1 1.0 MB, sh 12 kB") != NULL, "%s",
+	cr_assert(strstr(text, "most written to storage: cc1 3.0 MiB, as 2.0 MiB, cc1 1.0 MiB, sh 12 KiB") != NULL, "%s",
 		  text);
-	cr_assert(strstr(text, "written by program: cc1 4.0 MB in 2 processes, as 2.0 MB in 1, sh 12 kB in 1") != NULL,
+	cr_assert(strstr(text, "written by program: cc1 4.0 MiB in 2 processes, as 2.0 MiB in 1, sh 12 KiB in 1") != NULL,
 		  "%s", text);
 	free(text);
+	io_build_free(&b);
+}
+
+/* The terminal and the Markdown report show a size with one label and one value: 6 MiB + 12 KiB is "6.0 MiB". */
+Test(io, stderr_and_markdown_label_a_size_alike)
+{
+	struct io_build b;
+	char *text, *md = NULL;
+	size_t len;
+	FILE *f = open_memstream(&md, &len);
+
+	io_build(&b, BOTH);
+	cr_assert(not(eq(ptr, f, NULL)));
+	cr_assert(eq(int, markdown_report__write(f, &b.a, b.m), 0));
+	fclose(f);
+	text = audit_text(&b, false);
+	cr_assert(strstr(text, "written 6.0 MiB") != NULL, "%s", text);
+	cr_assert(strstr(md, "| written to storage | 6.0 MiB |") != NULL, "%s", md);
+	cr_assert(strstr(md, "| cc1 | 101 | 3.0 MiB |") != NULL, "%s", md);
+	free(text);
+	free(md);
 	io_build_free(&b);
 }
 

@@ -144,19 +144,19 @@ Test(jobs_fit, twenty_jobs_of_1_gib_on_16_gib_fit_j12)
 	cr_assert(eq(u64, f.expected_kb, 30 * 1024 + 12 * GIB_KB));
 	cr_assert(eq(ptr, (char *)f.larger_program, NULL));
 	text = printed(&f, m);
-	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? -j12: 12 x 1,024 MB"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? -j12: 12 x 1.0 GiB"), NULL)), "%s", text);
 	cr_assert(not(eq(ptr, strstr(text, "cc1 over 20 runs, up to 2 at once"), NULL)), "%s", text);
-	cr_assert(not(eq(ptr, strstr(text, "+ 30 MB for make = 12.0 GB, within 80 % of 16.0 GB RAM"), NULL)), "%s",
+	cr_assert(not(eq(ptr, strstr(text, "+ 30.0 MiB for make = 12.0 GiB, within 80 % of 16.0 GiB RAM"), NULL)), "%s",
 		  text);
 	free(text);
 	/* On 2 CPUs -j12 is past what they can use: memory is not the limit up to 4 x 2. */
 	text = printed_on(&f, m, 2);
 	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? memory is not the limit up to -j8 (4 x the 2 CPUs; "
-					   "it would allow -j12): 8 x 1,024 MB"), NULL)), "%s", text);
-	cr_assert(not(eq(ptr, strstr(text, "+ 30 MB for make = 8,222 MB, within 80 % of 16.0 GB RAM"), NULL)), "%s", text);
+					   "it would allow -j12): 8 x 1.0 GiB"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "+ 30.0 MiB for make = 8.0 GiB, within 80 % of 16.0 GiB RAM"), NULL)), "%s", text);
 	free(text);
 	text = printed_on(&f, m, 3); /* -j12 is 4 x 3 CPUs: said as it is */
-	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? -j12: 12 x 1,024 MB"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? -j12: 12 x 1.0 GiB"), NULL)), "%s", text);
 	free(text);
 	model__free(m);
 }
@@ -284,7 +284,7 @@ Test(jobs_fit, a_larger_but_rarer_program_is_named_not_counted)
 	cr_assert(eq(u64, f.larger_kb, 4 * GIB_KB));
 	cr_assert(eq(sz, f.larger_runs, 3));
 	text = printed(&f, m);
-	cr_assert(not(eq(ptr, strstr(text, "; not counted, larger but rarer: ld up to 4,096 MB in 3 runs"), NULL)),
+	cr_assert(not(eq(ptr, strstr(text, "; not counted, larger but rarer: ld up to 4.0 GiB in 3 runs"), NULL)),
 		  "%s", text);
 	free(text);
 	model__free(m);
@@ -327,8 +327,8 @@ Test(jobs_fit, not_even_one_job_fits)
 	cr_assert(eq(int, f.verdict, JOBS_FIT_OK));
 	cr_assert(eq(i64, f.jobs, 0));
 	text = printed(&f, m);
-	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? not even one: 14.0 GB"), NULL)), "%s", text);
-	cr_assert(not(eq(ptr, strstr(text, "over 80 % of 16.0 GB RAM"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "jobs that fit in memory? not even one: 14.0 GiB"), NULL)), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "over 80 % of 16.0 GiB RAM"), NULL)), "%s", text);
 	free(text);
 	model__free(m);
 }

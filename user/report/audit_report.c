@@ -37,10 +37,11 @@ static void put_top(FILE *out, const struct model *m, const char *title, const s
 	for (i = 0; i < t->nr; i++) {
 		fputs(i ? ", " : " ", out);
 		report_put_proc(out, m, t->items[i].proc);
+		fputc(' ', out);
 		if (kb)
-			fprintf(out, " %.1f MB", t->items[i].value / 1024.0);
+			report_put_size(out, t->items[i].value * 1024);
 		else
-			fprintf(out, " %.2f s", sec(t->items[i].value));
+			fprintf(out, "%.2f s", sec(t->items[i].value));
 	}
 	fputc('\n', out);
 }
@@ -309,7 +310,7 @@ static char *ranked_entry(const struct model *m, const struct audit_rank *r, boo
 	report_put_proc(f, m, r->proc);
 	fputc(' ', f);
 	if (kb)
-		fprintf(f, "%.1f MB", r->value / 1024.0);
+		report_put_size(f, r->value * 1024);
 	else
 		report_put_sec(f, r->value);
 	fclose(f);
@@ -347,11 +348,14 @@ static void put_build_memory(FILE *out, const struct audit *a, const struct mode
 	struct audit_top holders = {};
 	__u32 i;
 
-	fprintf(out, "buildbpf: build memory: peak %.1f MB at %.2f s", peak->total_kb / 1024.0,
-		sec(peak->hdr.ts_ns - a->start_ns));
-	if (peak->ram_kb)
-		fprintf(out, " (%.0f %% of %.1f GB RAM)", pct(peak->total_kb, peak->ram_kb),
-			peak->ram_kb / (1024.0 * 1024.0));
+	fputs("buildbpf: build memory: peak ", out);
+	report_put_size(out, peak->total_kb * 1024);
+	fprintf(out, " at %.2f s", sec(peak->hdr.ts_ns - a->start_ns));
+	if (peak->ram_kb) {
+		fprintf(out, " (%.0f %% of ", pct(peak->total_kb, peak->ram_kb));
+		report_put_size(out, peak->ram_kb * 1024);
+		fputs(" RAM)", out);
+	}
 	fputc('\n', out);
 	for (i = 0; i < peak->nr_top && i < AUDIT_TOP; i++) {
 		long proc = memory__proc_at(m, peak->top[i].tgid, peak->hdr.ts_ns);
@@ -376,21 +380,10 @@ static void put_oom_killed(FILE *out, const struct audit *a, const struct model 
 	put_ranked(out, m, "killed, with their peaks", &killed, true);
 }
 
-/* "3.2 MB", "12 kB", "512 B": a small step's few kilobytes are not "0.0 MB". */
-static void put_bytes(FILE *f, __u64 bytes)
-{
-	if (bytes >= 1024 * 1024)
-		fprintf(f, "%.1f MB", bytes / (1024.0 * 1024.0));
-	else if (bytes >= 1024)
-		fprintf(f, "%.0f kB", bytes / 1024.0);
-	else
-		fprintf(f, "%llu B", (unsigned long long)bytes);
-}
-
 static void put_labelled_bytes(FILE *f, const char *label, __u64 bytes)
 {
 	fputs(label, f);
-	put_bytes(f, bytes);
+	report_put_size(f, bytes);
 }
 
 /* Programs by what they wrote to storage (a->programs is by CPU): the largest first. */
@@ -414,7 +407,7 @@ static void put_io_programs(FILE *f, const struct audit *a)
 		fputs(k ? ", " : " ", f);
 		report_put_name(f, a->programs[best].name, REPORT_NAME_MAX);
 		fputc(' ', f);
-		put_bytes(f, a->programs[best].io.io.write_bytes);
+		report_put_size(f, a->programs[best].io.io.write_bytes);
 		fputs(" in ", f);
 		report_put_count(f, a->programs[best].io.nr_procs);
 		if (!k)
@@ -466,7 +459,7 @@ static void put_io(FILE *out, const struct audit *a, const struct model *m)
 		fputs(i ? ", " : " ", f);
 		report_put_proc(f, m, a->top_write.items[i].proc);
 		fputc(' ', f);
-		put_bytes(f, a->top_write.items[i].value);
+		report_put_size(f, a->top_write.items[i].value);
 	}
 	if (!a->top_write.nr)
 		fputs(" nothing", f);

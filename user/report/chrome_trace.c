@@ -1220,7 +1220,7 @@ static int add_memory_counter(struct builder *b)
 		last = ms;
 		last_ts = ts;
 		args = json_object_new_object();
-		args = json_done(args, json_put(args, "MB", new_counter_value(ms->total_kb / 1024.0)));
+		args = json_done(args, json_put(args, "MiB", new_counter_value(ms->total_kb / 1024.0)));
 		err = emit_with_args(b, new_event(b, "C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts), 0, args);
 	}
 	return err;

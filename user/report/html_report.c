@@ -11,6 +11,7 @@
 #include "report/html_assets.h"
 #include "report/html_report.h"
 #include "report/report_tables.h"
+#include "report/report_text.h"
 #include "report/svg.h"
 #include "report/svg_draw.h"
 
@@ -158,6 +159,7 @@ static void put_memory(FILE *out, const struct model *m)
 			       .start_ns = m->start_ns,
 			       .span_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1 };
 	int base = MEM_TOP + 14 + MEM_PLOT_H, col, last_col = -1;
+	char size[REPORT_SIZE_LEN];
 	__u64 peak = 1, col_max = 0;
 	size_t i;
 
@@ -174,8 +176,9 @@ static void put_memory(FILE *out, const struct model *m)
 		     "width=\"%d\" height=\"%d\" style=\"width:100%%;height:auto\">\n", SVG_WIDTH, MEM_H, SVG_WIDTH,
 		MEM_H);
 	svg_draw__axis(&f, MEM_TOP - 14, base);
-	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%.0f MiB</text><text x=\"%d\" y=\"%d\" class=\"ax\">0"
-		     "</text>\n", SVG_MARGIN_L - 4, MEM_TOP + 14 + 9, peak / 1024.0, SVG_MARGIN_L - 4, base);
+	fprintf(out, "<text x=\"%d\" y=\"%d\" class=\"ax\">%s</text><text x=\"%d\" y=\"%d\" class=\"ax\">0"
+		     "</text>\n", SVG_MARGIN_L - 4, MEM_TOP + 14 + 9, report_size(size, peak * 1024), SVG_MARGIN_L - 4,
+		base);
 	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", SVG_RUN_COLOUR);
 	for (i = 0; i < m->nr_mem_samples; i++) {
 		const struct mem_sample *s = &m->mem_samples[i];
@@ -190,9 +193,10 @@ static void put_memory(FILE *out, const struct model *m)
 		last_col = col;
 	}
 	fprintf(out, "%d,%.1f\"/>\n</svg></div>\n", last_col, base - (double)col_max * MEM_PLOT_H / peak);
-	fprintf(out, "<p class=\"bb-note\">peak %.1f MiB at %.3f s, of %.1f MiB of RAM; %zu samples</p></section>\n",
-		m->mem_peak.total_kb / 1024.0, (m->mem_peak.hdr.ts_ns - m->start_ns) / 1e9,
-		m->mem_peak.ram_kb / 1024.0, m->nr_mem_samples);
+	fprintf(out, "<p class=\"bb-note\">peak %s at %.3f s, ", report_size(size, m->mem_peak.total_kb * 1024),
+		(m->mem_peak.hdr.ts_ns - m->start_ns) / 1e9);
+	fprintf(out, "of %s of RAM; %zu samples</p></section>\n", report_size(size, m->mem_peak.ram_kb * 1024),
+		m->nr_mem_samples);
 }
 
 /* The detail after the overview, in the order a reader goes on. */

@@ -19,17 +19,6 @@ const char *jobs_fit_report__reason(enum jobs_fit_verdict v)
 	return "unknown";
 }
 
-/* "30 MB", "1,024 MB", "12.0 GB". */
-static void put_size(FILE *f, __u64 kb)
-{
-	if (kb >= 10ull << 20) {
-		fprintf(f, "%.1f GB", kb / (1024.0 * 1024.0));
-		return;
-	}
-	report_put_count(f, (kb + 512) / 1024);
-	fputs(" MB", f);
-}
-
 void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m, size_t cpus)
 {
 	/* -j445 on 2 CPUs answers nothing: say memory is not the limit as far as the CPUs can use. */
@@ -37,6 +26,7 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 	bool capped = cap && fit->jobs > cap;
 	long jobs = capped ? cap : fit->jobs;
 	struct report_line l;
+	__u64 total_kb;
 	FILE *f;
 
 	if (fit->verdict != JOBS_FIT_OK)
@@ -50,7 +40,7 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 		fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
 	else
 		fputs("not even one: ", f);
-	put_size(f, fit->job_kb);
+	report_put_size(f, fit->job_kb * 1024);
 	fputs(" (the 95th-percentile peak of ", f);
 	report_put_name(f, fit->program, REPORT_NAME_MAX);
 	fputs(" over ", f);
@@ -58,23 +48,24 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 	fprintf(f, " runs, up to %zu at once here)", fit->at_once);
 	if (fit->base_proc >= 0) {
 		fputs(" + ", f);
-		put_size(f, fit->base_kb);
+		report_put_size(f, fit->base_kb * 1024);
 		fputs(" for ", f);
 		report_put_name(f, proc_program(&m->procs[fit->base_proc]), REPORT_NAME_MAX);
 		if (fit->nr_base > 1)
 			fprintf(f, " and %zu other%s", fit->nr_base - 1, fit->nr_base > 2 ? "s" : "");
 	}
 	fputs(fit->jobs ? " = " : " needs ", f);
-	put_size(f, capped ? fit->base_kb + (__u64)jobs * fit->job_kb :
-		     fit->jobs ? fit->expected_kb : fit->base_kb + fit->job_kb);
+	total_kb = capped ? fit->base_kb + (__u64)jobs * fit->job_kb :
+		   fit->jobs ? fit->expected_kb : fit->base_kb + fit->job_kb;
+	report_put_size(f, total_kb * 1024);
 	fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
-	put_size(f, fit->ram_kb);
+	report_put_size(f, fit->ram_kb * 1024);
 	fputs(" RAM", f);
 	if (fit->larger_program) {
 		fputs("; not counted, larger but rarer: ", f);
 		report_put_name(f, fit->larger_program, REPORT_NAME_MAX);
 		fputs(" up to ", f);
-		put_size(f, fit->larger_kb);
+		report_put_size(f, fit->larger_kb * 1024);
 		fputs(" in ", f);
 		report_put_count(f, fit->larger_runs);
 		fputs(fit->larger_runs == 1 ? " run" : " runs", f);

@@ -2,7 +2,7 @@
 /*
  * The tables of report_tables.h.  Times count from the audit's start, in
  * seconds with ms precision (the --summary-json's *_ms to the ms); memory
- * and I/O in MiB.
+ * and I/O as report_size() writes them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,10 +12,9 @@
 #include "model/proc_name.h"
 #include "report/audit_answers.h"
 #include "report/report_tables.h"
+#include "report/report_text.h"
 #include "util/array_grow.h"
 #include "util/utf8.h"
-
-#define MIB (1024.0 * 1024.0)
 
 static const char *const figures_header[] = { "figure", "value" };
 static const char *const path_header[] = { "#", "step", "pid", "from", "to", "held", "of the wall",
@@ -126,6 +125,7 @@ static int figure(struct report_table *t, const char *name, const char *fmt, ...
 
 static int figures(struct report_table *t, const struct audit *a, const struct model *m)
 {
+	char size[REPORT_SIZE_LEN];
 	size_t i, steps = 0;
 	int err;
 
@@ -143,11 +143,11 @@ static int figures(struct report_table *t, const struct audit *a, const struct m
 		err = a->jobs.jobs > 0 ? figure(t, "jobs", "%s -j%ld", a->jobs.tool, a->jobs.jobs)
 				       : figure(t, "jobs", "%s -j (unlimited)", a->jobs.tool);
 	if (!err && m->nr_mem_samples)
-		err = figure(t, "peak build memory", "%.1f MiB at %.3f s", m->mem_peak.total_kb / 1024.0,
+		err = figure(t, "peak build memory", "%s at %.3f s", report_size(size, m->mem_peak.total_kb * 1024),
 			     (m->mem_peak.hdr.ts_ns - m->start_ns) / 1e9);
 	if (!err && a->io.flags & BB_IO_STORAGE)
-		err = figure(t, "written to storage", "%.1f MiB", a->io.io.write_bytes / MIB) ?:
-		      figure(t, "read from storage", "%.1f MiB", a->io.io.read_bytes / MIB);
+		err = figure(t, "written to storage", "%s", report_size(size, a->io.io.write_bytes)) ?:
+		      figure(t, "read from storage", "%s", report_size(size, a->io.io.read_bytes));
 	if (!err && a->lost_events)
 		err = figure(t, "events lost", "%llu", (unsigned long long)a->lost_events);
 	if (!err && a->partial_reason)
@@ -235,6 +235,7 @@ static int whatif(struct report_table *t, const struct audit *a)
 /* A top list; bytes: the value is a size in bytes (kb: in KiB), else ns. */
 static int top(struct report_table *t, const struct audit_top *tp, const struct model *m, char unit)
 {
+	char size[REPORT_SIZE_LEN];
 	size_t i;
 	int err = 0;
 
@@ -244,8 +245,8 @@ static int top(struct report_table *t, const struct audit_top *tp, const struct 
 
 		err = !row ? -ENOMEM
 			   : cell_proc(&row[0], m, tp->items[i].proc) ?: cell(&row[1], "%u", m->procs[tp->items[i].proc].pid) ?:
-			     (unit == 'k' ? cell(&row[2], "%.1f MiB", v / 1024.0)
-			      : unit == 'b' ? cell(&row[2], "%.1f MiB", v / MIB) : cell_sec(&row[2], v));
+			     (unit == 'k' ? cell(&row[2], "%s", report_size(size, v * 1024))
+			      : unit == 'b' ? cell(&row[2], "%s", report_size(size, v)) : cell_sec(&row[2], v));
 	}
 	return err;
 }

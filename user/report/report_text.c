@@ -71,6 +71,26 @@ void report_put_count(FILE *out, size_t n)
 	}
 }
 
+const char *report_size(char buf[REPORT_SIZE_LEN], __u64 bytes)
+{
+	if (bytes >= 1ull << 30)
+		snprintf(buf, REPORT_SIZE_LEN, "%.1f GiB", bytes / (double)(1ull << 30));
+	else if (bytes >= 1ull << 20)
+		snprintf(buf, REPORT_SIZE_LEN, "%.1f MiB", bytes / (double)(1ull << 20));
+	else if (bytes >= 1ull << 10) /* a small step's few KiB are not "0.0 MiB" */
+		snprintf(buf, REPORT_SIZE_LEN, "%.0f KiB", bytes / 1024.0);
+	else
+		snprintf(buf, REPORT_SIZE_LEN, "%llu B", (unsigned long long)bytes);
+	return buf;
+}
+
+void report_put_size(FILE *out, __u64 bytes)
+{
+	char buf[REPORT_SIZE_LEN];
+
+	fputs(report_size(buf, bytes), out);
+}
+
 FILE *report_line__begin(struct report_line *l, FILE *out)
 {
 	memset(l, 0, sizeof(*l));

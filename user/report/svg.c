@@ -14,6 +14,7 @@
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
 #include "report/report_tables.h"
+#include "report/report_text.h"
 #include "report/svg.h"
 #include "report/svg_draw.h"
 #include "util/fd_stream.h"
@@ -310,8 +311,10 @@ static void put_tip(struct canvas *cv, const struct audit *a, const struct trace
 	svg_draw__text(cv->out, name ? name : p->comm);
 	fprintf(cv->out, " (pid %u): %.3f-%.3f s, %.3f s CPU", p->pid, (pl->start_ns - cv->f.start_ns) / 1e9,
 		(pl->end_ns - cv->f.start_ns) / 1e9, (p->utime_ns + p->stime_ns) / 1e9);
-	if (p->peak_rss_kb)
-		fprintf(cv->out, ", peak %.1f MiB", p->peak_rss_kb / 1024.0);
+	if (p->peak_rss_kb) {
+		fputs(", peak ", cv->out);
+		report_put_size(cv->out, p->peak_rss_kb * 1024);
+	}
 	if (argv) {
 		fputs("\n$ ", cv->out);
 		svg_draw__text(cv->out, argv);
