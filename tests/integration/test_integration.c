@@ -4,6 +4,7 @@
  * commands.  Needs root; skipped with the reason printed where BPF cannot
  * load at all.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,9 +128,28 @@ Test(integration, command_not_found_is_127)
 
 	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--", "no-such-command-buildbpf", NULL }, NULL);
 	cr_assert(eq(int, run.status, 127));
-	cr_assert(strstr(run.err, "buildbpf: cannot run 'no-such-command-buildbpf': No such file or directory") != NULL,
+	cr_assert(strstr(run.err, "buildbpf: cannot run 'no-such-command-buildbpf': command not found") != NULL,
 		  "stderr: %s", run.err);
 	cr_assert(stat(bb_path(&run, "t.json"), &st) != 0, "a trace was written for a command that never ran");
+}
+
+/*
+ * sudo's PATH can name a directory the user cannot search (root's own): a
+ * name in none of PATH's directories is still not found, as a shell says,
+ * though glibc's execvp reports EACCES for it.
+ */
+Test(integration, command_not_found_behind_an_unsearchable_directory_is_127)
+{
+	char path_env[PATH_MAX];
+
+	bb_give_to_nobody(run.dir);
+	cr_assert(eq(int, mkdir(bb_path(&run, "root-only"), 0700), 0));
+	snprintf(path_env, sizeof(path_env), "PATH=%s:/usr/bin:/bin", bb_path(&run, "root-only"));
+	bb_run_in(&run, (const char *[]){ "-q", "-o", "t.json", "--", "no-such-command-buildbpf", NULL },
+		  (const char *[]){ "SUDO_UID=65534", "SUDO_GID=65534", path_env, NULL });
+	cr_assert(eq(int, run.status, 127), "stderr: %s", run.err);
+	cr_assert(strstr(run.err, "buildbpf: cannot run 'no-such-command-buildbpf': command not found") != NULL,
+		  "stderr: %s", run.err);
 }
 
 Test(integration, not_executable_is_126)

@@ -5,10 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "record/command_path.h"
 #include "record/launch.h"
 #include "record/trace_dir.h"
 #include "util/array_grow.h"
 
+/* What glibc's execvp searches when the environment has no PATH. */
+#define EXECVP_DEFAULT_PATH "/bin:/usr/bin"
 /* login(1)'s PATH for an ordinary user (Debian's /etc/login.defs ENV_PATH). */
 #define LOGIN_PATH "/usr/local/bin:/usr/bin:/bin:/usr/local/games:/usr/games"
 
@@ -110,6 +113,7 @@ static void __attribute__((noreturn)) child_main(char *const argv[], char **envp
 {
 	char go;
 	ssize_t n;
+	int err;
 
 	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
 	/* buildbpf ignores SIGPIPE; an ignored signal would stay ignored
@@ -126,7 +130,13 @@ static void __attribute__((noreturn)) child_main(char *const argv[], char **envp
 	/* execvp looks argv[0] up in the command's PATH. */
 	environ = envp;
 	execvp(argv[0], argv);
-	child_fail(errno_fd, errno);
+	err = errno;
+	/* glibc says EACCES when a directory of PATH could not be searched, found
+	 * or not; a shell says "not found" unless a file of that name was there. */
+	if (err == EACCES && !strchr(argv[0], '/') &&
+	    !command_path__found(argv[0], getenv("PATH") ?: EXECVP_DEFAULT_PATH))
+		err = ENOENT;
+	child_fail(errno_fd, err);
 }
 
 int launch__spawn(struct launch *l, char *const argv[], char **envp, const struct command_signals *sigs)

@@ -737,8 +737,9 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	err = launch__release(&launch);
 	if (err) {
 		waitpid(launch.pid, &rs.status, 0);
+		/* As a shell says it: a name looked up in PATH and not there is "not found". */
 		fprintf(stderr, "buildbpf: cannot run '%s': %s\n", term_escape(opts->cmd_argv[0], esc, sizeof(esc)),
-			strerror(err));
+			err == ENOENT && !strchr(opts->cmd_argv[0], '/') ? "command not found" : strerror(err));
 		res->exit_code = status_to_exit_code(rs.status);
 		goto cleanup;
 	}
