@@ -40,8 +40,9 @@
  * A wrapper hands its work to its children: its own CPU time is at most
  * 5 ms + 5 % of its wall time (a compiler driver's start-up costs 2-4 ms)
  * and its children, together, were alive for at least 80 % of it: sh -c,
- * cc, make, ninja, collect2.  So is a --follow daemon's process found
- * running (the daemon, its idle workers).  The top lists and the wall by
+ * cc, make, ninja.  So is a process with a child whose program the tool
+ * table says wraps another (collect2), whatever its CPU time, and a
+ * --follow daemon's process found running (the daemon, its idle workers).  The top lists and the wall by
  * program skip wrappers, so one step of the build is one entry.
  */
 #define AUDIT_WRAPPER_CPU_NS 5000000ull

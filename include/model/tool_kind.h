@@ -33,6 +33,12 @@ enum tool_kind tool_kind__lookup(const char *name);
  * and "llvm-ar" are ar.
  */
 enum tool_kind tool_kind__of(const char *base, size_t len);
+/*
+ * Whether the program name runs another tool of its kind and waits for it
+ * (gcc's collect2 runs ld): such a process with a child is a wrapper
+ * whatever its own CPU time, its link counted with the linker it ran.
+ */
+bool tool_kind__wraps(const char *name);
 /* A runner starts the build's jobs and waits for them: make, ninja. */
 bool tool_kind__is_runner(enum tool_kind kind);
 

@@ -838,6 +838,42 @@ Test(audit_answers, wrappers_are_left_out_of_the_top_lists)
 	build_free(&b);
 }
 
+/*
+ * gcc's link: cc runs collect2, which runs ld.  A small link's collect2 is
+ * busy for a share of its life (12 ms of 30 ms, ld alive for half of it),
+ * too much for the CPU rule: still a wrapper, so the link is ld's alone.
+ */
+Test(audit_answers, collect2_is_counted_with_its_linker)
+{
+	static const char *const collect2_argv[] = { "collect2", "-o", "prog", "a.o", NULL };
+	static const char *const ld_argv[] = { "ld", "-o", "prog", "a.o", NULL };
+	struct build b;
+	const struct audit *a;
+	size_t i, k;
+
+	build_start(&b, 2, true, make_j2);
+	synth_fork(b.m, T0, MAKE_PID, 400, 400, false);
+	synth_exec(b.m, T0, 400, MAKE_PID, "/usr/lib/gcc/x86_64-linux-gnu/12/collect2", collect2_argv);
+	synth_fork(b.m, T0 + 10 * MS, 400, 401, 401, false);
+	synth_exec(b.m, T0 + 10 * MS, 401, 400, "/usr/bin/ld", ld_argv);
+	synth_exit_acct(b.m, T0 + 25 * MS, 401, 0, 14 * MS, 0, 14 * MS, 100);
+	synth_exit_acct(b.m, T0 + 30 * MS, 400, 0, 12 * MS, 0, 12 * MS, 100);
+	a = build_finish(&b, 1 * S, 2);
+
+	for (i = 0; i < b.m->nr_procs; i++)
+		if (b.m->procs[i].pid == 400 || b.m->procs[i].pid == 401)
+			cr_assert(eq(int, a->wrapper[i], b.m->procs[i].pid == 400), "pid %u", b.m->procs[i].pid);
+	for (i = 0; i < a->top_wall.nr; i++)
+		cr_assert(not(eq(u32, b.m->procs[a->top_wall.items[i].proc].pid, 400)), "collect2 in the top list");
+	for (k = 0; k < a->nr_programs; k++) {
+		if (!strcmp(a->programs[k].name, "collect2"))
+			cr_assert(eq(u64, a->programs[k].wall_ns, 0));
+		if (!strcmp(a->programs[k].name, "ld"))
+			cr_assert(eq(u64, a->programs[k].wall_ns, 15 * MS));
+	}
+	build_free(&b);
+}
+
 /* configure's shape: a thousand tiny steps one after another. */
 Test(audit_answers, a_chain_of_tiny_steps_is_left_out)
 {

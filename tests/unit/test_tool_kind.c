@@ -44,3 +44,11 @@ Test(tool_kind, only_make_and_ninja_are_runners)
 	cr_assert(not(tool_kind__is_runner(TOOL_SHELL)));
 	cr_assert(not(tool_kind__is_runner(TOOL_OTHER)));
 }
+
+Test(tool_kind, collect2_alone_wraps_another_tool)
+{
+	cr_assert(tool_kind__wraps("collect2"));
+	cr_assert(not(tool_kind__wraps("ld")));
+	cr_assert(not(tool_kind__wraps("cc")));
+	cr_assert(not(tool_kind__wraps("make")));
+}

@@ -312,9 +312,10 @@ static int compute_wrappers(struct audit *a, const struct model *m)
 
 			coverage_add(&cov, c->start_ns, c->end_ns < p->end_ns ? c->end_ns : p->end_ns);
 		}
-		a->wrapper[parent] = wall && cov.covered >= wall / 1000 * AUDIT_WRAPPER_COVER_PERMILLE &&
-				     p->utime_ns + p->stime_ns <=
-					     AUDIT_WRAPPER_CPU_NS + wall / 1000 * AUDIT_WRAPPER_CPU_PERMILLE;
+		a->wrapper[parent] = (wall && cov.covered >= wall / 1000 * AUDIT_WRAPPER_COVER_PERMILLE &&
+				      p->utime_ns + p->stime_ns <=
+					      AUDIT_WRAPPER_CPU_NS + wall / 1000 * AUDIT_WRAPPER_CPU_PERMILLE) ||
+				     tool_kind__wraps(proc_program(p));
 	}
 	/* A followed daemon and its workers, found running, serve the build
 	 * throughout: the steps are what they start. */

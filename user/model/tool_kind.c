@@ -24,6 +24,9 @@ static const struct {
 	{ "sccache", TOOL_CACHE },    { "distcc", TOOL_CACHE },	   { "icecc", TOOL_CACHE },
 };
 
+/* The tools above that run another of their kind and wait for it. */
+static const char *const wrappers[] = { "collect2" };
+
 enum tool_kind tool_kind__lookup(const char *name)
 {
 	size_t i;
@@ -34,6 +37,16 @@ enum tool_kind tool_kind__lookup(const char *name)
 			return tools[i].kind;
 	}
 	return TOOL_OTHER;
+}
+
+bool tool_kind__wraps(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
+		if (!strcmp(name, wrappers[i]))
+			return true;
+	return false;
 }
 
 enum tool_kind tool_kind__of(const char *base, size_t len)
