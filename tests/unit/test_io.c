@@ -191,6 +191,9 @@ Test(io, the_audit_ranks_writers_and_sums_programs)
 		  text);
 	cr_assert(strstr(text, "written by program: cc1 4.0 MiB in 2 processes, as 2.0 MiB in 1, sh 12 KiB in 1") != NULL,
 		  "%s", text);
+	/* No process used CPU time: no list, so no comma after the colon. */
+	cr_assert(strstr(text, "CPU by program: none of the 6 processes used CPU time\n") != NULL, "%s", text);
+	cr_assert(eq(ptr, strstr(text, ":,"), NULL), "%s", text);
 	free(text);
 	io_build_free(&b);
 }

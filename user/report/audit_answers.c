@@ -226,7 +226,7 @@ static void put_shared(FILE *out, const struct audit *a)
 static void put_programs(FILE *out, const struct audit *a)
 {
 	__u64 rest_ns = a->cpu_ns;
-	size_t i, rest = 0;
+	size_t i, rest = 0, shown = 0;
 	struct report_line l;
 	FILE *f;
 
@@ -240,25 +240,30 @@ static void put_programs(FILE *out, const struct audit *a)
 			rest += a->programs[i].nr_procs;
 			continue;
 		}
-		fputs(i ? ", " : " ", f);
+		fputs(shown++ ? ", " : " ", f);
 		report_put_name(f, a->programs[i].name, REPORT_NAME_MAX);
 		fputc(' ', f);
 		report_put_sec(f, a->programs[i].cpu_ns);
 		fputs(" in ", f);
 		report_put_count(f, a->programs[i].nr_procs);
-		if (!i) /* the unit once */
+		if (shown == 1) /* the unit once */
 			fputs(a->programs[i].nr_procs == 1 ? " process" : " processes", f);
 		rest_ns -= a->programs[i].cpu_ns;
 	}
+	/* Nothing listed (no process used CPU time): the count stands alone. */
 	if (rest && rest_ns) {
-		fputs(", others ", f);
+		fputs(shown ? ", others " : " others ", f);
 		report_put_sec(f, rest_ns);
 		fputs(" in ", f);
 		report_put_count(f, rest);
-	} else if (rest) {
+	} else if (rest && shown) {
 		fputs(", ", f);
 		report_put_count(f, rest);
 		fputs(rest == 1 ? " more process using none" : " more using none", f);
+	} else if (rest) {
+		fputs(" none of the ", f);
+		report_put_count(f, rest);
+		fputs(rest == 1 ? " process used CPU time" : " processes used CPU time", f);
 	}
 	report_line__end(&l);
 }
