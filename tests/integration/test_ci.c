@@ -24,17 +24,11 @@ TestSuite(ci, .init = integration_setup, .fini = integration_teardown, .timeout 
 #define SUMMARY_MAX 65536
 
 /*
- * 0.5-1 s more of cc1's time per file (1.0 s each in one run here; test_diff.c
- * measures one such file): a constant expression of 384K terms.  Two of
- * them clear the gate's 0.25 s several times over.
+ * Two compiles and a link in p/; slow: both compiles slowed by
+ * bb_append_slow_source(), 0.5-1 s more of cc1's time each (1.0 s each in
+ * one run here; test_diff.c measures one such file): the gate's 0.25 s
+ * cleared several times over.
  */
-static const char slow_source[] = "#define X4(x) x x x x\n"
-				  "#define X16(x) X4(X4(x))\n"
-				  "#define X256(x) X16(X16(x))\n"
-				  "#define X64K(x) X256(X256(x))\n"
-				  "int slow_%c(void) { return 0 X64K(X4(+1) +1 +1); }\n";
-
-/* Two compiles and a link in p/; slow: both compiles slowed. */
 static void write_project(bool slow)
 {
 	char text[1024];
@@ -43,11 +37,11 @@ static void write_project(bool slow)
 	bb_write_file(&run, "p/Makefile", "prog: a.o b.o\n\tcc -o $@ a.o b.o\n%.o: %.c\n\tcc -O2 -c -o $@ $<\n");
 	snprintf(text, sizeof(text), "int a(void) { return 1; }\n");
 	if (slow)
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), slow_source, 'a');
+		bb_append_slow_source(text, sizeof(text), "slow_a");
 	bb_write_file(&run, "p/a.c", text);
 	snprintf(text, sizeof(text), "int a(void);\nint main(void) { return a() - 1; }\n");
 	if (slow)
-		snprintf(text + strlen(text), sizeof(text) - strlen(text), slow_source, 'b');
+		bb_append_slow_source(text, sizeof(text), "slow_b");
 	bb_write_file(&run, "p/b.c", text);
 }
 

@@ -19,20 +19,10 @@
 TestSuite(diff, .init = integration_setup, .fini = integration_teardown, .timeout = 300);
 
 /*
- * About 0.5 s more of cc1's CPU time: a constant expression of 384K terms
- * that the preprocessor expands and the parser folds.
- */
-static const char slow_source[] = "#define X4(x) x x x x\n"
-				  "#define X16(x) X4(X4(x))\n"
-				  "#define X256(x) X16(X16(x))\n"
-				  "#define X64K(x) X256(X256(x))\n"
-				  "int slow(void) { return 0 X64K(X4(+1) +1 +1); }\n";
-
-/*
  * Three compiles and a link in dir (relative to the run's), the source
- * slow ('b': b.c, 'c': c.c, 0: none) slowed.  The compiles name their
- * sources by absolute path: two trees differ in every argv until the build
- * directory is normalised.
+ * slow ('b': b.c, 'c': c.c, 0: none) slowed by bb_append_slow_source().
+ * The compiles name their sources by absolute path: two trees differ in
+ * every argv until the build directory is normalised.
  */
 static void write_project(const char *dir, char slow)
 {
@@ -47,11 +37,14 @@ static void write_project(const char *dir, char slow)
 	snprintf(name, sizeof(name), "%s/a.c", dir);
 	bb_write_file(&run, name, "int a(void) { return 1; }\n");
 	snprintf(name, sizeof(name), "%s/b.c", dir);
-	snprintf(text, sizeof(text), "int b(void) { return 2; }\n%s", slow == 'b' ? slow_source : "");
+	snprintf(text, sizeof(text), "int b(void) { return 2; }\n");
+	if (slow == 'b')
+		bb_append_slow_source(text, sizeof(text), "slow");
 	bb_write_file(&run, name, text);
 	snprintf(name, sizeof(name), "%s/c.c", dir);
-	snprintf(text, sizeof(text), "int a(void), b(void);\nint main(void) { return a() + b() - 3; }\n%s",
-		 slow == 'c' ? slow_source : "");
+	snprintf(text, sizeof(text), "int a(void), b(void);\nint main(void) { return a() + b() - 3; }\n");
+	if (slow == 'c')
+		bb_append_slow_source(text, sizeof(text), "slow");
 	bb_write_file(&run, name, text);
 }
 

@@ -132,6 +132,19 @@ void bb_write_file(const struct bb_run *r, const char *name, const char *text)
 	cr_assert_eq(fclose(f), 0);
 }
 
+void bb_append_slow_source(char *text, size_t size, const char *name)
+{
+	size_t len = strlen(text);
+	int n = snprintf(text + len, size - len,
+			 "#define X4(x) x x x x\n"
+			 "#define X16(x) X4(X4(x))\n"
+			 "#define X256(x) X16(X16(x))\n"
+			 "#define X64K(x) X256(X256(x))\n"
+			 "int %s(void) { return 0 X64K(X4(+1) +1 +1); }\n", name);
+
+	cr_assert(n > 0 && (size_t)n < size - len, "no room for the slow source after %zu bytes", len);
+}
+
 void bb_argv(const char *argv[BB_ARGV_MAX], const char *const args[])
 {
 	size_t n = 0;

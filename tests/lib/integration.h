@@ -88,6 +88,12 @@ void bb_run_fini(struct bb_run *r);
 double bb_cpu_stall_ms(void);
 /* Writes a file in r->dir. */
 void bb_write_file(const struct bb_run *r, const char *name, const char *text);
+/*
+ * Appends to text (of size bytes) a C function name() that costs cc1 about
+ * 0.5-1 s more CPU: a constant expression of 384K terms that the
+ * preprocessor expands and the parser folds.  A compile made slow on purpose.
+ */
+void bb_append_slow_source(char *text, size_t size, const char *name);
 /* Path of a file in r->dir (static buffer). */
 const char *bb_path(const struct bb_run *r, const char *name);
 /* Absolute path of a workload built from tests/workloads (build/tests/NAME). */
