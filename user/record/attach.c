@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "record/attach.h"
 #include "record/cgroup_path.h"
+#include "record/proc_owner.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
 #include "util/term_escape.h"
@@ -25,35 +26,6 @@
 /* /proc/PID/cmdline is read up to this (the recording keeps args_max of it). */
 #define CMDLINE_READ_MAX (BB_ARGS_MAX_LIMIT + 1)
 
-/* The real, effective and saved uids and gids of pid, from /proc/PID/status.  0 or -errno. */
-static int read_ids(pid_t pid, uid_t uids[3], gid_t gids[3])
-{
-	char path[64], line[256];
-	unsigned long r, e, s;
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (found < 2 && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Uid: %lu %lu %lu", &r, &e, &s) == 3) {
-			uids[0] = r;
-			uids[1] = e;
-			uids[2] = s;
-			found++;
-		} else if (sscanf(line, "Gid: %lu %lu %lu", &r, &e, &s) == 3) {
-			gids[0] = r;
-			gids[1] = e;
-			gids[2] = s;
-			found++;
-		}
-	}
-	fclose(f);
-	return found == 2 ? 0 : -ENODATA;
-}
-
 /* The first of three ids that is not want, or want. */
 static unsigned long other_id(const unsigned int ids[3], unsigned int want)
 {
@@ -62,16 +34,11 @@ static unsigned long other_id(const unsigned int ids[3], unsigned int want)
 
 int attach__check_target(const struct attach_target *t, const struct run_as *ra)
 {
-	uid_t uids[3] = {};
-	gid_t gids[3] = {};
-	struct stat st;
-	char path[64];
+	struct proc_owner o = {};
+	__u32 hidden;
 	int err;
 
-	snprintf(path, sizeof(path), "/proc/%d", (int)t->pid);
-	err = read_ids(t->pid, uids, gids);
-	if (!err && stat(path, &st))
-		err = -errno;
+	err = proc_owner__read(t->pid, &o);
 	/* Still the process the pidfd names: what was read is its own.  A
 	 * pid reused since is another process, which the pidfd does not
 	 * reach (ESRCH).  EPERM: alive, the ids below say whose it is. */
@@ -83,28 +50,23 @@ int attach__check_target(const struct attach_target *t, const struct run_as *ra)
 							: strerror(-err));
 		return -1;
 	}
-	if (ra->uid == 0)
-		return 0; /* root reads every process already */
-	/* A user traces only their own tree: its argv, its children's
-	 * command lines and timing are theirs to see. */
-	if (uids[0] != ra->uid || uids[1] != ra->uid || uids[2] != ra->uid) {
+	/* A user traces only what the kernel lets them read of their own
+	 * tree: its argv, its children's command lines and timing, its
+	 * /proc/PID/io and memory. */
+	hidden = proc_owner__hidden(&o, ra);
+	if (!hidden)
+		return 0;
+	if (o.uids[0] != ra->uid || o.uids[1] != ra->uid || o.uids[2] != ra->uid) {
 		fprintf(stderr, "buildbpf: %s %d: the process is not %s's (uid %lu) (hint: only root, not "
 				"a sudo user, attaches to another user's processes: sudo buildbpf --keep-root)\n",
-			t->opt, (int)t->pid, ra->name, other_id(uids, ra->uid));
+			t->opt, (int)t->pid, ra->name, other_id(o.uids, ra->uid));
 		return -1;
 	}
-	/* And only what the kernel lets them read of it (/proc/PID/io, its
-	 * memory: ptrace read access): the same gids as theirs, and dumpable,
-	 * which /proc shows by owning a process's files as root when it is
-	 * not (an agent that hides its memory, a setgid program). */
-	if (gids[0] != ra->gid || gids[1] != ra->gid || gids[2] != ra->gid || st.st_uid != ra->uid) {
-		fprintf(stderr, "buildbpf: %s %d: the kernel hides this process's details from %s (%s) (hint: only "
-				"root, not a sudo user, traces it: sudo buildbpf --keep-root)\n",
-			t->opt, (int)t->pid, ra->name,
-			st.st_uid != ra->uid ? "it is not dumpable" : "it runs with another group");
-		return -1;
-	}
-	return 0;
+	fprintf(stderr, "buildbpf: %s %d: the kernel hides this process's details from %s (%s) (hint: only "
+			"root, not a sudo user, traces it: sudo buildbpf --keep-root)\n",
+		t->opt, (int)t->pid, ra->name,
+		hidden & BB_HIDDEN_NOT_DUMPABLE ? "it is not dumpable" : "it runs with another group");
+	return -1;
 }
 
 int attach__open_target(pid_t pid, const struct run_as *ra, const char *opt, int *pidfd)
@@ -267,26 +229,14 @@ static int confirm_seeded(const struct attach_proc *p, const struct attach_targe
 	return err ? -1 : 0;
 }
 
-/*
- * Why the kernel would hide pid from ra's user now (BB_HIDDEN_*, the rule
- * bpf/hidden.bpf.h applies to the processes it sees start): ids it cannot
- * read count as another user's.  /proc/PID is owned by root when the
- * process is not dumpable; by its euid otherwise.
- */
+/* Why the kernel would hide pid from ra's user now: ids it cannot read count as another user's. */
 static __u32 hidden_reasons(pid_t pid, const struct run_as *ra)
 {
-	uid_t uids[3] = {};
-	gid_t gids[3] = {};
-	struct stat st;
-	char path[64];
+	struct proc_owner o;
 
 	if (ra->uid == 0)
 		return 0;
-	if (read_ids(pid, uids, gids) || uids[0] != ra->uid || uids[1] != ra->uid || uids[2] != ra->uid ||
-	    gids[0] != ra->gid || gids[1] != ra->gid || gids[2] != ra->gid)
-		return BB_HIDDEN_CREDS;
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	return stat(path, &st) || st.st_uid != ra->uid ? BB_HIDDEN_NOT_DUMPABLE : 0;
+	return proc_owner__read(pid, &o) ? BB_HIDDEN_CREDS : proc_owner__hidden(&o, ra);
 }
 
 /*
