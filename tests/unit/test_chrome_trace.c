@@ -27,6 +27,7 @@
 #include "util/utf8.h"
 #include "lib/json_fields.h"
 #include "lib/seeded_random.h"
+#include "lib/source_file.h"
 #include "lib/synth.h"
 #include "lib/trace_rules.h"
 
@@ -1914,26 +1915,6 @@ Test(chrome_trace, many_cpu_slices_stream_in_little_memory)
 
 /* ---- every arg key the trace writes is documented in docs/trace.md ---- */
 
-/* The whole of a file of the source tree (unit tests run at its top). */
-static char *read_source(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text;
-	long len;
-
-	cr_assert_not_null(f, "%s: %s (run the unit tests from the top of the tree)", path, strerror(errno));
-	cr_assert(eq(int, fseek(f, 0, SEEK_END), 0));
-	len = ftell(f);
-	cr_assert(ge(i64, len, 0));
-	rewind(f);
-	text = malloc(len + 1);
-	cr_assert_not_null(text);
-	cr_assert(eq(sz, fread(text, 1, len, f), (size_t)len));
-	text[len] = '\0';
-	fclose(f);
-	return text;
-}
-
 /* Where the slice arguments are documented, from the top of the tree. */
 #define ARGS_DOC "docs/trace.md"
 
@@ -1954,7 +1935,7 @@ static bool args_doc_has_row(const char *doc, const char *key)
  */
 Test(chrome_trace, every_arg_key_in_the_source_is_in_docs_trace)
 {
-	char *src = read_source("user/report/chrome_trace.c"), *doc = read_source(ARGS_DOC);
+	char *src = bb_read_source("user/report/chrome_trace.c"), *doc = bb_read_source(ARGS_DOC);
 	const char *at = src;
 	char key[64];
 	size_t keys = 0, len;
@@ -2011,7 +1992,7 @@ static void assert_args_documented(struct json_object *root, const char *doc, si
 /* The same from written traces: keys put there by any other path. */
 Test(chrome_trace, every_arg_key_written_is_in_docs_trace)
 {
-	char *doc = read_source(ARGS_DOC);
+	char *doc = bb_read_source(ARGS_DOC);
 	struct small_build small;
 	struct sched_build sched;
 	struct json_object *root;
