@@ -16,6 +16,7 @@
 #include "report/report_text.h"
 #include "report/summary.h"
 #include "report/svg.h"
+#include "lib/source_file.h"
 #include "lib/svg_attr.h"
 #include "lib/synth.h"
 #include "lib/xml_check.h"
@@ -985,6 +986,67 @@ Test(report_text, sizes_are_binary_and_labelled_so)
 	cr_assert(eq(str, (char *)report_size(buf, 1ull << 30), "1.0 GiB"));
 	cr_assert(eq(str, (char *)report_size(buf, 23ull << 30), "23.0 GiB"));
 	cr_assert(eq(str, (char *)report_size(buf, 5ull << 40), "5120.0 GiB"));
+}
+
+/* line up to its newline (or end), every run of digits, ',' and '.' as one '#'. */
+static void digits_as_hash(char *out, size_t size, const char *line)
+{
+	size_t n = 0;
+
+	for (; *line && *line != '\n' && n + 1 < size; line++) {
+		if (*line >= '0' && *line <= '9') {
+			while (line[1] && ((line[1] >= '0' && line[1] <= '9') || line[1] == ',' || line[1] == '.'))
+				line++;
+			out[n++] = '#';
+		} else {
+			out[n++] = *line;
+		}
+	}
+	out[n] = '\0';
+}
+
+/*
+ * The summary the README and docs/usage.md show is what buildbpf prints by
+ * default, figures aside: no line or word of --verbose only (the lanes).
+ */
+Test(summary, the_docs_show_the_default_summary)
+{
+	static const char *const docs[] = { "README.md", "docs/usage.md" };
+	static char *const argv[] = { "make", "-j8", NULL };
+	const struct summary_info info = {
+		.cmd_argv = argv, .cmd_argc = 2, .wall_ns = 41 * S, .exit_status = 0, .output_path = "trace.json"
+	};
+	struct model *m = model__new(MAKE_PID, T0);
+	char *text = NULL, want[256], got[256];
+	const char *line, *shown;
+	size_t len, i, k;
+	FILE *out;
+
+	cr_assert(not(eq(ptr, m, NULL)));
+	synth_fork(m, T0, MAKE_PID, MAKE_PID + 1, MAKE_PID + 1, false);
+	synth_exit(m, T0 + 1 * S, MAKE_PID + 1, MAKE_PID + 1, true, 0);
+	synth_exit(m, T0 + 41 * S, MAKE_PID, MAKE_PID, true, 0);
+	cr_assert(eq(int, model__finish(m, T0 + 41 * S), 0));
+	out = open_memstream(&text, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	summary__print(out, m, &info);
+	fclose(out);
+	for (i = 0; i < sizeof(docs) / sizeof(docs[0]); i++) {
+		char *doc = bb_read_source(docs[i]);
+
+		shown = strstr(doc, "    buildbpf: traced 'make -j8'");
+		cr_assert(not(eq(ptr, (void *)shown, NULL)), "%s shows no summary of make -j8", docs[i]);
+		for (line = text, k = 0; *line; k++) {
+			digits_as_hash(want, sizeof(want), line);
+			digits_as_hash(got, sizeof(got), shown + strlen("    "));
+			cr_assert(eq(str, got, want), "%s, summary line %zu", docs[i], k + 1);
+			line = strchr(line, '\n') + 1;
+			shown = strchr(shown, '\n') + 1;
+		}
+		free(doc);
+	}
+	free(text);
+	model__free(m);
 }
 
 Test(summary, a_killed_command_says_by_which_signal)
