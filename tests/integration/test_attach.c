@@ -293,6 +293,17 @@ Test(attach, a_command_and_attach_exclude_each_other)
 	bb_run_in(&run, (const char *const[]){ "--attach", "999999999", NULL }, NULL);
 	cr_assert_eq(run.status, 1);
 	cr_assert(strstr(run.err, "no such process"), "%s", run.err);
+	/* Init: refused for what it is, as root and as a sudo user alike, in one line with a hint. */
+	bb_give_to_nobody(run.dir);
+	for (int as_user = 0; as_user < 2; as_user++) {
+		bb_run_in(&run, (const char *const[]){ "-o", "t.json", "--attach", "1", "--duration", "1s", NULL },
+			  as_user ? (const char *const[]){ "SUDO_UID=65534", "SUDO_GID=65534", NULL } : NULL);
+		cr_assert_eq(run.status, 1, "as %s: %s", as_user ? "nobody" : "root", run.err);
+		cr_assert(strstr(run.err, "buildbpf: --attach 1: pid 1 is init") == run.err, "%s", run.err);
+		cr_assert(strstr(run.err, "(hint: ") && strchr(run.err, '\n') == run.err + strlen(run.err) - 1, "%s",
+			  run.err);
+		cr_assert_null(bb_read_file(bb_path(&run, "t.json"), NULL));
+	}
 }
 
 /* ---- --cgroup PATH ---- */

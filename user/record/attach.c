@@ -38,6 +38,14 @@ int attach__check_target(const struct attach_target *t, const struct run_as *ra)
 	__u32 hidden;
 	int err;
 
+	/* Init's tree is every process of the machine, buildbpf's own
+	 * ancestors too: not a build, and it never ends on its own. */
+	if (t->pid == 1) {
+		fprintf(stderr, "buildbpf: %s 1: pid 1 is init, whose tree is every process of the machine, buildbpf "
+				"included (hint: attach to the build's own top process, its make, ninja or shell; or "
+				"trace its cgroup with --cgroup)\n", t->opt);
+		return -1;
+	}
 	err = proc_owner__read(t->pid, &o);
 	/* Still the process the pidfd names: what was read is its own.  A
 	 * pid reused since is another process, which the pidfd does not
