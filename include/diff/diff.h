@@ -56,6 +56,7 @@ enum diff_metric {
 	DIFF_PEAK,	  /* most build threads running at once (sched) */
 	DIFF_LOST,	  /* s, lost parallelism (sched) */
 	DIFF_PROCESSES,	  /* count */
+	DIFF_LOST_EVENTS, /* count, records the kernel could not deliver: the recording misses part of the build */
 	DIFF_NR_METRICS,
 };
 
@@ -66,6 +67,8 @@ struct diff_value {
 
 /* The metric's name as reports and --fail-if spell it ("wall", "cpu", ...). */
 const char *diff_metric__name(enum diff_metric k);
+/* Its row in the reports: the name, or words where the name alone is ambiguous ("lost parallelism"). */
+const char *diff_metric__label(enum diff_metric k);
 /* Its unit in reports: "s", "%" or "" (a count or ratio). */
 const char *diff_metric__unit(enum diff_metric k);
 

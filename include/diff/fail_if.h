@@ -5,7 +5,7 @@
  *
  *   COND   := FIGURE OP LIMIT
  *   FIGURE := wall | cpu | utilisation | parallelism | peak | lost | processes
- *           | race | program:NAME.cpu | program:NAME.procs
+ *           | lost_events | race | program:NAME.cpu | program:NAME.procs
  *   OP     := > | <
  *   LIMIT  := [+|-]NUMBER[%|s|ms]
  *

@@ -220,7 +220,7 @@ Test(diff, unreadable_input_and_bad_gate_are_usage_errors)
 	bb_run_in(&run, (const char *[]){ "diff", "a.bbl", "b.bbl", "--fail-if", "wal>+1%", NULL }, NULL);
 	cr_assert(eq(int, run.status, 2), "%s", run.err);
 	cr_assert(eq(str, run.err, "buildbpf: diff: --fail-if 'wal>+1%': unknown figure 'wal' (expected wall, cpu, "
-				   "utilisation, parallelism, peak, lost, processes, race or program:NAME.cpu/.procs) "
+				   "utilisation, parallelism, peak, lost, processes, lost_events, race or program:NAME.cpu/.procs) "
 				   "(see buildbpf(1), FAIL-IF)\n"));
 }
 

@@ -6,21 +6,28 @@
 #include "diff/diff.h"
 #include "util/array_grow.h"
 
+/* label: the report's row, where the short name alone would be misread ("lost" what?). */
 static const struct {
-	const char *name, *unit;
+	const char *name, *unit, *label;
 } metrics[DIFF_NR_METRICS] = {
-	[DIFF_WALL] = { "wall", "s" },
-	[DIFF_CPU] = { "cpu", "s" },
-	[DIFF_UTILISATION] = { "utilisation", "%" },
-	[DIFF_PARALLELISM] = { "parallelism", "" },
-	[DIFF_PEAK] = { "peak", "" },
-	[DIFF_LOST] = { "lost", "s" },
-	[DIFF_PROCESSES] = { "processes", "" },
+	[DIFF_WALL] = { "wall", "s", "wall" },
+	[DIFF_CPU] = { "cpu", "s", "cpu" },
+	[DIFF_UTILISATION] = { "utilisation", "%", "utilisation" },
+	[DIFF_PARALLELISM] = { "parallelism", "", "parallelism" },
+	[DIFF_PEAK] = { "peak", "", "peak" },
+	[DIFF_LOST] = { "lost", "s", "lost parallelism" },
+	[DIFF_PROCESSES] = { "processes", "", "processes" },
+	[DIFF_LOST_EVENTS] = { "lost_events", "", "events the kernel dropped" },
 };
 
 const char *diff_metric__name(enum diff_metric k)
 {
 	return k < DIFF_NR_METRICS ? metrics[k].name : "?";
+}
+
+const char *diff_metric__label(enum diff_metric k)
+{
+	return k < DIFF_NR_METRICS ? metrics[k].label : "?";
 }
 
 const char *diff_metric__unit(enum diff_metric k)
@@ -71,6 +78,7 @@ static void side_values(struct diff_value *values, const struct diff_side *b, bo
 		[DIFF_PEAK] = sched ? a->par->peak_running : 0,
 		[DIFF_LOST] = sched ? a->lost_ns / 1e9 : 0,
 		[DIFF_PROCESSES] = (double)b->m->nr_procs,
+		[DIFF_LOST_EVENTS] = (double)a->lost_events,
 	};
 	size_t k;
 

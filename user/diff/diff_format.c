@@ -12,49 +12,77 @@ const char *diff_fmt_noise_floor(char *buf, bool wall)
 	return buf;
 }
 
-/* Counts, whole; times and ratios with two decimals. */
-static const char *number(char *buf, double v, const char *unit, bool sign)
+static bool is_whole(double v, const char *unit)
 {
-	bool whole = !*unit && fabs(v) < 1e15 && v == (double)(long long)v;
+	return !*unit && fabs(v) < 1e15 && v == (double)(long long)v;
+}
+
+/* v with that many decimals; what rounds to zero is "0.00", never "-0.00". */
+static const char *number(char *buf, double v, int decimals, const char *unit, bool sign)
+{
 	const char *space = *unit ? " " : "";
 
-	if (whole)
-		snprintf(buf, DIFF_FMT_BUF, sign ? "%+.0f%s%s" : "%.0f%s%s", v, space, unit);
-	else
-		snprintf(buf, DIFF_FMT_BUF, sign ? "%+.2f%s%s" : "%.2f%s%s", v, space, unit);
+	if (fabs(v) < 0.5 * pow(10, -decimals))
+		v = 0;
+	snprintf(buf, DIFF_FMT_BUF, sign ? "%+.*f%s%s" : "%.*f%s%s", decimals, v, space, unit);
 	return buf;
 }
 
+/* Counts, whole; times and ratios with two decimals. */
 const char *diff_fmt_value(char *buf, double v, const char *unit)
 {
-	return number(buf, v, unit, false);
+	return number(buf, v, is_whole(v, unit) ? 0 : 2, unit, false);
 }
 
+const char *diff_fmt_metric(char *buf, enum diff_metric k, double v)
+{
+	/* Their 0 is "nothing went wrong": a word, not a noisy "0.00 s". */
+	if (v == 0 && (k == DIFF_LOST || k == DIFF_LOST_EVENTS)) {
+		snprintf(buf, DIFF_FMT_BUF, "none");
+		return buf;
+	}
+	return diff_fmt_value(buf, v, diff_metric__unit(k));
+}
+
+/* " (+12 %)"; nothing when it would show as 0.0 % (1 process more of 6059). */
 static void percent(char *buf, size_t size, double pct)
 {
-	if (isinf(pct))
-		snprintf(buf, size, " (from 0)");
-	else if (fabs(pct) >= 10)
+	if (fabs(pct) >= 10)
 		snprintf(buf, size, " (%+.0f %%)", pct);
-	else
+	else if (fabs(pct) >= 0.05)
 		snprintf(buf, size, " (%+.1f %%)", pct);
+}
+
+/*
+ * old -> new compared as the report shows them, at decimals: what differs
+ * below that is "=" (never "+0.00 s"), and the change is the difference
+ * of the shown values (1.32 -> 1.65 is +0.33).  No percentage of what
+ * shows as 0: the old column already says the figure started from none.
+ */
+static const char *change(char *buf, const struct diff_value *v, int decimals, const char *change_unit,
+			  bool with_percent)
+{
+	double step = pow(10, -decimals), old_steps = round(v->old_v / step), new_steps = round(v->new_v / step);
+	char tail[24] = "";
+
+	if (old_steps == new_steps) {
+		snprintf(buf, DIFF_FMT_BUF, "=");
+		return buf;
+	}
+	if (with_percent && old_steps != 0)
+		percent(tail, sizeof(tail), diff_value__percent(v));
+	number(buf, (new_steps - old_steps) * step, decimals, change_unit, true);
+	strncat(buf, tail, DIFF_FMT_BUF - strlen(buf) - 1);
+	return buf;
 }
 
 const char *diff_fmt_change(char *buf, const struct diff_value *v, const char *unit)
 {
 	/* A change in a percentage is in points, not a percent of it. */
-	const char *change_unit = !strcmp(unit, "%") ? "pt" : unit;
-	char tail[24] = "";
+	bool is_percent = !strcmp(unit, "%");
 
-	if (diff_value__change(v) == 0) {
-		snprintf(buf, DIFF_FMT_BUF, "=");
-		return buf;
-	}
-	if (strcmp(unit, "%"))
-		percent(tail, sizeof(tail), diff_value__percent(v));
-	number(buf, diff_value__change(v), change_unit, true);
-	strncat(buf, tail, DIFF_FMT_BUF - strlen(buf) - 1);
-	return buf;
+	return change(buf, v, is_whole(v->old_v, unit) && is_whole(v->new_v, unit) ? 0 : 2, is_percent ? "pt" : unit,
+		      !is_percent);
 }
 
 const char *diff_fmt_jobs(char *buf, const struct audit_jobs *j)
@@ -70,20 +98,12 @@ const char *diff_fmt_jobs(char *buf, const struct audit_jobs *j)
 
 const char *diff_fmt_ns(char *buf, __u64 ns)
 {
-	snprintf(buf, DIFF_FMT_BUF, "%.3f s", ns / 1e9);
-	return buf;
+	return number(buf, ns / 1e9, 3, "s", false);
 }
 
 const char *diff_fmt_ns_change(char *buf, __u64 old_ns, __u64 new_ns)
 {
-	struct diff_value v = { .old_v = old_ns / 1e9, .new_v = new_ns / 1e9, .known = true };
-	char tail[24] = "";
+	const struct diff_value v = { .old_v = old_ns / 1e9, .new_v = new_ns / 1e9, .known = true };
 
-	if (old_ns == new_ns) {
-		snprintf(buf, DIFF_FMT_BUF, "=");
-		return buf;
-	}
-	percent(tail, sizeof(tail), diff_value__percent(&v));
-	snprintf(buf, DIFF_FMT_BUF, "%+.3f s%s", diff_value__change(&v), tail);
-	return buf;
+	return change(buf, &v, 3, "s", true);
 }

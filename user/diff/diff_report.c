@@ -102,8 +102,8 @@ static void put_figures(struct style *st, const struct diff *d)
 	for (k = 0; k < DIFF_NR_METRICS; k++) {
 		const struct diff_value *v = &d->values[k];
 		const char *unit = diff_metric__unit(k);
-		const char *cells[] = { diff_metric__name(k), diff_fmt_value(ob, v->old_v, unit),
-					diff_fmt_value(nb, v->new_v, unit), diff_fmt_change(cb, v, unit) };
+		const char *cells[] = { diff_metric__label(k), diff_fmt_metric(ob, k, v->old_v),
+					diff_fmt_metric(nb, k, v->new_v), diff_fmt_change(cb, v, unit) };
 
 		if (!v->known)
 			cells[1] = cells[2] = cells[3] = "(not recorded: --sched=off)";

@@ -31,9 +31,9 @@ static void put_header(FILE *out, const struct diff *d)
 	fputs(" \u2192 ", out);
 	svg_draw__text(out, d->new_b->name);
 	fputs("</text>\n", out);
-	fprintf(out, "<text x=\"20\" y=\"44\" class=\"l\">wall %.2f s \u2192 %.2f s (%s)", wall->old_v, wall->new_v,
+	fprintf(out, "<text x=\"20\" y=\"44\" class=\"l\">wall %.2f s \u2192 %.2f s, %s", wall->old_v, wall->new_v,
 		diff_fmt_change(change, wall, "s"));
-	fprintf(out, "; CPU %.2f s \u2192 %.2f s (%s); %zu processes matched, %zu only in old, %zu only in new</text>\n",
+	fprintf(out, "; CPU %.2f s \u2192 %.2f s, %s; %zu processes matched, %zu only in old, %zu only in new</text>\n",
 		cpu->old_v, cpu->new_v, diff_fmt_change(change, cpu, "s"), d->match.matched, d->nr_only_old_procs,
 		d->nr_only_new_procs);
 }

@@ -60,7 +60,7 @@ static int parse_figure(struct fail_if *c, const char *s, size_t len, char *err,
 		}
 	}
 	snprintf(err, err_size, "unknown figure '%.*s' (expected wall, cpu, utilisation, parallelism, peak, lost, "
-				"processes, race or program:NAME.cpu/.procs)", (int)(len > 40 ? 40 : len), s);
+				"processes, lost_events, race or program:NAME.cpu/.procs)", (int)(len > 40 ? 40 : len), s);
 	return -EINVAL;
 }
 
