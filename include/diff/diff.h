@@ -120,6 +120,8 @@ void diff__free(struct diff *d);
 /* new - old, in the value's unit; relative: percent of old (old 0: +/-inf, or 0 when new is 0 too). */
 double diff_value__change(const struct diff_value *v);
 double diff_value__percent(const struct diff_value *v);
+/* The longer build's wall: the one time scale the pictures draw both builds on, so that lengths compare. */
+__u64 diff__longer_wall_ns(const struct diff *d);
 /* A process's CPU time (user + system) and wall time. */
 __u64 diff__proc_cpu_ns(const struct proc_instance *p);
 __u64 diff__proc_wall_ns(const struct proc_instance *p);

@@ -2,7 +2,8 @@
 /*
  * Two builds compared on one page (diff --html): the comparison as the
  * text report says it, then both builds side by side, each with its
- * answers, figures and timeline (report/html_report.h).  Self-contained,
+ * answers, figures and timeline (report/html_report.h), both timelines
+ * on the longer build's time scale, as the caption above them says.  Self-contained,
  * everything from the builds escaped.
  */
 #ifndef BUILDBPF_DIFF_HTML_H

@@ -24,6 +24,8 @@ struct html_build {
 	const struct trace_layout *tl; /* its model is the build's */
 	const struct sched_model *s;   /* NULL: --sched=off */
 	const char *trace_href;	       /* the JSON trace, relative (util/href.h); NULL: none written */
+	__u64 span_ns;		       /* the timeline's time scale (svg__write_layout()); 0: the build's own */
+	const char *timeline_caption;  /* our text under the timeline's heading (its scale); NULL: none */
 };
 
 /* The page of one build: 0, or -errno (-EIO for a stream error). */

@@ -22,10 +22,12 @@
 /*
  * Writes the SVG of tl's model, drawn where the trace draws each process
  * (tl, borrowed), to out: 0, or -errno (-EIO for a stream error).  s may
- * be NULL.
+ * be NULL.  span_ns: the time the plot's width stands for, from the
+ * build's start; 0 (or less than the build's own span): the build's span.
+ * Pictures of two builds drawn on the longer's span compare by length.
  */
 int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layout *tl,
-		      const struct sched_model *s);
+		      const struct sched_model *s, __u64 span_ns);
 /* The same with a layout made from m. */
 int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s);
 /* svg__write_layout() to fd (not closed): 0 or -errno. */

@@ -9,6 +9,7 @@
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "diff/diff.h"
+#include "diff/diff_html.h"
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
 #include "diff/diff_svg.h"
@@ -471,6 +472,55 @@ Test(diff_svg, both_strips_and_paired_bars_in_well_formed_svg)
 	cr_assert(eq(sz, bars, d.nr_programs < DIFF_SVG_PROGRAMS ? d.nr_programs : DIFF_SVG_PROGRAMS));
 	cr_assert(lt(ptr, strstr(svg, ">cc1</text>"), strstr(svg, ">as</text>")));
 	free(svg);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+/* The axis' tick labels in the text from at up to end (NULL: its end), in the order drawn. */
+static size_t count_ticks(const char *at, const char *end, char *last, size_t size)
+{
+	size_t n = 0;
+
+	while ((at = strstr(at, "class=\"t\">")) && (!end || at < end)) {
+		at += strlen("class=\"t\">");
+		snprintf(last, size, "%.*s", (int)strcspn(at, "<"), at);
+		n++;
+	}
+	return n;
+}
+
+/* diff --html: both timelines on the longer build's scale, and each caption says so. */
+Test(diff_html, both_timelines_on_the_longer_builds_scale)
+{
+	struct synth_build o, n;
+	char *page = NULL, *old_side, *new_side, old_last[32] = "", new_last[32] = "";
+	size_t len = 0, old_ticks, new_ticks;
+	struct diff d;
+	FILE *mem;
+
+	demo_build(&o, 100, "/w", "AbC", 0);	/* 0.6 s */
+	demo_build(&n, 200, "/w", "Def", 500);	/* 1.1 s */
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(u64, diff__longer_wall_ns(&d), 1100 * SB_MS));
+	mem = open_memstream(&page, &len);
+	cr_assert(eq(int, diff_html__write(mem, &d), 0));
+	cr_assert(eq(int, fclose(mem), 0));
+	old_side = strstr(page, "<div class=\"bb-side\">");
+	cr_assert(not(eq(ptr, old_side, NULL)));
+	new_side = strstr(old_side + 1, "<div class=\"bb-side\">");
+	cr_assert(not(eq(ptr, new_side, NULL)));
+	/* One scale: the same ticks to the same last second (the old build's own 0.6 s drew other ticks). */
+	old_ticks = count_ticks(old_side, new_side, old_last, sizeof(old_last));
+	new_ticks = count_ticks(new_side, NULL, new_last, sizeof(new_last));
+	cr_assert(ge(sz, old_ticks, 2));
+	cr_assert(eq(sz, old_ticks, new_ticks));
+	cr_assert(eq(str, old_last, new_last));
+	cr_assert(eq(str, old_last, "1.1 s"));
+	cr_assert(not(eq(ptr, strstr(old_side, "wall (new, 1.10 s)"), NULL)), "%s", old_side);
+	cr_assert(not(eq(ptr, strstr(old_side, "this build (0.60 s) ends 55 % of the way across"), NULL)));
+	cr_assert(not(eq(ptr, strstr(new_side, "this build (1.10 s) ends 100 % of the way across"), NULL)));
+	free(page);
 	diff__free(&d);
 	synth_build__free(&o);
 	synth_build__free(&n);

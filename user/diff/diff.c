@@ -47,6 +47,13 @@ double diff_value__percent(const struct diff_value *v)
 	return 100.0 * (v->new_v - v->old_v) / fabs(v->old_v);
 }
 
+__u64 diff__longer_wall_ns(const struct diff *d)
+{
+	__u64 o = d->old_b->a->wall_ns, n = d->new_b->a->wall_ns;
+
+	return o > n ? o : n;
+}
+
 __u64 diff__proc_cpu_ns(const struct proc_instance *p)
 {
 	return p->utime_ns + p->stime_ns;

@@ -90,8 +90,7 @@ static void put_programs(FILE *out, const struct diff *d, int y)
 
 int diff_svg__write(FILE *out, const struct diff *d)
 {
-	const struct audit *oa = d->old_b->a, *na = d->new_b->a;
-	__u64 span_ns = oa->wall_ns > na->wall_ns ? oa->wall_ns : na->wall_ns;
+	__u64 span_ns = diff__longer_wall_ns(d);
 	size_t bars = d->nr_programs < DIFF_SVG_PROGRAMS ? d->nr_programs : DIFF_SVG_PROGRAMS;
 	int strips_y = HEADER_H + AXIS_H, y;
 	int height = strips_y + 2 * (LABEL_H + STRIP_H + CAPTION_H) + BARS_TITLE_H + (int)bars * BAR_ROW_H + MARGIN;

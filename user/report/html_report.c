@@ -103,7 +103,7 @@ static int put_timeline(FILE *out, const struct html_build *b, const char *id_pr
 
 	if (!mem)
 		return -ENOMEM;
-	err = svg__write_layout(mem, b->a, b->tl, b->s);
+	err = svg__write_layout(mem, b->a, b->tl, b->s, b->span_ns);
 	if (fclose(mem) && !err)
 		err = -ENOMEM;
 	if (err) {
@@ -116,7 +116,13 @@ static int put_timeline(FILE *out, const struct html_build *b, const char *id_pr
 		     "<button type=\"button\" class=\"bb-out\">zoom out</button>"
 		     "<button type=\"button\" class=\"bb-reset\">fit</button><span class=\"bb-level\">1x</span>"
 		     "<span>ctrl+wheel zooms; hover a process for its command, times, CPU, memory and why it "
-		     "started</span></div>\n<div class=\"bb-scroll\">\n", id_prefix);
+		     "started</span></div>\n", id_prefix);
+	if (b->timeline_caption) {
+		fputs("<p class=\"bb-note bb-caption\">", out);
+		put_text(out, b->timeline_caption);
+		fputs("</p>\n", out);
+	}
+	fputs("<div class=\"bb-scroll\">\n", out);
 	fputs(body, out);
 	fputs("</div></section>\n", out);
 	free(svg);

@@ -426,15 +426,16 @@ static void put_critical_path(struct canvas *cv, const struct audit *a, const st
 }
 
 int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layout *tl,
-		      const struct sched_model *s)
+		      const struct sched_model *s, __u64 span_ns)
 {
 	const struct model *m = tl->m;
 	struct canvas cv = { .out = out };
+	__u64 own_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1;
 	size_t lanes;
 
 	lanes = tl->nr_lanes ? tl->nr_lanes : 1;
 	cv.f = (struct svg_frame){ .out = out, .x = MARGIN_L, .width = PLOT_W, .start_ns = m->start_ns,
-				   .span_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1 };
+				   .span_ns = span_ns > own_ns ? span_ns : own_ns };
 	cv.lane_h = LANES_MAX_H / (int)(lanes < LANES_MAX_H ? lanes : LANES_MAX_H);
 	if (cv.lane_h > LANE_H_MAX)
 		cv.lane_h = LANE_H_MAX;
@@ -469,7 +470,7 @@ int svg__write(FILE *out, const struct audit *a, const struct model *m, const st
 
 	if (!tl)
 		return -ENOMEM;
-	err = svg__write_layout(out, a, tl, s);
+	err = svg__write_layout(out, a, tl, s, 0);
 	trace_layout__free(tl);
 	return err;
 }
@@ -484,7 +485,7 @@ static int write_svg(FILE *out, const void *ctx)
 {
 	const struct svg_args *x = ctx;
 
-	return svg__write_layout(out, x->a, x->tl, x->s);
+	return svg__write_layout(out, x->a, x->tl, x->s, 0);
 }
 
 int svg__write_fd(int fd, const struct audit *a, const struct trace_layout *tl, const struct sched_model *s)
