@@ -22,6 +22,7 @@
 #ifndef BUILDBPF_AUDIT_COMPILER_CACHE_H
 #define BUILDBPF_AUDIT_COMPILER_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "model/model.h"
@@ -54,6 +55,8 @@ struct compiler_cache {
 	/* Per process: the outcome of the call it ran for (the call itself
 	 * included), so a step under a hit (cc1 -E) is named as one. */
 	unsigned char *work;
+	/* Per process: a call's CPU, its own and its work's (a server's: its own); 0 for the rest. */
+	__u64 *call_cpu_ns;
 	size_t nr_procs; /* entries in call and work */
 };
 
@@ -65,6 +68,17 @@ void compiler_cache__free(struct compiler_cache *c);
  * "unknown"; NULL for CACHE_NONE and CACHE_SERVER.
  */
 const char *compiler_cache__word(enum cache_call call);
+/*
+ * What the call hit (in hit_c over hit_m) saved against miss, a miss of
+ * its step (in miss_c over miss_m: this log, or a diff's base): the miss's
+ * CPU and wall less the hit's, none where the hit cost more.  Added to
+ * *cpu_ns and *wall_ns.
+ */
+void compiler_cache__add_saving(const struct compiler_cache *miss_c, const struct model *miss_m, size_t miss,
+				const struct compiler_cache *hit_c, const struct model *hit_m, size_t hit,
+				__u64 *cpu_ns, __u64 *wall_ns);
+/* A hit of either kind. */
+bool compiler_cache__is_hit(enum cache_call call);
 /* proc's outcome as a call (CACHE_NONE for a model without calls or an index out of range). */
 enum cache_call compiler_cache__of(const struct compiler_cache *c, size_t proc);
 /* The outcome of the call proc ran for, or its own as a call; CACHE_NONE: it ran for none. */

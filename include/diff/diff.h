@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "diff/diff_cache.h"
 #include "diff/diff_path.h"
 #include "diff/diff_races.h"
 #include "diff/proc_match.h"
@@ -109,6 +110,8 @@ struct diff {
 	struct diff_path path;
 	/* The new build's races the old one did not have (known: both have the build graph). */
 	struct diff_races races;
+	/* The new build's compiler-cache hits against the old build's misses of their steps. */
+	struct diff_cache cache;
 	/* The -j each build asked for (its audit's jobs) differs: a row of the report, not a --fail-if figure. */
 	bool jobs_changed;
 };

@@ -525,3 +525,81 @@ Test(diff_html, both_timelines_on_the_longer_builds_scale)
 	synth_build__free(&o);
 	synth_build__free(&n);
 }
+
+/* "ccache gcc -c src" at from_ms; hit: nothing under it, else gcc, cc1 and as compile (pid..pid+3). */
+static void ccache_compile(struct synth_build *b, __u32 pid, const char *src, __u64 from, bool hit)
+{
+	synth_build__proc(b, pid, b->root_pid, "/usr/bin/ccache", ARGV("ccache", "gcc", "-c", src), from,
+			  from + (hit ? 10 : 400), 3);
+	if (hit)
+		return;
+	synth_build__proc(b, pid + 1, pid, "/usr/bin/gcc", ARGV("gcc", "-c", src), from + 5, from + 395, 2);
+	synth_build__proc(b, pid + 2, pid + 1, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+			  ARGV("cc1", "-quiet", src, "-o", "/tmp/ccX.s"), from + 6, from + 380, 350);
+	synth_build__proc(b, pid + 3, pid + 1, "/usr/bin/as", ARGV("as", "-o", "x.o", "/tmp/ccX.s"), from + 381,
+			  from + 394, 10);
+}
+
+/* Issue 30 item 4: a hit in the new build saved what its step's miss cost in the base. */
+Test(diff, a_cache_hit_saved_what_its_steps_miss_cost_in_the_base)
+{
+	struct synth_build o, n;
+	struct json_object *j, *cache;
+	struct diff d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	synth_build__start(&o, 100, "/w");
+	ccache_compile(&o, 110, "a.c", 10, false); /* 3 + 2 + 350 + 10 ms CPU, 400 ms */
+	ccache_compile(&o, 120, "b.c", 420, false);
+	synth_build__finish(&o, 900);
+	synth_build__start(&n, 200, "/w");
+	ccache_compile(&n, 210, "a.c", 10, true); /* 3 ms CPU, 10 ms */
+	ccache_compile(&n, 220, "b.c", 30, false);
+	ccache_compile(&n, 230, "c.c", 440, true); /* a hit the base did not run */
+	synth_build__finish(&n, 500);
+	cr_assert(eq(sz, o.a.cache.nr_misses, 2));
+	cr_assert(eq(sz, n.a.cache.nr_hits_direct, 2));
+	cr_assert(eq(sz, n.a.cache.nr_saved, 0)); /* the new log alone has no miss of a.c */
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(d.cache.known);
+	cr_assert(eq(sz, d.cache.nr_hits, 2));
+	cr_assert(eq(sz, d.cache.nr_saved, 1));
+	cr_assert(eq(u64, d.cache.saved_cpu_ns, (365 - 3) * SB_MS));
+	cr_assert(eq(u64, d.cache.saved_wall_ns, (400 - 10) * SB_MS));
+
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	cr_assert(not(eq(ptr, strstr(text, "1 of the new build's 2 hits missed in the old build; against those misses "
+					  "the hits saved 0.362 s CPU and 0.390 s wall"), NULL)), "%s", text);
+	free(text);
+	j = diff_json__new(&d);
+	cr_assert(json_object_object_get_ex(j, "compiler_cache", &cache));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(cache, "saved_against_old_hits")), 1));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(cache, "saved_against_old_cpu_ms")), 362));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(json_object_object_get(cache, "new"), "hits")),
+		     2));
+	json_object_put(j);
+	diff__free(&d);
+
+	/* The other way round: the new build's misses save nothing, and no cache at all has no section. */
+	cr_assert(eq(int, diff__compute(&d, &n.side, &o.side), 0));
+	cr_assert(eq(sz, d.cache.nr_saved, 0));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+	demo_build(&o, 100, "/w", "AbC", 0);
+	demo_build(&n, 200, "/w", "Def", 0);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(not(d.cache.known));
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	cr_assert(eq(ptr, strstr(text, "Compiler cache"), NULL), "%s", text);
+	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}

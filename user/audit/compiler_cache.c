@@ -248,9 +248,21 @@ static int by_argv(const void *a, const void *b)
 	return e->argc < f->argc ? -1 : e->argc > f->argc;
 }
 
-static bool is_hit(enum cache_call call)
+bool compiler_cache__is_hit(enum cache_call call)
 {
 	return call == CACHE_HIT_DIRECT || call == CACHE_HIT_PREPROCESSED;
+}
+
+void compiler_cache__add_saving(const struct compiler_cache *miss_c, const struct model *miss_m, size_t miss,
+				const struct compiler_cache *hit_c, const struct model *hit_m, size_t hit,
+				__u64 *cpu_ns, __u64 *wall_ns)
+{
+	const struct proc_instance *p = &hit_m->procs[hit], *q = &miss_m->procs[miss];
+	__u64 hit_wall = p->end_ns - p->start_ns, miss_wall = q->end_ns - q->start_ns;
+	__u64 hit_cpu = hit_c->call_cpu_ns[hit], miss_cpu = miss_c->call_cpu_ns[miss];
+
+	*cpu_ns += miss_cpu > hit_cpu ? miss_cpu - hit_cpu : 0;
+	*wall_ns += miss_wall > hit_wall ? miss_wall - hit_wall : 0;
 }
 
 /* What each hit saved against a miss of its step in this log (the step's first miss). */
@@ -265,7 +277,7 @@ static int compute_saved(struct compiler_cache *c, const struct cache_scan *s, s
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct exec_image *e;
 
-		if (!is_hit(c->call[i]) && c->call[i] != CACHE_MISS)
+		if (!compiler_cache__is_hit(c->call[i]) && c->call[i] != CACHE_MISS)
 			continue;
 		e = &m->procs[i].execs[s->image[i]];
 		keys[n++] = (struct call_key){ .argv = e->argv, .argc = e->argc, .proc = i };
@@ -279,15 +291,11 @@ static int compute_saved(struct compiler_cache *c, const struct cache_scan *s, s
 				miss = (long)keys[h].proc;
 		}
 		for (i = g; miss >= 0 && i < h; i++) {
-			const struct proc_instance *p = &m->procs[keys[i].proc], *q = &m->procs[miss];
-			__u64 hit_wall = p->end_ns - p->start_ns, miss_wall = q->end_ns - q->start_ns;
-			__u64 hit_cpu = s->cpu_ns[keys[i].proc], miss_cpu = s->cpu_ns[miss];
-
-			if (!is_hit(c->call[keys[i].proc]))
+			if (!compiler_cache__is_hit(c->call[keys[i].proc]))
 				continue;
 			c->nr_saved++;
-			c->saved_cpu_ns += miss_cpu > hit_cpu ? miss_cpu - hit_cpu : 0;
-			c->saved_wall_ns += miss_wall > hit_wall ? miss_wall - hit_wall : 0;
+			compiler_cache__add_saving(c, m, (size_t)miss, c, m, keys[i].proc, &c->saved_cpu_ns,
+						   &c->saved_wall_ns);
 		}
 	}
 	free(keys);
@@ -367,6 +375,7 @@ int compiler_cache__compute(struct compiler_cache *c, const struct model *m)
 	find_calls(&s);
 	attribute_work(&s);
 	c->call = s.call;
+	c->call_cpu_ns = s.cpu_ns;
 	c->nr_procs = m->nr_procs;
 	count_calls(c, &s, tools);
 	if (!c->nr_calls)
@@ -382,15 +391,15 @@ int compiler_cache__compute(struct compiler_cache *c, const struct model *m)
 		c->work[i] = fc >= 0 ? s.call[fc] : CACHE_NONE;
 	}
 cleanup:
-	if (!c->nr_calls || err) { /* c->call is s.call: c keeps it only with calls */
+	if (!c->nr_calls || err) { /* c->call and call_cpu_ns are s's: c keeps them only with calls */
 		free(s.call);
+		free(s.cpu_ns);
 		free(c->work);
 		memset(c, 0, sizeof(*c));
 	}
 	free(s.image);
 	free(s.wrapper);
 	free(s.ran);
-	free(s.cpu_ns);
 	free(s.owner);
 	free(s.client);
 	free(s.for_call);
@@ -401,6 +410,7 @@ void compiler_cache__free(struct compiler_cache *c)
 {
 	free(c->call);
 	free(c->work);
+	free(c->call_cpu_ns);
 	memset(c, 0, sizeof(*c));
 }
 

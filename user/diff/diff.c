@@ -276,6 +276,7 @@ int diff__compute(struct diff *d, const struct diff_side *old_b, const struct di
 	if (d->nr_programs)
 		qsort(d->programs, d->nr_programs, sizeof(*d->programs), cmp_program);
 	rank_steps(d);
+	diff_cache__compute(&d->cache, old_b->m, old_b->a, new_b->m, new_b->a, &d->match);
 	d->jobs_changed = old_b->a->jobs.jobs != new_b->a->jobs.jobs;
 	return 0;
 }

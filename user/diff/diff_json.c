@@ -5,6 +5,7 @@
 #include "diff/diff_json.h"
 #include "model/proc_name.h"
 #include "report/audit_json.h"
+#include "report/compiler_cache_report.h"
 #include "util/json_write.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -194,6 +195,30 @@ static int put_critical_path(struct json_object *parent, const struct diff *d)
 	return json_put(parent, "critical_path", json_done(o, err)) ?: err;
 }
 
+/* One build's calls as its --summary-json has them; null without a call. */
+static int put_cache_side(struct json_object *o, const char *key, const struct compiler_cache *c)
+{
+	return c->nr_calls ? json_put(o, key, compiler_cache_report__json(c)) : json_put_null(o, key);
+}
+
+/* Both builds' compiler-cache calls and what the new one's hits saved; null when neither called a cache. */
+static int put_cache(struct json_object *parent, const struct diff *d)
+{
+	const struct diff_cache *dc = &d->cache;
+	struct json_object *o;
+	int err;
+
+	if (!dc->known)
+		return json_put_null(parent, "compiler_cache");
+	o = json_object_new_object();
+	err = o ? 0 : -ENOMEM;
+	err = err ?: put_cache_side(o, "old", &d->old_b->a->cache) ?: put_cache_side(o, "new", &d->new_b->a->cache)
+		?: json_put_uint(o, "saved_against_old_hits", dc->nr_saved)
+		?: json_put_ms(o, "saved_against_old_cpu_ms", dc->saved_cpu_ns)
+		?: json_put_ms(o, "saved_against_old_wall_ms", dc->saved_wall_ns);
+	return json_put(parent, "compiler_cache", json_done(o, err)) ?: err;
+}
+
 struct json_object *diff_json__new(const struct diff *d)
 {
 	struct json_object *o = json_object_new_object(), *floor = json_object_new_object();
@@ -214,7 +239,7 @@ struct json_object *diff_json__new(const struct diff *d)
 		?: json_put(o, "steps_by_wall", steps_json(d, d->top_wall, d->nr_top_wall))
 		?: json_put(o, "only_in_old", only_json(d->only_old, d->nr_only_old))
 		?: json_put(o, "only_in_new", only_json(d->only_new, d->nr_only_new)) ?: put_critical_path(o, d)
-		?: put_races(o, d);
+		?: put_races(o, d) ?: put_cache(o, d);
 	return json_done(o, err);
 }
 

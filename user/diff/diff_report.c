@@ -112,6 +112,41 @@ static void put_figures(struct style *st, const struct diff *d)
 	put_jobs(st, d);
 }
 
+static void put_cache_row(struct style *st, const char *figure, size_t old_n, size_t new_n)
+{
+	const struct diff_value v = { .old_v = (double)old_n, .new_v = (double)new_n, .known = true };
+	char ob[DIFF_FMT_BUF], nb[DIFF_FMT_BUF], cb[DIFF_FMT_BUF];
+	const char *cells[] = { figure, diff_fmt_value(ob, v.old_v, ""), diff_fmt_value(nb, v.new_v, ""),
+				diff_fmt_change(cb, &v, "") };
+
+	row(st, cells, 4);
+}
+
+/* Compiler caches' calls, and what the new build's hits saved against the old build's misses of their steps. */
+static void put_cache(struct style *st, const struct diff *d)
+{
+	static const char *const header[] = { "figure", "old", "new", "change" };
+	const struct compiler_cache *oc = &d->old_b->a->cache, *nc = &d->new_b->a->cache;
+	const struct diff_cache *dc = &d->cache;
+	const char *indent = st->markdown ? "\n" : "  ";
+	char cpu[DIFF_FMT_BUF], wall[DIFF_FMT_BUF];
+
+	if (!dc->known)
+		return;
+	heading(st, "Compiler cache");
+	row(st, header, 4);
+	put_cache_row(st, "hits", oc->nr_hits_direct + oc->nr_hits_preprocessed, dc->nr_hits);
+	put_cache_row(st, "misses", oc->nr_misses, nc->nr_misses);
+	put_cache_row(st, "uncacheable", oc->nr_uncacheable, nc->nr_uncacheable);
+	if (dc->nr_saved)
+		fprintf(st->out, "%s%zu of the new build's %zu hits missed in the old build; against those misses the hits "
+				 "saved %s CPU and %s wall\n", indent, dc->nr_saved, dc->nr_hits, diff_fmt_ns(cpu, dc->saved_cpu_ns),
+			diff_fmt_ns(wall, dc->saved_wall_ns));
+	else if (dc->nr_hits)
+		fprintf(st->out, "%snone of the new build's %zu hits missed in the old build\n", indent,
+			dc->nr_hits);
+}
+
 static void put_programs(struct style *st, const struct diff *d)
 {
 	static const char *const header[] = { "program", "old CPU", "new CPU", "change", "processes" };
@@ -300,6 +335,7 @@ static void report(struct style *st, const struct diff *d)
 {
 	put_title(st, d);
 	put_figures(st, d);
+	put_cache(st, d);
 	put_programs(st, d);
 	put_steps(st, d, false, d->top_cpu, d->nr_top_cpu);
 	put_steps(st, d, true, d->top_wall, d->nr_top_wall);
