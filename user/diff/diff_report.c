@@ -138,6 +138,8 @@ static void put_cache(struct style *st, const struct diff *d)
 	put_cache_row(st, "hits", oc->nr_hits_direct + oc->nr_hits_preprocessed, dc->nr_hits);
 	put_cache_row(st, "misses", oc->nr_misses, nc->nr_misses);
 	put_cache_row(st, "uncacheable", oc->nr_uncacheable, nc->nr_uncacheable);
+	if (oc->nr_unknown || nc->nr_unknown) /* sccache's server ran outside the trace */
+		put_cache_row(st, "unknown", oc->nr_unknown, nc->nr_unknown);
 	if (dc->nr_saved)
 		fprintf(st->out, "%s%zu of the new build's %zu hits missed in the old build; against those misses the hits "
 				 "saved %s CPU and %s wall\n", indent, dc->nr_saved, dc->nr_hits, diff_fmt_ns(cpu, dc->saved_cpu_ns),
