@@ -64,6 +64,8 @@ enum graph_link {
 	LINK_WAIT,	/* its parent ended after waiting for it */
 	LINK_INPUT,	/* it wrote a file the next step read */
 	LINK_SPAWN,	/* it forked the next step */
+	LINK_SLOT,	/* its end freed the job slot the next step waited for */
+	LINK_ORDER,	/* its runner (or shell) started the next step after it ended: their order */
 };
 
 /*
@@ -89,9 +91,12 @@ struct build_graph {
 	 * its start could have waited for: the critical path and the start
 	 * causes (graph/start_cause.h) both read it. */
 	long *proc_input;
-	struct critical_step *path;	     /* oldest first */
+	/* The critical path (graph/critical_path.h), oldest first:
+	 * build_graph__compute() walks it without start causes. */
+	struct critical_step *path;
 	size_t nr_path;
-	__u64 path_ns;	     /* the steps' time summed: the path's length */
+	__u64 path_ns;	     /* the time its entries held it, summed */
+	__u64 path_wait_ns;  /* the time between one entry's end and the next one's start: waits */
 	struct graph_rename *renames; /* the renames that made their process a writer, by time */
 	size_t nr_renames_matched;
 	size_t unmatched;    /* file records of no known process */
@@ -109,7 +114,7 @@ struct build_graph {
 int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl);
 void build_graph__free(struct build_graph *g);
 
-/* "wait", "input", "spawn", "end". */
+/* "wait", "input", "spawn", "slot", "order", "end". */
 const char *graph_link__name(enum graph_link link);
 
 #endif /* BUILDBPF_BUILD_GRAPH_H */

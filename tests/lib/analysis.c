@@ -8,6 +8,7 @@
 #include "diff/diff_report.h"
 #include "diff/diff_svg.h"
 #include "graph/build_graph.h"
+#include "graph/critical_path.h"
 #include "graph/start_cause.h"
 #include "log/event_log.h"
 #include "model/replay.h"
@@ -59,6 +60,8 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		err = start_causes__compute(&sc, rp->model, &g, rp->wakes);
 		in.starts = err ? NULL : &sc;
 	}
+	if (!err && in.starts)
+		err = critical_path__compute(&g, rp->model, in.starts);
 	err = err ?: audit__compute(&a, rp->model, rp->sched, &in);
 	if (!err) {
 		const struct run_report report = {

@@ -281,3 +281,18 @@ void synth_found(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u64 start_
 	cr_assert_eq(model__add_event(m, e, len), 0);
 	free(e);
 }
+
+void synth_start_wake(struct start_wakes *w, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker)
+{
+	struct bb_start_wake_event e;
+
+	memset(&e, 0, sizeof(e));
+	header(&e.hdr, BB_EV_START_WAKE, fork_ns, child, child);
+	e.parent_pid = e.parent_tgid = parent;
+	if (waker) {
+		e.flags = BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING | BB_WAKE_EXIT_SEEN;
+		e.wake_ns = e.exit_wake_ns = wake_ns;
+		e.waker_pid = e.waker_tgid = e.exit_waker_pid = e.exit_waker_tgid = waker;
+	}
+	cr_assert_eq(start_wakes__add(w, &e, sizeof(e)), 0);
+}

@@ -8,6 +8,7 @@
 #include "model/cpu_sched.h"
 #include "model/file_log.h"
 #include "model/model.h"
+#include "model/start_wakes.h"
 
 /*
  * Fork and exec records carry the namespace pid of a process in the initial
@@ -63,5 +64,12 @@ struct bb_file_event synth_file_event(__u64 ts, __u32 tgid, __u32 dev, __u64 ino
 void synth_file_open(struct file_log *fl, __u64 ts, __u32 tgid, __u32 dev, __u64 ino, bool write, const char *path);
 void synth_file_rename(struct file_log *fl, __u64 ts, __u32 tgid, const char *old_path, const char *new_path);
 void synth_file_counts(struct file_log *fl, __u64 ts, __u32 tgid, __u32 opened, __u32 written);
+
+/*
+ * The start-wake record of child's fork at fork_ns by parent (--deps):
+ * woken last at wake_ns by waker's exit; waker 0: not woken since it was
+ * ready (the parent ran on).
+ */
+void synth_start_wake(struct start_wakes *w, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker);
 
 #endif /* BUILDBPF_TESTS_SYNTH_H */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "util/array_grow.h"
 #include "graph/build_graph.h"
+#include "graph/critical_path.h"
 #include "graph/slack.h"
 #include "model/proc_tree.h"
 
@@ -37,11 +38,6 @@ struct work {
 	struct named_write *writes; /* the opens' writes, by name then time */
 	size_t nr_writes;
 	size_t *edge_mark;	      /* per proc: 1 + the file of the last edge it read */
-	size_t *child_off, *children; /* CSR: children of proc i at children[child_off[i] ..) */
-	/* The same ranges by (end, index): first those that ran (start < end),
-	 * from ended_zero[i] on those of no length. */
-	size_t *by_end, *ended_zero;
-	bool *sequential; /* no two children alive at once */
 	struct proc_tree tree;
 	const struct build_graph *graph; /* what the sorts compare */
 };
@@ -55,6 +51,10 @@ const char *graph_link__name(enum graph_link link)
 		return "input";
 	case LINK_SPAWN:
 		return "spawn";
+	case LINK_SLOT:
+		return "slot";
+	case LINK_ORDER:
+		return "order";
 	default:
 		return "end";
 	}
@@ -414,108 +414,6 @@ static void count_files(struct work *w, struct build_graph *g, const struct file
 	}
 }
 
-/* Children by end: those that ran before those of no length, each by (end, index). */
-static int by_end(const void *a, const void *b, void *model)
-{
-	const struct model *m = model;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	const struct proc_instance *x = &m->procs[i], *y = &m->procs[j];
-	bool x_ran = x->start_ns < x->end_ns, y_ran = y->start_ns < y->end_ns;
-
-	if (x_ran != y_ran)
-		return x_ran ? -1 : 1;
-	if (x->end_ns != y->end_ns)
-		return x->end_ns < y->end_ns ? -1 : 1;
-	return i < j ? -1 : i > j;
-}
-
-/*
- * Children per process (CSR, in start order), the same by end, whether
- * they ran one at a time, and the tree's subtrees.
- */
-static int index_tree(struct work *w)
-{
-	const struct model *m = w->m;
-	size_t i, n = m->nr_procs;
-
-	w->sequential = calloc(n ? n : 1, sizeof(*w->sequential));
-	w->ended_zero = calloc(n ? n : 1, sizeof(*w->ended_zero));
-	if (!w->sequential || !w->ended_zero || model__index_children(m, &w->child_off, &w->children) ||
-	    proc_tree__init(&w->tree, m))
-		return -ENOMEM;
-	w->by_end = malloc((n ? n : 1) * sizeof(*w->by_end));
-	if (!w->by_end)
-		return -ENOMEM;
-	memcpy(w->by_end, w->children, n * sizeof(*w->by_end));
-	for (i = 0; i < n; i++) {
-		size_t k, from = w->child_off[i], to = w->child_off[i + 1];
-		__u64 max_end = 0;
-
-		w->sequential[i] = true;
-		for (k = from; k < to; k++) {
-			const struct proc_instance *c = &m->procs[w->children[k]];
-
-			if (k > from && c->start_ns < max_end)
-				w->sequential[i] = false;
-			if (c->end_ns > max_end)
-				max_end = c->end_ns;
-		}
-		qsort_r(w->by_end + from, to - from, sizeof(*w->by_end), by_end, (void *)m);
-		for (k = from; k < to && m->procs[w->by_end[k]].start_ns < m->procs[w->by_end[k]].end_ns; k++)
-			;
-		w->ended_zero[i] = k;
-	}
-	return 0;
-}
-
-/*
- * Of by_end[lo, hi) (by end, then index), the first of those that ended
- * last by limit (at limit too when inclusive); -1: none.
- */
-static long ended_last(const struct work *w, size_t lo, size_t hi, __u64 limit, bool inclusive)
-{
-	const struct model *m = w->m;
-	size_t from = lo, mid;
-	__u64 end;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		end = m->procs[w->by_end[mid]].end_ns;
-		if (end < limit || (inclusive && end == limit))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == from)
-		return -1;
-	end = m->procs[w->by_end[lo - 1]].end_ns;
-	hi = lo - 1;
-	lo = from;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->procs[w->by_end[mid]].end_ns < end)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (long)w->by_end[lo];
-}
-
-/* The child of p that ended last by t, having started before t (the first such); -1: none. */
-static long last_child_by(const struct work *w, size_t p, __u64 t)
-{
-	const struct model *m = w->m;
-	/* One that ran started before its end; one of no length, before t only if it ended before. */
-	long ran = ended_last(w, w->child_off[p], w->ended_zero[p], t, true);
-	long none = ended_last(w, w->ended_zero[p], w->child_off[p + 1], t, false);
-
-	if (ran < 0 || none < 0)
-		return ran < 0 ? none : ran;
-	if (m->procs[ran].end_ns != m->procs[none].end_ns)
-		return m->procs[ran].end_ns > m->procs[none].end_ns ? ran : none;
-	return ran < none ? ran : none;
-}
-
 /* Edges by their writer's end, latest first, then in edge order. */
 static int by_writer_end(const void *a, const void *b, void *work)
 {
@@ -593,87 +491,6 @@ out:
 	return err;
 }
 
-static int push_step(struct build_graph *g, size_t *cap, size_t proc, __u64 from, __u64 to, enum graph_link via,
-		     long edge)
-{
-	if (array_grow((void **)&g->path, cap, g->nr_path + 1, sizeof(*g->path)))
-		return -ENOMEM;
-	g->path[g->nr_path++] = (struct critical_step){ proc, from < to ? from : to, to, via, edge };
-	g->path_ns += to > from ? to - from : 0;
-	return 0;
-}
-
-/*
- * Walks back from the command's end.  A process's end is held by the
- * child it waited for last (the child that ended last before it); its
- * start by whichever ended later of: the input of its subtree whose
- * writer ended last before it started, and, when its parent ran its
- * children one at a time (a shell, a driver like cc), the sibling before
- * it; else by its parent, which forked it.  A parallel parent (make -jN)
- * did not wait for its earlier children: they are not followed without a
- * data edge.
- */
-static int walk_critical_path(struct work *w, struct build_graph *g)
-{
-	const struct model *m = w->m;
-	size_t cap = 0, iter, max_iter = 4 * m->nr_procs + 16, i;
-	enum graph_link via = LINK_END;
-	long cur = m->root, edge = -1;
-	bool children_ok = true;
-	__u64 t, spawn_ns;
-
-	if (cur < 0)
-		return 0;
-	t = m->procs[cur].end_ns;
-	for (iter = 0; iter < max_iter; iter++) {
-		const struct proc_instance *p = &m->procs[cur];
-		long c = children_ok ? last_child_by(w, cur, t) : -1, in, prev;
-
-		if (c >= 0) {
-			if (push_step(g, &cap, cur, m->procs[c].end_ns, t, via, edge))
-				return -ENOMEM;
-			via = LINK_WAIT;
-			edge = -1;
-			t = m->procs[c].end_ns;
-			cur = c;
-			children_ok = true;
-			continue;
-		}
-		if (push_step(g, &cap, cur, p->start_ns, t, via, edge))
-			return -ENOMEM;
-		/* What p's start waited for: its last input, or the child its
-		 * sequential parent ran before it, whichever ended later. */
-		in = g->proc_input[cur];
-		prev = p->parent >= 0 && w->sequential[p->parent] ? last_child_by(w, p->parent, p->start_ns) : -1;
-		/* Without a sibling before it, the parent's own start competes: an
-		 * input ready before the parent existed is not what p waited for
-		 * (a compiler its job's shell ran after a sleep read gen.h). */
-		spawn_ns = prev >= 0 ? m->procs[prev].end_ns : p->parent >= 0 ? m->procs[p->parent].start_ns : 0;
-		if (in >= 0 && m->procs[g->edges[in].writer].end_ns >= spawn_ns) {
-			via = LINK_INPUT;
-			edge = in;
-			cur = (long)g->edges[in].writer;
-			t = m->procs[cur].end_ns;
-			children_ok = true;
-		} else if (p->parent >= 0) {
-			via = LINK_SPAWN;
-			edge = -1;
-			t = p->start_ns;
-			cur = p->parent;
-			children_ok = prev >= 0;
-		} else {
-			break;
-		}
-	}
-	for (i = 0; i < g->nr_path / 2; i++) {
-		struct critical_step s = g->path[i];
-
-		g->path[i] = g->path[g->nr_path - 1 - i];
-		g->path[g->nr_path - 1 - i] = s;
-	}
-	return 0;
-}
-
 /* The jobs, and each process's slack: its job's. */
 static int compute_slack(struct build_graph *g, const struct model *m)
 {
@@ -699,14 +516,9 @@ static void free_work(struct work *w)
 {
 	free(w->by_pid);
 	free(w->acc);
-	free(w->child_off);
-	free(w->children);
 	free(w->writes);
 	free(w->edge_mark);
-	free(w->by_end);
-	free(w->ended_zero);
 	proc_tree__free(&w->tree);
-	free(w->sequential);
 }
 
 int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
@@ -729,8 +541,8 @@ int build_graph__compute(struct build_graph *g, const struct model *m, const str
 			goto out;
 		count_files(&w, g, fl);
 	}
-	if (index_tree(&w) || subtree_inputs(&w, g) || walk_critical_path(&w, g) || compute_slack(g, m) ||
-	    races__find(&g->races, m, fl, g))
+	if (proc_tree__init(&w.tree, m) || subtree_inputs(&w, g) || critical_path__compute(g, m, NULL) ||
+	    compute_slack(g, m) || races__find(&g->races, m, fl, g))
 		goto out;
 	err = 0;
 out:

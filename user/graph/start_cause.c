@@ -7,6 +7,7 @@
 #include "graph/start_cause.h"
 #include "model/proc_index.h"
 #include "model/proc_tree.h"
+#include "model/tool_kind.h"
 
 /* What attribute() looks things up in. */
 struct lookup {
@@ -118,7 +119,7 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
 	size_t pool, depth;
 	struct wakeup w = { .waker = -1 };
-	bool woke = rec && wakeup_since_ready(c, l, rec, &w);
+	bool woke = rec && wakeup_since_ready(c, l, rec, &w), full;
 
 	/* The exit of the job that wrote its input woke the parent: that
 	 * write was what it waited for, however long the reaction took. */
@@ -154,10 +155,12 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		c->wait = START_PARENT_BUSY;
 	} else if (w.waker >= 0 && w.exit) {
 		/* An exit freed a slot the parent needed only if its pool
-		 * (graph/job_slots.h) then held all its slots. */
+		 * (graph/job_slots.h) then held all its slots.  Slots are a
+		 * runner's: a shell runs its commands in turn. */
 		pool = l->slots.pool[parent];
-		c->wait = job_slots__held(&l->slots, pool, w.ts) >= job_slots__limit(&l->slots, pool) ? START_JOB_SLOT :
-													  START_AFTER_JOB;
+		full = tool_kind__is_runner(tool_kind__lookup(l->m->procs[parent].comm)) &&
+		       job_slots__held(&l->slots, pool, w.ts) >= job_slots__limit(&l->slots, pool);
+		c->wait = full ? START_JOB_SLOT : START_AFTER_JOB;
 		c->by = w.waker;
 	} else if (w.waker >= 0 && (size_t)w.waker != parent && job_slots__shared(&l->slots, (size_t)w.waker, c->proc)) {
 		/* Another make of the pool handed a jobserver token back: its
@@ -202,7 +205,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	}
 	sc->nr_procs = n;
 	for (i = 0; i < n; i++) {
-		sc->procs[i].input = sc->procs[i].by = sc->procs[i].slot_runner = -1;
+		sc->procs[i].input = sc->procs[i].by = sc->procs[i].slot_runner = sc->procs[i].line_before = -1;
 		sc->procs[i].proc = i;
 	}
 	sc->records = w ? w->malformed : 0;
@@ -236,6 +239,8 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		if (parent_at > c->ready_ns) {
 			c->ready_ns = parent_at;
 			c->input = -1;
+			if (l.slots.line_before[i] >= 0 && parent_at == m->procs[l.slots.line_before[i]].end_ns)
+				c->line_before = l.slots.line_before[i];
 		}
 		if (c->ready_ns > p->start_ns)
 			c->ready_ns = p->start_ns;

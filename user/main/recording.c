@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "graph/critical_path.h"
 #include "main/recording.h"
 #include "merge/trace_files.h"
 #include "util/as_user.h"
@@ -87,6 +88,9 @@ static void compute_audit(struct recording *rec, bool starts)
 		else
 			in.starts = &rec->starts;
 	}
+	/* The critical path again, through what each start waited for: job slots, the runner's order. */
+	if (in.starts && critical_path__compute(&rec->graph, rp->model, in.starts))
+		fprintf(stderr, "buildbpf: warning: out of memory walking the critical path; the chain is an estimate\n");
 	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in)) {
 		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return;

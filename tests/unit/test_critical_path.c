@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The critical path through what each start waited for, from synthetic
+ * records (no root): a job that waited for a job slot is reached from the
+ * job whose end freed it, one its runner started late from the job that
+ * ended before (the runner's order), one that read a file from its
+ * writer; the runner holds only its own work, never a wait.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <criterion/criterion.h>
+#include <criterion/new/assert.h>
+#include "graph/build_graph.h"
+#include "graph/critical_path.h"
+#include "graph/start_cause.h"
+#include "lib/synth.h"
+
+#define MS 1000000ull
+#define DEV 8
+#define MAKE 100
+
+struct fixture {
+	struct model *m;
+	struct file_log *fl;
+	struct start_wakes *w;
+	struct build_graph g;
+	struct start_causes sc;
+};
+
+/* make run as argv, its program from 1 ms on. */
+static void begin(struct fixture *f, const char *const argv[])
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(MAKE, 0);
+	f->fl = file_log__new();
+	f->w = start_wakes__new();
+	cr_assert(f->m && f->fl && f->w);
+	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", argv);
+}
+
+/* A job of make running program during [start, end] (ms); make forked it woken by waker's exit at woke (ms). */
+static void job(struct fixture *f, __u32 pid, const char *program, double start, double end, __u32 waker,
+		double woke)
+{
+	synth_fork(f->m, (__u64)(start * MS), MAKE, pid, pid, false);
+	synth_exec(f->m, (__u64)(start * MS) + 1000, pid, MAKE, program, (const char *[]){ program, NULL });
+	synth_exit(f->m, (__u64)(end * MS), pid, pid, true, 0);
+	synth_start_wake(f->w, MAKE, pid, (__u64)(start * MS), (__u64)(woke * MS), waker);
+}
+
+/* Builds the graph (its path walked without start causes), then the causes and the path through them. */
+static void compute(struct fixture *f, __u64 end_ms)
+{
+	synth_exit(f->m, end_ms * MS, MAKE, MAKE, true, 0);
+	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
+	file_log__finish(f->fl);
+	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	cr_assert(eq(int, start_causes__compute(&f->sc, f->m, &f->g, f->w), 0));
+}
+
+static void walk(struct fixture *f)
+{
+	cr_assert(eq(int, critical_path__compute(&f->g, f->m, &f->sc), 0));
+}
+
+static void end(struct fixture *f)
+{
+	start_causes__free(&f->sc);
+	build_graph__free(&f->g);
+	start_wakes__free(f->w);
+	file_log__free(f->fl);
+	model__free(f->m);
+}
+
+static size_t idx(const struct fixture *f, __u32 pid)
+{
+	const struct proc_instance *p = synth_proc_of(f->m, pid);
+
+	cr_assert_not_null(p, "no process %u", pid);
+	return p->id;
+}
+
+/* The path's entries as "pid:via" from its start, e.g. "100:spawn 101:slot 102:wait 100:end". */
+static const char *path_text(const struct fixture *f, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < f->g.nr_path && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%u:%s", i ? " " : "", f->m->procs[f->g.path[i].proc].pid,
+					graph_link__name(f->g.path[i].via));
+	return buf;
+}
+
+/* The longest part of the path make held. */
+static __u64 make_held(const struct fixture *f)
+{
+	__u64 most = 0;
+	size_t i;
+
+	for (i = 0; i < f->g.nr_path; i++)
+		if (f->g.path[i].proc == idx(f, MAKE) && f->g.path[i].to_ns - f->g.path[i].from_ns > most)
+			most = f->g.path[i].to_ns - f->g.path[i].from_ns;
+	return most;
+}
+
+/* make -j2: cc waited for a slot until sleep's exit woke make, while true held the other. */
+static void slot_wait(struct fixture *f)
+{
+	begin(f, (const char *[]){ "make", "-j2", NULL });
+	job(f, 101, "sleep", 1.2, 500, 0, 0);
+	job(f, 102, "true", 1.3, 700, 0, 0);
+	job(f, 103, "cc", 501, 900, 101, 499.9);
+	compute(f, 901);
+}
+
+Test(critical_path, a_job_that_waited_for_a_slot_follows_the_job_that_freed_it)
+{
+	struct fixture f;
+	char text[256];
+
+	slot_wait(&f);
+	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_JOB_SLOT));
+	/* Without the causes the path did not know the slot: make held it until cc's fork. */
+	cr_assert(ge(u64, make_held(&f), 499 * MS), "%s", path_text(&f, text, sizeof(text)));
+
+	walk(&f);
+	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:slot 103:wait 100:end"));
+	cr_assert(eq(u64, f.g.path[1].from_ns, 1 * MS + 200000));
+	cr_assert(eq(u64, f.g.path[1].to_ns, 500 * MS));
+	cr_assert(eq(u64, f.g.path[2].from_ns, 501 * MS));
+	/* make's own work: its 1.2 ms before sleep and its exit; cc's 1 ms after the slot freed is a wait. */
+	cr_assert(le(u64, make_held(&f), 1200 * 1000));
+	cr_assert(eq(u64, f.g.path_wait_ns, 1 * MS));
+	cr_assert(eq(u64, f.g.path_ns + f.g.path_wait_ns, 901 * MS), "entries and waits cover the wall");
+	end(&f);
+}
+
+Test(critical_path, a_job_its_runner_started_late_follows_the_runners_order)
+{
+	struct fixture f;
+	char text[256];
+
+	/* make -j2 with a slot free: gen, then make ran on (its own work, nothing
+	 * woke it) and forked cc 500 ms after gen ended; a job beside gen ended earlier. */
+	begin(&f, (const char *[]){ "make", "-j2", NULL });
+	job(&f, 101, "gen", 1.2, 300, 0, 0);
+	job(&f, 102, "true", 1.3, 50, 0, 0);
+	job(&f, 103, "cc", 800, 1000, 0, 0);
+	compute(&f, 1001);
+	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_PARENT_BUSY));
+
+	walk(&f);
+	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:order 103:wait 100:end"));
+	cr_assert(eq(u64, f.g.path_wait_ns, 500 * MS), "make's 500 ms between gen and cc: a wait, not a step");
+	cr_assert(le(u64, make_held(&f), 1200 * 1000));
+	end(&f);
+}
+
+Test(critical_path, a_job_that_read_a_file_follows_its_writer_not_a_later_job)
+{
+	struct fixture f;
+	char text[256];
+
+	/* make -j2: cc reads gen.h; gen's exit woke make; sleep ran beside them both, ending after gen. */
+	begin(&f, (const char *[]){ "make", "-j2", NULL });
+	job(&f, 101, "gen", 1.2, 400, 0, 0);
+	synth_file_open(f.fl, 300 * MS, 101, DEV, 1, true, "gen.h");
+	job(&f, 102, "sleep", 1.3, 600, 0, 0);
+	job(&f, 103, "cc", 401, 700, 101, 399.9);
+	synth_file_open(f.fl, 450 * MS, 103, DEV, 1, false, "gen.h");
+	compute(&f, 701);
+	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_INPUT));
+
+	walk(&f);
+	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:input 103:wait 100:end"));
+	cr_assert(eq(str, (char *)f.g.files[f.g.edges[f.g.path[1].edge].file].path, "/gen.h"));
+	cr_assert(eq(u64, f.g.path_wait_ns, 1 * MS));
+	end(&f);
+}
+
+Test(critical_path, slots_inputs_and_the_runners_order_in_one_chain)
+{
+	struct fixture f;
+	char text[256];
+
+	/*
+	 * make -j1: gen writes x.h; a waits for gen's slot; b reads x.h but
+	 * waited for a's slot, which freed later; then make, its slot free,
+	 * waited for b's end anyway (an order no file shows) and forked ld.
+	 */
+	begin(&f, (const char *[]){ "make", "-j1", NULL });
+	job(&f, 101, "gen", 1.2, 200, 0, 0);
+	synth_file_open(f.fl, 150 * MS, 101, DEV, 1, true, "x.h");
+	job(&f, 102, "cc", 201, 500, 101, 199.9);
+	job(&f, 103, "cc", 502, 800, 102, 499.9);
+	synth_file_open(f.fl, 600 * MS, 103, DEV, 1, false, "x.h");
+	job(&f, 104, "ld", 900, 1000, 103, 800.1);
+	compute(&f, 1001);
+	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_JOB_SLOT));
+	cr_assert(eq(int, f.sc.procs[idx(&f, 104)].wait, START_AFTER_JOB));
+
+	walk(&f);
+	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)),
+		     "100:spawn 101:slot 102:slot 103:order 104:wait 100:end"));
+	/* The waits: 1 ms, 2 ms, 100 ms; make holds its start and its exit only. */
+	cr_assert(eq(u64, f.g.path_wait_ns, 103 * MS));
+	cr_assert(le(u64, make_held(&f), 1200 * 1000));
+	end(&f);
+}
+
+Test(critical_path, without_start_causes_a_parallel_runner_holds_what_it_cannot_name)
+{
+	struct fixture f;
+	char text[256];
+
+	slot_wait(&f);
+	walk(&f);
+	cr_assert(eq(int, critical_path__compute(&f.g, f.m, NULL), 0));
+	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 103:wait 100:end"));
+	cr_assert(eq(u64, f.g.path_wait_ns, 0));
+	end(&f);
+}
