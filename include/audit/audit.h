@@ -213,7 +213,9 @@ struct audit {
 	 * more); else a timing estimate over the leaf processes. */
 	size_t *chain;
 	size_t nr_chain;
-	__u64 chain_busy_ns; /* time the chain's processes themselves ran (graph: the path's length) */
+	__u64 chain_busy_ns; /* time the chain's processes themselves ran (graph: the time its entries held the path) */
+	__u64 chain_wait_ns; /* graph: the path's time between its entries: waits for a slot, the runner's order, a CPU */
+	__u64 chain_no_job_ns; /* graph: of chain_busy_ns, held by no job: a runner's own work, what no runner started */
 	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
 	struct audit_whatif whatif; /* with graph and jobs: the what-if (audit/audit_whatif.h) */
@@ -251,6 +253,14 @@ struct audit_input audit_input__of_replay(const struct replay *rp);
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
 		   const struct audit_input *in);
 void audit__free(struct audit *a);
+
+/*
+ * With the build graph: the critical path's waits between the chain entry
+ * before a->chain[i] and it (the path's entries too short to list between
+ * them included), and in *named the path entry after the longest of them,
+ * whose start cause names what it waited for.  0: none.
+ */
+__u64 audit__chain_wait_before(const struct audit *a, size_t i, size_t *named);
 
 /*
  * The job count a command line asks for: make/gmake (-jN, -j N, -j,

@@ -11,8 +11,9 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 /* The -v table: each critical step's share and wall without it, then the rows. */
 void whatif_report__detail(FILE *out, const struct audit *a, const struct model *m);
 
-/* "; the runner's order or waiting for a job slot: N s" when the critical
- * path's time held by no job is 1 % of the wall or more; else nothing. */
+/* "; outside any job (a runner's own work): N s (S %)" when the critical
+ * path's time held by no job is 1 % of the wall or more, and "; waits
+ * between the steps (...): N s (S %)" when its waits are; else nothing. */
 void whatif_report__put_runner_held(FILE *f, const struct audit *a);
 
 #endif /* BUILDBPF_WHATIF_REPORT_H */

@@ -185,7 +185,10 @@ static int chain_from_graph(struct audit *a, const struct build_graph *g)
 		return -ENOMEM;
 	a->graph = g;
 	a->chain_busy_ns = g->path_ns;
+	a->chain_wait_ns = g->path_wait_ns;
 	for (i = 0; i < g->nr_path; i++) {
+		if (g->jobs.nr_jobs && g->jobs.proc_job[g->path[i].proc] < 0)
+			a->chain_no_job_ns += g->path[i].to_ns - g->path[i].from_ns;
 		/* A short step is listed still when a file links it to the next or the one before. */
 		bool linked = g->path[i].via == LINK_INPUT || (i && g->path[i - 1].via == LINK_INPUT);
 
@@ -195,6 +198,25 @@ static int chain_from_graph(struct audit *a, const struct build_graph *g)
 		a->chain[a->nr_chain++] = g->path[i].proc;
 	}
 	return 0;
+}
+
+__u64 audit__chain_wait_before(const struct audit *a, size_t i, size_t *named)
+{
+	const struct build_graph *g = a->graph;
+	size_t k, from = i ? a->chain_step[i - 1] + 1 : 1;
+	__u64 sum = 0, longest = 0;
+
+	*named = g ? a->chain_step[i] : 0;
+	for (k = from; g && k <= a->chain_step[i] && k < g->nr_path; k++) {
+		__u64 gap = g->path[k].from_ns > g->path[k - 1].to_ns ? g->path[k].from_ns - g->path[k - 1].to_ns : 0;
+
+		sum += gap;
+		if (gap > longest) {
+			longest = gap;
+			*named = k;
+		}
+	}
+	return sum;
 }
 
 static int compute_chain(struct audit *a, const struct model *m, const bool *leaf)

@@ -260,6 +260,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(), *p;
 	size_t i = a->nr_chain > JSON_CHAIN_MAX ? a->nr_chain - JSON_CHAIN_MAX : 0;
 	const char *cache;
+	size_t named;
 	int err = 0;
 
 	for (; !err && i < a->nr_chain; i++) {
@@ -279,6 +280,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 			      json_put_str(p, "then", graph_link__name(s->via));
 			if (!err && s->via == LINK_INPUT)
 				err = json_put_str(p, "file", a->graph->edges[s->edge].path);
+			err = err ?: json_put_ms(p, "path_wait_before_ms", audit__chain_wait_before(a, i, &named));
 			err = err ?: json_put_double(p, "wall_share", a->wall_ns ? (double)(s->to_ns - s->from_ns) /
 										   (double)a->wall_ns : 0);
 			err = err ?: json_put_bool(p, "step", audit_whatif__is_step(a, i));
@@ -297,6 +299,8 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 	      json_put_int(o, "count", a->nr_chain) ?:
 	      json_put_int(o, "steps", audit_whatif__nr_steps(a)) ?:
 	      json_put_ms(o, "busy_ms", a->chain_busy_ns) ?:
+	      json_put_ms(o, "waits_ms", a->chain_wait_ns) ?:
+	      json_put_ms(o, "outside_jobs_ms", a->chain_no_job_ns) ?:
 	      json_put(o, "processes", arr);
 	return json_done(o, err);
 }

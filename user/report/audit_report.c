@@ -121,20 +121,34 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
 }
 
 /*
- * What a critical-path step that holds the path from its start waited for
- * before it started, when that took AUDIT_STEP_MIN_NS or more and was not
- * the input the step before already names.
+ * What the path waited for before a step: the job whose end freed its
+ * slot, the runner's order, a CPU..., from why the step after the longest
+ * wait started (graph/start_cause.h), else from how the path reached it.
  */
-static void put_step_wait(FILE *out, const struct audit *a, const struct model *m, const struct critical_step *s)
+static void put_step_wait(FILE *out, const struct audit *a, const struct model *m, size_t i)
 {
+	const struct build_graph *g = a->graph;
+	size_t k;
+	__u64 ns = audit__chain_wait_before(a, i, &k);
+	const struct critical_step *s = &g->path[k], *before = k ? s - 1 : NULL;
 	const struct start_cause *c = a->starts ? &a->starts->procs[s->proc] : NULL;
 	char text[128];
 
-	if (!c || s->from_ns != m->procs[s->proc].start_ns || c->start_ns - c->ready_ns < AUDIT_STEP_MIN_NS ||
-	    c->wait == START_UNKNOWN || c->wait == START_NONE || c->wait == START_INPUT)
+	if (ns < AUDIT_STEP_MIN_NS)
 		return;
-	fprintf(out, ", waited %.2f s for ", sec(c->start_ns - c->ready_ns));
-	report_put_name(out, start_cause__text(c, m, text, sizeof(text)), REPORT_NAME_MAX);
+	fputs(", waited ", out);
+	report_put_sec(out, ns);
+	fputs(" for ", out);
+	if (c && c->wait != START_UNKNOWN && c->wait != START_NONE && s->from_ns == m->procs[s->proc].start_ns)
+		report_put_name(out, start_cause__text(c, m, text, sizeof(text)), REPORT_NAME_MAX);
+	else if (before && before->via == LINK_SLOT)
+		fputs("a job slot", out);
+	else if (before && before->via == LINK_ORDER)
+		fputs("its turn (the runner's order)", out);
+	else if (before && before->via == LINK_INPUT)
+		fputs("its input", out);
+	else
+		fputs("its parent", out);
 }
 
 /*
@@ -186,9 +200,11 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 	const struct build_graph *g = a->graph;
 	size_t i, from = a->nr_chain > REPORT_CHAIN_MAX ? a->nr_chain - REPORT_CHAIN_MAX : 0;
 
-	fprintf(out, "buildbpf: critical path (build graph, %zu file edge%s): %zu step%s, %.2f s of %.2f s wall:",
-		g->nr_edges, g->nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
-		audit_whatif__nr_steps(a) == 1 ? "" : "s", sec(a->chain_busy_ns), sec(a->wall_ns));
+	fprintf(out, "buildbpf: critical path (build graph, %zu file edge%s): %zu step%s; of %.2f s wall, steps held "
+		"%.2f s, outside any job (a runner's own work, what no make or ninja ran) %.2f s, waits between them "
+		"%.2f s:", g->nr_edges, g->nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
+		audit_whatif__nr_steps(a) == 1 ? "" : "s", sec(a->wall_ns), sec(a->chain_busy_ns - a->chain_no_job_ns),
+		sec(a->chain_no_job_ns), sec(a->chain_wait_ns));
 	if (from)
 		fputs(" ...", out);
 	for (i = from; i < a->nr_chain; i++) {
@@ -205,7 +221,7 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 			fputc(')', out);
 		}
 		fprintf(out, " %.2f s", sec(s->to_ns - s->from_ns));
-		put_step_wait(out, a, m, s);
+		put_step_wait(out, a, m, i);
 	}
 	fputc('\n', out);
 }

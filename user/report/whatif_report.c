@@ -34,15 +34,22 @@ static long longest_step(const struct audit *a)
 
 void whatif_report__put_runner_held(FILE *f, const struct audit *a)
 {
-	__u64 held = a->whatif.known ? a->whatif.runner_held_ns : 0;
+	__u64 held = a->whatif.known ? a->whatif.runner_held_ns : 0, min = a->wall_ns / 1000 * WHATIF_STEP_MIN_PERMILLE;
 
-	if (!held || held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
-		return;
-	fputs("; the runner's order or waiting for a job slot: ", f);
-	report_put_sec(f, held);
-	fputs(" (", f);
-	report_put_share(f, held, a->wall_ns);
-	fputc(')', f);
+	if (held && held >= min) {
+		fputs("; outside any job (a runner's own work, what no make or ninja ran): ", f);
+		report_put_sec(f, held);
+		fputs(" (", f);
+		report_put_share(f, held, a->wall_ns);
+		fputc(')', f);
+	}
+	if (a->graph && a->chain_wait_ns && a->chain_wait_ns >= min) {
+		fputs("; waits between the steps (job slots, the runner's order, CPUs): ", f);
+		report_put_sec(f, a->chain_wait_ns);
+		fputs(" (", f);
+		report_put_share(f, a->chain_wait_ns, a->wall_ns);
+		fputc(')', f);
+	}
 }
 
 static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r)
