@@ -63,9 +63,10 @@ struct start_cause {
 	__u64 ready_ns; /* absolute; valid unless START_UNKNOWN */
 	__u64 start_ns; /* its fork */
 	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
-	/* The line before it of its make recipe, whose end made it ready
-	 * (graph/job_slots.h); -1: not a later line, or an input made it ready later */
-	long line_before;
+	/* What its parent ran before it in turn, whose end made it ready: its
+	 * recipe's line before, its shell's command before (graph/job_slots.h
+	 * order_before); -1: none, or an input made it ready later */
+	long order_before;
 	/* The process wait names: the input's writer (INPUT), the job whose
 	 * exit woke the parent (JOB_SLOT, AFTER_JOB), the waker (WOKEN); -1: none */
 	long by;

@@ -193,7 +193,7 @@ static bool start_link_guessed(const struct walk *w, size_t cur, struct link *l)
  * With start causes (graph/start_cause.h), the one place that says why a
  * process started when it did: a job slot goes to the job whose end freed
  * it, another job's end (a slot was free) to that job, an input to its
- * writer, a recipe's next line to the line before.  A job its runner
+ * writer, a recipe's next line (a shell's next command) to the one before.  A job its runner
  * started late for its own reasons (busy, the run queue, a wake from
  * outside) follows the runner's order: the runner's job that ended last
  * before it started, if after the job was ready (kbuild entering a
@@ -217,8 +217,8 @@ static bool start_link(const struct walk *w, size_t cur, struct link *l)
 		link_to(l, m, (long)w->g->edges[in].writer, LINK_INPUT, in, p->start_ns);
 		return true;
 	}
-	if (c->line_before >= 0) {
-		link_to(l, m, c->line_before, LINK_ORDER, -1, p->start_ns);
+	if (c->order_before >= 0) {
+		link_to(l, m, c->order_before, LINK_ORDER, -1, p->start_ns);
 		return true;
 	}
 	if (p->parent < 0)

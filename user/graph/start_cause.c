@@ -205,7 +205,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	}
 	sc->nr_procs = n;
 	for (i = 0; i < n; i++) {
-		sc->procs[i].input = sc->procs[i].by = sc->procs[i].slot_runner = sc->procs[i].line_before = -1;
+		sc->procs[i].input = sc->procs[i].by = sc->procs[i].slot_runner = sc->procs[i].order_before = -1;
 		sc->procs[i].proc = i;
 	}
 	sc->records = w ? w->malformed : 0;
@@ -239,8 +239,8 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		if (parent_at > c->ready_ns) {
 			c->ready_ns = parent_at;
 			c->input = -1;
-			if (l.slots.line_before[i] >= 0 && parent_at == m->procs[l.slots.line_before[i]].end_ns)
-				c->line_before = l.slots.line_before[i];
+			if (l.slots.order_before[i] >= 0 && parent_at == m->procs[l.slots.order_before[i]].end_ns)
+				c->order_before = l.slots.order_before[i];
 		}
 		if (c->ready_ns > p->start_ns)
 			c->ready_ns = p->start_ns;
