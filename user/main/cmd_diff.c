@@ -18,13 +18,15 @@
 #include "util/term_escape.h"
 
 /*
- * One build of a diff, read and audited (no start causes: the diff does not
- * compare them).  0, or -1 (said).
+ * One build of a diff, read and audited, with its start causes where it
+ * recorded them: the critical path goes through them (job slots, the
+ * runner's order), and the diff compares the path `report` gives.  0, or -1
+ * (said).
  */
 static int load_build(struct recording *rec, struct diff_side *side, const char *path, const struct run_as *ra,
 		      volatile sig_atomic_t *stop)
 {
-	const struct recording_opts ropts = { .replay = { .stop = stop }, .warn_cut = true, .audit = true };
+	const struct recording_opts ropts = { .replay = { .stop = stop }, .warn_cut = true, .audit = true, .starts = true };
 	int fd, err;
 
 	fd = open_log(path, ra);
