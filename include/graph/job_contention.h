@@ -24,8 +24,14 @@
 /* Fewest fitted jobs, and the least spread of busy (standard deviation, CPUs), to learn from. */
 #define CONTENTION_MIN_JOBS 4
 #define CONTENTION_MIN_SPREAD 0.15
-/* The slope is kept within [0, CONTENTION_MAX]: a job at most 5x slower per busy CPU. */
-#define CONTENTION_MAX 4.0
+/*
+ * The slope is kept within [0, CONTENTION_MAX]: a busy CPU beside a job at
+ * most doubles its CPU time (json-c's compiles on two SMT siblings: +82 %);
+ * a steeper fit is noise, and extrapolated to 4 CPUs it made more CPUs slower.
+ */
+#define CONTENTION_MAX 1.0
+/* A fitted slope is used only when it stands this many standard errors clear of 0. */
+#define CONTENTION_MIN_T 2.0
 
 struct job_contention {
 	double *busy;	   /* per job: other CPUs busy while it ran, average, capped at cpus - 1 */
@@ -34,6 +40,11 @@ struct job_contention {
 	double spread;	   /* standard deviation of busy over the fitted jobs */
 	size_t nr_fitted;  /* jobs that took part */
 	bool learned;
+	/* Fitted but not learned: within CONTENTION_MIN_T standard errors of 0
+	 * (a machine whose speed drifted during the build); the fit is kept in
+	 * noisy_slowdown and slowdown_se, to be said, and slowdown is 0. */
+	bool noisy;
+	double noisy_slowdown;
 };
 
 /*

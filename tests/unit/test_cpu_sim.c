@@ -217,6 +217,37 @@ Test(job_contention, jobs_that_ran_at_one_concurrency_teach_nothing)
 }
 
 /*
+ * CPU times that drifted with the machine, not with the jobs beside them:
+ * four cc1 alone of 0.3 and 0.7 s in turn, then four pairs of 0.6 s each
+ * (the rest of each job's wall waiting for a CPU).
+ * The fit leans up (+27 % per busy CPU) but its standard error is 24 %: not
+ * two clear of 0, so nothing is learned and the slope is only said.
+ */
+Test(job_contention, a_slope_within_its_noise_is_not_learned)
+{
+	struct cpu_fixture f;
+	__u32 i;
+
+	begin(&f);
+	for (i = 0; i < 4; i++)
+		job(&f, 101 + i, "cc1", 700 * i, 700 * (i + 1), i % 2 ? 700 : 300, i % 2 ? 0 : 400, 0);
+	for (i = 0; i < 8; i++)
+		job(&f, 105 + i, "cc1", 2800 + 800 * (i / 2), 2800 + 800 * (i / 2 + 1), 600, 200, 0);
+	finish(&f, 6000);
+	build(&f, 2, 0);
+	cr_assert(eq(sz, f.c.nr_fitted, 12));
+	cr_assert(not(f.c.learned));
+	cr_assert(f.c.noisy);
+	cr_assert(eq(dbl, f.c.slowdown, 0), "not applied");
+	cr_assert(gt(dbl, f.c.noisy_slowdown, 0.2), "%f", f.c.noisy_slowdown);
+	cr_assert(lt(dbl, f.c.noisy_slowdown, 0.35), "%f", f.c.noisy_slowdown);
+	cr_assert(gt(dbl, 2 * f.c.slowdown_se, f.c.noisy_slowdown), "%f", f.c.slowdown_se);
+	/* At -j1 every job keeps its measured CPU time: 2.0 + 8 x 0.6 s. */
+	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 6800));
+	end(&f);
+}
+
+/*
  * A job's blocked time is its own: four jobs each 0.2 s on a CPU and 0.3 s
  * blocked (I/O), at -j4 on one CPU, share the CPU for 0.8 s, then each
  * waits out its 0.3 s: 1.1 s.  Recorded one after another (-j1): 2.0 s.

@@ -24,8 +24,14 @@
 #include "lib/crafted_log.h"
 #include "lib/synth_hosts.h"
 
-/* At twice the size, at most this much more CPU: n log n passes, n^2 fails at 4. */
-#define MAX_RATIO 2.5
+/*
+ * At twice the size, at most this much more CPU: n log n passes, n^2 fails
+ * at 4.  Not 2.5: with the suite and CPU hogs beside it (load 5-10 on 2
+ * CPUs), the larger input's working set (4 MB against 2 MB) misses the
+ * shared cache more, so every one of ten tries of a run-queue pair whose
+ * usual ratio is 2.0-2.1 came out above 2.5 once.
+ */
+#define MAX_RATIO 3.0
 /* The least CPU time one measurement takes, repeating the analysis. */
 #define MIN_MEASURE_SEC 0.1
 /* Runs per size while the pair is over: the least of each counts.  Ten:

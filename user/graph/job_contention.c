@@ -139,6 +139,12 @@ static void fit(struct job_contention *c, const struct job_graph *jg, size_t *pe
 
 		c->slowdown_se = sqrt((resid > 0 ? resid : 0) / (double)(c->nr_fitted - groups - 1) / sxx) / (denom * denom);
 	}
+	if (c->slowdown < CONTENTION_MIN_T * c->slowdown_se) {
+		c->noisy = true;
+		c->noisy_slowdown = c->slowdown;
+		c->slowdown = 0;
+		c->learned = false;
+	}
 }
 
 int job_contention__learn(struct job_contention *c, const struct job_graph *jg, size_t cpus, double outside)

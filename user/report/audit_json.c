@@ -362,6 +362,7 @@ static int put_what_if_model(struct json_object *o, const struct audit_whatif *w
 	       json_put_int(o, "cpus_as_run", w->cpus_as_run) ?:
 	       json_put_bool(o, "machine_was_quiet", w->was_quiet) ?:
 	       json_put_bool(o, "slowdown_learned", c->learned) ?:
+	       json_put_bool(o, "slowdown_too_noisy", c->noisy) ?:
 	       json_put_double(o, "slowdown_per_busy_cpu", c->slowdown) ?:
 	       json_put_double(o, "slowdown_standard_error", c->slowdown_se) ?:
 	       json_put_int(o, "slowdown_fitted_jobs", c->nr_fitted) ?:

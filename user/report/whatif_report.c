@@ -107,6 +107,10 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 		fprintf(f, "each busy CPU beside a job slows its CPU work %.0f %% (learned from %zu jobs on %zu CPUs, "
 			"standard error %.0f %%; rows with more CPUs extrapolate it)",
 			100 * c->slowdown, c->nr_fitted, w->cpus_as_run, 100 * c->slowdown_se);
+	else if (c->noisy)
+		fprintf(f, "how much jobs slow each other could not be told from noise (%.0f %% per busy CPU, standard "
+			"error %.0f %%, from %zu jobs): assumed not at all, so rows with more jobs at once may be too fast",
+			100 * c->noisy_slowdown, 100 * c->slowdown_se, c->nr_fitted);
 	else
 		fputs("how much jobs slow each other is not learned (they ran at one concurrency): assumed not at all, so "
 		      "rows with more jobs at once may be too fast", f);
