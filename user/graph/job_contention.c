@@ -95,7 +95,7 @@ static bool fitted(const struct job_graph *jg, const size_t *per_program, size_t
 static void fit(struct job_contention *c, const struct job_graph *jg, size_t *per_program, double *cpu_mean,
 		double *busy_mean)
 {
-	double sxx = 0, sxy = 0, syy = 0, busy_all = 0, beta, denom;
+	double sxx = 0, sxy = 0, syy = 0, busy_all = 0, beta, denom, fit_slope;
 	size_t n = jg->nr_jobs, j, groups = 0;
 
 	for (j = 0; j < n; j++)
@@ -130,21 +130,22 @@ static void fit(struct job_contention *c, const struct job_graph *jg, size_t *pe
 		return;
 	beta = sxy / sxx;
 	denom = 1 - beta * busy_all;
-	c->learned = true;
-	c->slowdown = denom > 1.0 / (1 + CONTENTION_MAX) ? beta / denom : CONTENTION_MAX;
-	c->slowdown = c->slowdown < 0 ? 0 : c->slowdown > CONTENTION_MAX ? CONTENTION_MAX : c->slowdown;
+	/* The fit as it came, within [0, 4] to be said; applied within [0, CONTENTION_MAX]. */
+	fit_slope = denom > 0.2 ? beta / denom : 4.0;
+	fit_slope = fit_slope < 0 ? 0 : fit_slope > 4.0 ? 4.0 : fit_slope;
 	/* One slope and one mean per program are fitted. */
 	if (c->nr_fitted > groups + 1 && denom > 0) {
 		double resid = syy - beta * sxy;
 
 		c->slowdown_se = sqrt((resid > 0 ? resid : 0) / (double)(c->nr_fitted - groups - 1) / sxx) / (denom * denom);
 	}
-	if (c->slowdown < CONTENTION_MIN_T * c->slowdown_se) {
+	if (fit_slope < CONTENTION_MIN_T * c->slowdown_se) {
 		c->noisy = true;
-		c->noisy_slowdown = c->slowdown;
-		c->slowdown = 0;
-		c->learned = false;
+		c->noisy_slowdown = fit_slope;
+		return;
 	}
+	c->learned = true;
+	c->slowdown = fit_slope > CONTENTION_MAX ? CONTENTION_MAX : fit_slope;
 }
 
 int job_contention__learn(struct job_contention *c, const struct job_graph *jg, size_t cpus, double outside)
