@@ -239,9 +239,9 @@ Test(job_contention, a_slope_within_its_noise_is_not_learned)
 	cr_assert(not(f.c.learned));
 	cr_assert(f.c.noisy);
 	cr_assert(eq(dbl, f.c.slowdown, 0), "not applied");
-	cr_assert(gt(dbl, f.c.noisy_slowdown, 0.2), "%f", f.c.noisy_slowdown);
+	cr_assert(lt(dbl, 0.2, f.c.noisy_slowdown), "%f", f.c.noisy_slowdown);
 	cr_assert(lt(dbl, f.c.noisy_slowdown, 0.35), "%f", f.c.noisy_slowdown);
-	cr_assert(gt(dbl, 2 * f.c.slowdown_se, f.c.noisy_slowdown), "%f", f.c.slowdown_se);
+	cr_assert(lt(dbl, f.c.noisy_slowdown, 2 * f.c.slowdown_se), "%f", f.c.slowdown_se);
 	/* At -j1 every job keeps its measured CPU time: 2.0 + 8 x 0.6 s. */
 	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 6800));
 	end(&f);
