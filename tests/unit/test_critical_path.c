@@ -13,33 +13,21 @@
 #include "graph/build_graph.h"
 #include "graph/critical_path.h"
 #include "graph/start_cause.h"
+#include "lib/make_fixture.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
 #define DEV 8
-#define MAKE 100
-
-struct fixture {
-	struct model *m;
-	struct file_log *fl;
-	struct start_wakes *w;
-	struct build_graph g;
-	struct start_causes sc;
-};
+#define MAKE MAKE_FIXTURE_PID
 
 /* make run as argv, its program from 1 ms on. */
-static void begin(struct fixture *f, const char *const argv[])
+static void begin(struct make_fixture *f, const char *const argv[])
 {
-	memset(f, 0, sizeof(*f));
-	f->m = model__new(MAKE, 0);
-	f->fl = file_log__new();
-	f->w = start_wakes__new();
-	cr_assert(f->m && f->fl && f->w);
-	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", argv);
+	make_fixture__begin(f, argv);
 }
 
 /* A job of make running program during [start, end] (ms); make forked it woken by waker's exit at woke (ms). */
-static void job(struct fixture *f, __u32 pid, const char *program, double start, double end, __u32 waker,
+static void job(struct make_fixture *f, __u32 pid, const char *program, double start, double end, __u32 waker,
 		double woke)
 {
 	synth_fork(f->m, (__u64)(start * MS), MAKE, pid, pid, false);
@@ -49,7 +37,7 @@ static void job(struct fixture *f, __u32 pid, const char *program, double start,
 }
 
 /* Builds the graph (its path walked without start causes), then the causes and the path through them. */
-static void compute(struct fixture *f, __u64 end_ms)
+static void compute(struct make_fixture *f, __u64 end_ms)
 {
 	synth_exit(f->m, end_ms * MS, MAKE, MAKE, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
@@ -58,21 +46,17 @@ static void compute(struct fixture *f, __u64 end_ms)
 	cr_assert(eq(int, start_causes__compute(&f->sc, f->m, &f->g, f->w), 0));
 }
 
-static void walk(struct fixture *f)
+static void walk(struct make_fixture *f)
 {
 	cr_assert(eq(int, critical_path__compute(&f->g, f->m, &f->sc), 0));
 }
 
-static void end(struct fixture *f)
+static void end(struct make_fixture *f)
 {
-	start_causes__free(&f->sc);
-	build_graph__free(&f->g);
-	start_wakes__free(f->w);
-	file_log__free(f->fl);
-	model__free(f->m);
+	make_fixture__end(f);
 }
 
-static size_t idx(const struct fixture *f, __u32 pid)
+static size_t idx(const struct make_fixture *f, __u32 pid)
 {
 	const struct proc_instance *p = synth_proc_of(f->m, pid);
 
@@ -81,7 +65,7 @@ static size_t idx(const struct fixture *f, __u32 pid)
 }
 
 /* The path's entries as "pid:via" from its start, e.g. "100:spawn 101:slot 102:wait 100:end". */
-static const char *path_text(const struct fixture *f, char *buf, size_t size)
+static const char *path_text(const struct make_fixture *f, char *buf, size_t size)
 {
 	size_t i, len = 0;
 
@@ -93,7 +77,7 @@ static const char *path_text(const struct fixture *f, char *buf, size_t size)
 }
 
 /* The longest part of the path make held. */
-static __u64 make_held(const struct fixture *f)
+static __u64 make_held(const struct make_fixture *f)
 {
 	__u64 most = 0;
 	size_t i;
@@ -105,7 +89,7 @@ static __u64 make_held(const struct fixture *f)
 }
 
 /* make -j2: cc waited for a slot until sleep's exit woke make, while true held the other. */
-static void slot_wait(struct fixture *f)
+static void slot_wait(struct make_fixture *f)
 {
 	begin(f, (const char *[]){ "make", "-j2", NULL });
 	job(f, 101, "sleep", 1.2, 500, 0, 0);
@@ -116,7 +100,7 @@ static void slot_wait(struct fixture *f)
 
 Test(critical_path, a_job_that_waited_for_a_slot_follows_the_job_that_freed_it)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[256];
 
 	slot_wait(&f);
@@ -138,7 +122,7 @@ Test(critical_path, a_job_that_waited_for_a_slot_follows_the_job_that_freed_it)
 
 Test(critical_path, a_job_its_runner_started_late_follows_the_runners_order)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[256];
 
 	/* make -j2 with a slot free: gen, then make ran on (its own work, nothing
@@ -159,7 +143,7 @@ Test(critical_path, a_job_its_runner_started_late_follows_the_runners_order)
 
 Test(critical_path, a_job_that_read_a_file_follows_its_writer_not_a_later_job)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[256];
 
 	/* make -j2: cc reads gen.h; gen's exit woke make; sleep ran beside them both, ending after gen. */
@@ -181,7 +165,7 @@ Test(critical_path, a_job_that_read_a_file_follows_its_writer_not_a_later_job)
 
 Test(critical_path, slots_inputs_and_the_runners_order_in_one_chain)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[256];
 
 	/*
@@ -211,7 +195,7 @@ Test(critical_path, slots_inputs_and_the_runners_order_in_one_chain)
 
 Test(critical_path, without_start_causes_a_parallel_runner_holds_what_it_cannot_name)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[256];
 
 	slot_wait(&f);

@@ -17,38 +17,26 @@
 #include "graph/start_cause.h"
 #include "log/event_log.h"
 #include "model/replay.h"
+#include "lib/make_fixture.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
 #define DEV 8
-#define MAKE 100
-
-struct fixture {
-	struct model *m;
-	struct file_log *fl;
-	struct start_wakes *w;
-	struct build_graph g;
-	struct start_causes sc;
-};
+#define MAKE MAKE_FIXTURE_PID
 
 /* The command is make run as argv; its program begins at 1 ms: every job is ready from then on. */
-static void begin_make(struct fixture *f, const char *const argv[])
+static void begin_make(struct make_fixture *f, const char *const argv[])
 {
-	memset(f, 0, sizeof(*f));
-	f->m = model__new(MAKE, 0);
-	f->fl = file_log__new();
-	f->w = start_wakes__new();
-	cr_assert(f->m && f->fl && f->w);
-	synth_exec(f->m, 1 * MS, MAKE, 1, "/usr/bin/make", argv);
+	make_fixture__begin(f, argv);
 }
 
-static void begin(struct fixture *f)
+static void begin(struct make_fixture *f)
 {
 	begin_make(f, (const char *[]){ "make", NULL });
 }
 
 /* A child of parent running program during [start, end] (ns). */
-static void job(struct fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end)
+static void job(struct make_fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end)
 {
 	synth_fork(f->m, start, parent, pid, pid, false);
 	synth_exec(f->m, start + 1000, pid, parent, program, (const char *[]){ program, NULL });
@@ -59,7 +47,7 @@ static void job(struct fixture *f, __u32 parent, __u32 pid, const char *program,
  * The start-wake record of child's fork at fork_ns (flags BB_WAKE_*): its
  * parent's last wakeup, which, by an exiting waker, is its last by an exit too.
  */
-static void wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker,
+static void wake(struct make_fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker,
 		 const char *waker_comm, __u32 flags, __u64 runq_ns)
 {
 	struct bb_start_wake_event e = {
@@ -84,7 +72,7 @@ static void wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __
 }
 
 /* A sub-make of parent, run as argv during [start, end] (ns). */
-static void sub_make(struct fixture *f, __u32 parent, __u32 pid, const char *const argv[], __u64 start, __u64 end)
+static void sub_make(struct make_fixture *f, __u32 parent, __u32 pid, const char *const argv[], __u64 start, __u64 end)
 {
 	synth_fork(f->m, start, parent, pid, pid, false);
 	synth_exec(f->m, start + 1000, pid, parent, "/usr/bin/make", argv);
@@ -92,12 +80,12 @@ static void sub_make(struct fixture *f, __u32 parent, __u32 pid, const char *con
 }
 
 /* parent, woken at wake_ns by waker (not exiting: a jobserver token), forked child at fork_ns. */
-static void token_wake(struct fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker)
+static void token_wake(struct make_fixture *f, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker)
 {
 	wake(f, parent, child, fork_ns, wake_ns, waker, "make", BB_WAKE_SEEN, 0);
 }
 
-static void compute(struct fixture *f, __u64 end_ns)
+static void compute(struct make_fixture *f, __u64 end_ns)
 {
 	synth_exit(f->m, end_ns, MAKE, MAKE, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ns), 0));
@@ -106,16 +94,12 @@ static void compute(struct fixture *f, __u64 end_ns)
 	cr_assert(eq(int, start_causes__compute(&f->sc, f->m, &f->g, f->w), 0));
 }
 
-static void end(struct fixture *f)
+static void end(struct make_fixture *f)
 {
-	start_causes__free(&f->sc);
-	build_graph__free(&f->g);
-	start_wakes__free(f->w);
-	file_log__free(f->fl);
-	model__free(f->m);
+	make_fixture__end(f);
 }
 
-static long idx(const struct fixture *f, __u32 pid)
+static long idx(const struct make_fixture *f, __u32 pid)
 {
 	const struct proc_instance *p = synth_proc_of(f->m, pid);
 
@@ -123,14 +107,14 @@ static long idx(const struct fixture *f, __u32 pid)
 	return (long)p->id;
 }
 
-static const struct start_cause *cause(const struct fixture *f, __u32 pid)
+static const struct start_cause *cause(const struct make_fixture *f, __u32 pid)
 {
 	return &f->sc.procs[idx(f, pid)];
 }
 
 Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
 {
-	struct fixture f;
+	struct make_fixture f;
 	const struct start_cause *b;
 	char text[96];
 
@@ -160,7 +144,7 @@ Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
 
 Test(start_cause, at_j2_the_second_job_waits_for_nothing)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin(&f);
 	job(&f, MAKE, 101, "sleep", 1 * MS + 200000, 501 * MS);
@@ -176,7 +160,7 @@ Test(start_cause, at_j2_the_second_job_waits_for_nothing)
 
 Test(start_cause, a_job_reading_a_generated_header_waits_for_its_generator)
 {
-	struct fixture f;
+	struct make_fixture f;
 	const struct start_cause *use;
 	char text[96];
 
@@ -206,7 +190,7 @@ Test(start_cause, a_job_reading_a_generated_header_waits_for_its_generator)
 /* gen's input ready at 300 ms, but make -j1 ran an unrelated job first: "add -j", not "speed up gen". */
 Test(start_cause, a_ready_input_behind_another_job_waits_for_a_slot_not_the_input)
 {
-	struct fixture f;
+	struct make_fixture f;
 	const struct start_cause *use;
 
 	begin(&f);
@@ -233,7 +217,7 @@ Test(start_cause, a_ready_input_behind_another_job_waits_for_a_slot_not_the_inpu
 /* The generator runs inside its recipe's shell: the shell's exit woke make, gen wrote the file. */
 Test(start_cause, the_exit_of_the_job_holding_the_writer_is_an_input_wait)
 {
-	struct fixture f;
+	struct make_fixture f;
 	const struct start_cause *use;
 
 	begin(&f);
@@ -256,7 +240,7 @@ Test(start_cause, the_exit_of_the_job_holding_the_writer_is_an_input_wait)
 
 Test(start_cause, the_parents_run_queue_and_own_work_are_told_apart)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin(&f);
 	/* Woken at 2 ms by job 101's exit, then 250 ms of 300 in the run queue. */
@@ -283,7 +267,7 @@ Test(start_cause, the_parents_run_queue_and_own_work_are_told_apart)
 
 Test(start_cause, a_parent_that_ran_its_own_work_was_busy)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[96];
 
 	begin(&f);
@@ -299,7 +283,7 @@ Test(start_cause, a_parent_that_ran_its_own_work_was_busy)
 
 Test(start_cause, wakers_that_did_not_end_or_are_outside_the_build_are_named)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[96];
 
 	begin(&f);
@@ -327,7 +311,7 @@ Test(start_cause, wakers_that_did_not_end_or_are_outside_the_build_are_named)
 
 Test(start_cause, records_of_unknown_processes_and_wrong_sizes_are_counted)
 {
-	struct fixture f;
+	struct make_fixture f;
 	struct bb_start_wake_event e = {};
 
 	begin(&f);
@@ -394,7 +378,7 @@ Test(start_cause, start_wake_records_replay_with_the_deps_level)
 /* make -j2 with one job left running: its exit woke make with a slot free, so no slot was what it waited for. */
 Test(start_cause, waiting_for_a_job_with_a_slot_free_is_not_waiting_for_a_slot)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[96];
 
 	begin(&f);
@@ -423,7 +407,7 @@ Test(start_cause, waiting_for_a_job_with_a_slot_free_is_not_waiting_for_a_slot)
 /* The two fork programs read the clock apart, milliseconds apart under emulation: the record still finds its fork. */
 Test(start_cause, a_record_finds_its_fork_however_far_its_clock_was_read)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin(&f);
 	job(&f, MAKE, 101, "sleep", 2 * MS, 400 * MS);
@@ -444,7 +428,7 @@ Test(start_cause, a_record_finds_its_fork_however_far_its_clock_was_read)
 /* make's stat after the job's exit slept on a network file system: an interrupt woke it last, the exit still counts. */
 Test(start_cause, an_io_wakeup_after_the_jobs_exit_does_not_hide_it)
 {
-	struct fixture f;
+	struct make_fixture f;
 	struct bb_start_wake_event e = {
 		.hdr = { .ts_ns = 503 * MS, .type = BB_EV_START_WAKE, .pid = 102, .tgid = 102 },
 		.wake_ns = 502 * MS, /* the I/O completion, in an interrupt over the idle task */
@@ -469,7 +453,7 @@ Test(start_cause, an_io_wakeup_after_the_jobs_exit_does_not_hide_it)
 /* The generator's exit woke make just before it ended, and make then slept on I/O: still an input wait. */
 Test(start_cause, the_generators_exit_wakeup_before_its_end_is_an_input_wait)
 {
-	struct fixture f;
+	struct make_fixture f;
 	struct bb_start_wake_event e = {
 		.hdr = { .ts_ns = 320 * MS, .type = BB_EV_START_WAKE, .pid = 102, .tgid = 102 },
 		.wake_ns = 315 * MS,
@@ -498,7 +482,7 @@ Test(start_cause, the_generators_exit_wakeup_before_its_end_is_an_input_wait)
  * kernel/'s make holds two slots, mm/'s one.  mm/'s second job waits for a
  * token; kernel/'s make hands one back when its job 112 ends.
  */
-static void shared_jobserver(struct fixture *f, const char *const mm_argv[])
+static void shared_jobserver(struct make_fixture *f, const char *const mm_argv[])
 {
 	begin_make(f, (const char *[]){ "make", "-j3", "kernel/", "mm/", NULL });
 	sub_make(f, MAKE, 101, (const char *[]){ "make", "obj=kernel", NULL }, 1 * MS + 100000, 600 * MS);
@@ -514,7 +498,7 @@ static void shared_jobserver(struct fixture *f, const char *const mm_argv[])
 
 Test(start_cause, a_sub_makes_job_waits_for_a_slot_another_sub_makes_job_held)
 {
-	struct fixture f;
+	struct make_fixture f;
 	const struct start_cause *c;
 	char text[96];
 
@@ -529,7 +513,7 @@ Test(start_cause, a_sub_makes_job_waits_for_a_slot_another_sub_makes_job_held)
 
 Test(start_cause, a_sub_make_with_its_own_j_does_not_share_the_pool)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	shared_jobserver(&f, (const char *[]){ "make", "-j1", "obj=mm", NULL });
 	cr_assert(eq(int, cause(&f, 122)->wait, START_WOKEN), "mm/'s make has slots of its own: a wakeup, not a token");
@@ -544,7 +528,7 @@ Test(start_cause, a_sub_make_with_its_own_j_does_not_share_the_pool)
  */
 Test(start_cause, slots_are_counted_across_the_sub_makes_of_a_jobserver)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin_make(&f, (const char *[]){ "make", "-j2", "kernel/", "mm/", NULL });
 	sub_make(&f, MAKE, 101, (const char *[]){ "make", "obj=kernel", NULL }, 1 * MS + 100000, 800 * MS);
@@ -566,7 +550,7 @@ Test(start_cause, slots_are_counted_across_the_sub_makes_of_a_jobserver)
 /* make -j2 with `build: | prep`: prep's sub-make ran one job; build's waited for prep, not for a slot. */
 Test(start_cause, an_order_only_prerequisite_is_not_a_wait_for_a_slot)
 {
-	struct fixture f;
+	struct make_fixture f;
 	char text[96];
 
 	begin_make(&f, (const char *[]){ "make", "-j2", "build", NULL });
@@ -591,7 +575,7 @@ Test(start_cause, an_order_only_prerequisite_is_not_a_wait_for_a_slot)
  */
 Test(start_cause, a_token_a_sub_make_gave_back_names_its_last_job)
 {
-	struct fixture f;
+	struct make_fixture f;
 	const struct start_cause *c;
 	char text[96];
 
@@ -614,7 +598,7 @@ Test(start_cause, a_token_a_sub_make_gave_back_names_its_last_job)
 }
 
 /* A recipe line: make's shell running cmd as a child of parent during [start, end] (ns). */
-static void line(struct fixture *f, __u32 parent, __u32 pid, const char *cmd, __u64 start, __u64 end)
+static void line(struct make_fixture *f, __u32 parent, __u32 pid, const char *cmd, __u64 start, __u64 end)
 {
 	synth_fork(f->m, start, parent, pid, pid, false);
 	synth_exec(f->m, start + 1000, pid, parent, "/bin/sh", (const char *[]){ "/bin/sh", "-c", cmd, NULL });
@@ -622,7 +606,7 @@ static void line(struct fixture *f, __u32 parent, __u32 pid, const char *cmd, __
 }
 
 /* Forked by make at fork_ns, right after the exit of the job before woke it. */
-static void after_exit(struct fixture *f, __u32 child, __u64 fork_ns, __u32 before, __u64 before_end)
+static void after_exit(struct make_fixture *f, __u32 child, __u64 fork_ns, __u32 before, __u64 before_end)
 {
 	wake(f, MAKE, child, fork_ns, before_end - 100000, before, "sh", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
 }
@@ -635,7 +619,7 @@ static void after_exit(struct fixture *f, __u32 child, __u64 fork_ns, __u32 befo
  */
 Test(start_cause, a_recipes_later_lines_do_not_wait_for_a_slot_again)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin(&f);
 	line(&f, MAKE, 101, "set -e; gcc -c -o mm/a.o mm/a.c", 2 * MS, 300 * MS);
@@ -663,7 +647,7 @@ Test(start_cause, a_recipes_later_lines_do_not_wait_for_a_slot_again)
 /* Every recipe names the tool it runs: b.o's first line shares ./tools/objtool with a.o's last, and is b.o's. */
 Test(start_cause, a_file_every_recipe_names_does_not_join_two_recipes)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin(&f);
 	line(&f, MAKE, 101, "gcc -c -o mm/a.o mm/a.c; ./tools/objtool mm/a.o > mm/.a.o.cmd", 2 * MS, 300 * MS);
@@ -690,7 +674,7 @@ Test(start_cause, a_file_every_recipe_names_does_not_join_two_recipes)
  */
 Test(start_cause, a_shells_next_command_does_not_wait_for_a_slot)
 {
-	struct fixture f;
+	struct make_fixture f;
 
 	begin(&f);
 	line(&f, MAKE, 101, "gcc -c -o mm/a.o mm/a.c; rm -f mm/.a.o.d", 2 * MS, 300 * MS);

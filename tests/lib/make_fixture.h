@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A make build made by hand for the start-cause and critical-path tests:
+ * its model, file log and start wakes, then the graph and start causes
+ * computed from them.
+ */
+#ifndef BUILDBPF_TESTS_MAKE_FIXTURE_H
+#define BUILDBPF_TESTS_MAKE_FIXTURE_H
+
+#include "graph/build_graph.h"
+#include "graph/start_cause.h"
+#include "model/file_log.h"
+#include "model/start_wakes.h"
+
+/* The make's pid; its program begins at 1 ms. */
+#define MAKE_FIXTURE_PID 100
+
+struct make_fixture {
+	struct model *m;
+	struct file_log *fl;
+	struct start_wakes *w;
+	struct build_graph g;
+	struct start_causes sc;
+};
+
+/* The command is make run as argv, from 1 ms on: every job is ready from then on. */
+void make_fixture__begin(struct make_fixture *f, const char *const argv[]);
+void make_fixture__end(struct make_fixture *f);
+
+#endif /* BUILDBPF_TESTS_MAKE_FIXTURE_H */
