@@ -101,7 +101,7 @@ Test(io, direct_io_is_counted_at_storage_and_syscall_level)
 		cr_assert(top != NULL);
 		cr_assert(eq(i64, json_object_get_int64(need_field(top, "pid")), bb_arg_int(writer, "pid")));
 		if (pass) {
-			cr_assert(strstr(run.err, "most written to storage: dd io.out 50.0 MB") != NULL, "stderr: %s", run.err);
+			cr_assert(strstr(run.err, "most written to storage: dd io.out 50.0 MiB") != NULL, "stderr: %s", run.err);
 			bb_reliability("dd 50 MiB oflag=direct, read back iflag=direct",
 				       "each dd's storage and syscall figures within 5 % of 50 MiB, traced and converted",
 				       trace, "writer %lld B to storage, %lld B by syscalls; reader %lld B from storage",
