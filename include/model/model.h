@@ -178,5 +178,14 @@ const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_n
  * frees both.  0, or -ENOMEM with both NULL.
  */
 int model__index_children(const struct model *m, size_t **child_off, size_t **children);
+/*
+ * Whether procs[parent] ran its children one at a time: each child (in
+ * model order, from model__index_children()'s arrays) forked when every
+ * child before it had ended.  Ends that touch count: a shell forks its next
+ * command as soon as it reaps the one before, and the two clocks may read
+ * the same nanosecond.  A parent of one child, or of none, did.
+ */
+bool model__children_one_at_a_time(const struct model *m, const size_t *child_off, const size_t *children,
+				   size_t parent);
 
 #endif /* BUILDBPF_MODEL_H */

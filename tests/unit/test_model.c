@@ -97,6 +97,39 @@ Test(model, children_index_lists_each_process_children)
 	model__free(m);
 }
 
+/* One at a time: a child forked the nanosecond the one before it ended counts; one alive beside another does not. */
+Test(model, children_one_at_a_time_when_ends_touch_not_when_they_overlap)
+{
+	struct model *m = model__new(100, 10 * MS);
+	const struct proc_instance *sh, *first, *second, *leaf;
+	size_t *off = NULL, *kids = NULL;
+
+	synth_exec(m, 11 * MS, 100, 1, "/bin/sh", (const char *[]){ "sh", NULL });
+	synth_fork(m, 12 * MS, 100, 101, 101, false);
+	synth_exit(m, 14 * MS, 101, 101, true, 0);
+	synth_fork(m, 14 * MS, 100, 102, 102, false);
+	synth_fork(m, 15 * MS, 102, 103, 103, false);
+	synth_fork(m, 16 * MS, 102, 104, 104, false);
+	synth_exit(m, 17 * MS, 103, 103, true, 0);
+	synth_exit(m, 18 * MS, 104, 104, true, 0);
+	synth_exit(m, 19 * MS, 102, 102, true, 0);
+	synth_exit(m, 20 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 20 * MS), 0));
+	sh = find_proc(m, 100, 0);
+	first = find_proc(m, 101, 0);
+	second = find_proc(m, 102, 0);
+	leaf = find_proc(m, 103, 0);
+	cr_assert(sh && first && second && leaf);
+	cr_assert(eq(u64, second->start_ns, first->end_ns), "the fixture's ends touch");
+	cr_assert(eq(int, model__index_children(m, &off, &kids), 0));
+	cr_assert(model__children_one_at_a_time(m, off, kids, sh->id), "touching ends are one at a time");
+	cr_assert(not(model__children_one_at_a_time(m, off, kids, second->id)), "103 and 104 were alive at once");
+	cr_assert(model__children_one_at_a_time(m, off, kids, leaf->id), "no child: nothing ran at once");
+	free(off);
+	free(kids);
+	model__free(m);
+}
+
 /* A process's program: its last image's basename, its comm before any exec. */
 Test(model, program_is_the_last_images_basename)
 {

@@ -15,7 +15,7 @@ struct walk {
 	/* The same ranges by (end, index): first those that ran (start < end),
 	 * from ended_zero[i] on those of no length. */
 	size_t *by_end, *ended_zero;
-	bool *sequential; /* no two children alive at once */
+	bool *sequential; /* ran its children one at a time (model__children_one_at_a_time()) */
 	bool *runner;	  /* make, ninja, ...: starts jobs, is never a step */
 	size_t cap;	  /* of g->path */
 };
@@ -51,18 +51,9 @@ static int index_tree(struct walk *w)
 	memcpy(w->by_end, w->children, n * sizeof(*w->by_end));
 	for (i = 0; i < n; i++) {
 		size_t k, from = w->child_off[i], to = w->child_off[i + 1];
-		__u64 max_end = 0;
 
 		w->runner[i] = tool_kind__is_runner(tool_kind__lookup(m->procs[i].comm));
-		w->sequential[i] = true;
-		for (k = from; k < to; k++) {
-			const struct proc_instance *c = &m->procs[w->children[k]];
-
-			if (k > from && c->start_ns < max_end)
-				w->sequential[i] = false;
-			if (c->end_ns > max_end)
-				max_end = c->end_ns;
-		}
+		w->sequential[i] = model__children_one_at_a_time(m, w->child_off, w->children, i);
 		qsort_r(w->by_end + from, to - from, sizeof(*w->by_end), by_end, (void *)m);
 		for (k = from; k < to && m->procs[w->by_end[k]].start_ns < m->procs[w->by_end[k]].end_ns; k++)
 			;

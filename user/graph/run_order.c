@@ -62,24 +62,6 @@ static int link(struct order *o, size_t from, size_t to, __u64 lag, double quiet
 	return 0;
 }
 
-/* Whether the parent's units ran one at a time (each started after the one before ended). */
-static bool one_at_a_time(const struct order *o, size_t parent)
-{
-	__u64 start, end, last_end = 0;
-	size_t k;
-	bool first = true;
-
-	for (k = o->s->child_off[parent]; k < o->s->child_off[parent + 1]; k++) {
-		if (!unit(o, o->s->children[k], &start, &end))
-			continue;
-		if (!first && start < last_end)
-			return false;
-		last_end = end > last_end ? end : last_end;
-		first = false;
-	}
-	return true;
-}
-
 /*
  * What a child of runner x that started at ts waited for: the unit of x
  * that ended last by ts while x's pool of slots (graph/job_slots.h) had
@@ -133,7 +115,9 @@ static int order_children(struct order *o, size_t x)
 	const struct model *m = o->m;
 	const struct proc_instance *p = &m->procs[x];
 	size_t k, from = o->s->child_off[x], to = o->s->child_off[x + 1], s_x = (size_t)o->mark[x];
-	bool runner = tool_kind__is_runner(tool_kind__lookup(p->comm)), chained = !runner && one_at_a_time(o, x);
+	/* x is outside any job: a non-runner's children are too, each a unit of its own process's span. */
+	bool runner = tool_kind__is_runner(tool_kind__lookup(p->comm)),
+	     chained = !runner && model__children_one_at_a_time(m, o->s->child_off, o->s->children, x);
 	__u64 start, end, first = 0, last_end = 0, prev_end = 0, after_lag = 0, wall = since(p->end_ns, p->start_ns);
 	double quiet = wall ? 1 - (double)(p->sched.runq_ns < wall ? p->sched.runq_ns : wall) / (double)wall : 1;
 	long prev = -1, after;

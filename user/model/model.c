@@ -721,3 +721,20 @@ int model__index_children(const struct model *m, size_t **child_off, size_t **ch
 	*children = kids;
 	return 0;
 }
+
+bool model__children_one_at_a_time(const struct model *m, const size_t *child_off, const size_t *children,
+				   size_t parent)
+{
+	__u64 last_end = 0;
+	size_t k;
+
+	for (k = child_off[parent]; k < child_off[parent + 1]; k++) {
+		const struct proc_instance *c = &m->procs[children[k]];
+
+		if (k > child_off[parent] && c->start_ns < last_end)
+			return false;
+		if (c->end_ns > last_end)
+			last_end = c->end_ns;
+	}
+	return true;
+}
