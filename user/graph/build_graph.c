@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "util/text_cmp.h"
 #include "graph/build_graph.h"
 #include "graph/critical_path.h"
 #include "graph/slack.h"
@@ -160,9 +161,7 @@ static const char *last_component(const char *path, size_t *len)
 
 static int by_name(const struct named_write *x, const struct named_write *y)
 {
-	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
-
-	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+	return text_cmp(x->name, x->len, y->name, y->len);
 }
 
 static int by_name_then_time(const void *a, const void *b)

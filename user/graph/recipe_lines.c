@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "util/text_cmp.h"
 #include "graph/recipe_lines.h"
 #include "model/tool_kind.h"
 
@@ -38,9 +39,7 @@ struct word {
 
 static int by_text(const struct word *x, const struct word *y)
 {
-	int c = memcmp(x->at, y->at, x->len < y->len ? x->len : y->len);
-
-	return c ? c : x->len < y->len ? -1 : x->len > y->len;
+	return text_cmp(x->at, x->len, y->at, y->len);
 }
 
 static int by_text_pos(const void *a, const void *b)
