@@ -92,7 +92,8 @@ void recording__free(struct recording *rec);
 
 /*
  * Several hosts' recordings on one time line (convert A.bbl --add B.bbl):
- * each replayed, none given twice; the first audited with its graph; the
+ * each replayed, none given twice; the first analysed as a lone recording
+ * is (its graph, why each process started, the audit); the
  * models aligned on the hosts' wall clocks, distcc's remote jobs linked and
  * the audit over every host computed (hosts/).
  */

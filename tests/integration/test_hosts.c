@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include <fcntl.h>
+#include "lib/big_build.h"
 #include "lib/distccd.h"
 #include "lib/integration.h"
 
@@ -228,4 +230,44 @@ Test(hosts, a_distcc_build_and_its_daemon_convert_into_one_trace)
 	cr_assert_eq(run.status, 1);
 	cr_assert(strstr(run.err, "'Makefile': ") != NULL, "%s", run.err);
 	cr_assert_eq(access(bb_path(&run, "u.json"), F_OK), -1, "a trace was left behind");
+}
+
+/* A made-up make build with file records and start wakes, written to name in the run's directory. */
+static void write_big_build(const char *name)
+{
+	const struct big_build b = {
+		.procs = 200, .cpus = 2, .deps = true, .seed = 7, .realtime_offset_ns = 1764600000ll * 1000000000ll
+	};
+	int fd = open(bb_path(&run, name), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	cr_assert(fd >= 0, "%s", name);
+	cr_assert_eq(big_build__write(&b, fd, NULL), 0);
+	cr_assert_eq(close(fd), 0);
+}
+
+/*
+ * The first log of convert --add is analysed as a lone convert analyses
+ * it: the same audit, start causes and the critical path walked through
+ * them (the second log, a copy, lies on the same span and changes none).
+ */
+Test(hosts, the_first_log_is_audited_as_a_lone_convert_audits_it)
+{
+	struct json_object *alone, *with_host, *audit_alone, *audit_hosts;
+
+	write_big_build("a.bbl");
+	write_big_build("b.bbl");
+	bb_run_in(&run, (const char *const[]){ "convert", "-q", "a.bbl", "-o", "alone.json", NULL }, NULL);
+	cr_assert_eq(run.status, 0, "%s", run.err);
+	bb_run_in(&run, (const char *const[]){ "convert", "-q", "a.bbl", "--add", "b.bbl", "-o", "hosts.json", NULL },
+		  NULL);
+	cr_assert_eq(run.status, 0, "%s", run.err);
+	alone = bb_load_trace(bb_path(&run, "alone.json"));
+	with_host = bb_load_trace(bb_path(&run, "hosts.json"));
+	audit_alone = get_path(alone, "otherData", "audit");
+	audit_hosts = get_path(with_host, "otherData", "audit");
+	cr_assert(json_object_is_type(json_object_object_get(audit_alone, "start_waits"), json_type_object),
+		  "the fixture has start wakes");
+	cr_assert_str_eq(json_object_to_json_string(audit_hosts), json_object_to_json_string(audit_alone));
+	json_object_put(alone);
+	json_object_put(with_host);
 }

@@ -473,7 +473,7 @@ int big_build__write(const struct big_build *b, int fd, __u64 *records)
 		.buildbpf_version = "bench", .kernel_release = "synthetic", .user = "bench", .page_size = 4096,
 		.start_ns = START, .root_pid = ROOT_PID, .args_max = BB_ARGS_MAX_DEFAULT, .ringbuf_bytes = 1 << 24,
 		.sched = b->sched, .sched_resolution_ns = 10 * MS, .deps = b->deps, .cmd_argv = cmd, .cmd_argc = 2,
-		.cwd = "/home/bench/src",
+		.cwd = "/home/bench/src", .realtime_offset_ns = b->realtime_offset_ns,
 	};
 	struct gen g = { .b = b, .rnd = b->seed | 1, .next_pid = ROOT_PID + 1 };
 	struct proc root = { .pid = ROOT_PID, .start = START, .rss_kb = 12000, .opened = 400 };

@@ -24,6 +24,7 @@ struct big_build {
 	enum sched_level sched; /* what the recording holds */
 	bool deps;		 /* file and start-wake records */
 	__u64 seed;		 /* of the durations; the same seed, the same log */
+	__s64 realtime_offset_ns; /* the wall clock's, as a recording reads it; 0: none (no convert --add) */
 };
 
 /*

@@ -160,14 +160,13 @@ void recording__free(struct recording *rec)
 static int read_hosts(struct host_recordings *hr, const char *const *paths, const struct run_as *ra,
 		      const struct recording_opts *o)
 {
-	struct recording_opts first = *o, rest = *o;
+	struct recording_opts rest = *o;
 	struct stat st[HOSTS_MAX];
 	char esc[TERM_ESCAPE_BUF], esc2[TERM_ESCAPE_BUF];
 	size_t i, j;
 	int fd, err;
 
 	/* The first log's build keeps its audit; the others are drawn, not audited. */
-	first.starts = false;
 	rest.audit = rest.starts = false;
 	for (i = 0; i < hr->n; i++) {
 		fd = open_log(paths[i], ra);
@@ -191,8 +190,9 @@ static int read_hosts(struct host_recordings *hr, const char *const *paths, cons
 			return -1;
 		hr->hosts[i] = (struct host){ .rp = &hr->recs[i].rp, .log_name = paths[i] };
 	}
-	/* The audit is of the first build's own span: computed before the alignment widens it. */
-	compute_audit(&hr->recs[0], first.starts);
+	/* The audit is of the first build's own span: computed before the alignment widens it; as a lone
+	 * recording's, with why each process started and the critical path walked through it. */
+	compute_audit(&hr->recs[0], o->starts);
 	return 0;
 }
 
