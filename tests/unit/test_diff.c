@@ -9,6 +9,7 @@
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "diff/diff.h"
+#include "diff/diff_format.h"
 #include "diff/diff_html.h"
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
@@ -437,6 +438,67 @@ Test(diff_report, steps_of_one_name_apart_and_a_changed_jobs_row)
 	line = strstr(text, "jobs (-j)");
 	cr_assert(not(eq(ptr, line, NULL)));
 	cr_assert(not(eq(ptr, strstr(line, " =\n"), NULL)), "%s", line);
+	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+/* The line of text that contains what, from its start; fails without one. */
+static const char *line_with(const char *text, const char *what)
+{
+	const char *at = strstr(text, what);
+
+	cr_assert(not(eq(ptr, (void *)at, NULL)), "no '%s' in:\n%s", what, text);
+	while (at > text && at[-1] != '\n')
+		at--;
+	return at;
+}
+
+/* Where, in line, the first cell after the name (at 2) that reads cell ends: its column. */
+static size_t cell_end(const char *line, const char *name_end, const char *cell)
+{
+	const char *at = strstr(name_end, cell);
+
+	cr_assert(not(eq(ptr, (void *)at, NULL)), "no '%s' in: %.120s", cell, line);
+	return (size_t)(at - line) + strlen(cell);
+}
+
+/* A program of a 60-character name: its row's figures stand under the header's, as a short name's do. */
+Test(diff_report, a_long_name_keeps_the_columns_in_line)
+{
+	static const char long_name[] = "a-generator-whose-name-runs-on-past-the-first-column-60-char";
+	char path[128], cpu[DIFF_FMT_BUF];
+	struct synth_build o, n;
+	const char *header, *long_row, *short_row;
+	char *text = NULL;
+	size_t len = 0, header_end;
+	struct diff d;
+	FILE *mem;
+
+	cr_assert(eq(sz, strlen(long_name), 60));
+	snprintf(path, sizeof(path), "/usr/bin/%s", long_name);
+	synth_build__start(&o, 100, "/w");
+	synth_build__proc(&o, 110, 100, path, ARGV(long_name, "x"), 10, 200, 100);
+	synth_build__proc(&o, 120, 100, "/usr/bin/strip", ARGV("strip", "x"), 200, 300, 50);
+	synth_build__finish(&o, 400);
+	synth_build__start(&n, 100, "/w");
+	synth_build__proc(&n, 110, 100, path, ARGV(long_name, "x"), 10, 500, 400);
+	synth_build__proc(&n, 120, 100, "/usr/bin/strip", ARGV("strip", "x"), 500, 700, 150);
+	synth_build__finish(&n, 800);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	header = line_with(text, "  program ");
+	long_row = line_with(header, long_name);
+	short_row = line_with(header, "  strip ");
+	header_end = cell_end(header, header + 2, "old CPU");
+	cr_assert(eq(sz, cell_end(long_row, long_row + 2 + 60, diff_fmt_ns(cpu, 100 * SB_MS)), header_end), "%s",
+		  text);
+	cr_assert(eq(sz, cell_end(short_row, short_row + 2 + 5, diff_fmt_ns(cpu, 50 * SB_MS)), header_end), "%s",
+		  text);
+	cr_assert(eq(sz, cell_end(header, header + 2, "new CPU"), header_end + 1 + 12), "%s", text);
 	free(text);
 	diff__free(&d);
 	synth_build__free(&o);

@@ -2,7 +2,9 @@
 /*
  * One walk over the comparison, two styles: text tables with aligned
  * columns, or Markdown tables.  The walk decides what is said; a style
- * only how a heading and a row look.
+ * only how a heading and a row look.  A text table's rows are held until
+ * it ends (end_table()): its first column is as wide as its longest name,
+ * cut as the report's tables cut a cell (REPORT_CELL_MAX).
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -10,23 +12,61 @@
 #include "diff/diff_format.h"
 #include "diff/diff_report.h"
 #include "model/proc_name.h"
+#include "report/report_tables.h"
+#include "util/array_grow.h"
 #include "util/md_escape.h"
 #include "util/term_escape.h"
+#include "util/utf8.h"
 
 #define MAX_CELLS 5
-#define NAME_W 32 /* text: the first column's width */
+#define NAME_W 32 /* text: the first column's width, at least */
 #define CELL_W 12
 #define DIFF_REPORT_WIDTH 100 /* text: a critical path wraps before this column */
 #define DIFF_REPORT_PATH_INDENT 6
+
+/* A text row held until its table ends. */
+struct text_row {
+	char *cells[MAX_CELLS];
+	size_t n;
+};
 
 struct style {
 	FILE *out;
 	bool markdown;
 	bool in_table; /* markdown: the header's separator row is written */
+	struct text_row *rows; /* text: the table's rows so far */
+	size_t nr_rows, cap_rows;
 };
+
+static void put_text_row(const struct style *st, const char *const *cells, size_t n, int name_w)
+{
+	size_t i;
+
+	fprintf(st->out, "  %-*s", name_w, cells[0]);
+	for (i = 1; i < n; i++)
+		fprintf(st->out, " %*s", i + 1 == n ? 0 : CELL_W, cells[i]);
+	fputs("\n", st->out);
+}
+
+/* Writes the text rows held, the first column as wide as the longest of them; before anything else is written. */
+static void end_table(struct style *st)
+{
+	size_t i, k, name_w = NAME_W;
+
+	for (i = 0; i < st->nr_rows; i++)
+		if (strlen(st->rows[i].cells[0]) > name_w)
+			name_w = strlen(st->rows[i].cells[0]);
+	for (i = 0; i < st->nr_rows; i++) {
+		put_text_row(st, (const char *const *)st->rows[i].cells, st->rows[i].n, (int)name_w);
+		for (k = 0; k < st->rows[i].n; k++)
+			free(st->rows[i].cells[k]);
+	}
+	st->nr_rows = 0;
+}
 
 static void heading(struct style *st, const char *title)
 {
+	end_table(st);
 	st->in_table = false;
 	if (st->markdown)
 		fprintf(st->out, "\n**%s**\n\n", title);
@@ -59,10 +99,21 @@ static void row(struct style *st, const char *const *cells, size_t n)
 		}
 		return;
 	}
-	fprintf(st->out, "  %-*s", NAME_W, cells[0]);
-	for (i = 1; i < n; i++)
-		fprintf(st->out, " %*s", i + 1 == n ? 0 : CELL_W, cells[i]);
-	fputs("\n", st->out);
+	if (array_grow((void **)&st->rows, &st->cap_rows, st->nr_rows + 1, sizeof(*st->rows)))
+		goto unheld;
+	for (i = 0; i < n; i++)
+		if (!(st->rows[st->nr_rows].cells[i] = strdup(cells[i]))) {
+			while (i-- > 0)
+				free(st->rows[st->nr_rows].cells[i]);
+			goto unheld;
+		}
+	st->rows[st->nr_rows].cells[0][utf8_prefix_len(cells[0], REPORT_CELL_MAX)] = '\0';
+	st->rows[st->nr_rows++].n = n;
+	return;
+unheld:
+	/* Without memory: the rows held, then this one as it is (a long name shifts its columns). */
+	end_table(st);
+	put_text_row(st, cells, n, NAME_W);
 }
 
 static void put_title(struct style *st, const struct diff *d)
@@ -140,6 +191,7 @@ static void put_cache(struct style *st, const struct diff *d)
 	put_cache_row(st, "uncacheable", oc->nr_uncacheable, nc->nr_uncacheable);
 	if (oc->nr_unknown || nc->nr_unknown) /* sccache's server ran outside the trace */
 		put_cache_row(st, "unknown", oc->nr_unknown, nc->nr_unknown);
+	end_table(st);
 	if (dc->nr_saved)
 		fprintf(st->out, "%s%zu of the new build's %zu hits missed in the old build; against those misses the hits "
 				 "saved %s CPU and %s wall\n", indent, dc->nr_saved, dc->nr_hits, diff_fmt_ns(cpu, dc->saved_cpu_ns),
@@ -171,6 +223,7 @@ static void put_programs(struct style *st, const struct diff *d)
 			snprintf(pb, sizeof(pb), "%zu -> %zu", p->old_procs, p->new_procs);
 		row(st, cells, 5);
 	}
+	end_table(st);
 	if (d->nr_programs > DIFF_REPORT_PROGRAMS)
 		fprintf(st->out, "%s... and %zu more programs\n", st->markdown ? "\n" : "  ",
 			d->nr_programs - DIFF_REPORT_PROGRAMS);
@@ -284,6 +337,7 @@ static void put_path(struct style *st, const struct diff *d)
 		put_moved_step(st, d, &p->moved_off[k], false);
 	for (k = 0; k < p->nr_moved_on && k < DIFF_REPORT_MOVED; k++)
 		put_moved_step(st, d, &p->moved_on[k], true);
+	end_table(st);
 	if (p->nr_moved_off > DIFF_REPORT_MOVED || p->nr_moved_on > DIFF_REPORT_MOVED)
 		fprintf(st->out, "%s... %zu moved off and %zu moved on in all\n", st->markdown ? "\n" : "  ",
 			p->nr_moved_off, p->nr_moved_on);
@@ -345,6 +399,8 @@ static void report(struct style *st, const struct diff *d)
 	put_races(st, d);
 	put_only(st, "Only in the old build (processes per program)", d->only_old, d->nr_only_old);
 	put_only(st, "Only in the new build (processes per program)", d->only_new, d->nr_only_new);
+	end_table(st);
+	free(st->rows);
 }
 
 void diff_report__text(FILE *out, const struct diff *d)
