@@ -23,11 +23,25 @@ reader)
 	what="libFuzzer on the event-log reader, replay and analysis (build graph, start causes, audit, every output), ASan + UBSan" ;;
 esac
 runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+# libFuzzer's peak_rss_mb is ru_maxrss (KiB) shifted down by 10: MiB.
 peak=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
-corpus=$(grep -o 'corp: [0-9]*/[0-9a-zA-Z]*' "$log" | tail -1 | sed 's/corp: //')
+# Its "corp: N/SIZE": N inputs of SIZE in all, "b", "Kb" or "Mb" being bytes shifted by 0, 10 or 20.
+corp=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$log" | tail -1 | sed 's/corp: //')
+corpus=?
+if [ -n "$corp" ]; then
+	size=${corp#*/}
+	bytes=${size%%[a-zA-Z]*}
+	case ${size#"$bytes"} in
+	b) unit=B ;;
+	Kb) unit=KiB ;;
+	Mb) unit=MiB ;;
+	*) unit=${size#"$bytes"} ;;
+	esac
+	corpus="${corp%%/*} inputs ($bytes $unit)"
+fi
 if [ -z "$runs" ]; then
 	echo "fuzz_row: no final stats in $log" >&2
 	exit 1
 fi
-echo "  FUZZ     $runs executions in $seconds s, 0 crashes, peak RSS ${peak:-?} MB, corpus ${corpus:-?}"
-echo "RELIABILITY|$name|$what|no crash, leak, hang ($timeout s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MB"
+echo "  FUZZ     $runs executions in $seconds s, 0 crashes, peak RSS ${peak:-?} MiB, corpus $corpus"
+echo "RELIABILITY|$name|$what|no crash, leak, hang ($timeout s) or RSS over 2 GiB on any input; seeded with tests/fixtures/*.bbl and tests/fuzz/seeds/*.bbl|-|-|-|-|$runs executions in $seconds s, corpus $corpus, peak RSS ${peak:-?} MiB"
