@@ -9,6 +9,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "record/capture.h"
+#include "record/hook_fallback.h"
 #include "record/kernel_btf.h"
 #include "record/preflight.h"
 #include "events.h"
@@ -171,6 +172,57 @@ static void choose_deps_progs(struct buildbpf_bpf *skel, enum deps_hook hook, bo
 	bpf_program__set_autoload(skel->progs.handle_start_fork, on);
 }
 
+/*
+ * Attaches what loaded in the skeleton's order, as buildbpf_bpf__attach()
+ * does, but says which program the kernel refused (*refused): the fallback
+ * then gives up that program's hook only.  0, or -errno.
+ */
+static int attach_skeleton(struct buildbpf_bpf *skel, struct bpf_program **refused)
+{
+	const struct bpf_object_skeleton *s = skel->skeleton;
+
+	*refused = NULL;
+	for (int i = 0; i < s->prog_cnt; i++) {
+		struct bpf_program *prog = *s->progs[i].prog;
+		struct bpf_link **link = s->progs[i].link;
+
+		if (!bpf_program__autoload(prog) || !bpf_program__autoattach(prog) || *link)
+			continue;
+		*link = bpf_program__attach(prog);
+		if (!*link) {
+			*refused = prog;
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+/* Whose program prog is (NULL: the load failed, libbpf does not say which). */
+static enum hook_refused refused_hook(struct buildbpf_bpf *skel, const struct bpf_program *prog)
+{
+	struct bpf_program *deps[4];
+
+	if (!prog)
+		return HOOK_REFUSED_UNKNOWN;
+	if (prog == skel->progs.mem_do_exit || prog == skel->progs.mem_begin_new_exec)
+		return HOOK_REFUSED_MEM;
+	deps_progs(skel, DEPS_HOOK_FENTRY, deps);
+	for (int i = 0; deps[i]; i++)
+		if (prog == deps[i])
+			return HOOK_REFUSED_DEPS;
+	return HOOK_REFUSED_OTHER;
+}
+
+/* The fallback from hook to instead, said once: refused NULL, the load failed. */
+static void warn_fallback(const char *hook, const char *instead, const struct bpf_program *refused, int err)
+{
+	fprintf(stderr, "buildbpf: warning: the %s failed (%s: %s%s); using the %s\n", hook,
+		refused ? bpf_program__name(refused) : "at load", strerror(-err),
+		/* BPF_MAX_TRAMP_LINKS: other tools hold the function's trampoline */
+		refused && err == -E2BIG ? ", the kernel function holds as many BPF programs as it takes" : "",
+		instead);
+}
+
 /* How far load_skeleton() and the attach got. */
 enum skel_stage {
 	SKEL_OPEN,    /* the object did not open */
@@ -260,6 +312,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	enum skel_stage stage;
 	struct kernel_btf kb;
 	struct capture *c;
+	struct bpf_program *refused = NULL; /* by the last attach */
 	int err, fentry_err, mem_err;
 
 	*out = NULL;
@@ -279,28 +332,27 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->deps = deps_hook__on(opts->deps, c->deps_hook);
 	preflight__probe_mem(&kb, &c->mem_probe);
 	c->mem_hook = mem_hook__choose(&c->mem_probe);
-	if (opts->verbose)
-		fprintf(stderr, "buildbpf: file dependencies: %s%s%s, %s\n", deps_hook_name(c->deps_hook),
-			fentry_err ? ", fentry probe: " : "", fentry_err ? strerror(-fentry_err) : "",
-			c->deps ? "on" : "off");
 	for (;;) {
+		enum hook_fallback next;
+
+		refused = NULL; /* a program of the skeleton destroyed below */
 		err = load_skeleton(c, opts, &stage);
 		if (!err) {
 			stage = SKEL_ATTACH;
-			err = buildbpf_bpf__attach(c->skel);
+			err = attach_skeleton(c->skel, &refused);
 		}
 		/* The probes attach nothing: a kernel may still refuse our
-		 * programs, or their attachment.  Then the syscall way: the
-		 * memory checkpoints' first, the newer of the two. */
-		if (!err || stage == SKEL_MEMLOCK)
+		 * programs, or their attachment.  Then the syscall way for the
+		 * hook refused (hook_fallback__next()). */
+		if (!err || stage == SKEL_MEMLOCK || stage == SKEL_OPEN)
 			break;
-		if (c->mem_hook == MEM_HOOK_FENTRY) {
-			fprintf(stderr, "buildbpf: warning: the BPF programs failed with fentry memory checkpoints (%s); "
-					"using the syscall entry for them\n", strerror(-err));
+		next = hook_fallback__next(refused_hook(c->skel, refused), c->mem_hook,
+					   c->deps && c->deps_hook == DEPS_HOOK_FENTRY);
+		if (next == HOOK_FALLBACK_MEM) {
+			warn_fallback("fentry memory checkpoints", "syscall entry for them", refused, err);
 			c->mem_hook = MEM_HOOK_SYSCALL;
-		} else if (c->deps && c->deps_hook == DEPS_HOOK_FENTRY) {
-			fprintf(stderr, "buildbpf: warning: the fentry file-dependency programs failed (%s); using the "
-					"syscall tracepoint\n", strerror(-err));
+		} else if (next == HOOK_FALLBACK_DEPS) {
+			warn_fallback("fentry file-dependency programs", "syscall tracepoint", refused, err);
 			c->deps_hook = DEPS_HOOK_SYSCALL;
 			c->deps = deps_hook__on(opts->deps, c->deps_hook);
 		} else {
@@ -310,6 +362,10 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		c->skel = NULL;
 	}
 	kernel_btf__release(&kb);
+	if (opts->verbose)
+		fprintf(stderr, "buildbpf: file dependencies: %s%s%s, %s\n", deps_hook_name(c->deps_hook),
+			fentry_err ? ", fentry probe: " : "", fentry_err ? strerror(-fentry_err) : "",
+			c->deps ? "on" : "off");
 	/* After any fallback: the hook the recording says (-EAGAIN: fentry not needed, not probed). */
 	mem_err = c->mem_probe.fentry_err == -EAGAIN ? 0 : c->mem_probe.fentry_err;
 	if (opts->verbose && !err)
@@ -321,8 +377,8 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		else if (stage == SKEL_LOAD)
 			fprintf(stderr, "buildbpf: cannot load the BPF programs: %s%s\n", strerror(-err), load_hint(err));
 		else if (stage == SKEL_ATTACH)
-			fprintf(stderr, "buildbpf: cannot attach to the sched tracepoints: %s%s\n", strerror(-err),
-				load_hint(err));
+			fprintf(stderr, "buildbpf: cannot attach the BPF program %s: %s%s\n", bpf_program__name(refused),
+				strerror(-err), load_hint(err));
 		goto cleanup;
 	}
 
