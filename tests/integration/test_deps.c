@@ -14,6 +14,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/hook_fallback.h"
 #include "lib/integration.h"
 #include "lib/input_flows.h"
 #include "lib/json_fields.h"
@@ -444,5 +445,57 @@ Test(deps, a_too_small_ring_buffer_counts_every_lost_file_record)
 		    "%lld lost, %lld expected", records, file_records, wake_records, lost, expected);
 	cr_assert(lt(i64, 0, lost), "a 4K buffer took a %d-process burst whole", BURST);
 	cr_assert(eq(i64, records + file_records + wake_records + lost, expected), "stderr: %s", run.err);
+	json_object_put(trace);
+}
+
+/* The memory checkpoints' hook as --version names it ("tracepoints", "fentry", "syscall entry"), in mem_hook's words. */
+static const char *said_mem_hook(const char *version)
+{
+	static const char *const hooks[] = { "tracepoint", "fentry", "syscall" };
+	const char *at = strstr(version, "memory checkpoints: ");
+
+	cr_assert(at != NULL, "--version: %s", version);
+	at += strlen("memory checkpoints: ");
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (!strncmp(at, hooks[i], strlen(hooks[i])))
+			return hooks[i];
+	cr_fail("--version: %s", version);
+	return NULL;
+}
+
+/*
+ * do_filp_open holding as many BPF programs as the kernel takes: the file
+ * dependencies go to the syscall tracepoint and are still recorded (sh
+ * writes f, cat reads it), and the memory checkpoints keep their hook: a
+ * full trampoline on one function costs no other hook its fentry.
+ */
+Test(deps, a_full_trampoline_on_do_filp_open_moves_file_dependencies_to_the_syscall_tracepoint)
+{
+	static const char *const want[] = { "handle_file_sys", NULL };
+	/* the memory checkpoints are on fentry or tracepoints where this runs */
+	static const char *const unwanted[] = { "handle_file_ope", "handle_file_ren", "mem_sys_enter", NULL };
+	struct bb_fallback_case c = {
+		.func = "do_filp_open",
+		.warning = "the fentry file-dependency programs failed (handle_file_open_fexit: ",
+		.deps_hook = "syscall",
+		.want = want,
+		.unwanted = unwanted,
+		.script = "\"$0\" > census.txt || exit 99; sh -c 'echo 1 > f'; cat f > /dev/null; exit 5",
+		.arg1 = "",
+		.status = 5,
+	};
+	const struct bb_flow *f = NULL;
+	struct json_object *trace, *slices;
+	struct bb_flow flows[64];
+	char *version = bb_require_hook(&run, "file dependencies: fentry");
+
+	c.mem_hook = said_mem_hook(version);
+	bb_run_with_full_trampoline(&c);
+	free(version);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	cr_assert(eq(sz, flows_of(flows, bb_input_flows(trace, slices, flows, 64), "/f", &f), 1), "stderr: %s", run.err);
+	cr_assert(eq(str, (char *)bb_arg_argv(f->reader, 0), "cat"));
+	json_object_put(slices);
 	json_object_put(trace);
 }

@@ -16,6 +16,7 @@
 #include <criterion/new/assert.h>
 #include "lib/integration.h"
 #include "lib/json_fields.h"
+#include "lib/hook_fallback.h"
 
 #define MIB 1024ll /* in KiB, as peak_rss_kb counts */
 
@@ -81,6 +82,45 @@ Test(memory, the_audit_says_where_the_checkpoints_were_taken)
 	snprintf(said, sizeof(said), "buildbpf: memory checkpoints: %s", hook);
 	cr_assert(strstr(run.err, said) != NULL, "stderr: %s", run.err);
 	json_object_put(summary);
+}
+
+/*
+ * do_exit holding as many BPF programs as the kernel takes (other tools'
+ * fentry programs; here the test's own): the probe still loads fentry, the
+ * attach is refused.  The memory checkpoints go to the syscall entry, the
+ * file dependencies stay on fentry, and the peak is still recorded.  Runs
+ * where --version says fentry for both (the matrix guests).
+ */
+Test(memory, a_full_trampoline_on_do_exit_moves_the_checkpoints_to_the_syscall_entry)
+{
+	static const char *const want[] = { "mem_sys_enter", "handle_file_ope", NULL };
+	static const char *const unwanted[] = { "mem_do_exit", "mem_begin_new_e", "handle_file_sys", NULL };
+	struct bb_fallback_case c = {
+		.func = "do_exit",
+		.warning = "the fentry memory checkpoints failed (mem_",
+		.mem_hook = "syscall",
+		.deps_hook = "fentry",
+		.want = want,
+		.unwanted = unwanted,
+		.script = "\"$0\" > census.txt || exit 99; \"$1\" 64 || exit 98; exit 7",
+		.status = 7,
+	};
+	struct json_object *trace, *slices, *hog;
+	char hog_path[1024];
+
+	free(bb_require_hook(&run, "memory checkpoints: fentry"));
+	free(bb_require_hook(&run, "file dependencies: fentry"));
+	snprintf(hog_path, sizeof(hog_path), "%s", bb_test_prog("mem-hog"));
+	c.arg1 = hog_path;
+	bb_run_with_full_trampoline(&c);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	hog = find_proc(slices, "mem-hog", "64");
+	cr_assert(hog != NULL, "mem-hog missing from the trace");
+	cr_assert(ge(i64, bb_arg_int(hog, "peak_rss_kb"), 64 * MIB));
+	cr_assert(le(i64, bb_arg_int(hog, "peak_rss_kb"), 80 * MIB), "peak %lld", bb_arg_int(hog, "peak_rss_kb"));
+	json_object_put(slices);
+	json_object_put(trace);
 }
 
 /*
