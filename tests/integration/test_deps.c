@@ -467,9 +467,10 @@ static const char *said_mem_hook(const char *version)
  * do_filp_open holding as many BPF programs as the kernel takes: the file
  * dependencies go to the syscall tracepoint and are still recorded (sh
  * writes f, cat reads it), and the memory checkpoints keep their hook: a
- * full trampoline on one function costs no other hook its fentry.
+ * full trampoline on one function costs no other hook its fentry.  It waits
+ * for the kernel alone (bb_hold_kernel_alone()): another test's length.
  */
-Test(deps, a_full_trampoline_on_do_filp_open_moves_file_dependencies_to_the_syscall_tracepoint)
+Test(deps, a_full_trampoline_on_do_filp_open_moves_file_dependencies_to_the_syscall_tracepoint, .timeout = 600)
 {
 	static const char *const want[] = { "handle_file_sys", NULL };
 	/* the memory checkpoints are on fentry or tracepoints where this runs */
@@ -480,7 +481,7 @@ Test(deps, a_full_trampoline_on_do_filp_open_moves_file_dependencies_to_the_sysc
 		.deps_hook = "syscall",
 		.want = want,
 		.unwanted = unwanted,
-		.script = "\"$0\" > census.txt || exit 99; sh -c 'echo 1 > f'; cat f > /dev/null; exit 5",
+		.script = "\"$0\" > census.txt || exit 41; sh -c 'echo 1 > f'; cat f > /dev/null; exit 5",
 		.arg1 = "",
 		.status = 5,
 	};

@@ -89,9 +89,10 @@ Test(memory, the_audit_says_where_the_checkpoints_were_taken)
  * fentry programs; here the test's own): the probe still loads fentry, the
  * attach is refused.  The memory checkpoints go to the syscall entry, the
  * file dependencies stay on fentry, and the peak is still recorded.  Runs
- * where --version says fentry for both (the matrix guests).
+ * where --version says fentry for both (the matrix guests).  It waits
+ * for the kernel alone (bb_hold_kernel_alone()): another test's length.
  */
-Test(memory, a_full_trampoline_on_do_exit_moves_the_checkpoints_to_the_syscall_entry)
+Test(memory, a_full_trampoline_on_do_exit_moves_the_checkpoints_to_the_syscall_entry, .timeout = 600)
 {
 	static const char *const want[] = { "mem_sys_enter", "handle_file_ope", NULL };
 	static const char *const unwanted[] = { "mem_do_exit", "mem_begin_new_e", "handle_file_sys", NULL };
@@ -102,7 +103,7 @@ Test(memory, a_full_trampoline_on_do_exit_moves_the_checkpoints_to_the_syscall_e
 		.deps_hook = "fentry",
 		.want = want,
 		.unwanted = unwanted,
-		.script = "\"$0\" > census.txt || exit 99; \"$1\" 64 || exit 98; exit 7",
+		.script = "\"$0\" > census.txt || exit 41; \"$1\" 64 || exit 42; exit 7",
 		.status = 7,
 	};
 	struct json_object *trace, *slices, *hog;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
@@ -50,10 +51,33 @@ void integration_require_bpf(void)
 
 struct bb_run run;
 
+/*
+ * The lock every integration test holds shared and a test that changes
+ * what the kernel offers every run holds alone (bb_hold_kernel_alone()).
+ * Criterion runs each test in its own process: the exit releases it.
+ */
+static int kernel_lock = -1;
+
+static void lock_kernel(int how)
+{
+	if (kernel_lock < 0)
+		kernel_lock = open("/tmp/buildbpf-tests.kernel.lock", O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+	cr_assert(kernel_lock >= 0, "/tmp/buildbpf-tests.kernel.lock: %s", strerror(errno));
+	/* Shared to exclusive is not atomic (flock(2)): two such tests never deadlock. */
+	while (flock(kernel_lock, how) && errno == EINTR)
+		;
+}
+
 void integration_setup(void)
 {
 	integration_require_bpf();
+	lock_kernel(LOCK_SH);
 	bb_run_init(&run);
+}
+
+void bb_hold_kernel_alone(void)
+{
+	lock_kernel(LOCK_EX);
 }
 
 void integration_teardown(void)

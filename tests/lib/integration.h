@@ -28,6 +28,13 @@ void integration_require_bpf(void);
 extern struct bb_run run;
 void integration_setup(void);
 void integration_teardown(void);
+/*
+ * Waits until no other integration test runs, and keeps them waiting until
+ * this test's process ends: for a test that changes what the kernel
+ * offers every buildbpf (a kernel function's trampoline made full), which
+ * a run of another test must neither see nor change meanwhile.
+ */
+void bb_hold_kernel_alone(void);
 /* Makes r->dir; call before bb_run_in(). */
 void bb_run_init(struct bb_run *r);
 /* The user the suites run builds as (SUDO_UID=, --user nobody). */

@@ -7,7 +7,8 @@
  *
  * One line each, in id order: "prog ID NAME" (NAME as the kernel keeps it,
  * at most 15 characters) and "link ID PROG_ID".  Needs root (CAP_SYS_ADMIN);
- * exits 1 when the kernel refuses a look-up other than a race with an exit.
+ * exits 1 when the kernel refuses a look-up for another reason than an
+ * object's coming or going.
  * Raw bpf(2), so the workloads need no libbpf.
  */
 #include <errno.h>
@@ -34,7 +35,7 @@ static long next_id(int cmd, __u32 id)
 	return attr.next_id;
 }
 
-/* An fd of the object id (BPF_PROG_GET_FD_BY_ID, BPF_LINK_GET_FD_BY_ID): -ENOENT when it went meanwhile. */
+/* An fd of the object id (BPF_PROG_GET_FD_BY_ID, BPF_LINK_GET_FD_BY_ID), or -errno. */
 static int fd_by_id(int cmd, __u32 id)
 {
 	union bpf_attr attr;
@@ -65,7 +66,8 @@ static int print_one(int kind, __u32 id)
 	struct bpf_link_info link;
 	int err;
 
-	if (fd == -ENOENT)
+	/* Gone meanwhile, or a link its owner is still setting up (EAGAIN). */
+	if (fd == -ENOENT || fd == -EAGAIN)
 		return 0;
 	if (fd < 0)
 		return -1;
