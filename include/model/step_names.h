@@ -14,6 +14,7 @@
  *
  *   struct step_names *n = step_names__new(model, files_or_NULL);
  *   step_names__of(n, i)      the name of model->procs[i]
+ *   step_names__image_of(n, i)  its name by itself, before any of that
  *   step_names__free(n);
  */
 #ifndef BUILDBPF_STEP_NAMES_H
@@ -29,6 +30,11 @@ struct step_names;
 struct step_names *step_names__new(const struct model *m, const struct file_log *files);
 /* The name of model->procs[proc]: valid UTF-8, at most 80 bytes; NULL past the model's processes. */
 const char *step_names__of(const struct step_names *n, size_t proc);
+/*
+ * Its name by itself, before anything told it apart from the build's other
+ * steps (proc_image_name()): what two builds' steps are matched by (diff).
+ */
+const char *step_names__image_of(const struct step_names *n, size_t proc);
 void step_names__free(struct step_names *n);
 
 #endif /* BUILDBPF_STEP_NAMES_H */

@@ -77,6 +77,21 @@ static void expect_step(const struct step_names *n, const struct model *m, __u32
 	free(again);
 }
 
+/* Every process's name by itself is proc_image_name()'s, told apart or not: what diff matches by. */
+static void expect_images(const struct step_names *n, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		char *own = proc_image_name(m, &m->procs[i]);
+
+		cr_assert(not(eq(ptr, own, NULL)));
+		cr_assert(eq(str, (char *)step_names__image_of(n, i), own), "process %u", m->procs[i].pid);
+		free(own);
+	}
+	cr_assert(eq(ptr, (void *)step_names__image_of(n, m->nr_procs), NULL));
+}
+
 #define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /*
@@ -125,6 +140,8 @@ Test(step_names, two_compiles_of_one_file_told_apart_by_their_object)
 	/* Already apart: unchanged. */
 	expect_step(n, m, 202, "as -o CMakeFiles/json-c.dir/json_tokener.c.o");
 	expect_step(n, m, ROOT, "ninja");
+	cr_assert(eq(str, (char *)step_names__image_of(n, synth_proc_of(m, 211) - m->procs), "cc1 ../json_tokener.c"));
+	expect_images(n, m);
 	step_names__free(n);
 	model__free(m);
 }
@@ -242,6 +259,7 @@ Test(step_names, probes_forks_and_repeats_keep_their_names)
 	expect_step(n, m, 301, "forked (fork)");
 	/* A fork that wrote a file is told apart by it. */
 	expect_step(n, m, 302, "forked (fork) > conftest.out");
+	expect_images(n, m);
 	step_names__free(n);
 	file_log__free(files);
 	model__free(m);
@@ -272,6 +290,8 @@ Test(step_names, what_tells_apart_stays_whole_within_80_bytes)
 	cr_assert(eq(int, strncmp(a, "cc1 ", 4), 0), "%s", a);
 	cr_assert(not(eq(ptr, strstr(a, " for …/a_rather_long_target_name.dir/src/x.c.o"), NULL)), "%s", a);
 	cr_assert(not(eq(ptr, strstr(b, " for …/b_rather_long_target_name.dir/src/x.c.o"), NULL)), "%s", b);
+	/* Cut to make room in the step's name, whole by itself. */
+	expect_images(n, m);
 	step_names__free(n);
 	model__free(m);
 }

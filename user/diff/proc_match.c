@@ -6,6 +6,7 @@
 #include <string.h>
 #include "diff/proc_match.h"
 #include "model/proc_name.h"
+#include "model/step_names.h"
 #include "audit/audit.h"
 
 /* FNV-1a, 64 bits: identities are compared as hashes, so that a deep
@@ -83,7 +84,7 @@ static bool is_temp_file(const char *s, size_t n, const char *cwd)
 	return !cwd || strncmp(cwd, s, len) || (cwd[len] != '/' && cwd[len]);
 }
 
-/* v in decimal at s (room for 11 bytes), NUL-terminated: its length.  Every argument of every process needs two. */
+/* v in decimal at s (room for 11 bytes), NUL-terminated: its length. */
 static size_t decimal(char *s, __u32 v)
 {
 	char digits[10];
@@ -98,23 +99,35 @@ static size_t decimal(char *s, __u32 v)
 	return len;
 }
 
-char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u32 ppid)
-{
-	size_t cwd_len = cwd ? strlen(cwd) : 0, pid_len, ppid_len;
-	struct text t = {};
-	const char *s = arg;
+/* What is volatile in one process's arguments: made once per process, not per argument. */
+struct volatile_parts {
+	const char *cwd;
+	size_t cwd_len;
+	__u32 pid, ppid;
 	char pid_s[16], ppid_s[16];
+	size_t pid_len, ppid_len;
+};
 
-	pid_len = decimal(pid_s, pid);
-	ppid_len = decimal(ppid_s, ppid);
+static void volatile_parts__init(struct volatile_parts *v, const char *cwd, __u32 pid, __u32 ppid)
+{
+	v->cwd = cwd;
+	v->cwd_len = cwd ? strlen(cwd) : 0;
 	/* "/" as the build directory would rewrite every path: left alone. */
-	if (cwd_len == 1)
-		cwd_len = 0;
-	/* Room for the argument as is, most often all it needs: one allocation. */
-	t.cap = strlen(arg) + 16;
-	t.buf = malloc(t.cap);
-	t.failed = !t.buf;
-	text_put(&t, "", 0);
+	if (v->cwd_len == 1)
+		v->cwd_len = 0;
+	v->pid = pid;
+	v->ppid = ppid;
+	v->pid_len = decimal(v->pid_s, pid);
+	v->ppid_len = decimal(v->ppid_s, ppid);
+}
+
+/* arg without its volatile parts, appended to t (proc_match__normalise_arg()). */
+static void normalise(struct text *t, const char *arg, const struct volatile_parts *v)
+{
+	const char *s = arg, *cwd = v->cwd;
+	size_t cwd_len = v->cwd_len;
+
+	text_put(t, "", 0);
 	while (*s) {
 		bool token_start = s == arg || s[-1] == ' ' || s[-1] == '=' || s[-1] == ',' || s[-1] == ':';
 		size_t n;
@@ -123,14 +136,14 @@ char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u
 		if (token_start && (n = tmp_prefix(s)) && is_temp_file(s, n, cwd)) {
 			const char *end = s + strcspn(s, " ,:"), *dot = memrchr(s + n, '.', end - s - n);
 
-			text_put(&t, "/tmp/<tmp>", 10);
+			text_put(t, "/tmp/<tmp>", 10);
 			if (dot)
-				text_put(&t, dot, end - dot);
+				text_put(t, dot, end - dot);
 			s = end;
 			continue;
 		}
 		if (cwd_len && !strncmp(s, cwd, cwd_len) && (s[cwd_len] == '/' || !s[cwd_len])) {
-			text_put(&t, ".", 1);
+			text_put(t, ".", 1);
 			s += cwd_len;
 			continue;
 		}
@@ -138,11 +151,11 @@ char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u
 			n = 1;
 			while (is_digit(s[n]))
 				n++;
-			if ((pid && n == pid_len && !strncmp(s, pid_s, n)) ||
-			    (ppid && n == ppid_len && !strncmp(s, ppid_s, n)))
-				text_put(&t, "<pid>", 5);
+			if ((v->pid && n == v->pid_len && !strncmp(s, v->pid_s, n)) ||
+			    (v->ppid && n == v->ppid_len && !strncmp(s, v->ppid_s, n)))
+				text_put(t, "<pid>", 5);
 			else
-				text_put(&t, s, n);
+				text_put(t, s, n);
 			s += n;
 			continue;
 		}
@@ -150,9 +163,18 @@ char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u
 		n = 1;
 		while (s[n] && !is_digit(s[n]) && s[n] != '/' && !(cwd_len && s[n] == cwd[0]))
 			n++;
-		text_put(&t, s, n);
+		text_put(t, s, n);
 		s += n;
 	}
+}
+
+char *proc_match__normalise_arg(const char *arg, const char *cwd, __u32 pid, __u32 ppid)
+{
+	struct volatile_parts v;
+	struct text t = {};
+
+	volatile_parts__init(&v, cwd, pid, ppid);
+	normalise(&t, arg, &v);
 	if (t.failed) {
 		free(t.buf);
 		return NULL;
@@ -169,44 +191,51 @@ struct proc_key {
 	bool taken;
 };
 
-/*
- * The name of p by itself, normalised like an argument: what tells it
- * apart from a step of the same name in its own build (model/step_names.h)
- * may be what only one of the two builds has.  0 or -ENOMEM.
- */
-static int name_hash(const struct model *m, const char *build_dir, const struct proc_instance *p, __u64 *h)
+/* arg normalised for v, hashed onto h: t is the buffer, reused.  0 or -ENOMEM. */
+static int hash_arg(__u64 *h, struct text *t, const char *arg, const struct volatile_parts *v)
 {
-	char *name = proc_image_name(m, p), *norm;
-
-	if (!name)
+	t->len = 0;
+	normalise(t, arg, v);
+	if (t->failed)
 		return -ENOMEM;
-	norm = proc_match__normalise_arg(name, build_dir, p->pid, p->ppid);
-	free(name);
-	if (!norm)
-		return -ENOMEM;
-	*h = hash_bytes(HASH_SEED, norm, strlen(norm));
-	free(norm);
+	*h = hash_bytes(*h, t->buf, t->len);
 	return 0;
 }
 
-static int argv_hash(const char *build_dir, const struct proc_instance *p, __u64 *h)
+/*
+ * The name of m->procs[i] by itself, normalised like an argument: what
+ * tells it apart from a step of the same name in its own build
+ * (model/step_names.h) may be what only one of the two builds has.  The
+ * replay named it so already; a model made without names, here.  0 or
+ * -ENOMEM.
+ */
+static int name_hash(const struct model *m, size_t i, struct text *t, const struct volatile_parts *v, __u64 *h)
+{
+	const char *named = m->names ? step_names__image_of(m->names, i) : NULL;
+	char *made = named ? NULL : proc_image_name(m, &m->procs[i]);
+	int err;
+
+	if (!named && !made)
+		return -ENOMEM;
+	*h = HASH_SEED;
+	err = hash_arg(h, t, named ? named : made, v);
+	free(made);
+	return err;
+}
+
+static int argv_hash(const struct proc_instance *p, struct text *t, const struct volatile_parts *v, __u64 *h)
 {
 	const struct exec_image *img;
 	size_t i;
+	int err = 0;
 
 	*h = HASH_SEED;
 	if (!p->nr_execs)
 		return 0;
 	img = &p->execs[p->nr_execs - 1];
-	for (i = 0; i < img->argc; i++) {
-		char *norm = proc_match__normalise_arg(img->argv[i], build_dir, p->pid, p->ppid);
-
-		if (!norm)
-			return -ENOMEM;
-		*h = hash_bytes(*h, norm, strlen(norm));
-		free(norm);
-	}
-	return 0;
+	for (i = 0; !err && i < img->argc; i++)
+		err = hash_arg(h, t, img->argv[i], v);
+	return err;
 }
 
 /*
@@ -219,6 +248,7 @@ static int make_keys(const struct model *m, struct proc_key **out)
 {
 	struct proc_key *keys = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*keys));
 	char *build_dir = proc_name__build_dir(m);
+	struct text t = {};
 	size_t i;
 	int err = -ENOMEM;
 
@@ -236,8 +266,12 @@ static int make_keys(const struct model *m, struct proc_key **out)
 			const char *program = proc_program(p);
 
 			name = hash_bytes(HASH_SEED, program, strlen(program));
-		} else if (name_hash(m, build_dir, p, &name) || argv_hash(build_dir, p, &keys[i].argv)) {
-			goto cleanup;
+		} else {
+			struct volatile_parts v;
+
+			volatile_parts__init(&v, build_dir, p->pid, p->ppid);
+			if (name_hash(m, i, &t, &v, &name) || argv_hash(p, &t, &v, &keys[i].argv))
+				goto cleanup;
 		}
 		if (p->parent >= 0 && (size_t)p->parent < i)
 			parent_chain = keys[p->parent].chain;
@@ -247,6 +281,7 @@ static int make_keys(const struct model *m, struct proc_key **out)
 	}
 	err = 0;
 cleanup:
+	free(t.buf);
 	free(build_dir);
 	return err;
 }

@@ -14,6 +14,7 @@
 
 struct step_names {
 	char **name;
+	char **image; /* proc_image_name()'s, where the name says more; NULL: the name is it */
 	size_t nr;
 };
 
@@ -23,7 +24,7 @@ enum tell_apart { BY_MADE, BY_WRITTEN, BY_DIR, NR_TELL_APART };
 struct step {
 	struct proc_name_facts facts;
 	char *written; /* the first file it wrote that is no temporary, shown; NULL: none known */
-	char *name;    /* the name so far */
+	char *name;    /* the name so far: facts.name until something tells it apart */
 };
 
 static const char *value_of(const struct step *s, enum tell_apart by)
@@ -59,13 +60,15 @@ static int add_suffix(struct step *s, const char *sep, const char *value)
 		free(clean);
 		return 0;
 	}
-	proc_name__make_room(s->name, room);
 	named = malloc(strlen(s->name) + room + 1);
 	if (named) {
+		/* Cut in the copy: facts.name stays the process's name by itself. */
 		strcpy(named, s->name);
+		proc_name__make_room(named, room);
 		strcat(named, sep);
 		strcat(named, clean);
-		free(s->name);
+		if (s->name != s->facts.name)
+			free(s->name);
 		s->name = named;
 	}
 	free(clean);
@@ -147,10 +150,8 @@ static int name_steps(const struct model *m, const struct file_log *files, struc
 
 	for (i = 0; !err && i < n; i++) {
 		err = proc_name__facts(m, &m->procs[i], &steps[i].facts);
-		if (!err) {
+		if (!err)
 			steps[i].name = steps[i].facts.name;
-			steps[i].facts.name = NULL;
-		}
 	}
 	if (!err && files)
 		err = find_written(m, files, steps);
@@ -181,14 +182,20 @@ struct step_names *step_names__new(const struct model *m, const struct file_log 
 
 	if (!err) {
 		names->name = calloc(n ? n : 1, sizeof(*names->name));
+		names->image = calloc(n ? n : 1, sizeof(*names->image));
 		names->nr = n;
-		err = names->name ? name_steps(m, files, steps, order) : -ENOMEM;
+		err = names->name && names->image ? name_steps(m, files, steps, order) : -ENOMEM;
 	}
 	for (i = 0; steps && i < n; i++) {
-		if (!err)
+		bool told_apart = steps[i].name != steps[i].facts.name;
+
+		if (!err) {
 			names->name[i] = steps[i].name;
-		else
+			names->image[i] = told_apart ? steps[i].facts.name : NULL;
+			steps[i].facts.name = NULL;
+		} else if (told_apart) {
 			free(steps[i].name);
+		}
 		free(steps[i].written);
 		proc_name_facts__free(&steps[i].facts);
 	}
@@ -206,6 +213,13 @@ const char *step_names__of(const struct step_names *n, size_t proc)
 	return proc < n->nr ? n->name[proc] : NULL;
 }
 
+const char *step_names__image_of(const struct step_names *n, size_t proc)
+{
+	if (proc >= n->nr)
+		return NULL;
+	return n->image[proc] ? n->image[proc] : n->name[proc];
+}
+
 void step_names__free(struct step_names *n)
 {
 	size_t i;
@@ -214,6 +228,9 @@ void step_names__free(struct step_names *n)
 		return;
 	for (i = 0; n->name && i < n->nr; i++)
 		free(n->name[i]);
+	for (i = 0; n->image && i < n->nr; i++)
+		free(n->image[i]);
 	free(n->name);
+	free(n->image);
 	free(n);
 }
