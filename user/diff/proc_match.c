@@ -7,6 +7,7 @@
 #include "diff/proc_match.h"
 #include "model/proc_name.h"
 #include "model/step_names.h"
+#include "util/run_beside.h"
 #include "audit/audit.h"
 
 /* FNV-1a, 64 bits: identities are compared as hashes, so that a deep
@@ -343,9 +344,32 @@ static size_t pair_sorted(struct proc_match *pm, struct proc_key *o, size_t no, 
 	return made;
 }
 
+/* One build's keys, made and sorted on a CPU of its own (util/run_beside.h): the two builds share nothing. */
+struct side_keys {
+	const struct model *m;
+	struct proc_key *keys;
+	int err;
+};
+
+static void make_sorted_keys(void *arg)
+{
+	struct side_keys *s = arg;
+
+	s->err = make_keys(s->m, &s->keys);
+	if (!s->err)
+		qsort(s->keys, s->m->nr_procs, sizeof(*s->keys), cmp_full);
+}
+
+static void sort_by_chain(void *arg)
+{
+	struct side_keys *s = arg;
+
+	qsort(s->keys, s->m->nr_procs, sizeof(*s->keys), cmp_chain);
+}
+
 int proc_match__compute(struct proc_match *pm, const struct model *old_m, const struct model *new_m)
 {
-	struct proc_key *ok = NULL, *nk = NULL;
+	struct side_keys o = { .m = old_m }, n = { .m = new_m };
 	size_t i;
 	int err = -ENOMEM;
 
@@ -358,19 +382,17 @@ int proc_match__compute(struct proc_match *pm, const struct model *old_m, const 
 		pm->old_to_new[i] = -1;
 	for (i = 0; i < new_m->nr_procs; i++)
 		pm->new_to_old[i] = -1;
-	if (make_keys(old_m, &ok) || make_keys(new_m, &nk))
+	run_beside(make_sorted_keys, &n, make_sorted_keys, &o);
+	if (o.err || n.err)
 		goto cleanup;
-	qsort(ok, old_m->nr_procs, sizeof(*ok), cmp_full);
-	qsort(nk, new_m->nr_procs, sizeof(*nk), cmp_full);
-	pm->matched = pair_sorted(pm, ok, old_m->nr_procs, nk, new_m->nr_procs, true);
-	qsort(ok, old_m->nr_procs, sizeof(*ok), cmp_chain);
-	qsort(nk, new_m->nr_procs, sizeof(*nk), cmp_chain);
-	pm->matched_by_name = pair_sorted(pm, ok, old_m->nr_procs, nk, new_m->nr_procs, false);
+	pm->matched = pair_sorted(pm, o.keys, old_m->nr_procs, n.keys, new_m->nr_procs, true);
+	run_beside(sort_by_chain, &n, sort_by_chain, &o);
+	pm->matched_by_name = pair_sorted(pm, o.keys, old_m->nr_procs, n.keys, new_m->nr_procs, false);
 	pm->matched += pm->matched_by_name;
 	err = 0;
 cleanup:
-	free(ok);
-	free(nk);
+	free(o.keys);
+	free(n.keys);
 	if (err)
 		proc_match__free(pm);
 	return err;
