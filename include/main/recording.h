@@ -18,6 +18,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include "cli/cli.h"
 #include "graph/build_graph.h"
 #include "graph/start_cause.h"
@@ -37,10 +38,12 @@ struct recording_opts {
 	bool warn_cut;	/* warn when the log is cut short (a log the user gave) */
 	bool audit;	/* the build graph and the audit */
 	bool starts;	/* with audit: why each process started when it did */
+	FILE *say;	/* where reading and analysing say what failed; NULL: stderr */
 };
 
 struct recording {
 	const char *name;		 /* the log, as the user named it: for messages */
+	FILE *say;			 /* where its messages go (recording_opts) */
 	struct event_log_reader *reader; /* owns rp.info */
 	struct replay rp;
 	/* Empty when the recording has no file records (compute_audit()'s rule). */

@@ -5,6 +5,7 @@
  * logs are replayed and audited, compared, reported, and gated.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "diff/diff.h"
@@ -15,29 +16,87 @@
 #include "main/cmd_diff.h"
 #include "main/recording.h"
 #include "output/run_outputs.h"
+#include "util/run_beside.h"
 #include "util/term_escape.h"
 
 /*
  * One build of a diff, read and audited, with its start causes where it
  * recorded them: the critical path goes through them (job slots, the
- * runner's order), and the diff compares the path `report` gives.  0, or -1
- * (said).
+ * runner's order), and the diff compares the path `report` gives.  The two
+ * builds share nothing until they are compared: each is read on a thread
+ * of its own, and what it says is kept, to be said in the builds' order.
  */
-static int load_build(struct recording *rec, struct diff_side *side, const char *path, const struct run_as *ra,
-		      volatile sig_atomic_t *stop)
-{
-	const struct recording_opts ropts = { .replay = { .stop = stop }, .warn_cut = true, .audit = true, .starts = true };
-	int fd, err;
+struct build_load {
+	const char *path;
+	int fd;			  /* open_log()'s, closed by cmd_diff() */
+	volatile sig_atomic_t *stop;
+	FILE *say;		  /* where it says what failed; stderr, or a buffer (said) */
+	char *said;
+	size_t said_len;
+	struct recording rec;
+	struct diff_side side;
+	int err;		  /* 0, or -1: said */
+};
 
-	fd = open_log(path, ra);
-	if (fd < 0)
-		return -1;
-	err = recording__read(rec, fd, path, &ropts);
-	close(fd);
-	if (err || !rec->audit)
-		return -1;
-	*side = (struct diff_side){ .name = path, .m = rec->rp.model, .s = rec->rp.sched, .a = rec->audit };
-	return 0;
+static void load_build(void *arg)
+{
+	struct build_load *b = arg;
+	const struct recording_opts ropts = {
+		.replay = { .stop = b->stop }, .warn_cut = true, .audit = true, .starts = true, .say = b->say
+	};
+
+	b->err = recording__read(&b->rec, b->fd, b->path, &ropts) || !b->rec.audit ? -1 : 0;
+	if (!b->err)
+		b->side = (struct diff_side){ .name = b->path, .m = b->rec.rp.model, .s = b->rec.rp.sched, .a = b->rec.audit };
+}
+
+static void free_build(void *arg)
+{
+	struct build_load *b = arg;
+
+	recording__free(&b->rec);
+}
+
+/*
+ * Both builds, each on its own CPU where there are two: what each said is
+ * then said in order, the new build's only when the old loaded (as when
+ * read one after the other).  Without memory to keep what they say, one
+ * after the other.  0, or -1 (said).
+ */
+static int load_builds(struct build_load *b)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < 2; i++)
+		b[i].say = open_memstream(&b[i].said, &b[i].said_len);
+	if (!b[0].say || !b[1].say) {
+		for (i = 0; i < 2; i++) {
+			if (b[i].say)
+				fclose(b[i].say);
+			free(b[i].said);
+			b[i].said = NULL;
+			b[i].say = stderr;
+		}
+		load_build(&b[0]);
+		if (!b[0].err)
+			load_build(&b[1]);
+		return b[0].err || b[1].err ? -1 : 0;
+	}
+	run_beside(load_build, &b[1], load_build, &b[0]);
+	for (i = 0; i < 2; i++) {
+		fclose(b[i].say);
+		b[i].say = NULL;
+	}
+	fwrite(b[0].said, 1, b[0].said_len, stderr);
+	if (!b[0].err)
+		fwrite(b[1].said, 1, b[1].said_len, stderr);
+	err = b[0].err || b[1].err ? -1 : 0;
+	for (i = 0; i < 2; i++) {
+		free(b[i].said);
+		b[i].said = NULL;
+	}
+	return err;
 }
 
 /* The --fail-if conditions that hold, listed; the exit status. */
@@ -82,8 +141,7 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 		.writer = run_as__user(ra),
 	};
 	struct run_outputs outs;
-	struct recording builds[2] = {};
-	struct diff_side sides[2];
+	struct build_load builds[2] = { { .fd = -1 }, { .fd = -1 } };
 	struct diff d = {};
 	bool prepared = false, computed = false;
 	int exit_code = EXIT_USAGE;
@@ -92,10 +150,15 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
 	prepared = true;
-	for (i = 0; i < 2; i++)
-		if (load_build(&builds[i], &sides[i], paths[i], ra, stop))
+	/* Both opened first: a typo in the second costs no read of the first. */
+	for (i = 0; i < 2; i++) {
+		builds[i] = (struct build_load){ .path = paths[i], .stop = stop, .fd = open_log(paths[i], ra) };
+		if (builds[i].fd < 0)
 			goto cleanup;
-	if (diff__compute(&d, &sides[0], &sides[1])) {
+	}
+	if (load_builds(builds))
+		goto cleanup;
+	if (diff__compute(&d, &builds[0].side, &builds[1].side)) {
 		fprintf(stderr, "buildbpf: out of memory comparing the builds\n");
 		goto cleanup;
 	}
@@ -113,6 +176,9 @@ cleanup:
 	if (prepared)
 		run_outputs__free(&outs);
 	for (i = 0; i < 2; i++)
-		recording__free(&builds[i]);
+		if (builds[i].fd >= 0)
+			close(builds[i].fd);
+	/* A build of a million processes takes seconds to free: each on a CPU of its own. */
+	run_beside(free_build, &builds[1], free_build, &builds[0]);
 	return exit_code;
 }

@@ -37,7 +37,7 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
 
 	dup_fd = dup(fd);
 	if (dup_fd < 0 || lseek(dup_fd, 0, SEEK_SET) < 0 || !(f = fdopen(dup_fd, "r"))) {
-		fprintf(stderr, "buildbpf: cannot read '%s': %s\n", term_escape(rec->name, esc, sizeof(esc)),
+		fprintf(rec->say, "buildbpf: cannot read '%s': %s\n", term_escape(rec->name, esc, sizeof(esc)),
 			strerror(errno));
 		if (dup_fd >= 0)
 			close(dup_fd);
@@ -49,15 +49,15 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
 	if (e) {
 		/* A stop is said by the caller, with where the log is. */
 		if (e != -EINTR)
-			fprintf(stderr, "buildbpf: '%s': %s\n", term_escape(rec->name, esc, sizeof(esc)), err);
+			fprintf(rec->say, "buildbpf: '%s': %s\n", term_escape(rec->name, esc, sizeof(esc)), err);
 		fclose(f);
 		return -1;
 	}
 	if (o->warn_cut && !rp->complete)
-		fprintf(stderr, "buildbpf: warning: '%s': %s; converted up to its last complete record\n",
+		fprintf(rec->say, "buildbpf: warning: '%s': %s; converted up to its last complete record\n",
 			term_escape(rec->name, esc, sizeof(esc)), err);
 	if (rp->out_of_range)
-		fprintf(stderr, "buildbpf: warning: '%s': %llu records dated more than %llu days after the start "
+		fprintf(rec->say, "buildbpf: warning: '%s': %llu records dated more than %llu days after the start "
 				"were left out\n",
 			term_escape(rec->name, esc, sizeof(esc)), (unsigned long long)rp->out_of_range,
 			(unsigned long long)(REPLAY_DEFAULT_MAX_SPAN_NS / 86400000000000ull));
@@ -77,22 +77,22 @@ static void compute_audit(struct recording *rec, bool starts)
 
 	if (rp->files) {
 		if (build_graph__compute(&rec->graph, rp->model, rp->files))
-			fprintf(stderr, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
+			fprintf(rec->say, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
 		else
 			in.graph = &rec->graph;
 	}
 	/* A recording made before the start-wake records has none: no causes, not all unexplained. */
 	if (starts && in.graph && rp->wakes && rp->wakes->nr) {
 		if (start_causes__compute(&rec->starts, rp->model, &rec->graph, rp->wakes))
-			fprintf(stderr, "buildbpf: warning: out of memory computing why processes started when they did\n");
+			fprintf(rec->say, "buildbpf: warning: out of memory computing why processes started when they did\n");
 		else
 			in.starts = &rec->starts;
 	}
 	/* The critical path again, through what each start waited for: job slots, the runner's order. */
 	if (in.starts && critical_path__compute(&rec->graph, rp->model, in.starts))
-		fprintf(stderr, "buildbpf: warning: out of memory walking the critical path; the chain is an estimate\n");
+		fprintf(rec->say, "buildbpf: warning: out of memory walking the critical path; the chain is an estimate\n");
 	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in)) {
-		fprintf(stderr, "buildbpf: warning: out of memory computing the audit; no report\n");
+		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return;
 	}
 	rec->audit = &rec->audit_buf;
@@ -102,6 +102,7 @@ int recording__read(struct recording *rec, int fd, const char *name, const struc
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->name = name;
+	rec->say = o->say ? o->say : stderr;
 	if (replay_log(rec, fd, o)) {
 		recording__free(rec);
 		return -1;
