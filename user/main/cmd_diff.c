@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * buildbpf diff OLD NEW: the reports' files are checked first, as for a
- * build (a typo must not cost the replay of two large logs); then both
- * logs are replayed and audited, compared, reported, and gated.
+ * build (a typo must not cost the replay of two large logs), then both
+ * logs are opened; then they are replayed and audited at once, compared,
+ * reported, and gated.
  */
 #include <stdio.h>
 #include <stdlib.h>
