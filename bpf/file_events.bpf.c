@@ -41,6 +41,7 @@
 #include "emit.bpf.h"
 #include "thread_exit.bpf.h"
 #include "hidden.bpf.h"
+#include "task_file.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
 
@@ -58,14 +59,12 @@ char LICENSE[] SEC("license") __weak = "GPL";
 #define NR_renameat2 316
 #define NR_openat2 437
 
-/* The kernel's FMODE_WRITE and FMODE_PATH (O_PATH: no I/O at all), and S_IFMT/S_IFREG. */
+/* The kernel's FMODE_WRITE and FMODE_PATH (O_PATH: no I/O at all). */
 #define BB_FMODE_WRITE 0x2
 #define BB_FMODE_PATH 0x4000
 /* An exec's open: __FMODE_EXEC in f_flags up to 6.1 at least (no O_ flag
  * has that bit), FMODE_EXEC in f_mode where later kernels keep it. */
 #define BB_FMODE_EXEC 0x20
-#define BB_S_IFMT 00170000
-#define BB_S_IFREG 0100000
 
 /* Identity of a file: an inode of a file system. */
 struct file_key {
@@ -92,26 +91,10 @@ struct {
 	__type(value, struct bb_file_counts);
 } file_counts SEC(".maps");
 
-/*
- * The struct file behind fd in the current task's fd table; NULL if none.
- * The way there is read through the BTF-typed task pointer as plain loads,
- * which the verifier checks against the running kernel's BTF and libbpf
- * relocates like CO-RE reads (a load through a NULL pointer reads 0):
- * BPF_CORE_READ would be a helper call per field.  The file pointer itself
- * comes from a helper, so what is read through it stays BPF_CORE_READ.
- */
+/* The struct file behind fd in the current task's fd table; NULL if none. */
 static __always_inline struct file *current_file(long fd)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct fdtable *fdt = task->files->fdt;
-	struct file *f = NULL;
-
-	if (fd < 0 || !fdt || fd >= fdt->max_fds)
-		return NULL;
-	/* An element of a runtime-sized array: its address is a number to
-	 * the verifier, so this one read stays a helper call. */
-	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
-	return f;
+	return task_file(bpf_get_current_task_btf(), fd);
 }
 
 static __always_inline void count_open(__u32 tgid, bool write)

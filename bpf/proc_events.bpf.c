@@ -13,6 +13,7 @@
 #include "thread_exit.bpf.h"
 #include "hidden.bpf.h"
 #include "ns_pid.bpf.h"
+#include "task_file.bpf.h"
 #include "cgroup_filter.bpf.h"
 
 char LICENSE[] SEC("license") __weak = "GPL";
@@ -142,7 +143,7 @@ int BPF_PROG(handle_exec, struct task_struct *p, pid_t old_pid, struct linux_bin
 	fill_header(&e->hdr, BB_EV_EXEC, BPF_CORE_READ(p, pid), tgid, ts);
 	e->ppid = BPF_CORE_READ(p, real_parent, tgid);
 	e->old_tid = old_pid;
-	e->flags = 0;
+	e->flags = output_captured(p) ? BB_EXEC_OUTPUT_CAPTURED : 0;
 	e->ns_tgid = tgid_ns_pid(p);
 	/* The new credentials and dumpability are in place: a setuid or
 	 * setgid image is hidden from here on.  Its argv stays, as

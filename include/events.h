@@ -90,6 +90,14 @@ _Static_assert(sizeof(struct bb_fork_event) == 56, "bb_fork_event ABI");
 #define BB_EXEC_ARGS_TRUNCATED 0x1u	/* argv was longer than --args-max */
 #define BB_EXEC_ARGS_UNREADABLE 0x2u	/* argv could not be read at all */
 #define BB_EXEC_FILENAME_TRUNCATED 0x4u /* filename hit BB_FILENAME_MAX */
+/*
+ * Its standard output is a pipe, not the one its parent writes to: the
+ * parent (most likely) reads what it prints.  make's $(shell ...), a
+ * shell's $(...), ninja's every job; a make recipe inherits make's own
+ * stdout (with --output-sync a file).  bpf/task_file.bpf.h; logs
+ * recorded before this bit never have it.
+ */
+#define BB_EXEC_OUTPUT_CAPTURED 0x8u
 
 /*
  * Variable length: `data` holds filename_len bytes of the exec'd path
