@@ -11,7 +11,8 @@
  * keeps the slot its parent ran it in).  A job is a recipe, not each
  * shell of it: line_before links each later line to the one before, and
  * a shell or a script, which holds no slots, runs each command after the
- * one before (order_before; graph/recipe_lines.h).  Pure.
+ * one before (order_before; graph/recipe_lines.h).  A make's $(shell)
+ * call is make's own work: no job, no slot (model/shell_call.h).  Pure.
  *
  *   struct job_slots s;
  *   job_slots__init(&s, model);
@@ -33,7 +34,8 @@ struct job_slots {
 	/* per process: the nearest make or ninja above it, -1: none; and the child of that runner it is within */
 	long *runner, *via;
 	bool *is_make;
-	/* CSR: children of proc i at children[child_off[i] ..); the same ranges' starts and ends, each sorted */
+	/* CSR: children of proc i at children[child_off[i] ..), make's $(shell) calls left out (they hold no
+	 * slot: model/shell_call.h); the same ranges' starts and ends, each sorted */
 	size_t *child_off, *children;
 	__u64 *starts, *ends;
 	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */

@@ -40,7 +40,8 @@ struct graph_edge;
  * subtree runs no runner (a recursive make's shell is not a job: the
  * sub-make's jobs are).  A make recipe's lines, each a shell make ran
  * after the one before in the same slot (graph/job_slots.h), are one job:
- * from its first line's start to its last line's end.  Jobs are numbered
+ * from its first line's start to its last line's end.  A make's $(shell)
+ * call is no job: make's own work.  Jobs are numbered
  * in the order they started.
  */
 struct sim_job {
@@ -91,6 +92,7 @@ struct job_graph {
 	size_t nr_links;
 	size_t peak_jobs;    /* most jobs alive at once, measured */
 	size_t nr_runners;
+	size_t nr_shell_calls; /* make's $(shell) calls: not jobs, outside any (model/shell_call.h) */
 	bool cpu_known;	     /* the jobs' cpu_ns and runq_ns were recorded (--sched) */
 };
 

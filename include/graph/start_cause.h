@@ -26,6 +26,9 @@
  *                it, or no record says;
  *   none         started within START_PROMPT_NS of being ready.
  *
+ * A child make forked right after a $(shell) call whose end woke it (the
+ * call computed the job's environment) waited for what the call waited for.
+ *
  * Pure: the model, the build graph and the wake records in.
  *
  *   struct start_causes sc;
@@ -84,8 +87,10 @@ struct start_causes {
 	size_t nr_procs;
 	size_t records;	  /* wake records replay accepted, malformed ones included */
 	size_t unmatched; /* ... of no known process */
-	size_t counts[START_UNEXPLAINED + 1]; /* processes per wait */
+	/* processes per wait, make's $(shell) calls (model/shell_call.h) left out: their wait is make's */
+	size_t counts[START_UNEXPLAINED + 1];
 	__u64 waited_ns[START_UNEXPLAINED + 1]; /* their gaps (ready to fork) summed */
+	size_t shell_calls; /* make's $(shell) calls, each with its cause too */
 };
 
 /* 0, or -ENOMEM (sc empty).  w may be NULL (every gap unexplained), g too (no inputs). */

@@ -82,6 +82,17 @@ static size_t pack_argv(const char *const argv[], char *args, size_t size)
 	return len;
 }
 
+void synth_captured_sh(struct model *m, __u64 start, __u64 end, __u32 parent, __u32 pid, const char *cmd)
+{
+	char args[4096];
+
+	synth_fork(m, start, parent, pid, pid, false);
+	exec_record(m, start + 1000, pid, parent, pid, "/bin/sh", args,
+		    pack_argv((const char *[]){ "/bin/sh", "-c", cmd, NULL }, args, sizeof(args)),
+		    BB_EXEC_OUTPUT_CAPTURED);
+	synth_exit(m, end, pid, pid, true, 0);
+}
+
 void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
 		   const char *const argv[])
 {

@@ -21,6 +21,11 @@ void synth_fork_ns(struct model *m, __u64 ts, __u32 parent_tgid, __u32 child_tgi
 void synth_exec(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *const argv[]);
 void synth_exec_ns(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, __u32 ns_tgid, const char *filename,
 		   const char *const argv[]);
+/*
+ * parent's child pid runs `/bin/sh -c cmd` during [start, end] (ns), its
+ * output piped to parent (BB_EXEC_OUTPUT_CAPTURED): under make, a $(shell).
+ */
+void synth_captured_sh(struct model *m, __u64 start, __u64 end, __u32 parent, __u32 pid, const char *cmd);
 /* The raw argv area as the kernel hands it over, for cut or odd argv. */
 void synth_exec_raw(struct model *m, __u64 ts, __u32 tgid, __u32 ppid, const char *filename, const char *args,
 		    size_t args_len, __u32 flags);

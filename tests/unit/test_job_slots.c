@@ -171,3 +171,32 @@ Test(job_slots, a_temporary_file_named_for_the_target_joins_its_recipe)
 	cr_assert(eq(u32, line_before(&f, 104), 0), "lib/y.h's recipe");
 	end(&f);
 }
+
+/*
+ * kbuild's exported KERNELRELEASE = $(shell cat include/config/kernel.release):
+ * make runs the cat between a recipe's lines, each time it builds a line's
+ * environment.  The call is make's own work: it holds no slot (the pool's
+ * peak stays the one recipe) and is no line, so the recipe's second line
+ * follows its first, over the call.
+ */
+Test(job_slots, makes_shell_call_holds_no_slot_and_is_no_line)
+{
+	struct fixture f;
+	size_t pool;
+
+	begin(&f);
+	line(&f, 101, "gcc -c -o kernel/a.o kernel/a.c", 2 * MS, 300 * MS);
+	synth_captured_sh(f.m, 100 * MS, 101 * MS, MAKE, 102, "cat include/config/kernel.release");
+	synth_captured_sh(f.m, 300 * MS + 100 * US, 300 * MS + 600 * US, MAKE, 103,
+			  "cat include/config/kernel.release");
+	line(&f, 104, "objtool check kernel/a.o", 300 * MS + 800 * US, 310 * MS);
+	compute(&f, 311 * MS);
+
+	pool = f.s.pool[synth_proc_of(f.m, MAKE)->id];
+	cr_assert(eq(sz, job_slots__limit(&f.s, pool), 1), "make held one slot at most: its recipe's");
+	cr_assert(eq(sz, job_slots__held(&f.s, pool, 100 * MS + 500 * US), 1));
+	cr_assert(eq(sz, job_slots__held(&f.s, pool, 300 * MS + 300 * US), 0), "between the lines, only the call ran");
+	cr_assert(eq(u32, line_before(&f, 104), 101), "the call between the lines is none of them");
+	cr_assert(eq(u32, line_before(&f, 103), 0));
+	end(&f);
+}

@@ -317,6 +317,38 @@ Test(schedule_sim, a_recipes_lines_are_one_job)
 }
 
 /*
+ * The same recipe with kbuild's KERNELRELEASE = $(shell cat ...) run by
+ * make before each line: the calls are make's own work, no jobs, and the
+ * recipe is still one job over them.
+ */
+Test(schedule_sim, makes_shell_calls_are_no_jobs)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j2", NULL });
+	synth_captured_sh(f.m, 9 * MS, 9 * MS + 500000, 100, 104, "cat include/config/kernel.release");
+	sim_line(&f, 101, "gcc -c -o mm/a.o mm/a.c", 10 * MS, 300 * MS);
+	sim_line(&f, 102, "gcc -c -o mm/b.o mm/b.c", 11 * MS, 200 * MS);
+	synth_captured_sh(f.m, 300 * MS + 100000, 300 * MS + 200000, 100, 105, "cat include/config/kernel.release");
+	sim_line(&f, 103, "objtool mm/a.o", 300 * MS + 300000, 310 * MS);
+	synth_exit(f.m, 320 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 320 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 2), "two recipes; the calls are make's");
+	cr_assert(eq(sz, f.jg.nr_shell_calls, 2));
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 104)], -1));
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 105)], -1));
+	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 103)], f.jg.proc_job[sim_idx(&f, 101)]));
+	cr_assert(eq(u64, f.jg.jobs[0].end_ns, 310 * MS));
+	cr_assert(eq(sz, f.jg.peak_jobs, 2));
+	/* -j1 as before: 300 then b.o's 189, from 10 ms, the tail 10. */
+	cr_assert(eq(u64, wall_at(&f, 1), 509 * MS));
+	sim_end(&f);
+}
+
+/*
  * A recursive make recorded at -j1, kbuild's shape: a shell enters a/ then
  * b/ one after another; a/ has three 1 s jobs, b/ two.  With more slots
  * a/ ends sooner, so b/ and its jobs start sooner: the runners' order,

@@ -142,6 +142,37 @@ Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
 	end(&f);
 }
 
+/*
+ * kbuild's KERNELRELEASE = $(shell cat ...): make -j1, woken by the first
+ * job's exit, runs the cat for the next job's environment, and the cat's
+ * exit wakes it to fork the job.  The job waited for the slot, as the cat
+ * did, not for the cat; the cat is counted apart.
+ */
+Test(start_cause, a_job_after_makes_shell_call_waits_for_what_the_call_waited_for)
+{
+	struct make_fixture f;
+	const struct start_cause *c;
+
+	begin(&f);
+	job(&f, MAKE, 101, "sleep", 1 * MS + 200000, 501 * MS);
+	wake(&f, MAKE, 101, 1 * MS + 200000, 0, 0, "", 0, 0);
+	synth_captured_sh(f.m, 501 * MS + 100000, 501 * MS + 900000, MAKE, 102, "cat include/config/kernel.release");
+	wake(&f, MAKE, 102, 501 * MS + 100000, 500 * MS + 900000, 101, "sleep", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING,
+	     0);
+	job(&f, MAKE, 103, "sleep", 502 * MS + 200000, 1002 * MS);
+	wake(&f, MAKE, 103, 502 * MS + 200000, 501 * MS + 900000, 102, "sh", BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
+	compute(&f, 1003 * MS);
+
+	c = cause(&f, 103);
+	cr_assert(eq(str, (char *)start_wait__name(c->wait), "job_slot"));
+	cr_assert(eq(long, c->by, idx(&f, 101)), "the job whose end freed the slot, not the call");
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "job_slot"));
+	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1), "the call is not counted");
+	cr_assert(eq(sz, f.sc.counts[START_AFTER_JOB], 0));
+	cr_assert(eq(sz, f.sc.shell_calls, 1));
+	end(&f);
+}
+
 Test(start_cause, at_j2_the_second_job_waits_for_nothing)
 {
 	struct make_fixture f;

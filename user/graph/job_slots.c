@@ -5,6 +5,7 @@
 #include "graph/job_slots.h"
 #include "graph/recipe_lines.h"
 #include "model/make_args.h"
+#include "model/shell_call.h"
 #include "model/tool_kind.h"
 
 /* A runner by its comm, exactly, as the job graph finds them (graph/schedule_sim.c). */
@@ -137,6 +138,27 @@ static int index_subs(struct job_slots *s)
 	return 0;
 }
 
+/*
+ * The tree without make's $(shell) calls (model/shell_call.h): make's own
+ * work, they hold no slot, are no line of a recipe and no unit of its
+ * order.  Compacted in place, each range keeping its order.
+ */
+static void drop_shell_calls(struct job_slots *s)
+{
+	const struct model *m = s->m;
+	size_t i, k, kept = 0, from = 0;
+
+	for (i = 0; i < m->nr_procs; i++) {
+		size_t to = s->child_off[i + 1];
+
+		for (k = from; k < to; k++)
+			if (!shell_call__is(m, s->children[k]))
+				s->children[kept++] = s->children[k];
+		from = to;
+		s->child_off[i + 1] = kept;
+	}
+}
+
 /* Children's starts and ends per process, each range sorted. */
 static int index_children(struct job_slots *s)
 {
@@ -147,6 +169,7 @@ static int index_children(struct job_slots *s)
 	s->ends = calloc(n ? n : 1, sizeof(*s->ends));
 	if (!s->starts || !s->ends || model__index_children(m, &s->child_off, &s->children))
 		return -ENOMEM;
+	drop_shell_calls(s);
 	for (i = 0; i < n; i++) {
 		size_t from = s->child_off[i], to = s->child_off[i + 1];
 
@@ -170,7 +193,7 @@ static void pool_peaks(struct job_slots *s)
 		long parent = m->procs[i].parent;
 		size_t pool;
 
-		if (parent < 0)
+		if (parent < 0 || shell_call__is(m, i))
 			continue;
 		pool = s->pool[parent];
 		held = held_by(s, pool, m->procs[i].start_ns);

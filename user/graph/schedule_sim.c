@@ -7,6 +7,7 @@
 #include "graph/job_slots.h"
 #include "graph/run_order.h"
 #include "graph/schedule_sim.h"
+#include "model/shell_call.h"
 #include "model/tool_kind.h"
 
 /* A runner by its comm, exactly: a renamed or prefixed one is not taken for make. */
@@ -232,7 +233,10 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct g
 		jg->proc_job[i] = -1;
 		if (p->parent < 0)
 			continue;
-		if (is_runner(&m->procs[p->parent]) && !runs_runner[i] && recipe_line(&slots, jg, i) >= 0) {
+		if (shell_call__is(m, i)) {
+			/* make's own work, with its subtree (model/shell_call.h). */
+			jg->nr_shell_calls++;
+		} else if (is_runner(&m->procs[p->parent]) && !runs_runner[i] && recipe_line(&slots, jg, i) >= 0) {
 			/* A later line of a recipe: the recipe's job runs on to its end. */
 			struct sim_job *j = &jg->jobs[recipe_line(&slots, jg, i)];
 

@@ -7,6 +7,7 @@
 #include "graph/start_cause.h"
 #include "model/proc_index.h"
 #include "model/proc_tree.h"
+#include "model/shell_call.h"
 #include "model/tool_kind.h"
 
 /* What attribute() looks things up in. */
@@ -110,12 +111,31 @@ static long last_ended(const struct lookup *l, size_t runner, __u64 ts)
 }
 
 /*
- * The gap of c, child of parent (ready to fork), given the parent's
- * wakeups (rec).
+ * make ran a $(shell) call (model/shell_call.h) right before forking c and
+ * that call's exit woke it: kbuild's exported KERNELRELEASE = $(shell cat
+ * ...) runs in each job's environment.  The call is make's own work; what
+ * make slept for before it ran the call is what c waited for: the call's
+ * cause, computed already (it started before c).  NULL: not so.
  */
-static void attribute(struct start_cause *c, const struct lookup *l, size_t parent,
-		      const struct bb_start_wake_event *rec)
+static const struct start_cause *call_before(const struct start_cause *causes, const struct lookup *l,
+					     size_t parent, const struct wakeup *w)
 {
+	const struct start_cause *call = w->waker >= 0 ? &causes[w->waker] : NULL;
+
+	return call && w->exit && shell_call__is(l->m, (size_t)w->waker) &&
+		       l->m->procs[w->waker].parent == (long)parent && call->wait != START_UNKNOWN
+		       ? call
+		       : NULL;
+}
+
+/*
+ * The gap of c, child of parent (ready to fork), given the parent's
+ * wakeups (rec); causes: every process's, those that started before c set.
+ */
+static void attribute(struct start_cause *c, const struct start_cause *causes, const struct lookup *l,
+		      size_t parent, const struct bb_start_wake_event *rec)
+{
+	const struct start_cause *call;
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
 	size_t pool, depth;
 	struct wakeup w = { .waker = -1 };
@@ -142,6 +162,14 @@ static void attribute(struct start_cause *c, const struct lookup *l, size_t pare
 		runq = (rec->flags & BB_WAKE_RUNQ_KNOWN) ? rec->runq_ns : 0;
 		c->runq_ns = runq < gap ? runq : gap;
 		c->wait = c->runq_ns * 2 > gap ? START_RUN_QUEUE : START_PARENT_BUSY;
+		return;
+	}
+	if ((call = call_before(causes, l, parent, &w))) {
+		c->wait = call->wait;
+		c->by = call->by;
+		c->slot_runner = call->slot_runner;
+		c->runq_ns = call->runq_ns < gap ? call->runq_ns : gap;
+		memcpy(c->waker_comm, call->waker_comm, sizeof(c->waker_comm));
 		return;
 	}
 	/* [ready, wakeup] the parent slept; [wakeup, fork] it waited for a CPU
@@ -246,7 +274,12 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 			c->ready_ns = p->start_ns;
 		c->start_ns = p->start_ns;
 		c->wake_record = rec_of[i] != NULL;
-		attribute(c, &l, (size_t)p->parent, rec_of[i]);
+		attribute(c, sc->procs, &l, (size_t)p->parent, rec_of[i]);
+		if (shell_call__is(m, i)) {
+			/* make's own work, not a job: its wait is make's, counted apart. */
+			sc->shell_calls++;
+			continue;
+		}
 		sc->counts[c->wait]++;
 		sc->waited_ns[c->wait] += c->start_ns - c->ready_ns;
 	}
