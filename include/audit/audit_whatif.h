@@ -68,6 +68,7 @@ struct audit_whatif {
 	bool known;		  /* a build graph with jobs: the rest is valid */
 	enum whatif_jobs_from from;
 	size_t nr_jobs, nr_job_edges; /* what was simulated */
+	size_t nr_shell_calls;	     /* make's $(shell) calls, not jobs: make's own work (model/shell_call.h) */
 	struct whatif_row rows[WHATIF_MAX_ROWS];
 	size_t nr_rows;		  /* rows[0]: as run; the last: unlimited */
 	/* The model: with the jobs' CPU times (--sched), each job is its CPU

@@ -171,6 +171,7 @@ int audit_whatif__compute(struct audit_whatif *w, const struct audit *a)
 	own = a->jobs.jobs > 0 ? (size_t)a->jobs.jobs : a->jobs.jobs < 0 ? SIM_UNLIMITED : jg->peak_jobs;
 	w->nr_jobs = jg->nr_jobs;
 	w->nr_job_edges = jg->nr_data_edges;
+	w->nr_shell_calls = jg->nr_shell_calls;
 	err = learn_jobs(w, a) ?:
 	      add_row(w, jg, WHATIF_AS_RUN, own, w->cpus_as_run) ?:
 	      add_row(w, jg, WHATIF_OWN_QUIET, own, cpus) ?:

@@ -250,6 +250,7 @@ static struct json_object *new_start_waits(const struct start_causes *sc)
 	ms = json_done(ms, err);
 	err = err ?: json_put_int(o, "records", sc->records) ?:
 	      json_put_int(o, "unmatched", sc->unmatched) ?:
+	      json_put_int(o, "shell_calls", sc->shell_calls) ?:
 	      json_put(o, "processes", counts) ?:
 	      json_put(o, "waited_ms", ms);
 	return json_done(o, err);
@@ -392,6 +393,7 @@ static struct json_object *new_what_if(const struct audit *a)
 	}
 	rows = json_done(rows, err);
 	err = err ?: json_put_int(o, "jobs_simulated", w->nr_jobs) ?:
+	      json_put_int(o, "shell_calls", w->nr_shell_calls) ?:
 	      json_put_int(o, "job_edges", w->nr_job_edges) ?:
 	      json_put_str(o, "own_jobs_from", w->from == WHATIF_JOBS_PEAK ? "observed_peak" : "jobs") ?:
 	      json_put_ms(o, "measured_wall_ms", a->wall_ns) ?:

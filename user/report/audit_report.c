@@ -188,6 +188,8 @@ static void put_start_waits(FILE *out, const struct start_causes *sc)
 		sep = ", ";
 	}
 	fputs(*sep == ' ' ? " nothing" : "", f);
+	if (sc->shell_calls)
+		fprintf(f, "; and make's $(shell) calls %zu (make's own work, not counted)", sc->shell_calls);
 	report_line__end(&l);
 }
 

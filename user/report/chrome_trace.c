@@ -38,6 +38,7 @@
 #include "model/daemons.h"
 #include "model/hidden.h"
 #include "model/proc_name.h"
+#include "model/shell_call.h"
 #include "model/trace_layout.h"
 #include "merge/trace_merge.h"
 #include "util/utf8.h"
@@ -712,6 +713,8 @@ static struct json_object *graph_args(const struct builder *b, size_t i, struct 
 		err = put_int(b, args, "files_opened", pf->opened) ?: put_int(b, args, "files_written", pf->written);
 	if (!err && b->critical[i])
 		err = put_bool(b, args, "critical", true);
+	if (!err && shell_call__is(b->m, i))
+		err = put_bool(b, args, "make_shell_call", true);
 	if (!err && b->graph->proc_slack_ns && b->graph->proc_slack_ns[i] != SLACK_NONE)
 		err = put_ms(b, args, "slack_ms", b->graph->proc_slack_ns[i]);
 	if (!err)

@@ -131,7 +131,11 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 	if (!w->known)
 		return;
 	f = report_line__begin(&l, out);
-	fprintf(f, "what if? predicted from the %zu jobs: ", w->nr_jobs);
+	fprintf(f, "what if? predicted from the %zu jobs", w->nr_jobs);
+	if (w->nr_shell_calls)
+		fprintf(f, " (and %zu make's $(shell) call%s, make's own work)", w->nr_shell_calls,
+			w->nr_shell_calls == 1 ? "" : "s");
+	fputs(": ", f);
 	for (i = 0; i < w->nr_rows; i++) {
 		if (i)
 			fputs(i > 1 ? ", " : w->cpu_model ? "; on a quiet machine: " : "; ", f);
