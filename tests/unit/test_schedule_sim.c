@@ -288,63 +288,58 @@ static void sim_line(struct sim_fixture *f, __u32 pid, const char *cmd, __u64 st
 
 /*
  * make -j2, kbuild's shape: a.o's recipe is two shells, the second forked
- * when the first ended, both naming a.o; b.o's recipe runs beside it.  The
- * recipe is one job of 300 ms, so the unlimited bound keeps its lines in
- * turn (each its own job, the second would run from the start).
+ * when the first ended, both naming a.o; b.o's recipe runs beside it.
+ * With release_calls, make also runs kbuild's KERNELRELEASE = $(shell cat
+ * ...) before the first line and between a.o's two: make's own work.
+ */
+static void two_recipes(struct sim_fixture *f, bool release_calls)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j2", NULL });
+	if (release_calls)
+		synth_captured_sh(f->m, 9 * MS, 9 * MS + 500000, 100, 104, "cat include/config/kernel.release");
+	sim_line(f, 101, "gcc -c -o mm/a.o mm/a.c", 10 * MS, 300 * MS);
+	sim_line(f, 102, "gcc -c -o mm/b.o mm/b.c", 11 * MS, 200 * MS);
+	if (release_calls)
+		synth_captured_sh(f->m, 300 * MS + 100000, 300 * MS + 200000, 100, 105,
+				  "cat include/config/kernel.release");
+	sim_line(f, 103, "objtool mm/a.o", 300 * MS + 300000, 310 * MS);
+	synth_exit(f->m, 320 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f->m, 320 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f->jg, f->m, NULL, 0), 0));
+	cr_assert(eq(sz, f->jg.nr_jobs, 2), "two recipes, three shells");
+	cr_assert(eq(long, f->jg.proc_job[sim_idx(f, 103)], f->jg.proc_job[sim_idx(f, 101)]));
+	cr_assert(eq(u64, f->jg.jobs[0].end_ns, 310 * MS), "the recipe ends with its last line");
+	cr_assert(eq(sz, f->jg.peak_jobs, 2));
+	/* -j1: 300 then b.o's 189, from 10 ms, the tail 10. */
+	cr_assert(eq(u64, wall_at(f, 1), 509 * MS));
+}
+
+/*
+ * The recipe is one job of 300 ms, so the unlimited bound keeps its lines
+ * in turn (each its own job, the second would run from the start).
  */
 Test(schedule_sim, a_recipes_lines_are_one_job)
 {
 	struct sim_fixture f;
 
-	memset(&f, 0, sizeof(f));
-	f.m = model__new(100, 0);
-	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j2", NULL });
-	sim_line(&f, 101, "gcc -c -o mm/a.o mm/a.c", 10 * MS, 300 * MS);
-	sim_line(&f, 102, "gcc -c -o mm/b.o mm/b.c", 11 * MS, 200 * MS);
-	sim_line(&f, 103, "objtool mm/a.o", 300 * MS + 300000, 310 * MS);
-	synth_exit(f.m, 320 * MS, 100, 100, true, 0);
-	cr_assert(eq(int, model__finish(f.m, 320 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
-	cr_assert(eq(sz, f.jg.nr_jobs, 2), "two recipes, three shells");
-	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 103)], f.jg.proc_job[sim_idx(&f, 101)]));
-	cr_assert(eq(u64, f.jg.jobs[0].end_ns, 310 * MS), "the recipe ends with its last line");
-	cr_assert(eq(sz, f.jg.peak_jobs, 2));
+	two_recipes(&f, false);
 	/* Unlimited: a.o's recipe from 10 to 310, the tail 10. */
 	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 320 * MS));
-	/* -j1: 300 then b.o's 189, from 10 ms, the tail 10. */
-	cr_assert(eq(u64, wall_at(&f, 1), 509 * MS));
+	cr_assert(eq(sz, f.jg.nr_shell_calls, 0));
 	sim_end(&f);
 }
 
-/*
- * The same recipe with kbuild's KERNELRELEASE = $(shell cat ...) run by
- * make before each line: the calls are make's own work, no jobs, and the
- * recipe is still one job over them.
- */
+/* make's $(shell) calls are no jobs: the recipe is still one job over the call between its lines. */
 Test(schedule_sim, makes_shell_calls_are_no_jobs)
 {
 	struct sim_fixture f;
 
-	memset(&f, 0, sizeof(f));
-	f.m = model__new(100, 0);
-	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j2", NULL });
-	synth_captured_sh(f.m, 9 * MS, 9 * MS + 500000, 100, 104, "cat include/config/kernel.release");
-	sim_line(&f, 101, "gcc -c -o mm/a.o mm/a.c", 10 * MS, 300 * MS);
-	sim_line(&f, 102, "gcc -c -o mm/b.o mm/b.c", 11 * MS, 200 * MS);
-	synth_captured_sh(f.m, 300 * MS + 100000, 300 * MS + 200000, 100, 105, "cat include/config/kernel.release");
-	sim_line(&f, 103, "objtool mm/a.o", 300 * MS + 300000, 310 * MS);
-	synth_exit(f.m, 320 * MS, 100, 100, true, 0);
-	cr_assert(eq(int, model__finish(f.m, 320 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
-	cr_assert(eq(sz, f.jg.nr_jobs, 2), "two recipes; the calls are make's");
+	two_recipes(&f, true);
 	cr_assert(eq(sz, f.jg.nr_shell_calls, 2));
 	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 104)], -1));
 	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 105)], -1));
-	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 103)], f.jg.proc_job[sim_idx(&f, 101)]));
-	cr_assert(eq(u64, f.jg.jobs[0].end_ns, 310 * MS));
-	cr_assert(eq(sz, f.jg.peak_jobs, 2));
-	/* -j1 as before: 300 then b.o's 189, from 10 ms, the tail 10. */
-	cr_assert(eq(u64, wall_at(&f, 1), 509 * MS));
 	sim_end(&f);
 }
 
