@@ -14,6 +14,10 @@
  *     child after the last of its siblings that ended while the runner's
  *     pool had a slot free (it was not ready yet: make's prerequisite
  *     order, unless a data edge already says it);
+ *   a make runs its $(shell) calls (model/shell_call.h) one at a time:
+ *     each its own work after the one before (the first after its start,
+ *     its end after the last), and a child it forked right after a call
+ *     starts after that call;
  *   other parents start each child at its measured offset from their start;
  *   a parent ends its measured tail after its last child ended; one with
  *     no child lasts its measured wall (a probe of configure: a fixed cost).

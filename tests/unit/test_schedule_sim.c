@@ -344,6 +344,120 @@ Test(schedule_sim, makes_shell_calls_are_no_jobs)
 }
 
 /*
+ * make -j2 parses 10 ms, then runs two $(shell) calls (10 to 110 ms, 112
+ * to 212 ms), forks a.o (111 to 400 ms) right after the first and b.o
+ * (213 to 600 ms) right after the second; it ends 10 ms after b.o.
+ * Before, each call was released at 0, both ran at once, and b.o ran from
+ * make's parse time (111 ms, its first fork).
+ */
+static void calls_then_jobs(struct sim_fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j2", NULL });
+	synth_captured_sh(f->m, 10 * MS, 110 * MS, 100, 102, "gcc -dumpversion");
+	sim_line(f, 103, "gcc -c -o a.o a.c", 111 * MS, 400 * MS);
+	synth_captured_sh(f->m, 112 * MS, 212 * MS, 100, 104, "cat include/config/kernel.release");
+	sim_line(f, 105, "gcc -c -o b.o b.c", 213 * MS, 600 * MS);
+	synth_exit(f->m, 610 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f->m, 610 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f->jg, f->m, NULL, 0), 0));
+	cr_assert(eq(sz, f->jg.nr_jobs, 2));
+	cr_assert(eq(sz, f->jg.nr_shell_calls, 2));
+}
+
+/* How many links go from node from to node to; lag: only those after it, ANY_LAG: all. */
+#define ANY_LAG UINT64_MAX
+static size_t links(const struct sim_fixture *f, size_t from, size_t to, __u64 lag)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < f->jg.nr_links; k++)
+		n += f->jg.links[k].from == from && f->jg.links[k].to == to &&
+		     (lag == ANY_LAG || f->jg.links[k].lag_ns == lag);
+	return n;
+}
+
+/* A process's start mark's node (graph/schedule_sim.h); its end's is the next. */
+static size_t start_mark(const struct sim_fixture *f, __u32 pid)
+{
+	size_t i, proc = sim_idx(f, pid);
+
+	for (i = 0; i < f->jg.nr_marks; i++)
+		if (f->jg.marks[i].proc == proc && !f->jg.marks[i].end)
+			return f->jg.nr_jobs + i;
+	cr_fatal("no start mark for %u", pid);
+}
+
+static size_t job_of(const struct sim_fixture *f, __u32 pid)
+{
+	return (size_t)f->jg.proc_job[sim_idx(f, pid)];
+}
+
+/*
+ * make runs its $(shell) calls one at a time: the first after its parse,
+ * the second after the first, its lag make's own work up to a.o's fork
+ * (1 ms); make ends after the last.
+ */
+Test(schedule_sim, makes_shell_calls_run_one_after_another)
+{
+	struct sim_fixture f;
+	size_t make, first, second;
+
+	calls_then_jobs(&f);
+	make = start_mark(&f, 100);
+	first = start_mark(&f, 102);
+	second = start_mark(&f, 104);
+	cr_assert(eq(sz, links(&f, make, first, 10 * MS), 1), "the first after make's parse");
+	cr_assert(eq(sz, links(&f, first + 1, second, 1 * MS), 1), "the second after the first");
+	cr_assert(eq(sz, links(&f, make, second, ANY_LAG), 0), "not released at make's start");
+	cr_assert(eq(sz, links(&f, second + 1, make + 1, 1 * MS), 1), "make ends after the last");
+	sim_end(&f);
+}
+
+/*
+ * A job make forked right after a call does not start before that call
+ * ended: b.o from 212 ms (the calls in turn), not from 111.  1 ms under
+ * the measured 610: make's own work after a.o's fork, before the second
+ * call, is left out.
+ */
+Test(schedule_sim, a_job_forked_after_a_shell_call_waits_for_it)
+{
+	struct sim_fixture f;
+
+	calls_then_jobs(&f);
+	cr_assert(eq(sz, links(&f, start_mark(&f, 102) + 1, job_of(&f, 103), 1 * MS), 1));
+	cr_assert(eq(sz, links(&f, start_mark(&f, 104) + 1, job_of(&f, 105), 1 * MS), 1));
+	cr_assert(eq(sz, links(&f, start_mark(&f, 102) + 1, job_of(&f, 105), ANY_LAG), 0),
+		  "only the call right before it");
+	/* a.o 111 to 400, b.o 212 to 599, make's 10 ms tail (before: b.o from 111, 508 ms). */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 609 * MS));
+	cr_assert(eq(u64, wall_at(&f, 2), 609 * MS));
+	/* -j1: b.o after a.o, 400 to 787. */
+	cr_assert(eq(u64, wall_at(&f, 1), 797 * MS));
+	sim_end(&f);
+}
+
+/* make forked b.o after a.o, past the call: it did something between, b.o is not tied to the call. */
+Test(schedule_sim, a_job_after_other_work_of_make_is_not_tied_to_the_call)
+{
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j3", NULL });
+	synth_captured_sh(f.m, 10 * MS, 110 * MS, 100, 102, "cat include/config/kernel.release");
+	sim_line(&f, 103, "gcc -c -o a.o a.c", 111 * MS, 300 * MS);
+	sim_line(&f, 104, "gcc -c -o b.o b.c", 112 * MS, 300 * MS);
+	synth_exit(f.m, 310 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 310 * MS), 0));
+	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(sz, links(&f, start_mark(&f, 102) + 1, job_of(&f, 103), 1 * MS), 1));
+	cr_assert(eq(sz, links(&f, start_mark(&f, 102) + 1, job_of(&f, 104), ANY_LAG), 0));
+	sim_end(&f);
+}
+
+/*
  * A recursive make recorded at -j1, kbuild's shape: a shell enters a/ then
  * b/ one after another; a/ has three 1 s jobs, b/ two.  With more slots
  * a/ ends sooner, so b/ and its jobs start sooner: the runners' order,

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "graph/run_order.h"
+#include "model/shell_call.h"
 #include "model/tool_kind.h"
 
 struct order {
@@ -10,6 +11,9 @@ struct order {
 	const struct job_slots *s;
 	long *mark;	/* per process outside any job: its start mark's node (the end's is the next); -1 */
 	size_t cap;	/* of jg->links */
+	/* CSR: per make, its $(shell) calls (model/shell_call.h) in start order (a process's index is its
+	 * fork's order); one at a time, so in end order too */
+	size_t *call_off, *calls;
 };
 
 /* The node a child starts as, and ends as: its job, or its marks. */
@@ -105,6 +109,87 @@ static bool data_edge(const struct job_graph *jg, size_t from, size_t to)
 	return false;
 }
 
+/* How many of the sorted v[0 .. n) are below t. */
+static size_t below(const __u64 *v, size_t n, __u64 t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* x's own work from t to by: until the first child of x started or ended after t, else all of it. */
+static __u64 own_work(const struct order *o, size_t x, __u64 t, __u64 by)
+{
+	size_t from = o->s->child_off[x], n = o->s->child_off[x + 1] - from,
+	       s = below(o->s->starts + from, n, t + 1), e = below(o->s->ends + from, n, t + 1);
+
+	by = s < n && o->s->starts[from + s] < by ? o->s->starts[from + s] : by;
+	by = e < n && o->s->ends[from + e] < by ? o->s->ends[from + e] : by;
+	return since(by, t);
+}
+
+/*
+ * make is one thread: it runs each $(shell) call and reads it to the end
+ * before it goes on.  So runner x's calls run one after another in start
+ * order, the first after x started, each next after the one before ended,
+ * and x ends after the last.  The lag is x's own work between: the
+ * measured gap up to the first thing x's children did in it (a gap that
+ * held a fork or an exit held waits the simulation orders by itself; as
+ * measured, the chain would pin every call, and what follows one, to its
+ * recorded time).
+ */
+static int chain_calls(struct order *o, size_t x, double quiet)
+{
+	const struct proc_instance *p = &o->m->procs[x];
+	size_t k, s_x = (size_t)o->mark[x];
+	long prev = -1;
+	int err = 0;
+
+	for (k = o->call_off[x]; k < o->call_off[x + 1] && !err; k++) {
+		size_t c = o->calls[k];
+		__u64 start = o->m->procs[c].start_ns;
+
+		if (prev < 0)
+			err = link(o, s_x, start_node(o, c), own_work(o, x, p->start_ns, start), quiet);
+		else
+			err = link(o, end_node(o, (size_t)prev), start_node(o, c),
+				   own_work(o, x, o->m->procs[prev].end_ns, start), quiet);
+		prev = (long)c;
+	}
+	if (!err && prev >= 0)
+		err = link(o, end_node(o, (size_t)prev), s_x + 1, own_work(o, x, o->m->procs[prev].end_ns, p->end_ns),
+			   quiet);
+	return err;
+}
+
+/*
+ * The $(shell) call of runner x that a unit started at ts followed: x's
+ * last call that started before ts, when it ended by ts and x did nothing
+ * else between (no child of x started or ended): make forked the unit
+ * right after it read the call (kbuild's KERNELRELEASE, expanded for each
+ * job's environment).  -1: none.
+ */
+static long call_before(const struct order *o, size_t x, __u64 ts)
+{
+	size_t k = o->call_off[x];
+	__u64 end;
+
+	while (k < o->call_off[x + 1] && o->m->procs[o->calls[k]].start_ns < ts)
+		k++;
+	if (k == o->call_off[x])
+		return -1;
+	end = o->m->procs[o->calls[k - 1]].end_ns;
+	return end <= ts && own_work(o, x, end, ts) == ts - end ? (long)o->calls[k - 1] : -1;
+}
+
 /*
  * The links out of parent x's start and into its end.  A runner's children
  * ran as its slots and their inputs allowed, so only its parse time is
@@ -120,9 +205,9 @@ static int order_children(struct order *o, size_t x)
 	     chained = !runner && model__children_one_at_a_time(m, o->s->child_off, o->s->children, x);
 	__u64 start, end, first = 0, last_end = 0, prev_end = 0, after_lag = 0, wall = since(p->end_ns, p->start_ns);
 	double quiet = wall ? 1 - (double)(p->sched.runq_ns < wall ? p->sched.runq_ns : wall) / (double)wall : 1;
-	long prev = -1, after;
+	long prev = -1, after, call;
 	bool any = false;
-	int err = 0;
+	int err = runner ? chain_calls(o, x, quiet) : 0;
 
 	for (k = from; k < to; k++)
 		if (unit(o, o->s->children[k], &start, &end)) {
@@ -131,7 +216,7 @@ static int order_children(struct order *o, size_t x)
 			any = true;
 		}
 	if (!any) /* no child: a fixed cost */
-		return link(o, s_x, s_x + 1, wall, quiet);
+		return err ?: link(o, s_x, s_x + 1, wall, quiet);
 	for (k = from; k < to && !err; k++) {
 		size_t c = o->s->children[k];
 		long before = o->s->line_before[c];
@@ -151,6 +236,10 @@ static int order_children(struct order *o, size_t x)
 		if (!err && runner && (after = waited_for(o, x, start, &after_lag)) >= 0 &&
 		    !data_edge(o->jg, end_node(o, (size_t)after), start_node(o, c)))
 			err = link(o, end_node(o, (size_t)after), start_node(o, c), after_lag, quiet);
+		/* Forked right after a $(shell) call: not before make read it (a call is no job: no data edge). */
+		if (!err && runner && (call = call_before(o, x, start)) >= 0)
+			err = link(o, end_node(o, (size_t)call), start_node(o, c),
+				   since(start, m->procs[call].end_ns), quiet);
 		if (!err)
 			err = link(o, end_node(o, c), s_x + 1, since(p->end_ns, last_end), quiet);
 		prev = (long)c;
@@ -162,14 +251,23 @@ static int order_children(struct order *o, size_t x)
 int run_order__build(struct job_graph *jg, const struct model *m, const struct job_slots *s)
 {
 	struct order o = { .jg = jg, .m = m, .s = s };
-	size_t i;
+	size_t i, k, kept = 0, from = 0;
 	int err = 0;
 
 	o.mark = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*o.mark));
 	jg->marks = malloc((m->nr_procs ? 2 * m->nr_procs : 1) * sizeof(*jg->marks));
-	if (!o.mark || !jg->marks) {
-		free(o.mark);
-		return -ENOMEM;
+	if (!o.mark || !jg->marks || model__index_children(m, &o.call_off, &o.calls)) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < m->nr_procs; i++) { /* the children, but only the calls, each range kept in order */
+		size_t to = o.call_off[i + 1];
+
+		for (k = from; k < to; k++)
+			if (shell_call__is(m, o.calls[k]))
+				o.calls[kept++] = o.calls[k];
+		from = to;
+		o.call_off[i + 1] = kept;
 	}
 	for (i = 0; i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
@@ -186,6 +284,9 @@ int run_order__build(struct job_graph *jg, const struct model *m, const struct j
 	for (i = 0; i < m->nr_procs && !err; i++)
 		if (jg->proc_job[i] < 0)
 			err = order_children(&o, i);
+out:
+	free(o.calls);
+	free(o.call_off);
 	free(o.mark);
 	return err;
 }
