@@ -2,6 +2,7 @@
 /* Finding a kernel function's BTF id (an fentry program's attach_btf_id) in raw BTF, built here by hand. */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <linux/btf.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
@@ -50,7 +51,7 @@ static struct tiny_btf tiny(void)
 Test(kernel_btf, a_function_is_found_by_name_past_other_kinds)
 {
 	struct tiny_btf b = tiny();
-	struct kernel_btf kb = { (char *)&b, sizeof(b) };
+	struct kernel_btf kb = { .data = (char *)&b, .len = sizeof(b) };
 
 	cr_assert(eq(int, kernel_btf__func_id(&kb, "do_filp_open"), 4));
 }
@@ -58,7 +59,7 @@ Test(kernel_btf, a_function_is_found_by_name_past_other_kinds)
 Test(kernel_btf, a_name_that_is_no_function_or_a_suffix_is_not_found)
 {
 	struct tiny_btf b = tiny();
-	struct kernel_btf kb = { (char *)&b, sizeof(b) };
+	struct kernel_btf kb = { .data = (char *)&b, .len = sizeof(b) };
 
 	cr_assert(eq(int, kernel_btf__func_id(&kb, "open"), -ENOENT)); /* a struct's name */
 	cr_assert(eq(int, kernel_btf__func_id(&kb, "filp_open"), -ENOENT)); /* inside another name */
@@ -68,7 +69,7 @@ Test(kernel_btf, a_name_that_is_no_function_or_a_suffix_is_not_found)
 Test(kernel_btf, unreadable_unknown_kinds_and_bad_headers_find_nothing)
 {
 	struct tiny_btf b = tiny();
-	struct kernel_btf kb = { (char *)&b, sizeof(b) }, none = { NULL, 0 };
+	struct kernel_btf kb = { .data = (char *)&b, .len = sizeof(b) }, none = { .data = NULL };
 
 	cr_assert(eq(int, kernel_btf__func_id(&none, "do_filp_open"), -ENOENT));
 	b.st.info = 31u << 24 | 1; /* a kind this reader cannot size */
@@ -79,4 +80,22 @@ Test(kernel_btf, unreadable_unknown_kinds_and_bad_headers_find_nothing)
 	b = tiny();
 	b.hdr.magic = 0;
 	cr_assert(eq(int, kernel_btf__func_id(&kb, "do_filp_open"), -EINVAL));
+}
+
+/* The running kernel's BTF, mapped (6.16+) or read: all of it, a BTF header first, nothing left after release. */
+Test(kernel_btf, the_running_kernels_btf_is_had_whole_and_released)
+{
+	struct kernel_btf kb;
+	struct stat st;
+
+	if (stat("/sys/kernel/btf/vmlinux", &st))
+		cr_skip_test("this kernel has no /sys/kernel/btf/vmlinux");
+	cr_assert(eq(int, kernel_btf__read(&kb), 0));
+	cr_assert(eq(sz, kb.len, (size_t)st.st_size));
+	cr_assert(eq(u16, ((const struct btf_header *)kb.data)->magic, BTF_MAGIC));
+	cr_assert(kernel_btf__func_id(&kb, "do_exit") > 0, "do_exit has no BTF id");
+	kernel_btf__release(&kb);
+	cr_assert(eq(ptr, kb.data, NULL));
+	cr_assert(eq(sz, kb.len, 0));
+	cr_assert(not(kb.mapped));
 }
