@@ -170,6 +170,13 @@ static void choose_deps_progs(struct buildbpf_bpf *skel, enum deps_hook hook, bo
 	 * graph: with --deps=off no wakeup of the machine pays for it. */
 	bpf_program__set_autoload(skel->progs.handle_start_waking, on);
 	bpf_program__set_autoload(skel->progs.handle_start_fork, on);
+	/* Their maps, which no other program names: not even created (a
+	 * hash map's buckets cost ~3 ms of kernel time per 262,144 entries). */
+	bpf_map__set_autocreate(skel->maps.written_files, on);
+	bpf_map__set_autocreate(skel->maps.file_counts, on);
+	bpf_map__set_autocreate(skel->maps.renames_in_flight, on);
+	bpf_map__set_autocreate(skel->maps.rename_scratch, on);
+	bpf_map__set_autocreate(skel->maps.last_wake, on);
 }
 
 /*
