@@ -67,7 +67,7 @@ static const struct bpf_insn ret0[] = {
  * knows the type refuses it with a verifier log naming attach_btf_id; one
  * that does not refuses it with EINVAL before any log, or with E2BIG when
  * it predates the attach_btf_id field itself.  No vmlinux BTF is
- * parsed for it (the load parses it once, and that costs ~90 ms).
+ * parsed for it (the load parses it once, and that costs ~10 ms).
  */
 static int probe_tp_btf(void)
 {
