@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/btf.h>
 
 /* /sys/kernel/btf/vmlinux as read, for the look-ups below: read once, asked many times. */
 struct kernel_btf {
@@ -37,5 +38,11 @@ int kernel_btf__has(const char *const names[], bool found[], size_t nr);
  * was unreadable), -EINVAL when it holds a kind this reader does not know.
  */
 int kernel_btf__func_id(const struct kernel_btf *kb, const char *name);
+
+/* kb's header when its sections lie within it, else NULL (unreadable, or not BTF). */
+const struct btf_header *kernel_btf__header(const struct kernel_btf *kb);
+
+/* Bytes that follow a type's struct btf_type, by its kind; -1: a kind not known here. */
+long kernel_btf__type_extra(const struct btf_type *t);
 
 #endif /* BUILDBPF_KERNEL_BTF_H */

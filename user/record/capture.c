@@ -3,12 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "record/capture.h"
+#include "record/core_btf.h"
 #include "record/hook_fallback.h"
 #include "record/kernel_btf.h"
 #include "record/preflight.h"
@@ -239,10 +241,41 @@ enum skel_stage {
 };
 
 /*
+ * Opens c->skel, its CO-RE relocations to be made against a BTF of only the
+ * kernel types they can name (record/core_btf.h), written into core_fd for
+ * libbpf to read at load; where that BTF cannot be made (or core_fd is -1),
+ * against the whole kernel BTF, as libbpf does by itself.  0, or -errno.
+ */
+static int open_skeleton(struct capture *c, const struct kernel_btf *kb, int core_fd, bool verbose)
+{
+	char path[32];
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = path);
+	int err = -EBADF;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", core_fd);
+	if (core_fd >= 0 && !access(path, R_OK)) {
+		c->skel = buildbpf_bpf__open_opts(&open_opts);
+		if (!c->skel)
+			return -errno;
+		/* The local BTF, which names the relocated types, is the opened object's. */
+		err = ftruncate(core_fd, 0) || lseek(core_fd, 0, SEEK_SET) ? -errno
+			: core_btf__write(kb, bpf_object__btf(c->skel->obj), core_fd);
+		if (!err)
+			return 0;
+		buildbpf_bpf__destroy(c->skel);
+	}
+	if (verbose)
+		fprintf(stderr, "buildbpf: CO-RE against the whole kernel BTF: %s\n", strerror(-err));
+	c->skel = buildbpf_bpf__open();
+	return c->skel ? 0 : -errno;
+}
+
+/*
  * Opens, configures and loads c->skel for c->deps_hook, c->deps and c->mem_hook.  0, or
  * -errno with *stage where it failed (said only for SKEL_MEMLOCK).
  */
-static int load_skeleton(struct capture *c, const struct capture_opts *opts, enum skel_stage *stage)
+static int load_skeleton(struct capture *c, const struct capture_opts *opts, const struct kernel_btf *kb,
+			 int core_fd, enum skel_stage *stage)
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct rlimit memlock;
@@ -250,9 +283,9 @@ static int load_skeleton(struct capture *c, const struct capture_opts *opts, enu
 	int i, err;
 
 	*stage = SKEL_OPEN;
-	c->skel = buildbpf_bpf__open();
-	if (!c->skel)
-		return -errno;
+	err = open_skeleton(c, kb, core_fd, opts->verbose);
+	if (err)
+		return err;
 	*stage = SKEL_LOAD;
 	c->skel->rodata->args_max = opts->args_max;
 	c->page_size_kb = page_size > 0 ? page_size / 1024 : 4;
@@ -320,7 +353,7 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	struct kernel_btf kb;
 	struct capture *c;
 	struct bpf_program *refused = NULL; /* by the last attach */
-	int err, fentry_err, mem_err;
+	int err, fentry_err, mem_err, core_fd;
 
 	*out = NULL;
 	libbpf_set_print(opts->verbose ? debug_print : quiet_print);
@@ -339,11 +372,12 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 	c->deps = deps_hook__on(opts->deps, c->deps_hook);
 	preflight__probe_mem(&kb, &c->mem_probe);
 	c->mem_hook = mem_hook__choose(&c->mem_probe);
+	core_fd = memfd_create("buildbpf-core-btf", MFD_CLOEXEC);
 	for (;;) {
 		enum hook_fallback next;
 
 		refused = NULL; /* a program of the skeleton destroyed below */
-		err = load_skeleton(c, opts, &stage);
+		err = load_skeleton(c, opts, &kb, core_fd, &stage);
 		if (!err) {
 			stage = SKEL_ATTACH;
 			err = attach_skeleton(c->skel, &refused);
@@ -368,6 +402,8 @@ int capture__open(struct capture **out, const struct capture_opts *opts, capture
 		buildbpf_bpf__destroy(c->skel);
 		c->skel = NULL;
 	}
+	if (core_fd >= 0)
+		close(core_fd);
 	kernel_btf__release(&kb);
 	if (opts->verbose)
 		fprintf(stderr, "buildbpf: file dependencies: %s%s%s, %s\n", deps_hook_name(c->deps_hook),

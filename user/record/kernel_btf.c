@@ -97,8 +97,7 @@ int kernel_btf__has(const char *const names[], bool found[], size_t nr)
 	return err;
 }
 
-/* Bytes that follow a type's struct btf_type, by its kind; -1: a kind not known here. */
-static long type_extra(const struct btf_type *t)
+long kernel_btf__type_extra(const struct btf_type *t)
 {
 	__u32 vlen = BTF_INFO_VLEN(t->info);
 
@@ -135,17 +134,27 @@ static long type_extra(const struct btf_type *t)
 	}
 }
 
+const struct btf_header *kernel_btf__header(const struct kernel_btf *kb)
+{
+	const struct btf_header *h = (const struct btf_header *)kb->data;
+
+	if (!kb->data || kb->len < sizeof(*h) || h->magic != BTF_MAGIC || h->hdr_len < sizeof(*h) ||
+	    (size_t)h->hdr_len + h->str_off + h->str_len > kb->len ||
+	    (size_t)h->hdr_len + h->type_off + h->type_len > kb->len)
+		return NULL;
+	return h;
+}
+
 int kernel_btf__func_id(const struct kernel_btf *kb, const char *name)
 {
+	const struct btf_header *h = kernel_btf__header(kb);
 	const char *btf = kb->data, *strs, *at;
-	const struct btf_header *h = (const struct btf_header *)btf;
-	size_t len = kb->len, off, name_len = strlen(name);
+	size_t off, name_len = strlen(name);
 	__u32 id, name_off;
 
 	if (!btf)
 		return -ENOENT;
-	if (len < sizeof(*h) || h->magic != BTF_MAGIC || (size_t)h->hdr_len + h->str_off + h->str_len > len ||
-	    (size_t)h->hdr_len + h->type_off + h->type_len > len)
+	if (!h)
 		return -EINVAL;
 	/* The string section holds each name once (BTF is deduplicated). */
 	strs = btf + h->hdr_len + h->str_off;
@@ -158,7 +167,7 @@ int kernel_btf__func_id(const struct kernel_btf *kb, const char *name)
 	/* Type ids count from 1, in the order of the type section. */
 	for (off = 0, id = 1; off + sizeof(struct btf_type) <= h->type_len; id++) {
 		const struct btf_type *t = (const void *)(btf + h->hdr_len + h->type_off + off);
-		long extra = type_extra(t);
+		long extra = kernel_btf__type_extra(t);
 
 		if (extra < 0)
 			return -EINVAL;
