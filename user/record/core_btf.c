@@ -23,9 +23,14 @@ static size_t essential_len(const char *name)
 	return flavour ? (size_t)(flavour - name) : strlen(name);
 }
 
-/* The object's type names, sorted by their essential part, for a binary search. */
+/* The object's type names by their essential part, sorted for a binary search. */
+struct name {
+	const char *s;
+	size_t len;
+};
+
 struct names {
-	const char **v;
+	struct name *v;
 	size_t nr, cap;
 };
 
@@ -38,9 +43,9 @@ static int cmp_essential(const char *a, size_t alen, const char *b, size_t blen)
 
 static int cmp_names(const void *a, const void *b)
 {
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	const struct name *x = a, *y = b;
 
-	return cmp_essential(x, essential_len(x), y, essential_len(y));
+	return cmp_essential(x->s, x->len, y->s, y->len);
 }
 
 static bool names_have(const struct names *n, const char *name, size_t len)
@@ -49,7 +54,7 @@ static bool names_have(const struct names *n, const char *name, size_t len)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_essential(n->v[mid], essential_len(n->v[mid]), name, len);
+		int c = cmp_essential(n->v[mid].s, n->v[mid].len, name, len);
 
 		if (!c)
 			return true;
@@ -322,7 +327,7 @@ int core_btf__write(const struct kernel_btf *kb, const struct btf *local, int fd
 			err = -ENOMEM;
 			goto out;
 		}
-		names.v[names.nr++] = name;
+		names.v[names.nr++] = (struct name){ name, essential_len(name) };
 	}
 	qsort(names.v, names.nr, sizeof(*names.v), cmp_names);
 	new_id = calloc(kt.nr, sizeof(*new_id));
