@@ -92,7 +92,8 @@ struct build_graph {
 	 * causes (graph/start_cause.h) both read it. */
 	long *proc_input;
 	/* The critical path (graph/critical_path.h), oldest first:
-	 * build_graph__compute() walks it without start causes. */
+	 * build_graph__compute() walks it without start causes,
+	 * build_graph__compute_pathless() leaves it to the caller. */
 	struct critical_step *path;
 	size_t nr_path;
 	__u64 path_ns;	     /* the time its entries held it, summed */
@@ -112,6 +113,12 @@ struct build_graph {
 
 /* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */
 int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl);
+/*
+ * The same without the critical path (g->path empty): for a caller that
+ * walks it once itself, through the start causes when there are some
+ * (graph/critical_path.h), rather than once without them and again with.
+ */
+int build_graph__compute_pathless(struct build_graph *g, const struct model *m, const struct file_log *fl);
 void build_graph__free(struct build_graph *g);
 
 /* "wait", "input", "spawn", "slot", "order", "end". */

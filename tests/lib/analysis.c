@@ -53,14 +53,14 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 	int err = 0;
 
 	if (rp->files) {
-		err = build_graph__compute(&g, rp->model, rp->files);
+		err = build_graph__compute_pathless(&g, rp->model, rp->files);
 		in.graph = err ? NULL : &g;
 	}
 	if (!err && in.graph && rp->wakes && rp->wakes->nr) {
 		err = start_causes__compute(&sc, rp->model, &g, rp->wakes);
 		in.starts = err ? NULL : &sc;
 	}
-	if (!err && in.starts)
+	if (!err && in.graph)
 		err = critical_path__compute(&g, rp->model, in.starts);
 	err = err ?: audit__compute(&a, rp->model, rp->sched, &in);
 	if (!err) {

@@ -193,6 +193,44 @@ Test(critical_path, slots_inputs_and_the_runners_order_in_one_chain)
 	end(&f);
 }
 
+Test(critical_path, a_pathless_graph_walked_once_gives_the_path_walked_twice)
+{
+	struct make_fixture f;
+	struct build_graph g;
+	struct start_causes sc;
+	char text[256], once[256];
+
+	/* The chain above: every kind of link.  convert walks it once, from a graph built without it. */
+	begin(&f, (const char *[]){ "make", "-j1", NULL });
+	job(&f, 101, "gen", 1.2, 200, 0, 0);
+	synth_file_open(f.fl, 150 * MS, 101, DEV, 1, true, "x.h");
+	job(&f, 102, "cc", 201, 500, 101, 199.9);
+	job(&f, 103, "cc", 502, 800, 102, 499.9);
+	synth_file_open(f.fl, 600 * MS, 103, DEV, 1, false, "x.h");
+	job(&f, 104, "ld", 900, 1000, 103, 800.1);
+	compute(&f, 1001);
+	walk(&f);
+	cr_assert(eq(int, build_graph__compute_pathless(&g, f.m, f.fl), 0));
+	cr_assert(eq(sz, g.nr_path, 0), "no walk without the causes");
+	cr_assert(eq(int, start_causes__compute(&sc, f.m, &g, f.w), 0));
+	cr_assert(eq(int, critical_path__compute(&g, f.m, &sc), 0));
+	path_text(&f, text, sizeof(text));
+	{
+		const struct build_graph twice = f.g;
+
+		f.g = g;
+		path_text(&f, once, sizeof(once));
+		f.g = twice;
+	}
+	cr_assert(eq(str, once, text));
+	cr_assert(eq(str, once, "100:spawn 101:slot 102:slot 103:order 104:wait 100:end"));
+	cr_assert(eq(u64, g.path_ns, f.g.path_ns));
+	cr_assert(eq(u64, g.path_wait_ns, f.g.path_wait_ns));
+	start_causes__free(&sc);
+	build_graph__free(&g);
+	end(&f);
+}
+
 Test(critical_path, without_start_causes_a_parallel_runner_holds_what_it_cannot_name)
 {
 	struct make_fixture f;

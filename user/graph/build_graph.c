@@ -520,7 +520,7 @@ static void free_work(struct work *w)
 	proc_tree__free(&w->tree);
 }
 
-int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
+int build_graph__compute_pathless(struct build_graph *g, const struct model *m, const struct file_log *fl)
 {
 	struct work w = { .m = m };
 	size_t i;
@@ -540,8 +540,8 @@ int build_graph__compute(struct build_graph *g, const struct model *m, const str
 			goto out;
 		count_files(&w, g, fl);
 	}
-	if (proc_tree__init(&w.tree, m) || subtree_inputs(&w, g) || critical_path__compute(g, m, NULL) ||
-	    compute_slack(g, m) || races__find(&g->races, m, fl, g))
+	if (proc_tree__init(&w.tree, m) || subtree_inputs(&w, g) || compute_slack(g, m) ||
+	    races__find(&g->races, m, fl, g))
 		goto out;
 	err = 0;
 out:
@@ -549,6 +549,18 @@ out:
 	if (err)
 		build_graph__free(g);
 	return err;
+}
+
+int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
+{
+	/* Nothing else the graph holds reads the path: it can come last. */
+	if (build_graph__compute_pathless(g, m, fl))
+		return -ENOMEM;
+	if (critical_path__compute(g, m, NULL)) {
+		build_graph__free(g);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void build_graph__free(struct build_graph *g)

@@ -76,7 +76,7 @@ static void compute_audit(struct recording *rec, bool starts)
 	struct audit_input in = audit_input__of_replay(rp);
 
 	if (rp->files) {
-		if (build_graph__compute(&rec->graph, rp->model, rp->files))
+		if (build_graph__compute_pathless(&rec->graph, rp->model, rp->files))
 			fprintf(rec->say, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
 		else
 			in.graph = &rec->graph;
@@ -88,8 +88,9 @@ static void compute_audit(struct recording *rec, bool starts)
 		else
 			in.starts = &rec->starts;
 	}
-	/* The critical path again, through what each start waited for: job slots, the runner's order. */
-	if (in.starts && critical_path__compute(&rec->graph, rp->model, in.starts))
+	/* The critical path, walked once: through what each start waited for (job
+	 * slots, the runner's order) where that is known, else as the graph guesses. */
+	if (in.graph && critical_path__compute(&rec->graph, rp->model, in.starts))
 		fprintf(rec->say, "buildbpf: warning: out of memory walking the critical path; the chain is an estimate\n");
 	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in)) {
 		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
