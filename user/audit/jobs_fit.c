@@ -5,9 +5,11 @@
 #include <string.h>
 #include "model/model.h"
 #include "audit/jobs_fit.h"
+#include "util/str_key.h"
 
 /* One job step: a process that is neither long-lived nor a wrapper. */
 struct step {
+	__u64 key; /* the program's str_key() */
 	const char *program;
 	__u64 peak_kb;
 	__u64 start_ns, end_ns;
@@ -17,11 +19,16 @@ struct step {
 static int cmp_step(const void *a, const void *b)
 {
 	const struct step *x = a, *y = b;
-	int c = strcmp(x->program, y->program);
+	int c = str_key_cmp(x->key, x->program, y->key, y->program);
 
 	if (c)
 		return c;
 	return x->peak_kb < y->peak_kb ? -1 : x->peak_kb > y->peak_kb;
+}
+
+static bool same_program(const struct step *x, const struct step *y)
+{
+	return !str_key_cmp(x->key, x->program, y->key, y->program);
 }
 
 /* A start (+1) or an end (-1) of a step, for the sweep that counts them at once. */
@@ -88,7 +95,8 @@ static void split_processes(struct jobs_fit *f, const struct model *m, const boo
 		}
 		if ((wrapper && wrapper[i]) || !p->peak_rss_exact || !p->peak_rss_kb)
 			continue;
-		steps[(*nr_steps)++] = (struct step){ proc_program(p), p->peak_rss_kb, p->start_ns, p->end_ns };
+		steps[(*nr_steps)++] = (struct step){ str_key(proc_program(p)), proc_program(p), p->peak_rss_kb, p->start_ns,
+						      p->end_ns };
 	}
 }
 
@@ -112,7 +120,7 @@ int jobs_fit__compute(struct jobs_fit *f, const struct model *m, const bool *wra
 	for (first = 0; first < nr; first += i) {
 		__u64 sum = 0;
 
-		for (i = 0; first + i < nr && !strcmp(steps[first + i].program, steps[first].program); i++)
+		for (i = 0; first + i < nr && same_program(&steps[first + i], &steps[first]); i++)
 			sum += steps[first + i].peak_kb;
 		if (sum > best_sum) {
 			best_sum = sum;
@@ -131,7 +139,7 @@ int jobs_fit__compute(struct jobs_fit *f, const struct model *m, const bool *wra
 	f->job_kb = steps[best_first + (best_n * JOBS_FIT_PERCENTILE + 99) / 100 - 1].peak_kb;
 	/* Each program's largest step is its last: name the largest of those above one job. */
 	for (first = 0; first < nr; first += i) {
-		for (i = 0; first + i < nr && !strcmp(steps[first + i].program, steps[first].program); i++)
+		for (i = 0; first + i < nr && same_program(&steps[first + i], &steps[first]); i++)
 			;
 		if (first != best_first && steps[first + i - 1].peak_kb > f->job_kb &&
 		    steps[first + i - 1].peak_kb > f->larger_kb) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "util/str_key.h"
 #include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
@@ -595,8 +596,9 @@ const char *proc_program(const struct proc_instance *p)
 	return p->comm;
 }
 
-/* A proc index with its program, looked up once rather than at every comparison. */
+/* A proc index with its program and the program's sort key, looked up once rather than at every comparison. */
 struct named_proc {
+	__u64 key;
 	const char *program;
 	size_t proc;
 };
@@ -605,7 +607,7 @@ static int cmp_named_proc(const void *x, const void *y)
 {
 	const struct named_proc *a = x, *b = y;
 
-	return strcmp(a->program, b->program) ?: (a->proc > b->proc) - (a->proc < b->proc);
+	return str_key_cmp(a->key, a->program, b->key, b->program) ?: (a->proc > b->proc) - (a->proc < b->proc);
 }
 
 int model__sort_by_program(const struct model *m, size_t *procs, size_t n)
@@ -615,8 +617,11 @@ int model__sort_by_program(const struct model *m, size_t *procs, size_t n)
 
 	if (!named)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		named[i] = (struct named_proc){ proc_program(&m->procs[procs[i]]), procs[i] };
+	for (i = 0; i < n; i++) {
+		const char *program = proc_program(&m->procs[procs[i]]);
+
+		named[i] = (struct named_proc){ str_key(program), program, procs[i] };
+	}
 	qsort(named, n, sizeof(*named), cmp_named_proc);
 	for (i = 0; i < n; i++)
 		procs[i] = named[i].proc;

@@ -7,6 +7,7 @@
 #include "model/proc_index.h"
 #include "model/proc_name.h"
 #include "model/step_names.h"
+#include "util/str_key.h"
 #include "util/utf8.h"
 
 /* The longest name, as model/proc_name.c caps it. */
@@ -25,6 +26,7 @@ struct step {
 	struct proc_name_facts facts;
 	char *written; /* the first file it wrote that is no temporary, shown; NULL: none known */
 	char *name;    /* the name so far: facts.name until something tells it apart */
+	__u64 key;     /* str_key(name), for the sort by name */
 };
 
 static const char *value_of(const struct step *s, enum tell_apart by)
@@ -100,7 +102,12 @@ static int by_name(const void *x, const void *y, void *ctx)
 	const struct step *steps = ctx;
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
 
-	return strcmp(steps[a].name, steps[b].name) ?: (a > b) - (a < b);
+	return str_key_cmp(steps[a].key, steps[a].name, steps[b].key, steps[b].name) ?: (a > b) - (a < b);
+}
+
+static bool same_name(const struct step *a, const struct step *b)
+{
+	return !str_key_cmp(a->key, a->name, b->key, b->name);
 }
 
 /* Two values of a kind differ: a value and none do too. */
@@ -159,12 +166,14 @@ static int name_steps(const struct model *m, const struct file_log *files, struc
 		if (steps[i].facts.bare && steps[i].written)
 			err = add_suffix(&steps[i], separator(&steps[i], BY_WRITTEN), steps[i].written);
 		order[i] = i;
+		steps[i].key = str_key(steps[i].name);
 	}
 	if (err)
 		return err;
 	qsort_r(order, n, sizeof(*order), by_name, steps);
 	for (i = 0; !err && i < n; i = end) {
-		for (end = i + 1; end < n && !strcmp(steps[order[end]].name, steps[order[i]].name); end++)
+		/* The keys are the sort's: tell_apart() renames only the group behind. */
+		for (end = i + 1; end < n && same_name(&steps[order[end]], &steps[order[i]]); end++)
 			;
 		if (end - i > 1)
 			err = tell_apart(steps, order, i, end);
