@@ -31,6 +31,12 @@ struct json_object *json_pool__int(struct json_pool *pool, __s64 v);
 struct json_object *json_pool__bool(struct json_pool *pool, bool v);
 /* As json_new_ms(ns). */
 struct json_object *json_pool__ms(struct json_pool *pool, __u64 ns);
+/*
+ * A string literal's value, made once and shared by every event that puts
+ * it: known by its address, so lit must be a literal (or other text that
+ * never changes while the pool lives).  Never changed by the pool.
+ */
+struct json_object *json_pool__literal(struct json_pool *pool, const char *lit);
 
 /* Every value handed out is the pool's again: see the invariant above. */
 void json_pool__recycle(struct json_pool *pool);

@@ -122,3 +122,28 @@ Test(json_write, pool_values_print_as_fresh_ones_after_recycling)
 	}
 	json_pool__free(pool);
 }
+
+/* A literal's value is made once, shared by every event that puts it, and outlives their recycling. */
+Test(json_write, pool_literals_are_one_value_each_kept_across_recycling)
+{
+	static const char ph_x[] = "X", ph_m[] = "M";
+	struct json_pool *pool = json_pool__new();
+	struct json_object *first = NULL, *ev;
+	int round;
+
+	cr_assert_not_null(pool);
+	for (round = 0; round < 3; round++) {
+		ev = json_pool__object(pool);
+		cr_assert(eq(int, json_put(ev, "ph", json_pool__literal(pool, round == 1 ? ph_m : ph_x)) ?:
+					  json_put(ev, "cat", json_pool__literal(pool, "process")),
+			      0));
+		assert_text(ev, round == 1 ? "{\"ph\":\"M\",\"cat\":\"process\"}" : "{\"ph\":\"X\",\"cat\":\"process\"}");
+		if (!round)
+			first = json_object_object_get(ev, "ph");
+		else if (round == 2)
+			cr_assert(eq(ptr, json_object_object_get(ev, "ph"), first), "\"X\" made once");
+		json_object_put(ev);
+		json_pool__recycle(pool);
+	}
+	json_pool__free(pool);
+}

@@ -28,7 +28,8 @@ struct event_log_reader {
 /* Reads exactly len bytes: 0; -ENODATA at end of file (partial or not); -EIO. */
 static int read_exact(struct event_log_reader *r, void *buf, size_t len)
 {
-	size_t n = fread(buf, 1, len, r->f);
+	/* Unlocked: a reader is one thread's (model/replay.h may run two, each its own). */
+	size_t n = fread_unlocked(buf, 1, len, r->f);
 
 	if (n == len)
 		return 0;

@@ -397,14 +397,17 @@ static struct json_object *argv_array(struct json_object *arr, char *const *argv
 	return json_done(arr, err);
 }
 
-/* An event with the fields every phase has; M events get ts 0 (see below). */
+/*
+ * An event with the fields every phase has; M events get ts 0 (see below).
+ * ph and cat are literals, each one value shared by every event (json_pool__literal()).
+ */
 static struct json_object *new_event(const struct builder *b, const char *ph, const char *cat, const char *name, int pid, __s64 tid, __s64 ts)
 {
 	struct json_object *ev = new_object(b);
 	int err;
 
-	err = json_put_str(ev, "ph", ph) ?:
-	      (cat ? json_put_str(ev, "cat", cat) : 0) ?:
+	err = json_put(ev, "ph", json_pool__literal(b->pool, ph)) ?:
+	      (cat ? json_put(ev, "cat", json_pool__literal(b->pool, cat)) : 0) ?:
 	      json_put_str(ev, "name", name) ?:
 	      put_int(b, ev, "pid", pid) ?:
 	      (tid > 0 ? put_int(b, ev, "tid", tid) : 0) ?:

@@ -21,10 +21,18 @@ struct shelf {
 
 enum kind { KIND_OBJECT, KIND_ARRAY, KIND_INT, KIND_BOOL, NR_KINDS };
 
+/* A literal's text and its string value. */
+struct literal {
+	const char *text;
+	struct json_object *val;
+};
+
 struct json_pool {
 	struct shelf shelves[NR_KINDS];
 	struct ms_value **ms;
 	size_t nr_ms, used_ms, cap_ms;
+	struct literal *lits; /* a few: the trace's phases and categories */
+	size_t nr_lits, cap_lits;
 };
 
 struct json_pool *json_pool__new(void)
@@ -49,6 +57,9 @@ void json_pool__free(struct json_pool *pool)
 		free(pool->ms[i]);
 	}
 	free(pool->ms);
+	for (i = 0; i < pool->nr_lits; i++)
+		json_object_put(pool->lits[i].val);
+	free(pool->lits);
 	free(pool);
 }
 
@@ -125,6 +136,21 @@ struct json_object *json_pool__ms(struct json_pool *pool, __u64 ns)
 	json_object_set_double(ms->val, json_ms_text(ms->text, ns));
 	json_object_set_serializer(ms->val, json_object_userdata_to_json_string, ms->text, NULL);
 	return json_object_get(ms->val);
+}
+
+struct json_object *json_pool__literal(struct json_pool *pool, const char *lit)
+{
+	struct json_object *val;
+	size_t i;
+
+	for (i = 0; i < pool->nr_lits; i++)
+		if (pool->lits[i].text == lit)
+			return json_object_get(pool->lits[i].val);
+	if (array_grow((void **)&pool->lits, &pool->cap_lits, pool->nr_lits + 1, sizeof(*pool->lits)) ||
+	    !(val = json_object_new_string(lit)))
+		return NULL;
+	pool->lits[pool->nr_lits++] = (struct literal){ lit, val };
+	return json_object_get(val);
 }
 
 void json_pool__recycle(struct json_pool *pool)
