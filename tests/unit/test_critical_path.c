@@ -163,24 +163,29 @@ Test(critical_path, a_job_that_read_a_file_follows_its_writer_not_a_later_job)
 	end(&f);
 }
 
+/*
+ * make -j1: gen writes x.h; a waits for gen's slot; b reads x.h but
+ * waited for a's slot, which freed later; then make, its slot free,
+ * waited for b's end anyway (an order no file shows) and forked ld.
+ */
+static void one_chain(struct make_fixture *f)
+{
+	begin(f, (const char *[]){ "make", "-j1", NULL });
+	job(f, 101, "gen", 1.2, 200, 0, 0);
+	synth_file_open(f->fl, 150 * MS, 101, DEV, 1, true, "x.h");
+	job(f, 102, "cc", 201, 500, 101, 199.9);
+	job(f, 103, "cc", 502, 800, 102, 499.9);
+	synth_file_open(f->fl, 600 * MS, 103, DEV, 1, false, "x.h");
+	job(f, 104, "ld", 900, 1000, 103, 800.1);
+	compute(f, 1001);
+}
+
 Test(critical_path, slots_inputs_and_the_runners_order_in_one_chain)
 {
 	struct make_fixture f;
 	char text[256];
 
-	/*
-	 * make -j1: gen writes x.h; a waits for gen's slot; b reads x.h but
-	 * waited for a's slot, which freed later; then make, its slot free,
-	 * waited for b's end anyway (an order no file shows) and forked ld.
-	 */
-	begin(&f, (const char *[]){ "make", "-j1", NULL });
-	job(&f, 101, "gen", 1.2, 200, 0, 0);
-	synth_file_open(f.fl, 150 * MS, 101, DEV, 1, true, "x.h");
-	job(&f, 102, "cc", 201, 500, 101, 199.9);
-	job(&f, 103, "cc", 502, 800, 102, 499.9);
-	synth_file_open(f.fl, 600 * MS, 103, DEV, 1, false, "x.h");
-	job(&f, 104, "ld", 900, 1000, 103, 800.1);
-	compute(&f, 1001);
+	one_chain(&f);
 	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_JOB_SLOT));
 	cr_assert(eq(int, f.sc.procs[idx(&f, 104)].wait, START_AFTER_JOB));
 
@@ -200,15 +205,8 @@ Test(critical_path, a_pathless_graph_walked_once_gives_the_path_walked_twice)
 	struct start_causes sc;
 	char text[256], once[256];
 
-	/* The chain above: every kind of link.  convert walks it once, from a graph built without it. */
-	begin(&f, (const char *[]){ "make", "-j1", NULL });
-	job(&f, 101, "gen", 1.2, 200, 0, 0);
-	synth_file_open(f.fl, 150 * MS, 101, DEV, 1, true, "x.h");
-	job(&f, 102, "cc", 201, 500, 101, 199.9);
-	job(&f, 103, "cc", 502, 800, 102, 499.9);
-	synth_file_open(f.fl, 600 * MS, 103, DEV, 1, false, "x.h");
-	job(&f, 104, "ld", 900, 1000, 103, 800.1);
-	compute(&f, 1001);
+	/* Every kind of link.  convert walks it once, from a graph built without it. */
+	one_chain(&f);
 	walk(&f);
 	cr_assert(eq(int, build_graph__compute_pathless(&g, f.m, f.fl), 0));
 	cr_assert(eq(sz, g.nr_path, 0), "no walk without the causes");
