@@ -665,3 +665,51 @@ Test(diff, a_cache_hit_saved_what_its_steps_miss_cost_in_the_base)
 	synth_build__free(&o);
 	synth_build__free(&n);
 }
+
+/*
+ * A step whose name the model shortened ("cc1 …/deep/x.c"): the text writes
+ * the mark as "...", as the report's text does, not as "\xe2\x80\xa6", and
+ * its figures stand under the header's.  A C1 control in a name from the
+ * build (U+0085, valid UTF-8) stays escaped.
+ */
+Test(diff_report, a_shortened_name_reads_dots_and_keeps_the_columns)
+{
+	static const char deep[] = "src/a-rather-long-directory/and-a-deeper-one/below/x.c";
+	static const char c1[] = "n\xc2\x85l.c";
+	struct synth_build o, n;
+	const char *header, *deep_row, *c1_row;
+	char *text = NULL, cpu[DIFF_FMT_BUF];
+	size_t len = 0, header_end;
+	struct diff d;
+	FILE *mem;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct synth_build *b = i ? &n : &o;
+		__u64 slow = i ? 500 : 0;
+
+		synth_build__start(b, 100 + 100 * i, "/w");
+		compile(b, 110 + 100 * i, deep, "/tmp/ccA.s", 10, 300 + slow, 290 + slow);
+		compile(b, 120 + 100 * i, c1, "/tmp/ccB.s", 10, 300 + slow, 290 + slow);
+		synth_build__finish(b, 1000 + slow);
+	}
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	mem = open_memstream(&text, &len);
+	diff_report__text(mem, &d);
+	fclose(mem);
+	cr_assert(eq(ptr, strstr(text, "\\xe2"), NULL), "%s", text);
+	deep_row = line_with(text, "  cc1 .../");
+	c1_row = line_with(text, "  cc1 n\\xc2\\x85l.c ");
+	header = line_with(text, "  step ");
+	cr_assert(deep_row > header && c1_row > header, "%s", text);
+	header_end = cell_end(header, header + 2, "old");
+	cr_assert(eq(sz, cell_end(deep_row, strstr(deep_row, ".c ") + 2, diff_fmt_ns(cpu, 290 * SB_MS)),
+		     header_end),
+		  "%s", text);
+	cr_assert(eq(sz, cell_end(c1_row, strstr(c1_row, ".c ") + 2, diff_fmt_ns(cpu, 290 * SB_MS)), header_end),
+		  "%s", text);
+	free(text);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}

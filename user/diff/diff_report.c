@@ -74,8 +74,17 @@ static void heading(struct style *st, const char *title)
 		fprintf(st->out, "%s\n", title);
 }
 
-/* A cell from the build (a step name): escaped for the terminal, or for a Markdown table. */
+/*
+ * A cell from the build (a step name): escaped for the terminal, its "…" as
+ * "..." the way the report's text writes a name, or for a Markdown table.
+ */
 static const char *clean_cell(const struct style *st, const char *raw, char *buf, size_t size)
+{
+	return st->markdown ? md_escape_cell(raw, buf, size) : term_escape_name(raw, buf, size);
+}
+
+/* A path the user gave (a log's): as clean_cell(), but a "…" in it stays escaped, not "...". */
+static const char *clean_path(const struct style *st, const char *raw, char *buf, size_t size)
 {
 	return st->markdown ? md_escape_cell(raw, buf, size) : term_escape(raw, buf, size);
 }
@@ -121,8 +130,8 @@ static void put_title(struct style *st, const struct diff *d)
 	char o[TERM_ESCAPE_BUF], n[TERM_ESCAPE_BUF];
 	const struct proc_match *pm = &d->match;
 
-	clean_cell(st, d->old_b->name, o, sizeof(o));
-	clean_cell(st, d->new_b->name, n, sizeof(n));
+	clean_path(st, d->old_b->name, o, sizeof(o));
+	clean_path(st, d->new_b->name, n, sizeof(n));
 	if (st->markdown)
 		fprintf(st->out, "### buildbpf diff: %s → %s\n\n", o, n);
 	else

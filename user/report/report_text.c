@@ -7,7 +7,6 @@
 #include "util/term_escape.h"
 
 static const char prefix[] = "buildbpf: ";
-static const char ellipsis[] = "\xe2\x80\xa6";
 
 void report_put_name(FILE *out, const char *name, size_t max)
 {
@@ -19,9 +18,9 @@ void report_put_name(FILE *out, const char *name, size_t max)
 			fputs("...", out);
 			return;
 		}
-		if (!strncmp((const char *)c, ellipsis, 3)) {
+		if (term_ellipsis_len(c)) {
 			fputs("...", out);
-			c += 2;
+			c += term_ellipsis_len(c) - 1;
 		} else if (term_byte_is_plain(*c)) {
 			fputc(*c, out);
 		} else {

@@ -4,7 +4,8 @@
 #include <string.h>
 #include "util/term_escape.h"
 
-const char *term_escape(const char *s, char *buf, size_t size)
+/* term_escape(), with a display name's ellipsis as "..." when names is set. */
+static const char *escape(const char *s, char *buf, size_t size, bool names)
 {
 	static const char cut[] = "...";
 	const unsigned char *c;
@@ -13,8 +14,9 @@ const char *term_escape(const char *s, char *buf, size_t size)
 	if (!size)
 		return buf;
 	for (c = (const unsigned char *)(s ? s : ""); *c; c++) {
+		size_t mark = names ? term_ellipsis_len(c) : 0;
 		bool plain = term_byte_is_plain(*c);
-		size_t need = plain ? 1 : 4;
+		size_t need = mark ? 3 : plain ? 1 : 4;
 
 		/* Keep room for the cut mark and the NUL. */
 		if (n + need + sizeof(cut) > size) {
@@ -24,11 +26,26 @@ const char *term_escape(const char *s, char *buf, size_t size)
 				buf[0] = '\0';
 			return buf;
 		}
-		if (plain)
+		if (mark) {
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			c += mark - 1;
+		} else if (plain) {
 			buf[n++] = *c;
-		else
+		} else {
 			n += snprintf(buf + n, size - n, "\\x%02x", *c);
+		}
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+const char *term_escape(const char *s, char *buf, size_t size)
+{
+	return escape(s, buf, size, false);
+}
+
+const char *term_escape_name(const char *s, char *buf, size_t size)
+{
+	return escape(s, buf, size, true);
 }
