@@ -215,7 +215,10 @@ struct audit {
 	size_t nr_chain;
 	__u64 chain_busy_ns; /* time the chain's processes themselves ran (graph: the time its entries held the path) */
 	__u64 chain_wait_ns; /* graph: the path's time between its entries: waits for a slot, the runner's order, a CPU */
-	__u64 chain_no_job_ns; /* graph: of chain_busy_ns, held by no job: a runner's own work, what no runner started */
+	/* graph: of chain_busy_ns, held by no job (a runner's own work, what no
+	 * runner started), the parts too short to list in chain too: the one
+	 * figure for "outside any job" in the header, the what-if and the JSON. */
+	__u64 chain_no_job_ns;
 	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
 	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
 	struct audit_whatif whatif; /* with graph and jobs: the what-if (audit/audit_whatif.h) */

@@ -84,10 +84,8 @@ struct audit_whatif {
 	/* Per a->chain entry: the predicted wall (own -jN) had that step taken
 	 * no time; 0: not simulated (under 1 % of the wall, or beyond WHATIF_MAX_STEPS). */
 	__u64 *without_ns;
-	/* The critical path's time held by no job: a runner's own work, its
-	 * order (jobs started one after another) or a wait for a job slot.
-	 * Never a step to speed up: said in words, not simulated. */
-	__u64 runner_held_ns;
+	/* The critical path's time held by no job is audit->chain_no_job_ns:
+	 * never a step to speed up, said in words, not simulated. */
 };
 
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */

@@ -434,7 +434,7 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 	/* "N steps" counts the steps: make's three parts are none. */
 	cr_assert(eq(sz, audit_whatif__nr_steps(&f.a), f.a.nr_chain - 3));
 	/* make's 2 s alone, its 1 ms before gen and its 10 ms exit. */
-	cr_assert(eq(u64, f.a.whatif.runner_held_ns, 2011 * MS));
+	cr_assert(eq(u64, f.a.chain_no_job_ns, 2011 * MS));
 	text = report_text(&f, true);
 	cr_assert(strstr(text, "critical path (build graph, 1 file edge): 3 steps; longest") != NULL, "%s", text);
 	cr_assert(strstr(text, "critical path (build graph, 1 file edge): 3 steps; of 3.41 s wall, steps held 1.40 s, "
@@ -460,6 +460,43 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 		cr_assert(eq(int, json_object_get_boolean(json_object_object_get(s, "step")), !runner));
 		cr_assert(eq(int, json_object_object_get_ex(s, "wall_without_ms", NULL), !runner));
 	}
+	json_object_put(o);
+	whatif_end(&f);
+}
+
+/*
+ * runner_held_audit's build, but make exits 0.5 ms after ld: a part of the
+ * path held by no job too short to list.  The time outside any job is one
+ * figure: the header's, the answer's and both JSON fields count that part.
+ */
+Test(audit_whatif, the_time_outside_any_job_counts_the_parts_too_short_to_list)
+{
+	char *argv[] = { "make", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
+	struct whatif_fixture f;
+	struct json_object *o;
+	size_t i, runners = 0;
+
+	start_make(&f, "make", NULL);
+	job_proc(&f, 101, "gen", 1, 500);
+	job_proc(&f, 102, "cc", 2500, 3000);
+	job_proc(&f, 103, "ld", 3001, 3400);
+	synth_exit(f.m, 3400 * MS + MS / 2, 100, 100, true, 0);
+	synth_file_open(f.fl, 400 * MS, 101, DEV, 1, true, "gen.h");
+	synth_file_open(f.fl, 2900 * MS, 102, DEV, 2, true, "a.o");
+	synth_file_open(f.fl, 3100 * MS, 103, DEV, 2, false, "a.o");
+	finish_audit(&f, 3401, &in);
+	for (i = 0; i < f.a.nr_chain; i++)
+		runners += f.m->procs[f.a.chain[i]].pid == 100;
+	cr_assert(eq(sz, runners, 2), "make's 0.5 ms exit is not listed");
+	/* make's 2 s alone, its 1 ms before gen and its 0.5 ms exit. */
+	cr_assert(eq(u64, f.a.chain_no_job_ns, 2001 * MS + MS / 2));
+	o = audit_json__new(&f.a, f.m);
+	cr_assert(o != NULL);
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(json_object_object_get(o, "what_if"),
+									    "runner_held_ms")), 2001.5));
+	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(json_object_object_get(o, "critical_chain"),
+									    "outside_jobs_ms")), 2001.5));
 	json_object_put(o);
 	whatif_end(&f);
 }

@@ -118,8 +118,9 @@ static int by_held(const void *x, const void *y, void *ctx)
  * A step inside a job shortens that job and the jobs are re-simulated on
  * the CPUs, as the rows are.  A
  * part held by no job (a runner reading its makefiles, starting jobs one
- * after another, waiting for a slot) is not a step: it is summed into
- * runner_held_ns and never simulated, so no runner is named to speed up.
+ * after another, waiting for a slot) is not a step: the audit sums it, with
+ * the parts too short to list, into chain_no_job_ns; it is never simulated,
+ * so no runner is named to speed up.
  */
 static int compute_steps(struct audit_whatif *w, const struct audit *a)
 {
@@ -135,11 +136,8 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 		free(order);
 		return -ENOMEM;
 	}
-	for (i = 0; i < a->nr_chain; i++) {
+	for (i = 0; i < a->nr_chain; i++)
 		order[i] = i;
-		if (!audit_whatif__is_step(a, i))
-			w->runner_held_ns += audit_whatif__step_held(a, i);
-	}
 	qsort_r(order, a->nr_chain, sizeof(*order), by_held, (void *)a);
 	for (i = 0; !err && i < a->nr_chain && i < WHATIF_MAX_STEPS; i++) {
 		size_t k = order[i];

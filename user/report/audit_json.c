@@ -397,7 +397,7 @@ static struct json_object *new_what_if(const struct audit *a)
 	      json_put_int(o, "job_edges", w->nr_job_edges) ?:
 	      json_put_str(o, "own_jobs_from", w->from == WHATIF_JOBS_PEAK ? "observed_peak" : "jobs") ?:
 	      json_put_ms(o, "measured_wall_ms", a->wall_ns) ?:
-	      json_put_ms(o, "runner_held_ms", w->runner_held_ns) ?:
+	      json_put_ms(o, "runner_held_ms", a->chain_no_job_ns) ?:
 	      put_what_if_model(o, w) ?:
 	      json_put(o, "rows", rows);
 	return json_done(o, err);

@@ -34,7 +34,7 @@ static long longest_step(const struct audit *a)
 
 void whatif_report__put_runner_held(FILE *f, const struct audit *a)
 {
-	__u64 held = a->whatif.known ? a->whatif.runner_held_ns : 0, min = a->wall_ns / 1000 * WHATIF_STEP_MIN_PERMILLE;
+	__u64 held = a->whatif.known ? a->chain_no_job_ns : 0, min = a->wall_ns / 1000 * WHATIF_STEP_MIN_PERMILLE;
 
 	if (held && held >= min) {
 		fputs("; outside any job (a runner's own work, what no make or ninja ran): ", f);
