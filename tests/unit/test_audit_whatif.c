@@ -15,6 +15,7 @@
 #include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
+#include "report/report_tables.h"
 #include "report/chrome_trace.h"
 #include "report/svg.h"
 #include "model/lanes.h"
@@ -498,6 +499,38 @@ Test(audit_whatif, the_time_outside_any_job_counts_the_parts_too_short_to_list)
 	cr_assert(eq(dbl, json_object_get_double(json_object_object_get(json_object_object_get(o, "critical_chain"),
 									    "outside_jobs_ms")), 2001.5));
 	json_object_put(o);
+	whatif_end(&f);
+}
+
+/*
+ * make -j1 runs 30 jobs one after another, 2 ms of its own before each: the
+ * path alternates make's parts and the jobs, more entries than the page
+ * lists.  Its note counts the entries left out and says how many of the
+ * path's entries are steps, the count the report's "N steps" gives.
+ */
+Test(audit_whatif, the_pages_path_note_says_entries_and_steps_apart)
+{
+	char *argv[] = { "make", NULL }, want[128];
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
+	struct whatif_fixture f;
+	struct report_tables t;
+	__u32 k;
+
+	start_make(&f, "make", NULL);
+	for (k = 0; k < 30; k++)
+		job_proc(&f, 101 + k, "cc", 2 + 12 * k, 12 + 12 * k);
+	synth_exit(f.m, 400 * MS, 100, 100, true, 0);
+	synth_file_open(f.fl, 340 * MS, 129, DEV, 1, true, "a.o");
+	synth_file_open(f.fl, 352 * MS, 130, DEV, 1, false, "a.o");
+	finish_audit(&f, 400, &in);
+	cr_assert(f.a.nr_chain > REPORT_PATH_ROWS && audit_whatif__nr_steps(&f.a) < f.a.nr_chain,
+		  "%zu entries, %zu steps", f.a.nr_chain, audit_whatif__nr_steps(&f.a));
+	cr_assert(eq(int, report_tables__compute(&t, &f.a, f.m), 0));
+	snprintf(want, sizeof(want), "%zu shorter entries of the path's %zu not listed (%zu of its entries are steps; "
+		 "the rest, a runner's parts)", f.a.nr_chain - REPORT_PATH_ROWS, f.a.nr_chain,
+		 audit_whatif__nr_steps(&f.a));
+	cr_assert(eq(str, t.tables[REPORT_TABLE_PATH].note, want));
+	report_tables__free(&t);
 	whatif_end(&f);
 }
 

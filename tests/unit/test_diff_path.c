@@ -12,6 +12,7 @@
 #include "diff/diff.h"
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
+#include "audit/audit_whatif.h"
 #include "model/proc_name.h"
 #include "lib/synth_build.h"
 
@@ -184,6 +185,45 @@ Test(diff_path, reports_say_what_moved)
 	json_object_put(j);
 	free(text);
 	free(md);
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+/*
+ * make's own parts of the path (before it forks the compiles, after the
+ * link) are entries but no steps: diff counts the steps as the report's
+ * "N steps" does, and its JSON labels each entry.
+ */
+Test(diff_path, a_path_counts_the_steps_the_report_counts)
+{
+	struct json_object *j, *v;
+	struct synth_build o, n;
+	struct diff d;
+	char *text, want[64];
+	size_t i, steps = 0;
+
+	three_objects(&o, 100, 200, 1000, true);
+	three_objects(&n, 500, 1000, 200, true);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(n.a.nr_chain > audit_whatif__nr_steps(&n.a), "make's parts are on the path");
+	text = report_text(diff_report__text, &d);
+	snprintf(want, sizeof(want), "  new: %zu steps, ", audit_whatif__nr_steps(&n.a));
+	assert_contains(text, want);
+	j = diff_json__new(&d);
+	cr_assert(not(eq(ptr, j, NULL)));
+	cr_assert(json_object_object_get_ex(j, "critical_path", &v) && json_object_object_get_ex(v, "new", &v) &&
+		  json_object_object_get_ex(v, "steps", &v));
+	cr_assert(eq(sz, json_object_array_length(v), n.a.nr_chain));
+	for (i = 0; i < json_object_array_length(v); i++) {
+		struct json_object *step;
+
+		cr_assert(json_object_object_get_ex(json_object_array_get_idx(v, i), "step", &step));
+		steps += json_object_get_boolean(step);
+	}
+	cr_assert(eq(sz, steps, audit_whatif__nr_steps(&n.a)));
+	json_object_put(j);
+	free(text);
 	diff__free(&d);
 	synth_build__free(&o);
 	synth_build__free(&n);

@@ -127,7 +127,11 @@ static int put_races(struct json_object *parent, const struct diff *d)
 	return json_put(parent, "races_new", json_done(arr, err)) ?: err;
 }
 
-/* One build's critical path: its length and every step the audit lists, with the time it held the path. */
+/*
+ * One build's critical path: its length and every entry the audit lists,
+ * with the time it held the path; step: false for a runner's part, as the
+ * audit's critical_chain.processes[] says.
+ */
 static struct json_object *path_json(const struct diff_side *b)
 {
 	const struct audit *a = b->a;
@@ -143,7 +147,8 @@ static struct json_object *path_json(const struct diff_side *b)
 
 		err = name ? 0 : -ENOMEM;
 		err = err ?: json_put_str(step, "name", name) ?: json_put_uint(step, "pid", p->pid)
-			?: json_put_ms(step, "ms", s->to_ns - s->from_ns);
+			?: json_put_ms(step, "ms", s->to_ns - s->from_ns)
+			?: json_put_bool(step, "step", audit_whatif__is_step(a, i));
 		free(name);
 		err = json_append(steps, json_done(step, err)) ?: err;
 	}

@@ -265,16 +265,21 @@ static void put_steps(struct style *st, const struct diff *d, bool wall, const s
 	}
 }
 
-/* One build's critical path: its length and its last steps, each with the time it held the path. */
+/*
+ * One build's critical path: its length and its last entries, each with the
+ * time it held the path.  "N steps" counts the report's way: a runner's
+ * part of the path is listed but no step.
+ */
 static void put_one_path(struct style *st, const char *which, const struct diff_side *b)
 {
 	const struct audit *a = b->a;
 	size_t i, from = a->nr_chain > DIFF_REPORT_PATH_STEPS ? a->nr_chain - DIFF_REPORT_PATH_STEPS : 0;
+	size_t steps = audit_whatif__nr_steps(a);
 	char len[DIFF_FMT_BUF], wall[DIFF_FMT_BUF], held[DIFF_FMT_BUF], name[TERM_ESCAPE_BUF];
 	int col;
 
-	col = fprintf(st->out, "%s%s: %zu step%s, %s of %s wall:%s", st->markdown ? "" : "  ", which, a->nr_chain,
-		      a->nr_chain == 1 ? "" : "s", diff_fmt_ns(len, a->chain_busy_ns), diff_fmt_ns(wall, a->wall_ns),
+	col = fprintf(st->out, "%s%s: %zu step%s, %s of %s wall:%s", st->markdown ? "" : "  ", which, steps,
+		      steps == 1 ? "" : "s", diff_fmt_ns(len, a->chain_busy_ns), diff_fmt_ns(wall, a->wall_ns),
 		      from ? " ..." : "");
 	for (i = from; i < a->nr_chain; i++) {
 		const struct critical_step *s = &a->graph->path[a->chain_step[i]];

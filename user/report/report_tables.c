@@ -166,7 +166,7 @@ static __u64 chain_held(const struct audit *a, const struct model *m, size_t i)
 static int path(struct report_table *t, const struct audit *a, const struct model *m)
 {
 	bool *listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
-	size_t i, k, best, nr = 0;
+	size_t i, k, best, nr = 0, steps = audit_whatif__nr_steps(a);
 	int err = listed ? 0 : -ENOMEM;
 
 	/* The longest REPORT_PATH_ROWS, then listed in path order. */
@@ -199,9 +199,14 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 		nr++;
 	}
 	free(listed);
-	if (!err && a->nr_chain > nr)
+	/* Entries, not steps, when a runner's parts are on the path: the report's "N steps" counts steps. */
+	if (!err && a->nr_chain > nr && steps == a->nr_chain)
 		err = note(t, "%zu shorter step%s of the %zu not listed",
 			   a->nr_chain - nr, a->nr_chain - nr == 1 ? "" : "s", a->nr_chain);
+	else if (!err && a->nr_chain > nr)
+		err = note(t, "%zu shorter entr%s of the path's %zu not listed (%zu of its entries are steps; the "
+			      "rest, a runner's parts)",
+			   a->nr_chain - nr, a->nr_chain - nr == 1 ? "y" : "ies", a->nr_chain, steps);
 	if (!err && !a->graph)
 		err = note(t, "no build graph (recorded without --deps=on): the chain to the end is a timing "
 			      "estimate");
