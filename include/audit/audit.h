@@ -265,6 +265,18 @@ void audit__free(struct audit *a);
  */
 __u64 audit__chain_wait_before(const struct audit *a, size_t i, size_t *named);
 
+/* How long a->chain[i] held the path (with the graph), or ran (the estimate). */
+__u64 audit__chain_held(const struct audit *a, const struct model *m, size_t i);
+/*
+ * The chain entries a list of at most max shows: those that held the path
+ * longest (audit__chain_held(); of equal ones the earlier), among those keep
+ * accepts (NULL: all), so a list cut short still names the longest step
+ * wherever it is.  Marks them in listed[a->nr_chain], cleared by the caller,
+ * to be listed in path order; returns how many.
+ */
+size_t audit__chain_longest(const struct audit *a, const struct model *m, size_t max,
+			    bool (*keep)(const struct audit *a, size_t i), bool *listed);
+
 /*
  * The job count a command line asks for: make/gmake (-jN, -j N, -j,
  * --jobs[=N], clustered short options like -kj8, then $MAKEFLAGS) and

@@ -32,6 +32,10 @@ void report_put_share(FILE *out, __u64 part, __u64 whole);
 /* 1138 as "1,138". */
 void report_put_count(FILE *out, size_t n);
 
+/* What a list of the longest critical-path steps says of the rest: unlisted, of all. */
+#define REPORT_NOT_LISTED(unlisted, all) "%zu shorter step%s of the %zu not listed", (unlisted), \
+	(unlisted) == 1 ? "" : "s", (all)
+
 /* Bytes in a REPORT_SIZE_LEN buffer. */
 #define REPORT_SIZE_LEN 32
 /*

@@ -219,6 +219,32 @@ __u64 audit__chain_wait_before(const struct audit *a, size_t i, size_t *named)
 	return sum;
 }
 
+__u64 audit__chain_held(const struct audit *a, const struct model *m, size_t i)
+{
+	const struct proc_instance *p = &m->procs[a->chain[i]];
+
+	return a->graph ? audit_whatif__step_held(a, i) : p->end_ns - p->start_ns;
+}
+
+size_t audit__chain_longest(const struct audit *a, const struct model *m, size_t max,
+			    bool (*keep)(const struct audit *a, size_t i), bool *listed)
+{
+	size_t i, k, best;
+
+	/* max passes, each marking the longest left: lists are short, so O(chain * max). */
+	for (k = 0; k < max; k++) {
+		best = a->nr_chain;
+		for (i = 0; i < a->nr_chain; i++)
+			if (!listed[i] && (!keep || keep(a, i)) &&
+			    (best == a->nr_chain || audit__chain_held(a, m, i) > audit__chain_held(a, m, best)))
+				best = i;
+		if (best == a->nr_chain)
+			break;
+		listed[best] = true;
+	}
+	return k;
+}
+
 static int compute_chain(struct audit *a, const struct model *m, const bool *leaf)
 {
 	size_t *leaves = NULL, nr = 0, i, lo, hi, cur, n;

@@ -155,31 +155,17 @@ static int figures(struct report_table *t, const struct audit *a, const struct m
 	return err;
 }
 
-/* How long chain entry i held the path (graph) or ran (the estimate). */
-static __u64 chain_held(const struct audit *a, const struct model *m, size_t i)
-{
-	const struct proc_instance *p = &m->procs[a->chain[i]];
-
-	return a->graph ? audit_whatif__step_held(a, i) : p->end_ns - p->start_ns;
-}
-
 static int path(struct report_table *t, const struct audit *a, const struct model *m)
 {
 	bool *listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
-	size_t i, k, best, nr = 0, steps = audit_whatif__nr_steps(a);
+	size_t i, nr = 0, steps = audit_whatif__nr_steps(a);
 	int err = listed ? 0 : -ENOMEM;
 
-	/* The longest REPORT_PATH_ROWS, then listed in path order. */
-	for (k = 0; !err && k < REPORT_PATH_ROWS && k < a->nr_chain; k++) {
-		best = a->nr_chain;
-		for (i = 0; i < a->nr_chain; i++)
-			if (!listed[i] && (best == a->nr_chain || chain_held(a, m, i) > chain_held(a, m, best)))
-				best = i;
-		listed[best] = true;
-	}
+	if (listed)
+		audit__chain_longest(a, m, REPORT_PATH_ROWS, NULL, listed);
 	for (i = 0; !err && i < a->nr_chain; i++) {
 		const struct proc_instance *p = &m->procs[a->chain[i]];
-		__u64 from = p->start_ns, to = p->end_ns, held = chain_held(a, m, i);
+		__u64 from = p->start_ns, to = p->end_ns, held = audit__chain_held(a, m, i);
 		char **row;
 
 		if (!listed[i])
@@ -201,8 +187,7 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 	free(listed);
 	/* Entries, not steps, when a runner's parts are on the path: the report's "N steps" counts steps. */
 	if (!err && a->nr_chain > nr && steps == a->nr_chain)
-		err = note(t, "%zu shorter step%s of the %zu not listed",
-			   a->nr_chain - nr, a->nr_chain - nr == 1 ? "" : "s", a->nr_chain);
+		err = note(t, REPORT_NOT_LISTED(a->nr_chain - nr, a->nr_chain));
 	else if (!err && a->nr_chain > nr)
 		err = note(t, "%zu shorter entr%s of the path's %zu not listed (%zu of its entries are steps; the "
 			      "rest, a runner's parts)",
