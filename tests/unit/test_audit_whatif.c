@@ -679,3 +679,63 @@ Test(audit_whatif, a_build_confined_to_one_cpu_is_predicted_on_all)
 	whatif_end(&f);
 	sched_model__free(s);
 }
+
+/*
+ * make -j1 runs 70 jobs in turn, more than any list of the path keeps: cc
+ * 150 ms each (1 % of the wall), but the third, gen, 2 s and the 65th, ld,
+ * 1.5 s.  The lists keep the longest steps wherever they are on the path:
+ * -v's 10 (before, the first 10 of the path) and the JSON's 64 (before,
+ * the last 64), each in path order and saying how many it leaves out.
+ */
+Test(audit_whatif, lists_cut_short_keep_the_longest_steps_wherever_they_are)
+{
+	char *argv[] = { "make", "-j1", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 2 };
+	struct whatif_fixture f;
+	struct json_object *o, *chain, *steps;
+	__u64 t = 1, last_from = 0;
+	size_t i, k, gen = 0, ld = 0;
+	char *text, *at_gen, *at_ld;
+
+	start_make(&f, "make", "-j1");
+	for (k = 0; k < 70; k++) {
+		__u64 dur = k == 2 ? 2000 : k == 64 ? 1500 : 150;
+
+		job_proc(&f, 101 + (__u32)k, k == 2 ? "gen" : k == 64 ? "ld" : "cc", t, t + dur);
+		t += dur + 1;
+	}
+	synth_exit(f.m, (t + 10) * MS, 100, 100, true, 0);
+	finish_audit(&f, t + 10, &in);
+	cr_assert(eq(sz, audit_whatif__nr_steps(&f.a), 70));
+	text = report_text(&f, false);
+	cr_assert(strstr(text, "  if gen took no time (the longest critical step, 15 % of the wall): ") != NULL, "%s", text);
+	free(text);
+	text = report_text(&f, true);
+	at_gen = strstr(text, "buildbpf:   gen 2.00 s, 15 %, without it ");
+	at_ld = strstr(text, "buildbpf:   ld 1.50 s, 11 %, without it ");
+	cr_assert(at_gen != NULL && at_ld != NULL && at_gen < at_ld, "both, in path order: %s", text);
+	cr_assert(eq(sz, count_of(text, "buildbpf:   cc 0.15 s, 1 %, without it "), 8), "%s", text);
+	cr_assert(strstr(text, "buildbpf:   60 shorter steps of the 70 not listed\n") != NULL, "%s", text);
+	free(text);
+	o = audit_json__new(&f.a, f.m);
+	cr_assert(o != NULL);
+	chain = json_object_object_get(o, "critical_chain");
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(chain, "count")), (long long)f.a.nr_chain));
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(chain, "steps")), 70));
+	steps = json_object_object_get(chain, "processes");
+	cr_assert(eq(sz, json_object_array_length(steps), 64));
+	for (i = 0; i < json_object_array_length(steps); i++) {
+		struct json_object *s = json_object_array_get_idx(steps, i);
+		__u64 from = (__u64)(json_object_get_double(json_object_object_get(s, "path_from_ms")) * 1000);
+		long pid = json_object_get_int(json_object_object_get(s, "pid"));
+
+		cr_assert(i == 0 || from > last_from, "in path order");
+		last_from = from;
+		gen += pid == 103;
+		ld += pid == 165;
+	}
+	cr_assert(eq(sz, gen, 1), "the what-if's longest step, early on the path");
+	cr_assert(eq(sz, ld, 1));
+	json_object_put(o);
+	whatif_end(&f);
+}

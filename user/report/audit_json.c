@@ -18,7 +18,7 @@
 #include "model/proc_name.h"
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
-/* Chain members listed: the latest ones, which set the end time. */
+/* Chain members listed: those that held the path longest (the what-if's longest step among them), in path order. */
 #define JSON_CHAIN_MAX 64
 #define JSON_PROGRAMS_MAX 32
 
@@ -259,14 +259,20 @@ static struct json_object *new_start_waits(const struct start_causes *sc)
 static struct json_object *new_chain(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array(), *p;
-	size_t i = a->nr_chain > JSON_CHAIN_MAX ? a->nr_chain - JSON_CHAIN_MAX : 0;
+	bool *listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
 	const char *cache;
-	size_t named;
-	int err = 0;
+	size_t i, named;
+	int err = listed ? 0 : -ENOMEM;
 
-	for (; !err && i < a->nr_chain; i++) {
+	/* The longest build step first: the one the what-if names, however many runner's parts held longer. */
+	if (listed)
+		audit__chain_longest(a, m, JSON_CHAIN_MAX - audit__chain_longest(a, m, 1, audit_whatif__is_step, listed),
+				     NULL, listed);
+	for (i = 0; !err && i < a->nr_chain; i++) {
 		const struct proc_instance *pi = &m->procs[a->chain[i]];
 
+		if (!listed[i])
+			continue;
 		p = json_object_new_object();
 		err = json_put(p, "name", new_proc_name(m, a->chain[i])) ?:
 		      json_put_int(p, "pid", pi->pid) ?:
@@ -293,6 +299,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 			err = json_put_str(p, "cache", cache);
 		err = json_append(arr, json_done(p, err));
 	}
+	free(listed);
 	arr = json_done(arr, err);
 	if (!err && a->graph)
 		err = json_put_int(o, "file_edges", a->graph->nr_edges);

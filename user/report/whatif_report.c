@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The audit's what-if in words (include/report/whatif_report.h); audit/audit_whatif.c computes it. */
+#include <stdlib.h>
 #include "audit/audit.h"
 #include "report/report_text.h"
 #include "report/whatif_report.h"
 
-/* Critical-path steps listed in the -v detail. */
+/* Critical-path steps listed in the -v detail: the longest, in path order. */
 #define WHATIF_DETAIL_STEPS 10
 
 static void put_row_name(FILE *f, const struct whatif_row *r)
@@ -161,11 +162,19 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 	put_model(out, w);
 }
 
+/* A step the detail may list: a build step (a runner is never one to speed up) of 1 % of the wall or more. */
+static bool detail_step(const struct audit *a, size_t i)
+{
+	return audit_whatif__is_step(a, i) &&
+	       audit_whatif__step_held(a, i) * 1000 >= a->wall_ns * WHATIF_STEP_MIN_PERMILLE;
+}
+
 void whatif_report__detail(FILE *out, const struct audit *a, const struct model *m)
 {
 	const struct audit_whatif *w = &a->whatif;
-	size_t i, shown = 0;
+	size_t i, shown = 0, nr_steps = audit_whatif__nr_steps(a);
 	struct report_line l;
+	bool *listed;
 	FILE *f;
 
 	if (!w->known)
@@ -187,10 +196,14 @@ void whatif_report__detail(FILE *out, const struct audit *a, const struct model 
 	put_row_name(f, &w->rows[0]);
 	fputs("):", f);
 	report_line__end(&l);
-	for (i = 0; i < a->nr_chain && shown < WHATIF_DETAIL_STEPS; i++) {
+	/* Without memory the steps go unlisted, and the line after says so. */
+	listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
+	if (listed)
+		shown = audit__chain_longest(a, m, WHATIF_DETAIL_STEPS, detail_step, listed);
+	for (i = 0; listed && i < a->nr_chain; i++) {
 		__u64 held = audit_whatif__step_held(a, i);
 
-		if (!w->without_ns[i] || held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
+		if (!listed[i])
 			continue;
 		f = report_line__begin(&l, out);
 		fputs("  ", f);
@@ -199,9 +212,16 @@ void whatif_report__detail(FILE *out, const struct audit *a, const struct model 
 		report_put_sec(f, held);
 		fputs(", ", f);
 		report_put_share(f, held, a->wall_ns);
-		fputs(", without it ", f);
-		report_put_sec(f, w->without_ns[i]);
+		if (w->without_ns[i]) {
+			fputs(", without it ", f);
+			report_put_sec(f, w->without_ns[i]);
+		}
 		report_line__end(&l);
-		shown++;
+	}
+	free(listed);
+	if (nr_steps > shown) {
+		f = report_line__begin(&l, out);
+		fprintf(f, "  " REPORT_NOT_LISTED(nr_steps - shown, nr_steps));
+		report_line__end(&l);
 	}
 }
