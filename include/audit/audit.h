@@ -258,6 +258,15 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 void audit__free(struct audit *a);
 
 /*
+ * Whether process proc (in the audited model) is a step of the build:
+ * not a wrapper (above), whose work is its children's.  The one rule for
+ * naming steps by their own time: the top lists, the wall by program and
+ * the diff's step tables list only steps, so a compile is its cc1, never
+ * also its make, ninja, sh -c or cc driver.
+ */
+bool audit__is_step(const struct audit *a, size_t proc);
+
+/*
  * With the build graph: the critical path's waits between the chain entry
  * before a->chain[i] and it (the path's entries too short to list between
  * them included), and in *named the path entry after the longest of them,

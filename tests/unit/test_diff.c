@@ -129,14 +129,64 @@ Test(diff, slowed_compile_is_named_first_with_its_size)
 	cr_assert(eq(str, name, "cc1 b.c"));
 	free(name);
 	cr_assert(eq(u64, top->new_ns - top->old_ns, 500 * SB_MS));
-	/* By wall: the root and b.c's cc and cc1 all took 0.5 s longer. */
-	cr_assert(ge(sz, d.nr_top_wall, 3));
+	/* By wall: the root and b.c's cc and cc1 all took 0.5 s longer; only cc1 is a step. */
+	cr_assert(eq(sz, d.nr_top_wall, 1));
+	cr_assert(eq(sz, d.top_wall[0].new_proc, top->new_proc));
 	cr_assert(eq(u64, d.top_wall[0].new_ns - d.top_wall[0].old_ns, 500 * SB_MS));
 	/* cc1 gained 0.5 s of CPU, first among the programs. */
 	cr_assert(eq(str, d.programs[0].name, "cc1"));
 	cr_assert(eq(u64, d.programs[0].new_cpu_ns - d.programs[0].old_cpu_ns, 500 * SB_MS));
 	cr_assert(lt(dbl, 0.49, diff_value__change(&d.values[DIFF_WALL])));
 	cr_assert(lt(dbl, diff_value__change(&d.values[DIFF_WALL]), 0.51));
+	diff__free(&d);
+	synth_build__free(&o);
+	synth_build__free(&n);
+}
+
+/*
+ * One compile as kbuild runs it, its cc1 cc1_ms long: make (the root, a
+ * runner) -> sh -c (a wrapper) -> gcc (the driver) -> cc1, then as.
+ */
+static void wrapped_compile_build(struct synth_build *b, __u32 base, __u64 cc1_ms)
+{
+	synth_build__start(b, base, "/w");
+	synth_build__proc(b, base + 1, base, "/bin/sh", ARGV("sh", "-c", "gcc -c a.c -o a.o"), 10, 40 + cc1_ms, 1);
+	synth_build__proc(b, base + 2, base + 1, "/usr/bin/gcc", ARGV("gcc", "-c", "a.c", "-o", "a.o"), 11,
+			  39 + cc1_ms, 2);
+	synth_build__proc(b, base + 3, base + 2, "/usr/lib/gcc/x86_64-linux-gnu/12/cc1",
+			  ARGV("cc1", "-quiet", "a.c", "-o", "/tmp/ccA.s"), 12, 12 + cc1_ms, cc1_ms - 10);
+	synth_build__proc(b, base + 4, base + 2, "/usr/bin/as", ARGV("as", "-o", "a.o", "/tmp/ccA.s"), 13 + cc1_ms,
+			  38 + cc1_ms, 10);
+	synth_build__finish(b, 60 + cc1_ms);
+}
+
+/*
+ * The step tables name the work, as the audit's top lists do: the cc1 that
+ * took 1 s longer, not also its make, sh -c and gcc, which only waited for it.
+ */
+Test(diff, step_tables_name_the_work_not_its_runner_wrapper_or_driver)
+{
+	struct synth_build o, n;
+	struct diff d;
+	char *name;
+
+	wrapped_compile_build(&o, 100, 300);
+	wrapped_compile_build(&n, 200, 1300);
+	cr_assert(eq(int, diff__compute(&d, &o.side, &n.side), 0));
+	cr_assert(eq(sz, d.match.matched, o.m->nr_procs));
+	/* Each of make, sh, gcc and cc1 took 1 s longer: past the wall's floor. */
+	for (size_t i = 0; i < 4; i++)
+		cr_assert(diff__above_noise(diff__proc_wall_ns(&o.m->procs[i]),
+					    diff__proc_wall_ns(&n.m->procs[d.match.old_to_new[i]]), true));
+	cr_assert(eq(sz, d.nr_top_wall, 1));
+	name = proc_display_name(n.m, &n.m->procs[d.top_wall[0].new_proc]);
+	cr_assert(eq(str, name, "cc1 a.c"));
+	free(name);
+	cr_assert(eq(u64, d.top_wall[0].new_ns - d.top_wall[0].old_ns, 1000 * SB_MS));
+	cr_assert(eq(sz, d.nr_top_cpu, 1));
+	cr_assert(eq(sz, d.top_cpu[0].new_proc, d.top_wall[0].new_proc));
+	/* The whole build's wall is the Build table's. */
+	cr_assert(lt(dbl, 0.99, diff_value__change(&d.values[DIFF_WALL])));
 	diff__free(&d);
 	synth_build__free(&o);
 	synth_build__free(&n);

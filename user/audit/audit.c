@@ -374,6 +374,11 @@ static int compute_wrappers(struct audit *a, const struct model *m)
 	return 0;
 }
 
+bool audit__is_step(const struct audit *a, size_t proc)
+{
+	return !a->wrapper[proc];
+}
+
 struct program_order {
 	const struct model *m;
 	const size_t *program; /* per process: its index in a->programs */
@@ -400,7 +405,7 @@ static int compute_program_wall(struct audit *a, const struct model *m, const si
 	if (!steps)
 		return -ENOMEM;
 	for (i = 0; i < m->nr_procs; i++)
-		if (!a->wrapper[i])
+		if (audit__is_step(a, i))
 			steps[nr++] = i;
 	qsort_r(steps, nr, sizeof(*steps), cmp_program_start, &order);
 	for (i = 0; i < nr;) {
@@ -609,7 +614,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 
 		a->cpu_ns += p->utime_ns + p->stime_ns;
 		a->runq_wait_ns += p->sched.runq_ns;
-		if (a->wrapper[i])
+		if (!audit__is_step(a, i))
 			continue; /* one entry per step in the top lists */
 		top_offer(&a->top_wall, i, p->end_ns - p->start_ns);
 		top_offer(&a->top_cpu, i, p->utime_ns + p->stime_ns);

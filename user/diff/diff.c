@@ -190,6 +190,12 @@ static void rank_step(struct diff_step *top, size_t *nr, const struct diff_step 
 	top[at] = *step;
 }
 
+/*
+ * The matched steps whose wall or CPU time changed past the noise floor.
+ * A step by the audit's rule in both builds (audit__is_step): a compile
+ * is its cc1, not also its sh -c, its cc and the make or ninja above, which
+ * only waited for it; the whole build's wall is the Build table's.
+ */
 static void rank_steps(struct diff *d)
 {
 	const struct model *om = d->old_b->m, *nm = d->new_b->m;
@@ -199,7 +205,7 @@ static void rank_steps(struct diff *d)
 		long j = d->match.old_to_new[i];
 		struct diff_step step = { .old_proc = i };
 
-		if (j < 0)
+		if (j < 0 || !audit__is_step(d->old_b->a, i) || !audit__is_step(d->new_b->a, (size_t)j))
 			continue;
 		step.new_proc = (size_t)j;
 		step.old_ns = diff__proc_wall_ns(&om->procs[i]);
