@@ -7,6 +7,7 @@
 #include "model/make_args.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
+#include "util/sorted_count.h"
 
 /* A runner by its comm, exactly, as the job graph finds them (graph/schedule_sim.c). */
 static enum tool_kind runner_kind(const struct proc_instance *p)
@@ -31,22 +32,6 @@ static int by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* How many of times[lo, hi) (sorted) are at most ts. */
-static size_t count_by(const __u64 *times, size_t lo, size_t hi, __u64 ts)
-{
-	size_t from = lo;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo - from;
-}
-
 static bool alive_at(const struct proc_instance *p, __u64 ts)
 {
 	return p->start_ns <= ts && p->end_ns > ts;
@@ -62,7 +47,7 @@ static size_t held_by(const struct job_slots *s, size_t p, __u64 ts)
 	const struct model *m = s->m;
 	size_t lo = s->child_off[p], hi = s->child_off[p + 1], held, k = s->sub_off[p];
 
-	held = count_by(s->starts, lo, hi, ts) - count_by(s->ends, lo, hi, ts);
+	held = sorted_count_at_most(s->starts + lo, hi - lo, ts) - sorted_count_at_most(s->ends + lo, hi - lo, ts);
 	while (k < s->sub_off[p + 1]) {
 		long via = s->via[s->subs[k]];
 		size_t within = 0;

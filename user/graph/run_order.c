@@ -4,6 +4,7 @@
 #include "graph/run_order.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
+#include "util/sorted_count.h"
 
 struct order {
 	struct job_graph *jg;
@@ -109,27 +110,11 @@ static bool data_edge(const struct job_graph *jg, size_t from, size_t to)
 	return false;
 }
 
-/* How many of the sorted v[0 .. n) are below t. */
-static size_t below(const __u64 *v, size_t n, __u64 t)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* x's own work from t to by: until the first child of x started or ended after t, else all of it. */
 static __u64 own_work(const struct order *o, size_t x, __u64 t, __u64 by)
 {
 	size_t from = o->s->child_off[x], n = o->s->child_off[x + 1] - from,
-	       s = below(o->s->starts + from, n, t + 1), e = below(o->s->ends + from, n, t + 1);
+	       s = sorted_count_at_most(o->s->starts + from, n, t), e = sorted_count_at_most(o->s->ends + from, n, t);
 
 	by = s < n && o->s->starts[from + s] < by ? o->s->starts[from + s] : by;
 	by = e < n && o->s->ends[from + e] < by ? o->s->ends[from + e] : by;
