@@ -395,9 +395,10 @@ bench: all
 	$(Q)bench/bench.sh $(BENCH_FLAGS)
 
 # Writes synthetic event logs for bench/convert.sh (make bench-convert).
-# The build it writes is the scale tests' (tests/lib/big_build.c).
+# The builds it writes are the scale tests' (tests/lib/big_build.c, tests/lib/build_shapes.c).
 $(BUILD)/bench/gen_log.o: EXTRA_INC := -Itests
-$(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(BUILD)/tests/lib/big_build.o $(CORE_OBJS)
+$(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(BUILD)/tests/lib/big_build.o $(BUILD)/tests/lib/build_shapes.o \
+		$(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 bench-convert: all $(BUILD)/bench/gen-log

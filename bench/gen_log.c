@@ -3,9 +3,13 @@
  * Writes a synthetic recording of a large build for the conversion
  * benchmark (bench/convert.sh): about PROCS processes shaped like a make
  * build (tests/lib/big_build.h), on CPUS CPUs, recorded at a scheduler
- * level, with or without file dependencies.  Prints the records written.
+ * level, with or without file dependencies.  With --shape, a build of
+ * PROCS jobs shaped like one that once cost the analysis more than its size
+ * (tests/lib/build_shapes.h; the other options do not apply).  Prints the
+ * records written.
  *
  *   gen-log OUT.bbl PROCS [--cpus N] [--sched off|summary|full] [--deps] [--seed N]
+ *   gen-log OUT.bbl JOBS --shape long_beside_j1|long_beside_j2|...|cargo_pipeline
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,16 +18,24 @@
 #include <string.h>
 #include <unistd.h>
 #include "lib/big_build.h"
+#include "lib/build_shapes.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gen-log OUT.bbl PROCS [--cpus N] [--sched off|summary|full] [--deps] [--seed N]\n");
+	int s;
+
+	fprintf(stderr, "usage: gen-log OUT.bbl PROCS [--cpus N] [--sched off|summary|full] [--deps] [--seed N]\n"
+			"       gen-log OUT.bbl JOBS --shape NAME, NAME one of:");
+	for (s = 0; s < SHAPE_NR; s++)
+		fprintf(stderr, " %s", build_shape__name(s));
+	fputc('\n', stderr);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	struct big_build b = { .cpus = 8, .sched = SCHED_SUMMARY, .seed = 1 };
+	enum build_shape shape = SHAPE_NR;
 	__u64 records;
 	int fd, err, i;
 
@@ -31,7 +43,11 @@ int main(int argc, char **argv)
 		return usage();
 	b.procs = strtoul(argv[2], NULL, 10);
 	for (i = 3; i < argc; i++) {
-		if (!strcmp(argv[i], "--deps"))
+		if (i + 1 < argc && !strcmp(argv[i], "--shape")) {
+			shape = build_shape__lookup(argv[++i]);
+			if (shape == SHAPE_NR)
+				return usage();
+		} else if (!strcmp(argv[i], "--deps"))
 			b.deps = true;
 		else if (i + 1 < argc && !strcmp(argv[i], "--cpus"))
 			b.cpus = strtoul(argv[++i], NULL, 10);
@@ -52,7 +68,7 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	err = big_build__write(&b, fd, &records);
+	err = shape < SHAPE_NR ? build_shape__write(shape, b.procs, fd, &records) : big_build__write(&b, fd, &records);
 	close(fd);
 	if (err) {
 		fprintf(stderr, "gen-log: %s\n", err == -EINVAL ? "CPUS out of range" : strerror(-err));
