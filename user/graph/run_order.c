@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "graph/run_order.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
@@ -68,35 +69,93 @@ static int link(struct order *o, size_t from, size_t to, __u64 lag, double quiet
 }
 
 /*
- * What a child of runner x that started at ts waited for: the unit of x
- * that ended last by ts while x's pool of slots (graph/job_slots.h) had
- * one free.  Then the child was not ready yet (make starts a ready job
+ * A runner's units by end, for waited_for(): each distinct end once, with
+ * the unit that ends then first among its children, ascending; and per
+ * end, the last one at or before it that ended while the runner's pool
+ * had a slot free (-1: none).  Built once per runner, each query a binary
+ * search: walking back one end at a time, every child of a runner whose
+ * slots stay full (one long job beside thousands of short ones) cost a
+ * rescan of all its children per step.
+ */
+struct unit_ends {
+	__u64 *end;
+	size_t *unit;
+	long *free_at_or_before;
+	size_t nr;
+};
+
+struct unit_end {
+	__u64 end;
+	size_t k; /* the unit's place among its parent's children */
+};
+
+static int by_end_then_place(const void *a, const void *b)
+{
+	const struct unit_end *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static void unit_ends__free(struct unit_ends *u)
+{
+	free(u->end);
+	free(u->unit);
+	free(u->free_at_or_before);
+	memset(u, 0, sizeof(*u));
+}
+
+static int unit_ends__build(struct unit_ends *u, const struct order *o, size_t x)
+{
+	size_t k, n = 0, from = o->s->child_off[x], to = o->s->child_off[x + 1], pool = o->s->pool[x],
+		  limit = job_slots__limit(o->s, pool);
+	struct unit_end *all = malloc((to - from ? to - from : 1) * sizeof(*all));
+	__u64 start, end;
+	long free_at = -1;
+
+	memset(u, 0, sizeof(*u));
+	u->end = malloc((to - from ? to - from : 1) * sizeof(*u->end));
+	u->unit = malloc((to - from ? to - from : 1) * sizeof(*u->unit));
+	u->free_at_or_before = malloc((to - from ? to - from : 1) * sizeof(*u->free_at_or_before));
+	if (!all || !u->end || !u->unit || !u->free_at_or_before) {
+		free(all);
+		unit_ends__free(u);
+		return -ENOMEM;
+	}
+	for (k = from; k < to; k++)
+		if (unit(o, o->s->children[k], &start, &end) && end)
+			all[n++] = (struct unit_end){ end, k };
+	qsort(all, n, sizeof(*all), by_end_then_place);
+	for (k = 0; k < n; k++) {
+		if (u->nr && u->end[u->nr - 1] == all[k].end)
+			continue;
+		u->end[u->nr] = all[k].end;
+		u->unit[u->nr] = o->s->children[all[k].k];
+		if (job_slots__held(o->s, pool, all[k].end - 1) < limit)
+			free_at = (long)u->nr;
+		u->free_at_or_before[u->nr++] = free_at;
+	}
+	free(all);
+	return 0;
+}
+
+/*
+ * What a child of a runner that started at ts waited for: the unit of the
+ * runner that ended last by ts while its pool of slots (graph/job_slots.h)
+ * had one free.  Then the child was not ready yet (make starts a ready job
  * while a slot is free): it waited for that unit (make's prerequisite
  * order), as start_cause.h tells "after job" from "job slot".  *lag_ns:
  * the runner's reaction when that unit ended last, 0 when slots freed
  * later (its wait since was for a slot).  -1: none.
  */
-static long waited_for(const struct order *o, size_t x, __u64 ts, __u64 *lag_ns)
+static long waited_for(const struct unit_ends *u, __u64 ts, __u64 *lag_ns)
 {
-	size_t k, pool = o->s->pool[x], limit = job_slots__limit(o->s, pool);
-	__u64 start, end, below = ts + 1, last_end = 0;
-	long best;
+	size_t by = sorted_count_at_most(u->end, u->nr, ts);
+	long at = by ? u->free_at_or_before[by - 1] : -1;
 
-	/* The units that ended by ts, the last first, until one ended while a slot was free. */
-	do {
-		__u64 best_end = 0;
-
-		best = -1;
-		for (k = o->s->child_off[x]; k < o->s->child_off[x + 1]; k++)
-			if (unit(o, o->s->children[k], &start, &end) && end && end < below && end > best_end) {
-				best = (long)o->s->children[k];
-				best_end = end;
-			}
-		last_end = last_end ? last_end : best_end;
-		below = best_end;
-	} while (best >= 0 && job_slots__held(o->s, pool, below - 1) >= limit);
-	*lag_ns = best >= 0 && below == last_end ? ts - below : 0;
-	return best;
+	*lag_ns = at >= 0 && (size_t)at == by - 1 ? ts - u->end[at] : 0;
+	return at >= 0 ? (long)u->unit[at] : -1;
 }
 
 /* Whether a data edge already orders node to after node from (both jobs): the files say it. */
@@ -164,15 +223,21 @@ static int chain_calls(struct order *o, size_t x, double quiet)
  */
 static long call_before(const struct order *o, size_t x, __u64 ts)
 {
-	size_t k = o->call_off[x];
+	size_t lo = o->call_off[x], hi = o->call_off[x + 1];
 	__u64 end;
 
-	while (k < o->call_off[x + 1] && o->m->procs[o->calls[k]].start_ns < ts)
-		k++;
-	if (k == o->call_off[x])
+	while (lo < hi) { /* the first call that started at ts or later */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (o->m->procs[o->calls[mid]].start_ns < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == o->call_off[x])
 		return -1;
-	end = o->m->procs[o->calls[k - 1]].end_ns;
-	return end <= ts && own_work(o, x, end, ts) == ts - end ? (long)o->calls[k - 1] : -1;
+	end = o->m->procs[o->calls[lo - 1]].end_ns;
+	return end <= ts && own_work(o, x, end, ts) == ts - end ? (long)o->calls[lo - 1] : -1;
 }
 
 /*
@@ -192,6 +257,7 @@ static int order_children(struct order *o, size_t x)
 	double quiet = wall ? 1 - (double)(p->sched.runq_ns < wall ? p->sched.runq_ns : wall) / (double)wall : 1;
 	long prev = -1, after, call;
 	bool any = false;
+	struct unit_ends ends = {};
 	int err = runner ? chain_calls(o, x, quiet) : 0;
 
 	for (k = from; k < to; k++)
@@ -202,6 +268,8 @@ static int order_children(struct order *o, size_t x)
 		}
 	if (!any) /* no child: a fixed cost */
 		return err ?: link(o, s_x, s_x + 1, wall, quiet);
+	if (!err && runner)
+		err = unit_ends__build(&ends, o, x);
 	for (k = from; k < to && !err; k++) {
 		size_t c = o->s->children[k];
 		long before = o->s->line_before[c];
@@ -218,7 +286,7 @@ static int order_children(struct order *o, size_t x)
 		if (!err && runner && before >= 0 && o->jg->proc_job[c] < 0)
 			err = link(o, end_node(o, (size_t)before), start_node(o, c),
 				   since(start, m->procs[before].end_ns), quiet);
-		if (!err && runner && (after = waited_for(o, x, start, &after_lag)) >= 0 &&
+		if (!err && runner && (after = waited_for(&ends, start, &after_lag)) >= 0 &&
 		    !data_edge(o->jg, end_node(o, (size_t)after), start_node(o, c)))
 			err = link(o, end_node(o, (size_t)after), start_node(o, c), after_lag, quiet);
 		/* Forked right after a $(shell) call: not before make read it (a call is no job: no data edge). */
@@ -230,6 +298,7 @@ static int order_children(struct order *o, size_t x)
 		prev = (long)c;
 		prev_end = end;
 	}
+	unit_ends__free(&ends);
 	return err;
 }
 
