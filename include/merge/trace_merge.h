@@ -56,7 +56,7 @@ struct merged_event {
 
 struct merge_stats {
 	size_t files;	     /* merged */
-	size_t skipped;	     /* files skipped (each with one warning) */
+	size_t skipped;	     /* files skipped (each with one warning; those past the file cap share one) */
 	size_t events;	     /* events merged */
 	size_t clamped;	     /* events moved or cut to nest in their writer's slice */
 	size_t bad_events;   /* events of a merged file without the fields their ph needs */
