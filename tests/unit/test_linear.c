@@ -21,6 +21,7 @@
 #include "hosts/hosts.h"
 #include "model/replay.h"
 #include "lib/analysis.h"
+#include "lib/build_shapes.h"
 #include "lib/crafted_log.h"
 #include "lib/synth_hosts.h"
 
@@ -186,8 +187,6 @@ static double remote_jobs_cpu(enum crafted_case c, size_t n, long *bytes)
 	return cpu;
 }
 
-typedef double cost_fn(enum crafted_case c, size_t n, long *bytes);
-
 /* Built with AddressSanitizer: its allocator and shadow memory, not the code, set the pace. */
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_SANITIZER 1
@@ -196,6 +195,62 @@ typedef double cost_fn(enum crafted_case c, size_t n, long *bytes);
 #define UNDER_SANITIZER 1
 #endif
 #endif
+
+/* The CPU time of analysing build shape s (tests/lib/build_shapes.h) grown to n jobs, as analysis_cpu(). */
+static double shape_cpu(enum build_shape s, size_t n)
+{
+	int fd = memfd_create("shape", 0);
+	double start, cpu;
+	int runs = 0;
+	FILE *f;
+
+	cr_assert(ge(int, fd, 0));
+	cr_assert(eq(int, build_shape__write(s, n, fd, NULL), 0), "%s at %zu", build_shape__name(s), n);
+	f = fdopen(fd, "r");
+	cr_assert(not(eq(ptr, f, NULL)));
+	start = cpu_seconds();
+	do {
+		rewind(f);
+		cr_assert(eq(int, analysis__run(f), 0), "%s at %zu", build_shape__name(s), n);
+		runs++;
+		cpu = cpu_seconds() - start;
+	} while (cpu < MIN_MEASURE_SEC);
+	fclose(f);
+	return cpu / runs;
+}
+
+/*
+ * A build shape at twice the jobs costs under SHAPE_RATIO times the CPU
+ * (n log n is 2.1 at these sizes; the walk back it replaced was n^3), and
+ * the larger under max_sec: the bound a loaded machine still meets, five
+ * times the usual.  The least of up to TRIES runs per size counts.
+ */
+#define SHAPE_RATIO 2.2
+
+static void shape_doubles_in_proportion(enum build_shape s, size_t n, double max_sec)
+{
+	double small = 0, large = 0, t;
+	int i;
+
+#ifdef UNDER_SANITIZER
+	t = shape_cpu(s, n);
+	cr_log_info("%s: %zu jobs in %.3f s of CPU under the sanitizers", build_shape__name(s), n, t);
+	return;
+#endif
+	for (i = 0; i < TRIES && (i == 0 || !(large < SHAPE_RATIO * small && large < max_sec)); i++) {
+		t = shape_cpu(s, n);
+		small = i == 0 || t < small ? t : small;
+		t = shape_cpu(s, 2 * n);
+		large = i == 0 || t < large ? t : large;
+	}
+	cr_log_info("%s: %zu jobs in %.3f s, %zu in %.3f s of CPU", build_shape__name(s), n, small, 2 * n, large);
+	cr_assert(lt(dbl, large, SHAPE_RATIO * small), "%s: %zu jobs in %.3f s, twice that in %.3f s of CPU",
+		  build_shape__name(s), n, small, large);
+	cr_assert(lt(dbl, large, max_sec), "%s: %zu jobs in %.3f s of CPU", build_shape__name(s), 2 * n, large);
+}
+
+typedef double cost_fn(enum crafted_case c, size_t n, long *bytes);
+
 
 static void costs_in_proportion(const char *name, cost_fn *cost, enum crafted_case c, size_t n)
 {
@@ -321,4 +376,35 @@ Test(linear, a_build_of_thousands_of_compiles, .init = limit_cpu)
 Test(linear, thousands_of_distcc_clients_alike, .init = limit_cpu)
 {
 	costs_in_proportion("distcc_clients_alike", remote_jobs_cpu, CRAFTED_NR, 16000);
+}
+
+/* The runner's order: each child walked back over its runner's units, one end at a time, while its slots stayed full. */
+Test(linear, one_long_job_beside_thousands_at_j1, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_LONG_BESIDE_J1, 8000, 2.0);
+}
+
+Test(linear, one_long_job_beside_thousands_at_j2, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_LONG_BESIDE_J2, 8000, 2.0);
+}
+
+Test(linear, one_long_job_beside_thousands_at_j8, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_LONG_BESIDE_J8, 8000, 2.0);
+}
+
+Test(linear, thousands_of_jobs_of_one_make_at_once, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_ALL_AT_ONCE, 8000, 2.0);
+}
+
+Test(linear, ninja_with_long_links_at_the_end, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_NINJA_LINKS, 8000, 2.0);
+}
+
+Test(linear, cargo_pipelined_crates, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_CARGO_PIPELINE, 8000, 2.0);
 }
