@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/array_grow.h"
 #include "graph/run_order.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
@@ -53,17 +54,8 @@ static __u64 since(__u64 to, __u64 from)
 /* from -> to after lag; on a quiet machine the share quiet of it (the parent's run-queue share taken out). */
 static int link(struct order *o, size_t from, size_t to, __u64 lag, double quiet)
 {
-	struct sim_link *l;
-
-	if (o->jg->nr_links == o->cap) {
-		size_t cap = o->cap ? 2 * o->cap : 64;
-
-		l = realloc(o->jg->links, cap * sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		o->jg->links = l;
-		o->cap = cap;
-	}
+	if (array_grow((void **)&o->jg->links, &o->cap, o->jg->nr_links + 1, sizeof(*o->jg->links)))
+		return -ENOMEM;
 	o->jg->links[o->jg->nr_links++] = (struct sim_link){ from, to, lag, (__u64)((double)lag * quiet) };
 	return 0;
 }
