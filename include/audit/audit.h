@@ -18,8 +18,7 @@
 #include <linux/types.h>
 #include "deps_hook.h"
 #include "mem_hook.h"
-#include "graph/build_graph.h"
-#include "graph/start_cause.h"
+#include "graph/graph_run.h"
 #include "model/cpu_sched.h"
 #include "model/daemons.h"
 #include "model/io.h"
@@ -62,7 +61,7 @@ struct audit_input {
 	__u64 lost_events;
 	const char *partial_reason; /* NULL: the trace is complete */
 	/* The build graph (--deps=on); NULL: the chain is a timing estimate. */
-	const struct build_graph *graph;
+	const struct graph_run *graph;
 	/* --follow: the daemons traced beside the command (their work is in
 	 * cpu_ns and the lists, and split out in daemons[]). */
 	const pid_t *follow;
@@ -219,8 +218,8 @@ struct audit {
 	 * runner started), the parts too short to list in chain too: the one
 	 * figure for "outside any job" in the header, the what-if and the JSON. */
 	__u64 chain_no_job_ns;
-	const struct build_graph *graph; /* not owned; NULL: the chain is the estimate */
-	size_t *chain_step; /* with graph: chain[i] is graph->path[chain_step[i]] */
+	const struct graph_run *graph; /* not owned; NULL: the chain is the estimate */
+	size_t *chain_step; /* with graph: chain[i] is graph->path.steps[chain_step[i]] */
 	struct audit_whatif whatif; /* with graph and jobs: the what-if (audit/audit_whatif.h) */
 	const struct start_causes *starts; /* not owned; NULL: not recorded */
 	enum deps_hook deps_hook;	   /* audit_input's */

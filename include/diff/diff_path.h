@@ -2,7 +2,7 @@
 /*
  * The two builds' critical paths compared: when both recordings have the
  * build graph (--deps=on), each build's path is the one its audit lists
- * (graph/build_graph.h's path without the steps too short to list), and a
+ * (graph/critical_path.h's path without the steps too short to list), and a
  * step moved onto the path when it holds the new build's path but its
  * match (proc_match) did not hold the old one's, or it ran only in the new
  * build; moved off the other way round.  Pure.

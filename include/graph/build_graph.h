@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The build graph: which process's output another process read (data
- * edges, from the kernel's file records, model/file_log.h) and which
- * process started which (the process tree), and over them the critical
- * path: the chain of steps that determined when the build ended.  Pure:
- * the process model and the file log in, figures out; tested from
+ * The build graph's data edges: which process's output another process
+ * read, from the kernel's file records (model/file_log.h), and what each
+ * process's start could have waited for among them.  The first result of
+ * the graph stage (graph/graph_run.h); everything after it (the jobs, the
+ * races, the start causes, the critical path) reads it, and it reads none
+ * of them.  Pure: the process model and the file log in; tested from
  * synthetic records.
  *
  *   struct build_graph g;
  *   build_graph__compute(&g, model, file_log);
- *   ... g.edges, g.path ...
+ *   ... g.edges[0 .. g.nr_edges), g.proc_input ...
  *   build_graph__free(&g);
  */
 #ifndef BUILDBPF_BUILD_GRAPH_H
@@ -20,8 +21,6 @@
 #include <linux/types.h>
 #include "model/file_log.h"
 #include "model/model.h"
-#include "graph/races.h"
-#include "graph/schedule_sim.h"
 
 /* A file the build wrote: an inode, shown by the last path seen for it. */
 struct graph_file {
@@ -58,28 +57,6 @@ struct graph_proc_files {
 	bool known; /* a counts record arrived (none: it opened nothing, or still ran) */
 };
 
-/* How the critical path reached a step: what the step waited for. */
-enum graph_link {
-	LINK_END = 0,	/* the build's end: the command itself */
-	LINK_WAIT,	/* its parent ended after waiting for it */
-	LINK_INPUT,	/* it wrote a file the next step read */
-	LINK_SPAWN,	/* it forked the next step */
-	LINK_SLOT,	/* its end freed the job slot the next step waited for */
-	LINK_ORDER,	/* its runner (or shell) started the next step after it ended: their order */
-};
-
-/*
- * One step of the critical path: process proc holds the path during
- * [from_ns, to_ns]; via says how the step after it (later in time) was
- * reached from it.
- */
-struct critical_step {
-	size_t proc;
-	__u64 from_ns, to_ns;
-	enum graph_link via;
-	long edge; /* LINK_INPUT: index in graph->edges; else -1 */
-};
-
 struct build_graph {
 	struct graph_file *files;
 	size_t nr_files;
@@ -91,37 +68,14 @@ struct build_graph {
 	 * its start could have waited for: the critical path and the start
 	 * causes (graph/start_cause.h) both read it. */
 	long *proc_input;
-	/* The critical path (graph/critical_path.h), oldest first:
-	 * build_graph__compute() walks it without start causes,
-	 * build_graph__compute_pathless() leaves it to the caller. */
-	struct critical_step *path;
-	size_t nr_path;
-	__u64 path_ns;	     /* the time its entries held it, summed */
-	__u64 path_wait_ns;  /* the time between one entry's end and the next one's start: waits */
 	struct graph_rename *renames; /* the renames that made their process a writer, by time */
 	size_t nr_renames_matched;
 	size_t unmatched;    /* file records of no known process */
 	size_t file_records; /* file records replay accepted, malformed ones included */
-	/* What-if: the build's jobs and their data edges (graph/schedule_sim.h),
-	 * and per model->procs the slack of the job it runs in (graph/slack.h;
-	 * SLACK_NONE for runners and processes outside any job). */
-	struct job_graph jobs;
-	__u64 *proc_slack_ns;
-	/* Undeclared dependencies between the jobs (graph/races.h). */
-	struct races races;
 };
 
 /* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */
 int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl);
-/*
- * The same without the critical path (g->path empty): for a caller that
- * walks it once itself, through the start causes when there are some
- * (graph/critical_path.h), rather than once without them and again with.
- */
-int build_graph__compute_pathless(struct build_graph *g, const struct model *m, const struct file_log *fl);
 void build_graph__free(struct build_graph *g);
-
-/* "wait", "input", "spawn", "slot", "order", "end". */
-const char *graph_link__name(enum graph_link link);
 
 #endif /* BUILDBPF_BUILD_GRAPH_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What-if with CPUs: the build's jobs (graph/schedule_sim.h) replayed on J
+ * What-if with CPUs: the build's jobs (graph/job_graph.h) replayed on J
  * job slots and N CPUs that the running jobs share.  Pure; tested from
  * synthetic graphs with known answers.
  *
@@ -23,7 +23,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
-#include "graph/schedule_sim.h"
+#include <stdint.h>
+#include "graph/job_graph.h"
+
+/* As many job slots as there are jobs: no -j limit. */
+#define SIM_UNLIMITED SIZE_MAX
 
 struct job_contention;
 
@@ -35,7 +39,7 @@ struct cpu_machine {
 	/* The runners' own gaps and the steps outside any job (graph/run_order.h)
 	 * without their run-queue share: a quiet machine's; false: as measured. */
 	bool quiet;
-	/* The replay of wall times (schedule_sim__run()): each job takes its
+	/* The replay of wall times (graph/schedule_sim.h): each job takes its
 	 * measured wall time, or dur[job] when dur is set, and needs no CPU. */
 	bool replay;
 	const __u64 *dur;

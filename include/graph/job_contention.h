@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "graph/schedule_sim.h"
+#include "graph/job_graph.h"
 
 /* Jobs with less CPU than this are start-up noise: not fitted. */
 #define CONTENTION_MIN_CPU_NS 10000000ull

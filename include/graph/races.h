@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Races: undeclared dependencies between the build's jobs that make a
- * parallel build work, or fail, by luck.  Pure: the model, the file log and
- * the build graph (its jobs, its matched renames) in, findings out; tested
- * from synthetic records.
+ * parallel build work, or fail, by luck.  Pure: the model, the file log,
+ * the data edges' matched renames (graph/build_graph.h) and the jobs
+ * (graph/job_graph.h) in, findings out: the fourth result of the graph
+ * stage (graph/graph_run.h); tested from synthetic records.
  *
  *   struct races r;
- *   races__find(&r, model, file_log, graph);
+ *   races__find(&r, model, file_log, graph, &jobs);
  *   ... r.items[0 .. r.nr) ...
  *   races__free(&r);
  *
- * build_graph__compute() runs it last: graph->races.
- *
  * A job is what a runner started in a slot, with all its processes
- * (graph/schedule_sim.h); a file is a path (a rename onto a path writes
+ * (graph/job_graph.h); a file is a path (a rename onto a path writes
  * it).  For two jobs A != B:
  *  - read while being written: B read a file A wrote, and A's job had not
  *    ended when B's job started (a declared dependency would have kept them
@@ -39,10 +38,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "graph/build_graph.h"
+#include "graph/job_graph.h"
 #include "model/file_log.h"
 #include "model/model.h"
-
-struct build_graph;
 
 enum race_kind {
 	RACE_READ_WHILE_WRITTEN = 0,
@@ -58,7 +57,7 @@ enum race_kind {
 struct race {
 	enum race_kind kind;
 	char *file;			/* relative to the build directory when under it, else as recorded */
-	size_t writer_job, other_job;	/* indexes in graph->jobs.jobs */
+	size_t writer_job, other_job;	/* indexes in jobs->jobs */
 	size_t writer_step, other_step; /* the jobs' processes (model->procs), what the names name */
 	size_t writer_proc, other_proc; /* the processes that opened the file (model->procs) */
 	__u64 write_ns, other_ns;	/* A's write and B's read or write that met it (absolute) */
@@ -74,7 +73,8 @@ struct races {
 };
 
 /* 0, or -ENOMEM (r freed and empty).  fl may be NULL: no findings. */
-int races__find(struct races *r, const struct model *m, const struct file_log *fl, const struct build_graph *g);
+int races__find(struct races *r, const struct model *m, const struct file_log *fl, const struct build_graph *g,
+		const struct job_graph *jobs);
 void races__free(struct races *r);
 
 /* "read while being written", "read before written", "written twice". */

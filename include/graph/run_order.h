@@ -27,8 +27,8 @@
 #ifndef BUILDBPF_GRAPH_RUN_ORDER_H
 #define BUILDBPF_GRAPH_RUN_ORDER_H
 
+#include "graph/job_graph.h"
 #include "graph/job_slots.h"
-#include "graph/schedule_sim.h"
 
 /* Fills jg->marks and jg->links (jg's jobs built); 0, or -ENOMEM. */
 int run_order__build(struct job_graph *jg, const struct model *m, const struct job_slots *s);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Slack and potential improvement over the build's jobs (graph/schedule_sim.h).
+ * Slack and potential improvement over the build's jobs (graph/job_graph.h).
  * Pure; tested from synthetic graphs with known answers.
  *
  * Slack of a job: how much later it could have ended, every other job
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
-#include "graph/schedule_sim.h"
+#include "graph/job_graph.h"
 
 struct cpu_machine;
 struct job_contention;
@@ -26,6 +26,13 @@ struct job_contention;
 
 /* job_slack_ns: one per job.  Cannot fail. */
 void slack__jobs(const struct job_graph *jg, __u64 *job_slack_ns);
+/*
+ * The third result of the graph stage (graph/graph_run.h): per process
+ * (nr_procs, the model's, as jg was built from), the slack of the job it
+ * runs in; SLACK_NONE for runners and processes outside any job.  A new
+ * array in *proc_slack_ns (the caller frees it).  0, or -ENOMEM (NULL).
+ */
+int slack__per_proc(const struct job_graph *jg, size_t nr_procs, __u64 **proc_slack_ns);
 
 /*
  * The predicted wall time on machine mc (graph/cpu_sim.h; c: the jobs'

@@ -29,10 +29,12 @@
  * A child make forked right after a $(shell) call whose end woke it (the
  * call computed the job's environment) waited for what the call waited for.
  *
- * Pure: the model, the build graph and the wake records in.
+ * Pure: the model, its job slots, the data edges and the wake records in;
+ * the fifth result of the graph stage (graph/graph_run.h), what the
+ * critical path walks through.
  *
  *   struct start_causes sc;
- *   start_causes__compute(&sc, model, graph, wakes);
+ *   start_causes__compute(&sc, model, graph, &slots, wakes);
  *   ... sc.procs[i] ...
  *   start_causes__free(&sc);
  */
@@ -43,6 +45,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "graph/build_graph.h"
+#include "graph/job_slots.h"
 #include "model/model.h"
 #include "model/start_wakes.h"
 
@@ -93,9 +96,12 @@ struct start_causes {
 	size_t shell_calls; /* make's $(shell) calls, each with its cause too */
 };
 
-/* 0, or -ENOMEM (sc empty).  w may be NULL (every gap unexplained), g too (no inputs). */
+/*
+ * 0, or -ENOMEM (sc empty).  w may be NULL (every gap unexplained), g too
+ * (no inputs); slots: the model's (graph/job_slots.h), borrowed.
+ */
 int start_causes__compute(struct start_causes *sc, const struct model *m, const struct build_graph *g,
-			  const struct start_wakes *w);
+			  const struct job_slots *slots, const struct start_wakes *w);
 void start_causes__free(struct start_causes *sc);
 
 /* "none", "input", "job_slot", "after_job", "run_queue", "parent_busy", "woken", "unexplained", "unknown". */

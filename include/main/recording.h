@@ -20,8 +20,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "cli/cli.h"
-#include "graph/build_graph.h"
-#include "graph/start_cause.h"
+#include "graph/graph_run.h"
 #include "hosts/hosts.h"
 #include "log/event_log.h"
 #include "merge/trace_merge.h"
@@ -46,9 +45,9 @@ struct recording {
 	FILE *say;			 /* where its messages go (recording_opts) */
 	struct event_log_reader *reader; /* owns rp.info */
 	struct replay rp;
-	/* Empty when the recording has no file records (compute_audit()'s rule). */
-	struct build_graph graph;
-	struct start_causes starts;	/* empty unless asked and recorded */
+	/* Empty when the recording has no file records (compute_audit()'s rule);
+	 * its start causes empty unless asked and recorded. */
+	struct graph_run graph;
 	struct audit *audit;		/* &audit_buf; NULL: not asked, or no memory (said) */
 	struct audit audit_buf;
 	struct trace_merge *merged;	/* the tools' traces (recording__merge()); NULL: none */

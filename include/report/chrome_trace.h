@@ -14,8 +14,7 @@
 #include <linux/types.h>
 #include "audit/audit.h"
 #include "model/cpu_sched.h"
-#include "graph/build_graph.h"
-#include "graph/start_cause.h"
+#include "graph/graph_run.h"
 #include "log/event_log.h"
 #include "model/model.h"
 
@@ -42,7 +41,7 @@ struct trace_meta {
 	 * NULL: made by the writer from the model. */
 	const struct trace_layout *layout;
 	/* The build graph (--deps): data-edge flows, critical and file args; NULL: none */
-	const struct build_graph *graph;
+	const struct graph_run *graph;
 	/* Why each process started when it did (--deps): waited_for args; NULL: none */
 	const struct start_causes *starts;
 };

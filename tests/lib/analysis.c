@@ -7,9 +7,7 @@
 #include "diff/diff_json.h"
 #include "diff/diff_report.h"
 #include "diff/diff_svg.h"
-#include "graph/build_graph.h"
-#include "graph/critical_path.h"
-#include "graph/start_cause.h"
+#include "graph/graph_run.h"
 #include "log/event_log.h"
 #include "model/replay.h"
 #include "audit/audit.h"
@@ -47,21 +45,16 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		.layout = rp->layout,
 		.partial_reason = rp->partial_reason,
 	};
-	struct build_graph g = {};
-	struct start_causes sc = {};
+	struct graph_run g = {};
+	enum graph_step failed;
 	struct audit a = {};
 	int err = 0;
 
 	if (rp->files) {
-		err = build_graph__compute_pathless(&g, rp->model, rp->files);
+		err = graph_run__compute(&g, rp->model, rp->files, rp->wakes, &failed);
 		in.graph = err ? NULL : &g;
+		in.starts = !err && g.starts.procs ? &g.starts : NULL;
 	}
-	if (!err && in.graph && rp->wakes && rp->wakes->nr) {
-		err = start_causes__compute(&sc, rp->model, &g, rp->wakes);
-		in.starts = err ? NULL : &sc;
-	}
-	if (!err && in.graph)
-		err = critical_path__compute(&g, rp->model, in.starts);
 	err = err ?: audit__compute(&a, rp->model, rp->sched, &in);
 	if (!err) {
 		const struct run_report report = {
@@ -83,8 +76,7 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		err = err ?: diff_itself(rp, &a, out_file);
 	}
 	audit__free(&a);
-	start_causes__free(&sc);
-	build_graph__free(&g);
+	graph_run__free(&g);
 	return err;
 }
 

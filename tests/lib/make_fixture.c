@@ -18,8 +18,7 @@ void make_fixture__begin(struct make_fixture *f, const char *const argv[])
 
 void make_fixture__end(struct make_fixture *f)
 {
-	start_causes__free(&f->sc);
-	build_graph__free(&f->g);
+	graph_run__free(&f->run);
 	start_wakes__free(f->w);
 	file_log__free(f->fl);
 	model__free(f->m);

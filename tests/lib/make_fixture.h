@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A make build made by hand for the start-cause and critical-path tests:
- * its model, file log and start wakes, then the graph and start causes
- * computed from them.
+ * its model, file log and start wakes, then the graph stage
+ * (graph/graph_run.h) run on them.
  */
 #ifndef BUILDBPF_TESTS_MAKE_FIXTURE_H
 #define BUILDBPF_TESTS_MAKE_FIXTURE_H
 
-#include "graph/build_graph.h"
-#include "graph/start_cause.h"
+#include "graph/graph_run.h"
 #include "model/file_log.h"
 #include "model/start_wakes.h"
 
@@ -19,8 +18,7 @@ struct make_fixture {
 	struct model *m;
 	struct file_log *fl;
 	struct start_wakes *w;
-	struct build_graph g;
-	struct start_causes sc;
+	struct graph_run run; /* its data edges, start causes and critical path */
 };
 
 /* The command is make run as argv, from 1 ms on: every job is ready from then on. */

@@ -46,6 +46,7 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 {
 	const struct proc_instance *root;
 	struct audit_input in = { .nr_cpus = 2 };
+	enum graph_step failed;
 
 	synth_exit_acct(b->m, SB_T0 + end_ms * SB_MS, b->root_pid, 0, SB_MS, 0, SB_MS, 1000);
 	cr_assert(eq(int, model__finish(b->m, SB_T0 + end_ms * SB_MS), 0));
@@ -55,7 +56,7 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 	in.cmd_argc = root->execs[0].argc;
 	if (b->fl) {
 		file_log__finish(b->fl);
-		cr_assert(eq(int, build_graph__compute(&b->g, b->m, b->fl), 0));
+		cr_assert(eq(int, graph_run__compute(&b->g, b->m, b->fl, NULL, &failed), 0));
 		in.graph = &b->g;
 	}
 	b->m->names = step_names__new(b->m, b->fl);
@@ -67,7 +68,7 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 void synth_build__free(struct synth_build *b)
 {
 	audit__free(&b->a);
-	build_graph__free(&b->g);
+	graph_run__free(&b->g);
 	file_log__free(b->fl);
 	model__free(b->m);
 }

@@ -10,7 +10,7 @@
 
 #include <linux/types.h>
 #include "diff/diff.h"
-#include "graph/build_graph.h"
+#include "graph/graph_run.h"
 #include "model/file_log.h"
 #include "model/model.h"
 #include "audit/audit.h"
@@ -21,7 +21,7 @@
 struct synth_build {
 	struct model *m;
 	struct file_log *fl; /* NULL until synth_build__file(): no build graph */
-	struct build_graph g;
+	struct graph_run g;
 	struct audit a;
 	struct diff_side side;
 	__u32 root_pid;

@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
-#include "graph/build_graph.h"
+#include "graph/graph_run.h"
 #include "audit/audit.h"
 #include "report/audit_json.h"
 #include "report/audit_report.h"
@@ -30,7 +30,7 @@
 struct whatif_fixture {
 	struct model *m;
 	struct file_log *fl;
-	struct build_graph g;
+	struct graph_run g;
 	struct audit a;
 };
 
@@ -54,12 +54,14 @@ static void start_make(struct whatif_fixture *f, const char *argv0, const char *
 /* The models ended at end_ms (s: the scheduler's, NULL: --sched=off), the build graph and audit computed as replay does. */
 static void finish_sched_audit(struct whatif_fixture *f, __u64 end_ms, struct audit_input *in, struct sched_model *s)
 {
+	enum graph_step failed;
+
 	if (s)
 		cr_assert(eq(int, sched_model__finish(s, end_ms * MS), 0));
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	lanes__assign_model(f->m); /* as replay does */
 	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	cr_assert(eq(int, graph_run__compute(&f->g, f->m, f->fl, NULL, &failed), 0));
 	in->graph = &f->g;
 	cr_assert(eq(int, audit__compute(&f->a, f->m, s, in), 0));
 }
@@ -109,7 +111,7 @@ static void known_audit(struct whatif_fixture *f, const char *jobs_arg)
 static void whatif_end(struct whatif_fixture *f)
 {
 	audit__free(&f->a);
-	build_graph__free(&f->g);
+	graph_run__free(&f->g);
 	file_log__free(f->fl);
 	model__free(f->m);
 }

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
-#include "graph/build_graph.h"
+#include "graph/graph_run.h"
 #include "log/event_log.h"
 #include "model/replay.h"
 #include "lib/synth.h"
@@ -23,7 +23,7 @@
 struct fixture {
 	struct model *m;
 	struct file_log *fl;
-	struct build_graph g;
+	struct graph_run g;
 };
 
 static void begin(struct fixture *f)
@@ -77,15 +77,17 @@ static void build(struct fixture *f, const struct step *steps, size_t nr_steps, 
 /* make ends at end_ms; the model and the graph are computed. */
 static void compute(struct fixture *f, __u64 end_ms)
 {
+	enum graph_step failed;
+
 	synth_exit(f->m, end_ms * MS, ROOT, ROOT, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	cr_assert(eq(int, graph_run__compute(&f->g, f->m, f->fl, NULL, &failed), 0));
 }
 
 static void end(struct fixture *f)
 {
-	build_graph__free(&f->g);
+	graph_run__free(&f->g);
 	file_log__free(f->fl);
 	model__free(f->m);
 }
@@ -105,8 +107,8 @@ static bool has_edge(const struct fixture *f, __u32 writer, __u32 reader, const 
 {
 	size_t i;
 
-	for (i = 0; i < f->g.nr_edges; i++) {
-		const struct graph_edge *e = &f->g.edges[i];
+	for (i = 0; i < f->g.data.nr_edges; i++) {
+		const struct graph_edge *e = &f->g.data.edges[i];
 
 		if (e->writer == idx(f, writer) && e->reader == idx(f, reader) &&
 		    !strcmp(e->path, path))
@@ -147,16 +149,16 @@ Test(build_graph, edges_of_a_known_build_are_exactly_the_declared_ones)
 	struct fixture f;
 
 	known_build(&f);
-	cr_assert(eq(sz, f.g.nr_edges, 4));
+	cr_assert(eq(sz, f.g.data.nr_edges, 4));
 	cr_assert(has_edge(&f, 101, 102, "/src/gen.h"));
 	cr_assert(has_edge(&f, 102, 105, "/src/a.o"));
 	cr_assert(has_edge(&f, 103, 105, "/src/b.o"));
 	cr_assert(has_edge(&f, 104, 105, "/src/c.o"));
-	cr_assert(eq(sz, f.g.nr_files, 5));
-	cr_assert(f.g.proc_files[idx(&f, 105)].known);
-	cr_assert(eq(u32, f.g.proc_files[idx(&f, 105)].opened, 40));
-	cr_assert(eq(u32, f.g.proc_files[idx(&f, 105)].written, 1));
-	cr_assert_not(f.g.proc_files[idx(&f, 104)].known);
+	cr_assert(eq(sz, f.g.data.nr_files, 5));
+	cr_assert(f.g.data.proc_files[idx(&f, 105)].known);
+	cr_assert(eq(u32, f.g.data.proc_files[idx(&f, 105)].opened, 40));
+	cr_assert(eq(u32, f.g.data.proc_files[idx(&f, 105)].written, 1));
+	cr_assert_not(f.g.data.proc_files[idx(&f, 104)].known);
 	end(&f);
 }
 
@@ -166,21 +168,21 @@ Test(build_graph, critical_path_of_a_known_build_is_the_longest_chain)
 
 	known_build(&f);
 	/* make forks c.o; c.o's object is the link's last input; make waits for the link. */
-	cr_assert(eq(sz, f.g.nr_path, 4));
-	cr_assert(eq(sz, f.g.path[0].proc, idx(&f, 100)));
-	cr_assert(eq(int, f.g.path[0].via, LINK_SPAWN));
-	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 104)));
-	cr_assert(eq(int, f.g.path[1].via, LINK_INPUT));
-	cr_assert(eq(sz, f.g.edges[f.g.path[1].edge].writer, idx(&f, 104)));
-	cr_assert(eq(sz, f.g.edges[f.g.path[1].edge].reader, idx(&f, 105)));
-	cr_assert(eq(str, (char *)f.g.files[f.g.edges[f.g.path[1].edge].file].path, "/src/c.o"));
-	cr_assert(eq(u64, f.g.path[1].from_ns, 3 * MS));
-	cr_assert(eq(u64, f.g.path[1].to_ns, 3000 * MS));
-	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 105)));
-	cr_assert(eq(int, f.g.path[2].via, LINK_WAIT));
-	cr_assert(eq(sz, f.g.path[3].proc, idx(&f, 100)));
-	cr_assert(eq(int, f.g.path[3].via, LINK_END));
-	cr_assert(eq(u64, f.g.path[3].to_ns, 3510 * MS));
+	cr_assert(eq(sz, f.g.path.nr, 4));
+	cr_assert(eq(sz, f.g.path.steps[0].proc, idx(&f, 100)));
+	cr_assert(eq(int, f.g.path.steps[0].via, LINK_SPAWN));
+	cr_assert(eq(sz, f.g.path.steps[1].proc, idx(&f, 104)));
+	cr_assert(eq(int, f.g.path.steps[1].via, LINK_INPUT));
+	cr_assert(eq(sz, f.g.data.edges[f.g.path.steps[1].edge].writer, idx(&f, 104)));
+	cr_assert(eq(sz, f.g.data.edges[f.g.path.steps[1].edge].reader, idx(&f, 105)));
+	cr_assert(eq(str, (char *)f.g.data.files[f.g.data.edges[f.g.path.steps[1].edge].file].path, "/src/c.o"));
+	cr_assert(eq(u64, f.g.path.steps[1].from_ns, 3 * MS));
+	cr_assert(eq(u64, f.g.path.steps[1].to_ns, 3000 * MS));
+	cr_assert(eq(sz, f.g.path.steps[2].proc, idx(&f, 105)));
+	cr_assert(eq(int, f.g.path.steps[2].via, LINK_WAIT));
+	cr_assert(eq(sz, f.g.path.steps[3].proc, idx(&f, 100)));
+	cr_assert(eq(int, f.g.path.steps[3].via, LINK_END));
+	cr_assert(eq(u64, f.g.path.steps[3].to_ns, 3510 * MS));
 	end(&f);
 }
 
@@ -200,10 +202,10 @@ Test(build_graph, slower_input_moves_the_critical_path)
 	begin(&f);
 	BUILD(&f, steps, opens);
 	compute(&f, 4010);
-	cr_assert(eq(sz, f.g.nr_path, 5));
-	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 101)));
-	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 102)));
-	cr_assert(eq(sz, f.g.path[3].proc, idx(&f, 105)));
+	cr_assert(eq(sz, f.g.path.nr, 5));
+	cr_assert(eq(sz, f.g.path.steps[1].proc, idx(&f, 101)));
+	cr_assert(eq(sz, f.g.path.steps[2].proc, idx(&f, 102)));
+	cr_assert(eq(sz, f.g.path.steps[3].proc, idx(&f, 105)));
 	end(&f);
 }
 
@@ -217,9 +219,9 @@ Test(build_graph, a_storm_of_independent_jobs_is_no_chain)
 	for (i = 0; i < 400; i++)
 		proc(&f, ROOT, 1000 + i, "true", 1 + (i / 2) * 3 + (i % 2), 3 + (i / 2) * 3 + (i % 2));
 	compute(&f, 700);
-	cr_assert(eq(sz, f.g.nr_edges, 0));
-	cr_assert(eq(sz, f.g.nr_path, 3), "make, the last true, make: not a chain of trues (%zu)", f.g.nr_path);
-	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 1399)));
+	cr_assert(eq(sz, f.g.data.nr_edges, 0));
+	cr_assert(eq(sz, f.g.path.nr, 3), "make, the last true, make: not a chain of trues (%zu)", f.g.path.nr);
+	cr_assert(eq(sz, f.g.path.steps[1].proc, idx(&f, 1399)));
 	end(&f);
 }
 
@@ -233,11 +235,11 @@ Test(build_graph, a_shell_that_runs_commands_in_turn_waits_for_each)
 	build(&f, steps, 3, NULL, 0);
 	compute(&f, 31);
 	/* sh, a, sh, b, sh, c, sh */
-	cr_assert(eq(sz, f.g.nr_path, 7));
-	cr_assert(eq(sz, f.g.path[1].proc, idx(&f, 101)));
-	cr_assert(eq(sz, f.g.path[3].proc, idx(&f, 102)));
-	cr_assert(eq(sz, f.g.path[5].proc, idx(&f, 103)));
-	cr_assert(eq(u64, f.g.path_ns, 31 * MS), "the steps cover the wall time");
+	cr_assert(eq(sz, f.g.path.nr, 7));
+	cr_assert(eq(sz, f.g.path.steps[1].proc, idx(&f, 101)));
+	cr_assert(eq(sz, f.g.path.steps[3].proc, idx(&f, 102)));
+	cr_assert(eq(sz, f.g.path.steps[5].proc, idx(&f, 103)));
+	cr_assert(eq(u64, f.g.path.held_ns, 31 * MS), "the steps cover the wall time");
 	end(&f);
 }
 
@@ -255,8 +257,8 @@ Test(build_graph, a_rename_makes_its_process_the_writer_and_renames_the_file)
 	BUILD(&f, steps, opens);
 	synth_file_rename(f.fl, 11 * MS + 500, 102, "./out/libx.a.tmp", "out/libx.a");
 	compute(&f, 21);
-	cr_assert(eq(sz, f.g.nr_renames_matched, 1));
-	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(eq(sz, f.g.data.nr_renames_matched, 1));
+	cr_assert(eq(sz, f.g.data.nr_edges, 1));
 	cr_assert(has_edge(&f, 102, 103, "/b/out/libx.a"));
 	end(&f);
 }
@@ -276,8 +278,8 @@ Test(build_graph, reads_before_any_write_and_of_ones_own_output_are_no_edges)
 	BUILD(&f, steps, opens);
 	synth_file_open(f.fl, 2500000, 102, DEV, 9, false, "x"); /* at 2.5 ms, before cc writes it */
 	compute(&f, 11);
-	cr_assert(eq(sz, f.g.nr_edges, 0));
-	cr_assert(eq(sz, f.g.unmatched, 1));
+	cr_assert(eq(sz, f.g.data.nr_edges, 0));
+	cr_assert(eq(sz, f.g.data.unmatched, 1));
 	end(&f);
 }
 
@@ -300,29 +302,30 @@ Test(build_graph, an_inode_freed_and_reused_under_another_name_is_a_new_file)
 	begin(&f);
 	BUILD(&f, steps, opens);
 	compute(&f, 40);
-	cr_assert(eq(sz, f.g.nr_edges, 2));
+	cr_assert(eq(sz, f.g.data.nr_edges, 2));
 	cr_assert(has_edge(&f, 101, ROOT, "/a.c.o.d"));
 	cr_assert(has_edge(&f, 102, ROOT, "/b.c.o.d"));
-	cr_assert(eq(sz, f.g.nr_files, 2));
-	cr_assert(eq(str, (char *)f.g.files[f.g.edges[0].file].path, "/a.c.o.d"));
-	cr_assert(eq(str, (char *)f.g.files[f.g.edges[1].file].path, "/b.c.o.d"));
+	cr_assert(eq(sz, f.g.data.nr_files, 2));
+	cr_assert(eq(str, (char *)f.g.data.files[f.g.data.edges[0].file].path, "/a.c.o.d"));
+	cr_assert(eq(str, (char *)f.g.data.files[f.g.data.edges[1].file].path, "/b.c.o.d"));
 	end(&f);
 }
 
 Test(build_graph, without_a_file_log_the_tree_still_gives_a_path)
 {
 	struct model *m = model__new(100, 0);
-	struct build_graph g;
+	struct graph_run g;
+	enum graph_step failed;
 
 	synth_fork(m, 1 * MS, 100, 101, 101, false);
 	synth_exit(m, 5 * MS, 101, 101, true, 0);
 	synth_exit(m, 6 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(m, 6 * MS), 0));
-	cr_assert(eq(int, build_graph__compute(&g, m, NULL), 0));
-	cr_assert(eq(sz, g.nr_edges, 0));
-	cr_assert(eq(sz, g.nr_path, 3));
-	build_graph__free(&g);
-	build_graph__free(NULL);
+	cr_assert(eq(int, graph_run__compute(&g, m, NULL, NULL, &failed), 0));
+	cr_assert(eq(sz, g.data.nr_edges, 0));
+	cr_assert(eq(sz, g.path.nr, 3));
+	graph_run__free(&g);
+	graph_run__free(NULL);
 	model__free(m);
 }
 
@@ -460,16 +463,16 @@ Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands
 	synth_file_open(f.fl, 3000 * MS + 100, 101, DEV, 3, true, "c.o");
 	synth_file_open(f.fl, 3550 * MS, 105, DEV, 3, false, "c.o");
 	compute(&f, 3602);
-	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(eq(sz, f.g.data.nr_edges, 1));
 	cr_assert(has_edge(&f, 101, 105, "/c.o"));
 	/* make, sh c, sleep 3, sh c -(c.o)-> sh link, sleep 0.5, sh link, cat, sh link, make */
-	cr_assert(eq(sz, f.g.nr_path, 10), "%zu steps", f.g.nr_path);
-	cr_assert(eq(sz, f.g.path[2].proc, idx(&f, 102)));
-	cr_assert(eq(int, f.g.path[3].via, LINK_INPUT));
-	cr_assert(eq(sz, f.g.path[4].proc, idx(&f, 103)));
-	cr_assert(eq(sz, f.g.path[5].proc, idx(&f, 104)));
-	cr_assert(eq(sz, f.g.path[7].proc, idx(&f, 105)));
-	cr_assert(f.g.path_ns > 3590 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path_ns);
+	cr_assert(eq(sz, f.g.path.nr, 10), "%zu steps", f.g.path.nr);
+	cr_assert(eq(sz, f.g.path.steps[2].proc, idx(&f, 102)));
+	cr_assert(eq(int, f.g.path.steps[3].via, LINK_INPUT));
+	cr_assert(eq(sz, f.g.path.steps[4].proc, idx(&f, 103)));
+	cr_assert(eq(sz, f.g.path.steps[5].proc, idx(&f, 104)));
+	cr_assert(eq(sz, f.g.path.steps[7].proc, idx(&f, 105)));
+	cr_assert(f.g.path.held_ns > 3590 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path.held_ns);
 	end(&f);
 }
 
@@ -499,10 +502,10 @@ Test(build_graph, an_input_ready_before_the_readers_parent_started_is_not_what_i
 	synth_file_open(f.fl, 1610 * MS, 104, DEV, 1, false, "gen.h");
 	compute(&f, 1712);
 	cr_assert(has_edge(&f, 101, 104, "/gen.h"));
-	for (i = 0; i < f.g.nr_path; i++)
-		sleep_on_path |= f.g.path[i].proc == idx(&f, 103);
+	for (i = 0; i < f.g.path.nr; i++)
+		sleep_on_path |= f.g.path.steps[i].proc == idx(&f, 103);
 	cr_assert(sleep_on_path, "the path holds the 1 s sleep");
-	cr_assert(f.g.path_ns > 1700 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path_ns);
+	cr_assert(f.g.path.held_ns > 1700 * MS, "the steps cover the build: %llu", (unsigned long long)f.g.path.held_ns);
 	end(&f);
 }
 
@@ -517,7 +520,7 @@ Test(build_graph, running_a_program_the_build_wrote_is_an_input)
 	synth_exit(f.m, 20 * MS, 102, 102, true, 0);
 	synth_file_open(f.fl, 5 * MS, 101, DEV, 4, true, "src/out/gen");
 	compute(&f, 21);
-	cr_assert(eq(sz, f.g.nr_edges, 1));
+	cr_assert(eq(sz, f.g.data.nr_edges, 1));
 	cr_assert(has_edge(&f, 101, 102, "out/gen"));
 	end(&f);
 }

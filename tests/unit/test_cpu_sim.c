@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "graph/build_graph.h"
+#include "graph/job_graph.h"
 #include "graph/cpu_sim.h"
 #include "graph/job_contention.h"
 #include "graph/schedule_sim.h"
@@ -23,9 +24,16 @@ struct cpu_fixture {
 	struct model *m;
 	struct graph_edge edges[MAX_EDGES];
 	size_t nr_edges;
+	struct job_slots slots; /* what job_graph__build() reads: the graph stage's first step */
 	struct job_graph jg;
 	struct job_contention c;
 };
+
+/* The jobs over edges, after the model's job slots, as the graph stage orders them (graph/graph_run.h). */
+static int build_jobs(struct cpu_fixture *f, const struct graph_edge *edges, size_t nr_edges)
+{
+	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges);
+}
 
 /* make (pid 100) starts at 0; its job pid runs program during [start, end] ms with this CPU and waits. */
 static void job(struct cpu_fixture *f, __u32 pid, const char *program, __u64 start, __u64 end, __u64 cpu,
@@ -68,7 +76,7 @@ static void finish(struct cpu_fixture *f, __u64 end_ms)
 /* The jobs and what they teach, on cpus with outside CPUs' worth of outside work. */
 static void build(struct cpu_fixture *f, size_t cpus, double outside)
 {
-	cr_assert(eq(int, job_graph__build(&f->jg, f->m, f->edges, f->nr_edges), 0));
+	cr_assert(eq(int, build_jobs(f, f->edges, f->nr_edges), 0));
 	cr_assert(eq(int, job_contention__learn(&f->c, &f->jg, cpus, outside), 0));
 }
 
@@ -76,6 +84,7 @@ static void end(struct cpu_fixture *f)
 {
 	job_contention__free(&f->c);
 	job_graph__free(&f->jg);
+	job_slots__free(&f->slots);
 	model__free(f->m);
 }
 

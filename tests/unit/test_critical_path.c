@@ -10,7 +10,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
-#include "graph/build_graph.h"
+#include "graph/graph_run.h"
 #include "graph/critical_path.h"
 #include "graph/start_cause.h"
 #include "lib/make_fixture.h"
@@ -36,19 +36,15 @@ static void job(struct make_fixture *f, __u32 pid, const char *program, double s
 	synth_start_wake(f->w, MAKE, pid, (__u64)(start * MS), (__u64)(woke * MS), waker);
 }
 
-/* Builds the graph (its path walked without start causes), then the causes and the path through them. */
+/* Runs the graph stage: the causes, and the path walked through them. */
 static void compute(struct make_fixture *f, __u64 end_ms)
 {
+	enum graph_step failed;
+
 	synth_exit(f->m, end_ms * MS, MAKE, MAKE, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
-	cr_assert(eq(int, start_causes__compute(&f->sc, f->m, &f->g, f->w), 0));
-}
-
-static void walk(struct make_fixture *f)
-{
-	cr_assert(eq(int, critical_path__compute(&f->g, f->m, &f->sc), 0));
+	cr_assert(eq(int, graph_run__compute(&f->run, f->m, f->fl, f->w, &failed), 0));
 }
 
 static void end(struct make_fixture *f)
@@ -64,27 +60,33 @@ static size_t idx(const struct make_fixture *f, __u32 pid)
 	return p->id;
 }
 
-/* The path's entries as "pid:via" from its start, e.g. "100:spawn 101:slot 102:wait 100:end". */
-static const char *path_text(const struct make_fixture *f, char *buf, size_t size)
+/* A path's entries as "pid:via" from its start, e.g. "100:spawn 101:slot 102:wait 100:end". */
+static const char *steps_text(const struct make_fixture *f, const struct critical_path *cp, char *buf, size_t size)
 {
 	size_t i, len = 0;
 
 	buf[0] = '\0';
-	for (i = 0; i < f->g.nr_path && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%u:%s", i ? " " : "", f->m->procs[f->g.path[i].proc].pid,
-					graph_link__name(f->g.path[i].via));
+	for (i = 0; i < cp->nr && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%u:%s", i ? " " : "", f->m->procs[cp->steps[i].proc].pid,
+					graph_link__name(cp->steps[i].via));
 	return buf;
 }
 
-/* The longest part of the path make held. */
-static __u64 make_held(const struct make_fixture *f)
+/* The graph stage's path, as steps_text() gives it. */
+static const char *path_text(const struct make_fixture *f, char *buf, size_t size)
+{
+	return steps_text(f, &f->run.path, buf, size);
+}
+
+/* The longest part of path cp make held. */
+static __u64 make_held(const struct make_fixture *f, const struct critical_path *cp)
 {
 	__u64 most = 0;
 	size_t i;
 
-	for (i = 0; i < f->g.nr_path; i++)
-		if (f->g.path[i].proc == idx(f, MAKE) && f->g.path[i].to_ns - f->g.path[i].from_ns > most)
-			most = f->g.path[i].to_ns - f->g.path[i].from_ns;
+	for (i = 0; i < cp->nr; i++)
+		if (cp->steps[i].proc == idx(f, MAKE) && cp->steps[i].to_ns - cp->steps[i].from_ns > most)
+			most = cp->steps[i].to_ns - cp->steps[i].from_ns;
 	return most;
 }
 
@@ -101,22 +103,24 @@ static void slot_wait(struct make_fixture *f)
 Test(critical_path, a_job_that_waited_for_a_slot_follows_the_job_that_freed_it)
 {
 	struct make_fixture f;
+	struct critical_path causeless;
 	char text[256];
 
 	slot_wait(&f);
-	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_JOB_SLOT));
+	cr_assert(eq(int, f.run.starts.procs[idx(&f, 103)].wait, START_JOB_SLOT));
 	/* Without the causes the path did not know the slot: make held it until cc's fork. */
-	cr_assert(ge(u64, make_held(&f), 499 * MS), "%s", path_text(&f, text, sizeof(text)));
+	cr_assert(eq(int, critical_path__compute(&causeless, f.m, &f.run.data, NULL), 0));
+	cr_assert(ge(u64, make_held(&f, &causeless), 499 * MS), "%s", steps_text(&f, &causeless, text, sizeof(text)));
+	critical_path__free(&causeless);
 
-	walk(&f);
 	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:slot 103:wait 100:end"));
-	cr_assert(eq(u64, f.g.path[1].from_ns, 1 * MS + 200000));
-	cr_assert(eq(u64, f.g.path[1].to_ns, 500 * MS));
-	cr_assert(eq(u64, f.g.path[2].from_ns, 501 * MS));
+	cr_assert(eq(u64, f.run.path.steps[1].from_ns, 1 * MS + 200000));
+	cr_assert(eq(u64, f.run.path.steps[1].to_ns, 500 * MS));
+	cr_assert(eq(u64, f.run.path.steps[2].from_ns, 501 * MS));
 	/* make's own work: its 1.2 ms before sleep and its exit; cc's 1 ms after the slot freed is a wait. */
-	cr_assert(le(u64, make_held(&f), 1200 * 1000));
-	cr_assert(eq(u64, f.g.path_wait_ns, 1 * MS));
-	cr_assert(eq(u64, f.g.path_ns + f.g.path_wait_ns, 901 * MS), "entries and waits cover the wall");
+	cr_assert(le(u64, make_held(&f, &f.run.path), 1200 * 1000));
+	cr_assert(eq(u64, f.run.path.wait_ns, 1 * MS));
+	cr_assert(eq(u64, f.run.path.held_ns + f.run.path.wait_ns, 901 * MS), "entries and waits cover the wall");
 	end(&f);
 }
 
@@ -132,12 +136,11 @@ Test(critical_path, a_job_its_runner_started_late_follows_the_runners_order)
 	job(&f, 102, "true", 1.3, 50, 0, 0);
 	job(&f, 103, "cc", 800, 1000, 0, 0);
 	compute(&f, 1001);
-	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_PARENT_BUSY));
+	cr_assert(eq(int, f.run.starts.procs[idx(&f, 103)].wait, START_PARENT_BUSY));
 
-	walk(&f);
 	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:order 103:wait 100:end"));
-	cr_assert(eq(u64, f.g.path_wait_ns, 500 * MS), "make's 500 ms between gen and cc: a wait, not a step");
-	cr_assert(le(u64, make_held(&f), 1200 * 1000));
+	cr_assert(eq(u64, f.run.path.wait_ns, 500 * MS), "make's 500 ms between gen and cc: a wait, not a step");
+	cr_assert(le(u64, make_held(&f, &f.run.path), 1200 * 1000));
 	end(&f);
 }
 
@@ -154,12 +157,11 @@ Test(critical_path, a_job_that_read_a_file_follows_its_writer_not_a_later_job)
 	job(&f, 103, "cc", 401, 700, 101, 399.9);
 	synth_file_open(f.fl, 450 * MS, 103, DEV, 1, false, "gen.h");
 	compute(&f, 701);
-	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_INPUT));
+	cr_assert(eq(int, f.run.starts.procs[idx(&f, 103)].wait, START_INPUT));
 
-	walk(&f);
 	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:input 103:wait 100:end"));
-	cr_assert(eq(str, (char *)f.g.files[f.g.edges[f.g.path[1].edge].file].path, "/gen.h"));
-	cr_assert(eq(u64, f.g.path_wait_ns, 1 * MS));
+	cr_assert(eq(str, (char *)f.run.data.files[f.run.data.edges[f.run.path.steps[1].edge].file].path, "/gen.h"));
+	cr_assert(eq(u64, f.run.path.wait_ns, 1 * MS));
 	end(&f);
 }
 
@@ -186,58 +188,55 @@ Test(critical_path, slots_inputs_and_the_runners_order_in_one_chain)
 	char text[256];
 
 	one_chain(&f);
-	cr_assert(eq(int, f.sc.procs[idx(&f, 103)].wait, START_JOB_SLOT));
-	cr_assert(eq(int, f.sc.procs[idx(&f, 104)].wait, START_AFTER_JOB));
+	cr_assert(eq(int, f.run.starts.procs[idx(&f, 103)].wait, START_JOB_SLOT));
+	cr_assert(eq(int, f.run.starts.procs[idx(&f, 104)].wait, START_AFTER_JOB));
 
-	walk(&f);
 	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)),
 		     "100:spawn 101:slot 102:slot 103:order 104:wait 100:end"));
 	/* The waits: 1 ms, 2 ms, 100 ms; make holds its start and its exit only. */
-	cr_assert(eq(u64, f.g.path_wait_ns, 103 * MS));
-	cr_assert(le(u64, make_held(&f), 1200 * 1000));
+	cr_assert(eq(u64, f.run.path.wait_ns, 103 * MS));
+	cr_assert(le(u64, make_held(&f, &f.run.path), 1200 * 1000));
 	end(&f);
 }
 
-Test(critical_path, a_pathless_graph_walked_once_gives_the_path_walked_twice)
+Test(critical_path, the_driver_walks_the_path_its_steps_give_by_hand)
 {
 	struct make_fixture f;
+	struct job_slots slots;
 	struct build_graph g;
 	struct start_causes sc;
-	char text[256], once[256];
+	struct critical_path cp;
+	char text[256], by_hand[256];
 
-	/* Every kind of link.  convert walks it once, from a graph built without it. */
+	/* Every kind of link: the driver's order (slots, edges, causes, path) is the only one that gives it. */
 	one_chain(&f);
-	walk(&f);
-	cr_assert(eq(int, build_graph__compute_pathless(&g, f.m, f.fl), 0));
-	cr_assert(eq(sz, g.nr_path, 0), "no walk without the causes");
-	cr_assert(eq(int, start_causes__compute(&sc, f.m, &g, f.w), 0));
-	cr_assert(eq(int, critical_path__compute(&g, f.m, &sc), 0));
+	cr_assert(eq(int, job_slots__init(&slots, f.m), 0));
+	cr_assert(eq(int, build_graph__compute(&g, f.m, f.fl), 0));
+	cr_assert(eq(int, start_causes__compute(&sc, f.m, &g, &slots, f.w), 0));
+	cr_assert(eq(int, critical_path__compute(&cp, f.m, &g, &sc), 0));
 	path_text(&f, text, sizeof(text));
-	{
-		const struct build_graph twice = f.g;
-
-		f.g = g;
-		path_text(&f, once, sizeof(once));
-		f.g = twice;
-	}
-	cr_assert(eq(str, once, text));
-	cr_assert(eq(str, once, "100:spawn 101:slot 102:slot 103:order 104:wait 100:end"));
-	cr_assert(eq(u64, g.path_ns, f.g.path_ns));
-	cr_assert(eq(u64, g.path_wait_ns, f.g.path_wait_ns));
+	steps_text(&f, &cp, by_hand, sizeof(by_hand));
+	cr_assert(eq(str, text, "100:spawn 101:slot 102:slot 103:order 104:wait 100:end"));
+	cr_assert(eq(str, by_hand, text));
+	cr_assert(eq(u64, cp.held_ns, f.run.path.held_ns));
+	cr_assert(eq(u64, cp.wait_ns, f.run.path.wait_ns));
+	critical_path__free(&cp);
 	start_causes__free(&sc);
 	build_graph__free(&g);
+	job_slots__free(&slots);
 	end(&f);
 }
 
 Test(critical_path, without_start_causes_a_parallel_runner_holds_what_it_cannot_name)
 {
 	struct make_fixture f;
+	struct critical_path cp;
 	char text[256];
 
 	slot_wait(&f);
-	walk(&f);
-	cr_assert(eq(int, critical_path__compute(&f.g, f.m, NULL), 0));
-	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 103:wait 100:end"));
-	cr_assert(eq(u64, f.g.path_wait_ns, 0));
+	cr_assert(eq(int, critical_path__compute(&cp, f.m, &f.run.data, NULL), 0));
+	cr_assert(eq(str, (char *)steps_text(&f, &cp, text, sizeof(text)), "100:spawn 103:wait 100:end"));
+	cr_assert(eq(u64, cp.wait_ns, 0));
+	critical_path__free(&cp);
 	end(&f);
 }

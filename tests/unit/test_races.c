@@ -14,7 +14,7 @@
 #include "diff/diff.h"
 #include "diff/diff_json.h"
 #include "diff/fail_if.h"
-#include "graph/build_graph.h"
+#include "graph/graph_run.h"
 #include "graph/races.h"
 #include "lib/synth.h"
 #include "lib/json_fields.h"
@@ -31,8 +31,8 @@
 struct fixture {
 	struct model *m;
 	struct file_log *fl;
-	struct build_graph g;
-	struct races r; /* a view of g.races: build_graph__compute() finds them */
+	struct graph_run g;
+	struct races r; /* a view of g.races: graph_run__compute() finds them */
 };
 
 /* A file use: pid opened path (inode ino) at `at` ms. */
@@ -85,16 +85,18 @@ static void uses(struct fixture *f, const struct use *u, size_t n)
 
 static void find(struct fixture *f, __u64 end_ms)
 {
+	enum graph_step failed;
+
 	synth_exit(f->m, end_ms * MS, ROOT, ROOT, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
+	cr_assert(eq(int, graph_run__compute(&f->g, f->m, f->fl, NULL, &failed), 0));
 	f->r = f->g.races;
 }
 
 static void end(struct fixture *f)
 {
-	build_graph__free(&f->g);
+	graph_run__free(&f->g);
 	file_log__free(f->fl);
 	model__free(f->m);
 }
@@ -150,7 +152,7 @@ Test(races, a_declared_dependency_is_no_race)
 	USES(&f, u);
 	find(&f, 1300);
 	cr_assert(eq(sz, f.r.nr, 0));
-	cr_assert(eq(sz, f.g.nr_edges, 1), "the edge is there, and declared");
+	cr_assert(eq(sz, f.g.data.nr_edges, 1), "the edge is there, and declared");
 	end(&f);
 }
 

@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "graph/build_graph.h"
+#include "graph/job_graph.h"
 #include "graph/cpu_sim.h"
 #include "graph/schedule_sim.h"
 #include "graph/slack.h"
@@ -21,8 +22,15 @@ struct sim_fixture {
 	struct model *m;
 	struct graph_edge edges[16];
 	size_t nr_edges;
+	struct job_slots slots; /* what job_graph__build() reads: the graph stage's first step */
 	struct job_graph jg;
 };
+
+/* The jobs over edges, after the model's job slots, as the graph stage orders them (graph/graph_run.h). */
+static int build_jobs(struct sim_fixture *f, const struct graph_edge *edges, size_t nr_edges)
+{
+	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges);
+}
 
 /* pid runs program (its comm) during [start, end] ms, a child of parent. */
 static void sim_proc(struct sim_fixture *f, __u32 parent, __u32 pid, const char *program, __u64 start, __u64 end)
@@ -63,7 +71,7 @@ static void known_jobs(struct sim_fixture *f, const __u64 at[5][2], __u64 end_ms
 	sim_edge(f, 102, 105); /* a.o */
 	sim_edge(f, 103, 105); /* b.o */
 	sim_edge(f, 104, 105); /* c.o */
-	cr_assert(eq(int, job_graph__build(&f->jg, f->m, f->edges, f->nr_edges), 0));
+	cr_assert(eq(int, build_jobs(f, f->edges, f->nr_edges), 0));
 }
 
 /* The lag of the one link into job j from a runner's start (graph/run_order.h). */
@@ -87,6 +95,7 @@ static __u64 lag_into(const struct sim_fixture *f, size_t j)
 static void sim_end(struct sim_fixture *f)
 {
 	job_graph__free(&f->jg);
+	job_slots__free(&f->slots);
 	model__free(f->m);
 }
 
@@ -227,7 +236,7 @@ Test(schedule_sim, a_recursive_makes_jobs_are_the_sub_makes_children)
 	cr_assert(eq(int, model__finish(f.m, 960 * MS), 0));
 	sim_edge(&f, 104, 106); /* cp copies what cc1 wrote */
 	sim_edge(&f, 104, 103); /* inside one job: no edge */
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, f.edges, f.nr_edges), 0));
+	cr_assert(eq(int, build_jobs(&f, f.edges, f.nr_edges), 0));
 	cr_assert(eq(sz, f.jg.nr_jobs, 3));
 	cr_assert(eq(sz, f.jg.nr_runners, 2));
 	cr_assert(eq(long, f.jg.proc_job[sim_idx(&f, 101)], -1), "the shell that runs a make is no job");
@@ -256,7 +265,7 @@ Test(schedule_sim, a_reader_that_started_before_its_writer_ended_did_not_wait)
 	synth_exit(f.m, 1010 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f.m, 1010 * MS), 0));
 	sim_edge(&f, 101, 102);
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, f.edges, f.nr_edges), 0));
+	cr_assert(eq(int, build_jobs(&f, f.edges, f.nr_edges), 0));
 	cr_assert(eq(sz, f.jg.nr_data_edges, 0));
 	cr_assert(eq(u64, wall_at(&f, 1), 1210 * MS), "990 then 200, from 10 ms, the tail 10");
 	sim_end(&f);
@@ -272,7 +281,7 @@ Test(schedule_sim, without_a_runner_there_is_nothing_to_simulate)
 	sim_proc(&f, 100, 101, "cc", 10, 500);
 	synth_exit(f.m, 600 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f.m, 600 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(int, build_jobs(&f, NULL, 0), 0));
 	cr_assert(eq(sz, f.jg.nr_jobs, 0));
 	cr_assert(eq(u64, wall_at(&f, 2), 600 * MS), "the measured wall");
 	sim_end(&f);
@@ -307,7 +316,7 @@ static void two_recipes(struct sim_fixture *f, bool release_calls)
 	sim_line(f, 103, "objtool mm/a.o", 300 * MS + 300000, 310 * MS);
 	synth_exit(f->m, 320 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f->m, 320 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f->jg, f->m, NULL, 0), 0));
+	cr_assert(eq(int, build_jobs(f, NULL, 0), 0));
 	cr_assert(eq(sz, f->jg.nr_jobs, 2), "two recipes, three shells");
 	cr_assert(eq(long, f->jg.proc_job[sim_idx(f, 103)], f->jg.proc_job[sim_idx(f, 101)]));
 	cr_assert(eq(u64, f->jg.jobs[0].end_ns, 310 * MS), "the recipe ends with its last line");
@@ -361,7 +370,7 @@ static void calls_then_jobs(struct sim_fixture *f)
 	sim_line(f, 105, "gcc -c -o b.o b.c", 213 * MS, 600 * MS);
 	synth_exit(f->m, 610 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f->m, 610 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f->jg, f->m, NULL, 0), 0));
+	cr_assert(eq(int, build_jobs(f, NULL, 0), 0));
 	cr_assert(eq(sz, f->jg.nr_jobs, 2));
 	cr_assert(eq(sz, f->jg.nr_shell_calls, 2));
 }
@@ -451,7 +460,7 @@ Test(schedule_sim, a_job_after_other_work_of_make_is_not_tied_to_the_call)
 	sim_line(&f, 104, "gcc -c -o b.o b.c", 112 * MS, 300 * MS);
 	synth_exit(f.m, 310 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f.m, 310 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(int, build_jobs(&f, NULL, 0), 0));
 	cr_assert(eq(sz, links(&f, start_mark(&f, 102) + 1, job_of(&f, 103), 1 * MS), 1));
 	cr_assert(eq(sz, links(&f, start_mark(&f, 102) + 1, job_of(&f, 104), ANY_LAG), 0));
 	sim_end(&f);
@@ -480,7 +489,7 @@ Test(schedule_sim, a_second_sub_makes_jobs_start_earlier_with_more_slots)
 	sim_proc(&f, 106, 108, "cc", 4041, 5041);
 	synth_exit(f.m, 5070 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f.m, 5070 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(int, build_jobs(&f, NULL, 0), 0));
 	cr_assert(eq(sz, f.jg.nr_jobs, 5));
 	/* -j1: the measured wall less the three 1 ms gaps the sub-makes took between jobs. */
 	cr_assert(eq(u64, wall_at(&f, 1), 5067 * MS));
@@ -521,7 +530,7 @@ Test(schedule_sim, more_slots_shorten_only_the_make_phases)
 	sim_proc(&f, 110, 112, "cc", 8161, 9161);
 	synth_exit(f.m, 9180 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(f.m, 9180 * MS), 0));
-	cr_assert(eq(int, job_graph__build(&f.jg, f.m, NULL, 0), 0));
+	cr_assert(eq(int, build_jobs(&f, NULL, 0), 0));
 	cr_assert(eq(sz, f.jg.nr_jobs, 6), "configure's probes are no jobs: no runner started them");
 	j1 = wall_at(&f, 1);
 	j2 = wall_at(&f, 2);
@@ -606,7 +615,7 @@ Test(schedule_sim, unlimited_lies_between_the_data_path_and_as_run)
 		cr_assert(eq(int, model__finish(f.m, t * MS), 0));
 		for (k = 0; k < nr_pairs; k++) /* the writer ended before the reader started */
 			sim_edge(&f, pairs[k][0], pairs[k][1]);
-		cr_assert(eq(int, job_graph__build(&f.jg, f.m, f.edges, f.nr_edges), 0));
+		cr_assert(eq(int, build_jobs(&f, f.edges, f.nr_edges), 0));
 		as_run = wall_at(&f, 1);
 		unlimited = wall_at(&f, SIM_UNLIMITED);
 		cr_assert(as_run + gaps == t * MS, "build %d: -j1 is the measured wall less make's gaps", build);

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
-#include "graph/build_graph.h"
+#include "graph/graph_run.h"
 #include "graph/start_cause.h"
 #include "log/event_log.h"
 #include "model/replay.h"
@@ -87,11 +87,12 @@ static void token_wake(struct make_fixture *f, __u32 parent, __u32 child, __u64 
 
 static void compute(struct make_fixture *f, __u64 end_ns)
 {
+	enum graph_step failed;
+
 	synth_exit(f->m, end_ns, MAKE, MAKE, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ns), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, build_graph__compute(&f->g, f->m, f->fl), 0));
-	cr_assert(eq(int, start_causes__compute(&f->sc, f->m, &f->g, f->w), 0));
+	cr_assert(eq(int, graph_run__compute(&f->run, f->m, f->fl, f->w, &failed), 0));
 }
 
 static void end(struct make_fixture *f)
@@ -109,7 +110,7 @@ static long idx(const struct make_fixture *f, __u32 pid)
 
 static const struct start_cause *cause(const struct make_fixture *f, __u32 pid)
 {
-	return &f->sc.procs[idx(f, pid)];
+	return &f->run.starts.procs[idx(f, pid)];
 }
 
 Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
@@ -136,9 +137,9 @@ Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
 	cr_assert(eq(str, (char *)start_cause__text(b, f.m, text, sizeof(text)), "a job slot (sleep [101] ended)"));
 	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 101)->wait), "none"), "forked 0.2 ms after make began");
 	cr_assert(eq(int, cause(&f, MAKE)->wait, START_UNKNOWN), "the command has no traced parent");
-	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1));
-	cr_assert(eq(sz, f.sc.records, 2));
-	cr_assert(eq(sz, f.sc.unmatched, 0));
+	cr_assert(eq(sz, f.run.starts.counts[START_JOB_SLOT], 1));
+	cr_assert(eq(sz, f.run.starts.records, 2));
+	cr_assert(eq(sz, f.run.starts.unmatched, 0));
 	end(&f);
 }
 
@@ -167,9 +168,9 @@ Test(start_cause, a_job_after_makes_shell_call_waits_for_what_the_call_waited_fo
 	cr_assert(eq(str, (char *)start_wait__name(c->wait), "job_slot"));
 	cr_assert(eq(long, c->by, idx(&f, 101)), "the job whose end freed the slot, not the call");
 	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "job_slot"));
-	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1), "the call is not counted");
-	cr_assert(eq(sz, f.sc.counts[START_AFTER_JOB], 0));
-	cr_assert(eq(sz, f.sc.shell_calls, 1));
+	cr_assert(eq(sz, f.run.starts.counts[START_JOB_SLOT], 1), "the call is not counted");
+	cr_assert(eq(sz, f.run.starts.counts[START_AFTER_JOB], 0));
+	cr_assert(eq(sz, f.run.starts.shell_calls, 1));
 	end(&f);
 }
 
@@ -185,7 +186,7 @@ Test(start_cause, at_j2_the_second_job_waits_for_nothing)
 	compute(&f, 502 * MS);
 
 	cr_assert(eq(int, cause(&f, 102)->wait, START_NONE));
-	cr_assert(eq(int, f.sc.counts[START_JOB_SLOT], 0));
+	cr_assert(eq(int, f.run.starts.counts[START_JOB_SLOT], 0));
 	end(&f);
 }
 
@@ -351,8 +352,8 @@ Test(start_cause, records_of_unknown_processes_and_wrong_sizes_are_counted)
 	job(&f, MAKE, 101, "cc", 2 * MS, 3 * MS);
 	wake(&f, MAKE, 999, 2 * MS, 0, 0, "", 0, 0); /* no such fork */
 	compute(&f, 4 * MS);
-	cr_assert(eq(sz, f.sc.records, 2), "the malformed one included, as otherData counts what arrived");
-	cr_assert(eq(sz, f.sc.unmatched, 1));
+	cr_assert(eq(sz, f.run.starts.records, 2), "the malformed one included, as otherData counts what arrived");
+	cr_assert(eq(sz, f.run.starts.unmatched, 1));
 	end(&f);
 }
 
@@ -451,8 +452,8 @@ Test(start_cause, a_record_finds_its_fork_however_far_its_clock_was_read)
 	compute(&f, 801 * MS);
 
 	cr_assert(eq(int, cause(&f, 102)->wait, START_JOB_SLOT));
-	cr_assert(eq(sz, f.sc.records, 3));
-	cr_assert(eq(sz, f.sc.unmatched, 1), "the last record names make, which did not fork the second 101");
+	cr_assert(eq(sz, f.run.starts.records, 3));
+	cr_assert(eq(sz, f.run.starts.unmatched, 1), "the last record names make, which did not fork the second 101");
 	end(&f);
 }
 
@@ -671,7 +672,7 @@ Test(start_cause, a_recipes_later_lines_do_not_wait_for_a_slot_again)
 	cr_assert(eq(int, cause(&f, 104)->wait, START_JOB_SLOT), "another target: it waited for a.o's slot");
 	cr_assert(eq(long, cause(&f, 104)->by, idx(&f, 103)));
 	cr_assert(eq(u64, cause(&f, 104)->ready_ns, 1 * MS));
-	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 1), "one recipe waited, once");
+	cr_assert(eq(sz, f.run.starts.counts[START_JOB_SLOT], 1), "one recipe waited, once");
 	end(&f);
 }
 
@@ -719,6 +720,6 @@ Test(start_cause, a_shells_next_command_does_not_wait_for_a_slot)
 
 	cr_assert(eq(int, cause(&f, 112)->wait, START_NONE), "ready when gcc ended");
 	cr_assert(eq(u64, cause(&f, 112)->ready_ns, 290 * MS));
-	cr_assert(eq(sz, f.sc.counts[START_JOB_SLOT], 0));
+	cr_assert(eq(sz, f.run.starts.counts[START_JOB_SLOT], 0));
 	end(&f);
 }

@@ -175,40 +175,41 @@ static int cmp_leaf_end(const void *x, const void *y, void *ctx)
  * real dependencies are in the build graph, which a tracer does not see.
  */
 /* The build graph's critical path, without the steps too short to list. */
-static int chain_from_graph(struct audit *a, const struct build_graph *g)
+static int chain_from_graph(struct audit *a, const struct graph_run *g)
 {
 	size_t i;
 
-	a->chain = malloc((g->nr_path ? g->nr_path : 1) * sizeof(*a->chain));
-	a->chain_step = malloc((g->nr_path ? g->nr_path : 1) * sizeof(*a->chain_step));
+	a->chain = malloc((g->path.nr ? g->path.nr : 1) * sizeof(*a->chain));
+	a->chain_step = malloc((g->path.nr ? g->path.nr : 1) * sizeof(*a->chain_step));
 	if (!a->chain || !a->chain_step)
 		return -ENOMEM;
 	a->graph = g;
-	a->chain_busy_ns = g->path_ns;
-	a->chain_wait_ns = g->path_wait_ns;
-	for (i = 0; i < g->nr_path; i++) {
-		if (g->jobs.nr_jobs && g->jobs.proc_job[g->path[i].proc] < 0)
-			a->chain_no_job_ns += g->path[i].to_ns - g->path[i].from_ns;
+	a->chain_busy_ns = g->path.held_ns;
+	a->chain_wait_ns = g->path.wait_ns;
+	for (i = 0; i < g->path.nr; i++) {
+		if (g->jobs.nr_jobs && g->jobs.proc_job[g->path.steps[i].proc] < 0)
+			a->chain_no_job_ns += g->path.steps[i].to_ns - g->path.steps[i].from_ns;
 		/* A short step is listed still when a file links it to the next or the one before. */
-		bool linked = g->path[i].via == LINK_INPUT || (i && g->path[i - 1].via == LINK_INPUT);
+		bool linked = g->path.steps[i].via == LINK_INPUT || (i && g->path.steps[i - 1].via == LINK_INPUT);
 
-		if (g->path[i].to_ns - g->path[i].from_ns < AUDIT_STEP_MIN_NS && !linked)
+		if (g->path.steps[i].to_ns - g->path.steps[i].from_ns < AUDIT_STEP_MIN_NS && !linked)
 			continue;
 		a->chain_step[a->nr_chain] = i;
-		a->chain[a->nr_chain++] = g->path[i].proc;
+		a->chain[a->nr_chain++] = g->path.steps[i].proc;
 	}
 	return 0;
 }
 
 __u64 audit__chain_wait_before(const struct audit *a, size_t i, size_t *named)
 {
-	const struct build_graph *g = a->graph;
+	const struct graph_run *g = a->graph;
 	size_t k, from = i ? a->chain_step[i - 1] + 1 : 1;
 	__u64 sum = 0, longest = 0;
 
 	*named = g ? a->chain_step[i] : 0;
-	for (k = from; g && k <= a->chain_step[i] && k < g->nr_path; k++) {
-		__u64 gap = g->path[k].from_ns > g->path[k - 1].to_ns ? g->path[k].from_ns - g->path[k - 1].to_ns : 0;
+	for (k = from; g && k <= a->chain_step[i] && k < g->path.nr; k++) {
+		const struct critical_step *st = &g->path.steps[k], *before = st - 1;
+		__u64 gap = st->from_ns > before->to_ns ? st->from_ns - before->to_ns : 0;
 
 		sum += gap;
 		if (gap > longest) {
@@ -666,7 +667,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	err = compute_daemons(a, m, in);
 	if (err)
 		goto cleanup;
-	err = (in->graph && in->graph->nr_path ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
+	err = (in->graph && in->graph->path.nr ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
 	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a);
 cleanup:
 	free(leaf);

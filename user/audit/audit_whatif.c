@@ -10,7 +10,7 @@
 
 __u64 audit_whatif__step_held(const struct audit *a, size_t i)
 {
-	const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+	const struct critical_step *s = &a->graph->path.steps[a->chain_step[i]];
 
 	return s->to_ns - s->from_ns;
 }

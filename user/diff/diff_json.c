@@ -140,7 +140,7 @@ static struct json_object *path_json(const struct diff_side *b)
 	size_t i;
 
 	for (i = 0; i < a->nr_chain && !err; i++) {
-		const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+		const struct critical_step *s = &a->graph->path.steps[a->chain_step[i]];
 		const struct proc_instance *p = &b->m->procs[s->proc];
 		struct json_object *step = json_object_new_object();
 		char *name = proc_display_name(b->m, p);

@@ -24,7 +24,7 @@ static int held_times(const struct model *m, const struct audit *a, __u64 **held
 	if (!*held || !*on)
 		return -ENOMEM;
 	for (i = 0; i < a->nr_chain; i++) {
-		const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+		const struct critical_step *s = &a->graph->path.steps[a->chain_step[i]];
 
 		(*held)[s->proc] += s->to_ns - s->from_ns;
 		(*on)[s->proc] = true;

@@ -282,7 +282,7 @@ static void put_one_path(struct style *st, const char *which, const struct diff_
 		      steps == 1 ? "" : "s", diff_fmt_ns(len, a->chain_busy_ns), diff_fmt_ns(wall, a->wall_ns),
 		      from ? " ..." : "");
 	for (i = from; i < a->nr_chain; i++) {
-		const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+		const struct critical_step *s = &a->graph->path.steps[a->chain_step[i]];
 		char *step = proc_display_name(b->m, &b->m->procs[s->proc]);
 		const char *arrow = i > from || from ? (st->markdown ? " → " : " -> ") : " ";
 		int width;

@@ -5,8 +5,6 @@
 #include "util/array_grow.h"
 #include "util/text_cmp.h"
 #include "graph/build_graph.h"
-#include "graph/critical_path.h"
-#include "graph/slack.h"
 #include "model/proc_tree.h"
 
 /* How many of the latest writes of a file of its name a rename (or exec) looks back at. */
@@ -42,24 +40,6 @@ struct work {
 	struct proc_tree tree;
 	const struct build_graph *graph; /* what the sorts compare */
 };
-
-const char *graph_link__name(enum graph_link link)
-{
-	switch (link) {
-	case LINK_WAIT:
-		return "wait";
-	case LINK_INPUT:
-		return "input";
-	case LINK_SPAWN:
-		return "spawn";
-	case LINK_SLOT:
-		return "slot";
-	case LINK_ORDER:
-		return "order";
-	default:
-		return "end";
-	}
-}
 
 static int by_pid_start(const void *a, const void *b, void *model)
 {
@@ -490,27 +470,6 @@ out:
 	return err;
 }
 
-/* The jobs, and each process's slack: its job's. */
-static int compute_slack(struct build_graph *g, const struct model *m)
-{
-	__u64 *job_slack;
-	size_t i;
-
-	if (job_graph__build(&g->jobs, m, g->edges, g->nr_edges))
-		return -ENOMEM;
-	g->proc_slack_ns = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*g->proc_slack_ns));
-	job_slack = malloc((g->jobs.nr_jobs ? g->jobs.nr_jobs : 1) * sizeof(*job_slack));
-	if (!g->proc_slack_ns || !job_slack) {
-		free(job_slack);
-		return -ENOMEM;
-	}
-	slack__jobs(&g->jobs, job_slack);
-	for (i = 0; i < m->nr_procs; i++)
-		g->proc_slack_ns[i] = g->jobs.proc_job[i] >= 0 ? job_slack[g->jobs.proc_job[i]] : SLACK_NONE;
-	free(job_slack);
-	return 0;
-}
-
 static void free_work(struct work *w)
 {
 	free(w->by_pid);
@@ -520,7 +479,7 @@ static void free_work(struct work *w)
 	proc_tree__free(&w->tree);
 }
 
-int build_graph__compute_pathless(struct build_graph *g, const struct model *m, const struct file_log *fl)
+int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
 {
 	struct work w = { .m = m };
 	size_t i;
@@ -540,8 +499,7 @@ int build_graph__compute_pathless(struct build_graph *g, const struct model *m, 
 			goto out;
 		count_files(&w, g, fl);
 	}
-	if (proc_tree__init(&w.tree, m) || subtree_inputs(&w, g) || compute_slack(g, m) ||
-	    races__find(&g->races, m, fl, g))
+	if (proc_tree__init(&w.tree, m) || subtree_inputs(&w, g))
 		goto out;
 	err = 0;
 out:
@@ -549,18 +507,6 @@ out:
 	if (err)
 		build_graph__free(g);
 	return err;
-}
-
-int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
-{
-	/* Nothing else the graph holds reads the path: it can come last. */
-	if (build_graph__compute_pathless(g, m, fl))
-		return -ENOMEM;
-	if (critical_path__compute(g, m, NULL)) {
-		build_graph__free(g);
-		return -ENOMEM;
-	}
-	return 0;
 }
 
 void build_graph__free(struct build_graph *g)
@@ -572,9 +518,5 @@ void build_graph__free(struct build_graph *g)
 	free(g->edges);
 	free(g->proc_files);
 	free(g->proc_input);
-	free(g->path);
-	job_graph__free(&g->jobs);
-	free(g->proc_slack_ns);
-	races__free(&g->races);
 	memset(g, 0, sizeof(*g));
 }

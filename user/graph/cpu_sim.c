@@ -74,7 +74,7 @@ struct sim_state {
 	const struct job_graph *jg;
 	const struct job_contention *c;
 	const struct cpu_machine *mc;
-	size_t nodes;	      /* jobs, then marks (graph/schedule_sim.h) */
+	size_t nodes;	      /* jobs, then marks (graph/job_graph.h) */
 	size_t *succ_off, *succ, *left;
 	double *lag;	      /* per succ entry: from its node's end to the successor's release */
 	double *release;      /* per node: the latest its ended predecessors allow */

@@ -17,7 +17,7 @@ struct walk {
 	size_t *by_end, *ended_zero;
 	bool *sequential; /* ran its children one at a time (model__children_one_at_a_time()) */
 	bool *runner;	  /* make, ninja, ...: starts jobs, is never a step */
-	size_t cap;	  /* of g->path */
+	size_t cap;	  /* of the path's steps */
 };
 
 /* Children by end: those that ran before those of no length, each by (end, index). */
@@ -110,13 +110,13 @@ static long last_child_by(const struct walk *w, size_t p, __u64 t)
 	return ran < none ? ran : none;
 }
 
-static int push_step(struct walk *w, struct build_graph *g, size_t proc, __u64 from, __u64 to, enum graph_link via,
+static int push_step(struct walk *w, struct critical_path *cp, size_t proc, __u64 from, __u64 to, enum graph_link via,
 		     long edge)
 {
-	if (array_grow((void **)&g->path, &w->cap, g->nr_path + 1, sizeof(*g->path)))
+	if (array_grow((void **)&cp->steps, &w->cap, cp->nr + 1, sizeof(*cp->steps)))
 		return -ENOMEM;
-	g->path[g->nr_path++] = (struct critical_step){ proc, from < to ? from : to, to, via, edge };
-	g->path_ns += to > from ? to - from : 0;
+	cp->steps[cp->nr++] = (struct critical_step){ proc, from < to ? from : to, to, via, edge };
+	cp->held_ns += to > from ? to - from : 0;
 	return 0;
 }
 
@@ -228,7 +228,7 @@ static bool start_link(const struct walk *w, size_t cur, struct link *l)
  * child it waited for last (the child that ended last before it); its
  * start by what it waited for (start_link()).
  */
-static int walk(struct walk *w, struct build_graph *g)
+static int walk(struct walk *w, struct critical_path *cp)
 {
 	const struct model *m = w->m;
 	size_t iter, max_iter = 4 * m->nr_procs + 16, i;
@@ -242,45 +242,39 @@ static int walk(struct walk *w, struct build_graph *g)
 		long c = l.children_ok ? last_child_by(w, cur, l.t) : last_child_before_exec(w, cur, l.t);
 
 		if (c >= 0) {
-			if (push_step(w, g, cur, m->procs[c].end_ns, l.t, l.via, l.edge))
+			if (push_step(w, cp, cur, m->procs[c].end_ns, l.t, l.via, l.edge))
 				return -ENOMEM;
 			l = (struct link){ c, m->procs[c].end_ns, LINK_WAIT, -1, true };
 			continue;
 		}
-		if (push_step(w, g, cur, m->procs[cur].start_ns, l.t, l.via, l.edge))
+		if (push_step(w, cp, cur, m->procs[cur].start_ns, l.t, l.via, l.edge))
 			return -ENOMEM;
 		if (!(w->sc && cur < w->sc->nr_procs ? start_link(w, cur, &l) : start_link_guessed(w, cur, &l)))
 			break;
 	}
-	for (i = 0; i < g->nr_path / 2; i++) {
-		struct critical_step s = g->path[i];
+	for (i = 0; i < cp->nr / 2; i++) {
+		struct critical_step s = cp->steps[i];
 
-		g->path[i] = g->path[g->nr_path - 1 - i];
-		g->path[g->nr_path - 1 - i] = s;
+		cp->steps[i] = cp->steps[cp->nr - 1 - i];
+		cp->steps[cp->nr - 1 - i] = s;
 	}
 	/* What no step held: the gaps between one step's end and the next one's start. */
-	for (i = 1; i < g->nr_path; i++)
-		if (g->path[i].from_ns > g->path[i - 1].to_ns)
-			g->path_wait_ns += g->path[i].from_ns - g->path[i - 1].to_ns;
+	for (i = 1; i < cp->nr; i++)
+		if (cp->steps[i].from_ns > cp->steps[i - 1].to_ns)
+			cp->wait_ns += cp->steps[i].from_ns - cp->steps[i - 1].to_ns;
 	return 0;
 }
 
-int critical_path__compute(struct build_graph *g, const struct model *m, const struct start_causes *sc)
+int critical_path__compute(struct critical_path *cp, const struct model *m, const struct build_graph *g,
+			   const struct start_causes *sc)
 {
 	struct walk w = { .m = m, .g = g, .sc = sc };
 	int err;
 
-	free(g->path);
-	g->path = NULL;
-	g->nr_path = 0;
-	g->path_ns = g->path_wait_ns = 0;
-	err = index_tree(&w) ?: walk(&w, g);
-	if (err) {
-		free(g->path);
-		g->path = NULL;
-		g->nr_path = 0;
-		g->path_ns = g->path_wait_ns = 0;
-	}
+	memset(cp, 0, sizeof(*cp));
+	err = index_tree(&w) ?: walk(&w, cp);
+	if (err)
+		critical_path__free(cp);
 	free(w.child_off);
 	free(w.children);
 	free(w.by_end);
@@ -288,4 +282,30 @@ int critical_path__compute(struct build_graph *g, const struct model *m, const s
 	free(w.sequential);
 	free(w.runner);
 	return err;
+}
+
+void critical_path__free(struct critical_path *cp)
+{
+	if (!cp)
+		return;
+	free(cp->steps);
+	memset(cp, 0, sizeof(*cp));
+}
+
+const char *graph_link__name(enum graph_link link)
+{
+	switch (link) {
+	case LINK_WAIT:
+		return "wait";
+	case LINK_INPUT:
+		return "input";
+	case LINK_SPAWN:
+		return "spawn";
+	case LINK_SLOT:
+		return "slot";
+	case LINK_ORDER:
+		return "order";
+	default:
+		return "end";
+	}
 }

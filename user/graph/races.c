@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
-#include "graph/build_graph.h"
 #include "graph/races.h"
 #include "model/proc_index.h"
 #include "model/proc_name.h"
@@ -359,14 +358,15 @@ static int by_other_time(const void *a, const void *b)
 	return strcmp(x->file, y->file);
 }
 
-int races__find(struct races *r, const struct model *m, const struct file_log *fl, const struct build_graph *g)
+int races__find(struct races *r, const struct model *m, const struct file_log *fl, const struct build_graph *g,
+		const struct job_graph *jobs)
 {
-	struct work w = { .m = m, .jg = &g->jobs };
+	struct work w = { .m = m, .jg = jobs };
 	size_t i, j;
 	int err = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
-	if (!fl || !g->jobs.nr_jobs)
+	if (!fl || !jobs->nr_jobs)
 		return 0;
 	w.build_dir = proc_name__build_dir(m);
 	if (!w.build_dir || collect_uses(&w, r, fl, g))

@@ -14,7 +14,7 @@ static void lower(__u64 *late, __u64 v)
 /*
  * A backward pass: a job's latest end is the build's last job end, or the
  * latest start of a job that waited for it, whichever is earlier.
- * Predecessors have smaller indexes (schedule_sim.h), so one pass from the
+ * Predecessors have smaller indexes (job_graph.h), so one pass from the
  * last job down sees each job's latest end final before its own use; a
  * latest end never falls before the measured end, because a job waited for
  * ends before its reader starts.
@@ -39,6 +39,26 @@ void slack__jobs(const struct job_graph *jg, __u64 *late)
 			lower(&late[j->prev_in_turn], latest_start);
 		late[i] -= j->end_ns; /* final: nothing later lowers job i */
 	}
+}
+
+int slack__per_proc(const struct job_graph *jg, size_t nr_procs, __u64 **proc_slack_ns)
+{
+	__u64 *job_slack = malloc((jg->nr_jobs ? jg->nr_jobs : 1) * sizeof(*job_slack));
+	__u64 *per_proc = malloc((nr_procs ? nr_procs : 1) * sizeof(*per_proc));
+	size_t i;
+
+	*proc_slack_ns = NULL;
+	if (!job_slack || !per_proc) {
+		free(job_slack);
+		free(per_proc);
+		return -ENOMEM;
+	}
+	slack__jobs(jg, job_slack);
+	for (i = 0; i < nr_procs; i++)
+		per_proc[i] = jg->proc_job[i] >= 0 ? job_slack[jg->proc_job[i]] : SLACK_NONE;
+	free(job_slack);
+	*proc_slack_ns = per_proc;
+	return 0;
 }
 
 int slack__wall_without(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,

@@ -15,7 +15,7 @@ struct lookup {
 	const struct model *m;
 	struct proc_index *pids; /* instances by (pid, start) */
 	struct proc_tree tree;
-	struct job_slots slots;
+	const struct job_slots *slots; /* borrowed: the graph stage computes them once */
 };
 
 /*
@@ -97,7 +97,7 @@ static bool wakeup_since_ready(const struct start_cause *c, const struct lookup 
 /* The child of runner that ended last by ts; -1: none. */
 static long last_ended(const struct lookup *l, size_t runner, __u64 ts)
 {
-	const struct job_slots *s = &l->slots;
+	const struct job_slots *s = l->slots;
 	long best = -1;
 	size_t k;
 
@@ -185,12 +185,12 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 		/* An exit freed a slot the parent needed only if its pool
 		 * (graph/job_slots.h) then held all its slots.  Slots are a
 		 * runner's: a shell runs its commands in turn. */
-		pool = l->slots.pool[parent];
+		pool = l->slots->pool[parent];
 		full = tool_kind__is_runner(tool_kind__lookup(l->m->procs[parent].comm)) &&
-		       job_slots__held(&l->slots, pool, w.ts) >= job_slots__limit(&l->slots, pool);
+		       job_slots__held(l->slots, pool, w.ts) >= job_slots__limit(l->slots, pool);
 		c->wait = full ? START_JOB_SLOT : START_AFTER_JOB;
 		c->by = w.waker;
-	} else if (w.waker >= 0 && (size_t)w.waker != parent && job_slots__shared(&l->slots, (size_t)w.waker, c->proc)) {
+	} else if (w.waker >= 0 && (size_t)w.waker != parent && job_slots__shared(l->slots, (size_t)w.waker, c->proc)) {
 		/* Another make of the pool handed a jobserver token back: its
 		 * job's end freed the slot. */
 		c->wait = START_JOB_SLOT;
@@ -198,7 +198,7 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 		c->by = last_ended(l, (size_t)w.waker, w.ts);
 		/* A sub-make that ended gave back the token its last job held: name that job. */
 		for (depth = 0; depth < l->m->nr_procs && c->by >= 0 &&
-				job_slots__shared(&l->slots, (size_t)c->by, c->proc) && last_ended(l, (size_t)c->by, w.ts) >= 0;
+				job_slots__shared(l->slots, (size_t)c->by, c->proc) && last_ended(l, (size_t)c->by, w.ts) >= 0;
 		     depth++) {
 			c->slot_runner = c->by;
 			c->by = last_ended(l, (size_t)c->by, w.ts);
@@ -216,9 +216,9 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 }
 
 int start_causes__compute(struct start_causes *sc, const struct model *m, const struct build_graph *g,
-			  const struct start_wakes *w)
+			  const struct job_slots *slots, const struct start_wakes *w)
 {
-	struct lookup l = { .m = m };
+	struct lookup l = { .m = m, .slots = slots };
 	const struct bb_start_wake_event **rec_of = NULL;
 	size_t i, n = m->nr_procs;
 	int err = 0;
@@ -227,7 +227,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
 	l.pids = proc_index__new(m);
 	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
-	if (!sc->procs || !l.pids || !rec_of || job_slots__init(&l.slots, m) || proc_tree__init(&l.tree, m)) {
+	if (!sc->procs || !l.pids || !rec_of || proc_tree__init(&l.tree, m)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -262,13 +262,13 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		/* A later line of a recipe was ready when the line before it ended:
 		 * the recipe's wait is its first line's, not counted again for each.
 		 * So is a shell's next command: a shell holds no job slots. */
-		if (l.slots.order_before[i] >= 0 && m->procs[l.slots.order_before[i]].end_ns > parent_at)
-			parent_at = m->procs[l.slots.order_before[i]].end_ns;
+		if (l.slots->order_before[i] >= 0 && m->procs[l.slots->order_before[i]].end_ns > parent_at)
+			parent_at = m->procs[l.slots->order_before[i]].end_ns;
 		if (parent_at > c->ready_ns) {
 			c->ready_ns = parent_at;
 			c->input = -1;
-			if (l.slots.order_before[i] >= 0 && parent_at == m->procs[l.slots.order_before[i]].end_ns)
-				c->order_before = l.slots.order_before[i];
+			if (l.slots->order_before[i] >= 0 && parent_at == m->procs[l.slots->order_before[i]].end_ns)
+				c->order_before = l.slots->order_before[i];
 		}
 		if (c->ready_ns > p->start_ns)
 			c->ready_ns = p->start_ns;
@@ -286,7 +286,6 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 out:
 	proc_index__free(l.pids);
 	free(rec_of);
-	job_slots__free(&l.slots);
 	proc_tree__free(&l.tree);
 	if (err)
 		start_causes__free(sc);

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "graph/critical_path.h"
 #include "main/recording.h"
 #include "merge/trace_files.h"
 #include "util/as_user.h"
@@ -66,6 +65,30 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
 }
 
 /*
+ * The graph stage (graph/graph_run.h) into rec->graph, and what the audit
+ * reads of it.  Without memory a warning for the step that ran out: the
+ * audit then has no graph (its chain an estimate), or no start causes.
+ */
+static void compute_graph(struct recording *rec, const struct start_wakes *wakes, struct audit_input *in)
+{
+	const struct replay *rp = &rec->rp;
+	enum graph_step failed;
+
+	if (graph_run__compute(&rec->graph, rp->model, rp->files, wakes, &failed)) {
+		if (failed < GRAPH_STARTS) {
+			fprintf(rec->say, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
+			return;
+		}
+		if (failed == GRAPH_STARTS)
+			fprintf(rec->say, "buildbpf: warning: out of memory computing why processes started when they did\n");
+		else
+			fprintf(rec->say, "buildbpf: warning: out of memory walking the critical path; the chain is an estimate\n");
+	}
+	in->graph = &rec->graph;
+	in->starts = rec->graph.starts.procs ? &rec->graph.starts : NULL;
+}
+
+/*
  * The parallelism audit, with the build graph when the recording has file
  * records and why each process started when asked and recorded.  Without
  * memory a warning, and rec->audit stays NULL.
@@ -75,23 +98,8 @@ static void compute_audit(struct recording *rec, bool starts)
 	const struct replay *rp = &rec->rp;
 	struct audit_input in = audit_input__of_replay(rp);
 
-	if (rp->files) {
-		if (build_graph__compute_pathless(&rec->graph, rp->model, rp->files))
-			fprintf(rec->say, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
-		else
-			in.graph = &rec->graph;
-	}
-	/* A recording made before the start-wake records has none: no causes, not all unexplained. */
-	if (starts && in.graph && rp->wakes && rp->wakes->nr) {
-		if (start_causes__compute(&rec->starts, rp->model, &rec->graph, rp->wakes))
-			fprintf(rec->say, "buildbpf: warning: out of memory computing why processes started when they did\n");
-		else
-			in.starts = &rec->starts;
-	}
-	/* The critical path, walked once: through what each start waited for (job
-	 * slots, the runner's order) where that is known, else as the graph guesses. */
-	if (in.graph && critical_path__compute(&rec->graph, rp->model, in.starts))
-		fprintf(rec->say, "buildbpf: warning: out of memory walking the critical path; the chain is an estimate\n");
+	if (rp->files)
+		compute_graph(rec, starts ? rp->wakes : NULL, &in);
 	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in)) {
 		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return;
@@ -129,7 +137,7 @@ void recording__meta(const struct recording *rec, struct trace_meta *meta)
 	meta->merge = rec->merged;
 	meta->audit = rec->audit;
 	/* Empty when the recording has no file records, or was not audited. */
-	meta->graph = rec->graph.proc_files ? &rec->graph : NULL;
+	meta->graph = rec->graph.data.proc_files ? &rec->graph : NULL;
 	meta->starts = rec->audit ? rec->audit->starts : NULL;
 }
 
@@ -150,8 +158,7 @@ void recording__free(struct recording *rec)
 {
 	if (rec->audit)
 		audit__free(rec->audit);
-	build_graph__free(&rec->graph);
-	start_causes__free(&rec->starts);
+	graph_run__free(&rec->graph);
 	trace_merge__free(rec->merged);
 	replay__free(&rec->rp);
 	event_log_reader__free(rec->reader);

@@ -69,7 +69,7 @@ static __u64 step_wall(const struct audit *a, const struct model *m, size_t i)
 		return 0; /* a runner is never a step to speed up: its time is said apart */
 	if (!a->graph)
 		return p->end_ns - p->start_ns;
-	s = &a->graph->path[a->chain_step[i]];
+	s = &a->graph->path.steps[a->chain_step[i]];
 	return s->to_ns - s->from_ns;
 }
 
@@ -349,8 +349,8 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 	FILE *f = report_line__begin(&l, out);
 
 	if (a->graph)
-		fprintf(f, "  critical path (build graph, %zu file edge%s): %zu step%s; longest", a->graph->nr_edges,
-			a->graph->nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
+		fprintf(f, "  critical path (build graph, %zu file edge%s): %zu step%s; longest", a->graph->data.nr_edges,
+			a->graph->data.nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
 			audit_whatif__nr_steps(a) == 1 ? "" : "s");
 	else
 		fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,

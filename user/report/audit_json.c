@@ -280,13 +280,13 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 		      json_put_ms(p, "end_ms", pi->end_ns - m->start_ns);
 		if (!err && a->graph) {
 			/* The part of the process that held the path, and how the next step followed. */
-			const struct critical_step *s = &a->graph->path[a->chain_step[i]];
+			const struct critical_step *s = &a->graph->path.steps[a->chain_step[i]];
 
 			err = json_put_ms(p, "path_from_ms", s->from_ns - m->start_ns) ?:
 			      json_put_ms(p, "path_to_ms", s->to_ns - m->start_ns) ?:
 			      json_put_str(p, "then", graph_link__name(s->via));
 			if (!err && s->via == LINK_INPUT)
-				err = json_put_str(p, "file", a->graph->edges[s->edge].path);
+				err = json_put_str(p, "file", a->graph->data.edges[s->edge].path);
 			err = err ?: json_put_ms(p, "path_wait_before_ms", audit__chain_wait_before(a, i, &named));
 			err = err ?: json_put_double(p, "wall_share", a->wall_ns ? (double)(s->to_ns - s->from_ns) /
 										   (double)a->wall_ns : 0);
@@ -302,7 +302,7 @@ static struct json_object *new_chain(const struct audit *a, const struct model *
 	free(listed);
 	arr = json_done(arr, err);
 	if (!err && a->graph)
-		err = json_put_int(o, "file_edges", a->graph->nr_edges);
+		err = json_put_int(o, "file_edges", a->graph->data.nr_edges);
 	err = err ?: json_put_bool(o, "estimate", !a->graph) ?:
 	      json_put_int(o, "count", a->nr_chain) ?:
 	      json_put_int(o, "steps", audit_whatif__nr_steps(a)) ?:

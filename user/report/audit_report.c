@@ -127,10 +127,10 @@ static void put_phases(FILE *out, const struct audit *a, const struct model *m)
  */
 static void put_step_wait(FILE *out, const struct audit *a, const struct model *m, size_t i)
 {
-	const struct build_graph *g = a->graph;
+	const struct graph_run *g = a->graph;
 	size_t k;
 	__u64 ns = audit__chain_wait_before(a, i, &k);
-	const struct critical_step *s = &g->path[k], *before = k ? s - 1 : NULL;
+	const struct critical_step *s = &g->path.steps[k], *before = k ? s - 1 : NULL;
 	const struct start_cause *c = a->starts ? &a->starts->procs[s->proc] : NULL;
 	char text[128];
 
@@ -199,18 +199,18 @@ static void put_start_waits(FILE *out, const struct start_causes *sc)
  */
 static void put_critical_path(FILE *out, const struct audit *a, const struct model *m)
 {
-	const struct build_graph *g = a->graph;
+	const struct graph_run *g = a->graph;
 	size_t i, from = a->nr_chain > REPORT_CHAIN_MAX ? a->nr_chain - REPORT_CHAIN_MAX : 0;
 
 	fprintf(out, "buildbpf: critical path (build graph, %zu file edge%s): %zu step%s; of %.2f s wall, steps held "
 		"%.2f s, outside any job (a runner's own work, what no make or ninja ran) %.2f s, waits between them "
-		"%.2f s:", g->nr_edges, g->nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
+		"%.2f s:", g->data.nr_edges, g->data.nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
 		audit_whatif__nr_steps(a) == 1 ? "" : "s", sec(a->wall_ns), sec(a->chain_busy_ns - a->chain_no_job_ns),
 		sec(a->chain_no_job_ns), sec(a->chain_wait_ns));
 	if (from)
 		fputs(" ...", out);
 	for (i = from; i < a->nr_chain; i++) {
-		const struct critical_step *s = &g->path[a->chain_step[i]];
+		const struct critical_step *s = &g->path.steps[a->chain_step[i]];
 		/* The link into this step is the one the step before holds. */
 		const struct critical_step *before = a->chain_step[i] ? s - 1 : NULL;
 
@@ -219,7 +219,7 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 		compiler_cache_report__put_step(out, &a->cache, s->proc);
 		if (before && before->via == LINK_INPUT) {
 			fputs(" (reads ", out);
-			report_put_name(out, g->edges[before->edge].path, REPORT_NAME_MAX);
+			report_put_name(out, g->data.edges[before->edge].path, REPORT_NAME_MAX);
 			fputc(')', out);
 		}
 		fprintf(out, " %.2f s", sec(s->to_ns - s->from_ns));

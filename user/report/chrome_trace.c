@@ -103,7 +103,7 @@ struct builder {
 	const struct sched_model *sched; /* NULL: no scheduler data */
 	struct proc_index *by_pid;	 /* with sched: every proc, by (pid, start) */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
-	const struct build_graph *graph; /* NULL: no file records */
+	const struct graph_run *graph; /* NULL: no file records */
 	bool *critical;			 /* with graph: per proc, on the critical path */
 	size_t data_flows;		 /* data edges drawn as flows */
 	const struct trace_meta *meta;
@@ -711,7 +711,7 @@ static struct json_object *graph_args(const struct builder *b, size_t i, struct 
 
 	if (!args || !b->graph)
 		return args;
-	pf = &b->graph->proc_files[i];
+	pf = &b->graph->data.proc_files[i];
 	if (pf->known)
 		err = put_int(b, args, "files_opened", pf->opened) ?: put_int(b, args, "files_written", pf->written);
 	if (!err && b->critical[i])
@@ -826,13 +826,13 @@ static int add_fork_flow(struct builder *b, size_t i)
  */
 static int add_data_flows(struct builder *b)
 {
-	const struct build_graph *g = b->graph;
+	const struct graph_run *g = b->graph;
 	const struct proc_layout *procs = b->layout->procs;
 	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < g->nr_edges && b->data_flows < DATA_FLOWS_MAX; i++) {
-		const struct graph_edge *e = &g->edges[i];
+	for (i = 0; !err && i < g->data.nr_edges && b->data_flows < DATA_FLOWS_MAX; i++) {
+		const struct graph_edge *e = &g->data.edges[i];
 		struct track from = lane_track(b, b->m->procs[e->writer].lane), to = lane_track(b, b->m->procs[e->reader].lane);
 		struct json_object *s, *args;
 		__s64 id;
@@ -931,17 +931,17 @@ static bool clip_after(const struct builder *b, __u64 from_ns, __u64 to_ns, __s6
  */
 static int add_critical_track(struct builder *b)
 {
-	const struct build_graph *g = b->graph;
+	const struct graph_run *g = b->graph;
 	__s64 last_end = 0;
 	size_t i;
 	int err;
 
-	if (!g->nr_path)
+	if (!g->path.nr)
 		return 0;
 	/* With --sched the CPU tracks' names named Parallelism already. */
 	err = add_parallelism_track(b, !b->sched, CRITICAL_TID, "critical path");
-	for (i = 0; !err && i < g->nr_path; i++) {
-		const struct critical_step *st = &g->path[i];
+	for (i = 0; !err && i < g->path.nr; i++) {
+		const struct critical_step *st = &g->path.steps[i];
 		const struct proc_instance *p = &b->m->procs[st->proc];
 		struct json_object *args;
 		struct trace_span span;
@@ -954,7 +954,7 @@ static int add_critical_track(struct builder *b)
 		      json_put_ms(args, "held_ms", st->to_ns - st->from_ns) ?:
 		      json_put_str(args, "then", graph_link__name(st->via));
 		if (!err && st->via == LINK_INPUT)
-			err = json_put_str(args, "file", g->edges[st->edge].path);
+			err = json_put_str(args, "file", g->data.edges[st->edge].path);
 		args = json_done(args, err);
 		name = proc_display_name(b->m, p);
 		err = add_x(b, COUNTERS_PID, CRITICAL_TID, "critical", name, span, args);
@@ -970,7 +970,7 @@ static int add_critical_track(struct builder *b)
  */
 static int add_phases_track(struct builder *b, const struct audit *a)
 {
-	bool named = b->sched || (b->graph && b->graph->nr_path);
+	bool named = b->sched || (b->graph && b->graph->path.nr);
 	__s64 last_end = 0;
 	size_t i;
 	int err;
@@ -1275,13 +1275,13 @@ static struct json_object *new_graph_summary(const struct builder *b)
 {
 	struct json_object *o = json_object_new_object();
 
-	return json_done(o, json_put_int(o, "file_records", b->graph->file_records) ?:
-				    json_put_int(o, "files", b->graph->nr_files) ?:
-				    json_put_int(o, "edges", b->graph->nr_edges) ?:
+	return json_done(o, json_put_int(o, "file_records", b->graph->data.file_records) ?:
+				    json_put_int(o, "files", b->graph->data.nr_files) ?:
+				    json_put_int(o, "edges", b->graph->data.nr_edges) ?:
 				    json_put_int(o, "edges_drawn", b->data_flows) ?:
 				    json_put_int(o, "edges_drawn_max", DATA_FLOWS_MAX) ?:
-				    json_put_int(o, "critical_steps", b->graph->nr_path) ?:
-				    json_put_ms(o, "critical_path_ms", b->graph->path_ns) ?:
+				    json_put_int(o, "critical_steps", b->graph->path.nr) ?:
+				    json_put_ms(o, "critical_path_ms", b->graph->path.held_ns) ?:
 				    (b->meta->starts ? json_put_int(o, "start_wake_records", b->meta->starts->records)
 						     : 0));
 }
@@ -1410,8 +1410,8 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 		b->critical = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*b->critical));
 		if (!b->critical)
 			return -ENOMEM;
-		for (i = 0; i < meta->graph->nr_path; i++)
-			b->critical[meta->graph->path[i].proc] = true;
+		for (i = 0; i < meta->graph->path.nr; i++)
+			b->critical[meta->graph->path.steps[i].proc] = true;
 	}
 	b->fd = fd;
 	b->buf = malloc(WRITE_BUF_BYTES);

@@ -171,8 +171,8 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 		if (!listed[i])
 			continue;
 		if (a->graph) {
-			from = a->graph->path[a->chain_step[i]].from_ns;
-			to = a->graph->path[a->chain_step[i]].to_ns;
+			from = a->graph->path.steps[a->chain_step[i]].from_ns;
+			to = a->graph->path.steps[a->chain_step[i]].to_ns;
 		}
 		row = add_row(t);
 		err = !row ? -ENOMEM

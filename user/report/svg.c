@@ -206,7 +206,7 @@ static void put_legend(struct canvas *cv, const struct audit *a, int y)
 		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">others</text>\n", x + 16, y + 10);
 		x += 16 + CHAR_W * 6 + 12;
 	}
-	if (a->graph && a->graph->nr_path && x < WIDTH - 200) {
+	if (a->graph && a->graph->path.nr && x < WIDTH - 200) {
 		fprintf(cv->out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"none\" stroke=\"%s\" "
 			"stroke-width=\"2\"/>", x, y, CRIT_COLOUR);
 		fprintf(cv->out, "<text x=\"%.1f\" y=\"%d\" class=\"l\">critical path</text>\n", x + 16, y + 10);
@@ -396,21 +396,22 @@ static int row_mid(const struct canvas *cv, const struct trace_layout *tl, size_
  */
 static void put_critical_path(struct canvas *cv, const struct audit *a, const struct trace_layout *tl)
 {
-	const struct build_graph *g = a->graph;
+	const struct graph_run *g = a->graph;
 	const struct model *m = tl->m;
 	size_t i;
 	char *name;
 
-	if (!g || !g->nr_path)
+	if (!g || !g->path.nr)
 		return;
 	fprintf(cv->out, "<g class=\"crit\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\">\n", CRIT_COLOUR);
 	fputs("<polyline points=\"", cv->out);
-	for (i = 0; i < g->nr_path; i++)
-		fprintf(cv->out, "%s%.2f,%d %.2f,%d", i ? " " : "", x_of(cv, g->path[i].from_ns),
-			row_mid(cv, tl, g->path[i].proc), x_of(cv, g->path[i].to_ns), row_mid(cv, tl, g->path[i].proc));
+	for (i = 0; i < g->path.nr; i++)
+		fprintf(cv->out, "%s%.2f,%d %.2f,%d", i ? " " : "", x_of(cv, g->path.steps[i].from_ns),
+			row_mid(cv, tl, g->path.steps[i].proc), x_of(cv, g->path.steps[i].to_ns),
+			row_mid(cv, tl, g->path.steps[i].proc));
 	fputs("\"/>\n", cv->out);
-	for (i = 0; i < g->nr_path; i++) {
-		const struct critical_step *st = &g->path[i];
+	for (i = 0; i < g->path.nr; i++) {
+		const struct critical_step *st = &g->path.steps[i];
 		double x = x_of(cv, st->from_ns), w = x_of(cv, st->to_ns) - x;
 
 		if (w < 2)

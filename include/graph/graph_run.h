@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The graph stage, run once and in one order: each step a result of its
+ * own that reads only what the steps before it computed.
+ *
+ *   slots   the model's job slots and recipe lines (graph/job_slots.h)
+ *   data    the data edges (graph/build_graph.h)
+ *   jobs    the jobs, their data edges and the runners' order (graph/job_graph.h)
+ *   slack   per process, its job's slack (graph/slack.h)
+ *   races   undeclared dependencies between jobs (graph/races.h)
+ *   starts  why each process started when it did (graph/start_cause.h), with wake records
+ *   path    the critical path, through the start causes when there are some (graph/critical_path.h)
+ *
+ * The what-ifs over the jobs (graph/cpu_sim.h, graph/schedule_sim.h) are
+ * the audit's to run.  Pure: the model, the file log and the wake records
+ * in.
+ *
+ *   struct graph_run run;
+ *   graph_run__compute(&run, model, file_log, wakes_or_NULL, &failed);
+ *   ... run.data.edges, run.jobs, run.path.steps ...
+ *   graph_run__free(&run);
+ */
+#ifndef BUILDBPF_GRAPH_RUN_H
+#define BUILDBPF_GRAPH_RUN_H
+
+#include <linux/types.h>
+#include "graph/build_graph.h"
+#include "graph/critical_path.h"
+#include "graph/job_graph.h"
+#include "graph/job_slots.h"
+#include "graph/races.h"
+#include "graph/slack.h"
+#include "graph/start_cause.h"
+#include "model/file_log.h"
+#include "model/model.h"
+#include "model/start_wakes.h"
+
+/* The steps, in the order graph_run__compute() runs them. */
+enum graph_step {
+	GRAPH_SLOTS = 0,
+	GRAPH_DATA,
+	GRAPH_JOBS,
+	GRAPH_SLACK,
+	GRAPH_RACES,
+	GRAPH_STARTS,
+	GRAPH_PATH,
+	GRAPH_DONE,
+};
+
+struct graph_run {
+	struct job_slots slots;
+	struct build_graph data;
+	struct job_graph jobs;
+	__u64 *proc_slack_ns;	    /* per model->procs; SLACK_NONE outside any job */
+	struct races races;
+	struct start_causes starts; /* empty (procs NULL) without wake records */
+	struct critical_path path;
+};
+
+/*
+ * Runs every step on m and fl (NULL: no data edges) and w (NULL or no
+ * records: no start causes, the path walked without them).  0, or -ENOMEM
+ * with *failed the step that ran out: up to the races the run is freed and
+ * empty; without memory for the start causes the path is walked without
+ * them, and for the path it is left empty, the rest kept.
+ */
+int graph_run__compute(struct graph_run *r, const struct model *m, const struct file_log *fl,
+		       const struct start_wakes *w, enum graph_step *failed);
+void graph_run__free(struct graph_run *r);
+
+#endif /* BUILDBPF_GRAPH_RUN_H */
