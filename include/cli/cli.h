@@ -40,6 +40,7 @@ struct cli_opts {
 	enum cli_mode mode;
 	const char *log_path; /* convert, report: the recording to read */
 	const char *output;
+	bool output_given; /* -o: report refuses it */
 	const char *keep_log; /* trace: also keep the event log here */
 	const char *summary_json; /* --summary-json: the audit as JSON; NULL: none */
 	const char *svg;	  /* --svg: the build drawn; NULL: none */

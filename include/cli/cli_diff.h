@@ -3,10 +3,14 @@
 #ifndef BUILDBPF_CLI_DIFF_H
 #define BUILDBPF_CLI_DIFF_H
 
+#include <getopt.h>
 #include <stdio.h>
 #include "cli/cli.h"
 
 /* As cli__parse(): argv[0] is "diff". */
 int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
+
+/* diff's options, ended by a zeroed entry: a val below 0x100 is the short name. */
+const struct option *cli__diff_options(void);
 
 #endif /* BUILDBPF_CLI_DIFF_H */

@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_usage.h"
 #include "events.h"
 #include "version.h"
@@ -492,5 +493,98 @@ Test(cli, add_takes_other_hosts_recordings_for_convert_only)
 	p = parse((const char *const[]){ "convert", "client.bbl", "--add", "", NULL });
 	cr_assert_lt(p.ret, 0);
 	cr_assert_str_eq(p.err, "buildbpf: --add: needs a recording\n");
+	done(&p);
+}
+
+/* Each row of the option table says all the parser, --help and the messages need of it. */
+Test(cli, every_option_row_is_whole)
+{
+	size_t nr, i, k;
+	const struct cli_option *rows = cli__run_options(&nr);
+
+	cr_assert(lt(sz, 20, nr));
+	for (i = 0; i < nr; i++) {
+		const struct cli_option *o = &rows[i];
+		bool valued = o->value == CLI_TEXT || o->value == CLI_CHOICE || o->value == CLI_NUMBER ||
+			      o->value == CLI_SIZE || o->value == CLI_DURATION;
+
+		cr_assert(o->name && *o->name && o->help && o->modes, "row %zu", i);
+		cr_assert(eq(chr, o->help[strlen(o->help) - 1], '\n'), "--%s: help ends a line", o->name);
+		cr_assert(eq(int, !!o->arg, valued), "--%s: a value has a placeholder in --help", o->name);
+		if (o->value == CLI_TEXT)
+			cr_assert(eq(sz, o->size, sizeof(char *)), "--%s", o->name);
+		else if (o->value != CLI_HELP)
+			cr_assert(o->size == 1 || o->size == 2 || o->size == 4 || o->size == 8, "--%s", o->name);
+		if (o->value == CLI_NUMBER || o->value == CLI_SIZE || o->value == CLI_DURATION)
+			cr_assert(o->expect && o->min <= o->max, "--%s", o->name);
+		if (o->value == CLI_CHOICE)
+			cr_assert(o->choices && o->choices[0].word && o->choices[1].word, "--%s", o->name);
+		if (o->max_items)
+			cr_assert(not(eq(ptr, o->too_many ? strstr(o->too_many, "{max}") : NULL, NULL)), "--%s", o->name);
+		for (k = i + 1; k < nr; k++) {
+			cr_assert(not(eq(str, (char *)o->name, (char *)rows[k].name)), "--%s twice", o->name);
+			cr_assert(o->short_name == 0 || o->short_name != rows[k].short_name, "-%c twice", o->short_name);
+		}
+	}
+}
+
+/* A limit in a message is the table's, spelled from it: never a second literal. */
+Test(cli, messages_spell_the_limits)
+{
+	char *argv[2 * CLI_MERGE_MAX + 8], *err_text = NULL, want[64];
+	struct cli_opts opts;
+	size_t len, i;
+	int argc = 0;
+	FILE *err;
+
+	argv[argc++] = "buildbpf";
+	for (i = 0; i <= CLI_MERGE_MAX; i++) {
+		argv[argc++] = "--merge";
+		argv[argc++] = "x.json";
+	}
+	argv[argc++] = "make";
+	argv[argc] = NULL;
+	err = open_memstream(&err_text, &len);
+	cr_assert(lt(int, cli__parse(&opts, argc, argv, stdout, err), 0));
+	fclose(err);
+	snprintf(want, sizeof(want), "buildbpf: --merge: too many (at most %d; use a glob)\n", CLI_MERGE_MAX);
+	cr_assert(eq(str, err_text, want));
+	free(err_text);
+
+	struct parsed p = parse((const char *[]){ "--args-max", "1G", "make", NULL });
+	snprintf(want, sizeof(want), "expected 1 to %u bytes", BB_ARGS_MAX_LIMIT);
+	cr_assert(not(eq(ptr, strstr(p.err, want), NULL)), "%s", p.err);
+	done(&p);
+	p = parse((const char *[]){ "--buffer-size", "3K", "make", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: --buffer-size '3K': expected a power of two from 4K to 1G\n"));
+	done(&p);
+	p = parse((const char *[]){ "--merge-max-file", "0", "make", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: --merge-max-file '0': expected 1 byte to 1G (e.g. 64M)\n"));
+	done(&p);
+	p = parse((const char *[]){ "--mem-period", "1us", "make", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: --mem-period '1us': expected off or a duration from 1ms to 10s (e.g. 50ms)\n"));
+	done(&p);
+	p = parse((const char *[]){ "--sched", "most", "make", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: --sched 'most': expected off, summary or full\n"));
+	done(&p);
+}
+
+/* --list-options: every row, then diff's, for the man page and completion check. */
+Test(cli, list_options_prints_the_table)
+{
+	size_t nr, lines = 0;
+	struct parsed p = parse((const char *[]){ "--list-options", NULL });
+
+	cli__run_options(&nr);
+	cr_assert(eq(int, p.ret, 0), "%s", p.err);
+	for (const char *c = p.out; *c; c++)
+		lines += *c == '\n';
+	cr_assert(eq(sz, lines, nr + 8), "%s", p.out);
+	cr_assert(not(eq(ptr, strstr(p.out, "trace,record,convert -o --output\n"), NULL)), "%s", p.out);
+	cr_assert(not(eq(ptr, strstr(p.out, "diff - --fail-if\n"), NULL)), "%s", p.out);
+	done(&p);
+	/* Only whole and alone: not an abbreviation, not beside other options. */
+	p = parse((const char *[]){ "--list-options", "-q", NULL });
+	cr_assert(lt(int, p.ret, 0));
 	done(&p);
 }

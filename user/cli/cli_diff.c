@@ -32,19 +32,26 @@ static bool same_outputs(const struct cli_opts *opts, FILE *err)
 	return false;
 }
 
+/* The short names are getopt_long's optstring in cli__parse_diff(). */
+static const struct option diff_options[] = {
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "markdown", required_argument, NULL, OPT_MARKDOWN },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "html", required_argument, NULL, OPT_HTML },
+	{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
+	{ "force", no_argument, NULL, 'f' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{}
+};
+
+const struct option *cli__diff_options(void)
+{
+	return diff_options;
+}
+
 int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err)
 {
-	static const struct option longopts[] = {
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "markdown", required_argument, NULL, OPT_MARKDOWN },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "fail-if", required_argument, NULL, OPT_FAIL_IF },
-		{ "force", no_argument, NULL, 'f' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{}
-	};
 	char esc[TERM_ESCAPE_BUF], why[256];
 	int c;
 
@@ -52,7 +59,7 @@ int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FIL
 	opts->mode = CLI_DIFF;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":fqh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":fqh", diff_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_JSON:
 		case OPT_MARKDOWN:

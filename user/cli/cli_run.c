@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_run.h"
 #include "cli/cli_usage.h"
 #include "cli/cli_values.h"
@@ -19,114 +20,13 @@
 #include "events.h"
 #include "util/term_escape.h"
 
-enum {
-	OPT_USER = 0x100,
-	OPT_KEEP_ROOT,
-	OPT_KEEP_ENV,
-	OPT_ARGS_MAX,
-	OPT_BUFFER_SIZE,
-	OPT_WAIT_ALL,
-	OPT_MEM_PERIOD,
-	OPT_SCHED,
-	OPT_SCHED_RESOLUTION,
-	OPT_LOG,
-	OPT_MERGE,
-	OPT_KEEP_TRACE_DIR,
-	OPT_NO_TRACE_DIR,
-	OPT_MERGE_MAX_FILE,
-	OPT_MERGE_MAX_EVENTS,
-	OPT_SUMMARY_JSON,
-	OPT_SVG,
-	OPT_HTML,
-	OPT_MARKDOWN,
-	OPT_DEPS,
-	OPT_ATTACH,
-	OPT_DURATION,
-	OPT_CGROUP,
-	OPT_FOLLOW,
-	OPT_ADD,
-};
-
-#define TRACE (1u << CLI_TRACE)
-#define RECORD (1u << CLI_RECORD)
-#define CONVERT (1u << CLI_CONVERT)
-#define REPORT (1u << CLI_REPORT)
-#define RUNS (TRACE | RECORD)	      /* a command runs */
-#define ALL (RUNS | CONVERT | REPORT)
-
-/* An option and the modes that take it. */
-struct run_option {
-	struct option getopt;
-	unsigned modes;
-};
-
-static const struct run_option run_options[] = {
-	{ { "output", required_argument, NULL, 'o' }, RUNS | CONVERT },
-	{ { "force", no_argument, NULL, 'f' }, ALL },
-	{ { "user", required_argument, NULL, OPT_USER }, RUNS },
-	{ { "keep-root", no_argument, NULL, OPT_KEEP_ROOT }, ALL },
-	{ { "keep-env", no_argument, NULL, OPT_KEEP_ENV }, RUNS },
-	{ { "args-max", required_argument, NULL, OPT_ARGS_MAX }, RUNS },
-	{ { "buffer-size", required_argument, NULL, OPT_BUFFER_SIZE }, RUNS },
-	{ { "wait-all", no_argument, NULL, OPT_WAIT_ALL }, RUNS },
-	{ { "mem-period", required_argument, NULL, OPT_MEM_PERIOD }, RUNS },
-	{ { "sched", required_argument, NULL, OPT_SCHED }, ALL },
-	{ { "sched-resolution", required_argument, NULL, OPT_SCHED_RESOLUTION }, ALL },
-	{ { "deps", required_argument, NULL, OPT_DEPS }, ALL },
-	{ { "log", required_argument, NULL, OPT_LOG }, TRACE },
-	{ { "merge", required_argument, NULL, OPT_MERGE }, ALL },
-	{ { "keep-trace-dir", no_argument, NULL, OPT_KEEP_TRACE_DIR }, RUNS },
-	{ { "no-trace-dir", no_argument, NULL, OPT_NO_TRACE_DIR }, RUNS },
-	{ { "merge-max-file", required_argument, NULL, OPT_MERGE_MAX_FILE }, ALL },
-	{ { "merge-max-events", required_argument, NULL, OPT_MERGE_MAX_EVENTS }, ALL },
-	{ { "summary-json", required_argument, NULL, OPT_SUMMARY_JSON }, TRACE | CONVERT | REPORT },
-	{ { "svg", required_argument, NULL, OPT_SVG }, TRACE | CONVERT | REPORT },
-	{ { "html", required_argument, NULL, OPT_HTML }, TRACE | CONVERT | REPORT },
-	{ { "markdown", required_argument, NULL, OPT_MARKDOWN }, TRACE | CONVERT | REPORT },
-	{ { "attach", required_argument, NULL, OPT_ATTACH }, RUNS },
-	{ { "duration", required_argument, NULL, OPT_DURATION }, RUNS },
-	{ { "cgroup", required_argument, NULL, OPT_CGROUP }, RUNS },
-	{ { "follow", required_argument, NULL, OPT_FOLLOW }, RUNS },
-	{ { "add", required_argument, NULL, OPT_ADD }, CONVERT },
-	{ { "quiet", no_argument, NULL, 'q' }, ALL },
-	{ { "verbose", no_argument, NULL, 'v' }, ALL },
-	{ { "help", no_argument, NULL, 'h' }, ALL },
-	{ { "version", no_argument, NULL, 'V' }, ALL },
-};
-
-#define NR_RUN_OPTIONS (sizeof(run_options) / sizeof(run_options[0]))
-
 /* What the parse has seen besides opts. */
 struct run_parse {
 	const char *mode_name; /* "record", "convert", "report"; NULL: trace */
-	bool output_given;
 	/* The last option given that only a running command takes: convert
 	 * and report refuse it, by name. */
 	const char *run_only;
 };
-
-/* The modes that take the option getopt returned as val; 0: not an option of ours. */
-static unsigned modes_of(int val, const char **name)
-{
-	for (size_t i = 0; i < NR_RUN_OPTIONS; i++)
-		if (run_options[i].getopt.val == val) {
-			*name = run_options[i].getopt.name;
-			return run_options[i].modes;
-		}
-	return 0;
-}
-
-/* The files besides the trace a build's audit is written to: where each option's value goes. */
-static const char **side_option(struct cli_opts *opts, int c)
-{
-	return c == OPT_SVG ? &opts->svg : c == OPT_HTML ? &opts->html : c == OPT_MARKDOWN ? &opts->markdown
-											: &opts->summary_json;
-}
-
-static const char *side_option_name(int c)
-{
-	return c == OPT_SVG ? "--svg" : c == OPT_HTML ? "--html" : c == OPT_MARKDOWN ? "--markdown" : "--summary-json";
-}
 
 /* The first side output given, by option name; NULL: none. */
 static const char *first_side_output(const struct cli_opts *opts)
@@ -135,199 +35,186 @@ static const char *first_side_output(const struct cli_opts *opts)
 	       : opts->markdown ? "--markdown" : NULL;
 }
 
-/* Applies one option (getopt's c and optarg).  > 0 go on, 0 exit now (--help, --version), < 0 said. */
-static int apply_option(struct cli_opts *opts, struct run_parse *st, int c, FILE *out, FILE *err)
+/* A limit as a message spells it: 131072, 4K, 1 byte, 10s. */
+static void spell_limit(char *buf, size_t len, unsigned long long v, enum cli_limit_unit unit)
 {
-	char esc[TERM_ESCAPE_BUF], *end;
-	unsigned long long size;
+	static const struct {
+		const char *suffix;
+		unsigned long long scale;
+	} sizes[] = { { "G", 1ull << 30 }, { "M", 1ull << 20 }, { "K", 1ull << 10 } },
+	  durations[] = { { "s", 1000000000 }, { "ms", 1000000 }, { "us", 1000 }, { "ns", 1 } };
+	size_t i;
 
-	switch (c) {
-	case 'o':
-		if (!*optarg) {
-			fprintf(err, "buildbpf: -o/--output needs a file name\n");
-			return -EINVAL;
-		}
-		opts->output = optarg;
-		st->output_given = true;
-		break;
-	case 'f':
-		opts->force = true;
-		break;
-	case OPT_USER:
-		opts->user = optarg;
-		break;
-	case OPT_KEEP_ROOT:
-		/* Every mode: under sudo, one that loads no BPF leaves root too. */
-		opts->keep_root = true;
-		break;
-	case OPT_KEEP_ENV:
-		opts->keep_env = true;
-		break;
-	case OPT_ARGS_MAX:
-		if (cli__parse_size(optarg, &size) || size < 1 || size > BB_ARGS_MAX_LIMIT) {
-			fprintf(err, "buildbpf: --args-max '%s': expected 1 to %u bytes (e.g. 4096, 64K)\n",
-				term_escape(optarg, esc, sizeof(esc)), BB_ARGS_MAX_LIMIT);
-			return -EINVAL;
-		}
-		opts->args_max = size;
-		break;
-	case OPT_BUFFER_SIZE:
-		if (cli__parse_size(optarg, &size) || size < 4096 || size > (1ull << 30) || (size & (size - 1))) {
-			fprintf(err, "buildbpf: --buffer-size '%s': expected a power of two from 4K to 1G\n",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
-		}
-		opts->ringbuf_bytes = size;
-		break;
-	case OPT_SCHED:
-		opts->sched_given = true;
-		if (!strcmp(optarg, "off")) {
-			opts->sched = SCHED_OFF;
-		} else if (!strcmp(optarg, "summary")) {
-			opts->sched = SCHED_SUMMARY;
-		} else if (!strcmp(optarg, "full")) {
-			opts->sched = SCHED_FULL;
+	if (unit == CLI_LIMIT_SIZE) {
+		for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+			if (v && v % sizes[i].scale == 0) {
+				snprintf(buf, len, "%llu%s", v / sizes[i].scale, sizes[i].suffix);
+				return;
+			}
+		snprintf(buf, len, "%llu byte%s", v, v == 1 ? "" : "s");
+	} else if (unit == CLI_LIMIT_DURATION) {
+		for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++)
+			if (v % durations[i].scale == 0 || durations[i].scale == 1) {
+				snprintf(buf, len, "%llu%s", v / durations[i].scale, durations[i].suffix);
+				return;
+			}
+	} else {
+		snprintf(buf, len, "%llu", v);
+	}
+}
+
+/* A message of the table: {min} and {max} replaced by the limits as given. */
+static void say_limits(FILE *err, const char *message, const char *min, const char *max)
+{
+	while (*message) {
+		if (!strncmp(message, "{min}", 5)) {
+			fputs(min, err);
+			message += 5;
+		} else if (!strncmp(message, "{max}", 5)) {
+			fputs(max, err);
+			message += 5;
 		} else {
-			fprintf(err, "buildbpf: --sched '%s': expected off, summary or full\n",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
+			fputc(*message++, err);
 		}
-		break;
-	case OPT_DEPS:
-		opts->deps_given = true;
-		if (strcmp(optarg, "on") && strcmp(optarg, "off")) {
-			fprintf(err, "buildbpf: --deps '%s': expected on or off\n",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
+	}
+}
+
+/* What a value should have been: the choices' words, or the row's message with its limits. */
+static void say_expected(FILE *err, const struct cli_option *opt)
+{
+	char min[32], max[32];
+
+	if (opt->value == CLI_CHOICE) {
+		fputs("expected ", err);
+		for (const struct cli_choice *choice = opt->choices; choice->word; choice++)
+			fprintf(err, "%s%s", choice == opt->choices ? "" : choice[1].word ? ", " : " or ",
+				choice->word);
+		return;
+	}
+	spell_limit(min, sizeof(min), opt->min, opt->unit);
+	spell_limit(max, sizeof(max), opt->max, opt->unit);
+	say_limits(err, opt->expect, min, max);
+}
+
+/* A value that is a number: one of the row's words, or read as its kind says and within its limits. */
+static int read_number(const struct cli_option *opt, const char *arg, unsigned long long *value)
+{
+	__u64 ns;
+	char *end;
+
+	for (const struct cli_choice *choice = opt->choices; choice && choice->word; choice++)
+		if (!strcmp(arg, choice->word)) {
+			*value = choice->value;
+			return 0;
 		}
-		opts->deps = !strcmp(optarg, "on");
-		break;
-	case OPT_SCHED_RESOLUTION:
-		opts->resolution_given = true;
-		if (cli__parse_duration(optarg, &opts->sched_resolution_ns) || !opts->sched_resolution_ns ||
-		    opts->sched_resolution_ns > 10000000000ull) {
-			fprintf(err, "buildbpf: --sched-resolution '%s': expected a duration from 1ns to 10s "
-				     "(e.g. 1ms, 500us)\n", term_escape(optarg, esc, sizeof(esc)));
+	switch (opt->value) {
+	case CLI_NUMBER:
+		if (cli__parse_u64(arg, value, &end) || *end)
 			return -EINVAL;
-		}
 		break;
-	case OPT_LOG:
-		if (opts->mode != CLI_TRACE) {
-			fprintf(err, "buildbpf: %s: --log is for tracing (record writes its log with -o)\n",
-				st->mode_name);
+	case CLI_SIZE:
+		if (cli__parse_size(arg, value))
 			return -EINVAL;
-		}
-		if (!*optarg) {
-			fprintf(err, "buildbpf: --log needs a file name\n");
+		break;
+	case CLI_DURATION:
+		if (cli__parse_duration(arg, &ns))
 			return -EINVAL;
-		}
-		opts->keep_log = optarg;
+		*value = ns;
 		break;
-	case OPT_MERGE:
-		if (!*optarg || opts->nr_merge >= CLI_MERGE_MAX) {
-			fprintf(err, "buildbpf: --merge: %s\n",
-				*optarg ? "too many (at most 64; use a glob)" : "needs a path or a glob");
+	default: /* CLI_CHOICE: none of its words */
+		return -EINVAL;
+	}
+	if (*value < opt->min || *value > opt->max || (opt->power_of_two && (*value & (*value - 1))))
+		return -EINVAL;
+	return 0;
+}
+
+/* An integer into the field of the row's size (bool, __u32, pid_t, size_t, ...). */
+static void store_number(void *field, size_t size, unsigned long long value)
+{
+	union {
+		__u8 u8;
+		__u16 u16;
+		__u32 u32;
+		__u64 u64;
+	} v;
+
+	switch (size) {
+	case 1: v.u8 = value; break;
+	case 2: v.u16 = value; break;
+	case 4: v.u32 = value; break;
+	default: v.u64 = value; break; /* 8: a unit test holds every row to these sizes */
+	}
+	memcpy(field, &v, size);
+}
+
+/* The value into the row's field, or at the end of its list.  0, or -EINVAL (said). */
+static int store(struct cli_opts *opts, const struct cli_option *opt, const char *text, unsigned long long number)
+{
+	char *field = (char *)opts + opt->at;
+	size_t *count = (size_t *)((char *)opts + opt->count_at);
+
+	if (opt->max_items) {
+		if (*count >= opt->max_items)
 			return -EINVAL;
-		}
-		opts->merge[opts->nr_merge++] = optarg;
-		break;
-	case OPT_KEEP_TRACE_DIR:
-		opts->keep_trace_dir = true;
-		break;
-	case OPT_NO_TRACE_DIR:
-		opts->no_trace_dir = true;
-		break;
-	case OPT_MERGE_MAX_FILE:
-		if (cli__parse_size(optarg, &size) || size < 1 || size > (1ull << 30)) {
-			fprintf(err, "buildbpf: --merge-max-file '%s': expected 1 byte to 1G (e.g. 64M)\n",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
-		}
-		opts->merge_max_file = size;
-		break;
-	case OPT_MERGE_MAX_EVENTS:
-		if (cli__parse_size(optarg, &size) || size > 100000000) {
-			fprintf(err, "buildbpf: --merge-max-events '%s': expected 0 to 100000000\n",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
-		}
-		opts->merge_max_events = size;
-		break;
-	case OPT_SUMMARY_JSON:
-	case OPT_SVG:
-	case OPT_HTML:
-	case OPT_MARKDOWN:
-		if (!*optarg) {
-			fprintf(err, "buildbpf: %s needs a file name\n", side_option_name(c));
-			return -EINVAL;
-		}
-		*side_option(opts, c) = optarg;
-		break;
-	case OPT_ATTACH:
-	case OPT_FOLLOW:
-		if (cli__parse_u64(optarg, &size, &end) || *end || !size || size > INT32_MAX) {
-			fprintf(err, "buildbpf: %s '%s': expected a process id\n",
-				c == OPT_ATTACH ? "--attach" : "--follow",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
-		}
-		if (c == OPT_ATTACH) {
-			opts->attach_pid = size;
-		} else if (opts->nr_follow < CLI_FOLLOW_MAX) {
-			opts->follow[opts->nr_follow++] = size;
-		} else {
-			fprintf(err, "buildbpf: --follow: at most %d daemons\n", CLI_FOLLOW_MAX);
-			return -EINVAL;
-		}
-		break;
-	case OPT_ADD:
-		if (!*optarg || opts->nr_add >= CLI_ADD_MAX) {
-			fprintf(err, "buildbpf: --add: %s\n",
-				*optarg ? "too many recordings (at most 63)" : "needs a recording");
-			return -EINVAL;
-		}
-		opts->add[opts->nr_add++] = optarg;
-		break;
-	case OPT_CGROUP:
-		if (!*optarg) {
-			fprintf(err, "buildbpf: --cgroup needs a cgroup path\n");
-			return -EINVAL;
-		}
-		opts->cgroup = optarg;
-		break;
-	case OPT_DURATION:
-		if (cli__parse_duration(optarg, &opts->duration_ns) || !opts->duration_ns) {
-			fprintf(err, "buildbpf: --duration '%s': expected a duration (e.g. 30s, 500ms)\n",
-				term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
-		}
-		break;
-	case OPT_MEM_PERIOD:
-		if (!strcmp(optarg, "off")) {
-			opts->mem_period_ns = 0;
-		} else if (cli__parse_duration(optarg, &opts->mem_period_ns) || opts->mem_period_ns < 1000000ull ||
-			   opts->mem_period_ns > 10000000000ull) {
-			fprintf(err, "buildbpf: --mem-period '%s': expected off or a duration from 1ms to 10s "
-				     "(e.g. 50ms)\n", term_escape(optarg, esc, sizeof(esc)));
-			return -EINVAL;
-		}
-		break;
-	case OPT_WAIT_ALL:
-		opts->wait_all = true;
-		break;
-	case 'q':
-		opts->quiet = true;
-		break;
-	case 'v':
-		opts->verbose = true;
-		break;
-	case 'h':
+		field += *count * opt->size;
+		++*count;
+	}
+	if (opt->value == CLI_TEXT)
+		memcpy(field, &text, sizeof(text));
+	else
+		store_number(field, opt->size, number);
+	return 0;
+}
+
+/* Applies one option and its value (NULL: none).  > 0 go on, 0 exit now (--help, --version), < 0 said. */
+static int apply_option(struct cli_opts *opts, const struct run_parse *st, const struct cli_option *opt,
+			const char *arg, FILE *out, FILE *err)
+{
+	char esc[TERM_ESCAPE_BUF], max[32];
+	unsigned long long number = 1;
+
+	if (opt->not_here && !(opt->modes & (1u << opts->mode))) {
+		fprintf(err, "buildbpf: %s: --%s %s\n", st->mode_name, opt->name, opt->not_here);
+		return -EINVAL;
+	}
+	if (opt->given_at)
+		*(bool *)((char *)opts + opt->given_at) = true;
+	switch (opt->value) {
+	case CLI_HELP:
 		cli__print_usage(out);
 		return 0;
-	case 'V':
+	case CLI_VERSION:
 		cli__print_build_version(out);
-		opts->version = true;
+		store(opts, opt, NULL, 1);
 		return 0;
+	case CLI_FLAG:
+		break;
+	case CLI_TEXT:
+		if (opt->needs && !*arg) {
+			if (opt->max_items)
+				fprintf(err, "buildbpf: --%s: needs %s\n", opt->name, opt->needs);
+			else if (opt->short_name)
+				fprintf(err, "buildbpf: -%c/--%s needs %s\n", opt->short_name, opt->name, opt->needs);
+			else
+				fprintf(err, "buildbpf: --%s needs %s\n", opt->name, opt->needs);
+			return -EINVAL;
+		}
+		break;
+	default:
+		if (read_number(opt, arg, &number)) {
+			fprintf(err, "buildbpf: --%s '%s': ", opt->name, term_escape(arg, esc, sizeof(esc)));
+			say_expected(err, opt);
+			fputc('\n', err);
+			return -EINVAL;
+		}
+	}
+	if (store(opts, opt, arg, number)) {
+		snprintf(max, sizeof(max), "%zu", opt->max_items);
+		fprintf(err, "buildbpf: --%s: ", opt->name);
+		say_limits(err, opt->too_many, "", max);
+		fputc('\n', err);
+		return -EINVAL;
 	}
 	return 1;
 }
@@ -383,7 +270,7 @@ static int check_reading(struct cli_opts *opts, const struct run_parse *st, int 
 			st->run_only);
 		return -EINVAL;
 	}
-	if (opts->mode == CLI_REPORT && st->output_given) {
+	if (opts->mode == CLI_REPORT && opts->output_given) {
 		fprintf(err, "buildbpf: report prints to stdout; -o is for convert\n");
 		return -EINVAL;
 	}
@@ -464,33 +351,83 @@ static void set_defaults(struct cli_opts *opts, enum cli_mode mode)
 	opts->merge_max_events = MERGE_DEFAULT_MAX_EVENTS;
 }
 
+/* getopt_long's val for a row: its short name, or past every character. */
+#define LONG_ONLY_VAL 0x100
+
+/* Whether the row's option is followed by a value. */
+static bool takes_value(const struct cli_option *opt)
+{
+	switch (opt->value) {
+	case CLI_TEXT:
+	case CLI_CHOICE:
+	case CLI_NUMBER:
+	case CLI_SIZE:
+	case CLI_DURATION:
+		return true;
+	case CLI_FLAG:
+	case CLI_HELP:
+	case CLI_VERSION:
+		break;
+	}
+	return false;
+}
+
+/* getopt_long's tables from the rows: each row's long name, and the short names after prefix. */
+static void getopt_tables(const struct cli_option *rows, size_t nr, const char *prefix, struct option *longopts,
+			  char *shortopts)
+{
+	char *at = stpcpy(shortopts, prefix);
+
+	for (size_t i = 0; i < nr; i++) {
+		longopts[i] = (struct option){ rows[i].name, takes_value(&rows[i]) ? required_argument : no_argument,
+					       NULL, rows[i].short_name ? rows[i].short_name : LONG_ONLY_VAL + (int)i };
+		if (rows[i].short_name) {
+			*at++ = rows[i].short_name;
+			if (longopts[i].has_arg)
+				*at++ = ':';
+		}
+	}
+	*at = '\0';
+	longopts[nr] = (struct option){};
+}
+
+/* The row getopt_long's c names; NULL: not an option of ours. */
+static const struct cli_option *row_of(const struct cli_option *rows, size_t nr, int c)
+{
+	if (c >= LONG_ONLY_VAL)
+		return c - LONG_ONLY_VAL < (int)nr ? &rows[c - LONG_ONLY_VAL] : NULL;
+	for (size_t i = 0; i < nr; i++)
+		if (rows[i].short_name && rows[i].short_name == c)
+			return &rows[i];
+	return NULL;
+}
+
 int cli__parse_run(struct cli_opts *opts, enum cli_mode mode, const char *mode_name, int argc, char **argv,
 		   FILE *out, FILE *err)
 {
-	struct option longopts[NR_RUN_OPTIONS + 1] = {};
+	size_t nr;
+	const struct cli_option *rows = cli__run_options(&nr), *opt;
+	struct option longopts[nr + 1];
+	char shortopts[3 + 2 * nr], esc[TERM_ESCAPE_BUF];
 	struct run_parse st = { .mode_name = mode_name };
 	bool reading = mode == CLI_CONVERT || mode == CLI_REPORT;
-	char esc[TERM_ESCAPE_BUF];
-	const char *name;
-	unsigned modes;
 	int c, ret;
 
 	set_defaults(opts, mode);
-	for (size_t i = 0; i < NR_RUN_OPTIONS; i++)
-		longopts[i] = run_options[i].getopt;
-	/* '+': stop at the command, whose own options are not ours.
+	/* '+': stop at the command, whose own options are not ours; a
+	 * recording is one operand: options may follow it (convert LOG -o T).
 	 * ':': report a missing argument ourselves. */
+	getopt_tables(rows, nr, reading ? ":" : "+:", longopts, shortopts);
 	optind = 0;
 	opterr = 0;
-	/* A recording is one operand: options may follow it (convert LOG -o T). */
-	while ((c = getopt_long(argc, argv, reading ? ":o:fqvhV" : "+:o:fqvhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		if (c == ':') {
 			fprintf(err, "buildbpf: option '%s' needs an argument (see --help)\n",
 				term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		}
-		modes = modes_of(c, &name);
-		if (!modes) {
+		opt = row_of(rows, nr, c);
+		if (!opt) {
 			if (optopt)
 				fprintf(err, "buildbpf: unknown option '-%s' (see --help)\n",
 					term_escape((char[]){ (char)optopt, '\0' }, esc, sizeof(esc)));
@@ -499,9 +436,9 @@ int cli__parse_run(struct cli_opts *opts, enum cli_mode mode, const char *mode_n
 					term_escape(argv[optind - 1], esc, sizeof(esc)));
 			return -EINVAL;
 		}
-		if (!(modes & (CONVERT | REPORT)))
-			st.run_only = name;
-		ret = apply_option(opts, &st, c, out, err);
+		if (!(opt->modes & CLI_IN_READING))
+			st.run_only = opt->name;
+		ret = apply_option(opts, &st, opt, optarg, out, err);
 		if (ret <= 0)
 			return ret;
 	}

@@ -2,12 +2,14 @@
 /* The --help and --version texts, which every mode's parser prints. */
 #include <bpf/libbpf.h>
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_usage.h"
 #include "version.h"
 /* BUILDBPF_COMMIT, written by the Makefile at build time. */
 #include "build_info.h"
 
-static const char usage_text[] =
+/* What comes before the run options' rows. */
+static const char usage_head[] =
 	"Usage: buildbpf [OPTIONS] [--] COMMAND [ARG...]\n"
 	"       buildbpf [OPTIONS] --attach PID | --cgroup PATH\n"
 	"       buildbpf record [OPTIONS] [-o LOG] [--] COMMAND [ARG...]\n"
@@ -28,90 +30,10 @@ static const char usage_text[] =
 	"           processes only one build ran; a gate for CI with --fail-if\n"
 	"To trace a command named record, convert, report or diff, put -- before it.\n"
 	"\n"
-	"Options:\n"
-	"  -o, --output FILE      trace file to write (default: " CLI_DEFAULT_OUTPUT ");\n"
-	"                         with record: the event log (default: " CLI_DEFAULT_LOG ")\n"
-	"  -f, --force            replace FILE (and the --log file) if it exists\n"
-	"      --log LOG          also keep the event log in LOG, for convert and\n"
-	"                         report later (default: a temporary log, removed once\n"
-	"                         the trace is written)\n"
-	"      --user USER        run COMMAND as USER, root only (default under sudo:\n"
-	"                         the invoking user, from SUDO_UID/SUDO_GID)\n"
-	"      --keep-root        under sudo, stay root: run COMMAND as root; convert\n"
-	"                         and report read and write as root\n"
-	"      --keep-env         with --user, keep buildbpf's environment (default: a\n"
-	"                         clean login-like one: HOME, USER, SHELL, PATH)\n"
-	"      --args-max BYTES   argv bytes kept per exec, up to 128K (default: 16K);\n"
-	"                         longer argv is cut and flagged in the trace\n"
-	"      --buffer-size SIZE kernel ring buffer size, a power of two (default: 16M)\n"
-	"      --sched LEVEL      scheduler detail: off (process tree only), summary\n"
-	"                         (default: per-process CPU/run-queue/blocked/sleep\n"
-	"                         time, CPU lanes and parallelism counters at a bounded\n"
-	"                         resolution), full (every context switch); convert\n"
-	"                         and report default to the recording's level and can\n"
-	"                         only lower it\n"
-	"      --sched-resolution TIME  with --sched=summary: the time grain of the\n"
-	"                         CPU lanes; each lane shows, per TIME, what held the\n"
-	"                         CPU most (default: 10ms; units ns, us, ms, s)\n"
-	"      --deps LEVEL       file dependencies: on (which process wrote each file\n"
-	"                         the build later read, for the build graph and its\n"
-	"                         critical path, and who woke each process before it\n"
-	"                         forked a job) or off; default on where the kernel\n"
-	"                         allows fentry (--version says), else off: the\n"
-	"                         fallback hooks every syscall of the machine;\n"
-	"                         convert and report default to the recording's and\n"
-	"                         can only lower it\n"
-	"      --mem-period TIME  how often the build's memory (the resident sets of its\n"
-	"                         processes, summed) is sampled for the \"build memory\"\n"
-	"                         counter and the audit's peak (default: 100ms, 1ms to\n"
-	"                         10s; off: not sampled)\n"
-	"      --wait-all         after COMMAND exits, keep tracing until every process\n"
-	"                         it started has exited too (default: stop, and mark the\n"
-	"                         ones still running as unfinished)\n"
-	"      --attach PID       trace the running process PID and its descendants,\n"
-	"                         those running now and those it starts, instead of a\n"
-	"                         COMMAND: until Ctrl-C, --duration or PID's exit;\n"
-	"                         exits 0 unless buildbpf failed.  Under sudo only the\n"
-	"                         invoking user's own processes (root: any)\n"
-	"      --cgroup PATH      trace every process of the cgroup v2 PATH (a directory\n"
-	"                         under the cgroup2 mount, or as /proc/PID/cgroup shows\n"
-	"                         it) and of the cgroups below, those moved in too,\n"
-	"                         instead of a COMMAND: until Ctrl-C or --duration\n"
-	"      --follow PID       while COMMAND runs, also trace the daemon PID and what\n"
-	"                         it starts (a compile server: sccache, distccd), its\n"
-	"                         processes marked as the daemon's (repeatable)\n"
-	"      --duration TIME    with --attach or --cgroup: stop tracing after TIME\n"
-	"                         (units ns, us, ms, s)\n"
-	"      --add LOG2         convert: put the recording LOG2 of another host (a\n"
-	"                         distccd worker's --attach recording) in the same\n"
-	"                         trace, aligned on the hosts' wall clocks, one trace\n"
-	"                         process group per host, remote jobs linked to the\n"
-	"                         clients that waited (repeatable)\n"
-	"      --merge PATH       also merge the Chrome trace file(s) PATH, a path or a\n"
-	"                         glob where '**' matches any number of directories,\n"
-	"                         read after the build (repeatable; quote globs), e.g.\n"
-	"                         --merge 'build/**/*.json' for clang -ftime-trace\n"
-	"      --keep-trace-dir   keep $BUILDBPF_TRACE_DIR after the build (its path\n"
-	"                         is printed); by default it is removed once merged\n"
-	"      --no-trace-dir     do not create and export $BUILDBPF_TRACE_DIR\n"
-	"      --merge-max-file SIZE  skip a merged file larger than SIZE (default: 16M)\n"
-	"      --merge-max-events N   merge at most N events in all; a file that would\n"
-	"                         pass it is skipped (default: 500000)\n"
-	"      --summary-json FILE  also write the parallelism audit as JSON to FILE\n"
-	"                         (fields: docs/audit.md; same rules as -o)\n"
-	"      --svg FILE         also draw the build as a self-contained SVG: process\n"
-	"                         lanes, a CPU/parallelism strip, serial phases marked\n"
-	"      --html FILE        also write the build on one self-contained page: the\n"
-	"                         answers, a zoomable timeline, critical path, what-if,\n"
-	"                         top steps, memory, races, a link to the trace\n"
-	"      --markdown FILE    also write the answers and tables as GitHub Markdown,\n"
-	"                         under 65,536 characters (a CI job summary)\n"
-	"  -q, --quiet            no summary or audit report at the end\n"
-	"  -v, --verbose          show libbpf's messages, and the whole audit: every\n"
-	"                         figure in its own terms (docs/audit.md)\n"
-	"  -h, --help             show this help and exit\n"
-	"  -V, --version          show the version, the git commit and libbpf version\n"
-	"                         it was built from, and the kernel features probed\n"
+	"Options:\n";
+
+/* After the run options' rows (cli_options.c): diff's, the environment, examples. */
+static const char usage_tail[] =
 	"\n"
 	"Diff options (buildbpf diff OLD NEW; the report goes to stderr):\n"
 	"      --json FILE        also write the comparison as JSON (- for stdout)\n"
@@ -146,7 +68,9 @@ static const char usage_text[] =
 
 void cli__print_usage(FILE *out)
 {
-	fputs(usage_text, out);
+	fputs(usage_head, out);
+	cli__print_options_help(out);
+	fputs(usage_tail, out);
 }
 
 void cli__print_version(FILE *out, const char *commit, const char *libbpf_version)
