@@ -232,9 +232,10 @@ viewer-deps:
 # The checkout itself: no build output tracked by git (skipped, saying why,
 # outside a git checkout), no Criterion gt() that passes on equality, no
 # assertion whose two sides are the same expression; the CI recipes' YAML
-# parses and calls the script the suite runs; and make test's stage runner on
-# made-up stages.
-test-repo:
+# parses and calls the script the suite runs; the man page and completion name
+# the option table's options and no other (read from the binary, built first);
+# and make test's stage runner on made-up stages.
+test-repo: $(BIN)
 	$(Q)tests/run_stages.sh --self-test
 	$(Q)bench/bench.sh --self-test
 	$(Q)$(MAKE) -n --no-print-directory $(BUILD_INFO) | grep -q BUILDBPF_COMMIT || \
@@ -246,6 +247,7 @@ test-repo:
 	$(Q)tests/repo/same_sides_check.sh --self-test
 	$(Q)tests/repo/same_sides_check.sh
 	$(Q)tests/repo/ci_recipes_check.sh --self-test && tests/repo/ci_recipes_check.sh
+	$(Q)tests/repo/options_docs_check.sh --self-test $(BIN) && tests/repo/options_docs_check.sh $(BIN)
 
 # Unit tests need no root; the integration suites (which load BPF and run
 # build/buildbpf) run when the suite runs as root.
