@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "log/event_log.h"
 #include "util/json_write.h"
+#include "util/write_all.h"
 
 /* Four largest records fit; a build writes it out a few times a second. */
 #define WRITE_BUF_SIZE (1u << 20)
@@ -26,24 +27,6 @@ struct event_log_writer {
 static size_t frame_size(size_t len)
 {
 	return sizeof(struct bbl_frame) + ((len + 7) & ~(size_t)7);
-}
-
-static int write_all(int fd, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		p += n;
-		len -= n;
-	}
-	return 0;
 }
 
 int event_log_writer__flush(struct event_log_writer *w)

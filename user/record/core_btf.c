@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include "record/core_btf.h"
 #include "util/array_grow.h"
+#include "util/write_all.h"
 
 /* The kinds a CO-RE relocation looks candidates up by name among (libbpf's bpf_core_find_cands()). */
 static bool named_kind(__u32 kind)
@@ -285,23 +286,6 @@ static int emit(const struct kernel_types *kt, __u32 id, const __u32 *new_id, st
 		break;
 	default:
 		break;
-	}
-	return 0;
-}
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		c += w;
-		n -= w;
 	}
 	return 0;
 }

@@ -42,6 +42,7 @@
 #include "model/trace_layout.h"
 #include "merge/trace_merge.h"
 #include "util/utf8.h"
+#include "util/write_all.h"
 #include "version.h"
 
 /* Our own trace pids: real pids are reused by the kernel (docs/trace-rules.md, rule 6). */
@@ -116,25 +117,6 @@ struct builder {
 
 /* Data edges drawn as flow arrows at most: a huge build's would swamp the viewer. */
 #define DATA_FLOWS_MAX 20000
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len > 0) {
-		n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		buf += n;
-		len -= n;
-	}
-	return 0;
-}
 
 /*
  * Output goes through b->buf.  The first write error sticks: every later
