@@ -6,6 +6,7 @@
 #include <string.h>
 #include "audit/compiler_cache.h"
 #include "model/tool_kind.h"
+#include "util/base_name.h"
 
 /* What ran under a call, worst last: the outcome is the worst seen. */
 enum ran {
@@ -20,14 +21,6 @@ enum wrapper {
 	WRAPPER_SCCACHE,
 };
 
-static const char *base_of(const char *path, size_t *dir_len)
-{
-	const char *slash = strrchr(path, '/');
-
-	*dir_len = slash ? (size_t)(slash - path) : 0;
-	return slash ? slash + 1 : path;
-}
-
 /*
  * Which cache image e is: ccache or sccache by name, or a masquerade
  * symlink (a compiler's name in a directory named ccache, as Debian's
@@ -35,14 +28,13 @@ static const char *base_of(const char *path, size_t *dir_len)
  */
 static enum wrapper wrapper_of(const struct exec_image *e)
 {
-	size_t dir_len;
-	const char *base = base_of(e->filename, &dir_len);
+	const char *base = base_name(e->filename);
 
 	if (!strcmp(base, "ccache"))
 		return WRAPPER_CCACHE;
 	if (!strcmp(base, "sccache"))
 		return WRAPPER_SCCACHE;
-	if (dir_len >= 7 && !strncmp(e->filename + dir_len - 7, "/ccache", 7) &&
+	if (base - e->filename >= 8 && !strncmp(base - 8, "/ccache/", 8) &&
 	    tool_kind__of(base, strlen(base)) == TOOL_CC_DRIVER)
 		return WRAPPER_CCACHE;
 	return WRAPPER_NONE;
@@ -64,12 +56,11 @@ static enum ran ran_of(const struct proc_instance *p)
 {
 	const struct exec_image *e;
 	const char *base;
-	size_t dir_len;
 
 	if (!p->nr_execs)
 		return RAN_NOTHING;
 	e = &p->execs[p->nr_execs - 1];
-	base = base_of(e->filename, &dir_len);
+	base = base_name(e->filename);
 	switch (tool_kind__of(base, strlen(base))) {
 	case TOOL_CC_DRIVER:
 	case TOOL_CC_PROPER:

@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include "record/core_btf.h"
 #include "util/array_grow.h"
+#include "util/text_cmp.h"
 #include "util/write_all.h"
 
 /* The kinds a CO-RE relocation looks candidates up by name among (libbpf's bpf_core_find_cands()). */
@@ -35,18 +36,11 @@ struct names {
 	size_t nr, cap;
 };
 
-static int cmp_essential(const char *a, size_t alen, const char *b, size_t blen)
-{
-	int c = memcmp(a, b, alen < blen ? alen : blen);
-
-	return c ? c : (alen > blen) - (alen < blen);
-}
-
 static int cmp_names(const void *a, const void *b)
 {
 	const struct name *x = a, *y = b;
 
-	return cmp_essential(x->s, x->len, y->s, y->len);
+	return text_cmp(x->s, x->len, y->s, y->len);
 }
 
 static bool names_have(const struct names *n, const char *name, size_t len)
@@ -55,7 +49,7 @@ static bool names_have(const struct names *n, const char *name, size_t len)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_essential(n->v[mid].s, n->v[mid].len, name, len);
+		int c = text_cmp(n->v[mid].s, n->v[mid].len, name, len);
 
 		if (!c)
 			return true;
