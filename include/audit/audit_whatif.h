@@ -38,6 +38,13 @@ struct model;
 /* A critical-path step under this share of the wall (per mille) is neither simulated nor listed. */
 #define WHATIF_STEP_MIN_PERMILLE 10
 
+/* Whether ns is WHATIF_STEP_MIN_PERMILLE of wall_ns or more: a step worth simulating and listing, a part of
+ * the path worth saying. */
+static inline bool whatif_over_step_min(__u64 ns, __u64 wall_ns)
+{
+	return ns * 1000 >= wall_ns * WHATIF_STEP_MIN_PERMILLE;
+}
+
 /* How the build's own job count was found. */
 enum whatif_jobs_from {
 	WHATIF_JOBS_ASKED,   /* -jN, MAKEFLAGS, or the tool's default (audit.jobs) */

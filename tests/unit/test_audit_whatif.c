@@ -741,3 +741,14 @@ Test(audit_whatif, lists_cut_short_keep_the_longest_steps_wherever_they_are)
 	json_object_put(o);
 	whatif_end(&f);
 }
+
+Test(audit_whatif, a_step_counts_from_exactly_its_share_of_the_wall)
+{
+	/* 1 % of 12.345 s is 123.45 ms to the nanosecond: one nanosecond less is under it. */
+	cr_assert(whatif_over_step_min(123450000, 12345000000ull));
+	cr_assert(not(whatif_over_step_min(123449999, 12345000000ull)));
+	cr_assert(whatif_over_step_min(12345000000ull, 12345000000ull));
+	cr_assert(not(whatif_over_step_min(0, 1)));
+	/* No wall (an empty recording): nothing is under its share. */
+	cr_assert(whatif_over_step_min(0, 0));
+}

@@ -145,7 +145,7 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 		__u64 held = audit_whatif__step_held(a, k);
 
 		/* Longest first: the rest would move the wall by less than 1 % each. */
-		if (held * 1000 < a->wall_ns * WHATIF_STEP_MIN_PERMILLE)
+		if (!whatif_over_step_min(held, a->wall_ns))
 			break;
 		if (job >= 0)
 			err = slack__wall_without(jg, &w->contention, &as_run, (size_t)job, held, &w->without_ns[k]);

@@ -357,7 +357,7 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 			a->nr_chain == 1 ? "" : "s");
 	for (shown = 0; shown < ANSWER_CHAIN_STEPS; shown++) {
 		if (!next_largest(chain_step_wall, &ctx, a->nr_chain, !shown, &at, &wall) || !wall ||
-		    (shown && wall * 100 < a->wall_ns))
+		    (shown && !whatif_over_step_min(wall, a->wall_ns)))
 			break; /* steps under 1 % of the wall say nothing */
 		fputs(shown ? ", " : " ", f);
 		report_put_proc(f, m, a->chain[at]);

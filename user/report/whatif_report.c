@@ -35,16 +35,16 @@ static long longest_step(const struct audit *a)
 
 void whatif_report__put_runner_held(FILE *f, const struct audit *a)
 {
-	__u64 held = a->whatif.known ? a->chain_no_job_ns : 0, min = a->wall_ns / 1000 * WHATIF_STEP_MIN_PERMILLE;
+	__u64 held = a->whatif.known ? a->chain_no_job_ns : 0;
 
-	if (held && held >= min) {
+	if (held && whatif_over_step_min(held, a->wall_ns)) {
 		fputs("; outside any job (a runner's own work, what no make or ninja ran): ", f);
 		report_put_sec(f, held);
 		fputs(" (", f);
 		report_put_share(f, held, a->wall_ns);
 		fputc(')', f);
 	}
-	if (a->graph && a->chain_wait_ns && a->chain_wait_ns >= min) {
+	if (a->graph && a->chain_wait_ns && whatif_over_step_min(a->chain_wait_ns, a->wall_ns)) {
 		fputs("; waits between the steps (job slots, the runner's order, CPUs): ", f);
 		report_put_sec(f, a->chain_wait_ns);
 		fputs(" (", f);
@@ -165,8 +165,7 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 /* A step the detail may list: a build step (a runner is never one to speed up) of 1 % of the wall or more. */
 static bool detail_step(const struct audit *a, size_t i)
 {
-	return audit_whatif__is_step(a, i) &&
-	       audit_whatif__step_held(a, i) * 1000 >= a->wall_ns * WHATIF_STEP_MIN_PERMILLE;
+	return audit_whatif__is_step(a, i) && whatif_over_step_min(audit_whatif__step_held(a, i), a->wall_ns);
 }
 
 void whatif_report__detail(FILE *out, const struct audit *a, const struct model *m)
