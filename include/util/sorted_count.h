@@ -5,21 +5,26 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include "util/sorted_search.h"
+
+struct sorted_times_key {
+	const __u64 *times;
+	__u64 ts;
+};
+
+static inline bool sorted_time_at_most(const void *key, size_t i)
+{
+	const struct sorted_times_key *k = key;
+
+	return k->times[i] <= k->ts;
+}
 
 /* How many of the ascending times[0 .. n) are at most ts. */
 static inline size_t sorted_count_at_most(const __u64 *times, size_t n, __u64 ts)
 {
-	size_t lo = 0, hi = n;
+	struct sorted_times_key key = { times, ts };
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (times[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sorted_first_not_before(0, n, sorted_time_at_most, &key);
 }
 
 #endif /* BUILDBPF_UTIL_SORTED_COUNT_H */
