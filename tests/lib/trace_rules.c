@@ -8,6 +8,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "util/sorted_search.h"
 #include "util/utf8.h"
 #include "json_fields.h"
 #include "trace_rules.h"
@@ -193,25 +194,29 @@ static void check_nesting(const struct slice *sorted, size_t nr)
 	free(open);
 }
 
+struct slice_at {
+	const struct slice *sorted;
+	struct slice key;
+};
+
+/* Whether slice i starts before (pid, tid, ts): cmp_slice() without the end. */
+static bool slice_before(const void *key, size_t i)
+{
+	const struct slice_at *at = key;
+	const struct slice *s = &at->sorted[i];
+
+	return s->pid < at->key.pid ||
+	       (s->pid == at->key.pid && (s->tid < at->key.tid || (s->tid == at->key.tid && s->ts < at->key.ts)));
+}
+
 /* Rule 9: DevTools binds a flow end to the slice with the same ts, pid, tid and cat. */
 static bool binds(const struct slice *sorted, size_t nr, struct json_object *flow)
 {
-	struct slice key = { int_field(flow, "pid"), int_field(flow, "tid"), int_field(flow, "ts"), 0, NULL };
+	const struct slice key = { int_field(flow, "pid"), int_field(flow, "tid"), int_field(flow, "ts"), 0, NULL };
+	const struct slice_at at = { sorted, key };
 	const char *cat = str_field(flow, "cat");
-	size_t lo = 0, hi = nr, mid;
+	size_t lo = sorted_first_not_before(0, nr, slice_before, &at);
 
-	/* The first slice at (pid, tid, ts): cmp_slice() without the end. */
-	while (lo < hi) {
-		const struct slice *s;
-
-		mid = lo + (hi - lo) / 2;
-		s = &sorted[mid];
-		if (s->pid < key.pid ||
-		    (s->pid == key.pid && (s->tid < key.tid || (s->tid == key.tid && s->ts < key.ts))))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < nr && sorted[lo].pid == key.pid && sorted[lo].tid == key.tid && sorted[lo].ts == key.ts; lo++) {
 		if (!strcmp(sorted[lo].cat, cat))
 			return true;

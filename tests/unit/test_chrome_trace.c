@@ -24,6 +24,7 @@
 #include "model/lanes.h"
 #include "model/proc_name.h"
 #include "model/trace_layout.h"
+#include "util/sorted_search.h"
 #include "util/utf8.h"
 #include "lib/json_fields.h"
 #include "lib/seeded_random.h"
@@ -1615,6 +1616,19 @@ static char *expected_cpu_name(const struct proc_instance *procs, size_t nr, __u
 	return name;
 }
 
+struct slice_at_us {
+	const struct cpu_slice *slices;
+	int64_t ts;
+};
+
+/* Whether slice i starts, in the trace's microseconds, before ts. */
+static bool slice_starts_before_us(const void *key, size_t i)
+{
+	const struct slice_at_us *at = key;
+
+	return (int64_t)((at->slices[i].start_ns - START_NS) / 1000 + 1) < at->ts;
+}
+
 Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 {
 	static struct proc_instance procs[RANDOM_SCHED_PROCS];
@@ -1705,24 +1719,17 @@ Test(chrome_trace, random_cpu_lanes_keep_every_rule)
 	events = trace_events(root);
 	for (i = 0; i < json_object_array_length(events); i++) {
 		struct json_object *ev = json_object_array_get_idx(events, i);
-		size_t lo = 0, hi = RANDOM_SCHED_SLICES;
-		int64_t ts;
+		struct slice_at_us at;
+		size_t lo;
 
 		if (!str_field_is(ev, "ph", "X") || int_field(ev, "pid") != 2)
 			continue;
 		cpu = (size_t)int_field(ev, "tid") - 2;
-		ts = int_field(ev, "ts");
 		cr_assert(lt(sz, cpu, RANDOM_SCHED_CPUS));
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if ((int64_t)((slices[cpu][mid].start_ns - START_NS) / 1000 + 1) < ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		at = (struct slice_at_us){ slices[cpu], int_field(ev, "ts") };
+		lo = sorted_first_not_before(0, RANDOM_SCHED_SLICES, slice_starts_before_us, &at);
 		cr_assert(lt(sz, lo, RANDOM_SCHED_SLICES));
-		cr_assert(eq(i64, (int64_t)((slices[cpu][lo].start_ns - START_NS) / 1000 + 1), ts));
+		cr_assert(eq(i64, (int64_t)((slices[cpu][lo].start_ns - START_NS) / 1000 + 1), at.ts));
 		cr_assert(eq(str, (char *)str_field(ev, "name"), want[cpu][lo]), "CPU %zu slice %zu", cpu, lo);
 		checked++;
 	}

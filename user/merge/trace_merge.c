@@ -17,6 +17,7 @@
 #include "util/json_write.h"
 #include "merge/trace_merge.h"
 #include "util/base_name.h"
+#include "util/sorted_search.h"
 #include "util/utf8.h"
 
 /* A relative ts or dur beyond this (microseconds, ~3000 years) is garbage. */
@@ -957,18 +958,24 @@ static int cmp_writer(const void *a, const void *b, void *ctx)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+struct kids_at {
+	const struct nest_item *kids;
+	__s64 t;
+};
+
+static bool kid_starts_before(const void *key, size_t i)
+{
+	const struct kids_at *at = key;
+
+	return at->kids[i].ts < at->t;
+}
+
 /* The child process slice strictly around t_us, or NULL (children sorted, disjoint). */
 static const struct nest_item *child_around(const struct nest_item *kids, size_t n, __s64 t)
 {
-	size_t lo = 0, hi = n, mid;
+	struct kids_at at = { kids, t };
+	size_t lo = sorted_first_not_before(0, n, kid_starts_before, &at);
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (kids[mid].ts < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo > 0 && t < kids[lo - 1].end ? &kids[lo - 1] : NULL;
 }
 

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "model/daemons.h"
+#include "util/sorted_search.h"
 
 static bool is_followed(__u32 pid, const pid_t *follow, size_t nr)
 {
@@ -100,20 +101,31 @@ struct work {
 	size_t nr;
 };
 
-/* The first of w->w[from, w->nr) for which past(interval, t) is false. */
-static size_t first_not_past(const struct work *w, size_t from, __u64 t, bool by_start)
+struct work_at {
+	const struct work *w;
+	__u64 t;
+};
+
+static bool ends_by(const void *key, size_t i)
 {
-	size_t lo = from, hi = w->nr;
+	const struct work_at *at = key;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	return at->w->w[i].end <= at->t;
+}
 
-		if (by_start ? w->w[mid].start < t : w->w[mid].end <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+static bool starts_before(const void *key, size_t i)
+{
+	const struct work_at *at = key;
+
+	return at->w->w[i].start < at->t;
+}
+
+/* The first of w->w[from, w->nr) that is not past t, by past: ends_by or starts_before. */
+static size_t first_not_past(const struct work *w, size_t from, __u64 t, sorted_before_fn *past)
+{
+	struct work_at at = { w, t };
+
+	return sorted_first_not_before(from, w->nr, past, &at);
 }
 
 /*
@@ -123,7 +135,7 @@ static size_t first_not_past(const struct work *w, size_t from, __u64 t, bool by
  */
 static __u64 uncovered(const struct work *w, __u64 a, __u64 b)
 {
-	size_t lo = first_not_past(w, 0, a, false), hi = first_not_past(w, lo, b, true);
+	size_t lo = first_not_past(w, 0, a, ends_by), hi = first_not_past(w, lo, b, starts_before);
 	__u64 covered;
 
 	if (lo >= hi)

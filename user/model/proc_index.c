@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "model/proc_index.h"
+#include "util/sorted_search.h"
 
 static int by_pid_start(const void *a, const void *b)
 {
@@ -33,19 +34,27 @@ struct proc_index *proc_index__new(const struct model *m)
 	return x;
 }
 
+struct pid_at {
+	const struct proc_index *x;
+	__u32 pid;
+	__u64 ts;
+};
+
+/* Whether key i is at or before (pid, ts). */
+static bool key_at_most(const void *key, size_t i)
+{
+	const struct pid_at *at = key;
+	const struct proc_index_key *k = &at->x->keys[i];
+
+	return k->pid < at->pid || (k->pid == at->pid && k->start_ns <= at->ts);
+}
+
 /* The first key after (pid, ts). */
 static size_t first_after(const struct proc_index *x, __u32 pid, __u64 ts)
 {
-	size_t lo = 0, hi = x->nr, mid;
+	struct pid_at at = { x, pid, ts };
 
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->keys[mid].pid < pid || (x->keys[mid].pid == pid && x->keys[mid].start_ns <= ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return hi;
+	return sorted_first_not_before(0, x->nr, key_at_most, &at);
 }
 
 long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts)

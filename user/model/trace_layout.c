@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include "model/trace_layout.h"
+#include "util/sorted_search.h"
 
 __s64 trace_us(const struct model *m, __u64 ns)
 {
@@ -132,6 +133,18 @@ static bool fits_image(struct trace_span image, struct trace_span below)
 	return trace_span_contains(image, below) || below.end <= image.ts || image.end <= below.ts;
 }
 
+struct images_below {
+	const struct proc_layout *parent;
+	struct trace_span below;
+};
+
+static bool image_ends_by_start(const void *key, size_t i)
+{
+	const struct images_below *k = key;
+
+	return k->parent->images[i].span.end <= k->below.ts;
+}
+
 /*
  * Whether below fits every one of parent's nr images.  They are in order
  * and disjoint, so only those it overlaps can fail, and those follow the
@@ -139,16 +152,9 @@ static bool fits_image(struct trace_span image, struct trace_span below)
  */
 static bool fits_images(const struct proc_layout *parent, size_t nr, struct trace_span below)
 {
-	size_t lo = 0, hi = nr;
+	struct images_below key = { parent, below };
+	size_t lo = sorted_first_not_before(0, nr, image_ends_by_start, &key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (parent->images[mid].span.end <= below.ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo < nr && parent->images[lo].span.ts < below.end; lo++)
 		if (!fits_image(parent->images[lo].span, below))
 			return false;

@@ -19,6 +19,7 @@
 #include "record/proc_owner.h"
 #include "thread_sched.h"
 #include "util/array_grow.h"
+#include "util/sorted_search.h"
 #include "util/term_escape.h"
 
 /* Snapshots taken at most: each one only catches forks made during the last. */
@@ -285,22 +286,25 @@ static int seed_proc(struct capture *cap, const struct attach_proc *p, const str
 	return 0;
 }
 
+struct tgid_in {
+	const __u32 *set;
+	__u32 tgid;
+};
+
+static bool tgid_below(const void *key, size_t i)
+{
+	const struct tgid_in *k = key;
+
+	return k->set[i] < k->tgid;
+}
+
 /* Whether tgid is in the sorted set. */
 static bool in_set(const __u32 *set, size_t n, __u32 tgid)
 {
-	size_t lo = 0, hi = n;
+	struct tgid_in key = { set, tgid };
+	size_t i = sorted_first_not_before(0, n, tgid_below, &key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set[mid] == tgid)
-			return true;
-		if (set[mid] < tgid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return i < n && set[i] == tgid;
 }
 
 static int cmp_u32(const void *a, const void *b)

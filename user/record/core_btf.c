@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include "record/core_btf.h"
 #include "util/array_grow.h"
+#include "util/sorted_search.h"
 #include "util/text_cmp.h"
 #include "util/write_all.h"
 
@@ -43,22 +44,24 @@ static int cmp_names(const void *a, const void *b)
 	return text_cmp(x->s, x->len, y->s, y->len);
 }
 
+struct name_in {
+	const struct names *n;
+	struct name sought;
+};
+
+static bool name_below(const void *key, size_t i)
+{
+	const struct name_in *k = key;
+
+	return text_cmp(k->n->v[i].s, k->n->v[i].len, k->sought.s, k->sought.len) < 0;
+}
+
 static bool names_have(const struct names *n, const char *name, size_t len)
 {
-	size_t lo = 0, hi = n->nr;
+	struct name_in key = { n, { name, len } };
+	size_t i = sorted_first_not_before(0, n->nr, name_below, &key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = text_cmp(n->v[mid].s, n->v[mid].len, name, len);
-
-		if (!c)
-			return true;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
+	return i < n->nr && !text_cmp(n->v[i].s, n->v[i].len, name, len);
 }
 
 /* The kernel's BTF, walked once: where each type id starts. */
