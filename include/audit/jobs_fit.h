@@ -22,8 +22,8 @@
  * programs (the assembler beside a compiler) and single large steps (one
  * link) are not in the figure: docs/memory-io.md says so.
  */
-#ifndef BUILDBPF_REPORT_JOBS_FIT_H
-#define BUILDBPF_REPORT_JOBS_FIT_H
+#ifndef BUILDBPF_AUDIT_JOBS_FIT_H
+#define BUILDBPF_AUDIT_JOBS_FIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -73,4 +73,4 @@ struct jobs_fit {
  */
 int jobs_fit__compute(struct jobs_fit *f, const struct model *m, const bool *wrapper);
 
-#endif /* BUILDBPF_REPORT_JOBS_FIT_H */
+#endif /* BUILDBPF_AUDIT_JOBS_FIT_H */
