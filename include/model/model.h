@@ -116,12 +116,15 @@ struct model {
 	 * recorded.  The kernel reports no process's cwd, so this is the one
 	 * directory known for sure. */
 	char *cwd;
-	/* Where each process and image ran (model/proc_name.h), inferred by
-	 * model__finish(); NULL in a model built by hand. */
+	/* Where each process and image ran (model/proc_dirs.h) and each
+	 * process's name as a step told apart from the others
+	 * (model/step_names.h): made by the replay from the finished model,
+	 * NULL until then.  Each is kept with the function that frees it, so
+	 * that the model needs none of the files that name its processes. */
 	struct proc_dirs *dirs;
-	/* Each process's name as a step told apart from the others
-	 * (model/step_names.h), made by the replay; NULL: not made. */
+	void (*free_dirs)(struct proc_dirs *dirs);
 	struct step_names *names;
+	void (*free_names)(struct step_names *names);
 	struct model_stats stats;
 	/* Memory pressure (PSI) at the recording's start and end, nr_psi of
 	 * them seen (model/memory.h). */
@@ -145,10 +148,11 @@ int model__add_event(struct model *m, const void *rec, size_t len);
  * Orders the buffered events by timestamp (stable: same-timestamp records
  * keep ring-buffer order), builds the instances, closes the ones still
  * running at end_ns as unfinished.  Call once; lanes are packed after it
- * (lanes__assign_model()), by the layer above the model.
+ * (lanes__assign_model()), where each process ran is inferred
+ * (proc_dirs__attach()), by the layers above the model.
  */
 int model__finish(struct model *m, __u64 end_ns);
-/* Keeps a copy of the command's working directory.  0, or -ENOMEM. */
+/* Keeps a copy of the command's working directory (drops m->dirs, inferred from it).  0, or -ENOMEM. */
 int model__set_cwd(struct model *m, const char *cwd);
 void model__free(struct model *m);
 

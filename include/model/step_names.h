@@ -2,7 +2,7 @@
 /*
  * The names of a build's processes as steps a person can tell apart,
  * computed once after the replay for every report that names a step.
- * Each starts from the process's own name (model/proc_name.h).  A program
+ * Each starts from the process's own name (model/image_name.h).  A program
  * nothing else names, with file records, is named by the first file it
  * wrote ("gen > include/tables.h").  Steps that still share a name get
  * what tells them apart, the first of these that differs among them: what
@@ -28,6 +28,8 @@ struct step_names;
 
 /* files: the recording's file records, NULL without them.  NULL without memory. */
 struct step_names *step_names__new(const struct model *m, const struct file_log *files);
+/* Makes m's step names, m->names, replacing any it had.  0 or -ENOMEM. */
+int step_names__attach(struct model *m, const struct file_log *files);
 /* The name of model->procs[proc]: valid UTF-8, at most 80 bytes; NULL past the model's processes. */
 const char *step_names__of(const struct step_names *n, size_t proc);
 /*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What a build tool is, by its program's name: one table, read by the
- * step names (model/proc_name.c), the job graph's runners
- * (graph/schedule_sim.c) and the audit's job count (audit/audit.c).
+ * step names (model/step_detail.c: how each kind names its step), the job
+ * graph's runners (graph/schedule_sim.c) and the audit's job count
+ * (audit/audit.c).  A new toolchain is a row here and one there.
  */
 #ifndef BUILDBPF_MODEL_TOOL_KIND_H
 #define BUILDBPF_MODEL_TOOL_KIND_H
@@ -41,5 +42,10 @@ enum tool_kind tool_kind__of(const char *base, size_t len);
 bool tool_kind__wraps(const char *name);
 /* A runner starts the build's jobs and waits for them: make, ninja. */
 bool tool_kind__is_runner(enum tool_kind kind);
+/*
+ * A compiler, assembler or linker, or a cache in front of them: what a
+ * configure probe runs, and what a compiler driver runs as part of its job.
+ */
+bool tool_kind__is_toolchain(enum tool_kind kind);
 
 #endif /* BUILDBPF_MODEL_TOOL_KIND_H */

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "model/lanes.h"
+#include "model/proc_dirs.h"
 #include "model/step_names.h"
 #include "lib/synth.h"
 #include "lib/synth_build.h"
@@ -50,6 +51,7 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 
 	synth_exit_acct(b->m, SB_T0 + end_ms * SB_MS, b->root_pid, 0, SB_MS, 0, SB_MS, 1000);
 	cr_assert(eq(int, model__finish(b->m, SB_T0 + end_ms * SB_MS), 0));
+	cr_assert(eq(int, proc_dirs__attach(b->m), 0));
 	lanes__assign_model(b->m);
 	root = &b->m->procs[b->m->root];
 	in.cmd_argv = root->execs[0].argv;
@@ -59,8 +61,7 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 		cr_assert(eq(int, graph_run__compute(&b->g, b->m, b->fl, NULL, &failed), 0));
 		in.graph = &b->g;
 	}
-	b->m->names = step_names__new(b->m, b->fl);
-	cr_assert(not(eq(ptr, b->m->names, NULL)));
+	cr_assert(eq(int, step_names__attach(b->m, b->fl), 0));
 	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
 	b->side = (struct diff_side){ .name = "synthetic.bbl", .m = b->m, .a = &b->a };
 }

@@ -17,8 +17,6 @@
 #include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
-#include "model/proc_name.h"
-#include "model/step_names.h"
 
 struct buffered_event {
 	__u64 ts_ns;
@@ -559,9 +557,6 @@ int model__finish(struct model *m, __u64 end_ns)
 			return err;
 	}
 	close_instances(m);
-	m->dirs = proc_dirs__new(m);
-	if (!m->dirs)
-		return -ENOMEM;
 
 	/* The buffered records are no longer needed. */
 	free(pv->arena);
@@ -663,13 +658,10 @@ int model__set_cwd(struct model *m, const char *cwd)
 		return -ENOMEM;
 	free(m->cwd);
 	m->cwd = copy;
-	/* The directories inferred start from it. */
-	if (m->dirs) {
-		proc_dirs__free(m->dirs);
-		m->dirs = proc_dirs__new(m);
-		if (!m->dirs)
-			return -ENOMEM;
-	}
+	/* The directories inferred start from it: those made before are wrong now. */
+	if (m->dirs && m->free_dirs)
+		m->free_dirs(m->dirs);
+	m->dirs = NULL;
 	return 0;
 }
 
@@ -686,8 +678,10 @@ void model__free(struct model *m)
 	}
 	free(m->procs);
 	free(m->cwd);
-	proc_dirs__free(m->dirs);
-	step_names__free(m->names);
+	if (m->dirs && m->free_dirs)
+		m->free_dirs(m->dirs);
+	if (m->names && m->free_names)
+		m->free_names(m->names);
 	free(m->mem_samples);
 	if (m->priv) {
 		free(m->priv->arena);

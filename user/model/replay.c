@@ -10,6 +10,7 @@
 #include "util/error_text.h"
 #include "model/daemons.h"
 #include "model/lanes.h"
+#include "model/proc_dirs.h"
 #include "model/replay.h"
 #include "model/step_names.h"
 
@@ -61,6 +62,43 @@ static void mark_offline_cpus(struct sched_model *s, const char *online_list)
 			if (!online[cpu])
 				sched_model__set_absent(s, cpu);
 	free(online);
+}
+
+/*
+ * After the last record: the model finished, then what is derived from it,
+ * in the order each needs the one before.  0 or -ENOMEM.
+ */
+static int finish_stages(struct replay *rp, const struct event_log_info *info)
+{
+	int e;
+
+	e = model__finish(rp->model, rp->end_ns) ?: proc_dirs__attach(rp->model);
+	if (!e) {
+		daemons__mark(rp->model, info->follow, info->nr_follow);
+		lanes__assign_model(rp->model);
+	}
+	if (!e && rp->model->root >= 0 && rp->exited && !rp->model->procs[rp->model->root].exited) {
+		/* Its exit record was lost, but waitpid told us how it ended. */
+		struct proc_instance *root = &rp->model->procs[rp->model->root];
+
+		root->exited = true;
+		root->unfinished = false;
+		root->exit_record_lost = true;
+		root->exit_status = rp->wait_status;
+	}
+	if (!e && rp->sched)
+		e = sched_model__finish(rp->sched, rp->end_ns);
+	if (!e) {
+		rp->layout = trace_layout__new(rp->model);
+		e = rp->layout ? 0 : -ENOMEM;
+	}
+	if (!e && rp->files)
+		file_log__finish(rp->files);
+	if (!e) {
+		/* Named last: a step's name may come from the files it wrote. */
+		e = step_names__attach(rp->model, rp->files);
+	}
+	return e;
 }
 
 int replay__run(struct replay *rp, struct event_log_reader *r, const struct replay_opts *opts, char *err,
@@ -152,33 +190,7 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	}
 	rp->partial_reason = partial_reason(rp, t, event_log_reader__offset(r));
 
-	e = model__finish(rp->model, rp->end_ns);
-	if (!e) {
-		daemons__mark(rp->model, info->follow, info->nr_follow);
-		lanes__assign_model(rp->model);
-	}
-	if (!e && rp->model->root >= 0 && rp->exited && !rp->model->procs[rp->model->root].exited) {
-		/* Its exit record was lost, but waitpid told us how it ended. */
-		struct proc_instance *root = &rp->model->procs[rp->model->root];
-
-		root->exited = true;
-		root->unfinished = false;
-		root->exit_record_lost = true;
-		root->exit_status = rp->wait_status;
-	}
-	if (!e && rp->sched)
-		e = sched_model__finish(rp->sched, rp->end_ns);
-	if (!e) {
-		rp->layout = trace_layout__new(rp->model);
-		e = rp->layout ? 0 : -ENOMEM;
-	}
-	if (!e && rp->files)
-		file_log__finish(rp->files);
-	if (!e) {
-		/* Named last: a step's name may come from the files it wrote. */
-		rp->model->names = step_names__new(rp->model, rp->files);
-		e = rp->model->names ? 0 : -ENOMEM;
-	}
+	e = finish_stages(rp, info);
 	if (e)
 		return error_text(e, err, size, "cannot reconstruct the build: %s", strerror(-e));
 	return 0;

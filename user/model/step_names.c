@@ -4,14 +4,13 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/image_name.h"
+#include "model/name_text.h"
+#include "model/proc_dirs.h"
 #include "model/proc_index.h"
-#include "model/proc_name.h"
 #include "model/step_names.h"
 #include "util/str_key.h"
 #include "util/utf8.h"
-
-/* The longest name, as model/proc_name.c caps it. */
-#define STEP_NAME_MAX_BYTES 80
 
 struct step_names {
 	char **name;
@@ -58,7 +57,7 @@ static int add_suffix(struct step *s, const char *sep, const char *value)
 		return -ENOMEM;
 	room = strlen(sep) + strlen(clean);
 	/* Room for the ellipsis and a few characters of the name. */
-	if (room + 16 > STEP_NAME_MAX_BYTES) {
+	if (room + 16 > NAME_MAX_BYTES) {
 		free(clean);
 		return 0;
 	}
@@ -78,7 +77,8 @@ static int add_suffix(struct step *s, const char *sep, const char *value)
 }
 
 /* Each step's first written file that is no temporary, from the file records. */
-static int find_written(const struct model *m, const struct file_log *files, struct step *steps)
+static int find_written(const struct model *m, const struct proc_dirs *d, const struct file_log *files,
+			struct step *steps)
 {
 	struct proc_index *x = proc_index__new(m);
 	size_t i;
@@ -91,7 +91,7 @@ static int find_written(const struct model *m, const struct file_log *files, str
 		long k = o->write ? proc_index__at(x, o->tgid, o->ts_ns) : -1;
 
 		if (k >= 0 && !steps[k].written)
-			err = proc_name__file_shown(m, o->path, &steps[k].written);
+			err = proc_name__file_shown(d, o->path, &steps[k].written);
 	}
 	proc_index__free(x);
 	return err;
@@ -150,18 +150,20 @@ static int tell_apart(struct step *steps, const size_t *order, size_t from, size
 	return 0;
 }
 
-static int name_steps(const struct model *m, const struct file_log *files, struct step *steps, size_t *order)
+/* d: m's directories. */
+static int name_steps(const struct model *m, const struct proc_dirs *d, const struct file_log *files,
+		      struct step *steps, size_t *order)
 {
 	size_t n = m->nr_procs, i, end;
 	int err = 0;
 
 	for (i = 0; !err && i < n; i++) {
-		err = proc_name__facts(m, &m->procs[i], &steps[i].facts);
+		err = proc_name__facts(m, d, &m->procs[i], &steps[i].facts);
 		if (!err)
 			steps[i].name = steps[i].facts.name;
 	}
 	if (!err && files)
-		err = find_written(m, files, steps);
+		err = find_written(m, d, files, steps);
 	for (i = 0; !err && i < n; i++) {
 		if (steps[i].facts.bare && steps[i].written)
 			err = add_suffix(&steps[i], separator(&steps[i], BY_WRITTEN), steps[i].written);
@@ -187,13 +189,16 @@ struct step_names *step_names__new(const struct model *m, const struct file_log 
 	size_t n = m->nr_procs, i;
 	struct step *steps = calloc(n ? n : 1, sizeof(*steps));
 	size_t *order = calloc(n ? n : 1, sizeof(*order));
-	int err = names && steps && order ? 0 : -ENOMEM;
+	/* A model the replay did not finish has no directories yet: made here, once. */
+	struct proc_dirs *made = m->dirs ? NULL : proc_dirs__new(m);
+	const struct proc_dirs *d = m->dirs ? m->dirs : made;
+	int err = names && steps && order && d ? 0 : -ENOMEM;
 
 	if (!err) {
 		names->name = calloc(n ? n : 1, sizeof(*names->name));
 		names->image = calloc(n ? n : 1, sizeof(*names->image));
 		names->nr = n;
-		err = names->name && names->image ? name_steps(m, files, steps, order) : -ENOMEM;
+		err = names->name && names->image ? name_steps(m, d, files, steps, order) : -ENOMEM;
 	}
 	for (i = 0; steps && i < n; i++) {
 		bool told_apart = steps[i].name != steps[i].facts.name;
@@ -210,6 +215,7 @@ struct step_names *step_names__new(const struct model *m, const struct file_log 
 	}
 	free(steps);
 	free(order);
+	proc_dirs__free(made);
 	if (err) {
 		step_names__free(names);
 		return NULL;
@@ -242,4 +248,17 @@ void step_names__free(struct step_names *n)
 	free(n->name);
 	free(n->image);
 	free(n);
+}
+
+int step_names__attach(struct model *m, const struct file_log *files)
+{
+	struct step_names *n = step_names__new(m, files);
+
+	if (!n)
+		return -ENOMEM;
+	if (m->names)
+		m->free_names(m->names);
+	m->names = n;
+	m->free_names = step_names__free;
+	return 0;
 }

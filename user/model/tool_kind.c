@@ -73,3 +73,9 @@ bool tool_kind__is_runner(enum tool_kind kind)
 {
 	return kind == TOOL_MAKE || kind == TOOL_NINJA;
 }
+
+bool tool_kind__is_toolchain(enum tool_kind kind)
+{
+	return kind == TOOL_CC_DRIVER || kind == TOOL_CC_PROPER || kind == TOOL_ASSEMBLER || kind == TOOL_LINKER ||
+	       kind == TOOL_CACHE;
+}

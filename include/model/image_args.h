@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What an image's command line says, as the step names read it: its
+ * program, what kind of tool it is (model/tool_kind.h), an option's value,
+ * its output and its source operands.  Pure.
+ */
+#ifndef BUILDBPF_MODEL_IMAGE_ARGS_H
+#define BUILDBPF_MODEL_IMAGE_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model/model.h"
+#include "model/tool_kind.h"
+
+/* The program: argv[0]'s basename, else the exec'd file's, else comm, else "?".  Valid UTF-8, malloc'd, or NULL. */
+char *image_program(const struct exec_image *img);
+/* What img runs, by its program's name; "clang -cc1" is the compiler proper, "clang -cc1as" the assembler. */
+enum tool_kind image_tool(const struct exec_image *img);
+/*
+ * The value of option opt (or long_opt, may be NULL) at argv[*i]: "-C dir",
+ * "-Cdir", "--directory=dir" or "--directory dir", advancing *i past a
+ * separate value.  NULL when argv[*i] is not that option.
+ */
+const char *image_option_value(const struct exec_image *img, size_t *i, const char *opt, const char *long_opt);
+/* The -o (or --output) value, or NULL. */
+const char *image_output(const struct exec_image *img);
+/* The first argument that is no option, or NULL. */
+const char *image_first_operand(const struct exec_image *img);
+/* Whether a compiler's option arg takes the next argument as its value (which is then never its input). */
+bool image_option_takes_value(const char *arg);
+/*
+ * The source-file operands of a compiler-like step run as tool: the first,
+ * and in *others how many more.  NULL when it has none.
+ */
+const char *image_sources(const struct exec_image *img, enum tool_kind tool, size_t *others);
+/* The index of p's image that ran at ts, or -1 before its first exec. */
+long image_index_at(const struct proc_instance *p, __u64 ts);
+
+#endif /* BUILDBPF_MODEL_IMAGE_ARGS_H */

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What a shell runs, as the step names read it: its -c script or script
+ * file, and the step a "sh -c" script runs, past the cds and the prelude
+ * (set -e, trap, echo) before it.  Pure.
+ */
+#ifndef BUILDBPF_MODEL_SHELL_STEP_H
+#define BUILDBPF_MODEL_SHELL_STEP_H
+
+#include <stdbool.h>
+#include "model/model.h"
+#include "model/shell_words.h"
+
+/*
+ * What a shell image runs: *script for "sh [opts] -c SCRIPT", else *file
+ * for "sh [opts] FILE".  Both NULL for an interactive or stdin shell.
+ */
+void shell_operand(const struct exec_image *img, const char **script, const char **file);
+/*
+ * The step a "sh -c" script runs: its first command that is not a cd or
+ * a prelude.  *dir (malloc'd) follows the cds before it; *rest is where
+ * that command starts in the script, or the one a name cannot follow
+ * (-EINVAL), or the script's end (0); *silent whether every command
+ * before it was a prelude that shows nothing.  1 with cmd filled, 0 when
+ * there is none, -EINVAL, -ENOMEM.
+ */
+int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, const char **rest, bool *silent);
+
+#endif /* BUILDBPF_MODEL_SHELL_STEP_H */

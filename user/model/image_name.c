@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Slice names are what a person scans a flame chart by, so they say which
+ * step of the build a process was: the program and the file it works on,
+ * as a path from the build's directory ("cc1 kernel/sched/core.c",
+ * "as -o out/crc.o", "make -C lib"), short enough to fit a slice.
+ * Everything else about a process goes in args.  How each tool names its
+ * step is model/step_detail.c; where each process ran, model/proc_dirs.c.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/image_args.h"
+#include "model/image_name.h"
+#include "model/name_text.h"
+#include "model/paths.h"
+#include "model/probes.h"
+#include "model/proc_dirs.h"
+#include "model/shell_step.h"
+#include "model/step_detail.h"
+#include "util/utf8.h"
+
+/*
+ * m's directories: its own, else (none attached yet: a model built by
+ * hand) *made, for the call.  NULL: no m, or no memory.
+ */
+static const struct proc_dirs *dirs_of(const struct model *m, struct proc_dirs **made)
+{
+	*made = NULL;
+	if (!m || m->dirs)
+		return m ? m->dirs : NULL;
+	return *made = proc_dirs__new(m);
+}
+
+char *proc_name__build_dir(const struct model *m)
+{
+	struct proc_dirs *made;
+	const struct proc_dirs *d = dirs_of(m, &made);
+	char *dir = d || !m ? strdup(d ? proc_dirs__build(d) : ".") : NULL;
+
+	proc_dirs__free(made);
+	return dir;
+}
+
+/* The directories image k of p is named from: where it ran, and the build's ("." without d). */
+static struct name_dirs image_dirs(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p,
+				   size_t k)
+{
+	/* "." for an unknown directory */
+	struct name_dirs dirs = { ".", "." };
+
+	if (d) {
+		dirs.dir = proc_dirs__image_dir(d, m, p, k);
+		dirs.build = proc_dirs__build(d);
+	}
+	return dirs;
+}
+
+/*
+ * image_display_name() with m's directories d (NULL: no m); with
+ * detail_out, also the detail it was named by (NULL when none, or a
+ * probe's that the name leaves out), for the caller to free.
+ */
+static char *image_name_in(const struct model *m, const struct proc_dirs *d, const struct proc_instance *p, size_t k,
+			   char **detail_out)
+{
+	const struct exec_image *img = &p->execs[k];
+	struct name_dirs dirs = image_dirs(d, m, p, k);
+	char *prog, *detail = NULL, *raw = NULL, *name = NULL;
+	enum probe_kind probe;
+
+	prog = image_program(img);
+	if (!prog || step_detail(img, &dirs, &detail))
+		goto cleanup;
+	probe = image_probe(img, image_tool(img));
+	if (probe == PROBE_OTHER) {
+		free(detail);
+		detail = NULL;
+	}
+	raw = name_join(prog, " ", detail);
+	if (raw && probe) {
+		char *marked = name_join(raw, " ", "(probe)");
+
+		free(raw);
+		raw = marked;
+	}
+	/* Paths are raw bytes from the kernel: the name is made valid once, here. */
+	name = raw ? utf8_sanitize(raw, strlen(raw)) : NULL;
+	if (name)
+		name_cap(name, NAME_MAX_BYTES);
+cleanup:
+	free(raw);
+	if (detail_out)
+		*detail_out = detail;
+	else
+		free(detail);
+	free(prog);
+	return name;
+}
+
+char *image_display_name(const struct model *m, const struct proc_instance *p, size_t k)
+{
+	struct proc_dirs *made;
+	const struct proc_dirs *d = dirs_of(m, &made);
+	char *name = !m || d ? image_name_in(m, d, p, k, NULL) : NULL;
+
+	proc_dirs__free(made);
+	return name;
+}
+
+char *proc_image_name(const struct model *m, const struct proc_instance *p)
+{
+	size_t len;
+	char *comm, *name;
+
+	if (p->nr_execs > 0)
+		return image_display_name(m, p, p->nr_execs - 1);
+
+	/* Never exec'd: a fork of its parent, still running the parent's image. */
+	len = strnlen(p->comm, BB_COMM_LEN);
+	comm = utf8_sanitize(len ? p->comm : "?", len ? len : 1);
+	if (!comm)
+		return NULL;
+	name = name_join(comm, " ", "(fork)");
+	free(comm);
+	return name;
+}
+
+/* The -o of img run in dirs, shown, when it is no temporary; *made NULL when none.  0 or -ENOMEM. */
+static int output_made(const struct exec_image *img, const struct name_dirs *dirs, char **made)
+{
+	const char *out = image_output(img);
+	bool temp = false;
+
+	*made = NULL;
+	if (!out)
+		return 0;
+	if (name_dirs__temporary(dirs, out, &temp))
+		return -ENOMEM;
+	if (temp)
+		return 0;
+	*made = name_dirs__shown(dirs, out);
+	return *made ? 0 : -ENOMEM;
+}
+
+/*
+ * What image k of p makes: its -o; a sh -c script's, the -o of the step it
+ * runs (ninja's "cd bld && cc … -o CMakeFiles/x.dir/a.c.o -c a.c").
+ */
+static int image_made(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p, size_t k,
+		      char **made)
+{
+	const struct exec_image *img = &p->execs[k];
+	struct name_dirs dirs = image_dirs(d, m, p, k);
+	struct shell_cmd cmd = { 0 };
+	struct exec_image step = { 0 };
+	const char *script, *file, *rest;
+	char *step_dir;
+	bool silent;
+	int err;
+
+	if (image_tool(img) != TOOL_SHELL)
+		return output_made(img, &dirs, made);
+	*made = NULL;
+	shell_operand(img, &script, &file);
+	if (!script)
+		return 0;
+	step_dir = strdup(dirs.dir);
+	if (!step_dir)
+		return -ENOMEM;
+	err = shell_script_step(script, &step_dir, &cmd, &rest, &silent);
+	if (err == 1) {
+		step.argv = cmd.words;
+		step.argc = cmd.nr;
+		dirs.dir = step_dir;
+		err = output_made(&step, &dirs, made);
+	}
+	free(step_dir);
+	shell_cmd__free(&cmd);
+	return err == -ENOMEM ? err : 0;
+}
+
+/*
+ * What p makes: its own -o, else (cc1, as, collect2, ld) that of the
+ * compiler driver or cache above it, whose job it is part of.
+ */
+static int proc_made(const struct proc_dirs *d, const struct model *m, const struct proc_instance *p,
+		     struct proc_name_facts *f)
+{
+	size_t hops;
+	int err = image_made(d, m, p, p->nr_execs - 1, &f->made);
+
+	f->made_own = f->made != NULL;
+	if (err || f->made || !tool_kind__is_toolchain(image_tool(&p->execs[p->nr_execs - 1])))
+		return err;
+	/* A driver runs its compiler, assembler and linker directly, collect2 its ld: a few hops at most. */
+	for (hops = 0; hops < 4 && p->parent >= 0 && (size_t)p->parent < m->nr_procs; hops++) {
+		const struct proc_instance *up = &m->procs[p->parent];
+		long k = image_index_at(up, p->start_ns);
+		enum tool_kind tool = k >= 0 ? image_tool(&up->execs[k]) : TOOL_OTHER;
+
+		if (!tool_kind__is_toolchain(tool))
+			return 0;
+		if (tool == TOOL_CC_DRIVER || tool == TOOL_CACHE)
+			return image_made(d, m, up, k, &f->made);
+		p = up;
+	}
+	return 0;
+}
+
+int proc_name__facts(const struct model *m, const struct proc_dirs *d, const struct proc_instance *p,
+		     struct proc_name_facts *f)
+{
+	const struct exec_image *img = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
+	enum tool_kind tool = img ? image_tool(img) : TOOL_OTHER;
+	struct name_dirs dirs;
+	char *detail = NULL;
+	/* With m's directories the name is made from the same dirs as below: its detail serves both. */
+	bool named_by_detail = img && d;
+	int err = 0;
+
+	*f = (struct proc_name_facts){ .alike = img && image_probe(img, tool) };
+	f->name = named_by_detail ? image_name_in(m, d, p, p->nr_execs - 1, &detail) : proc_image_name(m, p);
+	if (!f->name || f->alike) {
+		free(detail);
+		if (!f->name)
+			goto fail;
+		return 0;
+	}
+	/* A fork makes nothing of its own: only what it wrote or where it ran tell two apart. */
+	dirs = image_dirs(d, m, p, img ? p->nr_execs - 1 : 0);
+	if (img && !named_by_detail)
+		err = step_detail(img, &dirs, &detail);
+	f->bare = img && !err && !detail && tool == TOOL_OTHER;
+	free(detail);
+	if (err || (img && proc_made(d, m, p, f)))
+		goto fail;
+	f->dir = path_from(dirs.dir, dirs.build);
+	if (!f->dir)
+		goto fail;
+	if (!strcmp(f->dir, ".")) {
+		free(f->dir);
+		f->dir = NULL;
+	} else {
+		path_shorten(f->dir);
+	}
+	return 0;
+fail:
+	proc_name_facts__free(f);
+	return -ENOMEM;
+}
+
+void proc_name_facts__free(struct proc_name_facts *f)
+{
+	free(f->name);
+	free(f->made);
+	free(f->dir);
+	*f = (struct proc_name_facts){ 0 };
+}
+
+int proc_name__file_shown(const struct proc_dirs *d, const char *path, char **shown)
+{
+	const char *build = d ? proc_dirs__build(d) : ".";
+	char *norm;
+
+	*shown = NULL;
+	if (path[0] == '/' && path_is_temporary(path, build))
+		return 0;
+	/* A path cut at the front ("…/b/c") is shown as it came. */
+	norm = path[0] == '/' ? path_normalise(path) : strdup(path);
+	*shown = norm && path[0] == '/' ? path_from(norm, build) : norm;
+	if (norm != *shown)
+		free(norm);
+	if (!*shown)
+		return -ENOMEM;
+	path_shorten(*shown);
+	return 0;
+}
+
+void proc_name__make_room(char *name, size_t suffix_len)
+{
+	if (suffix_len + NAME_ELLIPSIS_LEN < NAME_MAX_BYTES)
+		name_cap(name, NAME_MAX_BYTES - suffix_len);
+}
+
+char *argv_display_name(char *const *argv, size_t argc, size_t max_bytes)
+{
+	size_t i, len = 0, pos = 0;
+	char *raw, *name;
+
+	for (i = 0; i < argc; i++)
+		len += (argv[i] ? strlen(argv[i]) : 0) + 1;
+	raw = malloc(len + 1);
+	if (!raw)
+		return NULL;
+	for (i = 0; i < argc; i++) {
+		size_t l = argv[i] ? strlen(argv[i]) : 0;
+
+		if (i)
+			raw[pos++] = ' ';
+		memcpy(raw + pos, argv[i] ? argv[i] : "", l);
+		pos += l;
+	}
+	raw[pos] = '\0';
+	name = utf8_sanitize(raw, pos);
+	free(raw);
+	if (name && max_bytes > NAME_ELLIPSIS_LEN)
+		name_cap(name, max_bytes);
+	return name;
+}

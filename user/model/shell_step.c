@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What a shell runs (include/model/shell_step.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/name_text.h"
+#include "model/paths.h"
+#include "model/shell_step.h"
+
+/* Commands of a "sh -c" script that set up (or wait) rather than do the step:
+ * "sleep 0.5; cc -o prog …" is the cc, not the sleep. */
+static const char *const script_preludes[] = {
+	":", "true", "set", "trap", "echo", "printf", "export", "umask", "test", "[", "sleep",
+};
+
+/* Of them, those that show nothing: a script of only these runs no command at all. */
+static const char *const silent_preludes[] = { ":", "true", "set", "trap", "export", "umask" };
+
+/* A shell option cluster that includes -c: "-c", "-ec", "-xc". */
+static bool is_dash_c(const char *arg)
+{
+	const char *p;
+
+	if (arg[0] != '-' || arg[1] == '-' || arg[1] == '\0')
+		return false;
+	for (p = arg + 1; *p; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			return false;
+	}
+	return strchr(arg + 1, 'c') != NULL;
+}
+
+void shell_operand(const struct exec_image *img, const char **script, const char **file)
+{
+	size_t i;
+
+	*script = *file = NULL;
+	for (i = 1; i < img->argc; i++) {
+		const char *arg = img->argv[i];
+
+		if (!arg)
+			return;
+		if (is_dash_c(arg)) {
+			if (i + 1 < img->argc)
+				*script = img->argv[i + 1];
+			return;
+		}
+		if (!strcmp(arg, "-o") || !strcmp(arg, "+o") || !strcmp(arg, "-O") || !strcmp(arg, "+O")) {
+			i++;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			if (i + 1 < img->argc)
+				*file = img->argv[i + 1];
+			return;
+		}
+		if (arg[0] != '-' && arg[0] != '+') {
+			*file = arg;
+			return;
+		}
+	}
+}
+
+int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, const char **rest, bool *silent)
+{
+	const char *p = script;
+	int found;
+
+	*silent = true;
+	for (;;) {
+		const char *name;
+
+		/* Separators and blanks before a command are no part of it. */
+		*rest = p + strspn(p, " \t\n;&|");
+		found = shell_next_command(&p, cmd);
+		if (found != 1)
+			break;
+		name = cmd->words[0];
+
+		if (!strcmp(name, "cd")) {
+			char *next;
+
+			if (cmd->nr < 2 || !strcmp(cmd->words[1], "-"))
+				return -EINVAL; /* home or back: not a directory we know */
+			next = path_dir_resolve(*dir, cmd->words[1]);
+			if (!next)
+				return -ENOMEM;
+			free(*dir);
+			*dir = next;
+			continue;
+		}
+		if (!NAME_IN_LIST(name, script_preludes))
+			return 1;
+		*silent = *silent && NAME_IN_LIST(name, silent_preludes);
+	}
+	return found;
+}

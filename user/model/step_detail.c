@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* How each kind of tool names its step (include/model/step_detail.h). */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "model/image_args.h"
+#include "model/make_names.h"
+#include "model/name_text.h"
+#include "model/shell_step.h"
+#include "model/step_detail.h"
+#include "model/toolchain_names.h"
+#include "util/utf8.h"
+
+/* The longest shell script shown after "sh -c", in characters. */
+#define SCRIPT_MAX_CHARS 48
+
+/*
+ * How each kind of tool names its step: a compiler driver by input, else
+ * by output; the compiler proper by input; an assembler by input, by
+ * output when the input is a temporary; a linker by output; ar by the
+ * archive it writes, ranlib by the one it indexes; make by the directory
+ * and kbuild obj= it works on; ninja by -C; cmake by its -E command, -P
+ * script, --build directory or .cmake file.  A kind without a row (a
+ * cache in front of the driver, a program nothing knows) by its
+ * source-file operands, else its first file.  A new toolchain is a row
+ * here and a kind in model/tool_kind.c, its namer a small file of its own.
+ */
+static const struct {
+	enum tool_kind tool;
+	step_namer_fn *name;
+} step_namers[] = {
+	{ TOOL_CC_DRIVER, compiler_step_name }, { TOOL_CC_PROPER, compiler_step_name },
+	{ TOOL_ASSEMBLER, compiler_step_name }, { TOOL_LINKER, linker_step_name },
+	{ TOOL_AR, ar_step_name },		{ TOOL_RANLIB, ranlib_step_name },
+	{ TOOL_MAKE, make_step_name },		{ TOOL_NINJA, make_step_name },
+	{ TOOL_CMAKE, cmake_step_name },
+};
+
+static int detail_at(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail);
+
+/* script folded and cut to SCRIPT_MAX_CHARS (name_fold()), valid UTF-8; *cut whether it was.  NULL without memory. */
+static char *folded_script(const char *script, bool *cut)
+{
+	char *clean = utf8_sanitize(script, strlen(script));
+	/* Folding only shrinks, but the ellipsis may need 3 more bytes. */
+	char *folded = clean ? realloc(clean, strlen(clean) + NAME_ELLIPSIS_LEN + 1) : NULL;
+
+	if (!folded) {
+		free(clean);
+		return NULL;
+	}
+	*cut = name_fold(folded, SCRIPT_MAX_CHARS);
+	return folded;
+}
+
+/*
+ * A sh -c script: shown whole when short; a longer one is named by the step
+ * it runs when that step has a detail ("-c cc src/foo.c" for ninja's
+ * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else cut after its prelude
+ * (kbuild's "set -e; exec >/dev/null; trap 'rm -f …' HUP; …" before every
+ * command of a recipe).  0 or -ENOMEM.
+ */
+static int shell_script_detail(const char *script, const struct name_dirs *dirs, int depth, char **detail)
+{
+	struct shell_cmd cmd = { 0 };
+	struct exec_image step = { 0 };
+	struct name_dirs step_dirs = *dirs;
+	char *folded, *step_dir = NULL, *prog = NULL, *step_detail = NULL;
+	const char *rest = script;
+	int err = 0, found;
+	bool cut, silent;
+
+	*detail = NULL;
+	folded = folded_script(script, &cut);
+	if (!folded)
+		return -ENOMEM;
+	if (!cut || depth > 0)
+		goto whole;
+	step_dir = strdup(dirs->dir);
+	if (!step_dir) {
+		err = -ENOMEM;
+		goto whole;
+	}
+	found = shell_script_step(script, &step_dir, &cmd, &rest, &silent);
+	if (found == 0 && silent) {
+		/* kbuild's recipe lines of an empty command: "set -e; trap …" and nothing else. */
+		*detail = strdup("-c (no command)");
+		err = *detail ? 0 : -ENOMEM;
+		goto whole;
+	}
+	if (found != 1) {
+		err = found == -ENOMEM ? found : 0;
+		goto after_prelude;
+	}
+	step.argv = cmd.words;
+	step.argc = cmd.nr;
+	step_dirs.dir = step_dir;
+	prog = image_program(&step);
+	err = prog ? detail_at(&step, &step_dirs, depth + 1, &step_detail) : -ENOMEM;
+	if (!err && step_detail) {
+		char *named = name_join(prog, " ", step_detail);
+
+		if (named) {
+			*detail = name_join("-c", " ", named);
+			free(named);
+		}
+		if (!*detail)
+			err = -ENOMEM;
+	}
+after_prelude:
+	/* A script of nothing but a prelude is shown whole. */
+	if (!err && !*detail && rest != script && *rest) {
+		free(folded);
+		folded = folded_script(rest, &cut);
+		err = folded ? 0 : -ENOMEM;
+	}
+whole:
+	if (!err && !*detail) {
+		*detail = name_join("-c", " ", folded);
+		if (!*detail)
+			err = -ENOMEM;
+	}
+	free(step_detail);
+	free(prog);
+	free(step_dir);
+	free(folded);
+	shell_cmd__free(&cmd);
+	return err;
+}
+
+/* A shell: by its -c script (shell_script_detail()), else its script file. */
+static int shell_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail)
+{
+	const char *script, *file;
+
+	*detail = NULL;
+	shell_operand(img, &script, &file);
+	if (script)
+		return shell_script_detail(script, dirs, depth, detail);
+	if (!file)
+		return 0;
+	*detail = name_dirs__shown(dirs, file);
+	return *detail ? 0 : -ENOMEM;
+}
+
+/* step_detail() of an image depth sh -c scripts deep (a script within a script is shown whole). */
+static int detail_at(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail)
+{
+	enum tool_kind tool = image_tool(img);
+	size_t i;
+
+	if (tool == TOOL_SHELL)
+		return shell_detail(img, dirs, depth, detail);
+	for (i = 0; i < sizeof(step_namers) / sizeof(step_namers[0]); i++) {
+		if (step_namers[i].tool == tool)
+			return step_namers[i].name(img, tool, dirs, detail);
+	}
+	return inputs_step_name(img, tool, dirs, detail);
+}
+
+int step_detail(const struct exec_image *img, const struct name_dirs *dirs, char **detail)
+{
+	return detail_at(img, dirs, 0, detail);
+}
