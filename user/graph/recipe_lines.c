@@ -5,29 +5,9 @@
 #include "util/array_grow.h"
 #include "util/text_cmp.h"
 #include "graph/recipe_lines.h"
+#include "model/file_words.h"
+#include "model/shell_words.h"
 #include "model/tool_kind.h"
-
-/* A character that ends a word of a command line: blanks, shell punctuation, option and rule separators. */
-static bool word_end(char c)
-{
-	return !c || strchr(" \t\n;'\"&|<>()`,=:${}", c);
-}
-
-/*
- * Whether a word (of len bytes, at w) names a file: a '/' or '.' in it and
- * a letter (not a number: sleep 0.5), not an option, not a device every
- * command may name (2>/dev/null).
- */
-static bool file_word(const char *w, size_t len)
-{
-	size_t i;
-	bool letter = false;
-
-	for (i = 0; i < len; i++)
-		letter |= (w[i] >= 'a' && w[i] <= 'z') || (w[i] >= 'A' && w[i] <= 'Z');
-	return letter && w[0] != '-' && (memchr(w, '/', len) || memchr(w, '.', len)) &&
-	       !(len > 5 && !memcmp(w, "/dev/", 5));
-}
 
 /* A file word of a child's argv, and the child's position among make's children. */
 struct word {
@@ -61,11 +41,9 @@ static int add_file_words(const struct proc_instance *p, size_t pos, struct word
 			bool command = true;
 
 			while (*w) {
-				size_t len = 0;
+				size_t len = shell_word_end(w, SHELL_SPLIT_NAMES) - w;
 
-				while (w[len] && !word_end(w[len]))
-					len++;
-				if (len && file_word(w, len)) {
+				if (len && file_word(w, len, FILE_WORD_PATH)) {
 					if (array_grow((void **)words, cap, *nr + 1, sizeof(**words)))
 						return -ENOMEM;
 					(*words)[(*nr)++] = (struct word){ w, len, pos, command };
