@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hosts/hosts.h"
+#include "model/file_words.h"
 #include "util/base_name.h"
 #include "util/min_heap.h"
 
@@ -40,26 +41,6 @@ struct job_end {
 	char *flags;	    /* the flags as one string, until the groups are assigned */
 };
 
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
-static bool is_source(const char *arg)
-{
-	static const char *const suffixes[] = { ".c", ".cc", ".cpp", ".cxx", ".c++", ".C", ".m", ".mm", ".S", ".i", ".ii" };
-	size_t k;
-
-	if (arg[0] == '-')
-		return false;
-	for (k = 0; k < sizeof(suffixes) / sizeof(suffixes[0]); k++)
-		if (ends_with(arg, suffixes[k]))
-			return true;
-	return false;
-}
-
 /* The argument that is the input file (not -o's operand), or NULL. */
 static const char *input_of(const struct exec_image *img)
 {
@@ -70,7 +51,7 @@ static const char *input_of(const struct exec_image *img)
 			k++;
 			continue;
 		}
-		if (is_source(img->argv[k]))
+		if (file_word(img->argv[k], strlen(img->argv[k]), FILE_WORD_C_SOURCE))
 			return img->argv[k];
 	}
 	return NULL;
