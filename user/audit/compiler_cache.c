@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "audit/compiler_cache.h"
+#include "model/file_words.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
 
@@ -145,7 +146,7 @@ static bool names_operand(const struct exec_image *e, const struct exec_image *c
 	size_t i, k;
 
 	for (i = 1; i < e->argc; i++) {
-		if (e->argv[i][0] == '-')
+		if (!file_word(e->argv[i], strlen(e->argv[i]), FILE_WORD_OPERAND))
 			continue;
 		for (k = 2; k < c->argc; k++) {
 			if (!strcmp(e->argv[i], c->argv[k]))
