@@ -195,9 +195,17 @@ ORACLE_DEB_PKGS := cmake ninja-build
 # flex, bison and bc.
 REAL_DEB_PKGS := dpkg-dev gcc make cmake ninja-build
 KBUILD_DEB_PKGS := flex bison bc libelf-dev
+# The toolchains that are not make or ninja (tests/integration/test_cargo.c,
+# test_go.c): Debian's cargo and rustc (one rustc per unit, its own
+# jobserver, pipelining on .rmeta files), go (compile, asm, cgo, link from
+# its tool directory), and meson, which writes ninja files.  The real cargo
+# and go programs (ripgrep, fzf) are fetched with the other sources and their
+# build dependencies installed by tests/real/fetch_sources.sh.
+TOOLCHAIN_DEB_PKGS := cargo rustc golang-go meson
 REAL_SRC ?= $(or $(BUILDBPF_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/buildbpf)/src
 deps: WANTED_PKGS := $(DEB_PKGS)
-test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(ORACLE_DEB_PKGS) $(REAL_DEB_PKGS)
+test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(ORACLE_DEB_PKGS) $(REAL_DEB_PKGS) \
+	$(TOOLCHAIN_DEB_PKGS)
 kbuild-deps: WANTED_PKGS := $(DEB_PKGS) $(REAL_DEB_PKGS) $(KBUILD_DEB_PKGS)
 deps test-deps kbuild-deps:
 	$(Q)missing=; for p in $(WANTED_PKGS); do \

@@ -3,7 +3,11 @@
 #
 # Fetches, once, the real builds the integration suite traces
 # (tests/integration/test_real_builds.c): Debian's sources of json-c (CMake +
-# ninja) and sed (autotools), by apt-get source.  With --kbuild, also the
+# ninja) and sed (autotools), by apt-get source; and of two programs of other
+# toolchains, ripgrep (cargo) and fzf (go), with their build dependencies
+# (apt-get build-dep, when dpkg-checkbuilddeps finds one missing): the
+# crates they use, as librust-*-dev in /usr/share/cargo/registry, and the
+# go packages, as golang-*-dev in /usr/share/gocode.  With --kbuild, also the
 # kernel slice's source (tests/real/test_real_kbuild.c): linux-source-6.1's
 # tarball (~140 MB), unpacked.  apt-get source needs deb-src entries: when
 # apt has none, they are added beside the deb ones.  Root.
@@ -39,9 +43,14 @@ enable_deb_src() {
 	apt-get update -q >/dev/null
 }
 
+# Source packages: the C builds, then the cargo and go programs whose build
+# dependencies are installed too.
+c_sources="json-c sed"
+dep_sources="rust-ripgrep fzf"
+
 mkdir -p "$dir"
 missing=
-for pkg in json-c sed; do
+for pkg in $c_sources $dep_sources; do
 	have "$pkg-[0-9]*/" || missing="$missing $pkg"
 done
 if [ -n "$missing" ]; then
@@ -54,6 +63,13 @@ if [ -n "$missing" ]; then
 			die "apt-get source $pkg failed (see $dir/$pkg.fetch.log)"
 	done
 fi
+for pkg in $dep_sources; do
+	src=$(compgen -G "$dir/$pkg-[0-9]*/" | head -n 1)
+	(cd "$src" && dpkg-checkbuilddeps >/dev/null 2>&1) && continue
+	say DEPS "$pkg (apt-get build-dep)"
+	DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -q "$pkg" > "$dir/$pkg.build-dep.log" 2>&1 ||
+		die "apt-get build-dep $pkg failed (see $dir/$pkg.build-dep.log)"
+done
 if [ -n "$kbuild" ] && ! have "linux-source-6.1/Makefile"; then
 	say FETCH "linux-source-6.1 (apt-get download, ~140 MB) > $dir"
 	(cd "$dir" && rm -rf linux-source-6.1 linux-source-6.1_*.deb deb &&
