@@ -450,6 +450,43 @@ struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
 	return NULL;
 }
 
+/* Whether ev's argv holds flag followed by value (NULL: flag alone). */
+static bool argv_has(struct json_object *ev, const char *flag, const char *value)
+{
+	const char *a;
+	size_t i;
+
+	for (i = 1; (a = bb_arg_argv(ev, i)); i++) {
+		const char *next = bb_arg_argv(ev, i + 1);
+
+		if (!strcmp(a, flag) && (!value || (next && !strcmp(next, value))))
+			return true;
+	}
+	return false;
+}
+
+size_t bb_slices_with_arg(struct json_object *slices, const char *prog, const char *flag, const char *value,
+			  struct json_object **found, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *ev = json_object_array_get_idx(slices, i);
+		const char *argv0 = bb_arg_argv(ev, 0), *base;
+
+		if (!argv0)
+			continue;
+		base = strrchr(argv0, '/');
+		base = base ? base + 1 : argv0;
+		if (strcmp(base, prog) || !argv_has(ev, flag, value))
+			continue;
+		if (n < max)
+			found[n] = ev;
+		n++;
+	}
+	return n;
+}
+
 struct json_object *bb_other(struct json_object *trace, const char *key)
 {
 	struct json_object *od, *v = NULL;

@@ -159,6 +159,14 @@ struct json_object *bb_load_summary(const struct bb_run *r, const char *name);
 void bb_check_summary(struct json_object *summary);
 /* The process slice whose args.pid is pid, or NULL. */
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
+/*
+ * The process slices whose program (args.argv[0]'s last component) is prog
+ * and whose argv holds flag followed by value (value NULL: flag alone),
+ * into found[] (at most max); how many there are, counted past max.  A
+ * rustc is found by "--crate-name", NAME; go's compile by "-p", PATH.
+ */
+size_t bb_slices_with_arg(struct json_object *slices, const char *prog, const char *flag, const char *value,
+			  struct json_object **found, size_t max);
 
 /*
  * One row of the reliability table (docs/reliability.md), logged as
