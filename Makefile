@@ -182,8 +182,18 @@ DEB_PKGS := make clang llvm pkg-config libbpf-dev bpftool libjson-c-dev libelf-d
 # Debian package's build and check, the man page's rendering, and the
 # completion's run.
 PACKAGING_DEB_PKGS := debhelper dpkg-dev lintian man-db groff-base bash-completion
-# A real compile server (distccd) for the daemon tests.
-INTEG_DEB_PKGS := distcc
+# The integration suites: a real compile server (distccd) for the daemon
+# tests; the compiler caches (ccache, sccache: Debian 12 packages both) whose
+# own statistics the compiler_cache tests check the audit against; setcap
+# (libcap2-bin), which gives buildbpf file capabilities in the security tests.
+INTEG_DEB_PKGS := distcc ccache sccache libcap2-bin
+# The checkout's checks (make test-repo): git lists the tracked files,
+# python3-yaml parses the CI recipes.
+REPO_DEB_PKGS := git python3-yaml
+# The kernel matrix (make test-kernels): qemu boots Debian's kernels, with
+# busybox-static in their initramfs.  tests/kernels/matrix.sh installs them
+# itself when make test-kernels runs alone.
+KERNELS_DEB_PKGS := qemu-system-x86 busybox-static
 VIEWER_DEB_PKGS := chromium nodejs npm
 # The ninja oracle (tests/integration/test_ninja_oracle.c): a CMake project
 # built by ninja, whose own graph the inferred one is checked against.
@@ -204,8 +214,9 @@ KBUILD_DEB_PKGS := flex bison bc libelf-dev
 TOOLCHAIN_DEB_PKGS := cargo rustc golang-go meson
 REAL_SRC ?= $(or $(BUILDBPF_CACHE),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/buildbpf)/src
 deps: WANTED_PKGS := $(DEB_PKGS)
-test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(ORACLE_DEB_PKGS) $(REAL_DEB_PKGS) \
-	$(TOOLCHAIN_DEB_PKGS)
+# Every package a stage of make test runs; no test skips for one of them.
+test-deps: WANTED_PKGS := $(DEB_PKGS) $(PACKAGING_DEB_PKGS) $(INTEG_DEB_PKGS) $(REPO_DEB_PKGS) $(ORACLE_DEB_PKGS) \
+	$(REAL_DEB_PKGS) $(KERNELS_DEB_PKGS) $(TOOLCHAIN_DEB_PKGS)
 kbuild-deps: WANTED_PKGS := $(DEB_PKGS) $(REAL_DEB_PKGS) $(KBUILD_DEB_PKGS)
 deps test-deps kbuild-deps:
 	$(Q)missing=; for p in $(WANTED_PKGS); do \

@@ -185,6 +185,8 @@ static const char *capable_copy(void)
 	snprintf(path, sizeof(path), "%s", bb_path(&run, "bb-caps"));
 	snprintf(cmd, sizeof(cmd), "cp '%s' '%s' && chmod 0755 '%s'", bb_bin_path(), path, path);
 	cr_assert(eq(int, system(cmd), 0));
+	/* setcap is libcap2-bin's (make test-deps); only the file system may refuse capabilities. */
+	cr_assert(eq(int, access("/usr/sbin/setcap", X_OK), 0), "no /usr/sbin/setcap: make test-deps installs it");
 	snprintf(cmd, sizeof(cmd), "setcap cap_dac_read_search,cap_sys_admin,cap_bpf,cap_perfmon+ep '%s' 2>/dev/null",
 		 path);
 	if (system(cmd) != 0)
