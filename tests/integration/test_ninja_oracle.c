@@ -117,8 +117,8 @@ Test(ninja_oracle, inferred_step_edges_match_what_ninja_knows)
 
 	nr_flows = bb_input_flows(trace, slices, flows, MAX_FLOWS);
 	for (i = 0; i < nr_flows; i++)
-		bb_step_edge_add(found, &nr_found, MAX_EDGES, bb_ninja_step_of(&o, slices, bb_arg_int(flows[i].writer, "pid")),
-				 bb_ninja_step_of(&o, slices, bb_arg_int(flows[i].reader, "pid")), flows[i].file);
+		bb_step_edge_add(found, &nr_found, MAX_EDGES, bb_ninja_step_of(&o, flows[i].writer),
+				 bb_ninja_step_of(&o, flows[i].reader), flows[i].file);
 
 	for (i = 0; i < nr_truth; i++) {
 		bool hit = bb_step_edge_has(found, nr_found, truth[i].from, truth[i].to);

@@ -124,8 +124,8 @@ static size_t inferred_edges(const struct bb_ninja_graph *g, struct json_object 
 	size_t nr_flows = bb_input_flows(trace, slices, flows, MAX_FLOWS), n = 0, i;
 
 	for (i = 0; i < nr_flows; i++)
-		bb_step_edge_add(found, &n, MAX_EDGES, bb_ninja_step_of(g, slices, bb_arg_int(flows[i].writer, "pid")),
-				 bb_ninja_step_of(g, slices, bb_arg_int(flows[i].reader, "pid")), flows[i].file);
+		bb_step_edge_add(found, &n, MAX_EDGES, bb_ninja_step_of(g, flows[i].writer),
+				 bb_ninja_step_of(g, flows[i].reader), flows[i].file);
 	return n;
 }
 
@@ -187,7 +187,8 @@ Test(real_builds, jsonc_ninja_graph_and_critical_path)
 		bool seen = false;
 
 		for (k = 0; k < json_object_array_length(chain) && !seen; k++)
-			seen = bb_ninja_step_of(&g, slices, int_field(json_object_array_get_idx(chain, k), "pid")) == path[i];
+			seen = bb_ninja_step_of(&g, bb_procs_of_entry(g.procs, json_object_array_get_idx(chain, k))) ==
+			       path[i];
 		on_path += seen;
 	}
 	cr_log_info("oracle: json-c: buildbpf's critical path runs through %zu of the oracle path's %zu steps", on_path,
@@ -240,16 +241,18 @@ static double median_untraced(const char *jobs)
 static double ninja_jobs_wall_s(void)
 {
 	struct json_object *trace = bb_load_trace(bb_path(&run, "t.json")), *slices = bb_slices(trace, "process");
-	long long ninja = 0;
+	struct bb_procs *procs = bb_procs_new(slices);
+	struct json_object *ninja = NULL;
 	double sum = 0;
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(slices) && !ninja; i++)
 		if (!strcmp(bb_arg_argv(json_object_array_get_idx(slices, i), 0) ?: "", BB_NINJA))
-			ninja = bb_arg_int(json_object_array_get_idx(slices, i), "pid");
+			ninja = json_object_array_get_idx(slices, i);
 	for (i = 0; i < json_object_array_length(slices); i++)
-		if (ninja && bb_arg_int(json_object_array_get_idx(slices, i), "ppid") == ninja)
+		if (ninja && bb_same_process(bb_procs_parent(procs, json_object_array_get_idx(slices, i)), ninja))
 			sum += json_object_get_double(need_field(json_object_array_get_idx(slices, i), "dur")) / 1e6;
+	bb_procs_free(procs);
 	json_object_put(slices);
 	json_object_put(trace);
 	return sum;

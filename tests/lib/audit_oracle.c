@@ -109,7 +109,7 @@ size_t bb_print_costliest(struct json_object *slices, const char *build, const s
 	qsort(sorted, n, sizeof(*sorted), by_cpu);
 	for (i = 0; i < shown; i++) {
 		const char *name = json_object_get_string(need_field(sorted[i], "name"));
-		int step = g ? bb_ninja_step_of(g, slices, bb_arg_int(sorted[i], "pid")) : -1;
+		int step = g ? bb_ninja_step_of(g, sorted[i]) : -1;
 		bool repeated = false;
 
 		for (k = 0; k < i && !repeated; k++)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -442,11 +443,83 @@ const char *bb_arg_argv(struct json_object *ev, size_t i)
 
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid)
 {
+	struct json_object *found = NULL;
 	size_t i;
 
-	for (i = 0; i < json_object_array_length(slices); i++)
-		if (bb_arg_int(json_object_array_get_idx(slices, i), "pid") == pid)
-			return json_object_array_get_idx(slices, i);
+	for (i = 0; i < json_object_array_length(slices); i++) {
+		struct json_object *s = json_object_array_get_idx(slices, i);
+
+		if (bb_arg_int(s, "pid") != pid)
+			continue;
+		cr_assert(found == NULL, "pid %lld names two processes of the trace (started at %lld and %lld us): "
+					 "key it by (pid, start)", pid, int_field(found, "ts"), int_field(s, "ts"));
+		found = s;
+	}
+	return found;
+}
+
+/* One process of struct bb_procs: its pid and life in trace microseconds. */
+struct bb_proc_entry {
+	long long pid, ts, end;
+	struct json_object *slice;
+};
+
+struct bb_procs {
+	struct bb_proc_entry *by_pid; /* by pid, then start */
+	size_t n;
+};
+
+static int by_pid_then_start(const void *x, const void *y)
+{
+	const struct bb_proc_entry *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return (a->ts > b->ts) - (a->ts < b->ts);
+}
+
+struct bb_procs *bb_procs_new(struct json_object *slices)
+{
+	struct bb_procs *procs = calloc(1, sizeof(*procs));
+	size_t i;
+
+	cr_assert(procs != NULL);
+	procs->n = json_object_array_length(slices);
+	procs->by_pid = calloc(procs->n ? procs->n : 1, sizeof(*procs->by_pid));
+	cr_assert(procs->by_pid != NULL);
+	for (i = 0; i < procs->n; i++) {
+		struct json_object *s = json_object_array_get_idx(slices, i);
+		long long ts = int_field(s, "ts");
+
+		procs->by_pid[i] = (struct bb_proc_entry){ bb_arg_int(s, "pid"), ts, ts + int_field(s, "dur"), s };
+	}
+	qsort(procs->by_pid, procs->n, sizeof(*procs->by_pid), by_pid_then_start);
+	return procs;
+}
+
+void bb_procs_free(struct bb_procs *procs)
+{
+	if (procs)
+		free(procs->by_pid);
+	free(procs);
+}
+
+struct json_object *bb_procs_alive(const struct bb_procs *procs, long long pid, long long at_us)
+{
+	size_t lo = 0, hi = procs->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (procs->by_pid[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Two holders of one pid are a whole wrap of pid_max apart: at most one is alive at at_us. */
+	for (; lo < procs->n && procs->by_pid[lo].pid == pid; lo++)
+		if (procs->by_pid[lo].ts <= at_us && at_us <= procs->by_pid[lo].end)
+			return procs->by_pid[lo].slice;
 	return NULL;
 }
 
@@ -485,6 +558,24 @@ size_t bb_slices_with_arg(struct json_object *slices, const char *prog, const ch
 		n++;
 	}
 	return n;
+}
+
+struct json_object *bb_procs_parent(const struct bb_procs *procs, struct json_object *slice)
+{
+	return bb_procs_alive(procs, bb_arg_int(slice, "ppid"), int_field(slice, "ts"));
+}
+
+struct json_object *bb_procs_of_entry(const struct bb_procs *procs, struct json_object *entry)
+{
+	/* start_ms is the start in whole microseconds; a slice's ts is the same, plus one (trace_us()). */
+	double start_ms = json_object_get_double(need_field(entry, "start_ms"));
+
+	return bb_procs_alive(procs, int_field(entry, "pid"), llround(start_ms * 1000) + 1);
+}
+
+bool bb_same_process(struct json_object *a, struct json_object *b)
+{
+	return a && b && bb_arg_int(a, "pid") == bb_arg_int(b, "pid") && int_field(a, "ts") == int_field(b, "ts");
 }
 
 struct json_object *bb_other(struct json_object *trace, const char *key)

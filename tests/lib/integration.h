@@ -157,7 +157,17 @@ const char *bb_kept_trace_dir(struct bb_run *r);
  */
 struct json_object *bb_load_summary(const struct bb_run *r, const char *name);
 void bb_check_summary(struct json_object *summary);
-/* The process slice whose args.pid is pid, or NULL. */
+/*
+ * Processes by (pid, start), never by pid alone: pids wrap (pid_max 32768
+ * goes round in seconds beside a process that forks without pause), so one
+ * pid can name two processes of a trace.  A process slice's ts is its start
+ * and [ts, ts + dur] its life; a pid has one holder at a time.
+ *
+ * bb_slice_by_pid: the slice of pid for a process alive when the trace began
+ * or when it ended (attached to, a daemon, the command a test signals): no
+ * other process of the trace can have held its pid.  NULL if none; the test
+ * fails if pid names two slices (look those up in a struct bb_procs).
+ */
 struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
 /*
  * The process slices whose program (args.argv[0]'s last component) is prog
@@ -167,6 +177,26 @@ struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
  */
 size_t bb_slices_with_arg(struct json_object *slices, const char *prog, const char *flag, const char *value,
 			  struct json_object **found, size_t max);
+/* Whether two process slices are one process: the same pid and start. */
+bool bb_same_process(struct json_object *a, struct json_object *b);
+
+/*
+ * A trace's process slices indexed by (pid, start), for look-ups in traces
+ * of thousands of processes:
+ *
+ *   struct bb_procs *procs = bb_procs_new(slices);   slices outlive it
+ *   parent = bb_procs_parent(procs, slice);
+ *   bb_procs_free(procs);
+ */
+struct bb_procs;
+struct bb_procs *bb_procs_new(struct json_object *slices);
+void bb_procs_free(struct bb_procs *procs);
+/* The slice of the process pid that was alive at at_us (trace microseconds), or NULL. */
+struct json_object *bb_procs_alive(const struct bb_procs *procs, long long pid, long long at_us);
+/* The slice of the process that forked slice (its ppid, alive when it started), or NULL when untraced. */
+struct json_object *bb_procs_parent(const struct bb_procs *procs, struct json_object *slice);
+/* A summary entry's process ("pid", "start_ms" since the trace's start), or NULL. */
+struct json_object *bb_procs_of_entry(const struct bb_procs *procs, struct json_object *entry);
 
 /*
  * One row of the reliability table (docs/reliability.md), logged as

@@ -88,6 +88,8 @@ void bb_ninja_free(struct bb_ninja_graph *g)
 		}
 	}
 	g->nr_steps = 0;
+	bb_procs_free(g->procs);
+	g->procs = NULL;
 }
 
 bool bb_step_edge_has(const struct bb_step_edge *edges, size_t n, int from, int to)
@@ -148,7 +150,7 @@ static void add_deps_edges(const struct bb_ninja_graph *g, struct bb_step_edge *
 			continue;
 		}
 		absolute(g, line + strspn(line, " "), path, sizeof(path));
-		if (to >= 0 && g->steps[to].pid)
+		if (to >= 0 && g->steps[to].slice)
 			bb_step_edge_add(edges, n, max, bb_ninja_producer(g, path), to, NULL);
 	}
 	free(text);
@@ -159,19 +161,19 @@ size_t bb_ninja_edges(const struct bb_ninja_graph *g, struct bb_step_edge *edges
 	size_t i, k, n = 0;
 
 	for (i = 0; i < g->nr_steps; i++)
-		for (k = 0; g->steps[i].pid && k < g->steps[i].nr_outputs; k++)
+		for (k = 0; g->steps[i].slice && k < g->steps[i].nr_outputs; k++)
 			add_query_edges(g, (int)i, g->steps[i].names[k], edges, &n, max);
 	add_deps_edges(g, edges, &n, max);
 	/* Only steps that ran are the build's. */
 	for (i = 0; i < n; i++)
-		cr_assert(ne(i64, g->steps[edges[i].from].pid, 0), "step %s is an input but did not run",
+		cr_assert(g->steps[edges[i].from].slice != NULL, "step %s is an input but did not run",
 			  g->steps[edges[i].from].cmd);
 	return n;
 }
 
-long long bb_ninja_match_steps(struct bb_ninja_graph *g, struct json_object *slices)
+struct json_object *bb_ninja_match_steps(struct bb_ninja_graph *g, struct json_object *slices)
 {
-	long long ninja = 0;
+	struct json_object *ninja = NULL;
 	size_t i, k, children = 0;
 
 	for (i = 0; i < json_object_array_length(slices) && !ninja; i++) {
@@ -179,22 +181,24 @@ long long bb_ninja_match_steps(struct bb_ninja_graph *g, struct json_object *sli
 		const char *argv0 = bb_arg_argv(s, 0);
 
 		if (argv0 && (!strcmp(argv0, BB_NINJA) || !strcmp(argv0, "ninja")))
-			ninja = bb_arg_int(s, "pid");
+			ninja = s;
 	}
-	cr_assert(ninja != 0, "no ninja process in the trace");
+	cr_assert(ninja != NULL, "no ninja process in the trace");
+	bb_procs_free(g->procs);
+	g->procs = bb_procs_new(slices);
 	for (i = 0; i < json_object_array_length(slices); i++) {
 		struct json_object *s = json_object_array_get_idx(slices, i);
 		const char *cmd = bb_arg_argv(s, 2);
 		bool found = false;
 
-		if (bb_arg_int(s, "ppid") != ninja)
+		if (!bb_same_process(bb_procs_parent(g->procs, s), ninja))
 			continue;
 		children++;
 		cr_assert(cmd && !strcmp(bb_arg_argv(s, 1), "-c"), "ninja child %s is not sh -c", bb_arg_argv(s, 0));
 		for (k = 0; k < g->nr_steps && !found; k++)
 			if (!strcmp(g->steps[k].cmd, cmd)) {
-				cr_assert(eq(i64, g->steps[k].pid, 0), "step run twice: %s", cmd);
-				g->steps[k].pid = bb_arg_int(s, "pid");
+				cr_assert(g->steps[k].slice == NULL, "step run twice: %s", cmd);
+				g->steps[k].slice = s;
 				found = true;
 			}
 		cr_assert(found, "ninja ran a command it does not know: %s", cmd);
@@ -203,20 +207,16 @@ long long bb_ninja_match_steps(struct bb_ninja_graph *g, struct json_object *sli
 	return ninja;
 }
 
-int bb_ninja_step_of(const struct bb_ninja_graph *g, struct json_object *slices, long long pid)
+int bb_ninja_step_of(const struct bb_ninja_graph *g, struct json_object *slice)
 {
 	size_t k;
 	int depth;
 
-	for (depth = 0; pid > 0 && depth < 64; depth++) {
-		struct json_object *s = bb_slice_by_pid(slices, pid);
-
+	for (depth = 0; slice && depth < 64; depth++) {
 		for (k = 0; k < g->nr_steps; k++)
-			if (g->steps[k].pid == pid)
+			if (bb_same_process(g->steps[k].slice, slice))
 				return (int)k;
-		if (!s)
-			return -1;
-		pid = bb_arg_int(s, "ppid");
+		slice = bb_procs_parent(g->procs, slice);
 	}
 	return -1;
 }
@@ -237,7 +237,7 @@ size_t bb_ninja_steps_run(const struct bb_ninja_graph *g)
 	size_t i, n = 0;
 
 	for (i = 0; i < g->nr_steps; i++)
-		n += g->steps[i].pid != 0;
+		n += g->steps[i].slice != NULL;
 	return n;
 }
 

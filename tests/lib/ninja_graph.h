@@ -9,6 +9,8 @@
  *
  * A step of a trace is a child of ninja (`/bin/sh -c COMMAND`), bound to
  * ninja's step by that command; every process below it belongs to the step.
+ * Processes are keyed by (pid, start), never by pid alone: pids wrap during
+ * a build beside other work, and a bare pid then names two processes.
  */
 #ifndef BUILDBPF_TESTS_NINJA_GRAPH_H
 #define BUILDBPF_TESTS_NINJA_GRAPH_H
@@ -29,7 +31,7 @@ struct bb_ninja_step {
 	char *names[BB_NINJA_MAX_OUTPUTS];   /* its outputs as ninja names them (owned) */
 	char *outputs[BB_NINJA_MAX_OUTPUTS]; /* the same, absolute (owned) */
 	size_t nr_outputs;
-	long long pid; /* the ninja child that ran it; 0: it did not run */
+	struct json_object *slice; /* the ninja child that ran it (borrowed from the slices matched); NULL: it did not run */
 };
 
 struct bb_step_edge {
@@ -42,19 +44,23 @@ struct bb_ninja_graph {
 	char build[PATH_MAX];	  /* the build directory, absolute */
 	struct bb_ninja_step steps[BB_NINJA_MAX_STEPS];
 	size_t nr_steps;
+	struct bb_procs *procs; /* the matched slices by (pid, start) */
 };
 
 /* Reads every step ninja knows in g->build (set g->run and g->build first). */
 void bb_ninja_read_steps(struct bb_ninja_graph *g);
 void bb_ninja_free(struct bb_ninja_graph *g);
-/* Binds every child of ninja in the trace's process slices to the step whose command it ran; ninja's pid. */
-long long bb_ninja_match_steps(struct bb_ninja_graph *g, struct json_object *slices);
+/*
+ * Binds every child of ninja in the trace's process slices to the step whose
+ * command it ran; ninja's slice.  The slices must outlive g's use of them.
+ */
+struct json_object *bb_ninja_match_steps(struct bb_ninja_graph *g, struct json_object *slices);
 /* ninja's data edges between the steps that ran (match first); how many.  The test fails past max. */
 size_t bb_ninja_edges(const struct bb_ninja_graph *g, struct bb_step_edge *edges, size_t max);
 /* The step that outputs path (absolute), or -1. */
 int bb_ninja_producer(const struct bb_ninja_graph *g, const char *path);
-/* The step process pid belongs to (its ancestor that ninja ran), or -1. */
-int bb_ninja_step_of(const struct bb_ninja_graph *g, struct json_object *slices, long long pid);
+/* The step the process of slice belongs to (it, or its ancestor, is a child ninja ran), or -1. */
+int bb_ninja_step_of(const struct bb_ninja_graph *g, struct json_object *slice);
 /* Whether ninja knows path (a flow's file, as the trace spells it: bb_flow_file_is()) as some step's output. */
 bool bb_ninja_declared_output(const struct bb_ninja_graph *g, const char *path);
 size_t bb_ninja_steps_run(const struct bb_ninja_graph *g);

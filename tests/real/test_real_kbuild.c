@@ -37,18 +37,15 @@ TestSuite(real_kbuild, .init = integration_setup, .fini = integration_teardown, 
 
 enum { MAX_FLOWS = 200000 };
 
-/* The object (e.g. "kernel/fork.o") whose compile process pid is part of: an ancestor's argv "-o OBJ"; or NULL. */
-static const char *object_of(struct json_object *slices, long long pid)
+/* The object (e.g. "kernel/fork.o") whose compile process s is part of: its or an ancestor's argv "-o OBJ"; or NULL. */
+static const char *object_of(const struct bb_procs *procs, struct json_object *s)
 {
 	int depth;
 
-	for (depth = 0; pid > 0 && depth < 8; depth++) {
-		struct json_object *s = bb_slice_by_pid(slices, pid);
-		struct json_object *argv = s ? bb_arg(s, "argv") : NULL;
+	for (depth = 0; s && depth < 8; depth++) {
+		struct json_object *argv = bb_arg(s, "argv");
 		size_t i;
 
-		if (!s)
-			return NULL;
 		for (i = 0; argv && i + 1 < json_object_array_length(argv); i++)
 			if (!strcmp(json_object_get_string(json_object_array_get_idx(argv, i)), "-o")) {
 				const char *o = json_object_get_string(json_object_array_get_idx(argv, i + 1));
@@ -57,7 +54,7 @@ static const char *object_of(struct json_object *slices, long long pid)
 				if (n > 2 && !strcmp(o + n - 2, ".o"))
 					return o;
 			}
-		pid = bb_arg_int(s, "ppid");
+		s = bb_procs_parent(procs, s);
 	}
 	return NULL;
 }
@@ -164,6 +161,7 @@ Test(real_kbuild, tinyconfig_kernel_and_mm)
 	const char *root = getenv("BUILDBPF_REAL_SRC");
 	char src[PATH_MAX], out[PATH_MAX], srcarg[PATH_MAX + 8], outarg[PATH_MAX + 8];
 	struct json_object *trace, *slices, *summary, *waits;
+	struct bb_procs *procs;
 	struct cmd_recall recall = { 0 };
 	double config_s, load = bb_load_1min();
 	size_t nr_flows, i;
@@ -194,8 +192,10 @@ Test(real_kbuild, tinyconfig_kernel_and_mm)
 	slices = bb_slices(trace, "process");
 	nr_flows = bb_input_flows(trace, slices, flows, MAX_FLOWS);
 	/* Each reader's object once: the .cmd files ask about each flow many times. */
+	procs = bb_procs_new(slices);
 	for (i = 0; i < nr_flows; i++)
-		objs[i] = object_of(slices, bb_arg_int(flows[i].reader, "pid"));
+		objs[i] = object_of(procs, flows[i].reader);
+	bb_procs_free(procs);
 	cmd_edges(out, "kernel", flows, objs, nr_flows, &recall);
 	cmd_edges(out, "mm", flows, objs, nr_flows, &recall);
 
