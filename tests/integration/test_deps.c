@@ -202,18 +202,17 @@ static struct json_object *job_slice(struct json_object *slices, const char *obj
 	return NULL;
 }
 
-/* Run-queue wait (ms) of a job: its shell's and every descendant's. */
-static double job_runq_ms(struct json_object *slices, struct json_object *job)
+/* Run-queue wait (ms) of a job: its shell's and every descendant's (children by (pid, start): pids wrap). */
+static double job_runq_ms(const struct bb_procs *procs, struct json_object *slices, struct json_object *job)
 {
-	long long pid = bb_arg_int(job, "pid");
 	double ms = bb_arg_double(job, "runq_wait_ms");
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(slices); i++) {
 		struct json_object *s = json_object_array_get_idx(slices, i);
 
-		if (bb_arg_int(s, "ppid") == pid && bb_arg_int(s, "pid") != pid)
-			ms += job_runq_ms(slices, s);
+		if (bb_same_process(bb_procs_parent(procs, s), job))
+			ms += job_runq_ms(procs, slices, s);
 	}
 	return ms;
 }
@@ -265,6 +264,7 @@ Test(deps, what_if_of_a_known_make_build_at_j1_j2_j4)
 	for (k = 0; k < 3; k++) {
 		struct json_object *summary, *what_if, *own, *unlimited, *chain, *steps, *trace, *slices;
 		struct json_object *c_job, *b_job, *link_job, *critical;
+		struct bb_procs *procs;
 		double wall, predicted, bound, held_sum = 0, c_slack, b_slack, make_runq, data_path;
 		bool long_sleep = false, via_c = false;
 		size_t i;
@@ -279,6 +279,7 @@ Test(deps, what_if_of_a_known_make_build_at_j1_j2_j4)
 		cr_assert(strstr(run.err, "what if? predicted from the ") != NULL, "stderr: %s", run.err);
 		trace = bb_load_trace(bb_path(&run, "t.json"));
 		slices = bb_slices(trace, "process");
+		procs = bb_procs_new(slices);
 		c_job = job_slice(slices, "-o out/c.o");
 		b_job = job_slice(slices, "-o out/b.o");
 		link_job = job_slice(slices, "-o out/prog");
@@ -301,7 +302,7 @@ Test(deps, what_if_of_a_known_make_build_at_j1_j2_j4)
 		 * measured them, less their wait for a CPU, which the model leaves
 		 * out ("each job as fast as alone"). */
 		data_path = end_ms(c_job) - start_ms(c_job) + end_ms(link_job) - start_ms(link_job) -
-			    job_runq_ms(slices, c_job) - job_runq_ms(slices, link_job);
+			    job_runq_ms(procs, slices, c_job) - job_runq_ms(procs, slices, link_job);
 		cr_assert(le(dbl, data_path, bound + 1.0), "c.o's and the link's jobs took %.0f ms besides their CPU waits: %s",
 			  data_path, run.err);
 		/* The run itself met every data edge with these durations: the
@@ -360,6 +361,7 @@ Test(deps, what_if_of_a_known_make_build_at_j1_j2_j4)
 				  end_ms(c_job) - end_ms(b_job));
 			cr_assert(lt(dbl, c_slack, b_slack), "b.o had slack: %.0f", b_slack);
 		}
+		bb_procs_free(procs);
 		json_object_put(slices);
 		json_object_put(trace);
 	}

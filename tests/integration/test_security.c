@@ -370,13 +370,18 @@ static pid_t follow_while_the_pid_changes(const char *opt, bool reuse)
 	return mine;
 }
 
-/* The trace's process slices hold one of pid whose argv[1] is arg1. */
+/* The trace's process slices hold one of pid whose argv[1] is arg1 (the pid may name another process too). */
 static bool traced(pid_t pid, const char *arg1)
 {
 	struct json_object *trace = bb_load_trace(bb_path(&run, "t.json"));
 	struct json_object *slices = bb_slices(trace, "process");
-	struct json_object *ev = bb_slice_by_pid(slices, pid);
-	bool found = ev && bb_arg_argv(ev, 1) && !strcmp(bb_arg_argv(ev, 1), arg1);
+	bool found = false;
+
+	for (size_t i = 0; i < json_object_array_length(slices) && !found; i++) {
+		struct json_object *ev = json_object_array_get_idx(slices, i);
+
+		found = bb_arg_int(ev, "pid") == pid && bb_arg_argv(ev, 1) && !strcmp(bb_arg_argv(ev, 1), arg1);
+	}
 
 	json_object_put(slices);
 	json_object_put(trace);
