@@ -94,9 +94,18 @@ static long long wrapper_pid(struct json_object *slices)
 }
 
 /*
- * Traces rusage-children CMD... at each --sched level; the traced total,
- * and its user/system split, must be the kernel's within 1 %.  Returns
- * the largest process's figures and the kernel's total of the last run.
+ * Traces rusage-children CMD... at each --sched level; the traced total
+ * must be the kernel's within 1 %.  Returns the largest process's figures
+ * and the kernel's total of the last run.
+ *
+ * The user/system split only to what the kernel itself can tell: it splits
+ * each process's exact runtime in the ratio of its tick samples, as the
+ * trace does, but never goes back on a split it once gave (cputime_adjust():
+ * /proc/PID/stat, ps, top), so a reader beside the test pins the split of
+ * a process it sampled, which can move up to that process's whole time
+ * between user and system (beside a `ps` loop: 5 ms of a 1.1 s storm here,
+ * 0.1 ms without).  The split is held to 1 % plus the largest process's
+ * time: the one a reader most often catches alive.
  */
 static void assert_cpu_matches_rusage(const char *what, const char *const cmd[], struct cpu_ms *largest,
 				      struct cpu_ms *kernel)
@@ -125,9 +134,10 @@ static void assert_cpu_matches_rusage(const char *what, const char *const cmd[],
 		cr_assert(fabs(traced.user + traced.sys - total) <= 0.01 * total,
 			  "%s %s: traced CPU %.3f ms, the kernel's %.3f ms", what, levels[l], traced.user + traced.sys,
 			  total);
-		cr_assert(fabs(traced.user - kernel->user) <= 0.01 * total,
-			  "%s %s: traced user %.3f ms, the kernel's %.3f ms (system %.3f / %.3f)", what, levels[l],
-			  traced.user, kernel->user, traced.sys, kernel->sys);
+		cr_assert(fabs(traced.user - kernel->user) <= 0.01 * total + largest->user + largest->sys,
+			  "%s %s: traced user %.3f ms, the kernel's %.3f ms (system %.3f / %.3f; the largest process "
+			  "%.3f ms)", what, levels[l], traced.user, kernel->user, traced.sys, kernel->sys,
+			  largest->user + largest->sys);
 		json_object_put(slices);
 		json_object_put(trace);
 	}
