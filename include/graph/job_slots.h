@@ -40,6 +40,9 @@ struct job_slots {
 	__u64 *starts, *ends;
 	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */
 	size_t *sub_off, *subs;
+	/* CSR: per pool's top make with sub-makes, from when on its pool held how many slots (graph/slot_steps.h) */
+	size_t *step_off, *step_held;
+	__u64 *step_at;
 	long *line_before; /* per process: the line before it in its make recipe (graph/recipe_lines.h), -1: none */
 	/* per process: what it followed in its parent's own order: its line before, or, its parent running no
 	 * jobs (a shell, a script), the child that ended last by its fork; -1: none */
@@ -52,7 +55,7 @@ struct job_slots {
 int job_slots__init(struct job_slots *s, const struct model *m);
 void job_slots__free(struct job_slots *s);
 
-/* Slots held in pool at ts: by jobs started by ts and not ended by then. */
+/* Slots held in pool (a pool's top make, s->pool[x]) at ts: by jobs started by ts and not ended by then. */
 size_t job_slots__held(const struct job_slots *s, size_t pool, __u64 ts);
 /* How many slots pool has: its top make's -j when its argv says, else the most it held at once. */
 size_t job_slots__limit(const struct job_slots *s, size_t pool);

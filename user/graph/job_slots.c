@@ -4,10 +4,10 @@
 #include <string.h>
 #include "graph/job_slots.h"
 #include "graph/recipe_lines.h"
+#include "graph/slot_steps.h"
 #include "model/make_args.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
-#include "util/sorted_count.h"
 
 /* A runner by its comm, exactly, as the job graph finds them (graph/schedule_sim.c). */
 static enum tool_kind runner_kind(const struct proc_instance *p)
@@ -32,41 +32,9 @@ static int by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool alive_at(const struct proc_instance *p, __u64 ts)
-{
-	return p->start_ns <= ts && p->end_ns > ts;
-}
-
-/*
- * Slots make (or any process) p held at ts: its children alive, where a
- * child running sub-makes of the pool counts what they hold, one at least.
- * A sub-make lies in its runner's subtree: the recursion goes down the tree.
- */
-static size_t held_by(const struct job_slots *s, size_t p, __u64 ts)
-{
-	const struct model *m = s->m;
-	size_t lo = s->child_off[p], hi = s->child_off[p + 1], held, k = s->sub_off[p];
-
-	held = sorted_count_at_most(s->starts + lo, hi - lo, ts) - sorted_count_at_most(s->ends + lo, hi - lo, ts);
-	while (k < s->sub_off[p + 1]) {
-		long via = s->via[s->subs[k]];
-		size_t within = 0;
-
-		for (; k < s->sub_off[p + 1] && s->via[s->subs[k]] == via; k++)
-			if (alive_at(&m->procs[s->subs[k]], ts))
-				within += held_by(s, s->subs[k], ts);
-		/* The child already counted one slot when alive; an orphaned sub-make holds its own. */
-		if (alive_at(&m->procs[via], ts))
-			held += within > 1 ? within - 1 : 0;
-		else
-			held += within;
-	}
-	return held;
-}
-
 size_t job_slots__held(const struct job_slots *s, size_t pool, __u64 ts)
 {
-	return pool < s->m->nr_procs ? held_by(s, pool, ts) : 0;
+	return pool < s->m->nr_procs ? slot_steps__held(s, pool, ts) : 0;
 }
 
 size_t job_slots__limit(const struct job_slots *s, size_t pool)
@@ -181,7 +149,7 @@ static void pool_peaks(struct job_slots *s)
 		if (parent < 0 || shell_call__is(m, i))
 			continue;
 		pool = s->pool[parent];
-		held = held_by(s, pool, m->procs[i].start_ns);
+		held = slot_steps__held(s, pool, m->procs[i].start_ns);
 		if (held > s->peak[pool])
 			s->peak[pool] = held;
 	}
@@ -225,7 +193,7 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 		if (s->is_make[i] && s->pool[i] == i && p->nr_execs)
 			s->limit[i] = make_args__jobs(p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc);
 	}
-	if (index_children(s) || index_subs(s))
+	if (index_children(s) || index_subs(s) || slot_steps__build(s))
 		goto nomem;
 	pool_peaks(s);
 	if (recipe_lines__find(m, s->child_off, s->children, s->is_make, s->line_before, s->order_before))
@@ -250,6 +218,9 @@ void job_slots__free(struct job_slots *s)
 	free(s->ends);
 	free(s->sub_off);
 	free(s->subs);
+	free(s->step_off);
+	free(s->step_at);
+	free(s->step_held);
 	free(s->limit);
 	free(s->peak);
 	free(s->line_before);
