@@ -399,6 +399,17 @@ Test(linear, thousands_of_jobs_of_one_make_at_once, .init = limit_cpu)
 	shape_doubles_in_proportion(SHAPE_ALL_AT_ONCE, 8000, 2.0);
 }
 
+/* Slots held: each query walked every sub-make of the pool (n^2/8), and down chains of makes alive (n^2/2). */
+Test(linear, a_thousand_sub_makes_sharing_one_jobserver, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_JOBSERVER, 8000, 2.0);
+}
+
+Test(linear, a_chain_of_makes_thousands_deep, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_DEEP_MAKES, 8000, 2.0);
+}
+
 Test(linear, ninja_with_long_links_at_the_end, .init = limit_cpu)
 {
 	shape_doubles_in_proportion(SHAPE_NINJA_LINKS, 8000, 2.0);
