@@ -9,7 +9,7 @@
  * records written.
  *
  *   gen-log OUT.bbl PROCS [--cpus N] [--sched off|summary|full] [--deps] [--seed N]
- *   gen-log OUT.bbl JOBS --shape long_beside_j1|long_beside_j2|...|cargo_pipeline
+ *   gen-log OUT.bbl JOBS --shape long_beside_j1|long_beside_j2|...|cargo_pipeline|kernel
  */
 #include <errno.h>
 #include <fcntl.h>

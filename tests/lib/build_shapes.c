@@ -24,6 +24,7 @@ static const char *const names[SHAPE_NR] = {
 	[SHAPE_LONG_BESIDE_J8] = "long_beside_j8", [SHAPE_ALL_AT_ONCE] = "all_at_once",
 	[SHAPE_JOBSERVER] = "jobserver",	   [SHAPE_NINJA_LINKS] = "ninja_links",
 	[SHAPE_DEEP_MAKES] = "deep_makes",	   [SHAPE_CARGO_PIPELINE] = "cargo_pipeline",
+	[SHAPE_KERNEL] = "kernel",
 };
 
 const char *build_shape__name(enum build_shape s)
@@ -373,6 +374,94 @@ static __u64 cargo_pipeline(struct shape_gen *g, size_t n, __u64 t)
 	return end;
 }
 
+/*
+ * Kbuild's compile k in directory dir under its make, from start: sh -c
+ * gcc, gcc running cc1 (the assembly to a temporary file) then as (the
+ * object).  Its end; *pid the shell's.
+ */
+static __u64 kbuild_compile(struct shape_gen *g, __u32 mk, __u32 waker, size_t dir, size_t k, __u64 start,
+			    __u32 *pid)
+{
+	__u64 end = start + 400 * US + (k * 37 % 100) * US, mid = start + 250 * US;
+	__u32 sh = spawn(g, start, mk, "make", waker, "/bin/sh", "sh -c gcc -O2 -c -o d%zu/f%zu.o d%zu/f%zu.c", dir,
+			 k, dir, k);
+	__u32 gcc = spawn(g, start + 20 * US, sh, "sh", 0, "/usr/bin/gcc", "gcc -O2 -c -o d%zu/f%zu.o d%zu/f%zu.c",
+			  dir, k, dir, k);
+	__u32 cc1 = spawn(g, start + 40 * US, gcc, "gcc", 0, "/usr/lib/gcc/cc1", "cc1 -quiet d%zu/f%zu.c -o /tmp/cc%zu.s",
+			  dir, k, k);
+	__u32 as;
+
+	open_file(g, cc1, mid - 10 * US, 3 * k + 1, true, "tmp/cc%zu.s", k);
+	finish(g, cc1, start + 40 * US, mid);
+	as = spawn(g, mid + 10 * US, gcc, "gcc", cc1, "/usr/bin/as", "as -o d%zu/f%zu.o /tmp/cc%zu.s", dir, k, k);
+	open_file(g, as, mid + 20 * US, 3 * k + 1, false, "tmp/cc%zu.s", k);
+	open_file(g, as, end - 40 * US, 3 * k + 2, true, "b/d%zu/f%zu.o", dir, k);
+	finish(g, as, mid + 10 * US, end - 30 * US);
+	finish(g, gcc, start + 20 * US, end - 20 * US);
+	finish(g, sh, start, end);
+	*pid = sh;
+	return end;
+}
+
+/* Directory dir's make (kbuild's Makefile.build) under runner from start, its 16 compiles from at, then ar. */
+static __u64 kbuild_dir(struct shape_gen *g, __u32 runner, const char *runner_comm, __u32 waker, size_t n,
+			size_t dir, __u64 start, __u64 at, __u32 *sh)
+{
+	__u32 mk, ar, pid;
+	size_t k;
+
+	*sh = spawn(g, start, runner, runner_comm, waker, "/bin/sh", "sh -c make -f ./scripts/Makefile.build obj=d%zu",
+		    dir);
+	mk = spawn(g, start + 20 * US, *sh, "sh", 0, "/usr/bin/make", "make -f ./scripts/Makefile.build obj=d%zu", dir);
+	waker = 0;
+	at = at > start + 200 * US ? at : start + 200 * US;
+	/* Every eighth directory has the next below it, built first. */
+	if (dir % 8 == 7 && 16 * (dir + 1) < n) {
+		at = kbuild_dir(g, mk, "make", 0, n, dir + 1, at, at + 10 * US, &waker);
+		at += 10 * US;
+	}
+	for (k = 16 * dir; k < 16 * dir + 16 && k < n; k++) {
+		at = kbuild_compile(g, mk, waker, dir, k, at + 10 * US, &pid);
+		waker = pid;
+	}
+	ar = spawn(g, at + 10 * US, mk, "make", waker, "/usr/bin/ar", "ar cDPrST d%zu/built-in.a", dir);
+	for (k = 16 * dir; k < 16 * dir + 16 && k < n; k++)
+		open_file(g, ar, at + 20 * US + k % 16, 3 * k + 2, false, "b/d%zu/f%zu.o", dir, k);
+	open_file(g, ar, at + 60 * US, 3 * n + 3 + dir, true, "b/d%zu/built-in.a", dir);
+	finish(g, ar, at + 10 * US, at + 80 * US);
+	finish(g, mk, start + 20 * US, at + 100 * US);
+	finish(g, *sh, start, at + 110 * US);
+	return at + 110 * US;
+}
+
+/*
+ * A kernel: make -j8 running sh -c make -f scripts/Makefile.build per
+ * directory of 16 compiles (eight directories at once, one pool of
+ * slots), each compile five processes, then ar of the directory's
+ * objects; every eighth directory runs the next below it; then a link of
+ * every archive.
+ */
+static __u64 kernel(struct shape_gen *g, size_t n, __u64 t)
+{
+	size_t dirs = (n + 15) / 16, i;
+	__u64 free[LANES], end = t;
+	__u32 last[LANES] = {}, link;
+
+	for (i = 0; i < LANES; i++)
+		free[i] = t + 20 * US + i * US;
+	for (i = 0; i < dirs; i += i % 8 == 7 && i + 1 < dirs ? 2 : 1) {
+		size_t lane = i % LANES;
+
+		free[lane] = kbuild_dir(g, ROOT, "make", last[lane], n, i, free[lane] + 10 * US, 0, &last[lane]);
+		end = free[lane] > end ? free[lane] : end;
+	}
+	link = spawn(g, end + 10 * US, ROOT, "make", 0, "/bin/sh", "sh -c ld -o vmlinux --whole-archive built-in.a");
+	for (i = 0; i < dirs; i++)
+		open_file(g, link, end + 20 * US + i, 3 * n + 3 + i, false, "b/d%zu/built-in.a", i);
+	finish(g, link, end + 10 * US, end + 20 * MS);
+	return end + 20 * MS;
+}
+
 /* The root's command line per shape: what it is, and its slots. */
 static const char *root_argv(enum build_shape s)
 {
@@ -411,6 +500,8 @@ static __u64 write_shape(struct shape_gen *g, enum build_shape s, size_t n, __u6
 		return ninja_links(g, n, t);
 	case SHAPE_DEEP_MAKES:
 		return deep_makes(g, n, t);
+	case SHAPE_KERNEL:
+		return kernel(g, n, t);
 	default:
 		return cargo_pipeline(g, n, t);
 	}

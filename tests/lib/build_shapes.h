@@ -3,7 +3,8 @@
  * Recordings shaped like the builds that cost the analysis more than their
  * size: the shapes of big builds (a kernel's recursive makes sharing one
  * jobserver, a browser's ninja with its long links at the end, cargo's
- * pipelined crates, one long job beside thousands of short ones), each
+ * pipelined crates, one long job beside thousands of short ones, a
+ * kernel's five processes per compile under a make per directory), each
  * grown by n jobs.  Processes with argv and exits, each job's output file
  * and its start wake (a --deps recording), no scheduler records: what the
  * build graph, the start causes and the critical path read.  Written with
@@ -25,6 +26,7 @@ enum build_shape {
 	SHAPE_NINJA_LINKS,    /* ninja -j8: n compiles, then a long link per 64 objects and one of them all */
 	SHAPE_DEEP_MAKES,     /* n/2 makes each running a compile, then the next make: a chain n deep */
 	SHAPE_CARGO_PIPELINE, /* cargo: n crates, each rustc started when the one before wrote its metadata */
+	SHAPE_KERNEL,	      /* make -j8, a sub-make per directory of 16: sh, gcc, cc1, as per compile; ar; a link */
 	SHAPE_NR
 };
 

@@ -410,6 +410,11 @@ Test(linear, a_chain_of_makes_thousands_deep, .init = limit_cpu)
 	shape_doubles_in_proportion(SHAPE_DEEP_MAKES, 8000, 2.0);
 }
 
+Test(linear, a_kernel_of_sub_makes_per_directory, .init = limit_cpu)
+{
+	shape_doubles_in_proportion(SHAPE_KERNEL, 4000, 2.0);
+}
+
 Test(linear, ninja_with_long_links_at_the_end, .init = limit_cpu)
 {
 	shape_doubles_in_proportion(SHAPE_NINJA_LINKS, 8000, 2.0);
