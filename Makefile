@@ -96,7 +96,7 @@ BIN	  := $(BUILD)/buildbpf
 
 .PHONY: all clean install uninstall deb test-deb demo test test-quick test-build test-integration test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
 	test-real-kbuild kbuild-deps \
-	bench-convert
+	bench-convert bench-shapes
 all: $(BIN)
 
 # --version names the commit built from: git's, when this is the top of a git
@@ -424,6 +424,10 @@ $(BUILD)/bench/gen-log: $(BUILD)/bench/gen_log.o $(BUILD)/tests/lib/big_build.o 
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 bench-convert: all $(BUILD)/bench/gen-log
 	$(Q)bench/convert.sh --build $(BUILD)
+
+# Each build shape at 8,000 and 16,000 jobs: CPU s and the ratio per doubling.
+bench-shapes: all $(BUILD)/bench/gen-log
+	$(Q)bench/convert.sh --build $(BUILD) --shapes 8000
 
 # Installs like a packaged tool: the binary (its BPF programs inside, in the
 # skeleton), the man page, the bash completion, and the README with docs/ as

@@ -10,22 +10,29 @@
 #   2. Scale: two recordings of BIG processes (default 1,000,000) with file
 #      dependencies: `convert` with the build graph, the audit and its JSON,
 #      and `diff` of the two.  --big 0 skips it.
+#   3. Shapes (--shapes N): each build shape of gen-log --shape (a kernel,
+#      a jobserver, a chain of makes, ninja's links, cargo's pipeline, ...)
+#      at N and 2N jobs, converted with the audit, its JSON and the HTML
+#      report: the least CPU s of REPS runs and the ratio per doubling
+#      (near-linear: under 2.2).
+#      Only the shapes when given; --shapes 0 (default) skips it.
 #
 # Prints wall and CPU (user+sys) time, records per second and the peak RSS,
 # and the load average: on a shared machine, judge by CPU time.
 #
-#   bench/convert.sh [--procs N] [--big N] [--cpus N] [--reps N] [--build DIR]
+#   bench/convert.sh [--procs N] [--big N] [--cpus N] [--reps N] [--shapes N] [--build DIR]
 set -euo pipefail
 
-procs=200000 big=1000000 cpus=16 reps=3 build=build
+procs=200000 big=1000000 cpus=16 reps=3 shapes=0 build=build
 while [ $# -gt 0 ]; do
 	case $1 in
 	--procs) procs=$2; shift 2 ;;
 	--big) big=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
+	--shapes) shapes=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
-	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,23p' "$0"; exit 0 ;;
 	*) echo "convert.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -46,6 +53,34 @@ run() {
 	/usr/bin/time -f '%e %U %S %M' -o "$dir/time" "$@"
 	awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$dir/time" > "$dir/$name"
 }
+
+# The shapes' names, from gen-log's usage line.
+shape_names() {
+	"$gen" 2>&1 | sed -n 's/.*NAME one of://p'
+}
+
+if [ "$shapes" -gt 0 ]; then
+	echo "shapes: convert with the audit, --summary-json and --html, at $shapes and $((2 * shapes)) jobs"
+	printf '%-16s %9s %8s %9s %8s %7s\n' shape "jobs" "CPU s" "jobs" "CPU s" ratio
+	for shape in $(shape_names); do
+		for n in "$shapes" $((2 * shapes)); do
+			"$gen" "$dir/shape.bbl" "$n" --shape "$shape" > /dev/null
+			: > "$dir/runs"
+			for ((i = 0; i < reps; i++)); do
+				run one "$bin" convert -q -f --keep-root "$dir/shape.bbl" -o "$dir/shape.json" \
+					--summary-json "$dir/shape-audit.json" --html "$dir/shape.html"
+				cat "$dir/one" >> "$dir/runs"
+			done
+			sort -n -k2,2 "$dir/runs" | head -1 > "$dir/shape$n"
+		done
+		read -r _ small _ < "$dir/shape$shapes"
+		read -r _ large _ < "$dir/shape$((2 * shapes))"
+		awk -v s="$shape" -v n="$shapes" -v a="$small" -v b="$large" \
+			'BEGIN { printf "%-16s %9d %8.2f %9d %8.2f %7.2f\n", s, n, a, 2 * n, b, (a > 0 ? b / a : 0) }'
+	done
+	rm -f "$dir/shape.bbl" "$dir/shape.json" "$dir/shape-audit.json" "$dir/shape.html"
+	exit 0
+fi
 
 events=$("$gen" "$dir/build.bbl" "$procs" --cpus "$cpus" --sched full)
 size=$(stat -c %s "$dir/build.bbl")
