@@ -25,7 +25,9 @@
 #include "model/model.h"
 #include "model/parallelism.h"
 #include "model/replay.h"
+#include "audit/audit_jobs.h"
 #include "audit/audit_whatif.h"
+#include "audit/cmd_phases.h"
 #include "audit/compiler_cache.h"
 #include "audit/jobs_fit.h"
 
@@ -73,44 +75,6 @@ struct audit_input {
 	enum deps_hook deps_hook;
 	/* Where the memory programs checkpointed (UNKNOWN: an older recording). */
 	enum mem_hook mem_hook;
-};
-
-enum audit_jobs_source {
-	JOBS_UNKNOWN = 0,   /* not a build tool we can read */
-	JOBS_ARGUMENT,	    /* -jN, -j N, --jobs=N on the command */
-	JOBS_MAKEFLAGS,	    /* from $MAKEFLAGS */
-	JOBS_TOOL_DEFAULT,  /* the tool's own default (make: 1, ninja: CPUs + 2) */
-};
-
-/* The -j a build asked for.  jobs: 0 unknown, -1 unlimited (-j alone). */
-struct audit_jobs {
-	long jobs;
-	enum audit_jobs_source source;
-	char tool[16]; /* "make", "ninja", or "" */
-};
-
-/*
- * About one thing at a time: below this average (CPUs busy, or steps
- * alive at once), the build or a phase of it was not parallel.
- */
-#define AUDIT_ONE_AT_A_TIME 1.25
-/* Phases of the command kept (the longest), and the least share of the wall a phase needs (per mille). */
-#define AUDIT_MAX_CMD_PHASES 16
-#define AUDIT_CMD_PHASE_MIN_PERMILLE 10
-
-/* One top-level command of the command's run (audit/cmd_phases.h). */
-struct audit_cmd_phase {
-	long proc;		/* the command that names it: index in model->procs */
-	size_t nr_commands;	/* commands that overlapped in it (a pipeline): 1 normally */
-	__u64 start_ns, end_ns; /* absolute */
-	__u64 cpu_ns;		/* the CPU time of its processes */
-	/* Time-integral of its steps alive (processes that are neither its
-	 * commands, wrappers nor runners): / wall, the steps at once. */
-	__u64 step_ns;
-	bool serial;		/* fewer than AUDIT_ONE_AT_A_TIME steps alive and CPUs busy on average */
-	bool configure;		/* its command is a configure script (which often re-execs its shell) */
-	long runner;		/* the runner that did most of its work; -1: none */
-	struct audit_jobs jobs; /* that runner's -j; jobs 0 without one */
 };
 
 /* A process in a top list: index in model->procs and the value it is ranked by. */
@@ -285,12 +249,9 @@ __u64 audit__chain_held(const struct audit *a, const struct model *m, size_t i);
 size_t audit__chain_longest(const struct audit *a, const struct model *m, size_t max,
 			    bool (*keep)(const struct audit *a, size_t i), bool *listed);
 
-/*
- * The job count a command line asks for: make/gmake (-jN, -j N, -j,
- * --jobs[=N], clustered short options like -kj8, then $MAKEFLAGS) and
- * ninja/samu (-jN, -j N, default CPUs + 2).  jobs 0 for anything else.
- */
-void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const char *makeflags,
-			   size_t nr_cpus);
+/* Whether a phase of the command held enough of the wall to be named as the thing to speed up. */
+bool audit__cmd_phase_stands_out(const struct audit *a, const struct audit_cmd_phase *ph);
+/* Whether [start, end) lies more than half within a phase that stands out: a stretch of it said already. */
+bool audit__mostly_within_standing_phase(const struct audit *a, __u64 start_ns, __u64 end_ns);
 
 #endif /* BUILDBPF_AUDIT_H */

@@ -10,7 +10,7 @@
 void cmd_phases_report__answer(FILE *out, const struct audit *a, const struct model *m);
 /*
  * The "speed up?" lines for the phases that ran one step at a time and
- * held 10 % of the wall (cmd_phases__stands_out), longest first, the first
+ * held 10 % of the wall (audit__cmd_phase_stands_out), longest first, the first
  * starting with lead; how many were said.
  */
 size_t cmd_phases_report__speed_up(FILE *out, const struct audit *a, const struct model *m, const char *lead,

@@ -320,7 +320,7 @@ Test(audit, job_count_from_the_command)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (argc = 0; cases[i].argv[argc]; argc++)
 			;
-		audit__jobs_from_argv(&j, (char *const *)cases[i].argv, argc, cases[i].makeflags, 4);
+		audit_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, cases[i].makeflags, 4);
 		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
 		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
 	}

@@ -145,8 +145,8 @@ Test(cmd_phases, configure_then_make_has_two_phases_and_the_makes_j)
 			  "wall): ./configure -C keeps its results in config.cache");
 	cr_assert(eq(ptr, strstr(text, "no single step stands out"), NULL), "%s", text);
 	/* A serial stretch mostly within configure was said by it; one within make was not. */
-	cr_assert(cmd_phases__mostly_within_stand_out(&b.a, SB_T0, SB_T0 + 5000 * SB_MS));
-	cr_assert(not(cmd_phases__mostly_within_stand_out(&b.a, SB_T0 + 6000 * SB_MS, SB_T0 + 10000 * SB_MS)));
+	cr_assert(audit__mostly_within_standing_phase(&b.a, SB_T0, SB_T0 + 5000 * SB_MS));
+	cr_assert(not(audit__mostly_within_standing_phase(&b.a, SB_T0 + 6000 * SB_MS, SB_T0 + 10000 * SB_MS)));
 	free(text);
 	synth_build__free(&b);
 }

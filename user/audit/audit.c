@@ -10,52 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
-#include "model/make_args.h"
 #include "model/memory.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
 #include "util/interval.h"
 #include "audit/audit.h"
-#include "audit/cmd_phases.h"
-
-void audit__jobs_from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const char *makeflags,
-			   size_t nr_cpus)
-{
-	enum tool_kind kind;
-	const char *tool;
-	long jobs = 0;
-
-	memset(j, 0, sizeof(*j));
-	if (!argc || !argv[0])
-		return;
-	tool = base_name(argv[0]);
-	/* By the exact name: a make of another name may read its options otherwise. */
-	kind = tool_kind__lookup(tool);
-	if (kind == TOOL_MAKE) {
-		jobs = make_args__jobs(argv, argc);
-		j->source = JOBS_ARGUMENT;
-		if (!jobs && makeflags) {
-			jobs = make_args__makeflags_jobs(makeflags);
-			j->source = JOBS_MAKEFLAGS;
-		}
-		if (!jobs) {
-			jobs = 1;
-			j->source = JOBS_TOOL_DEFAULT;
-		}
-	} else if (kind == TOOL_NINJA) {
-		jobs = make_args__ninja_jobs(argv, argc);
-		j->source = JOBS_ARGUMENT;
-		if (!jobs) {
-			/* ninja's GuessParallelism() */
-			jobs = nr_cpus <= 1 ? 2 : nr_cpus == 2 ? 3 : (long)nr_cpus + 2;
-			j->source = JOBS_TOOL_DEFAULT;
-		}
-	} else {
-		return;
-	}
-	j->jobs = jobs;
-	snprintf(j->tool, sizeof(j->tool), "%s", tool);
-}
 
 /* Inserts (proc, value) into a top list kept largest first. */
 static void top_offer(struct audit_top *t, size_t proc, __u64 value)
@@ -581,10 +540,53 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 	};
 }
 
+/*
+ * The build's -j: the first of these that names one.
+ *   1. The traced command's own (make -j8, ninja: its default).
+ *   2. A wrapper (sh -c, env) hides it: the runner of the phase that did
+ *      the build work, never a make that configure ran to probe.
+ *   3. No phases (no root process: --cgroup): the first make or ninja the
+ *      build ran, by start.
+ * a's phases are computed.  jobs 0 (all of it zero): none named one.
+ */
+static struct audit_jobs choose_jobs(const struct audit *a, const struct model *m, const struct audit_input *in)
+{
+	const struct audit_cmd_phase *build = cmd_phases__build_phase(a->cmd_phases, a->nr_cmd_phases);
+	struct audit_jobs j = {};
+	size_t i;
+
+	if (in->cmd_argc > 0)
+		audit_jobs__from_argv(&j, in->cmd_argv, in->cmd_argc, in->makeflags, a->nr_cpus);
+	if (!j.jobs && build)
+		return build->jobs;
+	for (i = 0; !j.jobs && !a->nr_cmd_phases && i < m->nr_procs; i++) {
+		const struct proc_instance *p = &m->procs[i];
+
+		if (p->nr_execs && p->execs[0].argc)
+			audit_jobs__from_argv(&j, p->execs[0].argv, p->execs[0].argc, in->makeflags, a->nr_cpus);
+	}
+	return j;
+}
+
+/* The command's phases (audit/cmd_phases.h) into a->cmd_phases: a's wrappers, wall and CPUs are set. */
+static int compute_cmd_phases(struct audit *a, const struct model *m, const struct audit_input *in,
+			      const struct job_slots *slots)
+{
+	const struct cmd_phases_input pin = {
+		.wrapper = a->wrapper,
+		.slots = slots,
+		.wall_ns = a->wall_ns,
+		.nr_cpus = a->nr_cpus,
+		.makeflags = in->makeflags,
+	};
+
+	return cmd_phases__compute(a->cmd_phases, &a->nr_cmd_phases, m, &pin);
+}
+
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
 		   const struct audit_input *in)
 {
-	const struct audit_cmd_phase *build;
+	struct job_slots slots = {};
 	bool *leaf = NULL;
 	size_t i, cpus;
 	int err;
@@ -629,24 +631,10 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		a->runq_wait_ns = 0;
 	a->utilisation = a->wall_ns ? (double)a->cpu_ns / ((double)a->wall_ns * a->nr_cpus) : 0;
 
-	/* The root command first; a wrapper (sh -c, env) hides it: then the
-	 * runner of the phase that did the build work, never a make that
-	 * configure ran to probe.  Without a root process (--cgroup), the
-	 * first make or ninja the build ran. */
-	if (in->cmd_argc > 0)
-		audit__jobs_from_argv(&a->jobs, in->cmd_argv, in->cmd_argc, in->makeflags, a->nr_cpus);
-	err = cmd_phases__compute(a, m, in);
+	err = (job_slots__init(&slots, m) ?: compute_cmd_phases(a, m, in, &slots)) ? -ENOMEM : 0;
 	if (err)
 		goto cleanup;
-	if (!a->jobs.jobs && (build = cmd_phases__build_phase(a)))
-		a->jobs = build->jobs;
-	for (i = 0; !a->jobs.jobs && !a->nr_cmd_phases && i < m->nr_procs; i++) {
-		const struct proc_instance *p = &m->procs[i];
-
-		if (p->nr_execs && p->execs[0].argc)
-			audit__jobs_from_argv(&a->jobs, p->execs[0].argv, p->execs[0].argc, in->makeflags,
-					      a->nr_cpus);
-	}
+	a->jobs = choose_jobs(a, m, in);
 	cpus = a->nr_cpus;
 	a->jobs_target = a->jobs.jobs > 0 && (size_t)a->jobs.jobs < cpus ? (size_t)a->jobs.jobs : cpus;
 
@@ -670,10 +658,29 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	err = (in->graph && in->graph->path.nr ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
 	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a);
 cleanup:
+	job_slots__free(&slots);
 	free(leaf);
 	if (err)
 		audit__free(a);
 	return err;
+}
+
+bool audit__cmd_phase_stands_out(const struct audit *a, const struct audit_cmd_phase *ph)
+{
+	return a->nr_cmd_phases > 1 && ph->serial &&
+	       ph->end_ns - ph->start_ns >= a->wall_ns / 1000 * AUDIT_ANSWER_PERMILLE;
+}
+
+bool audit__mostly_within_standing_phase(const struct audit *a, __u64 start_ns, __u64 end_ns)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr_cmd_phases; i++)
+		if (audit__cmd_phase_stands_out(a, &a->cmd_phases[i]) &&
+		    2 * interval_overlap(start_ns, end_ns, a->cmd_phases[i].start_ns, a->cmd_phases[i].end_ns) >
+			    end_ns - start_ns)
+			return true;
+	return false;
 }
 
 void audit__free(struct audit *a)

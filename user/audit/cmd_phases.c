@@ -7,20 +7,18 @@
  * each) never speak for the build.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/proc_tree.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
 #include "util/interval.h"
-#include "graph/job_slots.h"
-#include "audit/audit.h"
 #include "audit/cmd_phases.h"
 
 struct phase_scan {
 	const struct model *m;
-	const struct audit *a;
-	struct job_slots slots; /* which makes share a jobserver, and its -j */
+	const struct cmd_phases_input *in; /* its slots: which makes share a jobserver, and its -j */
 	size_t *order;	 /* the processes, parents before their children */
 	size_t nr_order;
 	long *phase_of;	 /* per process: its candidate phase; -1: none */
@@ -188,7 +186,7 @@ static void sum_figures(struct phase_scan *sc)
 			continue;
 		c = &sc->cands[sc->phase_of[i]];
 		c->cpu_ns += cpu_of(p);
-		if (!is_command(sc, i) && !sc->a->wrapper[i] && !is_runner(p))
+		if (!is_command(sc, i) && !sc->in->wrapper[i] && !is_runner(p))
 			c->step_ns += interval_overlap(p->start_ns, p->end_ns, c->start_ns, c->end_ns);
 		if (is_runner(p) && sc->topmost[i] && (c->runner < 0 || sc->sub_cpu[i] > sc->sub_cpu[c->runner]))
 			c->runner = i;
@@ -211,8 +209,9 @@ static bool is_configure(const struct proc_instance *p)
 }
 
 /* The runner speaks for the phase when its subtree did half its work, or it is the phase's command. */
-static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c, const struct audit_input *in)
+static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c)
 {
+	const struct job_slots *slots = sc->in->slots;
 	const struct proc_instance *r;
 	const struct exec_image *im;
 
@@ -224,11 +223,11 @@ static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c, const st
 		return;
 	}
 	im = &r->execs[r->nr_execs - 1];
-	audit__jobs_from_argv(&c->jobs, im->argv, im->argc, in->makeflags, sc->a->nr_cpus);
+	audit_jobs__from_argv(&c->jobs, im->argv, im->argc, sc->in->makeflags, sc->in->nr_cpus);
 	/* A sub-make without its own -j takes the jobserver of the make above (in MAKEFLAGS). */
-	if (c->jobs.source == JOBS_TOOL_DEFAULT && sc->slots.is_make[c->runner] &&
-	    sc->slots.pool[c->runner] != (size_t)c->runner && sc->slots.limit[sc->slots.pool[c->runner]]) {
-		c->jobs.jobs = sc->slots.limit[sc->slots.pool[c->runner]];
+	if (c->jobs.source == JOBS_TOOL_DEFAULT && slots->is_make[c->runner] &&
+	    slots->pool[c->runner] != (size_t)c->runner && slots->limit[slots->pool[c->runner]]) {
+		c->jobs.jobs = slots->limit[slots->pool[c->runner]];
 		c->jobs.source = JOBS_MAKEFLAGS;
 	}
 	if (!c->jobs.jobs)
@@ -253,9 +252,9 @@ static int cmp_start(const void *x, const void *y)
 }
 
 /* The candidates from 1 % of the wall, at most AUDIT_MAX_CMD_PHASES of the longest, in time order. */
-static void keep(struct audit *a, struct phase_scan *sc, const struct audit_input *in)
+static void keep(struct phase_scan *sc, struct audit_cmd_phase *phases, size_t *nr)
 {
-	__u64 min_ns = a->wall_ns / 1000 * AUDIT_CMD_PHASE_MIN_PERMILLE;
+	__u64 min_ns = sc->in->wall_ns / 1000 * AUDIT_CMD_PHASE_MIN_PERMILLE;
 	size_t i, n = 0;
 
 	for (i = 0; i < sc->nr_cands; i++)
@@ -269,19 +268,21 @@ static void keep(struct audit *a, struct phase_scan *sc, const struct audit_inpu
 		struct audit_cmd_phase *c = &sc->cands[i];
 		__u64 wall = c->end_ns - c->start_ns;
 
-		read_jobs(sc, c, in);
+		read_jobs(sc, c);
 		c->configure = is_configure(&sc->m->procs[c->proc]);
 		c->serial = c->step_ns < AUDIT_ONE_AT_A_TIME * wall && c->cpu_ns < AUDIT_ONE_AT_A_TIME * wall;
-		a->cmd_phases[a->nr_cmd_phases++] = *c;
+		phases[(*nr)++] = *c;
 	}
 }
 
-int cmd_phases__compute(struct audit *a, const struct model *m, const struct audit_input *in)
+int cmd_phases__compute(struct audit_cmd_phase *phases, size_t *nr, const struct model *m,
+			const struct cmd_phases_input *in)
 {
-	struct phase_scan sc = { .m = m, .a = a };
+	struct phase_scan sc = { .m = m, .in = in };
 	size_t n = m->nr_procs ? m->nr_procs : 1, i;
 	int err = 0;
 
+	*nr = 0;
 	if (m->root < 0)
 		return 0;
 	sc.order = malloc(n * sizeof(*sc.order));
@@ -289,8 +290,7 @@ int cmd_phases__compute(struct audit *a, const struct model *m, const struct aud
 	sc.sub_cpu = calloc(n, sizeof(*sc.sub_cpu));
 	sc.topmost = calloc(n, sizeof(*sc.topmost));
 	sc.cands = malloc((n + 1) * sizeof(*sc.cands));
-	if (!sc.order || !sc.phase_of || !sc.sub_cpu || !sc.topmost || !sc.cands || scan_order(&sc) ||
-	    job_slots__init(&sc.slots, m)) {
+	if (!sc.order || !sc.phase_of || !sc.sub_cpu || !sc.topmost || !sc.cands || scan_order(&sc)) {
 		err = -ENOMEM;
 		goto cleanup;
 	}
@@ -301,9 +301,8 @@ int cmd_phases__compute(struct audit *a, const struct model *m, const struct aud
 	find_candidates(&sc);
 	spread(&sc);
 	sum_figures(&sc);
-	keep(a, &sc, in);
+	keep(&sc, phases, nr);
 cleanup:
-	job_slots__free(&sc.slots);
 	free(sc.order);
 	free(sc.phase_of);
 	free(sc.sub_cpu);
@@ -312,31 +311,13 @@ cleanup:
 	return err;
 }
 
-const struct audit_cmd_phase *cmd_phases__build_phase(const struct audit *a)
+const struct audit_cmd_phase *cmd_phases__build_phase(const struct audit_cmd_phase *phases, size_t nr)
 {
 	const struct audit_cmd_phase *best = NULL;
 	size_t i;
 
-	for (i = 0; i < a->nr_cmd_phases; i++)
-		if (a->cmd_phases[i].runner >= 0 && (!best || a->cmd_phases[i].cpu_ns > best->cpu_ns))
-			best = &a->cmd_phases[i];
+	for (i = 0; i < nr; i++)
+		if (phases[i].runner >= 0 && (!best || phases[i].cpu_ns > best->cpu_ns))
+			best = &phases[i];
 	return best;
-}
-
-bool cmd_phases__mostly_within_stand_out(const struct audit *a, __u64 start_ns, __u64 end_ns)
-{
-	size_t i;
-
-	for (i = 0; i < a->nr_cmd_phases; i++)
-		if (cmd_phases__stands_out(a, &a->cmd_phases[i]) &&
-		    2 * interval_overlap(start_ns, end_ns, a->cmd_phases[i].start_ns, a->cmd_phases[i].end_ns) >
-			    end_ns - start_ns)
-			return true;
-	return false;
-}
-
-bool cmd_phases__stands_out(const struct audit *a, const struct audit_cmd_phase *ph)
-{
-	return a->nr_cmd_phases > 1 && ph->serial &&
-	       ph->end_ns - ph->start_ns >= a->wall_ns / 1000 * AUDIT_ANSWER_PERMILLE;
 }

@@ -400,7 +400,7 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 
 		if (!holds_answer_share(ph->end_ns - ph->start_ns, a->wall_ns))
 			break; /* longest first */
-		if (cmd_phases__mostly_within_stand_out(a, ph->start_ns, ph->end_ns))
+		if (audit__mostly_within_standing_phase(a, ph->start_ns, ph->end_ns))
 			continue; /* a stretch of a phase said above */
 		f = report_line__begin(&l, out);
 		fputs(named ? "  and: " : "speed up? ", f);

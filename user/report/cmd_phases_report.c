@@ -130,7 +130,7 @@ size_t cmd_phases_report__speed_up(FILE *out, const struct audit *a, const struc
 	for (n = 0; n < max; n++) {
 		/* Longest first, among those that stand out. */
 		for (i = 0, pick = a->nr_cmd_phases; i < a->nr_cmd_phases; i++)
-			if (!said[i] && cmd_phases__stands_out(a, &a->cmd_phases[i]) &&
+			if (!said[i] && audit__cmd_phase_stands_out(a, &a->cmd_phases[i]) &&
 			    (pick == a->nr_cmd_phases || phase_wall(&a->cmd_phases[i]) > phase_wall(&a->cmd_phases[pick])))
 				pick = i;
 		if (pick == a->nr_cmd_phases)
