@@ -62,6 +62,9 @@ struct audit_input {
 	const char *makeflags;	 /* $MAKEFLAGS the build inherits; NULL: unset */
 	__u64 lost_events;
 	const char *partial_reason; /* NULL: the trace is complete */
+	/* The model's job slots (graph/job_slots.h), read during audit__compute()
+	 * only: the recording computes them once, for the graph too. */
+	const struct job_slots *slots;
 	/* The build graph (--deps=on); NULL: the chain is a timing estimate. */
 	const struct graph_run *graph;
 	/* --follow: the daemons traced beside the command (their work is in
@@ -212,7 +215,7 @@ struct audit {
 	const char *partial_reason;
 };
 
-/* What a replayed recording tells the audit; graph and starts are left NULL for the caller. */
+/* What a replayed recording tells the audit; slots, graph and starts are left NULL for the caller. */
 struct audit_input audit_input__of_replay(const struct replay *rp);
 
 /* 0, or -ENOMEM (a freed, empty audit). */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The graph stage, run once and in one order: each step a result of its
- * own that reads only what the steps before it computed.
+ * own that reads only what the steps before it computed, and the model's
+ * job slots and recipe lines (graph/job_slots.h), which the caller
+ * computes once for the graph and the audit's phases alike.
  *
- *   slots   the model's job slots and recipe lines (graph/job_slots.h)
  *   data    the data edges (graph/build_graph.h)
  *   jobs    the jobs, their data edges and the runners' order (graph/job_graph.h)
  *   slack   per process, its job's slack (graph/slack.h)
@@ -16,9 +17,11 @@
  * in.
  *
  *   struct graph_run run;
- *   graph_run__compute(&run, model, file_log, wakes_or_NULL, &failed);
+ *   job_slots__init(&slots, model);
+ *   graph_run__compute(&run, model, &slots, file_log, wakes_or_NULL, &failed);
  *   ... run.data.edges, run.jobs, run.path.steps ...
  *   graph_run__free(&run);
+ *   job_slots__free(&slots);
  */
 #ifndef BUILDBPF_GRAPH_RUN_H
 #define BUILDBPF_GRAPH_RUN_H
@@ -37,8 +40,7 @@
 
 /* The steps, in the order graph_run__compute() runs them. */
 enum graph_step {
-	GRAPH_SLOTS = 0,
-	GRAPH_DATA,
+	GRAPH_DATA = 0,
 	GRAPH_JOBS,
 	GRAPH_SLACK,
 	GRAPH_RACES,
@@ -48,7 +50,6 @@ enum graph_step {
 };
 
 struct graph_run {
-	struct job_slots slots;
 	struct build_graph data;
 	struct job_graph jobs;
 	__u64 *proc_slack_ns;	    /* per model->procs; SLACK_NONE outside any job */
@@ -58,14 +59,15 @@ struct graph_run {
 };
 
 /*
- * Runs every step on m and fl (NULL: no data edges) and w (NULL or no
+ * Runs every step on m, its job slots (read during the call only), fl
+ * (NULL: no data edges) and w (NULL or no
  * records: no start causes, the path walked without them).  0, or -ENOMEM
  * with *failed the step that ran out: up to the races the run is freed and
  * empty; without memory for the start causes the path is walked without
  * them, and for the path it is left empty, the rest kept.
  */
-int graph_run__compute(struct graph_run *r, const struct model *m, const struct file_log *fl,
-		       const struct start_wakes *w, enum graph_step *failed);
+int graph_run__compute(struct graph_run *r, const struct model *m, const struct job_slots *slots,
+		       const struct file_log *fl, const struct start_wakes *w, enum graph_step *failed);
 void graph_run__free(struct graph_run *r);
 
 #endif /* BUILDBPF_GRAPH_RUN_H */

@@ -11,6 +11,7 @@
 #include "log/event_log.h"
 #include "model/replay.h"
 #include "audit/audit.h"
+#include "graph/job_slots.h"
 #include "report/audit_json.h"
 #include "report/chrome_trace.h"
 #include "report/run_report.h"
@@ -47,11 +48,14 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 	};
 	struct graph_run g = {};
 	enum graph_step failed;
+	struct job_slots slots;
 	struct audit a = {};
-	int err = 0;
+	int err = job_slots__init(&slots, rp->model);
 
-	if (rp->files) {
-		err = graph_run__compute(&g, rp->model, rp->files, rp->wakes, &failed);
+	/* As a recording is audited: the slots once, for the graph and the audit. */
+	in.slots = &slots;
+	if (!err && rp->files) {
+		err = graph_run__compute(&g, rp->model, &slots, rp->files, rp->wakes, &failed);
 		in.graph = err ? NULL : &g;
 		in.starts = !err && g.starts.procs ? &g.starts : NULL;
 	}
@@ -77,6 +81,7 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 	}
 	audit__free(&a);
 	graph_run__free(&g);
+	job_slots__free(&slots);
 	return err;
 }
 

@@ -7,6 +7,7 @@
 #include "model/step_names.h"
 #include "lib/synth.h"
 #include "lib/synth_build.h"
+#include "lib/with_slots.h"
 
 static const char *const make_argv[] = { "make", "-j2", NULL };
 
@@ -58,11 +59,11 @@ void synth_build__finish(struct synth_build *b, __u64 end_ms)
 	in.cmd_argc = root->execs[0].argc;
 	if (b->fl) {
 		file_log__finish(b->fl);
-		cr_assert(eq(int, graph_run__compute(&b->g, b->m, b->fl, NULL, &failed), 0));
+		cr_assert(eq(int, with_slots__graph_run(&b->g, b->m, b->fl, NULL, &failed), 0));
 		in.graph = &b->g;
 	}
 	cr_assert(eq(int, step_names__attach(b->m, b->fl), 0));
-	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&b->a, b->m, NULL, &in), 0));
 	b->side = (struct diff_side){ .name = "synthetic.bbl", .m = b->m, .a = &b->a };
 }
 

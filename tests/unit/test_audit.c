@@ -20,6 +20,7 @@
 #include "lib/svg_attr.h"
 #include "lib/synth.h"
 #include "lib/xml_check.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define S 1000000000ull
@@ -81,7 +82,7 @@ static const struct audit *build_finish(struct build *b, __u64 end, size_t nr_cp
 	root = &b->m->procs[b->m->root];
 	in.cmd_argv = root->execs[0].argv;
 	in.cmd_argc = root->execs[0].argc;
-	cr_assert(eq(int, audit__compute(&b->a, b->m, b->s, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&b->a, b->m, b->s, &in), 0));
 	b->computed = true;
 	return &b->a;
 }

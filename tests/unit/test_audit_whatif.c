@@ -23,6 +23,7 @@
 #include "lib/synth.h"
 #include "lib/written_trace.h"
 #include "lib/xml_check.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -61,9 +62,9 @@ static void finish_sched_audit(struct whatif_fixture *f, __u64 end_ms, struct au
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	lanes__assign_model(f->m); /* as replay does */
 	file_log__finish(f->fl);
-	cr_assert(eq(int, graph_run__compute(&f->g, f->m, f->fl, NULL, &failed), 0));
+	cr_assert(eq(int, with_slots__graph_run(&f->g, f->m, f->fl, NULL, &failed), 0));
 	in->graph = &f->g;
-	cr_assert(eq(int, audit__compute(&f->a, f->m, s, in), 0));
+	cr_assert(eq(int, with_slots__audit(&f->a, f->m, s, in), 0));
 }
 
 static void finish_audit(struct whatif_fixture *f, __u64 end_ms, struct audit_input *in)

@@ -15,6 +15,7 @@
 #include "log/event_log.h"
 #include "model/replay.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -82,7 +83,7 @@ static void compute(struct fixture *f, __u64 end_ms)
 	synth_exit(f->m, end_ms * MS, ROOT, ROOT, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, graph_run__compute(&f->g, f->m, f->fl, NULL, &failed), 0));
+	cr_assert(eq(int, with_slots__graph_run(&f->g, f->m, f->fl, NULL, &failed), 0));
 }
 
 static void end(struct fixture *f)
@@ -321,7 +322,7 @@ Test(build_graph, without_a_file_log_the_tree_still_gives_a_path)
 	synth_exit(m, 5 * MS, 101, 101, true, 0);
 	synth_exit(m, 6 * MS, 100, 100, true, 0);
 	cr_assert(eq(int, model__finish(m, 6 * MS), 0));
-	cr_assert(eq(int, graph_run__compute(&g, m, NULL, NULL, &failed), 0));
+	cr_assert(eq(int, with_slots__graph_run(&g, m, NULL, NULL, &failed), 0));
 	cr_assert(eq(sz, g.data.nr_edges, 0));
 	cr_assert(eq(sz, g.path.nr, 3));
 	graph_run__free(&g);

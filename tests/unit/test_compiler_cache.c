@@ -17,6 +17,7 @@
 #include "lib/written_trace.h"
 #include "lib/json_fields.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 
@@ -313,7 +314,7 @@ Test(compiler_cache, the_trace_marks_each_call)
 	ccache_call(m, 30, 200, 210, "b.c");
 	finish(m, 300);
 	lanes__assign_model(m);
-	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&a, m, NULL, &in), 0));
 	meta.audit = &a;
 	root = written_trace(m, &meta);
 	cr_assert(json_object_object_get_ex(root, "traceEvents", &events));

@@ -15,6 +15,7 @@
 #include "graph/start_cause.h"
 #include "lib/make_fixture.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -44,7 +45,7 @@ static void compute(struct make_fixture *f, __u64 end_ms)
 	synth_exit(f->m, end_ms * MS, MAKE, MAKE, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, graph_run__compute(&f->run, f->m, f->fl, f->w, &failed), 0));
+	cr_assert(eq(int, with_slots__graph_run(&f->run, f->m, f->fl, f->w, &failed), 0));
 }
 
 static void end(struct make_fixture *f)

@@ -27,6 +27,7 @@
 #include "lib/json_fields.h"
 #include "lib/synth.h"
 #include "lib/trace_rules.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define DAEMON 50
@@ -216,7 +217,7 @@ Test(daemons, the_audit_splits_out_the_daemons_share)
 	struct json_object *o, *d;
 	struct audit a;
 
-	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&a, m, NULL, &in), 0));
 	cr_assert(eq(sz, a.nr_daemons, 1));
 	cr_assert(eq(u64, a.daemons[0].cpu_ns, 750 * MS));
 	/* Counted in the build's CPU too. */
@@ -245,7 +246,7 @@ Test(daemons, the_audit_says_when_the_build_mostly_waited)
 	struct json_object *o, *w;
 	struct audit a;
 
-	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&a, m, NULL, &in), 0));
 	cr_assert(eq(sz, a.nr_daemons, 0));
 	cr_assert(a.mostly_elsewhere);
 	o = audit_json__new(&a, m);

@@ -23,6 +23,7 @@
 #include "util/href.h"
 #include "util/md_escape.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define T0 (1000 * MS)
@@ -73,7 +74,7 @@ static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
 	cr_assert(not(eq(ptr, b->tl, NULL)));
 	in.cmd_argv = b->m->procs[b->m->root].execs[0].argv;
 	in.cmd_argc = b->m->procs[b->m->root].execs[0].argc;
-	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&b->a, b->m, NULL, &in), 0));
 	free(name);
 }
 

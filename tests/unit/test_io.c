@@ -16,6 +16,7 @@
 #include "report/markdown_report.h"
 #include "report/summary.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define BOTH (BB_IO_SYSCALLS | BB_IO_STORAGE)
@@ -135,7 +136,7 @@ static void io_build(struct io_build *b, __u32 flags)
 	lanes__assign_model(b->m);
 	in.cmd_argv = b->m->procs[b->m->root].execs[0].argv;
 	in.cmd_argc = b->m->procs[b->m->root].execs[0].argc;
-	cr_assert(eq(int, audit__compute(&b->a, b->m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&b->a, b->m, NULL, &in), 0));
 }
 
 static void io_build_free(struct io_build *b)

@@ -12,6 +12,7 @@
 #include "audit/jobs_fit.h"
 #include "report/jobs_fit_report.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define S 1000000000ull
@@ -83,7 +84,7 @@ static struct json_object *summary_jobs_fit(size_t n, struct json_object **summa
 	steps(m, 200, n, "/usr/bin/cc1", GIB_KB);
 	ram(m, 16 * GIB_KB);
 	end_build(m);
-	cr_assert(eq(int, audit__compute(&a, m, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&a, m, NULL, &in), 0));
 	*summary = audit_json__new(&a, m);
 	cr_assert(not(eq(ptr, *summary, NULL)));
 	cr_assert(json_object_object_get_ex(json_object_object_get(*summary, "memory"), "jobs_fit", &fit));

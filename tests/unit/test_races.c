@@ -23,6 +23,7 @@
 #include "report/audit_json.h"
 #include "report/audit_report.h"
 #include "report/chrome_trace.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -90,7 +91,7 @@ static void find(struct fixture *f, __u64 end_ms)
 	synth_exit(f->m, end_ms * MS, ROOT, ROOT, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ms * MS), 0));
 	file_log__finish(f->fl);
-	cr_assert(eq(int, graph_run__compute(&f->g, f->m, f->fl, NULL, &failed), 0));
+	cr_assert(eq(int, with_slots__graph_run(&f->g, f->m, f->fl, NULL, &failed), 0));
 	f->r = f->g.races;
 }
 

@@ -10,6 +10,7 @@
 #include "model/replay.h"
 #include "report/run_report.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 
@@ -30,7 +31,7 @@ static char *failed_make(__u64 wall_ms)
 	synth_exec(rp.model, 1, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
 	synth_exit(rp.model, wall_ms * MS, 100, 100, true, 2 << 8);
 	cr_assert(eq(int, model__finish(rp.model, wall_ms * MS), 0));
-	cr_assert(eq(int, audit__compute(&a, rp.model, NULL, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&a, rp.model, NULL, &in), 0));
 	out = open_memstream(&text, &len);
 	cr_assert(out != NULL);
 	run_report__print(out, &(struct run_report){ .rp = &rp, .wall_ns = wall_ms * MS, .audit = &a, .exit_code = 2 });

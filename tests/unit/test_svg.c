@@ -16,6 +16,7 @@
 #include "report/svg.h"
 #include "lib/svg_attr.h"
 #include "lib/synth.h"
+#include "lib/with_slots.h"
 
 #define MS 1000000ull
 #define T0 (1000 * MS)
@@ -63,7 +64,7 @@ static void waiting_build_init(struct waiting_build *b)
 	cr_assert(eq(int, sched_model__finish(b->s, T0 + end), 0));
 	in.cmd_argv = b->m->procs[b->m->root].execs[0].argv;
 	in.cmd_argc = b->m->procs[b->m->root].execs[0].argc;
-	cr_assert(eq(int, audit__compute(&b->a, b->m, b->s, &in), 0));
+	cr_assert(eq(int, with_slots__audit(&b->a, b->m, b->s, &in), 0));
 }
 
 static void waiting_build_free(struct waiting_build *b)

@@ -569,12 +569,11 @@ static struct audit_jobs choose_jobs(const struct audit *a, const struct model *
 }
 
 /* The command's phases (audit/cmd_phases.h) into a->cmd_phases: a's wrappers, wall and CPUs are set. */
-static int compute_cmd_phases(struct audit *a, const struct model *m, const struct audit_input *in,
-			      const struct job_slots *slots)
+static int compute_cmd_phases(struct audit *a, const struct model *m, const struct audit_input *in)
 {
 	const struct cmd_phases_input pin = {
 		.wrapper = a->wrapper,
-		.slots = slots,
+		.slots = in->slots,
 		.wall_ns = a->wall_ns,
 		.nr_cpus = a->nr_cpus,
 		.makeflags = in->makeflags,
@@ -586,7 +585,6 @@ static int compute_cmd_phases(struct audit *a, const struct model *m, const stru
 int audit__compute(struct audit *a, const struct model *m, const struct sched_model *s,
 		   const struct audit_input *in)
 {
-	struct job_slots slots = {};
 	bool *leaf = NULL;
 	size_t i, cpus;
 	int err;
@@ -631,7 +629,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		a->runq_wait_ns = 0;
 	a->utilisation = a->wall_ns ? (double)a->cpu_ns / ((double)a->wall_ns * a->nr_cpus) : 0;
 
-	err = (job_slots__init(&slots, m) ?: compute_cmd_phases(a, m, in, &slots)) ? -ENOMEM : 0;
+	err = compute_cmd_phases(a, m, in);
 	if (err)
 		goto cleanup;
 	a->jobs = choose_jobs(a, m, in);
@@ -658,7 +656,6 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	err = (in->graph && in->graph->path.nr ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
 	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a);
 cleanup:
-	job_slots__free(&slots);
 	free(leaf);
 	if (err)
 		audit__free(a);

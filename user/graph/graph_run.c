@@ -5,17 +5,14 @@
 #include "graph/graph_run.h"
 
 /* The steps every later one needs: all or nothing.  0, or -ENOMEM (*failed set). */
-static int compute_core(struct graph_run *r, const struct model *m, const struct file_log *fl,
-			enum graph_step *failed)
+static int compute_core(struct graph_run *r, const struct model *m, const struct job_slots *slots,
+			const struct file_log *fl, enum graph_step *failed)
 {
-	*failed = GRAPH_SLOTS;
-	if (job_slots__init(&r->slots, m))
-		return -ENOMEM;
 	*failed = GRAPH_DATA;
 	if (build_graph__compute(&r->data, m, fl))
 		return -ENOMEM;
 	*failed = GRAPH_JOBS;
-	if (job_graph__build(&r->jobs, m, &r->slots, r->data.edges, r->data.nr_edges))
+	if (job_graph__build(&r->jobs, m, slots, r->data.edges, r->data.nr_edges))
 		return -ENOMEM;
 	*failed = GRAPH_SLACK;
 	if (slack__per_proc(&r->jobs, m->nr_procs, &r->proc_slack_ns))
@@ -26,18 +23,18 @@ static int compute_core(struct graph_run *r, const struct model *m, const struct
 	return 0;
 }
 
-int graph_run__compute(struct graph_run *r, const struct model *m, const struct file_log *fl,
-		       const struct start_wakes *w, enum graph_step *failed)
+int graph_run__compute(struct graph_run *r, const struct model *m, const struct job_slots *slots,
+		       const struct file_log *fl, const struct start_wakes *w, enum graph_step *failed)
 {
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (compute_core(r, m, fl, failed)) {
+	if (compute_core(r, m, slots, fl, failed)) {
 		graph_run__free(r);
 		return -ENOMEM;
 	}
 	/* A recording made before the start-wake records has none: no causes, not all unexplained. */
-	if (w && w->nr && start_causes__compute(&r->starts, m, &r->data, &r->slots, w)) {
+	if (w && w->nr && start_causes__compute(&r->starts, m, &r->data, slots, w)) {
 		*failed = GRAPH_STARTS;
 		err = -ENOMEM;
 	}
@@ -60,6 +57,5 @@ void graph_run__free(struct graph_run *r)
 	free(r->proc_slack_ns);
 	job_graph__free(&r->jobs);
 	build_graph__free(&r->data);
-	job_slots__free(&r->slots);
 	memset(r, 0, sizeof(*r));
 }

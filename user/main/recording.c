@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "graph/job_slots.h"
 #include "main/recording.h"
 #include "merge/trace_files.h"
 #include "util/as_user.h"
@@ -69,12 +70,13 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
  * reads of it.  Without memory a warning for the step that ran out: the
  * audit then has no graph (its chain an estimate), or no start causes.
  */
-static void compute_graph(struct recording *rec, const struct start_wakes *wakes, struct audit_input *in)
+static void compute_graph(struct recording *rec, const struct job_slots *slots, const struct start_wakes *wakes,
+			  struct audit_input *in)
 {
 	const struct replay *rp = &rec->rp;
 	enum graph_step failed;
 
-	if (graph_run__compute(&rec->graph, rp->model, rp->files, wakes, &failed)) {
+	if (graph_run__compute(&rec->graph, rp->model, slots, rp->files, wakes, &failed)) {
 		if (failed < GRAPH_STARTS) {
 			fprintf(rec->say, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
 			return;
@@ -90,21 +92,29 @@ static void compute_graph(struct recording *rec, const struct start_wakes *wakes
 
 /*
  * The parallelism audit, with the build graph when the recording has file
- * records and why each process started when asked and recorded.  Without
+ * records and why each process started when asked and recorded.  The job
+ * slots come from the process tree alone: computed once, whatever the
+ * file records, and read by the graph and the audit's phases.  Without
  * memory a warning, and rec->audit stays NULL.
  */
 static void compute_audit(struct recording *rec, bool starts)
 {
 	const struct replay *rp = &rec->rp;
 	struct audit_input in = audit_input__of_replay(rp);
+	struct job_slots slots;
 
-	if (rp->files)
-		compute_graph(rec, starts ? rp->wakes : NULL, &in);
-	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in)) {
+	if (job_slots__init(&slots, rp->model)) {
 		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return;
 	}
-	rec->audit = &rec->audit_buf;
+	in.slots = &slots;
+	if (rp->files)
+		compute_graph(rec, &slots, starts ? rp->wakes : NULL, &in);
+	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in))
+		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
+	else
+		rec->audit = &rec->audit_buf;
+	job_slots__free(&slots);
 }
 
 int recording__read(struct recording *rec, int fd, const char *name, const struct recording_opts *o)
