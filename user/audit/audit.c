@@ -6,13 +6,11 @@
  * --sched=off those figures stay unset rather than zero.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
 #include "model/memory.h"
 #include "model/tool_kind.h"
-#include "util/base_name.h"
 #include "util/interval.h"
 #include "audit/audit.h"
 
