@@ -101,12 +101,16 @@ FILE *report_line__begin(struct report_line *l, FILE *out)
 	return out;
 }
 
-/* Where to end a piece of at most room bytes of s (len > room): after ", ", else at a space. */
+/*
+ * Where to end a piece of at most room bytes of s (len > room): after a
+ * ", " in its second half, else at a space (an early comma would leave
+ * the line half empty).
+ */
 static size_t break_at(const char *s, size_t room, size_t *skip)
 {
 	size_t i;
 
-	for (i = room; i > 1; i--) {
+	for (i = room; i > room / 2 + 1; i--) {
 		if (s[i - 2] == ',' && s[i - 1] == ' ') {
 			*skip = 1; /* the space */
 			return i - 1;
