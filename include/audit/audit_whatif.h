@@ -17,6 +17,7 @@
 #include <linux/types.h>
 #include "graph/job_contention.h"
 #include "graph/schedule_sim.h"
+#include "audit/whatif_answer.h"
 
 struct audit;
 struct model;
@@ -93,6 +94,7 @@ struct audit_whatif {
 	__u64 *without_ns;
 	/* The critical path's time held by no job is audit->chain_no_job_ns:
 	 * never a step to speed up, said in words, not simulated. */
+	struct whatif_answer answer; /* the short answers, read off the rows above */
 };
 
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */
