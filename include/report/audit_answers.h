@@ -13,6 +13,14 @@
 
 /* "make -j2 (from the command)", or "job count unknown". */
 void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j);
+/* Every answer, in full (the -v report, the HTML page, the Markdown summary). */
 void audit_answers__print(FILE *out, const struct audit *a, const struct model *m);
+/*
+ * The answers a person reads after every build, at most max_lines lines:
+ * each in its brief form, whole, the most useful first when they do not
+ * all fit (the rest in -v).  With the what-if, "more CPUs or jobs?", the
+ * quiet machine and "speed up?" quote its rows (audit/whatif_answer.h).
+ */
+void audit_answers__print_brief(FILE *out, const struct audit *a, const struct model *m, size_t max_lines);
 
 #endif /* BUILDBPF_AUDIT_ANSWERS_H */

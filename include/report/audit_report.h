@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The audit as text on stderr at the end of a run (unless -q): the answers
- * (audit_answers.h), then the detail in plain words, every line within
- * REPORT_WIDTH; verbose: every figure, in the audit's own terms.
+ * The audit as text on stderr at the end of a run (unless -q), every line
+ * within REPORT_WIDTH: by default its answers in brief (audit_answers.h),
+ * at most AUDIT_REPORT_BRIEF_LINES lines with the audit's own, and lost
+ * events or OOM kills whatever the room; verbose: every answer in full,
+ * then every figure in the audit's own terms and the what-if's model.
  */
 #ifndef BUILDBPF_AUDIT_REPORT_H
 #define BUILDBPF_AUDIT_REPORT_H
@@ -10,6 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "audit/audit.h"
+
+#define AUDIT_REPORT_BRIEF_LINES 12
 
 void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose);
 

@@ -22,6 +22,7 @@ struct run_report {
 	int exit_code;			  /* buildbpf's (-1 unknown) */
 	const char *written;		  /* where the trace is; NULL: nowhere */
 	bool verbose;			  /* every figure (--verbose) */
+	const char *log_path;		  /* the recording, to report again; NULL: not kept */
 };
 
 /* A failed build shorter than this gets no audit: only what failed (make without a Makefile). */

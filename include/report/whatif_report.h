@@ -6,9 +6,16 @@
 #include <stdio.h>
 #include "audit/audit.h"
 
-/* "what if? -j2 on 2 CPUs (...)..." answer lines; nothing when not known. */
-void whatif_report__answer(FILE *out, const struct audit *a, const struct model *m);
-/* The -v table: each critical step's share and wall without it, then the rows. */
+/*
+ * "what if? predicted: -j2 on 2 CPUs 3.10 s (as run; ...); on a quiet
+ * machine: ..." answer lines; nothing when not known.  brief: the rows
+ * only, without what each row's note adds (the outside work, the data path).
+ */
+void whatif_report__answer(FILE *out, const struct audit *a, bool brief);
+/* "-j4 on 4 CPUs 2.34 s": a row as the answers quote it, its figure as the what-if prints it. */
+void whatif_report__put_row(FILE *f, const struct whatif_row *r);
+/* The -v detail: the model's assumptions, the rows with what each assumes, each critical step's share
+ * and wall without it. */
 void whatif_report__detail(FILE *out, const struct audit *a, const struct model *m);
 
 /* "; outside any job (a runner's own work): N s (S %)" when the critical

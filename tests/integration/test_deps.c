@@ -72,7 +72,8 @@ Test(deps, edges_of_a_known_make_build_are_the_declared_ones)
 	size_t n;
 
 	write_known_project();
-	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--", "make", "-s", "-j4", NULL },
+	/* -v: the critical path in full is its figure. */
+	bb_run_in(&run, (const char *[]){ "-v", "--deps=on", "-o", "t.json", "--", "make", "-s", "-j4", NULL },
 		  (const char *[]){ "MAKEFLAGS=", NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(strstr(run.err, "critical path (build graph, ") != NULL, "stderr: %s", run.err);
@@ -272,7 +273,7 @@ Test(deps, what_if_of_a_known_make_build_at_j1_j2_j4)
 		bb_run_fini(&run);
 		bb_run_init(&run);
 		write_known_project();
-		bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", jobs[k],
+		bb_run_in(&run, (const char *[]){ "-v", "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", "make", "-s", jobs[k],
 						  NULL },
 			  (const char *[]){ "MAKEFLAGS=", NULL });
 		cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);

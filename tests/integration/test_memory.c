@@ -326,7 +326,8 @@ Test(memory, build_memory_rises_and_falls_with_its_processes)
 
 	snprintf(cmd, sizeof(cmd), "%s 100 --hold 600; sleep 0.3; %s 100 --hold 800 & %s 100 --hold 800; wait", hog, hog,
 		 hog);
-	bb_run_in(&run, (const char *[]){ "-o", "t.json", "--summary-json", "s.json", "--mem-period", "50ms", "--",
+	/* -v: the build's memory peak is among its figures. */
+	bb_run_in(&run, (const char *[]){ "-v", "-o", "t.json", "--summary-json", "s.json", "--mem-period", "50ms", "--",
 					  "sh", "-c", cmd, NULL },
 		  NULL);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);

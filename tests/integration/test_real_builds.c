@@ -45,11 +45,14 @@
 #include <sys/wait.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/answers_check.h"
 #include "lib/audit_oracle.h"
 #include "lib/input_flows.h"
 #include "lib/integration.h"
 #include "lib/json_fields.h"
 #include "lib/ninja_graph.h"
+#include "report/audit_report.h"
+#include "report/report_text.h"
 
 /* configure + make of sed takes minutes on a loaded 2-CPU machine, traced. */
 TestSuite(real_builds, .init = integration_setup, .fini = integration_teardown, .timeout = 1800);
@@ -96,10 +99,27 @@ static void clean_jsonc(void)
 }
 
 /* Records `ninja -C bld JOBS` (after prefix, e.g. taskset) as nobody; the summary (the caller's to put). */
+/*
+ * The answers after a real build, as a person reads them (issue 39): the
+ * default report brief, with the line to the rest, and the -v report of
+ * the kept recording (r.bbl) agreeing with its own what-if.
+ */
+static void check_answers(void)
+{
+	char why[4096], log[PATH_MAX], *report_v;
+
+	cr_assert(bb_report_is_brief(run.err, AUDIT_REPORT_BRIEF_LINES, REPORT_WIDTH, true, why, sizeof(why)), "%s", why);
+	snprintf(log, sizeof(log), "%s/r.bbl", run.dir);
+	report_v = bb_run_plain(&run, run.dir, (const char *[]){ bb_bin_path(), "report", "-v", log, NULL }, false, NULL);
+	cr_assert(bb_answers_agree(report_v, why, sizeof(why)), "%s", why);
+	free(report_v);
+}
+
 static struct json_object *record_jsonc(const char *jobs, const char *const prefix[])
 {
-	const char *args[BB_ARGV_MAX] = { "--deps=on", "-f", "--summary-json", "s.json", "-o", "t.json", "--" };
-	size_t n = 7;
+	const char *args[BB_ARGV_MAX] = { "--deps=on", "-f", "--summary-json", "s.json", "-o", "t.json", "--log",
+					  "r.bbl", "--" };
+	size_t n = 9;
 
 	for (; prefix && *prefix; prefix++)
 		args[n++] = *prefix;
@@ -110,6 +130,7 @@ static struct json_object *record_jsonc(const char *jobs, const char *const pref
 	args[n] = NULL;
 	bb_run_in(&run, args, AS_NOBODY);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	check_answers();
 	return bb_load_summary(&run, "s.json");
 }
 
@@ -427,10 +448,11 @@ Test(real_builds, sed_configure_then_make)
 
 	copy_source("sed");
 	bb_run_in(&run,
-		  (const char *[]){ "--deps=on", "--summary-json", "s.json", "-o", "t.json", "--", "/bin/sh", "-c",
-				    script, NULL },
+		  (const char *[]){ "--deps=on", "--summary-json", "s.json", "-o", "t.json", "--log", "r.bbl", "--",
+				    "/bin/sh", "-c", script, NULL },
 		  AS_NOBODY);
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	check_answers();
 	summary = bb_load_summary(&run, "s.json");
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");

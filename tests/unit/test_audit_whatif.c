@@ -18,7 +18,9 @@
 #include "report/report_tables.h"
 #include "report/chrome_trace.h"
 #include "report/svg.h"
+#include "report/report_text.h"
 #include "model/lanes.h"
+#include "lib/answers_check.h"
 #include "lib/json_fields.h"
 #include "lib/synth.h"
 #include "lib/written_trace.h"
@@ -129,6 +131,23 @@ static char *report_text(const struct whatif_fixture *f, bool verbose)
 	return text;
 }
 
+/*
+ * The report of every build below, checked as a person reads it: the -v
+ * report's answers agree with its what-if (lib/answers_check.h), and the
+ * default one is brief.  Every test of this suite that reads the report
+ * reads it through here.
+ */
+static char *checked_report(const struct whatif_fixture *f, bool verbose)
+{
+	char *text = report_text(f, verbose), *other = report_text(f, !verbose), why[4096];
+	const char *v = verbose ? text : other, *brief = verbose ? other : text;
+
+	cr_assert(bb_answers_agree(v, why, sizeof(why)), "%s", why);
+	cr_assert(bb_report_is_brief(brief, AUDIT_REPORT_BRIEF_LINES, REPORT_WIDTH, false, why, sizeof(why)), "%s", why);
+	free(other);
+	return text;
+}
+
 Test(audit_whatif, rows_at_the_builds_own_jobs_and_more_cpus)
 {
 	struct whatif_fixture f;
@@ -190,7 +209,7 @@ Test(audit_whatif, a_job_count_the_command_does_not_say_is_the_peak_seen)
 	known_audit_as(&f, "mk", NULL); /* make under another name: its -j is not read */
 	cr_assert(eq(int, f.a.whatif.from, WHATIF_JOBS_PEAK));
 	cr_assert(eq(sz, f.a.whatif.rows[0].jobs, 3), "gen, b.o and c.o ran at once");
-	text = report_text(&f, false);
+	text = checked_report(&f, false);
 	cr_assert(strstr(text, "-j3 on 2 CPUs 3.51 s (as run; measured 3.51 s);") != NULL, "%s", text);
 	cr_assert(strstr(text, "buildbpf:   (-j3: the most jobs seen at once; the command did not say)\n") != NULL,
 		  "%s", text);
@@ -201,7 +220,7 @@ Test(audit_whatif, a_job_count_the_command_does_not_say_is_the_peak_seen)
 Test(audit_whatif, each_critical_step_says_the_wall_without_it)
 {
 	struct whatif_fixture f;
-	char *text;
+	char *text, *line;
 	size_t i;
 	bool seen_c = false;
 
@@ -214,17 +233,23 @@ Test(audit_whatif, each_critical_step_says_the_wall_without_it)
 		seen_c = true;
 	}
 	cr_assert(seen_c, "c.o is on the critical path");
-	text = report_text(&f, false);
+	text = checked_report(&f, false);
+	cr_assert(strstr(text, "what if? predicted: -j4 on 2 CPUs 3.51 s (as run; measured 3.51 s); -j1 on") != NULL,
+		  "%s", text);
+	/* The step to speed up is the what-if's, with its figure. */
+	line = bb_answer_line(text, "speed up? ");
+	cr_assert(eq(str, line, "speed up? cc on the critical path (held 3.00 s, 85 % of the wall): without it 2.51 s "
+				"against 3.51 s as run (-28 %)"));
+	free(line);
+	cr_assert(strstr(text, "(model:") == NULL && strstr(text, "critical path steps") == NULL,
+		  "the model and the steps' list are in -v: %s", text);
+	free(text);
+	text = checked_report(&f, true);
 	cr_assert(strstr(text, "what if? predicted from the 5 jobs: -j4 on 2 CPUs 3.51 s (as run; measured 3.51 s); "
 			       "-j1 on") != NULL, "%s", text);
 	cr_assert(strstr(text, "unlimited CPUs 3.51 s (the longest path of data and the runners' order)") != NULL, "%s", text);
-	cr_assert(strstr(text, "  if cc took no time (the longest critical step, 85 % of the wall): 2.51 s\n") != NULL,
-		  "%s", text);
 	cr_assert(strstr(text, "  (model: measured job times without --sched figures: a job's wait for a CPU is kept in") !=
 		  NULL, "%s", text);
-	cr_assert(strstr(text, "without it") == NULL, "the steps' list is in -v: %s", text);
-	free(text);
-	text = report_text(&f, true);
 	cr_assert(strstr(text, "buildbpf: critical path steps (held, share of wall, wall if it took no time at -j4 on "
 			       "2 CPUs):\n") != NULL, "%s", text);
 	cr_assert(strstr(text, "buildbpf:   cc 3.00 s, 85 %, without it 2.51 s\n") != NULL, "%s", text);
@@ -422,7 +447,7 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 {
 	struct whatif_fixture f;
 	struct json_object *o, *steps;
-	char *text;
+	char *text, *line;
 	size_t i, runners = 0;
 
 	runner_held_audit(&f);
@@ -439,7 +464,7 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 	cr_assert(eq(sz, audit_whatif__nr_steps(&f.a), f.a.nr_chain - 3));
 	/* make's 2 s alone, its 1 ms before gen and its 10 ms exit. */
 	cr_assert(eq(u64, f.a.chain_no_job_ns, 2011 * MS));
-	text = report_text(&f, true);
+	text = checked_report(&f, true);
 	cr_assert(strstr(text, "critical path (build graph, 1 file edge): 3 steps; longest") != NULL, "%s", text);
 	cr_assert(strstr(text, "critical path (build graph, 1 file edge): 3 steps; of 3.41 s wall, steps held 1.40 s, "
 			       "outside any job") != NULL, "%s", text);
@@ -447,8 +472,11 @@ Test(audit_whatif, a_runner_is_never_named_as_a_step_to_speed_up)
 			       "ran): 2.01 s (59 %)\n") != NULL, "%s", text);
 	cr_assert(strstr(text, "if make") == NULL && strstr(text, "  make 2.00 s, ") == NULL, "%s", text);
 	/* Re-simulated without cc at the build's -j1: gen 0.5 s, ld 0.4 s, make's ends. */
-	cr_assert(strstr(text, "  if cc took no time (the longest critical step, 15 % of the wall): 0.91 s\n") != NULL,
-		  "%s", text);
+	cr_assert(strstr(text, "  cc 0.50 s, 15 %, without it 0.91 s\n") != NULL, "%s", text);
+	line = bb_answer_line(text, "speed up? ");
+	cr_assert(strstr(line, "speed up? cc on the critical path (held 0.50 s, 15 % of the wall): without it 0.91 s "
+			       "against 1.41 s as run (-35 %)") == line, "%s", line);
+	free(line);
 	free(text);
 	o = audit_json__new(&f.a, f.m);
 	cr_assert(o != NULL);
@@ -552,7 +580,7 @@ Test(audit_whatif, rows_share_the_cpus_among_the_running_jobs)
 	struct whatif_fixture f;
 	const struct audit_whatif *w;
 	struct json_object *o, *jw;
-	char *text;
+	char *text, *line;
 	__u32 i;
 
 	cr_assert(s != NULL);
@@ -575,12 +603,19 @@ Test(audit_whatif, rows_share_the_cpus_among_the_running_jobs)
 	/* As run, -j1, -j2, -j4 on 2 CPUs, -j4 on 4 CPUs, unlimited. */
 	cr_assert(eq(sz, w->nr_rows, 6));
 	cr_assert(eq(int, w->rows[4].kind, WHATIF_TWICE_CPUS));
-	text = report_text(&f, true);
-	/* The report wraps after ", ": each row is checked whole. */
-	cr_assert(strstr(text, "-j8 on 2 CPUs 2.41 s (as run; measured 2.41 s); on a") != NULL, "%s", text);
-	cr_assert(strstr(text, "-j1 on 2 CPUs 4.81 s,") != NULL, "%s", text);
-	cr_assert(strstr(text, "-j4 on 4 CPUs 1.21 s") != NULL, "%s", text);
-	cr_assert(strstr(text, "unlimited CPUs 0.41 s (the longest path of data and the runners' order)") != NULL, "%s", text);
+	text = checked_report(&f, true);
+	line = bb_answer_line(text, "what if? ");
+	cr_assert(strstr(line, "-j8 on 2 CPUs 2.41 s (as run; measured 2.41 s); on a quiet machine: -j1 on 2 CPUs "
+			       "4.81 s,") != NULL, "%s", line);
+	cr_assert(strstr(line, "-j4 on 4 CPUs 1.21 s") != NULL, "%s", line);
+	cr_assert(strstr(line, "unlimited CPUs 0.41 s (the longest path of data and the runners' order)") != NULL, "%s",
+		  line);
+	free(line);
+	/* Twice the CPUs halves it: more CPUs, read off the same rows. */
+	line = bb_answer_line(text, "more CPUs or jobs? ");
+	cr_assert(eq(str, line, "more CPUs or jobs? more CPUs; the model: -j8 on 2 CPUs 2.41 s as run, -j4 on 4 CPUs "
+				"1.21 s (-50 %)"));
+	free(line);
 	cr_assert(strstr(text, "slow each other is not learned") != NULL, "%s", text);
 	cr_assert(strstr(text, "  -j4 on 2 CPUs 2.41 s: twice the CPUs as jobs on these CPUs, quiet\n") != NULL, "%s",
 		  text);
@@ -606,7 +641,7 @@ Test(audit_whatif, the_slowing_learned_is_said_with_its_error)
 	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 2 };
 	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
 	struct whatif_fixture f;
-	char *text;
+	char *text, *line;
 	__u32 i;
 
 	cr_assert(s != NULL);
@@ -623,9 +658,11 @@ Test(audit_whatif, the_slowing_learned_is_said_with_its_error)
 	finish_sched_audit(&f, 4810, &in, s);
 	cr_assert(f.a.whatif.contention.learned);
 	cr_assert(eq(sz, f.a.whatif.contention.nr_fitted, 12));
-	text = report_text(&f, false);
-	cr_assert(strstr(text, "slows its CPU work 100 % (learned from 12 jobs on 2 CPUs") != NULL, "%s", text);
-	cr_assert(strstr(text, "rows with more CPUs extrapolate it") != NULL, "%s", text);
+	text = checked_report(&f, true);
+	line = bb_answer_line(text, "  (model: "); /* the model's assumptions are -v's */
+	cr_assert(strstr(line, "slows its CPU work 100 % (learned from 12 jobs on 2 CPUs") != NULL, "%s", text);
+	cr_assert(strstr(line, "rows with more CPUs extrapolate it") != NULL, "%s", text);
+	free(line);
 	/* The pairs ran no faster than the jobs alone: -j1 takes what -j2 took, and so does -j4 on 2 CPUs
 	 * (a thread on a CPU is slowed by the other CPU, not by the threads it time-shares with). */
 	cr_assert(eq(sz, f.a.whatif.rows[1].jobs, 1));
@@ -649,7 +686,7 @@ Test(audit_whatif, a_build_confined_to_one_cpu_is_predicted_on_all)
 	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
 	struct whatif_fixture f;
 	const struct audit_whatif *w;
-	char *text;
+	char *text, *line;
 	__u32 i;
 
 	cr_assert(s != NULL);
@@ -674,10 +711,16 @@ Test(audit_whatif, a_build_confined_to_one_cpu_is_predicted_on_all)
 	cr_assert(eq(int, w->rows[1].kind, WHATIF_OWN_QUIET));
 	cr_assert(eq(sz, w->rows[1].cpus, 2));
 	cr_assert(eq(u64, (w->rows[1].wall_ns + MS / 2) / MS, 810));
-	text = report_text(&f, false);
-	cr_assert(strstr(text, "-j2 on 1 CPU 1.61 s (as run,") != NULL, "%s", text);
-	cr_assert(strstr(text, "confined to 1 of the 2 CPUs; measured 1.61 s); on a quiet machine: -j2 on 2 CPUs 0.81 s,")
-		  != NULL, "%s", text);
+	text = checked_report(&f, true);
+	line = bb_answer_line(text, "what if? ");
+	cr_assert(strstr(line, "-j2 on 1 CPU 1.61 s (as run, confined to 1 of the 2 CPUs; measured 1.61 s); on a quiet "
+			       "machine: -j2 on 2 CPUs 0.81 s,") != NULL, "%s", line);
+	free(line);
+	/* The CPUs it was kept from, not a quieter machine. */
+	line = bb_answer_line(text, "more CPUs or jobs? ");
+	cr_assert(strstr(line, "more CPUs or jobs? all the CPUs, then more CPUs with more jobs; the model: -j2 on 2 CPUs "
+			       "0.81 s with all the CPUs against 1.61 s as run (-50 %)") == line, "%s", line);
+	free(line);
 	free(text);
 	whatif_end(&f);
 	sched_model__free(s);
@@ -710,10 +753,10 @@ Test(audit_whatif, lists_cut_short_keep_the_longest_steps_wherever_they_are)
 	synth_exit(f.m, (t + 10) * MS, 100, 100, true, 0);
 	finish_audit(&f, t + 10, &in);
 	cr_assert(eq(sz, audit_whatif__nr_steps(&f.a), 70));
-	text = report_text(&f, false);
-	cr_assert(strstr(text, "  if gen took no time (the longest critical step, 15 % of the wall): ") != NULL, "%s", text);
+	text = checked_report(&f, false);
+	cr_assert(strstr(text, "speed up? gen on the critical path (held 2.00 s,") != NULL, "%s", text);
 	free(text);
-	text = report_text(&f, true);
+	text = checked_report(&f, true);
 	at_gen = strstr(text, "buildbpf:   gen 2.00 s, 15 %, without it ");
 	at_ld = strstr(text, "buildbpf:   ld 1.50 s, 11 %, without it ");
 	cr_assert(at_gen != NULL && at_ld != NULL && at_gen < at_ld, "both, in path order: %s", text);

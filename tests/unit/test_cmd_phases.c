@@ -71,7 +71,7 @@ static void make(struct synth_build *b, __u32 pid, __u32 parent, const char *con
 			synth_build__proc(b, job, pid, "/usr/lib/gcc/cc1", job_argv, t, t + 1000, 990);
 }
 
-/* The default report with its wrapped lines joined: "\nbuildbpf:" and the indent become one space. */
+/* The -v report (the phases are there) with its wrapped lines joined: "\nbuildbpf:" and the indent become one space. */
 static char *report_of(const struct synth_build *b)
 {
 	char *text = NULL, *r, *w;
@@ -79,7 +79,7 @@ static char *report_of(const struct synth_build *b)
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert(not(eq(ptr, out, NULL)));
-	audit_report__print(out, &b->a, b->m, false);
+	audit_report__print(out, &b->a, b->m, true);
 	fclose(out);
 	for (r = w = text; *r;) {
 		if (!strncmp(r, "\nbuildbpf: ", 11)) {
@@ -194,7 +194,7 @@ Test(cmd_phases, a_runner_command_is_one_phase)
 	cr_assert(eq(long, b.a.cmd_phases[0].jobs.jobs, 2));
 	cr_assert(eq(u64, b.a.cmd_phases[0].step_ns, 4000 * SB_MS));
 	text = report_of(&b);
-	cr_assert(eq(ptr, strstr(text, "phases:"), NULL), "%s", text);
+	cr_assert(eq(ptr, strstr(text, "buildbpf: phases:"), NULL), "%s", text);
 	free(text);
 	synth_build__free(&b);
 }

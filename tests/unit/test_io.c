@@ -185,7 +185,7 @@ Test(io, the_audit_ranks_writers_and_sums_programs)
 	cr_assert(eq(sz, program(&b.a, "cc1")->io.nr_procs, 2));
 	cr_assert(eq(sz, program(&b.a, "cat")->io.nr_procs, 0));
 
-	text = audit_text(&b, false);
+	text = audit_text(&b, true); /* the I/O and the programs are -v's */
 	cr_assert(strstr(text, "I/O of 4 processes: storage read 0 B, written 6.0 MiB (0 B of it cancelled)") != NULL,
 		  "%s", text);
 	cr_assert(strstr(text, "most written to storage: cc1 3.0 MiB, as 2.0 MiB, cc1 1.0 MiB, sh 12 KiB") != NULL, "%s",
@@ -211,7 +211,7 @@ Test(io, stderr_and_markdown_label_a_size_alike)
 	cr_assert(not(eq(ptr, f, NULL)));
 	cr_assert(eq(int, markdown_report__write(f, &b.a, b.m), 0));
 	fclose(f);
-	text = audit_text(&b, false);
+	text = audit_text(&b, true);
 	cr_assert(strstr(text, "written 6.0 MiB") != NULL, "%s", text);
 	cr_assert(strstr(md, "| written to storage | 6.0 MiB |") != NULL, "%s", md);
 	cr_assert(strstr(md, "| cc1 | 101 | 3.0 MiB |") != NULL, "%s", md);

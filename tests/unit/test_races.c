@@ -418,7 +418,7 @@ static char *audit_text(const struct synth_build *b)
 	FILE *out = open_memstream(&text, &len);
 
 	cr_assert(not(eq(ptr, out, NULL)));
-	audit_report__print(out, &b->a, b->m, false);
+	audit_report__print(out, &b->a, b->m, true); /* what to declare is -v's */
 	fclose(out);
 	return text;
 }

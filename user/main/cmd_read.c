@@ -43,6 +43,7 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	run_outputs__write_side(&outs, rec.audit, &rec.rp, spec.trace);
 	if (opts->mode == CLI_REPORT) {
 		report = recording__report(&rec, replay__exit_code(&rec.rp), NULL, opts->verbose);
+		report.log_path = opts->log_path;
 		run_report__print(stdout, &report);
 		exit_code = 0;
 		goto cleanup;
@@ -55,6 +56,7 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	if (!written)
 		goto cleanup;
 	report = recording__report(&rec, replay__exit_code(&rec.rp), written, opts->verbose);
+	report.log_path = opts->log_path;
 	if (!opts->quiet)
 		run_report__print(stderr, &report);
 	exit_code = 0;

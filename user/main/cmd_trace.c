@@ -94,6 +94,7 @@ int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct
 		written = run_outputs__write_trace(&outs, recording.rp.model, &meta, true);
 		run_outputs__write_side(&outs, recording.audit, &recording.rp, written);
 		report = recording__report(&recording, exit_code, written, opts->verbose);
+		report.log_path = opts->keep_log; /* else the log is removed */
 		if (!opts->quiet)
 			run_report__print(stderr, &report);
 	} else if (*stop) {

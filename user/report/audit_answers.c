@@ -7,6 +7,7 @@
 #include "audit/cmd_phases.h"
 #include "report/audit_answers.h"
 #include "report/cmd_phases_report.h"
+#include "report/compiler_cache_report.h"
 #include "report/jobs_fit_report.h"
 #include "report/report_text.h"
 #include "report/whatif_report.h"
@@ -18,6 +19,8 @@
 #define ANSWER_PHASES_MAX 2
 /* Races named, each with what to declare. */
 #define ANSWER_RACES_MAX 5
+/* Ranks of the answers (below): 0 first. */
+#define ANSWER_RANKS 10
 
 static bool holds_answer_share(__u64 ns, __u64 wall)
 {
@@ -122,16 +125,14 @@ void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j)
  */
 static void put_starved(FILE *f, const struct audit *a, double avg)
 {
-	fprintf(f, "parallel? starved: jobs enough for all %zu CPUs were ready ", a->nr_cpus);
+	fprintf(f, "parallel? starved: jobs for all %zu CPUs were ready ", a->nr_cpus);
 	report_put_share(f, a->ready_full_ns, a->wall_ns);
-	fprintf(f, " of the time, but on average %.2f of %zu CPUs ran the build; jobs waited for a CPU ", avg,
-		a->nr_cpus);
-	report_put_share(f, a->runq_wall_ns, a->wall_ns);
-	fputs(" of the time, ", f);
+	fprintf(f, " of the time, but on average %.2f of %zu CPUs ran the build; jobs waited for a CPU other "
+		   "programs held ", avg, a->nr_cpus);
 	report_put_share(f, a->noisy_ns, a->wall_ns);
-	fputs(" while other programs held one, ", f);
+	fputs(" of the time, for one the build's own jobs held ", f);
 	report_put_share(f, a->starved_ns, a->wall_ns);
-	fputs(" while the build's own jobs did; ", f);
+	fputs("; ", f);
 }
 
 static void put_parallel(FILE *out, const struct audit *a)
@@ -152,12 +153,88 @@ static void put_parallel(FILE *out, const struct audit *a)
 	report_line__end(&l);
 }
 
+/* "(-51 %)" from from_ns to to_ns, or "(no gain)" when it is not faster by 0.5 % or more. */
+static void put_gain(FILE *f, __u64 from_ns, __u64 to_ns)
+{
+	double pct = from_ns && to_ns < from_ns ? 100.0 * (double)(from_ns - to_ns) / (double)from_ns : 0;
+
+	if (pct < 0.5)
+		fputs(" (no gain)", f);
+	else
+		fprintf(f, " (-%.0f %%)", pct);
+}
+
+/* "a quieter machine, then more jobs": what helps, from the what-if's rows; "neither" when nothing does. */
+static void put_help_verdict(FILE *f, const struct audit_whatif *w)
+{
+	const struct whatif_answer *ans = &w->answer;
+	const char *sep = "";
+
+	if (ans->quieter_helps) {
+		fputs(ans->confined ? "all the CPUs" : "a quieter machine", f);
+		sep = ", then ";
+	}
+	if (ans->more_jobs_help) {
+		fprintf(f, "%smore jobs", sep);
+		sep = ", then ";
+	}
+	if (ans->more_cpus_help) {
+		fprintf(f, "%smore CPUs", sep);
+		if (!ans->more_jobs_help && w->rows[ans->more_cpus].jobs > w->rows[ans->base].jobs)
+			fputs(" with more jobs", f);
+		sep = ", then ";
+	}
+	if (!*sep)
+		fputs("neither", f);
+	else if (!ans->more_jobs_help && !ans->more_cpus_help)
+		fputs(", not more CPUs or jobs", f);
+}
+
+/*
+ * With the what-if, the answer is its rows (audit/whatif_answer.h): the
+ * build's own -j on a quiet machine against as run, against more jobs on
+ * its CPUs and against more CPUs, each figure as the what-if prints it.
+ */
+static void put_help_model(FILE *f, const struct audit *a)
+{
+	const struct audit_whatif *w = &a->whatif;
+	const struct whatif_answer *ans = &w->answer;
+	const struct whatif_row *base = &w->rows[ans->base];
+
+	put_help_verdict(f, w);
+	fputs("; the model: ", f);
+	whatif_report__put_row(f, base);
+	if (ans->as_run >= 0) {
+		fputs(ans->confined ? " with all the CPUs against " : " on a quiet machine against ", f);
+		report_put_sec(f, w->rows[ans->as_run].wall_ns);
+		fputs(" as run", f);
+		put_gain(f, w->rows[ans->as_run].wall_ns, base->wall_ns);
+	} else {
+		fputs(" as run", f);
+	}
+	if (ans->more_jobs >= 0) {
+		fputs(", ", f);
+		whatif_report__put_row(f, &w->rows[ans->more_jobs]);
+		put_gain(f, base->wall_ns, w->rows[ans->more_jobs].wall_ns);
+	}
+	if (ans->more_cpus >= 0) {
+		fputs(", ", f);
+		whatif_report__put_row(f, &w->rows[ans->more_cpus]);
+		put_gain(f, base->wall_ns, w->rows[ans->more_cpus].wall_ns);
+	}
+}
+
 static void put_help(FILE *out, const struct audit *a)
 {
 	struct report_line l;
 	FILE *f = report_line__begin(&l, out);
 
 	fputs("more CPUs or jobs? ", f);
+	if (a->whatif.known && a->whatif.answer.base >= 0) {
+		put_help_model(f, a);
+		report_line__end(&l);
+		return;
+	}
 	switch (a->help) {
 	case AUDIT_HELP_CPUS:
 		fputs("yes: jobs were ready and waiting for a CPU ", f);
@@ -216,8 +293,9 @@ static void put_shared(FILE *out, const struct audit *a)
 		report_put_share(f, a->other_ns, capacity);
 		fputs(" of the CPU time during the build", f);
 		if (a->noisy_ns) {
-			fputs("; the build's jobs waited for them ", f);
-			report_put_sec(f, a->noisy_ns);
+			fputs("; build threads waited for them ", f);
+			report_put_share(f, a->noisy_ns, a->wall_ns);
+			fputs(" of the time", f);
 		}
 	}
 	report_line__end(&l);
@@ -386,7 +464,45 @@ static void put_deps_hint(FILE *out, const struct audit *a)
 	report_line__end(&l);
 }
 
-static void put_speed_up(FILE *out, const struct audit *a, const struct model *m)
+/*
+ * With the what-if: the critical step whose removal gains the most, as the
+ * -v detail lists it, named to speed up only when the gain is 10 % of the
+ * wall as run; else, when nothing else was named, said not to stand out.
+ * How many answers it gave (0 or 1).
+ */
+static size_t put_step_model(FILE *out, const struct audit *a, const struct model *m, size_t named)
+{
+	const struct audit_whatif *w = &a->whatif;
+	const struct whatif_answer *ans = &w->answer;
+	struct report_line l;
+	FILE *f;
+
+	if (!ans->step_helps && named)
+		return 0;
+	f = report_line__begin(&l, out);
+	if (ans->step_helps) {
+		fputs(named ? "  and: " : "speed up? ", f);
+		report_put_proc(f, m, a->chain[ans->step]);
+		fputs(" on the critical path (held ", f);
+		report_put_sec(f, audit_whatif__step_held(a, (size_t)ans->step));
+		fputs(", ", f);
+		report_put_share(f, audit_whatif__step_held(a, (size_t)ans->step), a->wall_ns);
+		fputs(" of the wall): without it ", f);
+	} else {
+		fputs("speed up? no single step stands out: without the critical step that gains most, ", f);
+		report_put_proc(f, m, a->chain[ans->step]);
+		fputs(", ", f);
+	}
+	report_put_sec(f, w->without_ns[ans->step]);
+	fputs(" against ", f);
+	report_put_sec(f, w->rows[0].wall_ns);
+	fputs(" as run", f);
+	put_gain(f, w->rows[0].wall_ns, w->without_ns[ans->step]);
+	report_line__end(&l);
+	return 1;
+}
+
+static void put_speed_up(FILE *out, const struct audit *a, const struct model *m, bool brief)
 {
 	size_t i, named;
 	struct report_line l;
@@ -407,6 +523,13 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 		put_phase_answer(f, a, m, ph);
 		report_line__end(&l);
 		named++;
+	}
+	/* The what-if re-simulated the critical steps: what one is worth is its figure, not its length. */
+	if (a->whatif.known && a->whatif.answer.step >= 0) {
+		put_step_model(out, a, m, named);
+		if (!brief && chain_is_informative(a, m))
+			put_chain(out, a, m);
+		return;
 	}
 	if (chain_is_informative(a, m)) {
 		if (!named) {
@@ -432,11 +555,11 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
  * which files, then per race what to declare and when the two met.  Only
  * with a build graph: the file records are what shows them.
  */
-static void put_races(FILE *out, const struct audit *a, const struct model *m)
+static void put_races(FILE *out, const struct audit *a, const struct model *m, bool brief)
 {
 	const struct races *r = a->graph ? &a->graph->races : NULL;
+	size_t i, named = brief ? 1 : ANSWER_RACES_MAX;
 	struct report_line l;
-	size_t i;
 	FILE *f;
 
 	if (!r)
@@ -448,16 +571,19 @@ static void put_races(FILE *out, const struct audit *a, const struct model *m)
 		fprintf(f, "races? none seen among %zu jobs", a->graph->jobs.nr_jobs);
 	} else {
 		fprintf(f, "races? %zu undeclared dependenc%s:", r->nr, r->nr == 1 ? "y" : "ies");
-		for (i = 0; i < r->nr && i < ANSWER_RACES_MAX; i++) {
+		for (i = 0; i < r->nr && i < named; i++) {
 			fputs(i ? ", " : " ", f);
 			report_put_name(f, r->items[i].file, REPORT_NAME_MAX);
 			fprintf(f, " %s", race_kind__name(r->items[i].kind));
 		}
-		if (r->nr > ANSWER_RACES_MAX)
-			fprintf(f, ", and %zu more (--summary-json lists them)", r->nr - ANSWER_RACES_MAX);
+		if (r->nr > named)
+			fprintf(f, ", and %zu more (%s)", r->nr - named,
+				brief ? "-v says what to declare" : "--summary-json lists them");
+		else if (brief)
+			fputs(" (-v says what to declare)", f);
 	}
 	report_line__end(&l);
-	for (i = 0; i < r->nr && i < ANSWER_RACES_MAX; i++) {
+	for (i = 0; !brief && i < r->nr && i < named; i++) {
 		const struct race *x = &r->items[i];
 
 		f = report_line__begin(&l, out);
@@ -472,16 +598,126 @@ static void put_races(FILE *out, const struct audit *a, const struct model *m)
 	}
 }
 
-void audit_answers__print(FILE *out, const struct audit *a, const struct model *m)
+static void put_parallel_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
 {
+	(void)m;
+	(void)brief;
 	put_parallel(out, a);
+}
+
+static void put_phases_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	(void)brief;
 	cmd_phases_report__answer(out, a, m);
+}
+
+static void put_help_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	(void)m;
+	(void)brief;
 	put_help(out, a);
+}
+
+static void put_shared_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	(void)m;
+	(void)brief;
 	put_shared(out, a);
+}
+
+static void put_programs_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	(void)m;
+	(void)brief;
 	put_programs(out, a);
 	put_program_wall(out, a);
-	put_speed_up(out, a, m);
-	whatif_report__answer(out, a, m);
-	jobs_fit_report__print(out, &a->fit, m, a->nr_cpus);
-	put_races(out, a, m);
+}
+
+static void put_whatif_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	(void)m;
+	whatif_report__answer(out, a, brief);
+}
+
+static void put_fit_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	if (brief)
+		jobs_fit_report__brief(out, &a->fit, a->nr_cpus);
+	else
+		jobs_fit_report__print(out, &a->fit, m, a->nr_cpus);
+}
+
+static void put_cache_answer(FILE *out, const struct audit *a, const struct model *m, bool brief)
+{
+	(void)m;
+	(void)brief;
+	compiler_cache_report__print(out, &a->cache);
+}
+
+/*
+ * The answers in the order people ask them; rank orders them for the brief
+ * form when its lines run short (0 first): what to do before what it costs,
+ * the figures behind them last.  brief: false leaves an answer to -v.
+ */
+static const struct answer {
+	void (*put)(FILE *out, const struct audit *a, const struct model *m, bool brief);
+	unsigned rank;
+	bool brief;
+} answers[] = {
+	{ put_parallel_answer, 0, true },  { put_phases_answer, 9, false },  { put_help_answer, 1, true },
+	{ put_shared_answer, 4, true },	   { put_programs_answer, 9, false }, { put_speed_up, 2, true },
+	{ put_whatif_answer, 5, true },	   { put_fit_answer, 6, true },	      { put_races, 3, true },
+	{ put_cache_answer, 7, true },
+};
+
+#define NR_ANSWERS (sizeof(answers) / sizeof(answers[0]))
+
+void audit_answers__print(FILE *out, const struct audit *a, const struct model *m)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ANSWERS; i++)
+		if (answers[i].put != put_cache_answer) /* the report says it after the detail */
+			answers[i].put(out, a, m, false);
+}
+
+static size_t count_lines(const char *text, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
+void audit_answers__print_brief(FILE *out, const struct audit *a, const struct model *m, size_t max_lines)
+{
+	char *text[NR_ANSWERS] = { NULL };
+	size_t len[NR_ANSWERS] = { 0 }, lines[NR_ANSWERS], used = 0, i;
+	bool shown[NR_ANSWERS] = { false };
+	unsigned rank;
+	FILE *f;
+
+	for (i = 0; i < NR_ANSWERS; i++) {
+		if (!answers[i].brief || !(f = open_memstream(&text[i], &len[i])))
+			continue;
+		answers[i].put(f, a, m, true);
+		if (fclose(f)) {
+			text[i] = NULL;
+			continue;
+		}
+		lines[i] = count_lines(text[i], len[i]);
+	}
+	/* By rank, each answer whole or not at all: -v has them all. */
+	for (rank = 0; rank < ANSWER_RANKS; rank++)
+		for (i = 0; i < NR_ANSWERS; i++)
+			if (text[i] && answers[i].rank == rank && used + lines[i] <= max_lines) {
+				shown[i] = true;
+				used += lines[i];
+			}
+	for (i = 0; i < NR_ANSWERS; i++) {
+		if (shown[i])
+			fwrite(text[i], 1, len[i], out);
+		free(text[i]);
+	}
 }

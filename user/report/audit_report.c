@@ -172,7 +172,8 @@ static void put_start_waits(FILE *out, const struct start_causes *sc)
 	FILE *f = report_line__begin(&l, out);
 	size_t i;
 
-	fputs("processes started after waiting for:", f);
+	/* Many wait at once: a sum says how many waited how long, not a stretch of the wall. */
+	fputs("processes started after waiting for (their waits summed):", f);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		size_t n = sc->counts[kinds[i].wait];
 		__u64 ns = sc->waited_ns[kinds[i].wait];
@@ -183,7 +184,7 @@ static void put_start_waits(FILE *out, const struct start_causes *sc)
 		if (kinds[i].wait != START_INPUT) {
 			fputs(" (", f);
 			report_put_sec(f, ns);
-			fputs(" in all)", f);
+			fputc(')', f);
 		}
 		sep = ", ";
 	}
@@ -255,67 +256,6 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 	fputc('\n', out);
 }
 
-/* "1 for 56 %, 2 for 43 %": the bins with time in them, from from_k, as shares of the wall time. */
-static void put_counts(FILE *out, const char *title, const __u64 *bins, size_t nr, size_t from_k,
-		       bool last_or_more, __u64 wall)
-{
-	struct report_line l;
-	FILE *f = report_line__begin(&l, out);
-	bool first = true;
-	size_t k;
-
-	fprintf(f, "  %s:", title);
-	for (k = from_k; k < nr; k++) {
-		if (!bins[k])
-			continue;
-		fprintf(f, "%s%zu%s for ", first ? " " : ", ", k, last_or_more && k == nr - 1 ? " or more" : "");
-		report_put_share(f, bins[k], wall);
-		first = false;
-	}
-	fputs(first ? " never" : " of the time", f);
-	report_line__end(&l);
-}
-
-static void put_alone(FILE *out, const struct audit *a, const struct model *m)
-{
-	struct report_line l;
-	size_t i, k;
-	FILE *f;
-
-	f = report_line__begin(&l, out);
-	fputs("  stretches with one step at a time, longest first (", f);
-	report_put_sec(f, a->serial_threshold_ns);
-	fputs(" or more):", f);
-	if (!a->nr_phases)
-		fputs(" none", f);
-	report_line__end(&l);
-	for (i = 0; i < a->nr_phases; i++) {
-		const struct audit_phase *ph = &a->phases[i];
-
-		f = report_line__begin(&l, out);
-		fputs("    ", f);
-		report_put_sec(f, ph->end_ns - ph->start_ns);
-		fprintf(f, " from %.2f s to %.2f s:", sec(ph->start_ns - a->start_ns), sec(ph->end_ns - a->start_ns));
-		for (k = 0; k < ph->nr_procs; k++) {
-			/* As in the verbose list: one that barely ran in it is noise. */
-			if (k && ph->procs[k].on_cpu_ns * 100 < ph->end_ns - ph->start_ns)
-				break;
-			fputs(k ? ", " : " ", f);
-			report_put_proc(f, m, ph->procs[k].proc);
-			fputc(' ', f);
-			if (ph->procs[k].on_cpu_ns) {
-				report_put_sec(f, ph->procs[k].on_cpu_ns);
-				fputs(" CPU", f);
-			} else {
-				fputs("(waiting for it)", f);
-			}
-		}
-		if (!ph->nr_procs)
-			fputs(" nothing ran", f);
-		report_line__end(&l);
-	}
-}
-
 /* "cc1 src/mix.c 0.87 s": one entry of a top list; NULL without memory. */
 static char *ranked_entry(const struct model *m, const struct audit_rank *r, bool kb)
 {
@@ -382,6 +322,12 @@ static void put_build_memory(FILE *out, const struct audit *a, const struct mode
 			holders.items[holders.nr++] = (struct audit_rank){ .proc = proc, .value = peak->top[i].rss_kb };
 	}
 	put_ranked(out, m, "held then by", &holders, true);
+}
+
+static void put_lost_events(FILE *out, const struct audit *a)
+{
+	fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
+		(unsigned long long)a->lost_events);
 }
 
 /* In capitals like lost events: a build the kernel had to kill into is a build whose -j does not fit. */
@@ -487,27 +433,6 @@ static void put_io(FILE *out, const struct audit *a, const struct model *m)
 	report_line__end(&l);
 }
 
-/* The detail after the answers, in the same plain words. */
-static void put_detail(FILE *out, const struct audit *a, const struct model *m)
-{
-	fputs("buildbpf: detail (steps are processes; wrappers like sh -c, make and cc are left out):\n", out);
-	if (a->par) {
-		put_counts(out, "build threads on a CPU at once", a->par->running_ns, a->par->nr_cpus + 1, 0, false,
-			   a->wall_ns);
-		put_counts(out, "build threads waiting for a CPU", a->par->runnable_ns, a->par->nr_runnable, 1, true,
-			   a->wall_ns);
-		put_alone(out, a, m);
-	} else {
-		fputs("buildbpf:   threads at once, waits and steps that ran alone: unavailable (traced with "
-		      "--sched=off)\n", out);
-	}
-	put_ranked(out, m, "longest steps", &a->top_wall, false);
-	put_ranked(out, m, "most CPU", &a->top_cpu, false);
-	put_ranked(out, m, "most memory", &a->top_rss, true);
-	if (a->par)
-		put_ranked(out, m, "longest waits for a CPU", &a->top_wait, false);
-}
-
 /* Everything the audit has, in its own terms (docs/audit.md defines them). */
 static void put_verbose(FILE *out, const struct audit *a, const struct model *m)
 {
@@ -531,16 +456,21 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 {
 	fprintf(out, "buildbpf: audit: %.2f s wall on %zu CPU%s, %.2f s CPU: %.0f %% utilisation\n", sec(a->wall_ns),
 		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
+	if (!verbose) {
+		/* The answers only; what would make them wrong is said whatever the room. */
+		audit_answers__print_brief(out, a, m, AUDIT_REPORT_BRIEF_LINES - 1);
+		if (a->lost_events)
+			put_lost_events(out, a);
+		if (a->oom_killed)
+			put_oom_killed(out, a, m);
+		return;
+	}
 	audit_answers__print(out, a, m);
-	if (verbose)
-		put_verbose(out, a, m);
-	else
-		put_detail(out, a, m);
+	put_verbose(out, a, m);
 	if (a->starts)
 		put_start_waits(out, a->starts);
 	if (a->lost_events)
-		fprintf(out, "buildbpf: LOST EVENTS: %llu; every figure above may undercount (hint: --buffer-size)\n",
-			(unsigned long long)a->lost_events);
+		put_lost_events(out, a);
 	if (m->nr_mem_samples)
 		put_build_memory(out, a, m);
 	if (a->psi_known)

@@ -72,3 +72,31 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 	}
 	report_line__end(&l);
 }
+
+void jobs_fit_report__brief(FILE *out, const struct jobs_fit *fit, size_t cpus)
+{
+	long cap = cpus ? (long)(JOBS_FIT_CPU_MULTIPLE * cpus) : 0;
+	struct report_line l;
+	FILE *f;
+
+	if (fit->verdict != JOBS_FIT_OK)
+		return;
+	f = report_line__begin(&l, out);
+	fputs("jobs that fit in memory? ", f);
+	if (cap && fit->jobs > cap) {
+		fprintf(f, "memory is not the limit up to -j%ld (%d x the %zu CPUs; it would allow -j%ld)", cap,
+			JOBS_FIT_CPU_MULTIPLE, cpus, fit->jobs);
+	} else {
+		if (fit->jobs)
+			fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
+		else
+			fputs("not even one: ", f);
+		report_put_size(f, fit->job_kb * 1024);
+		fputs(" for ", f);
+		report_put_name(f, fit->program, REPORT_NAME_MAX);
+		fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
+		report_put_size(f, fit->ram_kb * 1024);
+		fputs(" RAM", f);
+	}
+	report_line__end(&l);
+}

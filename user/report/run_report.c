@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
 #include <sys/wait.h>
 #include "model/daemons.h"
 #include "report/audit_report.h"
@@ -37,8 +38,8 @@ static void print_outside_wait(FILE *out, const struct replay *rp, const struct 
 
 	if (!a || !a->mostly_elsewhere)
 		return;
-	fprintf(out, "buildbpf: the build mostly waited outside the trace: %.2f s in all in %zu processes with no traced "
-		     "child running (longest: %.16s, %.2f s), against %.2f s CPU traced; ",
+	fprintf(out, "buildbpf: the build mostly waited outside the trace: %.2f s summed over %zu processes with no "
+		     "traced child running (longest: %.16s, %.2f s), against %.2f s CPU traced; ",
 		w->wait_ns / 1e9, w->nr_procs, m->procs[w->top].comm, w->top_wait_ns / 1e9, a->cpu_ns / 1e9);
 	fputs(rp->info->nr_follow ? "the followed daemons did not run that work\n"
 				  : "if a daemon ran that work (distccd, sccache), trace it with --follow PID\n", out);
@@ -89,6 +90,23 @@ static bool print_failure(FILE *out, const struct run_report *r)
 	return true;
 }
 
+/* After the brief answers, one line: where every other figure is. */
+static void put_the_rest(FILE *out, const char *log_path)
+{
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fputs("the rest: ", f);
+	if (log_path) {
+		fputs("buildbpf report -v ", f);
+		report_put_name(f, log_path, PATH_MAX); /* a command to copy: never cut */
+		fputs(", or --html FILE for one page", f);
+	} else {
+		fputs("-v, or --html FILE for one page; --log FILE keeps the recording", f);
+	}
+	report_line__end(&l);
+}
+
 void run_report__print(FILE *out, const struct run_report *r)
 {
 	const struct replay *rp = r->rp;
@@ -116,4 +134,6 @@ void run_report__print(FILE *out, const struct run_report *r)
 			merged->stats.files, merged->stats.events, merged->stats.clamped, merged->stats.skipped);
 	if (a)
 		audit_report__print(out, a, rp->model, r->verbose);
+	if (a && !r->verbose)
+		put_the_rest(out, r->log_path);
 }

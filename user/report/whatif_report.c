@@ -21,16 +21,11 @@ static void put_row_name(FILE *f, const struct whatif_row *r)
 	fprintf(f, " on %zu CPU%s", r->cpus, r->cpus == 1 ? "" : "s");
 }
 
-/* The chain entry held longest among those simulated; -1: none. */
-static long longest_step(const struct audit *a)
+void whatif_report__put_row(FILE *f, const struct whatif_row *r)
 {
-	long best = -1;
-	size_t i;
-
-	for (i = 0; i < a->nr_chain; i++)
-		if (a->whatif.without_ns[i] && (best < 0 || audit_whatif__step_held(a, i) > audit_whatif__step_held(a, (size_t)best)))
-			best = (long)i;
-	return best;
+	put_row_name(f, r);
+	fputc(' ', f);
+	report_put_sec(f, r->wall_ns);
 }
 
 void whatif_report__put_runner_held(FILE *f, const struct audit *a)
@@ -53,23 +48,21 @@ void whatif_report__put_runner_held(FILE *f, const struct audit *a)
 	}
 }
 
-static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r)
+static void put_row(FILE *f, const struct audit *a, const struct whatif_row *r, bool brief)
 {
 	const struct audit_whatif *w = &a->whatif;
 
-	put_row_name(f, r);
-	fputc(' ', f);
-	report_put_sec(f, r->wall_ns);
+	whatif_report__put_row(f, r);
 	if (r->kind == WHATIF_AS_RUN) {
 		fputs(" (as run", f);
 		if (w->cpus_as_run < a->nr_cpus)
 			fprintf(f, ", confined to %zu of the %zu CPUs", w->cpus_as_run, a->nr_cpus);
-		if (!w->was_quiet && w->outside_threads >= WHATIF_QUIET_OUTSIDE)
+		if (!brief && !w->was_quiet && w->outside_threads >= WHATIF_QUIET_OUTSIDE)
 			fprintf(f, ", beside %.1f CPUs of outside work", w->outside_cpus);
 		fputs("; measured ", f);
 		report_put_sec(f, a->wall_ns);
 		fputc(')', f);
-	} else if (r->kind == WHATIF_UNLIMITED) {
+	} else if (r->kind == WHATIF_UNLIMITED && !brief) {
 		fputs(" (the longest path of data and the runners' order)", f);
 	}
 }
@@ -97,13 +90,13 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 		report_line__end(&l);
 		return;
 	}
-	fputs("  (model: each job's CPU ", f);
+	fputs("  (model: the jobs' CPU ", f);
 	report_put_sec(f, w->cpu_ns);
 	fputs(" and blocked ", f);
 	report_put_sec(f, w->blocked_ns);
-	fputs(" summed, its ", f);
+	fputs(", summed over them; their waits for a CPU (", f);
 	report_put_sec(f, w->runq_ns);
-	fputs(" waiting for a CPU left out; the CPUs shared by the running jobs; ", f);
+	fputs(" summed) left out; the CPUs shared by the running jobs; ", f);
 	if (c->learned)
 		fprintf(f, "each busy CPU beside a job slows its CPU work %.0f %% (learned from %zu jobs on %zu CPUs, "
 			"standard error %.0f %%; rows with more CPUs extrapolate it)",
@@ -121,26 +114,28 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 	report_line__end(&l);
 }
 
-void whatif_report__answer(FILE *out, const struct audit *a, const struct model *m)
+void whatif_report__answer(FILE *out, const struct audit *a, bool brief)
 {
 	const struct audit_whatif *w = &a->whatif;
 	struct report_line l;
-	long best;
 	size_t i;
 	FILE *f;
 
 	if (!w->known)
 		return;
 	f = report_line__begin(&l, out);
-	fprintf(f, "what if? predicted from the %zu jobs", w->nr_jobs);
-	if (w->nr_shell_calls)
-		fprintf(f, " (and %zu make's $(shell) call%s, make's own work)", w->nr_shell_calls,
-			w->nr_shell_calls == 1 ? "" : "s");
+	fputs("what if? predicted", f);
+	if (!brief) {
+		fprintf(f, " from the %zu jobs", w->nr_jobs);
+		if (w->nr_shell_calls)
+			fprintf(f, " (and %zu make's $(shell) call%s, make's own work)", w->nr_shell_calls,
+				w->nr_shell_calls == 1 ? "" : "s");
+	}
 	fputs(": ", f);
 	for (i = 0; i < w->nr_rows; i++) {
 		if (i)
 			fputs(i > 1 ? ", " : w->cpu_model ? "; on a quiet machine: " : "; ", f);
-		put_row(f, a, &w->rows[i]);
+		put_row(f, a, &w->rows[i], brief);
 	}
 	report_line__end(&l);
 	if (w->from == WHATIF_JOBS_PEAK) {
@@ -148,18 +143,6 @@ void whatif_report__answer(FILE *out, const struct audit *a, const struct model 
 		fprintf(f, "  (-j%zu: the most jobs seen at once; the command did not say)", w->rows[0].jobs);
 		report_line__end(&l);
 	}
-	best = longest_step(a);
-	if (best >= 0) {
-		f = report_line__begin(&l, out);
-		fputs("  if ", f);
-		report_put_proc(f, m, a->chain[best]);
-		fputs(" took no time (the longest critical step, ", f);
-		report_put_share(f, audit_whatif__step_held(a, (size_t)best), a->wall_ns);
-		fputs(" of the wall): ", f);
-		report_put_sec(f, w->without_ns[best]);
-		report_line__end(&l);
-	}
-	put_model(out, w);
 }
 
 /* A step the detail may list: a build step (a runner is never one to speed up) of 1 % of the wall or more. */
@@ -190,6 +173,7 @@ void whatif_report__detail(FILE *out, const struct audit *a, const struct model 
 		fprintf(f, ": %s", audit_whatif__assumes(w->rows[i].kind));
 		report_line__end(&l);
 	}
+	put_model(out, w);
 	f = report_line__begin(&l, out);
 	fputs("critical path steps (held, share of wall, wall if it took no time at ", f);
 	put_row_name(f, &w->rows[0]);
@@ -197,8 +181,13 @@ void whatif_report__detail(FILE *out, const struct audit *a, const struct model 
 	report_line__end(&l);
 	/* Without memory the steps go unlisted, and the line after says so. */
 	listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
+	/* The step "speed up?" names is listed wherever it ranks: its figure is checked here. */
+	if (listed && w->answer.step >= 0 && detail_step(a, (size_t)w->answer.step)) {
+		listed[w->answer.step] = true;
+		shown = 1;
+	}
 	if (listed)
-		shown = audit__chain_longest(a, m, WHATIF_DETAIL_STEPS, detail_step, listed);
+		shown += audit__chain_longest(a, m, WHATIF_DETAIL_STEPS - shown, detail_step, listed);
 	for (i = 0; listed && i < a->nr_chain; i++) {
 		__u64 held = audit_whatif__step_held(a, i);
 

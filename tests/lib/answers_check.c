@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/answers_check.h"
+
+#define PREFIX "buildbpf: "
+#define CONT PREFIX "  "
+/* An answer's "helps" is a gain of 10 % (AUDIT_ANSWER_PERMILLE); printed figures are rounded to 0.01 s. */
+#define HELPS_PCT 10.0
+#define ROUNDING_S 0.005
+enum { MAX_ROWS = 16, MAX_STEPS = 16, NAME_LEN = 64 };
+
+struct row {
+	char name[NAME_LEN]; /* "-j4 on 2 CPUs", "unlimited CPUs" */
+	double s;
+	long jobs;	/* -1: unlimited ("-j on") */
+	long cpus;	/* 0: unlimited */
+	bool own_quiet; /* "its own -j on a quiet machine" */
+};
+
+struct step {
+	char name[128];
+	double without_s;
+};
+
+struct whatif_text {
+	struct row rows[MAX_ROWS];
+	size_t nr_rows;
+	struct step steps[MAX_STEPS];
+	size_t nr_steps;
+};
+
+static bool fail(char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+char *bb_answer_line(const char *report, const char *lead)
+{
+	char start[256];
+	const char *at, *nl;
+	char *line;
+	size_t n = 0;
+
+	snprintf(start, sizeof(start), PREFIX "%s", lead);
+	for (at = report; (at = strstr(at, start)); at++)
+		if (at == report || at[-1] == '\n')
+			break;
+	if (!at)
+		return NULL;
+	line = malloc(strlen(at) + 1);
+	if (!line)
+		return NULL;
+	at += strlen(PREFIX);
+	for (;;) {
+		nl = strchr(at, '\n');
+		if (!nl)
+			nl = at + strlen(at);
+		memcpy(line + n, at, (size_t)(nl - at));
+		n += (size_t)(nl - at);
+		if (!*nl || strncmp(nl + 1, CONT, strlen(CONT)))
+			break;
+		/* A continuation: its indent was the wrap's, one space was the break. */
+		at = nl + 1 + strlen(PREFIX);
+		at += strspn(at, " ");
+		line[n++] = ' ';
+	}
+	line[n] = '\0';
+	return line;
+}
+
+/* "-j4 on 2 CPUs" into jobs and CPUs; false for anything else. */
+static bool parse_row_name(struct row *r)
+{
+	if (!strcmp(r->name, "unlimited CPUs")) {
+		r->jobs = -1;
+		r->cpus = 0;
+		return true;
+	}
+	if (sscanf(r->name, "-j on %ld CPU", &r->cpus) == 1) {
+		r->jobs = -1;
+		return true;
+	}
+	return sscanf(r->name, "-j%ld on %ld CPU", &r->jobs, &r->cpus) == 2;
+}
+
+/* -v's "what-if rows" block and "critical path steps" list. */
+static void read_whatif(const char *report, struct whatif_text *w)
+{
+	const char *at = strstr(report, PREFIX "what-if rows (predicted, what each assumes):\n"), *nl, *colon;
+	char line[512];
+
+	memset(w, 0, sizeof(*w));
+	if (!at)
+		return;
+	for (at = strchr(at, '\n') + 1; !strncmp(at, CONT, strlen(CONT)) && w->nr_rows < MAX_ROWS; at = nl + 1) {
+		struct row *r = &w->rows[w->nr_rows];
+		char *sec;
+
+		nl = strchr(at, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - at - strlen(CONT)), at + strlen(CONT));
+		colon = strstr(line, " s: ");
+		if (line[0] == ' ' || !colon)
+			continue; /* a row's wrapped assumptions, or the model */
+		line[colon - line] = '\0';
+		sec = strrchr(line, ' ');
+		if (!sec)
+			continue;
+		*sec = '\0';
+		snprintf(r->name, sizeof(r->name), "%.*s", (int)sizeof(r->name) - 1, line);
+		r->s = atof(sec + 1);
+		r->own_quiet = !strncmp(colon + 4, "its own -j on a quiet machine", 29);
+		if (parse_row_name(r))
+			w->nr_rows++;
+	}
+	at = strstr(report, PREFIX "critical path steps (");
+	if (!at)
+		return;
+	for (at = strchr(at, '\n') + 1; !strncmp(at, CONT, strlen(CONT)) && w->nr_steps < MAX_STEPS; at = nl + 1) {
+		const char *without;
+
+		nl = strchr(at, '\n');
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - at - strlen(CONT)), at + strlen(CONT));
+		without = strstr(line, ", without it ");
+		if (!without)
+			continue;
+		w->steps[w->nr_steps].without_s = atof(without + strlen(", without it "));
+		/* The name: before its " H s, P %". */
+		line[without - line] = '\0';
+		*strrchr(line, ',') = '\0';
+		*strrchr(line, ' ') = '\0';
+		*strrchr(line, ' ') = '\0';
+		snprintf(w->steps[w->nr_steps].name, sizeof(w->steps[0].name), "%.*s", (int)sizeof(w->steps[0].name) - 1,
+			 line);
+		w->nr_steps++;
+	}
+}
+
+/* A figure in seconds at at (" 2.34 s"): its value, or false. */
+static bool seconds_at(const char *at, double *s)
+{
+	int n = 0;
+
+	return sscanf(at, " %lf s%n", s, &n) == 1 && n > 0 && (at[n] == ' ' || at[n] == ',' || at[n] == ')' ||
+							       at[n] == ';' || !at[n]);
+}
+
+/* The gain from from_s to to_s, in %, as low and as high as the figures' rounding allows. */
+static void gain_range(double from_s, double to_s, double *lo, double *hi)
+{
+	double f_lo = from_s - ROUNDING_S, f_hi = from_s + ROUNDING_S;
+
+	*lo = f_hi > 0 ? 100.0 * (f_lo - (to_s + ROUNDING_S)) / f_hi : 0;
+	*hi = f_lo > 0 ? 100.0 * (f_hi - (to_s - ROUNDING_S)) / f_lo : 0;
+}
+
+/* The gain printed at g ("(no gain)", "(-51 %)") is from_s to to_s's. */
+static bool gain_agrees(const char *g, double from_s, double to_s)
+{
+	double lo, hi, pct;
+
+	gain_range(from_s, to_s, &lo, &hi);
+	if (!strncmp(g, "(no gain)", 9))
+		return lo < 0.5;
+	if (sscanf(g, "(-%lf %%)", &pct) != 1)
+		return false;
+	return pct >= floor(lo) - 0.5 && pct <= ceil(hi) + 0.5;
+}
+
+/* Whether going from from_s to to_s "helps" (1), does not (0), or is too close to the rule to tell (-1). */
+static int helps(double from_s, double to_s)
+{
+	double lo, hi;
+
+	gain_range(from_s, to_s, &lo, &hi);
+	return lo >= HELPS_PCT ? 1 : hi < HELPS_PCT ? 0 : -1;
+}
+
+static const struct row *row_named(const struct whatif_text *w, const char *name, size_t len, double s)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_rows; i++)
+		if (strlen(w->rows[i].name) == len && !strncmp(w->rows[i].name, name, len) &&
+		    fabs(w->rows[i].s - s) < ROUNDING_S / 2)
+			return &w->rows[i];
+	return NULL;
+}
+
+/* Every "NAME X.XX s" in line that names a row is a row the what-if printed, with its figure. */
+static bool quotes_agree(const char *line, const struct whatif_text *w, char *why, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < w->nr_rows; i++) {
+		const char *name = w->rows[i].name, *at;
+		size_t n = strlen(name);
+
+		for (at = line; (at = strstr(at, name)); at += n) {
+			double s;
+
+			if ((at > line && at[-1] != ' ' && at[-1] != '(') || at[n] != ' ' || !seconds_at(at + n, &s))
+				continue;
+			if (!row_named(w, name, n, s))
+				return fail(why, len, "'%s %.2f s' is no row of the what-if: %s", name, s, line);
+		}
+	}
+	return true;
+}
+
+/* The quoted row at at ("-j4 on 4 CPUs 2.34 s (-48 %)"): the row, and where its gain is. */
+static const struct row *quoted_row(const struct whatif_text *w, const char *at, const char **gain)
+{
+	const char *s_at = NULL, *p;
+	double s;
+
+	/* The name ends at the last word before a figure in seconds. */
+	for (p = at; *p && *p != ','; p++)
+		if (p[0] == ' ' && p[1] >= '0' && p[1] <= '9' && seconds_at(p, &s)) {
+			s_at = p;
+			break;
+		}
+	if (!s_at)
+		return NULL;
+	*gain = strstr(s_at, " s ") ? strstr(s_at, " s ") + 3 : "";
+	return row_named(w, at, (size_t)(s_at - at), s);
+}
+
+static const struct row *base_row(const struct whatif_text *w)
+{
+	size_t i;
+
+	for (i = 1; i < w->nr_rows; i++)
+		if (w->rows[i].own_quiet)
+			return &w->rows[i];
+	return &w->rows[0];
+}
+
+/* "more jobs" said as a verdict of its own, not "with more jobs" nor "not more CPUs or jobs". */
+static bool says(const char *verdict, const char *what)
+{
+	const char *at;
+
+	for (at = verdict; (at = strstr(at, what)); at++)
+		if ((at == verdict || strncmp(at - 5, "with ", 5)) && (at - verdict < 4 || strncmp(at - 4, "not ", 4)))
+			return true;
+	return false;
+}
+
+static bool help_agrees(const char *line, const struct whatif_text *w, char *why, size_t len)
+{
+	const char *model = strstr(line, "; the model: "), *item, *gain;
+	const struct row *base = base_row(w), *jobs = NULL, *cpus = NULL, *r;
+	char verdict[256];
+	double best_here;
+	size_t i;
+	int h;
+
+	if (!model)
+		return fail(why, len, "the what-if printed rows, the answer quotes none: %s", line);
+	/* The verdict: after the question, which names both. */
+	line += strlen("more CPUs or jobs? ");
+	snprintf(verdict, sizeof(verdict), "%.*s", (int)(model - line), line);
+	item = model + strlen("; the model: ");
+	r = quoted_row(w, item, &gain);
+	if (r != base)
+		return fail(why, len, "the answer's first row is not its own -j quiet (%s %.2f s): %s", base->name, base->s,
+			    line);
+	if (base != &w->rows[0]) {
+		double as_run;
+
+		if (!strstr(gain, "against ") || sscanf(strstr(gain, "against ") + 8, "%lf s as run", &as_run) != 1 ||
+		    fabs(as_run - w->rows[0].s) > ROUNDING_S / 2 || !gain_agrees(strstr(gain, " as run ") + 8, as_run, base->s))
+			return fail(why, len, "the quiet machine against as run (%.2f s) disagrees: %s", w->rows[0].s, line);
+		h = helps(as_run, base->s);
+		if (h >= 0 && (h == 1) != (strstr(verdict, "a quieter machine") || strstr(verdict, "all the CPUs")))
+			return fail(why, len, "a quiet machine %s, the verdict says otherwise: %s",
+				    h ? "helps" : "does not help", line);
+	}
+	for (item = strchr(item, ','); item; item = strchr(item + 1, ',')) {
+		r = quoted_row(w, item + 2, &gain);
+		if (!r)
+			continue; /* the comma of a row's note */
+		if (!gain_agrees(gain, base->s, r->s))
+			return fail(why, len, "the gain of %s is not %.2f s against %.2f s: %s", r->name, r->s, base->s, line);
+		if (r->cpus == base->cpus && r->jobs > base->jobs && base->jobs >= 0)
+			jobs = r;
+		else if (r->cpus > base->cpus)
+			cpus = r;
+	}
+	/* The fastest of each kind is the one quoted. */
+	for (i = 0; i < w->nr_rows; i++) {
+		r = &w->rows[i];
+		if (r == &w->rows[0] && base != r)
+			continue;
+		if (r->cpus == base->cpus && base->jobs >= 0 && (r->jobs > base->jobs || r->jobs < 0) &&
+		    (!jobs || r->s < jobs->s - 2 * ROUNDING_S))
+			return fail(why, len, "%s %.2f s has more jobs and is faster than what the answer quotes: %s", r->name,
+				    r->s, line);
+		if (r->cpus > base->cpus && (!cpus || r->s < cpus->s - 2 * ROUNDING_S))
+			return fail(why, len, "%s %.2f s has more CPUs and is faster than what the answer quotes: %s", r->name,
+				    r->s, line);
+	}
+	h = jobs ? helps(base->s, jobs->s) : 0;
+	if (h >= 0 && (h == 1) != says(verdict, "more jobs"))
+		return fail(why, len, "more jobs %s, the verdict says otherwise: %s", h ? "help" : "do not help", line);
+	best_here = jobs && jobs->s < base->s ? jobs->s : base->s;
+	h = cpus ? helps(best_here, cpus->s) : 0;
+	if (h >= 0 && (h == 1) != says(verdict, "more CPUs"))
+		return fail(why, len, "more CPUs %s, the verdict says otherwise: %s", h ? "help" : "do not help", line);
+	if (!!strstr(verdict, "neither") == (says(verdict, "more jobs") || says(verdict, "more CPUs") ||
+					     strstr(verdict, "a quieter machine") || strstr(verdict, "all the CPUs")))
+		return fail(why, len, "\"neither\" and a help at once, or nothing: %s", line);
+	return true;
+}
+
+static bool speed_up_agrees(const char *line, const struct whatif_text *w, char *why, size_t len)
+{
+	const char *against = strstr(line, " s against "), *x;
+	double without, as_run;
+	size_t i;
+	int h;
+
+	for (i = 0; w->nr_rows && i < w->nr_steps; i++)
+		if (helps(w->rows[0].s, w->steps[i].without_s) == 1 && strstr(line, "no single step stands out"))
+			return fail(why, len, "%s helps (%.2f s without it against %.2f s): %s", w->steps[i].name,
+				    w->steps[i].without_s, w->rows[0].s, line);
+	if (!against)
+		return true; /* named by what was measured (a phase that ran alone), not by the model */
+	if (sscanf(against + strlen(" s against "), "%lf s as run", &as_run) != 1 || !strstr(against, " as run ("))
+		return fail(why, len, "no 'X s against Y s as run (G)': %s", line);
+	for (x = against; x > line && x[-1] != ' '; x--)
+		;
+	without = atof(x);
+	if (!w->nr_steps)
+		return fail(why, len, "the answer quotes a step's figure the -v list does not have: %s", line);
+	if (fabs(as_run - w->rows[0].s) > ROUNDING_S / 2)
+		return fail(why, len, "'as run' is not the what-if's %.2f s: %s", w->rows[0].s, line);
+	for (i = 0; i < w->nr_steps; i++)
+		if (fabs(w->steps[i].without_s - without) < ROUNDING_S / 2 && strstr(line, w->steps[i].name))
+			break;
+	if (i == w->nr_steps)
+		return fail(why, len, "no critical step of -v is %.2f s without it: %s", without, line);
+	if (!gain_agrees(strstr(against, " as run (") + strlen(" as run "), as_run, without))
+		return fail(why, len, "the gain is not %.2f s against %.2f s: %s", without, as_run, line);
+	h = helps(as_run, without);
+	if (h >= 0 && (h == 1) == !!strstr(line, "no single step stands out"))
+		return fail(why, len, "the step %s, the answer says otherwise: %s", h ? "helps" : "does not help", line);
+	/* It is the step that gains most. */
+	for (i = 0; i < w->nr_steps; i++)
+		if (w->steps[i].without_s < without - 2 * ROUNDING_S)
+			return fail(why, len, "%s gains more (%.2f s without it): %s", w->steps[i].name,
+				    w->steps[i].without_s, line);
+	return true;
+}
+
+bool bb_answers_agree(const char *report_v, char *why, size_t len)
+{
+	static const char *const quoting[] = { "more CPUs or jobs? ", "what if? ", "speed up? " };
+	struct whatif_text *w = calloc(1, sizeof(*w));
+	char *line = NULL;
+	bool ok = w != NULL;
+	size_t i;
+
+	if (!w)
+		return fail(why, len, "out of memory");
+	read_whatif(report_v, w);
+	for (i = 0; ok && i < sizeof(quoting) / sizeof(quoting[0]); i++) {
+		line = bb_answer_line(report_v, quoting[i]);
+		if (line && w->nr_rows)
+			ok = quotes_agree(line, w, why, len);
+		else if (line && strstr(line, "; the model: "))
+			ok = fail(why, len, "an answer quotes a model the report has no rows of: %s", line);
+		if (ok && line && w->nr_rows && i == 0)
+			ok = help_agrees(line, w, why, len);
+		if (ok && line && i == 2 && w->nr_rows)
+			ok = speed_up_agrees(line, w, why, len);
+		free(line);
+	}
+	free(w);
+	return ok;
+}
+
+bool bb_report_is_brief(const char *report, size_t max_lines, size_t width, bool rest_line, char *why, size_t len)
+{
+	const char *at = strstr(report, PREFIX "audit: "), *nl;
+	size_t lines = 0;
+
+	if (!at)
+		return fail(why, len, "no audit: %s", report);
+	for (; *at && strncmp(at, PREFIX "the rest: ", strlen(PREFIX "the rest: ")); at = nl + 1) {
+		nl = strchr(at, '\n');
+		if (!nl && !rest_line)
+			break;
+		if (!nl)
+			return fail(why, len, "no line says where the rest is: %s", report);
+		if ((size_t)(nl - at) > width)
+			return fail(why, len, "%zu columns: %.*s", (size_t)(nl - at), (int)(nl - at), at);
+		lines++;
+	}
+	if (lines > max_lines)
+		return fail(why, len, "%zu lines of answers, more than %zu: %s", lines, max_lines, report);
+	if (!rest_line)
+		return *at ? fail(why, len, "a line to the rest in the audit alone: %s", report) : true;
+	if (!*at)
+		return fail(why, len, "no line says where the rest is: %s", report);
+	nl = strchr(at, '\n');
+	if (!nl || (size_t)(nl - at) > width)
+		return fail(why, len, "the line to the rest is not one line: %s", at);
+	return true;
+}
