@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <limits.h>
+#include <string.h>
 #include <sys/wait.h>
 #include "model/daemons.h"
 #include "report/audit_report.h"
@@ -96,11 +97,15 @@ static void put_the_rest(FILE *out, const char *log_path)
 	struct report_line l;
 	FILE *f = report_line__begin(&l, out);
 
+	static const char lead[] = "buildbpf: the rest: buildbpf report -v ", html[] = ", or --html FILE for one page";
+
 	fputs("the rest: ", f);
 	if (log_path) {
 		fputs("buildbpf report -v ", f);
 		report_put_name(f, log_path, PATH_MAX); /* a command to copy: never cut */
-		fputs(", or --html FILE for one page", f);
+		/* One line: a long name leaves the page out (-v says where). */
+		if (sizeof(lead) - 1 + strlen(log_path) + sizeof(html) - 1 <= REPORT_WIDTH)
+			fputs(html, f);
 	} else {
 		fputs("-v, or --html FILE for one page; --log FILE keeps the recording", f);
 	}
