@@ -35,6 +35,12 @@ struct graph_edge {
 	size_t file;	       /* index in graph->files */
 	__u64 written_ns;      /* the writer's open for writing (or rename) it follows */
 	__u64 read_ns;	       /* the reader's first open of it */
+	/* When the reader could use it: the writer's end, or the rename that
+	 * put it in place when the reader started while the writer still ran
+	 * (rustc publishes its .rmeta so, and cargo starts the dependent then).
+	 * A write-open alone is no such time: without a close event the writer
+	 * may write on until its end. */
+	__u64 ready_ns;
 	/* The path the reader opened (an inode freed and reused, as temporary
 	 * files' are, shows the file's last path; the edge its own). */
 	const char *path;
@@ -63,8 +69,9 @@ struct build_graph {
 	struct graph_edge *edges; /* by reader, then read time */
 	size_t nr_edges;
 	struct graph_proc_files *proc_files; /* one per model->procs */
-	/* Per model->procs: the edge into its subtree from outside it whose
-	 * writer ended last by its start (the first such); -1: none.  What
+	/* Per model->procs: the edge into its subtree from outside it that
+	 * was ready (graph_edge.ready_ns) last by its start (the first such);
+	 * -1: none.  What
 	 * its start could have waited for: the critical path and the start
 	 * causes (graph/start_cause.h) both read it. */
 	long *proc_input;

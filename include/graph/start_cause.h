@@ -7,8 +7,10 @@
  * the forking thread did meanwhile, from its last wakeup before the fork
  * (model/start_wakes.h):
  *
- *   input        ready when X (or the job containing X) ended, and started
- *                at once or when X's exit woke its parent: speed up X;
+ *   input        ready when X (or the job containing X) ended, or renamed
+ *                the file into place while it ran on, and started at once or
+ *                when X's exit (or X, still running) woke its parent: speed
+ *                up X;
  *   job slot     ready earlier, but its parent slept until job J's exit woke
  *                it while its pool of slots was full (graph/job_slots.h: a
  *                recursive make's sub-makes share one), or until another
@@ -69,6 +71,9 @@ struct start_cause {
 	__u64 ready_ns; /* absolute; valid unless START_UNKNOWN */
 	__u64 start_ns; /* its fork */
 	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
+	/* The input was renamed into place while its writer still ran (a
+	 * .rmeta cargo pipelines on): the rename made it ready, not the end. */
+	bool input_running;
 	/* What its parent ran before it in turn, whose end made it ready: its
 	 * recipe's line before, its shell's command before (graph/job_slots.h
 	 * order_before); -1: none, or an input made it ready later */
@@ -109,7 +114,7 @@ const char *start_wait__name(enum start_wait wait);
 
 /*
  * What c waited for, in a few words naming the process: "input from gen
- * [123]", "a job slot (cc [124] ended)", "a job slot held by sh [124] of
+ * [123]", "input from rustc [123], still running", "a job slot (cc [124] ended)", "a job slot held by sh [124] of
  * make [99]", "the end of cc [124] (a slot was
  * free)", "the CPU run queue", "its parent (busy)", "woken by make [99]", "unexplained (woken by kworker/0:1)",
  * "nothing".  Returns buf.

@@ -307,3 +307,17 @@ void synth_start_wake(struct start_wakes *w, __u32 parent, __u32 child, __u64 fo
 	}
 	cr_assert_eq(start_wakes__add(w, &e, sizeof(e)), 0);
 }
+
+void synth_start_wake_running(struct start_wakes *w, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns,
+			      __u32 waker)
+{
+	struct bb_start_wake_event e;
+
+	memset(&e, 0, sizeof(e));
+	header(&e.hdr, BB_EV_START_WAKE, fork_ns, child, child);
+	e.parent_pid = e.parent_tgid = parent;
+	e.flags = BB_WAKE_SEEN;
+	e.wake_ns = wake_ns;
+	e.waker_pid = e.waker_tgid = waker;
+	cr_assert_eq(start_wakes__add(w, &e, sizeof(e)), 0);
+}

@@ -76,5 +76,8 @@ void synth_file_counts(struct file_log *fl, __u64 ts, __u32 tgid, __u32 opened, 
  * ready (the parent ran on).
  */
 void synth_start_wake(struct start_wakes *w, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns, __u32 waker);
+/* The same, woken by waker still running (a message down a pipe: rustc telling cargo its .rmeta is out). */
+void synth_start_wake_running(struct start_wakes *w, __u32 parent, __u32 child, __u64 fork_ns, __u64 wake_ns,
+			      __u32 waker);
 
 #endif /* BUILDBPF_TESTS_SYNTH_H */

@@ -525,3 +525,30 @@ Test(build_graph, running_a_program_the_build_wrote_is_an_input)
 	cr_assert(has_edge(&f, 101, 102, "out/gen"));
 	end(&f);
 }
+
+/*
+ * Without a close event a write-open says when writing began, not ended:
+ * a reader started while its writer ran gets no input from it.  A rename
+ * is an atomic publish: the reader's input, ready at the rename.
+ */
+Test(build_graph, only_a_rename_makes_a_file_ready_before_its_writer_ends)
+{
+	struct fixture f;
+	const struct step steps[] = { { 101, "gen", 1, 500 }, { 102, "cc", 200, 600 } };
+	const struct open opens[] = {
+		{ 100, 101, 1, true, "a.h" },
+		{ 150, 101, 2, true, "tmp/b.h" },
+		{ 250, 102, 1, false, "a.h" },
+		{ 260, 102, 2, false, "b.h" },
+	};
+
+	begin(&f);
+	build(&f, steps, 2, opens, 4);
+	synth_file_rename(f.fl, 160 * MS, 101, "tmp/b.h", "b.h");
+	compute(&f, 601);
+	cr_assert(eq(sz, f.g.data.nr_edges, 2));
+	cr_assert(eq(u64, f.g.data.edges[0].ready_ns, 500 * MS), "a.h: the writer's end");
+	cr_assert(eq(u64, f.g.data.edges[1].ready_ns, 160 * MS), "b.h: the rename");
+	cr_assert(eq(long, f.g.data.proc_input[idx(&f, 102)], 1));
+	end(&f);
+}

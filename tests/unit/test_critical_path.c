@@ -241,3 +241,77 @@ Test(critical_path, without_start_causes_a_parallel_runner_holds_what_it_cannot_
 	critical_path__free(&cp);
 	end(&f);
 }
+
+/* A rustc of the runner over [start, end] (ms), its .rmeta (ino) written to a temporary and renamed into place at meta. */
+static void rustc(struct make_fixture *f, __u32 pid, double start, double end, __u64 ino, const char *crate,
+		  double meta)
+{
+	char tmp[64], rmeta[64];
+
+	synth_fork(f->m, (__u64)(start * MS), MAKE, pid, pid, false);
+	synth_exec(f->m, (__u64)(start * MS) + 1000, pid, MAKE, "rustc", (const char *[]){ "rustc", crate, NULL });
+	synth_exit(f->m, (__u64)(end * MS), pid, pid, true, 0);
+	snprintf(tmp, sizeof(tmp), "t/rmeta%u/full.rmeta", pid);
+	snprintf(rmeta, sizeof(rmeta), "t/lib%s.rmeta", crate);
+	synth_file_open(f->fl, (__u64)((meta - 10) * MS), pid, DEV, ino, true, tmp);
+	synth_file_rename(f->fl, (__u64)(meta * MS), pid, tmp, rmeta);
+}
+
+/*
+ * cargo's pipelining: util starts once heavy renamed its .rmeta into
+ * place, long before heavy's codegen ends, and app once util's is; each
+ * rustc tells cargo down a pipe, running on.
+ */
+static void pipelined(struct make_fixture *f)
+{
+	begin(f, (const char *[]){ "cargo", "build", NULL });
+	rustc(f, 101, 1.2, 300, 1, "heavy", 100);
+	rustc(f, 102, 101, 600, 2, "util", 150);
+	synth_start_wake_running(f->w, MAKE, 102, 101 * MS, (__u64)(100.5 * MS), 101);
+	synth_file_open(f->fl, 102 * MS, 102, DEV, 1, false, "t/libheavy.rmeta");
+	rustc(f, 103, 151, 900, 3, "app", 160);
+	synth_start_wake_running(f->w, MAKE, 103, 151 * MS, (__u64)(150.5 * MS), 102);
+	synth_file_open(f->fl, 152 * MS, 103, DEV, 2, false, "t/libutil.rmeta");
+	synth_file_open(f->fl, 153 * MS, 103, DEV, 1, false, "t/libheavy.rmeta");
+	compute(f, 901);
+}
+
+Test(critical_path, a_dependent_started_on_a_renamed_rmeta_follows_the_rename_not_the_writers_end)
+{
+	struct make_fixture f;
+	const struct start_cause *util;
+	char text[256];
+
+	pipelined(&f);
+	util = &f.run.starts.procs[idx(&f, 102)];
+	cr_assert(eq(int, util->wait, START_INPUT));
+	cr_assert(eq(u64, util->ready_ns, 100 * MS), "ready at heavy's rename, not its end (300 ms)");
+	cr_assert(eq(str, (char *)start_cause__text(util, f.m, text, sizeof(text)), "input from rustc [101], still running"));
+	cr_assert(eq(int, f.run.starts.procs[idx(&f, 103)].wait, START_INPUT));
+
+	cr_assert(eq(str, (char *)path_text(&f, text, sizeof(text)), "100:spawn 101:input 102:input 103:wait 100:end"));
+	/* heavy holds the path up to its rename, util up to its own; app to its end. */
+	cr_assert(eq(u64, f.run.path.steps[1].to_ns, 100 * MS));
+	cr_assert(eq(u64, f.run.path.steps[2].from_ns, 101 * MS));
+	cr_assert(eq(u64, f.run.path.steps[2].to_ns, 150 * MS));
+	cr_assert(eq(u64, f.run.path.steps[3].from_ns, 151 * MS));
+	cr_assert(eq(u64, f.run.path.wait_ns, 2 * MS), "a ms before each dependent's fork");
+	cr_assert(eq(u64, f.run.path.held_ns + f.run.path.wait_ns, 901 * MS), "entries and waits cover the wall");
+	end(&f);
+}
+
+/* A reader that started after its writer ended waited for that end (make's recipe), renamed file or not. */
+Test(critical_path, a_renamed_file_read_after_its_writer_ended_is_ready_at_the_end)
+{
+	struct make_fixture f;
+
+	begin(&f, (const char *[]){ "make", "-j2", NULL });
+	rustc(&f, 101, 1.2, 300, 1, "heavy", 100);
+	job(&f, 102, "cc", 301, 600, 101, 300);
+	synth_file_open(f.fl, 302 * MS, 102, DEV, 1, false, "t/libheavy.rmeta");
+	compute(&f, 601);
+	cr_assert(eq(u64, f.run.data.edges[0].ready_ns, 300 * MS));
+	cr_assert(eq(u64, f.run.starts.procs[idx(&f, 102)].ready_ns, 300 * MS));
+	cr_assert(not(f.run.starts.procs[idx(&f, 102)].input_running));
+	end(&f);
+}

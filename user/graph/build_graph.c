@@ -303,6 +303,19 @@ static int by_reader(const void *a, const void *b)
 	return x->file < y->file ? -1 : x->file > y->file;
 }
 
+/*
+ * graph_edge.ready_ns: a rename (an access without a path) is an atomic
+ * publish, complete when it happens; a reader started before its writer
+ * ended did not wait for that end.  Any other reader waited for the end.
+ */
+static __u64 edge_ready(const struct work *w, const struct access *wr, const struct access *rd)
+{
+	__u64 end = w->m->procs[wr->proc].end_ns;
+	bool published = !wr->path && wr->ts_ns < end && w->m->procs[rd->proc].start_ns < end;
+
+	return published ? wr->ts_ns : end;
+}
+
 static int add_edge(struct work *w, struct build_graph *g, size_t *cap, const struct access *wr,
 		    const struct access *rd, size_t file)
 {
@@ -312,7 +325,8 @@ static int add_edge(struct work *w, struct build_graph *g, size_t *cap, const st
 	w->edge_mark[rd->proc] = file + 1;
 	if (array_grow((void **)&g->edges, cap, g->nr_edges + 1, sizeof(*g->edges)))
 		return -ENOMEM;
-	g->edges[g->nr_edges++] = (struct graph_edge){ wr->proc, rd->proc, file, wr->ts_ns, rd->ts_ns, rd->path };
+	g->edges[g->nr_edges++] =
+		(struct graph_edge){ wr->proc, rd->proc, file, wr->ts_ns, rd->ts_ns, edge_ready(w, wr, rd), rd->path };
 	return 0;
 }
 
@@ -393,12 +407,12 @@ static void count_files(struct work *w, struct build_graph *g, const struct file
 	}
 }
 
-/* Edges by their writer's end, latest first, then in edge order. */
-static int by_writer_end(const void *a, const void *b, void *work)
+/* Edges by when they were ready, latest first, then in edge order. */
+static int by_ready(const void *a, const void *b, void *work)
 {
 	const struct work *w = work;
 	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	__u64 x = w->m->procs[w->graph->edges[i].writer].end_ns, y = w->m->procs[w->graph->edges[j].writer].end_ns;
+	__u64 x = w->graph->edges[i].ready_ns, y = w->graph->edges[j].ready_ns;
 
 	if (x != y)
 		return x > y ? -1 : 1;
@@ -421,11 +435,11 @@ static long unanswered(size_t *up, size_t n, size_t p)
 
 /*
  * graph->proc_input: for every process, the edge into its subtree from
- * outside it whose writer ended last by the process's start (the first such
+ * outside it that was ready last by the process's start (the first such
  * edge).  An edge counts for the reader and its ancestors up to the first
  * whose subtree holds the writer, and ancestors start no later than their
- * descendants, so up to the first that started before the writer ended.
- * Taken latest writer first, the first edge to reach a process is its
+ * descendants, so up to the first that started before the edge was ready.
+ * Taken latest ready first, the first edge to reach a process is its
  * answer, and a process answered is skipped for good (union-find): each
  * process is answered once, however deep the tree or many the edges.
  */
@@ -448,13 +462,12 @@ static int subtree_inputs(struct work *w, struct build_graph *g)
 	for (i = 0; i < g->nr_edges; i++)
 		order[i] = i;
 	w->graph = g;
-	qsort_r(order, g->nr_edges, sizeof(*order), by_writer_end, w);
+	qsort_r(order, g->nr_edges, sizeof(*order), by_ready, w);
 	for (i = 0; i < g->nr_edges; i++) {
 		const struct graph_edge *e = &g->edges[order[i]];
-		__u64 end = m->procs[e->writer].end_ns;
 		long a = unanswered(up, n, e->reader);
 
-		while (a >= 0 && !proc_tree__within(&w->tree, (long)e->writer, a) && end <= m->procs[a].start_ns) {
+		while (a >= 0 && !proc_tree__within(&w->tree, (long)e->writer, a) && e->ready_ns <= m->procs[a].start_ns) {
 			long parent = m->procs[a].parent;
 
 			g->proc_input[a] = (long)order[i];

@@ -151,9 +151,17 @@ static void link_to(struct link *l, const struct model *m, long to, enum graph_l
 	*l = (struct link){ to, end < start ? end : start, via, edge, true };
 }
 
+/* To the writer of edge in, up to when the edge was ready: its end, or a rename while it ran on. */
+static void link_input(struct link *l, const struct walk *w, long in, __u64 start)
+{
+	const struct graph_edge *e = &w->g->edges[in];
+
+	*l = (struct link){ (long)e->writer, e->ready_ns < start ? e->ready_ns : start, LINK_INPUT, in, true };
+}
+
 /*
- * Without start causes: whichever ended later of the input of p's subtree
- * (the writer that ended last before it started) and, when its parent ran
+ * Without start causes: whichever was later of the input of p's subtree
+ * (the edge ready last before it started) and, when its parent ran
  * its children one at a time (a shell, a driver like cc), the sibling
  * before it; else its parent, which forked it.  A parallel parent (make
  * -jN) did not wait for its earlier children: they are not followed
@@ -170,8 +178,8 @@ static bool start_link_guessed(const struct walk *w, size_t cur, struct link *l)
 	 * (a compiler its job's shell ran after a sleep read gen.h). */
 	__u64 spawn_ns = prev >= 0 ? m->procs[prev].end_ns : p->parent >= 0 ? m->procs[p->parent].start_ns : 0;
 
-	if (in >= 0 && m->procs[w->g->edges[in].writer].end_ns >= spawn_ns) {
-		link_to(l, m, (long)w->g->edges[in].writer, LINK_INPUT, in, p->start_ns);
+	if (in >= 0 && w->g->edges[in].ready_ns >= spawn_ns) {
+		link_input(l, w, in, p->start_ns);
 		return true;
 	}
 	if (p->parent < 0)
@@ -205,7 +213,7 @@ static bool start_link(const struct walk *w, size_t cur, struct link *l)
 		return true;
 	}
 	if (c->input >= 0 && in >= 0) {
-		link_to(l, m, (long)w->g->edges[in].writer, LINK_INPUT, in, p->start_ns);
+		link_input(l, w, in, p->start_ns);
 		return true;
 	}
 	if (c->order_before >= 0) {

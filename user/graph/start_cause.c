@@ -35,18 +35,19 @@ static long forked_at(const struct proc_index *x, const struct model *m, __u32 p
 
 /*
  * ready_ns and input of every process from the data edges: the input of
- * its subtree from outside it whose writer ended last by its fork, as the
+ * its subtree from outside it that was ready last by its fork, as the
  * build graph found it.
  */
 static void ready_from_inputs(struct start_causes *sc, const struct model *m, const struct build_graph *g)
 {
 	for (size_t i = 0; g && g->proc_input && i < m->nr_procs; i++) {
 		long k = g->proc_input[i];
-		__u64 end = k >= 0 ? m->procs[g->edges[k].writer].end_ns : 0;
+		__u64 ready = k >= 0 ? g->edges[k].ready_ns : 0;
 
-		if (end > sc->procs[i].ready_ns) {
-			sc->procs[i].ready_ns = end;
+		if (ready > sc->procs[i].ready_ns) {
+			sc->procs[i].ready_ns = ready;
 			sc->procs[i].input = (long)g->edges[k].writer;
+			sc->procs[i].input_running = ready < m->procs[g->edges[k].writer].end_ns;
 		}
 	}
 }
@@ -141,9 +142,11 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 	struct wakeup w = { .waker = -1 };
 	bool woke = rec && wakeup_since_ready(c, l, rec, &w), full;
 
-	/* The exit of the job that wrote its input woke the parent: that
-	 * write was what it waited for, however long the reaction took. */
-	if (woke && w.exit && proc_tree__within(&l->tree, c->input, w.waker)) {
+	/* The exit of the job that wrote its input woke the parent (or the
+	 * writer, running on, told it: rustc's notice to cargo after the
+	 * .rmeta): that write was what it waited for, however long the
+	 * reaction took. */
+	if (woke && (w.exit || c->input_running) && proc_tree__within(&l->tree, c->input, w.waker)) {
 		c->wait = START_INPUT;
 		c->by = c->input;
 		return;
@@ -267,6 +270,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		if (parent_at > c->ready_ns) {
 			c->ready_ns = parent_at;
 			c->input = -1;
+			c->input_running = false;
 			if (l.slots->order_before[i] >= 0 && parent_at == m->procs[l.slots->order_before[i]].end_ns)
 				c->order_before = l.slots->order_before[i];
 		}
@@ -334,7 +338,7 @@ const char *start_cause__text(const struct start_cause *c, const struct model *m
 		fmt = "nothing";
 		break;
 	case START_INPUT:
-		fmt = "input from %s [%u]";
+		fmt = c->input_running ? "input from %s [%u], still running" : "input from %s [%u]";
 		break;
 	case START_JOB_SLOT:
 		if (by && c->by == c->slot_runner) {
