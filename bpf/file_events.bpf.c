@@ -26,7 +26,8 @@
  *  - per process, the count of all files opened and opened for writing,
  *    sent once when the process ends (sched_process_exit of its last
  *    thread).
- * Nothing of a process the user may not read (hidden.bpf.h).
+ * Nothing of a process the user may not read (hidden.bpf.h), whichever way
+ * is hooked: each program that starts a record checks it first.
  * Not seen: writes through an fd opened before the build or inherited
  * from outside it, mmap of a file opened earlier, renames onto a path by
  * other syscalls (link + unlink); with the syscall tracepoint also 32-bit
@@ -262,6 +263,7 @@ SEC("fexit/do_filp_open")
 int BPF_PROG(handle_file_open_fexit, int dfd, struct filename *pathname, const struct open_flags *op,
 	     struct file *ret)
 {
+	struct bb_proc_acct *acct;
 	__u64 id;
 	__u32 tgid;
 
@@ -269,7 +271,8 @@ int BPF_PROG(handle_file_open_fexit, int dfd, struct filename *pathname, const s
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	tgid = id >> 32;
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!acct || mark_hidden(acct, bpf_get_current_task_btf()))
 		return 0;
 	on_open((__u32)id, tgid, ret);
 	return 0;
@@ -302,8 +305,11 @@ int BPF_PROG(handle_file_rename_enter, int olddfd, struct filename *from, int ne
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, tid = id, zero = 0;
 	struct bb_file_rename_event *e;
+	struct bb_proc_acct *acct;
 
-	if (!bpf_map_lookup_elem(&tracked, &tgid))
+	/* Hidden: nothing goes in flight, so the exit has nothing to send. */
+	acct = bpf_map_lookup_elem(&tracked, &tgid);
+	if (!acct || mark_hidden(acct, bpf_get_current_task_btf()))
 		return 0;
 	e = bpf_map_lookup_elem(&rename_scratch, &zero);
 	if (!e)

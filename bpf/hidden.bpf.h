@@ -11,9 +11,10 @@
  * reason, since the counters carry what was done while hidden.
  *
  * Checked where the programs run in the process anyway: its exec, its file
- * opens, the memory checkpoints (its exit_group or fatal signal, from 6.16
- * its exit) and its last switch-out (credentials only: the mm is gone by
- * then).  Include after maps.bpf.h.
+ * opens and renames (on fentry/fexit and the syscall tracepoint alike), the
+ * memory checkpoints (its exit_group or fatal signal, from 6.16 its exit)
+ * and its last switch-out (credentials only: the mm is gone by then).
+ * Include after maps.bpf.h.
  */
 #ifndef BUILDBPF_HIDDEN_BPF_H
 #define BUILDBPF_HIDDEN_BPF_H

@@ -453,8 +453,13 @@ static struct json_object *keeper_slice(struct json_object *slices, const char *
 	return NULL;
 }
 
-/* A hidden keeper: why, and none of its I/O, memory or files. */
-static void check_hidden(struct json_object *slices, const char *trace_text, const char *tag, const char *why)
+/*
+ * A hidden keeper: why, and none of its I/O, memory or files, neither in
+ * the trace nor in the recording (its file's and its rename's records are
+ * left in the kernel, on whichever hook the kernel allowed).
+ */
+static void check_hidden(struct json_object *slices, const char *trace_text, const char *log, size_t log_len,
+			 const char *tag, const char *why)
 {
 	struct json_object *ev = keeper_slice(slices, tag);
 	char file[64];
@@ -469,6 +474,7 @@ static void check_hidden(struct json_object *slices, const char *trace_text, con
 	cr_assert_null(bb_arg(ev, "files_opened"), "the %s keeper's open count is in the trace", tag);
 	snprintf(file, sizeof(file), "%s.secret", tag);
 	cr_assert_null(strstr(trace_text, file), "the trace names %s", file);
+	cr_assert_null(memmem(log, log_len, file, strlen(file)), "the recording names %s", file);
 }
 
 /*
@@ -483,7 +489,8 @@ Test(security, what_the_kernel_hides_from_the_user_is_not_recorded)
 {
 	const char *keeper = bb_test_prog("secret-keeper");
 	struct json_object *trace, *slices, *ev, *hidden;
-	char cmd[2400], *text, *status;
+	char cmd[2400], *text, *status, *log;
+	size_t log_len;
 
 	bb_give_to_nobody(run.dir);
 	cr_assert(eq(int, mkdir(bb_path(&run, "vault"), 0700), 0));
@@ -491,7 +498,7 @@ Test(security, what_the_kernel_hides_from_the_user_is_not_recorded)
 		 run.dir, keeper, keeper);
 	cr_assert(eq(int, system(cmd), 0));
 	bb_run_in(&run,
-		  (const char *const[]){ "--deps=on", "-o", "t.json", "--", "sh", "-c",
+		  (const char *const[]){ "--deps=on", "-o", "t.json", "--log", "t.bbl", "--", "sh", "-c",
 					 "./keeper-suid vault suid; echo $? > suid-status; "
 					 "./keeper --undumpable . undumpable && ./keeper . plain",
 					 NULL },
@@ -506,8 +513,10 @@ Test(security, what_the_kernel_hides_from_the_user_is_not_recorded)
 	text = bb_file_text(bb_path(&run, "t.json"), NULL);
 	trace = bb_load_trace(bb_path(&run, "t.json"));
 	slices = bb_slices(trace, "process");
-	check_hidden(slices, text, "suid", "setuid or setgid, not dumpable");
-	check_hidden(slices, text, "undumpable", "not dumpable");
+	log = bb_read_file(bb_path(&run, "t.bbl"), &log_len);
+	cr_assert_not_null(log);
+	check_hidden(slices, text, log, log_len, "suid", "setuid or setgid, not dumpable");
+	check_hidden(slices, text, log, log_len, "undumpable", "not dumpable");
 
 	/* The same program as nobody's own: everything is there. */
 	ev = keeper_slice(slices, "plain");
@@ -516,6 +525,7 @@ Test(security, what_the_kernel_hides_from_the_user_is_not_recorded)
 	cr_assert(ge(int, bb_arg_int(ev, "peak_rss_kb"), 64 * 1024), "the plain keeper's 64 MiB");
 	cr_assert(ge(int, bb_arg_int(ev, "io_wchar"), 1 << 20), "the plain keeper's 1 MiB written");
 	cr_assert_not_null(strstr(text, "plain.secret"), "--deps did not record the plain keeper's file");
+	cr_assert_not_null(memmem(log, log_len, "plain.secret.new", 16), "--deps did not record the plain keeper's rename");
 
 	/* Each keeper and its reading child. */
 	hidden = bb_other(trace, "hidden_processes");
@@ -527,4 +537,5 @@ Test(security, what_the_kernel_hides_from_the_user_is_not_recorded)
 	json_object_put(slices);
 	json_object_put(trace);
 	free(text);
+	free(log);
 }

@@ -5,9 +5,10 @@
  *   secret-keeper [--undumpable] DIR TAG
  *
  * With --undumpable it first makes itself not dumpable, as ssh-agent does.
- * Then it touches 64 MiB of fresh memory, writes 1 MiB to DIR/TAG.secret
- * (mode 0600: a name its argv does not hold) and has a child read it back (a writer -> reader pair, so the file
- * is one --deps records).  Installed setuid root with DIR root's 0700, it
+ * Then it touches 64 MiB of fresh memory, writes 1 MiB to DIR/TAG.secret.new
+ * (mode 0600: a name its argv does not hold), renames it to DIR/TAG.secret
+ * and has a child read it back (a writer -> reader pair, so the file is one
+ * --deps records, its rename too).  Installed setuid root with DIR root's 0700, it
  * is a setuid helper reading where the user may not.  Exits 3 when it
  * cannot create the file (setuid not honoured here), else 0.
  */
@@ -54,7 +55,7 @@ static void read_back(const char *path)
 int main(int argc, char **argv)
 {
 	static char block[FILE_BYTES];
-	char path[4096];
+	char path[4096], fresh[4200];
 	int i = 1, fd, status;
 	pid_t pid;
 
@@ -71,7 +72,8 @@ int main(int argc, char **argv)
 	}
 	touch_memory();
 	snprintf(path, sizeof(path), "%s/%s.secret", argv[i], argv[i + 1]);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	snprintf(fresh, sizeof(fresh), "%s.new", path);
+	fd = open(fresh, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {
 		perror("secret-keeper: create");
 		return 3;
@@ -82,6 +84,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	close(fd);
+	if (rename(fresh, path)) {
+		perror("secret-keeper: rename");
+		return 2;
+	}
 	pid = fork();
 	if (pid < 0)
 		return 2;
