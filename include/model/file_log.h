@@ -8,6 +8,7 @@
  *   struct file_log *fl = file_log__new();
  *   file_log__add(fl, rec, len);    ... each BB_EV_FILE_* record
  *   file_log__finish(fl);           sorts by time
+ *   file_log__drop_hidden(fl, m);   once the model is finished
  *   file_log__free(fl);
  */
 #ifndef BUILDBPF_FILE_LOG_H
@@ -17,6 +18,8 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "events.h"
+
+struct model;
 
 /* One open of a regular file the build wrote (or opened for writing). */
 struct file_open {
@@ -65,6 +68,13 @@ struct file_log *file_log__new(void);
 int file_log__add(struct file_log *fl, const void *rec, size_t len);
 /* Orders opens and renames by time (stable). */
 void file_log__finish(struct file_log *fl);
+/*
+ * Drops the records of every process m knows as hidden (BB_HIDDEN_*, by
+ * (pid, time)): the kernel side sends none (bpf/hidden.bpf.h), and a
+ * program that forgets the rule must still not put them in an output.
+ * 0, or -ENOMEM (fl unchanged).
+ */
+int file_log__drop_hidden(struct file_log *fl, const struct model *m);
 void file_log__free(struct file_log *fl);
 
 #endif /* BUILDBPF_FILE_LOG_H */

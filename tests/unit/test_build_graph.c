@@ -442,6 +442,73 @@ Test(file_log, deps_level_is_in_the_log_and_can_be_lowered_never_raised)
 	close(without);
 }
 
+/*
+ * A recording whose file records include a hidden process's, as a kernel
+ * program that forgot the rule would send them: make (ROOT) forks 101,
+ * which the kernel hid (setuid), writes, renames and counts a secret, and
+ * exits; make writes and reads back a file of its own.
+ */
+static int write_hidden_writer_log(void)
+{
+	static char *argv[] = { "make", NULL };
+	struct event_log_info info = {
+		.buildbpf_version = "9.9.9", .kernel_release = "6.12.0-test", .user = "builder",
+		.online_cpus = 1, .possible_cpus = 1, .page_size = 4096, .start_ns = MS, .root_pid = ROOT,
+		.args_max = 16384, .ringbuf_bytes = 1 << 24, .sched = SCHED_OFF, .sched_resolution_ns = 10 * MS,
+		.deps = true, .cmd_argv = argv, .cmd_argc = 1,
+	};
+	struct bbl_trailer t = { .end_ns = 10 * MS, .exit_ns = 10 * MS, .flags = BBL_EXITED };
+	struct bb_fork_event fork = { .hdr = { .ts_ns = 2 * MS, .type = BB_EV_FORK, .pid = 101, .tgid = 101 },
+				      .parent_pid = ROOT, .parent_tgid = ROOT, .ns_tgid = 101, .comm = "keeper" };
+	struct bb_file_event secret = synth_file_event(3 * MS, 101, DEV, 1, true, "vault/suid.secret.new");
+	struct bb_file_rename_event rename = { .hdr = { .ts_ns = 3 * MS + 1, .type = BB_EV_FILE_RENAME, .pid = 101,
+							.tgid = 101 },
+					       .old_path = "vault/suid.secret.new", .new_path = "vault/suid.secret" };
+	struct bb_file_counts_event counts = { .hdr = { .ts_ns = 4 * MS, .type = BB_EV_FILE_COUNTS, .pid = 101,
+							.tgid = 101 },
+					       .counts = { .opened = 1, .written = 1 } };
+	struct bb_exit_event exit = { .hdr = { .ts_ns = 4 * MS, .type = BB_EV_EXIT, .pid = 101, .tgid = 101 },
+				      .flags = BB_EXIT_GROUP_DEAD, .hidden = BB_HIDDEN_CREDS };
+	struct bb_file_event own = synth_file_event(5 * MS, ROOT, DEV, 2, true, "plain.o");
+	struct bb_file_event own_read = synth_file_event(6 * MS, ROOT, DEV, 2, false, "plain.o");
+	struct event_log_writer *lw;
+	int fd = memfd_create("bbl", 0);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(event_log_writer__open(&lw, fd, &info), 0);
+	cr_assert_eq(event_log_writer__add(lw, &fork, sizeof(fork)), 0);
+	cr_assert_eq(event_log_writer__add(lw, &secret, sizeof(secret)), 0);
+	cr_assert_eq(event_log_writer__add(lw, &rename, sizeof(rename)), 0);
+	cr_assert_eq(event_log_writer__add(lw, &counts, sizeof(counts)), 0);
+	cr_assert_eq(event_log_writer__add(lw, &exit, sizeof(exit)), 0);
+	cr_assert_eq(event_log_writer__add(lw, &own, sizeof(own)), 0);
+	cr_assert_eq(event_log_writer__add(lw, &own_read, sizeof(own_read)), 0);
+	cr_assert_eq(event_log_writer__finish(lw, &t, false), 0);
+	event_log_writer__free(lw);
+	return fd;
+}
+
+Test(file_log, a_hidden_process_file_records_are_dropped_however_they_came)
+{
+	struct replay_opts recorded = {};
+	struct replay rp;
+	bool recorded_deps;
+	char err[256];
+	int fd = write_hidden_writer_log();
+	size_t i;
+
+	cr_assert_eq(replay_deps_log(fd, &recorded, &rp, &recorded_deps, err, sizeof(err)), 0, "%s", err);
+	cr_assert_not_null(synth_proc_of(rp.model, 101));
+	cr_assert(eq(u32, synth_proc_of(rp.model, 101)->hidden, BB_HIDDEN_CREDS));
+	cr_assert(eq(sz, rp.files->nr_opens, 2), "make's write and read, not the keeper's secret");
+	for (i = 0; i < rp.files->nr_opens; i++)
+		cr_assert(eq(u32, rp.files->opens[i].tgid, ROOT), "%s", rp.files->opens[i].path);
+	cr_assert(eq(sz, rp.files->nr_renames, 0), "the keeper's rename");
+	cr_assert(eq(sz, rp.files->nr_counts, 0), "the keeper's counts");
+	replay__free(&rp);
+	close(fd);
+}
+
 Test(build_graph, a_jobs_shell_waits_for_its_inputs_and_its_own_earlier_commands)
 {
 	struct fixture f;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "util/array_grow.h"
 #include "model/file_log.h"
+#include "model/proc_index.h"
 
 struct file_log *file_log__new(void)
 {
@@ -139,6 +140,45 @@ void file_log__finish(struct file_log *fl)
 		qsort(fl->opens, fl->nr_opens, sizeof(*fl->opens), by_open_time);
 	if (fl->nr_renames)
 		qsort(fl->renames, fl->nr_renames, sizeof(*fl->renames), by_rename_time);
+}
+
+/* Whether the process tgid alive at ts is one the model knows as hidden. */
+static bool hidden_at(const struct model *m, const struct proc_index *x, __u32 tgid, __u64 ts)
+{
+	long i = proc_index__at(x, tgid, ts);
+
+	return i >= 0 && m->procs[i].hidden;
+}
+
+int file_log__drop_hidden(struct file_log *fl, const struct model *m)
+{
+	struct proc_index *x = proc_index__new(m);
+	size_t i, n;
+
+	if (!x)
+		return -ENOMEM;
+	for (i = n = 0; i < fl->nr_opens; i++) {
+		if (hidden_at(m, x, fl->opens[i].tgid, fl->opens[i].ts_ns))
+			free(fl->opens[i].path);
+		else
+			fl->opens[n++] = fl->opens[i];
+	}
+	fl->nr_opens = n;
+	for (i = n = 0; i < fl->nr_renames; i++) {
+		if (hidden_at(m, x, fl->renames[i].tgid, fl->renames[i].ts_ns)) {
+			free(fl->renames[i].old_path);
+			free(fl->renames[i].new_path);
+		} else {
+			fl->renames[n++] = fl->renames[i];
+		}
+	}
+	fl->nr_renames = n;
+	for (i = n = 0; i < fl->nr_counts; i++)
+		if (!hidden_at(m, x, fl->counts[i].tgid, fl->counts[i].ts_ns))
+			fl->counts[n++] = fl->counts[i];
+	fl->nr_counts = n;
+	proc_index__free(x);
+	return 0;
 }
 
 void file_log__free(struct file_log *fl)

@@ -92,8 +92,10 @@ static int finish_stages(struct replay *rp, const struct event_log_info *info)
 		rp->layout = trace_layout__new(rp->model);
 		e = rp->layout ? 0 : -ENOMEM;
 	}
-	if (!e && rp->files)
+	if (!e && rp->files) {
 		file_log__finish(rp->files);
+		e = file_log__drop_hidden(rp->files, rp->model);
+	}
 	if (!e) {
 		/* Named last: a step's name may come from the files it wrote. */
 		e = step_names__attach(rp->model, rp->files);
