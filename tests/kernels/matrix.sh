@@ -13,9 +13,11 @@
 #   KERNEL_TIMEOUT=s one guest's budget, boot to power-off (default 300 under
 #                    KVM, 900 under TCG); a guest still running is killed
 #   KERNEL_TESTS=glob Criterion --filter of the tests run in each guest
-#                    (default: the integration, deps, start_cause, memory, io, attach and sched suites and
-#                    load's lost-record count, but the D-state and direct I/O tests, which need a disk;
-#                    under TCG also without the two that hold CPU time to real-CPU bounds)
+#                    (default: every suite whose programs differ by kernel: integration, deps, races,
+#                    start_cause, memory, io, attach, sched and security (the hidden-process rule on
+#                    each file hook) and load's lost-record count, but the D-state and direct I/O
+#                    tests, which need a disk; under TCG also without those that hold CPU time to
+#                    real-CPU bounds, listed below)
 #   BUILDBPF_CACHE=dir where downloaded kernels are kept (default
 #                    ~/.cache/buildbpf; make clean leaves it, ~180 MB)
 #
@@ -228,7 +230,7 @@ fi
 # writers' syscall figures hold on tmpfs and run in the guests).
 if [ "$accel_note" = kvm ]; then
 	accel=kvm cpu=host timeout=${KERNEL_TIMEOUT:-300}
-	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/*|start_cause/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(synchronous_writes_block_in_d_state))}
+	KERNEL_TESTS=${KERNEL_TESTS:-@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/*|races/*|start_cause/*|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(synchronous_writes_block_in_d_state)|security/*)}
 else
 	# One host thread for all vCPUs: under multi-threaded TCG a 6.12
 	# guest died of "Oops: int3" in __schedule while the tracepoints'
@@ -262,7 +264,7 @@ else
 	# slot when kernel/'s second job is ready; emulated, make's own forks
 	# and execs take longer than that (6.1 failed it once, 39/40).
 	if [ -z "${KERNEL_TESTS:-}" ]; then
-		KERNEL_TESTS='@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/!(what_if_of_a_known_make_build_at_j1_j2_j4|critical_path_of_a_known_make_build_is_c_then_the_link)|start_cause/!(sub_makes_sharing_a_jobserver_wait_for_each_others_jobs)|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work|a_cpu_hog_beside_the_build_is_a_noisy_neighbour|a_dying_build_process_is_no_noisy_neighbour))'
+		KERNEL_TESTS='@(integration/*|load/a_too_small_ring_buffer_counts_every_lost_record|deps/!(what_if_of_a_known_make_build_at_j1_j2_j4|critical_path_of_a_known_make_build_is_c_then_the_link)|races/*|security/*|start_cause/!(sub_makes_sharing_a_jobserver_wait_for_each_others_jobs)|memory/*|io/!(direct_io_is_counted_at_storage_and_syscall_level)|attach/*|sched/!(more_threads_than_cpus_wait_in_the_run_queue|sleep_is_sleep|synchronous_writes_block_in_d_state|cpu_time_of_a_true_storm_is_the_kernels|cpu_time_of_a_configure_like_script_is_the_kernels|a_storms_exits_are_the_builds_not_outside_work|a_cpu_hog_beside_the_build_is_a_noisy_neighbour|a_dying_build_process_is_no_noisy_neighbour))'
 		say NOTE "under TCG, not run in guests:"
 		say "" "sched/more_threads_than_cpus_wait_in_the_run_queue sched/sleep_is_sleep"
 		say "" "sched/cpu_time_of_a_true_storm_is_the_kernels sched/cpu_time_of_a_configure_like_script_is_the_kernels"
