@@ -25,10 +25,18 @@ int json_put_int(struct json_object *obj, const char *key, __s64 v);
 int json_put_uint(struct json_object *obj, const char *key, __u64 v);
 int json_put_double(struct json_object *obj, const char *key, double v);
 int json_put_bool(struct json_object *obj, const char *key, bool v);
-/* s as is: the caller knows it is valid UTF-8. */
+/*
+ * Strings: every one goes through json_new_clean_string(), the one
+ * sanitiser, whatever its caller believes of it, so no output can hold a
+ * path's or an argument's invalid bytes (a file named "bad\xff.o").
+ */
 int json_put_str(struct json_object *obj, const char *key, const char *s);
-/* Raw bytes (kernel, argv, paths): made valid UTF-8 first. */
-int json_put_clean_str(struct json_object *obj, const char *key, const char *raw);
+/*
+ * s kept byte for byte: the event log's header only, which our own reader
+ * reads back and where a path (the working directory) must keep the bytes
+ * the kernel gave.  Never an output.
+ */
+int json_put_bytes(struct json_object *obj, const char *key, const char *s);
 /* Nanoseconds as milliseconds, see json_new_ms(). */
 int json_put_ms(struct json_object *obj, const char *key, __u64 ns);
 /* A JSON null: a figure that was not recorded, never a 0. */
@@ -51,5 +59,7 @@ struct json_object *json_new_ms(__u64 ns);
 double json_ms_text(char text[JSON_MS_TEXT_BYTES], __u64 ns);
 /* A string from raw bytes, made valid UTF-8; NULL: out of memory. */
 struct json_object *json_new_clean_string(const char *raw, size_t len);
+/* The same of a C string. */
+struct json_object *json_new_str(const char *s);
 
 #endif /* BUILDBPF_JSON_WRITE_H */

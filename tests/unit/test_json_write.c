@@ -5,12 +5,15 @@
  * how a chain ends.
  */
 #include <errno.h>
+#include <glob.h>
+#include <stdlib.h>
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
 #include "util/json_pool.h"
 #include "util/json_write.h"
+#include "lib/source_file.h"
 
 #define PLAIN (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -30,7 +33,7 @@ Test(json_write, typed_puts_in_order)
 	      json_put_double(o, "d", 0.5) ?:
 	      json_put_bool(o, "b", true) ?:
 	      json_put_str(o, "s", "a/\"b\"") ?:
-	      json_put_clean_str(o, "c", "x\xff") ?:
+	      json_put_str(o, "c", "x\xff") ?:
 	      json_put_ms(o, "ms", 1234567) ?:
 	      json_put_null(o, "n") ?:
 	      json_put(o, "arr", json_object_new_array());
@@ -146,4 +149,31 @@ Test(json_write, pool_literals_are_one_value_each_kept_across_recycling)
 		json_pool__recycle(pool);
 	}
 	json_pool__free(pool);
+}
+
+/*
+ * One sanitiser for every string of every JSON output: no writer makes a
+ * json-c string but through json_write.h (json_pool.c's literals are
+ * ours), and only the event log's writer keeps raw bytes.
+ */
+Test(json_write, every_string_a_writer_makes_goes_through_the_sanitiser)
+{
+	glob_t g;
+	size_t i, files = 0;
+
+	cr_assert(eq(int, glob("user/*/*.c", 0, NULL, &g), 0));
+	for (i = 0; i < g.gl_pathc; i++) {
+		const char *path = g.gl_pathv[i];
+		char *src = bb_read_source(path);
+
+		if (strcmp(path, "user/util/json_write.c") && strcmp(path, "user/util/json_pool.c"))
+			cr_assert(eq(ptr, strstr(src, "json_object_new_string"), NULL),
+				  "%s makes a json-c string itself: use json_new_str() or json_put_str()", path);
+		if (strcmp(path, "user/util/json_write.c") && strcmp(path, "user/log/event_log_write.c"))
+			cr_assert(eq(ptr, strstr(src, "json_put_bytes"), NULL), "%s puts raw bytes in an output", path);
+		free(src);
+		files++;
+	}
+	globfree(&g);
+	cr_assert(ge(sz, files, 100), "only %zu sources under user/", files);
 }

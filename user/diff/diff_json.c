@@ -59,7 +59,7 @@ static struct json_object *programs_json(const struct diff *d)
 		const struct diff_program *p = &d->programs[k];
 		struct json_object *o = json_object_new_object();
 
-		err = json_put_clean_str(o, "name", p->name) ?: json_put_ms(o, "old_cpu_ms", p->old_cpu_ns)
+		err = json_put_str(o, "name", p->name) ?: json_put_ms(o, "old_cpu_ms", p->old_cpu_ns)
 			?: json_put_ms(o, "new_cpu_ms", p->new_cpu_ns) ?: json_put_uint(o, "old_procs", p->old_procs)
 			?: json_put_uint(o, "new_procs", p->new_procs);
 		err = json_append(arr, json_done(o, err)) ?: err;
@@ -98,7 +98,7 @@ static struct json_object *only_json(const struct diff_only *only, size_t nr)
 	for (k = 0; k < nr && !err; k++) {
 		struct json_object *o = json_object_new_object();
 
-		err = json_put_clean_str(o, "program", only[k].program) ?: json_put_uint(o, "count", only[k].count);
+		err = json_put_str(o, "program", only[k].program) ?: json_put_uint(o, "count", only[k].count);
 		err = json_append(arr, json_done(o, err)) ?: err;
 	}
 	return json_done(arr, err);
@@ -119,9 +119,9 @@ static int put_races(struct json_object *parent, const struct diff *d)
 		const struct race *x = &d->new_b->a->graph->races.items[d->races.fresh[k]];
 		struct json_object *o = json_object_new_object();
 
-		err = json_put_str(o, "kind", race_kind__key(x->kind)) ?: json_put_clean_str(o, "file", x->file)
-			?: json_put_clean_str(o, "writer", x->writer_name) ?: json_put_clean_str(o, "other", x->other_name)
-			?: json_put_clean_str(o, "advice", x->advice);
+		err = json_put_str(o, "kind", race_kind__key(x->kind)) ?: json_put_str(o, "file", x->file)
+			?: json_put_str(o, "writer", x->writer_name) ?: json_put_str(o, "other", x->other_name)
+			?: json_put_str(o, "advice", x->advice);
 		err = json_append(arr, json_done(o, err)) ?: err;
 	}
 	return json_put(parent, "races_new", json_done(arr, err)) ?: err;
@@ -234,8 +234,8 @@ struct json_object *diff_json__new(const struct diff *d)
 		?: json_put_ms(floor, "wall_min_ms", DIFF_WALL_NOISE_MIN_NS)
 		?: json_put_int(floor, "wall_percent", DIFF_WALL_NOISE_PERCENT);
 	err = json_put(o, "noise_floor", json_done(floor, err)) ?: err;
-	err = err ?: json_put_int(o, "version", DIFF_JSON_VERSION) ?: json_put_clean_str(o, "old", d->old_b->name)
-		?: json_put_clean_str(o, "new", d->new_b->name) ?: json_put_uint(o, "matched", d->match.matched)
+	err = err ?: json_put_int(o, "version", DIFF_JSON_VERSION) ?: json_put_str(o, "old", d->old_b->name)
+		?: json_put_str(o, "new", d->new_b->name) ?: json_put_uint(o, "matched", d->match.matched)
 		?: json_put_uint(o, "matched_by_name", d->match.matched_by_name)
 		?: json_put_uint(o, "only_in_old_count", d->nr_only_old_procs)
 		?: json_put_uint(o, "only_in_new_count", d->nr_only_new_procs)

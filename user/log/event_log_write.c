@@ -75,7 +75,7 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 
 	err = json_put_str(obj, "buildbpf_version", opt_string(info->buildbpf_version)) ?:
 	      json_put_str(obj, "kernel_release", opt_string(info->kernel_release)) ?:
-	      json_put_str(obj, "user", opt_string(info->user)) ?:
+	      json_put_bytes(obj, "user", opt_string(info->user)) ?:
 	      json_put_int(obj, "online_cpus", info->online_cpus) ?:
 	      json_put_int(obj, "possible_cpus", info->possible_cpus) ?:
 	      json_put_int(obj, "page_size", info->page_size) ?:
@@ -95,7 +95,7 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	if (!err && info->attached)
 		err = json_put_bool(obj, "attached", true);
 	if (!err && info->cgroup)
-		err = json_put_str(obj, "cgroup", info->cgroup);
+		err = json_put_bytes(obj, "cgroup", info->cgroup);
 	if (!err && info->nr_follow) {
 		struct json_object *arr = json_object_new_array();
 
@@ -109,15 +109,15 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 	if (!err && info->online_cpu_list)
 		err = json_put_str(obj, "online_cpu_list", info->online_cpu_list);
 	if (!err && info->makeflags)
-		err = json_put_str(obj, "makeflags", info->makeflags);
+		err = json_put_bytes(obj, "makeflags", info->makeflags);
 	if (!err && info->path_env)
-		err = json_put_str(obj, "path_env", info->path_env);
+		err = json_put_bytes(obj, "path_env", info->path_env);
 	if (!err && info->cwd)
-		err = json_put_str(obj, "cwd", info->cwd);
+		err = json_put_bytes(obj, "cwd", info->cwd);
 	if (!err && info->mem_period_ns)
 		err = json_put_uint(obj, "mem_period_ns", info->mem_period_ns);
 	if (!err && info->host)
-		err = json_put_str(obj, "host", info->host);
+		err = json_put_bytes(obj, "host", info->host);
 	if (!err && info->realtime_offset_err_ns)
 		err = json_put_uint(obj, "realtime_offset_err_ns", info->realtime_offset_err_ns) ?:
 		      json_put_uint(obj, "clock_esterror_us", info->clock_esterror_us) ?:

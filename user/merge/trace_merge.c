@@ -161,11 +161,11 @@ static int copy_value(struct json_object *v, int depth, struct json_object **out
 		copy = json_object_new_double(d);
 		break;
 	case json_type_string:
-		copy = json_object_new_string_len(json_object_get_string(v), json_object_get_string_len(v));
+		copy = json_new_clean_string(json_object_get_string(v), json_object_get_string_len(v));
 		break;
 	case json_type_array:
 		if (depth >= ARGS_MAX_DEPTH) {
-			copy = json_object_new_string("...");
+			copy = json_new_str("...");
 			break;
 		}
 		copy = json_object_new_array();
@@ -180,7 +180,7 @@ static int copy_value(struct json_object *v, int depth, struct json_object **out
 		break;
 	case json_type_object:
 		if (depth >= ARGS_MAX_DEPTH) {
-			copy = json_object_new_string("...");
+			copy = json_new_str("...");
 			break;
 		}
 		copy = json_object_new_object();
@@ -245,7 +245,7 @@ static int remember_thread_name(struct file_ctx *fc, struct json_object *ev)
 	    !(thread = get_string(args, "name")) || !get_opt_int(ev, "tid", &tid))
 		return 0;
 	snprintf(key, sizeof(key), "%lld", (long long)tid);
-	return json_replace(fc->thread_names, key, json_object_new_string(thread));
+	return json_replace(fc->thread_names, key, json_new_str(thread));
 }
 
 /*

@@ -37,11 +37,11 @@ static struct json_object *new_proc_name(const struct model *m, long idx)
 	char *name;
 
 	if (idx < 0 || (size_t)idx >= m->nr_procs)
-		return json_object_new_string("?");
+		return json_new_str("?");
 	name = proc_display_name(m, &m->procs[idx]);
 	if (!name)
 		return NULL;
-	str = json_object_new_string(name);
+	str = json_new_str(name);
 	free(name);
 	return str;
 }
@@ -58,7 +58,7 @@ static struct json_object *new_command_line(const struct proc_instance *p)
 	line = argv_display_name(im->argv, im->argc, 0);
 	if (!line)
 		return NULL;
-	str = json_object_new_string(line);
+	str = json_new_str(line);
 	free(line);
 	return str;
 }
@@ -83,7 +83,7 @@ static struct json_object *new_unavailable(const struct audit *a)
 	int err = arr ? 0 : -ENOMEM;
 
 	for (i = 0; !err && !a->par && i < sizeof(fields) / sizeof(fields[0]); i++)
-		err = json_append(arr, json_object_new_string(fields[i]));
+		err = json_append(arr, json_new_str(fields[i]));
 	return json_done(arr, err);
 }
 
@@ -113,7 +113,7 @@ static int put_jobs(struct json_object *o, const struct audit_jobs *j)
 		[JOBS_TOOL_DEFAULT] = "default",
 	};
 
-	return (j->tool[0] ? json_put_clean_str(o, "tool", j->tool) : json_put_null(o, "tool")) ?:
+	return (j->tool[0] ? json_put_str(o, "tool", j->tool) : json_put_null(o, "tool")) ?:
 	       (j->jobs > 0 ? json_put_int(o, "requested", j->jobs) : json_put_null(o, "requested")) ?:
 	       json_put_bool(o, "unlimited", j->jobs < 0) ?:
 	       json_put_str(o, "source", sources[j->source]);
@@ -320,7 +320,7 @@ static struct json_object *new_race_step(const struct model *m, const struct job
 	struct json_object *o = json_object_new_object();
 	int err;
 
-	err = json_put_clean_str(o, "name", name) ?:
+	err = json_put_str(o, "name", name) ?:
 	      json_put_int(o, "pid", m->procs[step].pid) ?:
 	      json_put_ms(o, "start_ms", jg->jobs[job].start_ns - m->start_ns) ?:
 	      json_put_ms(o, "end_ms", jg->jobs[job].end_ns - m->start_ns);
@@ -341,13 +341,13 @@ static struct json_object *new_races(const struct audit *a, const struct model *
 
 		p = json_object_new_object();
 		err = json_put_str(p, "kind", race_kind__key(x->kind)) ?:
-		      json_put_clean_str(p, "file", x->file) ?:
+		      json_put_str(p, "file", x->file) ?:
 		      json_put(p, "writer", new_race_step(m, jg, x->writer_job, x->writer_step, x->writer_name)) ?:
 		      json_put(p, "other", new_race_step(m, jg, x->other_job, x->other_step, x->other_name)) ?:
 		      json_put_ms(p, "write_ms", x->write_ns - m->start_ns) ?:
 		      json_put_ms(p, "other_ms", x->other_ns - m->start_ns) ?:
 		      json_put_bool(p, "by_rename", x->by_rename) ?:
-		      json_put_clean_str(p, "advice", x->advice);
+		      json_put_str(p, "advice", x->advice);
 		err = json_append(arr, json_done(p, err));
 	}
 	return json_done(arr, err);
@@ -447,7 +447,7 @@ static struct json_object *new_programs(const struct audit *a)
 
 	for (i = 0; !err && i < a->nr_programs && i < JSON_PROGRAMS_MAX; i++) {
 		p = json_object_new_object();
-		err = json_put_clean_str(p, "program", a->programs[i].name) ?:
+		err = json_put_str(p, "program", a->programs[i].name) ?:
 		      json_put_ms(p, "cpu_ms", a->programs[i].cpu_ns) ?:
 		      json_put(p, "share", new_share(a->cpu_ns ? (double)a->programs[i].cpu_ns / a->cpu_ns : 0)) ?:
 		      json_put_int(p, "processes", a->programs[i].nr_procs) ?:
@@ -561,7 +561,7 @@ static struct json_object *new_jobs_fit(const struct jobs_fit *f)
 			    json_put_null(o, "reason")
 		  : json_put_null(o, "jobs") ?: json_put_null(o, "expected_peak_kb") ?:
 			    json_put_str(o, "reason", jobs_fit_report__reason(f->verdict))) ?:
-	      (f->program ? json_put_clean_str(o, "program", f->program) : json_put_null(o, "program")) ?:
+	      (f->program ? json_put_str(o, "program", f->program) : json_put_null(o, "program")) ?:
 	      json_put_int(o, "runs", f->runs) ?:
 	      json_put_int(o, "min_runs", JOBS_FIT_MIN_RUNS) ?:
 	      json_put_int(o, "job_peak_kb", f->job_kb) ?:
@@ -571,7 +571,7 @@ static struct json_object *new_jobs_fit(const struct jobs_fit *f)
 	      json_put_int(o, "base_processes", f->nr_base) ?:
 	      (f->ram_kb ? json_put_int(o, "ram_kb", f->ram_kb) : json_put_null(o, "ram_kb")) ?:
 	      json_put(o, "ram_share", new_share(JOBS_FIT_RAM_PERMILLE / 1000.0)) ?:
-	      (f->larger_program ? json_put_clean_str(o, "larger_program", f->larger_program) ?:
+	      (f->larger_program ? json_put_str(o, "larger_program", f->larger_program) ?:
 					   json_put_int(o, "larger_peak_kb", f->larger_kb) ?:
 					   json_put_int(o, "larger_runs", f->larger_runs)
 				 : json_put_null(o, "larger_program") ?: json_put_null(o, "larger_peak_kb") ?:
@@ -643,7 +643,7 @@ static struct json_object *new_io_programs(const struct audit *a)
 		if (!a->programs[i].io.nr_procs)
 			continue;
 		p = json_object_new_object();
-		err = json_put_clean_str(p, "program", a->programs[i].name) ?:
+		err = json_put_str(p, "program", a->programs[i].name) ?:
 		      json_put_int(p, "processes", a->programs[i].io.nr_procs) ?:
 		      put_io_figures(p, &a->programs[i].io);
 		err = json_append(arr, json_done(p, err));
@@ -683,7 +683,7 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "programs", new_programs(a)) ?:
 	      json_put_int(o, "lost_events", a->lost_events) ?:
 	      json_put_bool(o, "partial", a->partial_reason != NULL) ?:
-	      (a->partial_reason ? json_put_clean_str(o, "partial_reason", a->partial_reason)
+	      (a->partial_reason ? json_put_str(o, "partial_reason", a->partial_reason)
 				 : json_put_null(o, "partial_reason")) ?:
 	      (a->par ? json_put(o, "outside_work", new_outside_work(a)) : json_put_null(o, "outside_work")) ?:
 	      json_put(o, "answers", new_answers(a)) ?:

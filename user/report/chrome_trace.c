@@ -359,7 +359,7 @@ static int put_bool(const struct builder *b, struct json_object *obj, const char
 /* Takes ownership of the malloc'd s. */
 static struct json_object *new_owned_string(char *s)
 {
-	struct json_object *str = s ? json_object_new_string(s) : NULL;
+	struct json_object *str = s ? json_new_str(s) : NULL;
 
 	free(s);
 	return str;
@@ -519,7 +519,7 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 		struct track t = lane_track(b, b->layout->lanes[i]);
 
 		snprintf(name, sizeof(name), "lane %u", b->layout->lane_number[i]);
-		err = add_meta(b, t.pid, "thread_name", t.tid, json_object_new_string(name));
+		err = add_meta(b, t.pid, "thread_name", t.tid, json_new_str(name));
 		if (!err)
 			err = add_meta(b, t.pid, "thread_sort_index", t.tid, json_object_new_int64(t.tid));
 	}
@@ -581,7 +581,7 @@ static int add_image_args(const struct builder *b, struct json_object *args, con
 	int err = json_put(args, "argv", argv_array(json_pool__array(b->pool), img ? img->argv : NULL, img ? img->argc : 0));
 
 	if (!err && img && img->filename)
-		err = json_put_clean_str(args, "filename", img->filename);
+		err = json_put_str(args, "filename", img->filename);
 	return err;
 }
 
@@ -669,7 +669,7 @@ static struct json_object *proc_args(const struct builder *b, const struct proc_
 	if (!err && p->oom_killed)
 		err = put_bool(b, args, "oom_killed", true);
 	if (!err && p->hidden)
-		err = json_put(args, "hidden", json_object_new_string(hidden__why(p->hidden)));
+		err = json_put(args, "hidden", json_new_str(hidden__why(p->hidden)));
 	if (!err)
 		err = add_io_args(b, args, p);
 	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
@@ -859,14 +859,12 @@ static int add_race_marks(struct builder *b)
 
 		snprintf(name, sizeof(name), "race: %s", x->file);
 		e = new_event(b, "i", "race", name, t.pid, t.tid, trace_us(m, x->other_ns));
-		/* The file's bytes as the kernel gave them: made valid UTF-8. */
-		err = json_put_clean_str(e, "name", name) ?:
-		      json_put_str(e, "s", "t") ?:
+		err = json_put_str(e, "s", "t") ?:
 		      json_put_str(args, "kind", race_kind__key(x->kind)) ?:
-		      json_put_clean_str(args, "file", x->file) ?:
+		      json_put_str(args, "file", x->file) ?:
 		      json_put_int(args, "writer_pid", m->procs[x->writer_step].pid) ?:
 		      json_put_int(args, "other_pid", m->procs[x->other_step].pid) ?:
-		      json_put_clean_str(args, "advice", x->advice);
+		      json_put_str(args, "advice", x->advice);
 		err = emit_with_args(b, e, err, args);
 	}
 	return err;
@@ -875,7 +873,7 @@ static int add_race_marks(struct builder *b)
 /* The "Parallelism" trace process: the counters (--sched) and the critical path (--deps). */
 static int add_parallelism_name(struct builder *b)
 {
-	return add_meta(b, COUNTERS_PID, "process_name", 0, json_object_new_string("Parallelism")) ?:
+	return add_meta(b, COUNTERS_PID, "process_name", 0, json_new_str("Parallelism")) ?:
 	       add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2));
 }
 
@@ -883,7 +881,7 @@ static int add_parallelism_name(struct builder *b)
 static int add_parallelism_track(struct builder *b, bool first_there, __s64 tid, const char *name)
 {
 	return (first_there ? add_parallelism_name(b) : 0) ?:
-	       add_meta(b, COUNTERS_PID, "thread_name", tid, json_object_new_string(name)) ?:
+	       add_meta(b, COUNTERS_PID, "thread_name", tid, json_new_str(name)) ?:
 	       add_meta(b, COUNTERS_PID, "thread_sort_index", tid, json_object_new_int(tid));
 }
 
@@ -1028,19 +1026,19 @@ static int add_cpu_track_names(struct builder *b)
 	size_t i;
 	int err;
 
-	err = add_meta(b, CPUS_PID, "process_name", 0, json_object_new_string("CPUs")) ?:
+	err = add_meta(b, CPUS_PID, "process_name", 0, json_new_str("CPUs")) ?:
 	      add_meta(b, CPUS_PID, "process_sort_index", 0, json_object_new_int(1));
 	/* Every CPU, also one that stayed idle: an empty named track is fine. */
 	for (i = 0; !err && i < s->nr_cpus; i++) {
 		__s64 tid = cpu_tid(s->cpus[i].cpu);
 
 		snprintf(name, sizeof(name), "CPU %u", s->cpus[i].cpu);
-		err = add_meta(b, CPUS_PID, "thread_name", tid, json_object_new_string(name)) ?:
+		err = add_meta(b, CPUS_PID, "thread_name", tid, json_new_str(name)) ?:
 		      add_meta(b, CPUS_PID, "thread_sort_index", tid, json_object_new_int64(tid));
 	}
 	if (!err)
 		err = add_parallelism_name(b) ?:
-		      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_object_new_string("counters")) ?:
+		      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_new_str("counters")) ?:
 		      add_meta(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, json_object_new_int(COUNTERS_TID));
 	return err;
 }
@@ -1192,9 +1190,9 @@ static int add_memory_counter(struct builder *b)
 
 	if (!m->nr_mem_samples)
 		return 0;
-	err = add_meta(b, MEMORY_PID, "process_name", 0, json_object_new_string("Memory")) ?:
+	err = add_meta(b, MEMORY_PID, "process_name", 0, json_new_str("Memory")) ?:
 	      add_meta(b, MEMORY_PID, "process_sort_index", 0, json_object_new_int(MEMORY_PID)) ?:
-	      add_meta(b, MEMORY_PID, "thread_name", MEMORY_TID, json_object_new_string("counters")) ?:
+	      add_meta(b, MEMORY_PID, "thread_name", MEMORY_TID, json_new_str("counters")) ?:
 	      add_meta(b, MEMORY_PID, "thread_sort_index", MEMORY_TID, json_object_new_int(MEMORY_TID));
 	for (i = 0; !err && i <= m->nr_mem_samples; i++) {
 		const struct mem_sample *ms = i < m->nr_mem_samples ? &m->mem_samples[i] : last;
@@ -1291,10 +1289,10 @@ static struct json_object *new_iso8601(__u64 realtime_ns)
 	struct tm tm;
 
 	if (!gmtime_r(&secs, &tm) || !strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S", &tm))
-		return json_object_new_string("");
+		return json_new_str("");
 	snprintf(text, sizeof(text), "%s.%03lluZ", date,
 		 (unsigned long long)(realtime_ns % 1000000000ull / 1000000ull));
-	return json_object_new_string(text);
+	return json_new_str(text);
 }
 
 static struct json_object *new_opt_string(const char *s)
@@ -1353,7 +1351,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put_int(od, "lanes", b->layout->nr_lanes) ?:
 	      json_put_int(od, "unfinished_processes", unfinished) ?:
 	      json_put_int(od, "duration_us", trace_us(m, m->end_ns) - 1) ?:
-	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_object_new_string("off"));
+	      json_put(od, "sched", b->sched ? new_sched_summary(b->sched) : json_new_str("off"));
 	if (!err && meta->partial_reason)
 		err = json_put(od, "partial_reason", new_opt_string(meta->partial_reason));
 	if (!err)
@@ -1437,14 +1435,14 @@ static int add_merged_track_names(struct builder *b, const struct trace_merge *t
 		counters = counters || tm->events[i].kind == MERGED_COUNTER;
 	if (!counters && !tm->nr_tracks)
 		return 0;
-	err = add_meta(b, MERGED_PID, "process_name", 0, json_object_new_string("Merged traces")) ?:
+	err = add_meta(b, MERGED_PID, "process_name", 0, json_new_str("Merged traces")) ?:
 	      add_meta(b, MERGED_PID, "process_sort_index", 0, json_object_new_int(3));
 	if (!err && counters)
-		err = add_meta(b, MERGED_PID, "thread_name", MERGED_COUNTERS_TID, json_object_new_string("counters")) ?:
+		err = add_meta(b, MERGED_PID, "thread_name", MERGED_COUNTERS_TID, json_new_str("counters")) ?:
 		      add_meta(b, MERGED_PID, "thread_sort_index", MERGED_COUNTERS_TID,
 			       json_object_new_int(MERGED_COUNTERS_TID));
 	for (i = 0; !err && i < tm->nr_tracks; i++)
-		err = add_meta(b, MERGED_PID, "thread_name", merged_track_tid(i), json_object_new_string(tm->tracks[i])) ?:
+		err = add_meta(b, MERGED_PID, "thread_name", merged_track_tid(i), json_new_str(tm->tracks[i])) ?:
 		      add_meta(b, MERGED_PID, "thread_sort_index", merged_track_tid(i),
 			       json_object_new_int64(merged_track_tid(i)));
 	return err;

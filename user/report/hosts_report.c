@@ -26,9 +26,9 @@ static struct json_object *host_json(const struct host_set *hs, size_t h)
 	struct json_object *o = json_object_new_object();
 	int err;
 
-	err = json_put_clean_str(o, "name", ho->name) ?:
-	      json_put_clean_str(o, "log", ho->log_name) ?:
-	      (info->host ? json_put_clean_str(o, "recorded_host", info->host) : json_put_null(o, "recorded_host")) ?:
+	err = json_put_str(o, "name", ho->name) ?:
+	      json_put_str(o, "log", ho->log_name) ?:
+	      (info->host ? json_put_str(o, "recorded_host", info->host) : json_put_null(o, "recorded_host")) ?:
 	      json_put_int(o, "trace_pid", hosts_report__trace_pid0(h) + 1) ?:
 	      json_put_int(o, "cpu_count", info->online_cpus) ?:
 	      json_put_int(o, "processes", ho->rp->model->nr_procs) ?:

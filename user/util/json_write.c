@@ -49,12 +49,12 @@ int json_put_bool(struct json_object *obj, const char *key, bool v)
 
 int json_put_str(struct json_object *obj, const char *key, const char *s)
 {
-	return json_put(obj, key, json_object_new_string(s));
+	return json_put(obj, key, json_new_str(s));
 }
 
-int json_put_clean_str(struct json_object *obj, const char *key, const char *raw)
+int json_put_bytes(struct json_object *obj, const char *key, const char *s)
 {
-	return json_put(obj, key, json_new_clean_string(raw, strlen(raw)));
+	return json_put(obj, key, json_object_new_string(s));
 }
 
 int json_put_ms(struct json_object *obj, const char *key, __u64 ns)
@@ -134,4 +134,9 @@ struct json_object *json_new_clean_string(const char *raw, size_t len)
 	str = json_object_new_string(clean);
 	free(clean);
 	return str;
+}
+
+struct json_object *json_new_str(const char *s)
+{
+	return json_new_clean_string(s, strlen(s));
 }
