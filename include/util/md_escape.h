@@ -10,9 +10,11 @@
 #include <stddef.h>
 
 /*
- * raw as one table cell's text, in buf (size bytes, cut when it does not
- * fit): Markdown's and HTML's special characters backslash-escaped, control
- * bytes as '?'.  Returns buf.
+ * raw as one table cell's text, in buf (size bytes, cut between characters
+ * when it does not fit), valid UTF-8: Markdown's and HTML's special
+ * characters backslash-escaped; control bytes as '?'; a character that
+ * changes how the text reads without being seen (utf8_invisible_len()) as
+ * its bytes, \\xNN.  Returns buf.
  */
 const char *md_escape_cell(const char *raw, char *buf, size_t size);
 

@@ -23,4 +23,16 @@ bool utf8_is_clean(const char *bytes, size_t len);
  */
 size_t utf8_prefix_len(const char *s, size_t max_bytes);
 
+/*
+ * The length of the character at s (valid UTF-8) when it changes how the
+ * text around it is shown without being seen itself, else 0: a C1 control
+ * (U+0080-U+009F), a bidirectional control (U+061C, U+200E, U+200F,
+ * U+202A-U+202E, U+2066-U+2069: a name could read reversed) or a
+ * zero-width one (U+00AD, U+200B-U+200D, U+2060-U+2064, U+FEFF).  The
+ * page, the picture and the Markdown show such a character's bytes as
+ * \xNN, as the terminal shows every byte outside printable ASCII
+ * (util/term_escape.h): one rule, so a name reads the same everywhere.
+ */
+size_t utf8_invisible_len(const char *s);
+
 #endif /* BUILDBPF_UTF8_H */

@@ -21,7 +21,9 @@
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "util/href.h"
+#include "report/svg_draw.h"
 #include "util/md_escape.h"
+#include "util/term_escape.h"
 #include "lib/synth.h"
 #include "lib/with_slots.h"
 
@@ -39,14 +41,14 @@ struct page_build {
 /*
  * make and n compiles started 1 ms apart, each running 5 to 54 ms (so
  * they overlap, on many lanes, and differ in width), each compiling a
- * source named EVIL, k, then '|' up to name_len.
+ * source named evil, k, then '|' up to name_len (page_build_init(): EVIL).
  */
-static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
+static void page_build_named(struct page_build *b, __u32 n, size_t name_len, const char *evil)
 {
 	static const char *const make_argv[] = { "make", "-j1", NULL };
 	struct audit_input in = { .nr_cpus = 2 };
 	/* EVIL, a number, padding to name_len, ".c" and the NUL. */
-	size_t cap = strlen(EVIL) + 12 + name_len + 3;
+	size_t cap = strlen(evil) + 12 + name_len + 3;
 	char *name = malloc(cap);
 	const char *argv[3] = { "cc1", NULL, NULL };
 	__u32 k, pid;
@@ -58,7 +60,7 @@ static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
 	synth_exec(b->m, T0, MAKE_PID, 1, "/usr/bin/make", make_argv);
 	for (k = 0; k < n; k++) {
 		pid = 1000 + k;
-		snprintf(name, cap, "%s%u", EVIL, k);
+		snprintf(name, cap, "%s%u", evil, k);
 		while (strlen(name) < name_len)
 			strcat(name, "|");
 		strcat(name, ".c"); /* an input: the step is named after it */
@@ -76,6 +78,11 @@ static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
 	in.cmd_argc = b->m->procs[b->m->root].execs[0].argc;
 	cr_assert(eq(int, with_slots__audit(&b->a, b->m, NULL, &in), 0));
 	free(name);
+}
+
+static void page_build_init(struct page_build *b, __u32 n, size_t name_len)
+{
+	page_build_named(b, n, name_len, EVIL);
 }
 
 static void page_build_free(struct page_build *b)
@@ -237,6 +244,83 @@ Test(html_report, markdown_cells_escape_what_github_renders)
 		     "a\\|b\\<i\\>\\[x\\](y)\\&amp;?"));
 	/* Cut, never past the buffer, never half an escape. */
 	cr_assert(eq(str, (char *)md_escape_cell("||||||||", buf, 8), "\\|\\|\\|"));
+}
+
+/* The bidi controls and invisible characters a name could hide or reverse itself with. */
+static const char *const unseen[] = {
+	"\xe2\x80\xae", /* U+202E RIGHT-TO-LEFT OVERRIDE */
+	"\xe2\x81\xa6", /* U+2066 LEFT-TO-RIGHT ISOLATE */
+	"\xe2\x81\xa7", /* U+2067 RIGHT-TO-LEFT ISOLATE */
+	"\xe2\x80\x8f", /* U+200F RIGHT-TO-LEFT MARK */
+	"\xd8\x9c",	/* U+061C ARABIC LETTER MARK */
+	"\xe2\x80\x8b", /* U+200B ZERO WIDTH SPACE */
+	"\xef\xbb\xbf", /* U+FEFF ZERO WIDTH NO-BREAK SPACE */
+};
+
+/* s's bytes as \xNN each (with Markdown's backslash doubled when md). */
+static void as_bytes(const char *s, bool md, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *s; s++)
+		o += snprintf(out + o, size - o, md ? "\\\\x%02x" : "\\x%02x", (unsigned char)*s);
+}
+
+static char *svg_text_of(const char *raw)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	svg_draw__text(out, raw);
+	cr_assert(eq(int, fclose(out), 0));
+	return text;
+}
+
+/*
+ * The terminal shows every byte outside printable ASCII as \xNN; the page,
+ * the picture and the Markdown show these characters the same way (and
+ * the rest of a name's UTF-8 as it is): "cod\u202Eexe.c" reads reversed
+ * nowhere.
+ */
+Test(html_report, bidi_and_invisible_characters_are_shown_not_obeyed)
+{
+	char name[64], bytes[64], shown[256], term[256], md[256];
+	struct page_build b;
+	char *svg, *page, *mdown;
+	size_t i;
+
+	for (i = 0; i < sizeof(unseen) / sizeof(unseen[0]); i++) {
+		snprintf(name, sizeof(name), "caf\xc3\xa9%sexe.c", unseen[i]);
+		as_bytes(unseen[i], false, bytes, sizeof(bytes));
+		snprintf(shown, sizeof(shown), "caf\xc3\xa9%sexe.c", bytes);
+		cr_assert(eq(str, (char *)term_escape(unseen[i], term, sizeof(term)), bytes), "the terminal's rule");
+		svg = svg_text_of(name);
+		cr_assert(eq(str, svg, shown), "the page and the picture");
+		free(svg);
+		as_bytes(unseen[i], true, bytes, sizeof(bytes));
+		snprintf(shown, sizeof(shown), "caf\xc3\xa9%sexe.c", bytes);
+		cr_assert(eq(str, (char *)md_escape_cell(name, md, sizeof(md)), shown), "the Markdown");
+	}
+	/* Other non-ASCII text is a name's own: kept. */
+	svg = svg_text_of("\xe2\x82\xac \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d");
+	cr_assert(eq(str, svg, "\xe2\x82\xac \xd7\xa9\xd7\x9c\xd7\x95\xd7\x9d"));
+	free(svg);
+
+	/* A whole page and summary of a build whose sources are named so. */
+	page_build_named(&b, 3, 0, "evil\xe2\x80\xae" "c.exe\xe2\x81\xa6");
+	page = html_of(&b, NULL);
+	mdown = markdown_of(&b, MARKDOWN_REPORT_MAX);
+	for (i = 0; i < sizeof(unseen) / sizeof(unseen[0]); i++) {
+		cr_assert(eq(ptr, strstr(page, unseen[i]), NULL), "the page holds unseen character %zu raw", i);
+		cr_assert(eq(ptr, strstr(mdown, unseen[i]), NULL), "the Markdown holds unseen character %zu raw", i);
+	}
+	cr_assert(not(eq(ptr, strstr(page, "evil\\xe2\\x80\\xaec.exe\\xe2\\x81\\xa6"), NULL)));
+	cr_assert(not(eq(ptr, strstr(mdown, "evil\\\\xe2\\\\x80\\\\xaec.exe\\\\xe2\\\\x81\\\\xa6"), NULL)), "%s", mdown);
+	free(page);
+	free(mdown);
+	page_build_free(&b);
 }
 
 Test(html_report, trace_link_is_relative_and_encoded)

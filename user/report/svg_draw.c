@@ -27,17 +27,28 @@ void svg_draw__begin(FILE *out, int width, int height)
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#fff\"/>\n", width, height);
 }
 
-/* No control characters: XML 1.0 forbids most of them even escaped. */
+/*
+ * No control characters: XML 1.0 forbids most of them even escaped.  A
+ * character that would change how the name reads without being seen (a
+ * bidi override: utf8_invisible_len()) is shown as its bytes, \xNN.
+ */
 void svg_draw__text(FILE *out, const char *raw)
 {
 	char *clean = utf8_sanitize(raw, strlen(raw));
 	const unsigned char *c;
+	size_t n, i;
 
 	if (!clean) {
 		fputs("?", out);
 		return;
 	}
-	for (c = (const unsigned char *)clean; *c; c++) {
+	for (c = (const unsigned char *)clean; *c; c += n) {
+		n = utf8_invisible_len((const char *)c);
+		for (i = 0; i < n; i++)
+			fprintf(out, "\\x%02x", c[i]);
+		if (n)
+			continue;
+		n = 1;
 		switch (*c) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;

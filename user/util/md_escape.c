@@ -1,23 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "util/md_escape.h"
+#include "util/utf8.h"
 
 /* Characters that start emphasis, code, a link, an HTML tag or an entity, or end a cell. */
 static const char md_special[] = "|\\`*_<>[]&!~#";
 
+/* The piece at s as Markdown, in piece (32 bytes); its length. */
+static size_t escape_one(const char *s, char piece[32], size_t *used)
+{
+	unsigned char c = (unsigned char)*s;
+	size_t n = utf8_invisible_len(s), len = 0, i;
+
+	*used = n ? n : 1;
+	/* Shown as the terminal shows it, the backslash escaped. */
+	for (i = 0; i < n; i++)
+		len += snprintf(piece + len, 32 - len, "\\\\x%02x", (unsigned char)s[i]);
+	if (n)
+		return len;
+	if (c >= 0x80) {
+		/* A character of its own, whole (the text is valid UTF-8 by now). */
+		*used = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+		memcpy(piece, s, *used);
+		return *used;
+	}
+	if (strchr(md_special, c))
+		piece[len++] = '\\';
+	piece[len++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	return len;
+}
+
 const char *md_escape_cell(const char *raw, char *buf, size_t size)
 {
-	size_t i, o = 0;
+	char *clean, piece[32];
+	const char *s;
+	size_t o = 0, len, used;
 
 	if (!size)
 		return buf;
-	for (i = 0; raw[i] && o + 3 < size; i++) {
-		unsigned char c = (unsigned char)raw[i];
-
-		if (c && strchr(md_special, c))
-			buf[o++] = '\\';
-		buf[o++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+	/* Valid UTF-8, so that a character is never cut in two. */
+	clean = utf8_sanitize(raw, strlen(raw));
+	if (!clean) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	for (s = clean; *s; s += used) {
+		len = escape_one(s, piece, &used);
+		if (o + len >= size)
+			break;
+		memcpy(buf + o, piece, len);
+		o += len;
 	}
 	buf[o] = '\0';
+	free(clean);
 	return buf;
 }

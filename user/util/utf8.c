@@ -116,3 +116,39 @@ size_t utf8_prefix_len(const char *s, size_t max_bytes)
 		len--;
 	return len;
 }
+
+/* utf8_invisible_len()'s characters, as code point ranges. */
+static const struct {
+	unsigned int lo, hi;
+} invisible[] = {
+	{ 0x80, 0x9f },	    /* C1 controls */
+	{ 0xad, 0xad },	    /* soft hyphen */
+	{ 0x61c, 0x61c },   /* arabic letter mark */
+	{ 0x200b, 0x200f }, /* zero-width space, non-joiner, joiner; LRM, RLM */
+	{ 0x202a, 0x202e }, /* LRE, RLE, PDF, LRO, RLO */
+	{ 0x2060, 0x2064 }, /* word joiner, invisible operators */
+	{ 0x2066, 0x2069 }, /* LRI, RLI, FSI, PDI */
+	{ 0xfeff, 0xfeff }, /* zero-width no-break space */
+};
+
+size_t utf8_invisible_len(const char *s)
+{
+	const unsigned char *c = (const unsigned char *)s;
+	unsigned int cp;
+	size_t len, i;
+
+	/* Every one of them is two or three bytes long. */
+	if (c[0] >= 0xc2 && c[0] <= 0xdf && (c[1] & 0xc0) == 0x80) {
+		cp = (c[0] & 0x1fu) << 6 | (c[1] & 0x3fu);
+		len = 2;
+	} else if ((c[0] & 0xf0) == 0xe0 && (c[1] & 0xc0) == 0x80 && (c[2] & 0xc0) == 0x80) {
+		cp = (c[0] & 0x0fu) << 12 | (c[1] & 0x3fu) << 6 | (c[2] & 0x3fu);
+		len = 3;
+	} else {
+		return 0;
+	}
+	for (i = 0; i < sizeof(invisible) / sizeof(invisible[0]); i++)
+		if (cp >= invisible[i].lo && cp <= invisible[i].hi)
+			return len;
+	return 0;
+}
