@@ -12,7 +12,9 @@
 /*
  * raw as one table cell's text, in buf (size bytes, cut between characters
  * when it does not fit), valid UTF-8: Markdown's and HTML's special
- * characters backslash-escaped; control bytes as '?'; a character that
+ * characters backslash-escaped; what would start a mention, an autolink,
+ * an issue reference or math (@ # $, the ':' of "://", the dot of "www.")
+ * each in a <span> of its own; control bytes as '?'; a character that
  * changes how the text reads without being seen (utf8_invisible_len()) as
  * its bytes, \\xNN.  Returns buf.
  */

@@ -323,6 +323,60 @@ Test(html_report, bidi_and_invisible_characters_are_shown_not_obeyed)
 	page_build_free(&b);
 }
 
+/* md_escape_cell()'s text with its escapes undone: what the reader sees. */
+static void md_unescape(const char *md, char *out)
+{
+	for (; *md; md++) {
+		if (!strncmp(md, "<span>", 6) || !strncmp(md, "</span>", 7)) {
+			md += md[1] == '/' ? 6 : 5;
+			continue;
+		}
+		if (*md == '\\' && md[1])
+			md++;
+		*out++ = *md;
+	}
+	*out = '\0';
+}
+
+/*
+ * What GitHub and GitLab turn into a link, a ping or math in a job summary
+ * or a merge-request note: each such start is a <span> of its own, so no
+ * text of the rendered page holds it with what follows (a backslash alone
+ * leaves "@all" in the text, and a mention is found in the text).
+ */
+Test(html_report, markdown_cells_hold_no_link_mention_or_math)
+{
+	static const struct {
+		const char *raw, *never;
+	} cases[] = {
+		{ "cc @all", "@all" },
+		{ "ping @org/team", "@org" },
+		{ "https://evil.example/x.c", "://" },
+		{ "see www.evil.example", "www." },
+		{ "WWW.EVIL.EXAMPLE", "WWW." },
+		{ "mail root@evil.example", "@evil" },
+		{ "$x^2$.c", "$x" },
+		{ "$$\\sum$$", "$$" },
+		{ "fixes #1 and owner/repo#2", "#1" },
+	};
+	char buf[512], seen[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		md_escape_cell(cases[i].raw, buf, sizeof(buf));
+		cr_assert(eq(ptr, strstr(buf, cases[i].never), NULL), "%s: %s", cases[i].raw, buf);
+		/* Nothing is lost: the reader sees the name. */
+		md_unescape(buf, seen);
+		cr_assert(eq(str, seen, (char *)cases[i].raw), "%s", buf);
+	}
+	cr_assert(eq(str, (char *)md_escape_cell("a@b", buf, sizeof(buf)), "a<span>\\@</span>b"));
+	/* Only what starts one: a colon of our own text stays plain. */
+	cr_assert(eq(str, (char *)md_escape_cell("note: a.b www", buf, sizeof(buf)), "note: a.b www"));
+	/* Cut between pieces, never inside a <span> nor a character. */
+	cr_assert(eq(str, (char *)md_escape_cell("ab@c", buf, 16), "ab"));
+	cr_assert(eq(str, (char *)md_escape_cell("ab\xc3\xa9", buf, 4), "ab"));
+}
+
 Test(html_report, trace_link_is_relative_and_encoded)
 {
 	char dir[] = "/tmp/bb-href-XXXXXX", sub[64], from[128], to[128];
