@@ -17,6 +17,7 @@
 #include "diff/fail_if.h"
 #include "diff/proc_match.h"
 #include "model/proc_name.h"
+#include "lib/page_policy.h"
 #include "lib/synth_build.h"
 #include "lib/xml_check.h"
 
@@ -632,6 +633,7 @@ Test(diff_html, both_timelines_on_the_longer_builds_scale)
 	cr_assert(not(eq(ptr, strstr(old_side, "wall (new, 1.10 s)"), NULL)), "%s", old_side);
 	cr_assert(not(eq(ptr, strstr(old_side, "this build (0.60 s) ends 55 % of the way across"), NULL)));
 	cr_assert(not(eq(ptr, strstr(new_side, "this build (1.10 s) ends 100 % of the way across"), NULL)));
+	assert_page_runs_only_its_script(page);
 	free(page);
 	diff__free(&d);
 	synth_build__free(&o);

@@ -23,7 +23,9 @@
 #include "util/href.h"
 #include "report/svg_draw.h"
 #include "util/md_escape.h"
+#include "util/sha256.h"
 #include "util/term_escape.h"
+#include "lib/page_policy.h"
 #include "lib/synth.h"
 #include "lib/with_slots.h"
 
@@ -375,6 +377,38 @@ Test(html_report, markdown_cells_hold_no_link_mention_or_math)
 	/* Cut between pieces, never inside a <span> nor a character. */
 	cr_assert(eq(str, (char *)md_escape_cell("ab@c", buf, 16), "ab"));
 	cr_assert(eq(str, (char *)md_escape_cell("ab\xc3\xa9", buf, 4), "ab"));
+}
+
+/* FIPS 180-4's examples (one block, two blocks, none). */
+Test(html_report, sha256_is_fips_180s)
+{
+	static const struct {
+		const char *msg, *base64;
+	} vectors[] = {
+		{ "abc", "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=" },
+		{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+		  "JI1qYdIGOLjlwCaTDD5gOaM85Flk/yFn9uzt1BnbBsE=" },
+		{ "", "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=" },
+	};
+	char out[SHA256_BASE64_LEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++) {
+		sha256_base64(vectors[i].msg, strlen(vectors[i].msg), out);
+		cr_assert(eq(str, out, (char *)vectors[i].base64), "\"%s\"", vectors[i].msg);
+	}
+}
+
+Test(html_report, the_policy_runs_only_the_pages_own_script)
+{
+	struct page_build b;
+	char *page;
+
+	page_build_init(&b, 12, 0);
+	page = html_of(&b, "t.json");
+	assert_page_runs_only_its_script(page);
+	free(page);
+	page_build_free(&b);
 }
 
 Test(html_report, trace_link_is_relative_and_encoded)

@@ -4,7 +4,10 @@
  * or URL is fetched.  Class names start with "bb-": the inline SVG's own
  * style applies to the whole page and uses short ones.
  */
+#include <stdio.h>
+#include <string.h>
 #include "report/html_assets.h"
+#include "util/sha256.h"
 
 const char html_assets_style[] =
 	"body{font-family:sans-serif;margin:0 24px 40px;color:#222;max-width:1700px}"
@@ -56,3 +59,14 @@ const char html_assets_script[] =
 	"tip.style.left=Math.max(0,x)+'px';tip.style.top=Math.max(0,y)+'px';});"
 	"svg.addEventListener('mouseleave',function(){tip.hidden=true;});"
 	"});})();";
+
+void html_assets_csp(char out[HTML_ASSETS_CSP_LEN])
+{
+	char hash[SHA256_BASE64_LEN];
+
+	sha256_base64(html_assets_script, strlen(html_assets_script), hash);
+	snprintf(out, HTML_ASSETS_CSP_LEN,
+		 "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-%s'; img-src data:; "
+		 "base-uri 'none'; form-action 'none'",
+		 hash);
+}

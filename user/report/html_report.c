@@ -28,10 +28,12 @@ static void put_text(FILE *out, const char *raw)
 
 void html_report__begin(FILE *out, const char *title)
 {
+	char csp[HTML_ASSETS_CSP_LEN];
+
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n", out);
 	/* Nothing is fetched, whatever the page holds: no network from a CI artifact. */
-	fputs("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n", out);
+	html_assets_csp(csp);
+	fprintf(out, "<meta http-equiv=\"Content-Security-Policy\" content=\"%s\">\n", csp);
 	fputs("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", out);
 	put_text(out, title);
 	fprintf(out, "</title>\n<style>%s</style>\n</head><body>\n<div id=\"bb-tip\" hidden></div>\n<h1>",
