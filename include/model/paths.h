@@ -44,7 +44,10 @@ char *path_dir_resolve(const char *dir, const char *path);
  * related).  malloc'd; NULL without memory.
  */
 char *path_from(const char *path, const char *from);
-/* A compiler's temporary: a file right in /tmp, /var/tmp or /dev/shm (unless the build is there). */
+/*
+ * A compiler's temporary: a file right in /tmp, /var/tmp or /dev/shm
+ * (unless the build is there), or anywhere in the go command's $WORK there.
+ */
 bool path_is_temporary(const char *path, const char *build_dir);
 /* Cuts a long path, in place, to its last components after "…/" (a single long name to itself). */
 void path_shorten(char *s);

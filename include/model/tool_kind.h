@@ -24,6 +24,11 @@ enum tool_kind {
 	TOOL_NINJA,	/* a runner: ninja, samu */
 	TOOL_CMAKE,	/* a generator that also runs commands (-E, -P, --build) */
 	TOOL_CACHE,	/* a cache or distributor in front of the driver: ccache, sccache, distcc, icecc */
+	TOOL_CARGO,	/* a runner: rust's build tool, its jobs rustc and build scripts */
+	TOOL_RUSTC,	/* the rust compiler: one crate per run */
+	TOOL_BUILD_SCRIPT, /* a package's build.rs, compiled and run by cargo */
+	TOOL_GO,	/* a runner: the go command, its jobs the go tools below */
+	TOOL_GO_TOOL,	/* go's compile, asm, cgo, link: one package per run */
 };
 
 /* The kind of exactly name (a base name, or a comm): no version or prefix taken off. */
@@ -40,7 +45,7 @@ enum tool_kind tool_kind__of(const char *base, size_t len);
  * whatever its own CPU time, its link counted with the linker it ran.
  */
 bool tool_kind__wraps(const char *name);
-/* A runner starts the build's jobs and waits for them: make, ninja. */
+/* A runner starts the build's jobs and waits for them: make, ninja, cargo, go. */
 bool tool_kind__is_runner(enum tool_kind kind);
 /*
  * A compiler, assembler or linker, or a cache in front of them: what a

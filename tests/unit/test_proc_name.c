@@ -78,7 +78,7 @@ Test(proc_name, compiler_gets_its_main_input)
 	/* The input is a temporary: the object it writes names the step. */
 	expect_name(ARGV("as", "--64", "-o", "foo.o", "/tmp/ccXyZ.s"), NULL, "as", "as -o foo.o");
 	expect_name(ARGV("rustc", "--crate-name", "foo", "--edition=2021", "src/lib.rs", "--crate-type", "lib"),
-		    NULL, "rustc", "rustc src/lib.rs");
+		    NULL, "rustc", "rustc foo (lib)");
 	expect_name(ARGV("clang", "-cc1", "-x", "c", "k.S", "-include", "conf.h"), NULL, "clang", "clang k.S");
 	expect_name(ARGV("python3", "setup.py", "build"), NULL, "python3", "python3 setup.py");
 }

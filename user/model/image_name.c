@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/go_names.h"
 #include "model/image_args.h"
 #include "model/image_name.h"
 #include "model/name_text.h"
@@ -58,6 +59,40 @@ static struct name_dirs image_dirs(const struct proc_dirs *d, const struct model
 }
 
 /*
+ * go's link writes into $WORK, named anew in every run, and the go command
+ * copies it to its -o: the link of p is named by that -o.  *detail NULL
+ * when p's parent is no go command with one.  0 or -ENOMEM.
+ */
+static int go_link_detail(const struct model *m, const struct proc_dirs *d, const struct proc_instance *p,
+			  char **detail)
+{
+	const struct proc_instance *up;
+	struct name_dirs dirs;
+	const char *out;
+	long k;
+
+	*detail = NULL;
+	if (!m || p->parent < 0 || (size_t)p->parent >= m->nr_procs)
+		return 0;
+	up = &m->procs[p->parent];
+	k = image_index_at(up, p->start_ns);
+	if (k < 0 || image_tool(&up->execs[k]) != TOOL_GO || !(out = image_output(&up->execs[k])))
+		return 0;
+	dirs = image_dirs(d, m, up, k);
+	*detail = name_dirs__shown(&dirs, out);
+	return *detail ? 0 : -ENOMEM;
+}
+
+/*
+ * The word a name starts with: the program, but "run" for a build script
+ * (every one is called build-script-build; its package follows).
+ */
+static char *program_word(const struct exec_image *img)
+{
+	return image_tool(img) == TOOL_BUILD_SCRIPT ? strdup("run") : image_program(img);
+}
+
+/*
  * image_display_name() with m's directories d (NULL: no m); with
  * detail_out, also the detail it was named by (NULL when none, or a
  * probe's that the name leaves out), for the caller to free.
@@ -70,8 +105,10 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 	char *prog, *detail = NULL, *raw = NULL, *name = NULL;
 	enum probe_kind probe;
 
-	prog = image_program(img);
+	prog = program_word(img);
 	if (!prog || step_detail(img, &dirs, &detail))
+		goto cleanup;
+	if (!detail && image_tool(img) == TOOL_GO_TOOL && go_tool_is_link(img) && go_link_detail(m, d, p, &detail))
 		goto cleanup;
 	probe = image_probe(img, image_tool(img));
 	if (probe == PROBE_OTHER) {

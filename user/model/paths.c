@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Paths as step names show them (include/model/paths.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -176,7 +177,13 @@ bool path_is_temporary(const char *path, const char *build_dir)
 	if (strlen(build_dir) == dir_len && !strncmp(build_dir, path, dir_len))
 		return false;
 	for (i = 0; i < sizeof(temp_dirs) / sizeof(temp_dirs[0]); i++) {
-		if (strlen(temp_dirs[i]) == dir_len && !strncmp(temp_dirs[i], path, dir_len))
+		size_t len = strlen(temp_dirs[i]);
+
+		if (len == dir_len && !strncmp(temp_dirs[i], path, dir_len))
+			return true;
+		/* The go command's $WORK, a fresh go-build<N> there in every run, and everything under it. */
+		if (len < dir_len && !strncmp(temp_dirs[i], path, len) && !strncmp(path + len, "/go-build", 9) &&
+		    isdigit((unsigned char)path[len + 9]))
 			return true;
 	}
 	return false;

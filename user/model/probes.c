@@ -2,9 +2,11 @@
 /* Which steps are probes (include/model/probes.h). */
 #include <stdbool.h>
 #include <string.h>
+#include "model/go_names.h"
 #include "model/image_args.h"
 #include "model/paths.h"
 #include "model/probes.h"
+#include "model/rust_names.h"
 
 /*
  * What a probe works on, not a file of the build: /dev/null and stdin
@@ -38,6 +40,10 @@ enum probe_kind image_probe(const struct exec_image *img, enum tool_kind tool)
 
 	if (base && len == 8 && !strncmp(base, "conftest", 8))
 		return PROBE_CONFTEST;
+	if (tool == TOOL_RUSTC)
+		return rustc_is_probe(img) ? PROBE_OTHER : PROBE_NONE;
+	if (tool == TOOL_GO_TOOL)
+		return go_tool_is_probe(img) ? PROBE_OTHER : PROBE_NONE;
 	if (!tool_kind__is_toolchain(tool))
 		return PROBE_NONE;
 	for (i = 1; i < img->argc && img->argv[i]; i++) {

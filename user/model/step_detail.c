@@ -4,9 +4,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/go_names.h"
 #include "model/image_args.h"
 #include "model/make_names.h"
 #include "model/name_text.h"
+#include "model/rust_names.h"
 #include "model/shell_step.h"
 #include "model/step_detail.h"
 #include "model/toolchain_names.h"
@@ -21,7 +23,9 @@
  * output when the input is a temporary; a linker by output; ar by the
  * archive it writes, ranlib by the one it indexes; make by the directory
  * and kbuild obj= it works on; ninja by -C; cmake by its -E command, -P
- * script, --build directory or .cmake file.  A kind without a row (a
+ * script, --build directory or .cmake file; rustc by its crate, a build
+ * script by its package, a go tool by its package, cargo and go by their
+ * subcommand.  A kind without a row (a
  * cache in front of the driver, a program nothing knows) by its
  * source-file operands, else its first file.  A new toolchain is a row
  * here and a kind in model/tool_kind.c, its namer a small file of its own.
@@ -34,7 +38,9 @@ static const struct {
 	{ TOOL_ASSEMBLER, compiler_step_name }, { TOOL_LINKER, linker_step_name },
 	{ TOOL_AR, ar_step_name },		{ TOOL_RANLIB, ranlib_step_name },
 	{ TOOL_MAKE, make_step_name },		{ TOOL_NINJA, make_step_name },
-	{ TOOL_CMAKE, cmake_step_name },
+	{ TOOL_CMAKE, cmake_step_name },	{ TOOL_RUSTC, rustc_step_name },
+	{ TOOL_BUILD_SCRIPT, build_script_step_name }, { TOOL_CARGO, cargo_step_name },
+	{ TOOL_GO_TOOL, go_tool_step_name },	{ TOOL_GO, go_step_name },
 };
 
 static int detail_at(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail);

@@ -22,6 +22,9 @@ static const struct {
 	{ "make", TOOL_MAKE },	      { "gmake", TOOL_MAKE },	   { "ninja", TOOL_NINJA },
 	{ "samu", TOOL_NINJA },	      { "cmake", TOOL_CMAKE },	   { "ccache", TOOL_CACHE },
 	{ "sccache", TOOL_CACHE },    { "distcc", TOOL_CACHE },	   { "icecc", TOOL_CACHE },
+	{ "cargo", TOOL_CARGO },      { "rustc", TOOL_RUSTC },	   { "build-script-build", TOOL_BUILD_SCRIPT },
+	{ "go", TOOL_GO },	      { "compile", TOOL_GO_TOOL }, { "asm", TOOL_GO_TOOL },
+	{ "cgo", TOOL_GO_TOOL },      { "link", TOOL_GO_TOOL },
 };
 
 /* The tools above that run another of their kind and wait for it. */
