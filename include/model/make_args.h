@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The -j a make or ninja command line asks for, read as the tool reads its
- * options.  One reader for the audit's job count (audit/audit.c) and the
+ * The -j a make, ninja, cargo or go command line asks for, read as the
+ * tool reads its options.  One reader for the audit's job count (audit/audit.c) and the
  * job slots make's sub-makes share (graph/job_slots.c).  Pure.
  */
 #ifndef BUILDBPF_MODEL_MAKE_ARGS_H
@@ -15,5 +15,9 @@ long make_args__jobs(char *const *argv, size_t argc);
 long make_args__makeflags_jobs(const char *flags);
 /* ninja's argv: 0 none, -1 no limit (-j0), else N. */
 long make_args__ninja_jobs(char *const *argv, size_t argc);
+/* cargo's argv (-jN, -j N, --jobs N, --jobs=N, before "--"): 0 none or unreadable, else N. */
+long make_args__cargo_jobs(char *const *argv, size_t argc);
+/* The go command's argv (-p N, -p=N, before its first package): 0 none or unreadable, else N. */
+long make_args__go_jobs(char *const *argv, size_t argc);
 
 #endif /* BUILDBPF_MODEL_MAKE_ARGS_H */

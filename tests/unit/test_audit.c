@@ -315,6 +315,16 @@ Test(audit, job_count_from_the_command)
 		{ { "ninja", "-j", "12", "-C", "out" }, NULL, 12, JOBS_ARGUMENT },
 		{ { "ninja" }, NULL, 6, JOBS_TOOL_DEFAULT }, /* 4 CPUs + 2 */
 		{ { "cc", "-j4" }, NULL, 0, JOBS_UNKNOWN },
+		{ { "/usr/bin/cargo", "build", "--release", "-j2" }, "j5", 2, JOBS_ARGUMENT },
+		{ { "cargo", "build", "-j", "3" }, NULL, 3, JOBS_ARGUMENT },
+		{ { "cargo", "build", "--jobs=5", "-p", "7" }, NULL, 5, JOBS_ARGUMENT },
+		{ { "cargo", "build", "--jobs", "6" }, NULL, 6, JOBS_ARGUMENT },
+		{ { "cargo", "run", "--", "-j8" }, NULL, 4, JOBS_TOOL_DEFAULT }, /* the program's, not cargo's */
+		{ { "cargo", "build", "-p", "9" }, NULL, 4, JOBS_TOOL_DEFAULT }, /* -p is a package */
+		{ { "go", "build", "-p", "2", "-o", "fzf", "." }, NULL, 2, JOBS_ARGUMENT },
+		{ { "go", "build", "-p=3", "./..." }, NULL, 3, JOBS_ARGUMENT },
+		{ { "go", "run", "main.go", "-p", "5" }, NULL, 4, JOBS_TOOL_DEFAULT }, /* the program's */
+		{ { "/usr/lib/go-1.19/bin/go", "build" }, NULL, 4, JOBS_TOOL_DEFAULT },
 	};
 	struct audit_jobs j;
 	size_t i, argc;

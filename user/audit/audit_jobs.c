@@ -38,6 +38,18 @@ void audit_jobs__from_argv(struct audit_jobs *j, char *const *argv, size_t argc,
 			jobs = nr_cpus <= 1 ? 2 : nr_cpus == 2 ? 3 : (long)nr_cpus + 2;
 			j->source = JOBS_TOOL_DEFAULT;
 		}
+	} else if (kind == TOOL_CARGO || kind == TOOL_GO) {
+		jobs = kind == TOOL_CARGO ? make_args__cargo_jobs(argv, argc) : make_args__go_jobs(argv, argc);
+		j->source = JOBS_ARGUMENT;
+		if (!jobs) {
+			/*
+			 * Both default to the CPU count (go's -p is GOMAXPROCS).  The
+			 * recording keeps no $CARGO_BUILD_JOBS, and cargo's config
+			 * files are the build's, not read here.
+			 */
+			jobs = (long)nr_cpus;
+			j->source = JOBS_TOOL_DEFAULT;
+		}
 	} else {
 		return;
 	}

@@ -106,3 +106,45 @@ long make_args__ninja_jobs(char *const *argv, size_t argc)
 	}
 	return jobs;
 }
+
+/* The value of a short option at argv[*i], "-jN" or "-j N" (long: "--jobs=N" or "--jobs N"); NULL when not it. */
+static const char *option_value(char *const *argv, size_t argc, size_t *i, const char *opt, const char *long_opt)
+{
+	const char *arg = argv[*i];
+	size_t ol = strlen(opt), ll = long_opt ? strlen(long_opt) : 0;
+
+	if (!strcmp(arg, opt) || (long_opt && !strcmp(arg, long_opt)))
+		return *i + 1 < argc ? argv[++*i] : NULL;
+	if (!strncmp(arg, opt, ol) && arg[ol])
+		return arg + ol + (arg[ol] == '=');
+	if (long_opt && !strncmp(arg, long_opt, ll) && arg[ll] == '=')
+		return arg + ll + 1;
+	return NULL;
+}
+
+long make_args__cargo_jobs(char *const *argv, size_t argc)
+{
+	long jobs = 0, v;
+	const char *value;
+	size_t i;
+
+	for (i = 1; i < argc && argv[i] && strcmp(argv[i], "--"); i++) {
+		if ((value = option_value(argv, argc, &i, "-j", "--jobs")) && (v = parse_count(value)) > 0)
+			jobs = v;
+	}
+	return jobs;
+}
+
+long make_args__go_jobs(char *const *argv, size_t argc)
+{
+	long jobs = 0, v;
+	const char *value;
+	size_t i;
+
+	/* argv[1] is the subcommand; its flags come before the packages, which end them. */
+	for (i = 2; i < argc && argv[i] && argv[i][0] == '-'; i++) {
+		if ((value = option_value(argv, argc, &i, "-p", "--p")) && (v = parse_count(value)) > 0)
+			jobs = v;
+	}
+	return jobs;
+}
