@@ -192,6 +192,10 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 			s->pool[i] = s->pool[s->runner[i]];
 		if (s->is_make[i] && s->pool[i] == i && p->nr_execs)
 			s->limit[i] = make_args__jobs(p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc);
+		/* cargo's jobserver and go's -p: as many jobs at once as their command line asks, each its own pool. */
+		else if ((kind == TOOL_CARGO || kind == TOOL_GO) && p->nr_execs)
+			s->limit[i] = (kind == TOOL_CARGO ? make_args__cargo_jobs : make_args__go_jobs)(
+				p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc);
 	}
 	if (index_children(s) || index_subs(s) || slot_steps__build(s))
 		goto nomem;

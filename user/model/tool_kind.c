@@ -74,7 +74,7 @@ enum tool_kind tool_kind__of(const char *base, size_t len)
 
 bool tool_kind__is_runner(enum tool_kind kind)
 {
-	return kind == TOOL_MAKE || kind == TOOL_NINJA;
+	return kind == TOOL_MAKE || kind == TOOL_NINJA || kind == TOOL_CARGO || kind == TOOL_GO;
 }
 
 bool tool_kind__is_toolchain(enum tool_kind kind)
