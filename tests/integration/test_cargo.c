@@ -42,6 +42,14 @@ static struct json_object *only_slice(struct json_object *slices, const char *pr
 	return found[0];
 }
 
+/* A slice's name, as the trace shows it. */
+static const char *slice_name(struct json_object *slice)
+{
+	struct json_object *name;
+
+	return json_object_object_get_ex(slice, "name", &name) ? json_object_get_string(name) : "";
+}
+
 /* The process slices whose argv[0] ends with suffix; how many (into found, at most max). */
 static size_t slices_ending(struct json_object *slices, const char *suffix, struct json_object **found, size_t max)
 {
@@ -81,9 +89,11 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	static const char *const crates[] = CARGO_WORKSPACE_CRATES;
 	struct json_object *trace = traced_build(), *slices = bb_slices(trace, "process"), *cargo, *script, *cc, *ar;
 	struct json_object *found[4];
+	char want[64];
 	size_t i;
 
 	cargo = only_slice(slices, "cargo", "build", NULL);
+	cr_assert(eq(str, (char *)slice_name(cargo), "cargo build"));
 	cr_assert(eq(i64, bb_arg_int(cargo, "exit_code"), 0));
 	/* One rustc per crate, and one for the build script, each run by cargo. */
 	for (i = 0; i < CARGO_WORKSPACE_NR_CRATES + 1; i++) {
@@ -92,12 +102,18 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 
 		cr_assert(eq(i64, bb_arg_int(rustc, "exit_code"), 0), "rustc of %s", crate);
 		cr_assert(eq(i64, bb_arg_int(rustc, "ppid"), bb_arg_int(cargo, "pid")), "rustc of %s", crate);
+		/* Named by crate and kind, the build script by its package: never by a hashed path. */
+		snprintf(want, sizeof(want), i < CARGO_WORKSPACE_NR_CRATES ? "rustc %s (" : "rustc build script of native",
+			 crate);
+		cr_assert(eq(int, strncmp(slice_name(rustc), want, strlen(want)), 0), "%s, not %s...",
+			  slice_name(rustc), want);
 	}
 	/* The build script ran once, by cargo, and ran cc and ar itself. */
 	cr_assert(eq(sz, slices_ending(slices, "/build-script-build", found, 4), 1));
 	script = found[0];
 	cr_assert(eq(i64, bb_arg_int(script, "exit_code"), 0));
 	cr_assert(eq(i64, bb_arg_int(script, "ppid"), bb_arg_int(cargo, "pid")));
+	cr_assert(eq(str, (char *)slice_name(script), "run build script of native"));
 	cc = only_slice(slices, "cc", "-c", NULL);
 	ar = only_slice(slices, "ar", "crs", NULL);
 	cr_assert(eq(i64, bb_arg_int(cc, "ppid"), bb_arg_int(script, "pid")));

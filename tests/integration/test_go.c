@@ -61,6 +61,14 @@ static struct json_object *traced_build(void)
 	return bb_load_trace(bb_path(&run, "t.json"));
 }
 
+/* A slice's name, as the trace shows it. */
+static const char *slice_name(struct json_object *slice)
+{
+	struct json_object *name;
+
+	return json_object_object_get_ex(slice, "name", &name) ? json_object_get_string(name) : "";
+}
+
 Test(go, every_package_of_a_module_build_is_seen)
 {
 	static const char *const packages[] = GO_MODULE_PACKAGES;
@@ -70,6 +78,7 @@ Test(go, every_package_of_a_module_build_is_seen)
 
 	go = only_slice(slices, "go", "build", NULL);
 	cr_assert(eq(i64, bb_arg_int(go, "exit_code"), 0));
+	cr_assert(eq(str, (char *)slice_name(go), "go build"));
 	/* One compile per package and one for main, each run by the go command. */
 	for (i = 0; i < GO_MODULE_NR_PACKAGES + 1; i++) {
 		if (i < GO_MODULE_NR_PACKAGES)
@@ -79,6 +88,8 @@ Test(go, every_package_of_a_module_build_is_seen)
 		step = only_slice(slices, "compile", "-p", path);
 		cr_assert(eq(i64, bb_arg_int(step, "exit_code"), 0), "compile of %s", path);
 		cr_assert(eq(i64, bb_arg_int(step, "ppid"), bb_arg_int(go, "pid")), "compile of %s", path);
+		/* Named by its package, never by go's $WORK. */
+		cr_assert(eq(int, strcmp(slice_name(step) + strlen("compile "), path), 0), "%s", slice_name(step));
 	}
 	/* The assembly package's asm (symbols, then the object), the cgo package's cgo, the program's link. */
 	cr_assert(ge(sz, bb_slices_with_arg(slices, "asm", "-p", GO_MODULE_PATH "/fastadd", NULL, 0), 2));
