@@ -5,7 +5,7 @@
  * figures the what-if prints and cannot disagree with them: which row the
  * others are measured against, the row with more jobs on its CPUs, the row
  * with more CPUs, and the critical step whose removal gains the most.
- * Pure: computed by audit_whatif__compute() into audit_whatif.answer.
+ * Pure: computed by audit__compute() into audit_whatif.answer, once the rows are.
  */
 #ifndef BUILDBPF_WHATIF_ANSWER_H
 #define BUILDBPF_WHATIF_ANSWER_H

@@ -10,7 +10,7 @@
 /* As cli__parse(): argv[0] is "diff". */
 int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
 
-/* diff's options, ended by a zeroed entry: a val below 0x100 is the short name. */
-const struct option *cli__diff_options(void);
+/* For buildbpf --list-options: diff's options, one "diff -x --name" line each ("-" for no short name). */
+void cli__list_diff_options(FILE *out);
 
 #endif /* BUILDBPF_CLI_DIFF_H */

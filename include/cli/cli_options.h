@@ -92,7 +92,8 @@ void cli__print_options_help(FILE *out);
  * buildbpf --list-options (not in --help; as perf's --list-opts, for the
  * check that the man page and completion name every option and no other):
  * "MODES -x --name" per row ("-" for no short name; MODES: those of trace,
- * record, convert, report that take it), then diff's as "diff -x --name".
+ * record, convert, report that take it); cli__parse() follows it with
+ * diff's (cli_diff.h).
  */
 void cli__list_options(FILE *out);
 

@@ -653,6 +653,8 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 		goto cleanup;
 	err = (in->graph && in->graph->path.nr ? chain_from_graph(a, in->graph) : compute_chain(a, m, leaf)) ?:
 	      compute_programs(a, m) ?: audit_whatif__compute(&a->whatif, a);
+	if (!err && a->whatif.known)
+		whatif_answer__compute(&a->whatif.answer, &a->whatif, a);
 cleanup:
 	free(leaf);
 	if (err)

@@ -183,7 +183,6 @@ int audit_whatif__compute(struct audit_whatif *w, const struct audit *a)
 		audit_whatif__free(w);
 		return err;
 	}
-	whatif_answer__compute(&w->answer, w, a);
 	w->known = true;
 	return 0;
 }

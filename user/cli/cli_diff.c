@@ -45,9 +45,14 @@ static const struct option diff_options[] = {
 	{}
 };
 
-const struct option *cli__diff_options(void)
+void cli__list_diff_options(FILE *out)
 {
-	return diff_options;
+	for (const struct option *o = diff_options; o->name; o++) {
+		if (o->val < 0x100)
+			fprintf(out, "diff -%c --%s\n", o->val, o->name);
+		else
+			fprintf(out, "diff - --%s\n", o->name);
+	}
 }
 
 int cli__parse_diff(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err)

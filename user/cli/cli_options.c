@@ -7,7 +7,6 @@
 #include <getopt.h>
 #include <stdint.h>
 #include <string.h>
-#include "cli/cli_diff.h"
 #include "cli/cli_options.h"
 #include "merge/trace_merge.h"
 #include "events.h"
@@ -207,8 +206,6 @@ void cli__list_options(FILE *out)
 	static const char *const mode_names[] = {
 		[CLI_TRACE] = "trace", [CLI_RECORD] = "record", [CLI_CONVERT] = "convert", [CLI_REPORT] = "report",
 	};
-	const struct option *diff = cli__diff_options();
-
 	for (size_t i = 0; i < NR_RUN_OPTIONS; i++) {
 		const struct cli_option *opt = &run_options[i];
 		const char *sep = "";
@@ -222,11 +219,5 @@ void cli__list_options(FILE *out)
 			fprintf(out, " -%c --%s\n", opt->short_name, opt->name);
 		else
 			fprintf(out, " - --%s\n", opt->name);
-	}
-	for (; diff->name; diff++) {
-		if (diff->val < 0x100)
-			fprintf(out, "diff -%c --%s\n", diff->val, diff->name);
-		else
-			fprintf(out, "diff - --%s\n", diff->name);
 	}
 }
