@@ -89,7 +89,8 @@ static struct json_object *build_and_compare(const char *name, bool masquerade, 
 	snprintf(trace, sizeof(trace), "%s-trace.json", name);
 	ccache_cmd("-z", NULL);
 	bb_run_in(&run,
-		  (const char *const[]){ "-o", trace, "--summary-json", summary, "--", "make",
+		  /* -v: the compiler cache's line may be left out of the brief answers. */
+		  (const char *const[]){ "-v", "-o", trace, "--summary-json", summary, "--", "make",
 					 masquerade ? "CC=gcc" : "CC=ccache gcc", NULL },
 		  env);
 	cr_assert(eq(int, run.status, 0), "%s: buildbpf exited %d: %s", name, run.status, run.err);
