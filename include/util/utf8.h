@@ -5,6 +5,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* U+FFFD REPLACEMENT CHARACTER, what every byte that is not UTF-8 becomes. */
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"
+
 /*
  * A malloc'd, NUL-terminated copy of len raw bytes as valid UTF-8: each
  * byte that does not start a well-formed sequence becomes U+FFFD, and
@@ -15,6 +18,13 @@ char *utf8_sanitize(const char *bytes, size_t len);
 
 /* Whether len raw bytes are valid UTF-8 without NULs: utf8_sanitize() would copy them unchanged. */
 bool utf8_is_clean(const char *bytes, size_t len);
+
+/*
+ * The length of the well-formed character at bytes (Unicode table 3-7),
+ * avail bytes there (at least 1); 0 when the byte at bytes starts none,
+ * the byte utf8_sanitize() replaces.  An ASCII byte, NUL too, is 1.
+ */
+size_t utf8_char_len(const char *bytes, size_t avail);
 
 /*
  * The length of the longest prefix of the valid UTF-8 string s that is at

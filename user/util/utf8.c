@@ -8,18 +8,17 @@
 #include <string.h>
 #include "util/utf8.h"
 
-/* U+FFFD REPLACEMENT CHARACTER */
-static const char replacement[] = "\xef\xbf\xbd";
+static const char replacement[] = UTF8_REPLACEMENT;
 #define REPLACEMENT_LEN (sizeof(replacement) - 1)
 
 /*
- * Length of the well-formed sequence at s (Unicode table 3-7), or 0 when
- * the byte at s does not start one.  The narrowed second-byte ranges are
+ * See the header.  The narrowed second-byte ranges are
  * what reject overlongs (C0, C1, E0 80..9F, F0 80..8F), surrogates
  * (ED A0..BF) and code points above U+10FFFF (F4 90.., F5..FF).
  */
-static size_t utf8_seq_len(const unsigned char *s, size_t avail)
+size_t utf8_char_len(const char *bytes, size_t avail)
 {
+	const unsigned char *s = (const unsigned char *)bytes;
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t len, i;
 
@@ -64,7 +63,7 @@ bool utf8_is_clean(const char *bytes, size_t len)
 			pos++;
 			continue;
 		}
-		seq = in[pos] ? utf8_seq_len(in + pos, len - pos) : 0;
+		seq = in[pos] ? utf8_char_len(bytes + pos, len - pos) : 0;
 		if (!seq)
 			return false;
 		pos += seq;
@@ -86,7 +85,7 @@ char *utf8_sanitize(const char *bytes, size_t len)
 		return NULL;
 
 	while (pos < len) {
-		seq = utf8_seq_len(in + pos, len - pos);
+		seq = utf8_char_len(bytes + pos, len - pos);
 		if (seq == 0 || in[pos] == '\0') {
 			/* One replacement per offending byte, then resync on the
 			 * next byte: a broken sequence never swallows a valid
