@@ -20,6 +20,16 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
  */
 int audit_json__put_start(struct json_object *o, const struct start_causes *sc, const struct model *m,
 			  size_t proc);
+/* Those fields, for a writer that streams them (the trace); waited_for is written into text. */
+struct start_fields {
+	const char *waited_for, *waited_kind;
+	__u64 ready_ns, waited_ns;
+};
+/* Room for waited_for's text. */
+#define START_TEXT_BYTES 128
+/* Process proc's start fields into f: false when not known (nothing to write). */
+bool audit_json__start_fields(const struct start_causes *sc, const struct model *m, size_t proc,
+			      struct start_fields *f, char *text, size_t size);
 /* The -j the build asked for: {tool, requested, unlimited, source, target}.  NULL without memory. */
 struct json_object *audit_json__jobs(const struct audit *a);
 /* Writes it to fd with a final newline: 0 or -errno.  Does not close fd. */

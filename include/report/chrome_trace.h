@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Chrome Trace Event JSON exporter: model in, JSON streamed to a file
- * descriptor one json-c event at a time.  Knows nothing of BPF.  The trace
+ * descriptor one event at a time.  Knows nothing of BPF.  The trace
  * keeps every rule of docs/trace-rules.md: trace pids/tids are our own
  * ids (the build with lanes as tids; with scheduler data also CPUs with a
  * tid per CPU, and counters), real pids live in args, ts >= 1 relative to

@@ -11,7 +11,6 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include <json-c/json.h>
-#include "util/json_pool.h"
 #include "util/json_write.h"
 #include "lib/source_file.h"
 
@@ -96,65 +95,10 @@ Test(json_write, done_returns_the_object_or_frees_it)
 	cr_assert(eq(ptr, json_done(arr, -ENOMEM), NULL));
 }
 
-/* Two events built from one pool print as if made fresh: recycling empties and resets everything. */
-Test(json_write, pool_values_print_as_fresh_ones_after_recycling)
-{
-	struct json_pool *pool = json_pool__new();
-	struct json_object *ev, *args;
-	int round;
-
-	cr_assert_not_null(pool);
-	for (round = 0; round < 2; round++) {
-		ev = json_pool__object(pool);
-		args = json_pool__object(pool);
-		cr_assert(eq(int, json_put(ev, "pid", json_pool__int(pool, round ? 7 : -3)) ?:
-					  json_put(args, "ms", json_pool__ms(pool, round ? 3000999999ull : 100000)) ?:
-					  json_put(args, "ok", json_pool__bool(pool, round)) ?:
-					  json_put(args, "argv", json_pool__array(pool)) ?:
-					  json_put(ev, "args", args),
-			      0));
-		if (!round) {
-			/* Only the first round's array holds something: the second's must come back empty. */
-			cr_assert(eq(int, json_append(json_object_object_get(args, "argv"), json_object_new_string("cc")), 0));
-			assert_text(ev, "{\"pid\":-3,\"args\":{\"ms\":0.100,\"ok\":false,\"argv\":[\"cc\"]}}");
-		} else {
-			assert_text(ev, "{\"pid\":7,\"args\":{\"ms\":3000.999,\"ok\":true,\"argv\":[]}}");
-		}
-		json_object_put(ev);
-		json_pool__recycle(pool);
-	}
-	json_pool__free(pool);
-}
-
-/* A literal's value is made once, shared by every event that puts it, and outlives their recycling. */
-Test(json_write, pool_literals_are_one_value_each_kept_across_recycling)
-{
-	static const char ph_x[] = "X", ph_m[] = "M";
-	struct json_pool *pool = json_pool__new();
-	struct json_object *first = NULL, *ev;
-	int round;
-
-	cr_assert_not_null(pool);
-	for (round = 0; round < 3; round++) {
-		ev = json_pool__object(pool);
-		cr_assert(eq(int, json_put(ev, "ph", json_pool__literal(pool, round == 1 ? ph_m : ph_x)) ?:
-					  json_put(ev, "cat", json_pool__literal(pool, "process")),
-			      0));
-		assert_text(ev, round == 1 ? "{\"ph\":\"M\",\"cat\":\"process\"}" : "{\"ph\":\"X\",\"cat\":\"process\"}");
-		if (!round)
-			first = json_object_object_get(ev, "ph");
-		else if (round == 2)
-			cr_assert(eq(ptr, json_object_object_get(ev, "ph"), first), "\"X\" made once");
-		json_object_put(ev);
-		json_pool__recycle(pool);
-	}
-	json_pool__free(pool);
-}
-
 /*
  * One sanitiser for every string of every JSON output: no writer makes a
- * json-c string but through json_write.h (json_pool.c's literals are
- * ours), and only the event log's writer keeps raw bytes.
+ * json-c string but through json_write.h, and only the event log's
+ * writer keeps raw bytes.
  */
 Test(json_write, every_string_a_writer_makes_goes_through_the_sanitiser)
 {
@@ -166,7 +110,7 @@ Test(json_write, every_string_a_writer_makes_goes_through_the_sanitiser)
 		const char *path = g.gl_pathv[i];
 		char *src = bb_read_source(path);
 
-		if (strcmp(path, "user/util/json_write.c") && strcmp(path, "user/util/json_pool.c"))
+		if (strcmp(path, "user/util/json_write.c"))
 			cr_assert(eq(ptr, strstr(src, "json_object_new_string"), NULL),
 				  "%s makes a json-c string itself: use json_new_str() or json_put_str()", path);
 		if (strcmp(path, "user/util/json_write.c") && strcmp(path, "user/log/event_log_write.c"))

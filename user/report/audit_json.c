@@ -222,18 +222,32 @@ static struct json_object *new_phases(const struct audit *a, const struct model 
 	return json_done(o, err);
 }
 
+bool audit_json__start_fields(const struct start_causes *sc, const struct model *m, size_t proc,
+			      struct start_fields *f, char *text, size_t size)
+{
+	const struct start_cause *c = sc && proc < sc->nr_procs ? &sc->procs[proc] : NULL;
+
+	if (!c || c->wait == START_UNKNOWN)
+		return false;
+	f->waited_for = start_cause__text(c, m, text, size);
+	f->waited_kind = start_wait__name(c->wait);
+	f->ready_ns = c->ready_ns - m->start_ns;
+	f->waited_ns = c->start_ns - c->ready_ns;
+	return true;
+}
+
 int audit_json__put_start(struct json_object *o, const struct start_causes *sc, const struct model *m,
 			  size_t proc)
 {
-	const struct start_cause *c = sc && proc < sc->nr_procs ? &sc->procs[proc] : NULL;
-	char text[128];
+	struct start_fields f;
+	char text[START_TEXT_BYTES];
 
-	if (!c || c->wait == START_UNKNOWN)
+	if (!audit_json__start_fields(sc, m, proc, &f, text, sizeof(text)))
 		return 0;
-	return json_put_str(o, "waited_for", start_cause__text(c, m, text, sizeof(text))) ?:
-	       json_put_str(o, "waited_kind", start_wait__name(c->wait)) ?:
-	       json_put_ms(o, "ready_ms", c->ready_ns - m->start_ns) ?:
-	       json_put_ms(o, "waited_ms", c->start_ns - c->ready_ns);
+	return json_put_str(o, "waited_for", f.waited_for) ?:
+	       json_put_str(o, "waited_kind", f.waited_kind) ?:
+	       json_put_ms(o, "ready_ms", f.ready_ns) ?:
+	       json_put_ms(o, "waited_ms", f.waited_ns);
 }
 
 /* How many processes waited for what before they started, and how long in all. */

@@ -12,12 +12,13 @@
  * graph (--deps) "Parallelism" also holds the critical path, a track of
  * its own.
  *
- * The trace is streamed: each event is built as a small json-c object,
- * serialised into a write buffer and taken apart as the next one comes
- * (its containers and numbers go back to a pool, util/json_pool.h), so
- * memory follows the model (per-proc spans, names, the pid index), never
- * the number of events.  A build traced with --sched=full can have
- * millions of them.
+ * The trace is streamed: each event is written once, field by field, to
+ * a buffered stream (util/json_stream.h) whose one escaper makes every
+ * string valid JSON and UTF-8, so memory follows the model (per-proc
+ * spans, names, the pid index), never the number of events.  A build
+ * traced with --sched=full can have millions of them.  Where an event
+ * goes (a host's trace pids, convert --add) is decided before it is
+ * written; json-c is left for the trees: otherData, a merged trace's args.
  */
 #include <errno.h>
 #include <signal.h>
@@ -33,7 +34,7 @@
 #include "model/proc_index.h"
 #include "report/chrome_trace.h"
 #include "graph/slack.h"
-#include "util/json_pool.h"
+#include "util/json_stream.h"
 #include "util/json_write.h"
 #include "model/daemons.h"
 #include "model/hidden.h"
@@ -42,7 +43,6 @@
 #include "model/trace_layout.h"
 #include "merge/trace_merge.h"
 #include "util/utf8.h"
-#include "util/write_all.h"
 #include "version.h"
 
 /* Our own trace pids: real pids are reused by the kernel (docs/trace-rules.md, rule 6). */
@@ -80,11 +80,6 @@
 #define PHASES_TID (COUNTERS_PID + 2)
 /* The process track's name is the command line, cut to stay readable. */
 #define TRACK_NAME_MAX_BYTES 80
-/* Plain: no indentation, the file is for viewers and can be large. */
-#define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
-/* Output gathered per write(2): not a system call per event. */
-#define WRITE_BUF_BYTES (64 * 1024)
-
 /* Where a lane is drawn: its trace process and thread. */
 struct track {
 	int pid;
@@ -93,10 +88,8 @@ struct track {
 
 struct builder {
 	const struct model *m;
-	int fd;			    /* where the trace goes */
-	char *buf;		    /* WRITE_BUF_BYTES: output not yet written */
-	size_t buf_used;
-	int write_err;		    /* the first write error; nothing is written after it */
+	struct json_stream *out;    /* where the trace goes */
+	bool first;		    /* no field yet in the object being written */
 	size_t nr_events;	    /* in traceEvents so far */
 	const struct trace_layout *layout; /* where each process slice goes */
 	struct trace_layout *own_layout;   /* made here when the caller gave none */
@@ -108,9 +101,8 @@ struct builder {
 	bool *critical;			 /* with graph: per proc, on the critical path */
 	size_t data_flows;		 /* data edges drawn as flows */
 	const struct trace_meta *meta;
-	struct json_pool *pool;		 /* the values of the event at hand, reused by the next */
 	/* convert --add: this host's trace processes are the single-host ones
-	 * moved up by pid0 (0 for one host), named "HOST: name" (emit()). */
+	 * moved up by pid0 (0 for one host), named "HOST: name" (placed()). */
 	int pid0;
 	const char *host;
 };
@@ -119,282 +111,137 @@ struct builder {
 #define DATA_FLOWS_MAX 20000
 
 /*
- * Output goes through b->buf.  The first write error sticks: every later
- * put returns it without writing, and the generators stop on it.
+ * convert --add: a trace pid or tid of one host's part, decided before it
+ * is written.  Every pid and tid is the single-host one plus pid0, so each
+ * host keeps the single-host numbering rules (rule 12: a process's first
+ * track's tid is its pid, sort indexes repeat them) and no two hosts share
+ * a pid; a process's name says its host (add_process_name()).
  */
-static int flush(struct builder *b)
+static __s64 placed(const struct builder *b, __s64 id)
 {
-	if (!b->write_err && b->buf_used)
-		b->write_err = write_all(b->fd, b->buf, b->buf_used);
-	b->buf_used = 0;
-	return b->write_err;
-}
-
-static int put_text(struct builder *b, const char *text, size_t len)
-{
-	if (b->write_err)
-		return b->write_err;
-	if (len > WRITE_BUF_BYTES - b->buf_used) {
-		if (flush(b))
-			return b->write_err;
-		/* An event larger than the buffer (a long argv) goes out directly. */
-		if (len >= WRITE_BUF_BYTES) {
-			b->write_err = write_all(b->fd, text, len);
-			return b->write_err;
-		}
-	}
-	memcpy(b->buf + b->buf_used, text, len);
-	b->buf_used += len;
-	return 0;
+	return b->host ? id + b->pid0 : id;
 }
 
 /*
- * Only the trace's frame is literal text (constant keys, nothing to
- * escape); every value, and every string in it, is written by json-c.
+ * Each event is written as it is made, field by field, straight into the
+ * stream (util/json_stream.h): nothing of it stays in memory.  Keys are
+ * our literals; every string value goes through the stream's one escaper.
  */
-static int put_str(struct builder *b, const char *frame)
+static void put_key(struct builder *b, const char *key)
 {
-	return put_text(b, frame, strlen(frame));
+	json_stream__key(b->out, key, b->first);
+	b->first = false;
 }
 
-/* s as json-c writes a string with JSON_FLAGS: quoted, its controls, quote and backslash escaped. */
-static int put_escaped(struct builder *b, const char *s, size_t len)
+/* An event's own field (pid, dur, id, ...): see docs/trace.md for its args, the arg_*() below. */
+static void field_int(struct builder *b, const char *key, __s64 v)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t from = 0, i;
-	char esc[8];
-	int err = put_text(b, "\"", 1);
-
-	for (i = 0; !err && i < len; i++) {
-		unsigned char c = s[i];
-		const char *rep;
-
-		/* Nearly every byte is printed as is: tell those apart first. */
-		if (c >= ' ' && c != '"' && c != '\\')
-			continue;
-		rep = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\n' ? "\\n"
-		      : c == '\r' ? "\\r" : c == '\t' ? "\\t" : c == '\f' ? "\\f" : NULL;
-		if (!rep) {
-			snprintf(esc, sizeof(esc), "\\u00%c%c", hex[c >> 4], hex[c & 0xf]);
-			rep = esc;
-		}
-		err = put_text(b, s + from, i - from) ?: put_str(b, rep);
-		from = i + 1;
-	}
-	return err ?: put_text(b, s + from, len - from) ?: put_text(b, "\"", 1);
+	put_key(b, key);
+	json_stream__int(b->out, v);
 }
 
-/* Decimal digits of v, written. */
-static int put_integer(struct builder *b, __s64 v, bool is_unsigned)
+static void field_str(struct builder *b, const char *key, const char *s)
 {
-	char digits[24], *p = digits + sizeof(digits);
-	__u64 u = is_unsigned || v >= 0 ? (__u64)v : -(__u64)v;
+	put_key(b, key);
+	json_stream__cstr(b->out, s);
+}
 
-	do
-		*--p = '0' + u % 10;
-	while (u /= 10);
-	if (!is_unsigned && v < 0)
-		*--p = '-';
-	return put_text(b, p, digits + sizeof(digits) - p);
+/* One of the event's args, in the args object begin_args() opened: each key has its row in docs/trace.md. */
+static void arg_int(struct builder *b, const char *key, __s64 v)
+{
+	field_int(b, key, v);
+}
+
+static void arg_ms(struct builder *b, const char *key, __u64 ns)
+{
+	put_key(b, key);
+	json_stream__ms(b->out, ns);
+}
+
+static void arg_bool(struct builder *b, const char *key, bool v)
+{
+	put_key(b, key);
+	json_stream__bool(b->out, v);
+}
+
+static void arg_str(struct builder *b, const char *key, const char *s)
+{
+	field_str(b, key, s);
+}
+
+/* len raw bytes, not a C string (a comm is not NUL-terminated at BB_COMM_LEN). */
+static void arg_bytes(struct builder *b, const char *key, const char *raw, size_t len)
+{
+	put_key(b, key);
+	json_stream__str(b->out, raw, len);
 }
 
 /*
- * val as json_object_to_json_string_ext(val, JSON_FLAGS) would write it,
- * written straight into the output: json-c's own printing (a print
- * buffer grown per value, snprintf per number) was most of the trace's
- * cost.
+ * The next element of traceEvents begun, with the fields every phase has
+ * (M events get ts 0, see add_meta()); ph and cat are literals.  Its other
+ * fields follow, then begin_args() or not, then end_event().
  */
-static int put_value(struct builder *b, struct json_object *val)
+static void begin_event(struct builder *b, const char *ph, const char *cat, const char *name, int pid, __s64 tid,
+			__s64 ts)
 {
-	size_t i, n;
-	int err = 0;
+	struct json_stream *js = b->out;
 
-	switch (json_object_get_type(val)) {
-	case json_type_null:
-		return put_str(b, "null");
-	case json_type_boolean:
-		return put_str(b, json_object_get_boolean(val) ? "true" : "false");
-	case json_type_int: {
-		/* json-c keeps a number above INT64_MAX as uint64, and clamps it as int64 */
-		__s64 v = json_object_get_int64(val);
-
-		return v == INT64_MAX ? put_integer(b, (__s64)json_object_get_uint64(val), true) : put_integer(b, v, false);
+	if (b->nr_events++)
+		json_stream__raw(js, ",", 1);
+	json_stream__lit(js, "{\"ph\":\"");
+	json_stream__lit(js, ph);
+	if (cat) {
+		json_stream__lit(js, "\",\"cat\":\"");
+		json_stream__lit(js, cat);
 	}
-	case json_type_double: {
-		/* json_new_ms() and json-c's parser keep the text as user data, which json-c prints */
-		const char *text = json_object_get_userdata(val) ?: json_object_to_json_string_ext(val, JSON_FLAGS);
-
-		return text ? put_str(b, text) : -ENOMEM;
-	}
-	case json_type_string:
-		return put_escaped(b, json_object_get_string(val), json_object_get_string_len(val));
-	case json_type_array:
-		n = json_object_array_length(val);
-		err = put_text(b, "[", 1);
-		for (i = 0; !err && i < n; i++)
-			err = (i ? put_text(b, ",", 1) : 0) ?: put_value(b, json_object_array_get_idx(val, i));
-		return err ?: put_text(b, "]", 1);
-	case json_type_object: {
-		bool first = true;
-
-		err = put_text(b, "{", 1);
-		json_object_object_foreach(val, key, v)
-		{
-			if (err)
-				break;
-			err = (first ? 0 : put_text(b, ",", 1)) ?: put_escaped(b, key, strlen(key)) ?:
-			      put_text(b, ":", 1) ?: put_value(b, v);
-			first = false;
-		}
-		return err ?: put_text(b, "}", 1);
-	}
-	}
-	return -EINVAL;
+	json_stream__lit(js, "\",\"name\":");
+	json_stream__cstr(js, name);
+	b->first = false;
+	field_int(b, "pid", placed(b, pid));
+	if (tid > 0)
+		field_int(b, "tid", placed(b, tid));
+	field_int(b, "ts", ts);
 }
 
-/* Writes val; takes ownership of val (NULL: -ENOMEM). */
-static int put_json(struct builder *b, struct json_object *val)
+/* The event's last field, its args object, begun. */
+static void begin_args(struct builder *b)
 {
-	int err;
-
-	if (!val)
-		return -ENOMEM;
-	err = put_value(b, val);
-	json_object_put(val);
-	return err;
+	put_key(b, "args");
+	json_stream__raw(b->out, "{", 1);
+	b->first = true;
 }
 
-/*
- * convert --add: an event of one host's part moved to its trace processes.
- * Every pid and tid is the single-host one plus pid0, so each host keeps
- * the single-host numbering rules (rule 12: a process's first track's tid
- * is its pid, sort indexes repeat them) and no two hosts share a pid; a
- * process's name says its host.  One place, so no generator needs to know.
- */
-static int move_to_host(const struct builder *b, struct json_object *ev)
+/* The event closed (and its args, with_args): 0, or the stream's first error. */
+static int end_event(struct builder *b, bool with_args)
 {
-	struct json_object *v, *args;
-	const char *name;
-	char text[512];
-
-	if (json_object_object_get_ex(ev, "pid", &v) && json_object_set_int64(v, json_object_get_int64(v) + b->pid0) != 1)
-		return -ENOMEM;
-	if (json_object_object_get_ex(ev, "tid", &v) && json_object_set_int64(v, json_object_get_int64(v) + b->pid0) != 1)
-		return -ENOMEM;
-	if (!json_object_object_get_ex(ev, "args", &args) || !json_object_object_get_ex(ev, "name", &v))
-		return 0;
-	name = json_object_get_string(v);
-	if (!strcmp(name, "process_sort_index") || !strcmp(name, "thread_sort_index")) {
-		if (json_object_object_get_ex(args, "sort_index", &v) &&
-		    json_object_set_int64(v, json_object_get_int64(v) + b->pid0) != 1)
-			return -ENOMEM;
-	} else if (!strcmp(name, "process_name") && json_object_object_get_ex(args, "name", &v)) {
-		snprintf(text, sizeof(text), "%s: %s", b->host ? b->host : "host", json_object_get_string(v));
-		return json_replace(args, "name", json_new_clean_string(text, strlen(text)));
-	}
-	return 0;
+	json_stream__raw(b->out, "}}", with_args ? 2 : 1);
+	return json_stream__err(b->out);
 }
 
-/*
- * The next element of traceEvents, written at once: only the event at
- * hand is ever in memory.  Takes ownership of ev.  Each event is built
- * and emitted before the next is begun, so once ev is put nothing holds
- * the pool's values: they go back to it for the next event.
- */
-static int emit(struct builder *b, struct json_object *ev)
+/* An X slice on any track begun, up to its args: name NULL (out of memory) is -ENOMEM. */
+static int begin_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct trace_span span)
 {
-	int err;
-
-	if (!ev)
-		err = -ENOMEM;
-	else if (b->host && (err = move_to_host(b, ev)))
-		json_object_put(ev);
-	else if ((err = b->nr_events++ ? put_text(b, ",", 1) : 0))
-		json_object_put(ev);
-	else
-		err = put_json(b, ev);
-	json_pool__recycle(b->pool);
-	return err;
+	if (!name)
+		return json_stream__fail(b->out, -ENOMEM);
+	begin_event(b, "X", cat, name, pid, tid, span.ts);
+	field_int(b, "dur", span.end - span.ts);
+	begin_args(b);
+	return json_stream__err(b->out);
 }
 
-/*
- * ev, whose other fields were put with err, with args as its last field,
- * emitted.  Takes ownership of ev and args, also on failure.
- */
-static int emit_with_args(struct builder *b, struct json_object *ev, int err, struct json_object *args)
-{
-	if (err) {
-		json_object_put(args);
-		json_object_put(ev);
-		return err;
-	}
-	return emit(b, json_done(ev, json_put(ev, "args", args)));
-}
-
-/*
- * The event's containers and numbers come from the pool (b->pool): made
- * once, reused by every event.  Only an event's own values may: anything
- * kept past emit() is made with json-c's constructors.
- */
-static struct json_object *new_object(const struct builder *b)
-{
-	return json_pool__object(b->pool);
-}
-
-static int put_int(const struct builder *b, struct json_object *obj, const char *key, __s64 v)
-{
-	return json_put(obj, key, json_pool__int(b->pool, v));
-}
-
-static int put_ms(const struct builder *b, struct json_object *obj, const char *key, __u64 ns)
-{
-	return json_put(obj, key, json_pool__ms(b->pool, ns));
-}
-
-static int put_bool(const struct builder *b, struct json_object *obj, const char *key, bool v)
-{
-	return json_put(obj, key, json_pool__bool(b->pool, v));
-}
-
-/* Takes ownership of the malloc'd s. */
-static struct json_object *new_owned_string(char *s)
-{
-	struct json_object *str = s ? json_new_str(s) : NULL;
-
-	free(s);
-	return str;
-}
-
-/* arr (NULL: -ENOMEM) with argv's words appended; takes ownership of arr. */
-static struct json_object *argv_array(struct json_object *arr, char *const *argv, size_t argc)
+/* argv's words as an array (NULL words as ""). */
+static void arg_argv(struct builder *b, const char *key, char *const *argv, size_t argc)
 {
 	size_t i;
-	int err = arr ? 0 : -ENOMEM;
 
-	for (i = 0; !err && i < argc; i++) {
-		const char *arg = argv[i] ? argv[i] : "";
-
-		err = json_append(arr, json_new_clean_string(arg, strlen(arg)));
+	put_key(b, key);
+	json_stream__raw(b->out, "[", 1);
+	for (i = 0; i < argc; i++) {
+		if (i)
+			json_stream__raw(b->out, ",", 1);
+		json_stream__cstr(b->out, argv[i] ? argv[i] : "");
 	}
-	return json_done(arr, err);
-}
-
-/*
- * An event with the fields every phase has; M events get ts 0 (see below).
- * ph and cat are literals, each one value shared by every event (json_pool__literal()).
- */
-static struct json_object *new_event(const struct builder *b, const char *ph, const char *cat, const char *name, int pid, __s64 tid, __s64 ts)
-{
-	struct json_object *ev = new_object(b);
-	int err;
-
-	err = json_put(ev, "ph", json_pool__literal(b->pool, ph)) ?:
-	      (cat ? json_put(ev, "cat", json_pool__literal(b->pool, cat)) : 0) ?:
-	      json_put_str(ev, "name", name) ?:
-	      put_int(b, ev, "pid", pid) ?:
-	      (tid > 0 ? put_int(b, ev, "tid", tid) : 0) ?:
-	      put_int(b, ev, "ts", ts);
-	return json_done(ev, err);
+	json_stream__raw(b->out, "]", 1);
 }
 
 /* The recording's INFO; a trace without one says nothing of it. */
@@ -444,13 +291,52 @@ static struct track lane_track(const struct builder *b, __u32 lane)
  * ts 0 on M is what Chrome itself writes: metadata is outside the
  * timeline, and viewers that sort by ts need a number there.
  */
-static int add_meta(struct builder *b, int pid, const char *what, __s64 tid, struct json_object *arg)
+static int add_meta_name(struct builder *b, int pid, const char *what, __s64 tid, const char *name)
 {
-	const char *key = strstr(what, "sort_index") ? "sort_index" : "name";
-	struct json_object *args = json_object_new_object();
+	if (!name)
+		return json_stream__fail(b->out, -ENOMEM);
+	begin_event(b, "M", NULL, what, pid, tid, 0);
+	begin_args(b);
+	/* The format's own metadata args, not ours: no row in docs/trace.md. */
+	field_str(b, "name", name);
+	return end_event(b, true);
+}
 
-	args = json_done(args, json_put(args, key, arg));
-	return emit_with_args(b, new_event(b, "M", NULL, what, pid, tid, 0), 0, args);
+/* A sort index repeats the (placed) pid or tid it orders (rule 12). */
+static int add_meta_index(struct builder *b, int pid, const char *what, __s64 tid, __s64 index)
+{
+	begin_event(b, "M", NULL, what, pid, tid, 0);
+	begin_args(b);
+	field_int(b, "sort_index", placed(b, index));
+	return end_event(b, true);
+}
+
+/*
+ * A trace process's name, "HOST: name" in a host's part (convert --add):
+ * the host's name and the clean name cut to one line of 511 bytes, then
+ * cleaned again (a cut may split a character).
+ */
+static int add_process_name(struct builder *b, int pid, const char *name)
+{
+	char text[512], *clean;
+
+	if (!b->host || !name)
+		return add_meta_name(b, pid, "process_name", 0, name);
+	clean = utf8_sanitize(name, strlen(name));
+	if (!clean)
+		return json_stream__fail(b->out, -ENOMEM);
+	snprintf(text, sizeof(text), "%s: %s", b->host, clean);
+	free(clean);
+	return add_meta_name(b, pid, "process_name", 0, text);
+}
+
+/* A malloc'd name (NULL: out of memory) as the trace process pid's name, freed. */
+static int add_owned_process_name(struct builder *b, int pid, char *name)
+{
+	int err = add_process_name(b, pid, name);
+
+	free(name);
+	return err;
 }
 
 static size_t cmd_argc(const struct event_log_info *info)
@@ -497,8 +383,7 @@ static int add_daemon_names(struct builder *b, const struct trace_meta *meta)
 		if (!shown || asprintf(&name, "daemon %u: %s", shares[k].pid, shown) < 0)
 			name = NULL;
 		free(shown);
-		err = add_meta(b, pid, "process_name", 0, new_owned_string(name)) ?:
-		      add_meta(b, pid, "process_sort_index", 0, json_object_new_int(pid));
+		err = add_owned_process_name(b, pid, name) ?: add_meta_index(b, pid, "process_sort_index", 0, pid);
 	}
 	free(shares);
 	return err;
@@ -510,18 +395,17 @@ static int add_track_names(struct builder *b, const struct trace_meta *meta)
 	size_t i;
 	int err;
 
-	err = add_meta(b, TRACE_PID, "process_name", 0, new_owned_string(track_name(b->m, meta)));
+	err = add_owned_process_name(b, TRACE_PID, track_name(b->m, meta));
 	if (!err)
-		err = add_meta(b, TRACE_PID, "process_sort_index", 0, json_object_new_int(0));
+		err = add_meta_index(b, TRACE_PID, "process_sort_index", 0, 0);
 	if (!err)
 		err = add_daemon_names(b, meta);
 	for (i = 0; !err && i < b->layout->nr_lanes; i++) {
 		struct track t = lane_track(b, b->layout->lanes[i]);
 
 		snprintf(name, sizeof(name), "lane %u", b->layout->lane_number[i]);
-		err = add_meta(b, t.pid, "thread_name", t.tid, json_new_str(name));
-		if (!err)
-			err = add_meta(b, t.pid, "thread_sort_index", t.tid, json_object_new_int64(t.tid));
+		err = add_meta_name(b, t.pid, "thread_name", t.tid, name) ?:
+		      add_meta_index(b, t.pid, "thread_sort_index", t.tid, t.tid);
 	}
 	return err;
 }
@@ -550,51 +434,48 @@ static void signal_name(int sig, char *buf, size_t size)
 }
 
 /* How the process ended: a readable exit_status and the numbers behind it. */
-static int add_exit_status(const struct builder *b, struct json_object *args, const struct proc_instance *p)
+static void add_exit_status(struct builder *b, const struct proc_instance *p)
 {
-	int status = (int)p->exit_status, err;
+	int status = (int)p->exit_status;
 	char text[64], sig[32];
 
-	if (!p->exited)
-		return json_put_str(args, "exit_status", p->unfinished ? "running at trace end" : "unknown");
-	if (WIFEXITED(status)) {
+	if (!p->exited) {
+		arg_str(b, "exit_status", p->unfinished ? "running at trace end" : "unknown");
+	} else if (WIFEXITED(status)) {
 		snprintf(text, sizeof(text), "exit %d", WEXITSTATUS(status));
-		return json_put_str(args, "exit_status", text) ?:
-			       put_int(b, args, "exit_code", WEXITSTATUS(status));
-	}
-	if (WIFSIGNALED(status)) {
+		arg_str(b, "exit_status", text);
+		arg_int(b, "exit_code", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
 		signal_name(WTERMSIG(status), sig, sizeof(sig));
 		snprintf(text, sizeof(text), "killed by %s%s", sig, WCOREDUMP(status) ? " (core dumped)" : "");
-		err = json_put_str(args, "exit_status", text) ?:
-			      put_int(b, args, "signal", WTERMSIG(status)) ?:
-			      json_put_str(args, "signal_name", sig);
-		if (!err && WCOREDUMP(status))
-			err = put_bool(b, args, "core_dumped", true);
-		return err;
+		arg_str(b, "exit_status", text);
+		arg_int(b, "signal", WTERMSIG(status));
+		arg_str(b, "signal_name", sig);
+		if (WCOREDUMP(status))
+			arg_bool(b, "core_dumped", true);
+	} else {
+		snprintf(text, sizeof(text), "status 0x%x", p->exit_status);
+		arg_str(b, "exit_status", text);
 	}
-	snprintf(text, sizeof(text), "status 0x%x", p->exit_status);
-	return json_put_str(args, "exit_status", text);
 }
 
-static int add_image_args(const struct builder *b, struct json_object *args, const struct exec_image *img)
+static void add_image_args(struct builder *b, const struct exec_image *img)
 {
-	int err = json_put(args, "argv", argv_array(json_pool__array(b->pool), img ? img->argv : NULL, img ? img->argc : 0));
-
-	if (!err && img && img->filename)
-		err = json_put_str(args, "filename", img->filename);
-	return err;
+	arg_argv(b, "argv", img ? img->argv : NULL, img ? img->argc : 0);
+	if (img && img->filename)
+		arg_str(b, "filename", img->filename);
 }
 
 /* Where the process's threads spent their lifetime, from the sched tracepoints. */
-static int add_sched_args(const struct builder *b, struct json_object *args, const struct bb_sched_acct *acct)
+static void add_sched_args(struct builder *b, const struct bb_sched_acct *acct)
 {
-	return put_ms(b, args, "on_cpu_ms", acct->on_cpu_ns) ?:
-	       put_ms(b, args, "runq_wait_ms", acct->runq_ns) ?:
-	       put_ms(b, args, "blocked_ms", acct->blocked_ns) ?:
-	       put_ms(b, args, "sleep_ms", acct->sleep_ns) ?:
-	       put_int(b, args, "switches_voluntary", acct->nr_voluntary) ?:
-	       put_int(b, args, "switches_involuntary", acct->nr_involuntary) ?:
-	       put_int(b, args, "migrations", acct->nr_migrations);
+	arg_ms(b, "on_cpu_ms", acct->on_cpu_ns);
+	arg_ms(b, "runq_wait_ms", acct->runq_ns);
+	arg_ms(b, "blocked_ms", acct->blocked_ns);
+	arg_ms(b, "sleep_ms", acct->sleep_ns);
+	arg_int(b, "switches_voluntary", acct->nr_voluntary);
+	arg_int(b, "switches_involuntary", acct->nr_involuntary);
+	arg_int(b, "migrations", acct->nr_migrations);
 }
 
 /*
@@ -605,139 +486,130 @@ static int add_sched_args(const struct builder *b, struct json_object *args, con
  * (unshare --pid --fork, a container).  It is there only when it differs
  * from pid, so the trace of an ordinary build has none.
  */
-static int add_ns_pid(const struct builder *b, struct json_object *args, const struct proc_instance *p)
+static void add_ns_pid(struct builder *b, const struct proc_instance *p)
 {
-	if (!p->ns_pid || p->ns_pid == p->pid)
-		return 0;
-	return put_int(b, args, "ns_pid", p->ns_pid);
+	if (p->ns_pid && p->ns_pid != p->pid)
+		arg_int(b, "ns_pid", p->ns_pid);
 }
 
-/* sched: whether the sched accounting was recorded (all zero otherwise). */
 /* I/O (model/io.h): the figures the kernel counted, none without a record. */
-static int add_io_args(const struct builder *b, struct json_object *args, const struct proc_instance *p)
+static void add_io_args(struct builder *b, const struct proc_instance *p)
 {
 	const struct bb_io_acct *io = &p->io;
-	int err = 0;
 
 	if (!p->io_seen)
-		return 0;
-	if (p->io_flags & BB_IO_STORAGE)
-		err = put_int(b, args, "io_read_bytes", io->read_bytes) ?:
-		      put_int(b, args, "io_write_bytes", io->write_bytes) ?:
-		      put_int(b, args, "io_cancelled_write_bytes", io->cancelled_write_bytes);
-	if (!err && (p->io_flags & BB_IO_SYSCALLS))
-		err = put_int(b, args, "io_rchar", io->rchar) ?: put_int(b, args, "io_wchar", io->wchar) ?:
-		      put_int(b, args, "io_syscr", io->syscr) ?: put_int(b, args, "io_syscw", io->syscw);
-	return err;
+		return;
+	if (p->io_flags & BB_IO_STORAGE) {
+		arg_int(b, "io_read_bytes", io->read_bytes);
+		arg_int(b, "io_write_bytes", io->write_bytes);
+		arg_int(b, "io_cancelled_write_bytes", io->cancelled_write_bytes);
+	}
+	if (p->io_flags & BB_IO_SYSCALLS) {
+		arg_int(b, "io_rchar", io->rchar);
+		arg_int(b, "io_wchar", io->wchar);
+		arg_int(b, "io_syscr", io->syscr);
+		arg_int(b, "io_syscw", io->syscw);
+	}
 }
 
-static struct json_object *proc_args(const struct builder *b, const struct proc_instance *p)
+/* What the process's state flags say, each only when set. */
+static void add_proc_flags(struct builder *b, const struct proc_instance *p)
 {
-	const struct exec_image *last = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
-	struct json_object *args = new_object(b);
-	int err;
-
-	if (!args)
-		return NULL;
-	err = add_image_args(b, args, last) ?:
-	      put_int(b, args, "pid", p->pid) ?:
-	      put_int(b, args, "ppid", p->ppid) ?:
-	      add_ns_pid(b, args, p) ?:
-	      add_exit_status(b, args, p) ?:
-	      put_ms(b, args, "cpu_user_ms", p->utime_ns) ?:
-	      put_ms(b, args, "cpu_sys_ms", p->stime_ns) ?:
-	      put_int(b, args, "peak_rss_kb", p->peak_rss_kb) ?:
-	      put_int(b, args, "maxrss_kb", p->maxrss_kb) ?:
-	      put_int(b, args, "threads", p->nr_threads) ?:
-	      put_int(b, args, "images", p->nr_execs) ?:
-	      json_put(args, "comm", json_new_clean_string(p->comm, strnlen(p->comm, BB_COMM_LEN)));
-	if (!err && b->sched)
-		err = add_sched_args(b, args, &p->sched);
-	if (!err && p->unfinished)
-		err = put_bool(b, args, "unfinished", true);
-	if (!err && p->exit_record_lost)
-		err = put_bool(b, args, "exit_record_lost", true);
-	if (!err && p->fork_record_lost)
-		err = put_bool(b, args, "fork_record_lost", true);
+	if (p->unfinished)
+		arg_bool(b, "unfinished", true);
+	if (p->exit_record_lost)
+		arg_bool(b, "exit_record_lost", true);
+	if (p->fork_record_lost)
+		arg_bool(b, "fork_record_lost", true);
 	/* --attach: running before the trace; its CPU times are the traced part. */
-	if (!err && p->found)
-		err = put_bool(b, args, "started_before_trace", p->ran_before_ns > 0) ?:
-		      put_ms(b, args, "ran_before_trace_ms", p->ran_before_ns);
+	if (p->found) {
+		arg_bool(b, "started_before_trace", p->ran_before_ns > 0);
+		arg_ms(b, "ran_before_trace_ms", p->ran_before_ns);
+	}
 	/* --follow: run by the daemon, not by the command. */
-	if (!err && p->run_by_daemon)
-		err = put_int(b, args, "run_by_daemon", p->run_by_daemon);
-	if (!err && p->oom_killed)
-		err = put_bool(b, args, "oom_killed", true);
-	if (!err && p->hidden)
-		err = json_put(args, "hidden", json_new_str(hidden__why(p->hidden)));
-	if (!err)
-		err = add_io_args(b, args, p);
-	if (!err && any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
-		err = put_bool(b, args, "args_truncated", true);
-	if (!err && any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
-		err = put_bool(b, args, "args_unreadable", true);
-	if (!err && any_exec_flag(p, BB_EXEC_FILENAME_TRUNCATED))
-		err = put_bool(b, args, "filename_truncated", true);
-	if (err) {
-		json_object_put(args);
-		return NULL;
-	}
-	return args;
+	if (p->run_by_daemon)
+		arg_int(b, "run_by_daemon", p->run_by_daemon);
+	if (p->oom_killed)
+		arg_bool(b, "oom_killed", true);
+	if (p->hidden)
+		arg_str(b, "hidden", hidden__why(p->hidden));
 }
 
-/* The build graph's facts about process i, added to args (NULL passes through). */
-static struct json_object *graph_args(const struct builder *b, size_t i, struct json_object *args)
+static void add_proc_args(struct builder *b, const struct proc_instance *p)
 {
-	const struct graph_proc_files *pf;
-	int err = 0;
-
-	if (!args || !b->graph)
-		return args;
-	pf = &b->graph->data.proc_files[i];
-	if (pf->known)
-		err = put_int(b, args, "files_opened", pf->opened) ?: put_int(b, args, "files_written", pf->written);
-	if (!err && b->critical[i])
-		err = put_bool(b, args, "critical", true);
-	if (!err && shell_call__is(b->m, i))
-		err = put_bool(b, args, "make_shell_call", true);
-	if (!err && b->graph->proc_slack_ns && b->graph->proc_slack_ns[i] != SLACK_NONE)
-		err = put_ms(b, args, "slack_ms", b->graph->proc_slack_ns[i]);
-	if (!err)
-		err = audit_json__put_start(args, b->meta->starts, b->m, i);
-	if (err) {
-		json_object_put(args);
-		return NULL;
-	}
-	return args;
+	add_image_args(b, p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL);
+	arg_int(b, "pid", p->pid);
+	arg_int(b, "ppid", p->ppid);
+	add_ns_pid(b, p);
+	add_exit_status(b, p);
+	arg_ms(b, "cpu_user_ms", p->utime_ns);
+	arg_ms(b, "cpu_sys_ms", p->stime_ns);
+	arg_int(b, "peak_rss_kb", p->peak_rss_kb);
+	arg_int(b, "maxrss_kb", p->maxrss_kb);
+	arg_int(b, "threads", p->nr_threads);
+	arg_int(b, "images", p->nr_execs);
+	arg_bytes(b, "comm", p->comm, strnlen(p->comm, BB_COMM_LEN));
+	if (b->sched)
+		add_sched_args(b, &p->sched);
+	add_proc_flags(b, p);
+	add_io_args(b, p);
+	if (any_exec_flag(p, BB_EXEC_ARGS_TRUNCATED))
+		arg_bool(b, "args_truncated", true);
+	if (any_exec_flag(p, BB_EXEC_ARGS_UNREADABLE))
+		arg_bool(b, "args_unreadable", true);
+	if (any_exec_flag(p, BB_EXEC_FILENAME_TRUNCATED))
+		arg_bool(b, "filename_truncated", true);
 }
 
-/* A compiler cache's call (audit/compiler_cache.h): "cache": "hit", "miss" or "uncacheable" (NULL passes through). */
-static struct json_object *cache_args(const struct builder *b, size_t i, struct json_object *args)
+/* A compiler cache's call (audit/compiler_cache.h): "cache": "hit", "miss" or "uncacheable". */
+static void add_cache_args(struct builder *b, size_t i)
 {
 	const char *word = b->meta->audit ? compiler_cache__word(compiler_cache__of(&b->meta->audit->cache, i)) : NULL;
 
-	if (args && word && json_put_str(args, "cache", word)) {
-		json_object_put(args);
-		return NULL;
-	}
-	return args;
+	if (word)
+		arg_str(b, "cache", word);
 }
 
-/* An X slice on any track; takes ownership of args. */
-static int add_x(struct builder *b, int pid, __s64 tid, const char *cat, const char *name, struct trace_span span,
-		 struct json_object *args)
+/* Why process i started when it did (audit_json__start_fields()). */
+static void add_start_args(struct builder *b, size_t i)
 {
-	struct json_object *ev = name ? new_event(b, "X", cat, name, pid, tid, span.ts) : NULL;
+	struct start_fields f;
+	char text[START_TEXT_BYTES];
 
-	return emit_with_args(b, ev, put_int(b, ev, "dur", span.end - span.ts), args);
+	if (!audit_json__start_fields(b->meta->starts, b->m, i, &f, text, sizeof(text)))
+		return;
+	arg_str(b, "waited_for", f.waited_for);
+	arg_str(b, "waited_kind", f.waited_kind);
+	arg_ms(b, "ready_ms", f.ready_ns);
+	arg_ms(b, "waited_ms", f.waited_ns);
 }
 
-/* An X slice on a lane; takes ownership of the malloc'd name and of args. */
-static int add_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct trace_span span,
-		     struct json_object *args)
+/* The build graph's facts about process i. */
+static void add_graph_args(struct builder *b, size_t i)
+{
+	const struct graph_proc_files *pf;
+
+	if (!b->graph)
+		return;
+	pf = &b->graph->data.proc_files[i];
+	if (pf->known) {
+		arg_int(b, "files_opened", pf->opened);
+		arg_int(b, "files_written", pf->written);
+	}
+	if (b->critical[i])
+		arg_bool(b, "critical", true);
+	if (shell_call__is(b->m, i))
+		arg_bool(b, "make_shell_call", true);
+	if (b->graph->proc_slack_ns && b->graph->proc_slack_ns[i] != SLACK_NONE)
+		arg_ms(b, "slack_ms", b->graph->proc_slack_ns[i]);
+	add_start_args(b, i);
+}
+
+/* An X slice on a lane, begun up to its args; name (malloc'd, NULL: out of memory) freed. */
+static int begin_slice(struct builder *b, const char *cat, char *name, __u32 lane, struct trace_span span)
 {
 	struct track t = lane_track(b, lane);
-	int err = add_x(b, t.pid, t.tid, cat, name, span, args);
+	int err = begin_x(b, t.pid, t.tid, cat, name, span);
 
 	free(name);
 	return err;
@@ -747,28 +619,27 @@ static int add_image_slices(struct builder *b, size_t i)
 {
 	const struct proc_instance *p = &b->m->procs[i];
 	const struct image_layout *images = b->layout->procs[i].images;
-	struct json_object *args;
 	size_t k;
 	int err = 0;
 
 	for (k = 0; !err && k < p->nr_execs; k++) {
-		args = new_object(b);
-		args = json_done(args, put_int(b, args, "image", k) ?: add_image_args(b, args, &p->execs[k]));
-		err = add_slice(b, "exec", image_display_name(b->m, p, k), p->lane, images[k].span, args);
+		if (begin_slice(b, "exec", image_display_name(b->m, p, k), p->lane, images[k].span))
+			break;
+		arg_int(b, "image", k);
+		add_image_args(b, &p->execs[k]);
+		err = end_event(b, true);
 	}
-	return err;
+	return json_stream__err(b->out);
 }
 
-static struct json_object *new_flow(const struct builder *b, const char *ph, __u32 lane, __s64 ts, __s64 id)
+/* A flow end (s or f) on a track; Perfetto binds f to the enclosing slice, not the next one. */
+static int add_flow_end(struct builder *b, const char *ph, const char *name, struct track t, __s64 ts, __s64 id)
 {
-	struct track t = lane_track(b, lane);
-	struct json_object *ev = new_event(b, ph, "process", "fork", t.pid, t.tid, ts);
-	int err = put_int(b, ev, "id", id);
-
-	/* Perfetto: bind the end to the enclosing slice, not the next one. */
-	if (!err && ph[0] == 'f')
-		err = json_put_str(ev, "bp", "e");
-	return json_done(ev, err);
+	begin_event(b, ph, "process", name, t.pid, t.tid, ts);
+	field_int(b, "id", id);
+	if (ph[0] == 'f')
+		field_str(b, "bp", "e");
+	return end_event(b, false);
 }
 
 /*
@@ -785,7 +656,6 @@ static int add_fork_flow(struct builder *b, size_t i)
 	const struct proc_layout *procs = b->layout->procs;
 	long parent = p->parent;
 	__s64 id;
-	int err;
 
 	if (parent < 0 || (size_t)parent >= m->nr_procs || (size_t)parent == i)
 		return 0;
@@ -795,10 +665,8 @@ static int add_fork_flow(struct builder *b, size_t i)
 	if (procs[i].span.ts < procs[parent].span.ts)
 		return 0;
 	id = ++b->last_flow_id;
-	err = emit(b, new_flow(b, "s", m->procs[parent].lane, procs[parent].span.ts, id));
-	if (!err)
-		err = emit(b, new_flow(b, "f", p->lane, procs[i].span.ts, id));
-	return err;
+	return add_flow_end(b, "s", "fork", lane_track(b, m->procs[parent].lane), procs[parent].span.ts, id) ?:
+	       add_flow_end(b, "f", "fork", lane_track(b, p->lane), procs[i].span.ts, id);
 }
 
 /*
@@ -816,23 +684,16 @@ static int add_data_flows(struct builder *b)
 	for (i = 0; !err && i < g->data.nr_edges && b->data_flows < DATA_FLOWS_MAX; i++) {
 		const struct graph_edge *e = &g->data.edges[i];
 		struct track from = lane_track(b, b->m->procs[e->writer].lane), to = lane_track(b, b->m->procs[e->reader].lane);
-		struct json_object *s, *args;
 		__s64 id;
 
 		if (procs[e->reader].span.ts < procs[e->writer].span.ts)
 			continue;
 		id = ++b->last_flow_id;
-		s = new_event(b, "s", "process", "input", from.pid, from.tid, procs[e->writer].span.ts);
-		args = json_object_new_object();
-		err = json_put_int(s, "id", id) ?:
-		      json_put(s, "args", json_done(args, json_put_str(args, "file", e->path)));
-		err = emit(b, json_done(s, err));
-		if (!err) {
-			struct json_object *f = new_event(b, "f", "process", "input", to.pid, to.tid,
-							  procs[e->reader].span.ts);
-
-			err = emit(b, json_done(f, json_put_int(f, "id", id) ?: json_put_str(f, "bp", "e")));
-		}
+		begin_event(b, "s", "process", "input", from.pid, from.tid, procs[e->writer].span.ts);
+		field_int(b, "id", id);
+		begin_args(b);
+		arg_str(b, "file", e->path);
+		err = end_event(b, true) ?: add_flow_end(b, "f", "input", to, procs[e->reader].span.ts, id);
 		b->data_flows++;
 	}
 	return err;
@@ -854,18 +715,18 @@ static int add_race_marks(struct builder *b)
 	for (i = 0; !err && i < r->nr; i++) {
 		const struct race *x = &r->items[i];
 		struct track t = lane_track(b, m->procs[x->other_proc].lane);
-		struct json_object *e, *args = json_object_new_object();
 		char name[96];
 
 		snprintf(name, sizeof(name), "race: %s", x->file);
-		e = new_event(b, "i", "race", name, t.pid, t.tid, trace_us(m, x->other_ns));
-		err = json_put_str(e, "s", "t") ?:
-		      json_put_str(args, "kind", race_kind__key(x->kind)) ?:
-		      json_put_str(args, "file", x->file) ?:
-		      json_put_int(args, "writer_pid", m->procs[x->writer_step].pid) ?:
-		      json_put_int(args, "other_pid", m->procs[x->other_step].pid) ?:
-		      json_put_str(args, "advice", x->advice);
-		err = emit_with_args(b, e, err, args);
+		begin_event(b, "i", "race", name, t.pid, t.tid, trace_us(m, x->other_ns));
+		field_str(b, "s", "t");
+		begin_args(b);
+		arg_str(b, "kind", race_kind__key(x->kind));
+		arg_str(b, "file", x->file);
+		arg_int(b, "writer_pid", m->procs[x->writer_step].pid);
+		arg_int(b, "other_pid", m->procs[x->other_step].pid);
+		arg_str(b, "advice", x->advice);
+		err = end_event(b, true);
 	}
 	return err;
 }
@@ -873,16 +734,16 @@ static int add_race_marks(struct builder *b)
 /* The "Parallelism" trace process: the counters (--sched) and the critical path (--deps). */
 static int add_parallelism_name(struct builder *b)
 {
-	return add_meta(b, COUNTERS_PID, "process_name", 0, json_new_str("Parallelism")) ?:
-	       add_meta(b, COUNTERS_PID, "process_sort_index", 0, json_object_new_int(2));
+	return add_process_name(b, COUNTERS_PID, "Parallelism") ?:
+	       add_meta_index(b, COUNTERS_PID, "process_sort_index", 0, 2);
 }
 
 /* A track of Parallelism's, named; first_there: Parallelism itself is named here too. */
 static int add_parallelism_track(struct builder *b, bool first_there, __s64 tid, const char *name)
 {
 	return (first_there ? add_parallelism_name(b) : 0) ?:
-	       add_meta(b, COUNTERS_PID, "thread_name", tid, json_new_str(name)) ?:
-	       add_meta(b, COUNTERS_PID, "thread_sort_index", tid, json_object_new_int(tid));
+	       add_meta_name(b, COUNTERS_PID, "thread_name", tid, name) ?:
+	       add_meta_index(b, COUNTERS_PID, "thread_sort_index", tid, tid);
 }
 
 /*
@@ -923,22 +784,22 @@ static int add_critical_track(struct builder *b)
 	for (i = 0; !err && i < g->path.nr; i++) {
 		const struct critical_step *st = &g->path.steps[i];
 		const struct proc_instance *p = &b->m->procs[st->proc];
-		struct json_object *args;
 		struct trace_span span;
 		char *name;
 
 		if (!clip_after(b, st->from_ns, st->to_ns, &last_end, &span))
 			continue;
-		args = json_object_new_object();
-		err = json_put_int(args, "pid", p->pid) ?:
-		      json_put_ms(args, "held_ms", st->to_ns - st->from_ns) ?:
-		      json_put_str(args, "then", graph_link__name(st->via));
-		if (!err && st->via == LINK_INPUT)
-			err = json_put_str(args, "file", g->data.edges[st->edge].path);
-		args = json_done(args, err);
 		name = proc_display_name(b->m, p);
-		err = add_x(b, COUNTERS_PID, CRITICAL_TID, "critical", name, span, args);
+		err = begin_x(b, COUNTERS_PID, CRITICAL_TID, "critical", name, span);
 		free(name);
+		if (err)
+			break;
+		arg_int(b, "pid", p->pid);
+		arg_ms(b, "held_ms", st->to_ns - st->from_ns);
+		arg_str(b, "then", graph_link__name(st->via));
+		if (st->via == LINK_INPUT)
+			arg_str(b, "file", g->data.edges[st->edge].path);
+		err = end_event(b, true);
 	}
 	return err;
 }
@@ -960,19 +821,21 @@ static int add_phases_track(struct builder *b, const struct audit *a)
 	err = add_parallelism_track(b, !named, PHASES_TID, "phases");
 	for (i = 0; !err && i < a->nr_cmd_phases; i++) {
 		const struct audit_cmd_phase *ph = &a->cmd_phases[i];
-		struct json_object *args;
 		struct trace_span span;
 		char *name;
 
 		if (!clip_after(b, ph->start_ns, ph->end_ns, &last_end, &span))
 			continue;
-		args = json_object_new_object();
-		err = json_put_int(args, "pid", b->m->procs[ph->proc].pid) ?: json_put_bool(args, "serial", ph->serial) ?:
-		      (ph->runner >= 0 && ph->jobs.jobs > 0 ? json_put_int(args, "jobs", ph->jobs.jobs) : 0);
-		args = json_done(args, err);
 		name = proc_display_name(b->m, &b->m->procs[ph->proc]);
-		err = add_x(b, COUNTERS_PID, PHASES_TID, "phase", name, span, args);
+		err = begin_x(b, COUNTERS_PID, PHASES_TID, "phase", name, span);
 		free(name);
+		if (err)
+			break;
+		arg_int(b, "pid", b->m->procs[ph->proc].pid);
+		arg_bool(b, "serial", ph->serial);
+		if (ph->runner >= 0 && ph->jobs.jobs > 0)
+			arg_int(b, "jobs", ph->jobs.jobs);
+		err = end_event(b, true);
 	}
 	return err;
 }
@@ -982,8 +845,13 @@ static int add_proc(struct builder *b, size_t i)
 	const struct proc_instance *p = &b->m->procs[i];
 	int err;
 
-	err = add_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span,
-			graph_args(b, i, cache_args(b, i, proc_args(b, p))));
+	err = begin_slice(b, "process", proc_display_name(b->m, p), p->lane, b->layout->procs[i].span);
+	if (err)
+		return err;
+	add_proc_args(b, p);
+	add_cache_args(b, i);
+	add_graph_args(b, i);
+	err = end_event(b, true);
 	if (!err && !b->layout->procs[i].flat)
 		err = add_image_slices(b, i);
 	if (!err)
@@ -1026,20 +894,19 @@ static int add_cpu_track_names(struct builder *b)
 	size_t i;
 	int err;
 
-	err = add_meta(b, CPUS_PID, "process_name", 0, json_new_str("CPUs")) ?:
-	      add_meta(b, CPUS_PID, "process_sort_index", 0, json_object_new_int(1));
+	err = add_process_name(b, CPUS_PID, "CPUs") ?: add_meta_index(b, CPUS_PID, "process_sort_index", 0, 1);
 	/* Every CPU, also one that stayed idle: an empty named track is fine. */
 	for (i = 0; !err && i < s->nr_cpus; i++) {
 		__s64 tid = cpu_tid(s->cpus[i].cpu);
 
 		snprintf(name, sizeof(name), "CPU %u", s->cpus[i].cpu);
-		err = add_meta(b, CPUS_PID, "thread_name", tid, json_new_str(name)) ?:
-		      add_meta(b, CPUS_PID, "thread_sort_index", tid, json_object_new_int64(tid));
+		err = add_meta_name(b, CPUS_PID, "thread_name", tid, name) ?:
+		      add_meta_index(b, CPUS_PID, "thread_sort_index", tid, tid);
 	}
 	if (!err)
 		err = add_parallelism_name(b) ?:
-		      add_meta(b, COUNTERS_PID, "thread_name", COUNTERS_TID, json_new_str("counters")) ?:
-		      add_meta(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, json_object_new_int(COUNTERS_TID));
+		      add_meta_name(b, COUNTERS_PID, "thread_name", COUNTERS_TID, "counters") ?:
+		      add_meta_index(b, COUNTERS_PID, "thread_sort_index", COUNTERS_TID, COUNTERS_TID);
 	return err;
 }
 
@@ -1052,20 +919,19 @@ static int add_cpu_track_names(struct builder *b)
  */
 static int add_other_slice(struct builder *b, __u32 cpu, struct trace_span span)
 {
-	struct json_object *ev = new_event(b, "X", "cpu_other", "other (not the build)", CPUS_PID, cpu_tid(cpu), span.ts);
-
-	return emit_with_args(b, ev, put_int(b, ev, "dur", span.end - span.ts) ?: json_put_str(ev, "cname", "grey"),
-			      new_object(b));
+	begin_event(b, "X", "cpu_other", "other (not the build)", CPUS_PID, cpu_tid(cpu), span.ts);
+	field_int(b, "dur", span.end - span.ts);
+	field_str(b, "cname", "grey");
+	begin_args(b);
+	return end_event(b, true);
 }
 
 static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const struct cpu_slice *sl)
 {
-	struct json_object *args;
 	const char *name;
 	char fallback[48];
 	struct trace_span span;
 	long proc;
-	int err;
 
 	if (!trace_layout__clip(b->layout, sl->start_ns, sl->end_ns, &span))
 		return 0;
@@ -1074,29 +940,25 @@ static int add_cpu_slice(struct builder *b, const struct cpu_lane *lane, const s
 	if (sl->kind == CPU_SLICE_MANY) {
 		/* Build threads none of which held the CPU: drawn, so a gap stays idle. */
 		snprintf(fallback, sizeof(fallback), "many short processes (%u)", sl->merged);
-		args = new_object(b);
-		args = json_done(args, put_int(b, args, "intervals", sl->merged));
-		if (!args)
-			return -ENOMEM;
-		return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", fallback, span, args);
+		if (begin_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", fallback, span))
+			return json_stream__err(b->out);
+		arg_int(b, "intervals", sl->merged);
+		return end_event(b, true);
 	}
 	proc = proc_index__at(b->by_pid, sl->tgid, sl->start_ns);
 	if (proc >= 0) {
 		name = cached_proc_name(b, proc);
-		if (!name)
-			return -ENOMEM;
 	} else {
 		snprintf(fallback, sizeof(fallback), "pid %u", sl->tgid);
 		name = fallback;
 	}
-	args = new_object(b);
-	err = put_int(b, args, "pid", sl->tgid) ?: put_int(b, args, "tid", sl->tid);
-	if (!err && sl->merged > 1)
-		err = put_int(b, args, "intervals", sl->merged);
-	args = json_done(args, err);
-	if (!args)
-		return -ENOMEM;
-	return add_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", name, span, args);
+	if (begin_x(b, CPUS_PID, cpu_tid(lane->cpu), "cpu", name, span))
+		return json_stream__err(b->out);
+	arg_int(b, "pid", sl->tgid);
+	arg_int(b, "tid", sl->tid);
+	if (sl->merged > 1)
+		arg_int(b, "intervals", sl->merged);
+	return end_event(b, true);
 }
 
 static int add_cpu_slices(struct builder *b)
@@ -1118,7 +980,7 @@ static int add_cpu_slices(struct builder *b)
  * A counter value rounded to 3 decimals and printed that way, in integer
  * arithmetic so neither the locale nor %.17g noise reaches the file.
  */
-static struct json_object *new_counter_value(double x)
+static void arg_counter(struct builder *b, const char *key, double x)
 {
 	long long milli;
 	char text[48];
@@ -1127,23 +989,22 @@ static struct json_object *new_counter_value(double x)
 		x = 0;
 	milli = (long long)(x * 1000.0 + (x < 0 ? -0.5 : 0.5));
 	snprintf(text, sizeof(text), "%s%lld.%03lld", milli < 0 ? "-" : "", llabs(milli) / 1000, llabs(milli) % 1000);
-	return json_object_new_double_s((double)milli / 1000.0, text);
+	put_key(b, key);
+	json_stream__lit(b->out, text);
 }
 
 static int add_counter_samples(struct builder *b, __s64 ts, const struct counter_sample *cs)
 {
-	struct json_object *args;
-	int err;
-
-	args = json_object_new_object();
-	args = json_done(args, json_put(args, "running", new_counter_value(cs->running)) ?:
-				       json_put(args, "runnable", new_counter_value(cs->runnable)));
-	err = emit_with_args(b, new_event(b, "C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
-	if (err)
-		return err;
-	args = json_object_new_object();
-	args = json_done(args, json_put(args, "idle", new_counter_value(cs->idle_cpus)));
-	return emit_with_args(b, new_event(b, "C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts), 0, args);
+	begin_event(b, "C", NULL, "build threads", COUNTERS_PID, COUNTERS_TID, ts);
+	begin_args(b);
+	arg_counter(b, "running", cs->running);
+	arg_counter(b, "runnable", cs->runnable);
+	if (end_event(b, true))
+		return json_stream__err(b->out);
+	begin_event(b, "C", NULL, "CPUs idle", COUNTERS_PID, COUNTERS_TID, ts);
+	begin_args(b);
+	arg_counter(b, "idle", cs->idle_cpus);
+	return end_event(b, true);
 }
 
 /*
@@ -1184,16 +1045,15 @@ static int add_memory_counter(struct builder *b)
 	const struct model *m = b->m;
 	__s64 ts, last_ts = 0, end_ts = trace_us(m, m->end_ns);
 	const struct mem_sample *last = NULL;
-	struct json_object *args;
 	size_t i;
 	int err;
 
 	if (!m->nr_mem_samples)
 		return 0;
-	err = add_meta(b, MEMORY_PID, "process_name", 0, json_new_str("Memory")) ?:
-	      add_meta(b, MEMORY_PID, "process_sort_index", 0, json_object_new_int(MEMORY_PID)) ?:
-	      add_meta(b, MEMORY_PID, "thread_name", MEMORY_TID, json_new_str("counters")) ?:
-	      add_meta(b, MEMORY_PID, "thread_sort_index", MEMORY_TID, json_object_new_int(MEMORY_TID));
+	err = add_process_name(b, MEMORY_PID, "Memory") ?:
+	      add_meta_index(b, MEMORY_PID, "process_sort_index", 0, MEMORY_PID) ?:
+	      add_meta_name(b, MEMORY_PID, "thread_name", MEMORY_TID, "counters") ?:
+	      add_meta_index(b, MEMORY_PID, "thread_sort_index", MEMORY_TID, MEMORY_TID);
 	for (i = 0; !err && i <= m->nr_mem_samples; i++) {
 		const struct mem_sample *ms = i < m->nr_mem_samples ? &m->mem_samples[i] : last;
 
@@ -1205,9 +1065,10 @@ static int add_memory_counter(struct builder *b)
 			continue;
 		last = ms;
 		last_ts = ts;
-		args = json_object_new_object();
-		args = json_done(args, json_put(args, "MiB", new_counter_value(ms->total_kb / 1024.0)));
-		err = emit_with_args(b, new_event(b, "C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts), 0, args);
+		begin_event(b, "C", NULL, "build memory", MEMORY_PID, MEMORY_TID, ts);
+		begin_args(b);
+		arg_counter(b, "MiB", ms->total_kb / 1024.0);
+		err = end_event(b, true);
 	}
 	return err;
 }
@@ -1295,6 +1156,27 @@ static struct json_object *new_iso8601(__u64 realtime_ns)
 	return json_new_str(text);
 }
 
+/* Takes ownership of the malloc'd s. */
+static struct json_object *new_owned_string(char *s)
+{
+	struct json_object *str = s ? json_new_str(s) : NULL;
+
+	free(s);
+	return str;
+}
+
+/* argv's words as a new array (NULL words as ""). */
+static struct json_object *new_argv_array(char *const *argv, size_t argc)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+	int err = arr ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < argc; i++)
+		err = json_append(arr, json_new_str(argv[i] ? argv[i] : ""));
+	return json_done(arr, err);
+}
+
 static struct json_object *new_opt_string(const char *s)
 {
 	return json_new_clean_string(s ? s : "", s ? strlen(s) : 0);
@@ -1335,7 +1217,7 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	      json_put(od, "kernel_release", new_opt_string(info->kernel_release)) ?:
 	      json_put_int(od, "cpu_count", info->online_cpus) ?:
 	      json_put(od, "command", new_owned_string(argv_display_name(info->cmd_argv, cmd_argc(info), 0))) ?:
-	      json_put(od, "command_argv", argv_array(json_object_new_array(), info->cmd_argv, cmd_argc(info))) ?:
+	      json_put(od, "command_argv", new_argv_array(info->cmd_argv, cmd_argc(info))) ?:
 	      json_put(od, "start_time", new_iso8601(start_realtime_ns)) ?:
 	      json_put_int(od, "start_time_unix_ns", (__s64)start_realtime_ns) ?:
 	      json_put_int(od, "lost_events", (__s64)meta->lost_events) ?:
@@ -1376,8 +1258,9 @@ static struct json_object *other_data(const struct builder *b, const struct trac
 	return od;
 }
 
-/* Per-proc scratch the builder needs before it emits anything. */
-static int builder_init(struct builder *b, const struct model *m, const struct trace_meta *meta, int fd)
+/* Per-proc scratch the builder needs before it writes anything. */
+static int builder_init(struct builder *b, const struct model *m, const struct trace_meta *meta,
+			struct json_stream *out)
 {
 	size_t i;
 
@@ -1393,13 +1276,11 @@ static int builder_init(struct builder *b, const struct model *m, const struct t
 		for (i = 0; i < meta->graph->path.nr; i++)
 			b->critical[meta->graph->path.steps[i].proc] = true;
 	}
-	b->fd = fd;
-	b->buf = malloc(WRITE_BUF_BYTES);
-	b->pool = json_pool__new();
+	b->out = out;
 	b->layout = meta->layout;
 	if (!b->layout)
 		b->layout = b->own_layout = trace_layout__new(m);
-	if (!b->buf || !b->pool || !b->layout)
+	if (!b->layout)
 		return -ENOMEM;
 	return b->sched ? index_pids(b) : 0;
 }
@@ -1408,8 +1289,6 @@ static void builder_free(struct builder *b)
 {
 	size_t i;
 
-	free(b->buf);
-	json_pool__free(b->pool);
 	trace_layout__free(b->own_layout);
 	proc_index__free(b->by_pid);
 	free(b->critical);
@@ -1435,16 +1314,14 @@ static int add_merged_track_names(struct builder *b, const struct trace_merge *t
 		counters = counters || tm->events[i].kind == MERGED_COUNTER;
 	if (!counters && !tm->nr_tracks)
 		return 0;
-	err = add_meta(b, MERGED_PID, "process_name", 0, json_new_str("Merged traces")) ?:
-	      add_meta(b, MERGED_PID, "process_sort_index", 0, json_object_new_int(3));
+	err = add_process_name(b, MERGED_PID, "Merged traces") ?:
+	      add_meta_index(b, MERGED_PID, "process_sort_index", 0, 3);
 	if (!err && counters)
-		err = add_meta(b, MERGED_PID, "thread_name", MERGED_COUNTERS_TID, json_new_str("counters")) ?:
-		      add_meta(b, MERGED_PID, "thread_sort_index", MERGED_COUNTERS_TID,
-			       json_object_new_int(MERGED_COUNTERS_TID));
+		err = add_meta_name(b, MERGED_PID, "thread_name", MERGED_COUNTERS_TID, "counters") ?:
+		      add_meta_index(b, MERGED_PID, "thread_sort_index", MERGED_COUNTERS_TID, MERGED_COUNTERS_TID);
 	for (i = 0; !err && i < tm->nr_tracks; i++)
-		err = add_meta(b, MERGED_PID, "thread_name", merged_track_tid(i), json_new_str(tm->tracks[i])) ?:
-		      add_meta(b, MERGED_PID, "thread_sort_index", merged_track_tid(i),
-			       json_object_new_int64(merged_track_tid(i)));
+		err = add_meta_name(b, MERGED_PID, "thread_name", merged_track_tid(i), tm->tracks[i]) ?:
+		      add_meta_index(b, MERGED_PID, "thread_sort_index", merged_track_tid(i), merged_track_tid(i));
 	return err;
 }
 
@@ -1457,30 +1334,37 @@ static int add_merged_event(struct builder *b, const struct merged_event *ev)
 {
 	struct track t = ev->proc >= 0 ? lane_track(b, b->m->procs[ev->proc].lane)
 				       : (struct track){ MERGED_PID, merged_track_tid(ev->track) };
-	int pid = t.pid;
-	__s64 tid = t.tid;
-	struct json_object *args = ev->args ? json_object_get(ev->args) : json_object_new_object(), *e;
-	int err;
 
 	switch (ev->kind) {
 	case MERGED_SLICE:
-		return add_x(b, pid, tid, "merged", ev->name, (struct trace_span){ ev->ts, ev->ts + ev->dur }, args);
+		begin_event(b, "X", "merged", ev->name, t.pid, t.tid, ev->ts);
+		field_int(b, "dur", ev->dur);
+		break;
 	case MERGED_INSTANT:
-		e = new_event(b, "i", "merged", ev->name, pid, tid, ev->ts);
-		return emit_with_args(b, e, json_put_str(e, "s", "t"), args);
+		begin_event(b, "i", "merged", ev->name, t.pid, t.tid, ev->ts);
+		field_str(b, "s", "t");
+		break;
 	case MERGED_COUNTER:
-		e = new_event(b, "C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts);
-		return emit_with_args(b, e, 0, args);
+		begin_event(b, "C", NULL, ev->name, MERGED_PID, MERGED_COUNTERS_TID, ev->ts);
+		break;
 	case MERGED_ASYNC:
-		e = new_event(b, "b", "merged", ev->name, pid, tid, ev->ts);
-		err = emit_with_args(b, e, json_put_int(e, "id", ev->id), args);
-		if (err)
-			return err;
-		e = new_event(b, "e", "merged", ev->name, pid, tid, ev->ts + ev->dur);
-		return emit(b, json_done(e, json_put_int(e, "id", ev->id)));
+		begin_event(b, "b", "merged", ev->name, t.pid, t.tid, ev->ts);
+		field_int(b, "id", ev->id);
+		break;
+	default:
+		return 0;
 	}
-	json_object_put(args);
-	return 0;
+	/* The args as the merged file had them (a tree: the merge reads and edits them). */
+	put_key(b, "args");
+	if (ev->args)
+		json_stream__value(b->out, ev->args);
+	else
+		json_stream__raw(b->out, "{}", 2);
+	if (end_event(b, false) || ev->kind != MERGED_ASYNC)
+		return json_stream__err(b->out);
+	begin_event(b, "e", "merged", ev->name, t.pid, t.tid, ev->ts + ev->dur);
+	field_int(b, "id", ev->id);
+	return end_event(b, false);
 }
 
 static int add_merged(struct builder *b, const struct trace_merge *tm)
@@ -1518,7 +1402,7 @@ static int add_body(struct builder *b, const struct trace_meta *meta)
 	return err;
 }
 
-/* The frame's end: otherData (with extra's keys added; extra is taken) and the newline. */
+/* The frame's end: otherData (with extra's keys added; extra is taken) and the newline, all written. */
 static int add_tail(struct builder *b, const struct trace_meta *meta, struct json_object *extra)
 {
 	struct json_object *od = other_data(b, meta);
@@ -1534,28 +1418,33 @@ static int add_tail(struct builder *b, const struct trace_meta *meta, struct jso
 	}
 	if (err) {
 		json_object_put(od);
-		return err;
+		return json_stream__fail(b->out, err);
 	}
-	return put_str(b, "],\"displayTimeUnit\":\"ms\",\"otherData\":") ?: put_json(b, od) ?: put_str(b, "}\n") ?:
-	       flush(b);
+	json_stream__lit(b->out, "],\"displayTimeUnit\":\"ms\",\"otherData\":");
+	json_stream__value(b->out, od);
+	json_stream__lit(b->out, "}\n");
+	json_object_put(od);
+	return json_stream__flush(b->out);
 }
 
 int chrome_trace__write(const struct model *m, const struct trace_meta *meta, int fd)
 {
 	static const struct trace_meta no_meta;
+	struct json_stream *out = json_stream__new(fd);
 	struct builder b;
 	int err;
 
+	if (!out)
+		return -ENOMEM;
 	if (!meta)
 		meta = &no_meta;
-	err = builder_init(&b, m, meta, fd);
-	if (!err)
-		err = put_str(&b, "{\"traceEvents\":[");
-	if (!err)
-		err = add_body(&b, meta);
-	if (!err)
-		err = add_tail(&b, meta, NULL);
+	err = builder_init(&b, m, meta, out);
+	if (!err) {
+		json_stream__lit(out, "{\"traceEvents\":[");
+		err = add_body(&b, meta) ?: add_tail(&b, meta, NULL);
+	}
 	builder_free(&b);
+	json_stream__free(out);
 	return err;
 }
 
@@ -1569,7 +1458,6 @@ static int add_host_link(struct builder *b, const struct trace_part *parts, cons
 {
 	const struct trace_part *from = &parts[l->from_part], *to = &parts[l->to_part];
 	__s64 s_ts = from->meta->layout->procs[l->from_proc].span.ts, f_ts = to->meta->layout->procs[l->to_proc].span.ts;
-	struct json_object *ev;
 	struct track s_at, f_at;
 	int saved = b->pid0, err;
 	__s64 id;
@@ -1580,13 +1468,9 @@ static int add_host_link(struct builder *b, const struct trace_part *parts, cons
 	f_at = layout_track(to->meta, to->meta->layout, to->m->procs[l->to_proc].lane);
 	id = ++b->last_flow_id;
 	b->pid0 = from->pid0;
-	ev = new_event(b, "s", "process", l->name, s_at.pid, s_at.tid, s_ts);
-	err = emit(b, json_done(ev, json_put_int(ev, "id", id)));
-	if (!err) {
-		b->pid0 = to->pid0;
-		ev = new_event(b, "f", "process", l->name, f_at.pid, f_at.tid, f_ts);
-		err = emit(b, json_done(ev, json_put_int(ev, "id", id) ?: json_put_str(ev, "bp", "e")));
-	}
+	err = add_flow_end(b, "s", l->name, s_at, s_ts, id);
+	b->pid0 = to->pid0;
+	err = err ?: add_flow_end(b, "f", l->name, f_at, f_ts, id);
 	b->pid0 = saved;
 	return err;
 }
@@ -1594,27 +1478,26 @@ static int add_host_link(struct builder *b, const struct trace_part *parts, cons
 int chrome_trace__write_parts(const struct trace_part *parts, size_t n, const struct trace_link *links,
 			      size_t nr_links, struct json_object *extra, int fd)
 {
+	struct json_stream *out = json_stream__new(fd);
 	struct builder b;
 	size_t nr_events = 0, k, i;
 	__s64 last_flow_id = 0;
 	bool live = false;
-	int err = 0;
+	int err = out ? 0 : -ENOMEM;
 
 	/* Part 0 last: its builder writes the links and otherData. */
 	for (i = 1; !err && i <= n; i++) {
 		k = i % n;
-		err = builder_init(&b, parts[k].m, parts[k].meta, fd);
+		err = builder_init(&b, parts[k].m, parts[k].meta, out);
 		live = true;
 		b.pid0 = parts[k].pid0;
 		b.host = parts[k].host;
 		b.nr_events = nr_events;
 		b.last_flow_id = last_flow_id;
 		if (!err && i == 1)
-			err = put_str(&b, "{\"traceEvents\":[");
+			json_stream__lit(out, "{\"traceEvents\":[");
 		if (!err)
 			err = add_body(&b, parts[k].meta);
-		if (k)
-			err = err ?: flush(&b);
 		nr_events = b.nr_events;
 		last_flow_id = b.last_flow_id;
 		if (k || err) {
@@ -1628,5 +1511,6 @@ int chrome_trace__write_parts(const struct trace_part *parts, size_t n, const st
 		err = add_tail(&b, parts[0].meta, json_object_get(extra));
 	if (live)
 		builder_free(&b);
+	json_stream__free(out);
 	return err;
 }
