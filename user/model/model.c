@@ -287,6 +287,7 @@ static int apply_fork(struct model *m, const struct bb_fork_event *e)
 static int split_argv(struct exec_image *img, const char *args, size_t len)
 {
 	size_t i, start, n = 0;
+	char *words;
 
 	for (i = 0; i < len; i++)
 		if (args[i] == '\0')
@@ -296,13 +297,18 @@ static int split_argv(struct exec_image *img, const char *args, size_t len)
 	img->argv = calloc(n ? n : 1, sizeof(*img->argv));
 	if (!img->argv)
 		return -ENOMEM;
+	if (!n)
+		return 0;
+	/* One copy of the whole area, the words pointing into it (free_image()): not a malloc per word. */
+	words = malloc(len + 1);
+	if (!words)
+		return -ENOMEM;
+	memcpy(words, args, len);
+	words[len] = '\0';
 	for (i = 0, start = 0; i <= len && img->argc < n; i++) {
 		if (i < len && args[i] != '\0')
 			continue;
-		img->argv[img->argc] = strndup(args + start, i - start);
-		if (!img->argv[img->argc])
-			return -ENOMEM;
-		img->argc++;
+		img->argv[img->argc++] = words + start;
 		start = i + 1;
 	}
 	return 0;
@@ -642,10 +648,9 @@ const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_n
 
 static void free_image(struct exec_image *img)
 {
-	size_t i;
-
-	for (i = 0; i < img->argc; i++)
-		free(img->argv[i]);
+	/* argv[0] starts the one copy of every word (split_argv()). */
+	if (img->argc)
+		free(img->argv[0]);
 	free(img->argv);
 	free(img->filename);
 }
