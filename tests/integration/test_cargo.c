@@ -31,17 +31,6 @@ TestSuite(cargo, .init = integration_setup, .fini = integration_teardown, .timeo
 /* Long enough a codegen in heavy to overlap util's rustc, short enough for the suite. */
 #define HEAVY_INSTANCES 40
 
-/* The one process slice of prog with flag value in argv; the test fails unless there is exactly one. */
-static struct json_object *only_slice(struct json_object *slices, const char *prog, const char *flag,
-				      const char *value)
-{
-	struct json_object *found[2];
-	size_t n = bb_slices_with_arg(slices, prog, flag, value, found, 2);
-
-	cr_assert(eq(sz, n, 1), "%zu processes of %s with %s %s, not one", n, prog, flag, value ?: "");
-	return found[0];
-}
-
 /* A slice's name, as the trace shows it. */
 static const char *slice_name(struct json_object *slice)
 {
@@ -92,13 +81,13 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	char want[64];
 	size_t i;
 
-	cargo = only_slice(slices, "cargo", "build", NULL);
+	cargo = bb_only_slice_with_arg(slices, "cargo", "build", NULL);
 	cr_assert(eq(str, (char *)slice_name(cargo), "cargo build"));
 	cr_assert(eq(i64, bb_arg_int(cargo, "exit_code"), 0));
 	/* One rustc per crate, and one for the build script, each run by cargo. */
 	for (i = 0; i < CARGO_WORKSPACE_NR_CRATES + 1; i++) {
 		const char *crate = i < CARGO_WORKSPACE_NR_CRATES ? crates[i] : "build_script_build";
-		struct json_object *rustc = only_slice(slices, "rustc", "--crate-name", crate);
+		struct json_object *rustc = bb_only_slice_with_arg(slices, "rustc", "--crate-name", crate);
 
 		cr_assert(eq(i64, bb_arg_int(rustc, "exit_code"), 0), "rustc of %s", crate);
 		cr_assert(eq(i64, bb_arg_int(rustc, "ppid"), bb_arg_int(cargo, "pid")), "rustc of %s", crate);
@@ -114,8 +103,8 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	cr_assert(eq(i64, bb_arg_int(script, "exit_code"), 0));
 	cr_assert(eq(i64, bb_arg_int(script, "ppid"), bb_arg_int(cargo, "pid")));
 	cr_assert(eq(str, (char *)slice_name(script), "run build script of native"));
-	cc = only_slice(slices, "cc", "-c", NULL);
-	ar = only_slice(slices, "ar", "crs", NULL);
+	cc = bb_only_slice_with_arg(slices, "cc", "-c", NULL);
+	ar = bb_only_slice_with_arg(slices, "ar", "crs", NULL);
 	cr_assert(eq(i64, bb_arg_int(cc, "ppid"), bb_arg_int(script, "pid")));
 	cr_assert(eq(i64, bb_arg_int(ar, "ppid"), bb_arg_int(script, "pid")));
 	cr_assert(eq(i64, bb_arg_int(cc, "exit_code"), 0));

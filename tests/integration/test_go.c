@@ -31,17 +31,6 @@ TestSuite(go, .init = integration_setup, .fini = integration_teardown, .timeout 
 /* Long enough a compile of heavy to be seen beside the others, short enough for the suite. */
 #define HEAVY_FUNCS 150
 
-/* The one process slice of prog with flag value in argv; the test fails unless there is exactly one. */
-static struct json_object *only_slice(struct json_object *slices, const char *prog, const char *flag,
-				      const char *value)
-{
-	struct json_object *found[2];
-	size_t n = bb_slices_with_arg(slices, prog, flag, value, found, 2);
-
-	cr_assert(eq(sz, n, 1), "%zu processes of %s with %s %s, not one", n, prog, flag, value ?: "");
-	return found[0];
-}
-
 /* The module built by `go build -p 2` with an empty GOCACHE, traced with --deps=on: its trace. */
 static struct json_object *traced_build(void)
 {
@@ -76,7 +65,7 @@ Test(go, every_package_of_a_module_build_is_seen)
 	char path[128];
 	size_t i;
 
-	go = only_slice(slices, "go", "build", NULL);
+	go = bb_only_slice_with_arg(slices, "go", "build", NULL);
 	cr_assert(eq(i64, bb_arg_int(go, "exit_code"), 0));
 	cr_assert(eq(str, (char *)slice_name(go), "go build"));
 	/* One compile per package and one for main, each run by the go command. */
@@ -85,7 +74,7 @@ Test(go, every_package_of_a_module_build_is_seen)
 			snprintf(path, sizeof(path), GO_MODULE_PATH "/%s", packages[i]);
 		else
 			snprintf(path, sizeof(path), "main");
-		step = only_slice(slices, "compile", "-p", path);
+		step = bb_only_slice_with_arg(slices, "compile", "-p", path);
 		cr_assert(eq(i64, bb_arg_int(step, "exit_code"), 0), "compile of %s", path);
 		cr_assert(eq(i64, bb_arg_int(step, "ppid"), bb_arg_int(go, "pid")), "compile of %s", path);
 		/* Named by its package, never by go's $WORK. */
@@ -93,9 +82,9 @@ Test(go, every_package_of_a_module_build_is_seen)
 	}
 	/* The assembly package's asm (symbols, then the object), the cgo package's cgo, the program's link. */
 	cr_assert(ge(sz, bb_slices_with_arg(slices, "asm", "-p", GO_MODULE_PATH "/fastadd", NULL, 0), 2));
-	step = only_slice(slices, "cgo", "-importpath", GO_MODULE_PATH "/ckit");
+	step = bb_only_slice_with_arg(slices, "cgo", "-importpath", GO_MODULE_PATH "/ckit");
 	cr_assert(eq(i64, bb_arg_int(step, "exit_code"), 0));
-	step = only_slice(slices, "link", "-o", NULL);
+	step = bb_only_slice_with_arg(slices, "link", "-o", NULL);
 	cr_assert(eq(i64, bb_arg_int(step, "exit_code"), 0));
 	cr_assert(eq(i64, bb_arg_int(step, "ppid"), bb_arg_int(go, "pid")));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));

@@ -560,6 +560,16 @@ size_t bb_slices_with_arg(struct json_object *slices, const char *prog, const ch
 	return n;
 }
 
+struct json_object *bb_only_slice_with_arg(struct json_object *slices, const char *prog, const char *flag,
+					   const char *value)
+{
+	struct json_object *found[2];
+	size_t n = bb_slices_with_arg(slices, prog, flag, value, found, 2);
+
+	cr_assert(n == 1, "%zu processes of %s with %s %s, not one", n, prog, flag, value ?: "");
+	return found[0];
+}
+
 struct json_object *bb_procs_parent(const struct bb_procs *procs, struct json_object *slice)
 {
 	return bb_procs_alive(procs, bb_arg_int(slice, "ppid"), int_field(slice, "ts"));

@@ -177,6 +177,9 @@ struct json_object *bb_slice_by_pid(struct json_object *slices, long long pid);
  */
 size_t bb_slices_with_arg(struct json_object *slices, const char *prog, const char *flag, const char *value,
 			  struct json_object **found, size_t max);
+/* The one such slice; the test fails unless there is exactly one. */
+struct json_object *bb_only_slice_with_arg(struct json_object *slices, const char *prog, const char *flag,
+					   const char *value);
 /* Whether two process slices are one process: the same pid and start. */
 bool bb_same_process(struct json_object *a, struct json_object *b);
 
