@@ -50,7 +50,7 @@ static const struct cli_option run_options[] = {
 	  .help = "kernel ring buffer size, a power of two (default: 16M)\n" },
 	{ .name = "sched", .modes = CLI_IN_ALL, .value = CLI_CHOICE, CLI_FIELD(sched), CLI_GIVEN(sched_given),
 	  .choices = (const struct cli_choice[]){ { "off", SCHED_OFF }, { "summary", SCHED_SUMMARY },
-						  { "full", SCHED_FULL }, { NULL } },
+						  { "full", SCHED_FULL }, {} },
 	  .arg = "LEVEL",
 	  .help = "scheduler detail: off (process tree only), summary\n"
 		  "(default: per-process CPU/run-queue/blocked/sleep\n"
@@ -65,7 +65,7 @@ static const struct cli_option run_options[] = {
 		  "CPU lanes; each lane shows, per TIME, what held the\n"
 		  "CPU most (default: 10ms; units ns, us, ms, s)\n" },
 	{ .name = "deps", .modes = CLI_IN_ALL, .value = CLI_CHOICE, CLI_FIELD(deps), CLI_GIVEN(deps_given),
-	  .choices = (const struct cli_choice[]){ { "on", true }, { "off", false }, { NULL } }, .arg = "LEVEL",
+	  .choices = (const struct cli_choice[]){ { "on", true }, { "off", false }, {} }, .arg = "LEVEL",
 	  .help = "file dependencies: on (which process wrote each file\n"
 		  "the build later read, for the build graph and its\n"
 		  "critical path, and who woke each process before it\n"
@@ -75,7 +75,7 @@ static const struct cli_option run_options[] = {
 		  "convert and report default to the recording's and\n"
 		  "can only lower it\n" },
 	{ .name = "mem-period", .modes = CLI_IN_RUNS, .value = CLI_DURATION, CLI_FIELD(mem_period_ns),
-	  .choices = (const struct cli_choice[]){ { "off", 0 }, { NULL } },
+	  .choices = (const struct cli_choice[]){ { "off", 0 }, {} },
 	  .min = MILLISECOND, .max = 10 * SECOND, .unit = CLI_LIMIT_DURATION,
 	  .expect = "expected off or a duration from {min} to {max} (e.g. 50ms)", .arg = "TIME",
 	  .help = "how often the build's memory (the resident sets of its\n"
