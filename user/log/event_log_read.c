@@ -142,23 +142,13 @@ static int parse_follow(struct event_log_info *info, struct json_object *arr, ch
 	return 0;
 }
 
-static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t size)
+/* The fields every recording has: the first one missing or out of range, or NULL. */
+static const char *required_field_missing(struct event_log_info *info, struct json_object *obj)
 {
-	struct event_log_info *info = &r->info;
-	struct json_tokener *tok = json_tokener_new_ex(4);
-	struct json_object *obj = NULL, *v, *dv, *att;
-	const char *sched, *missing = NULL;
+	const char *missing = NULL;
+	struct json_object *v;
 	long long n;
-	int e = 0;
 
-	if (!tok)
-		return error_text(-ENOMEM, err, size, "out of memory");
-	obj = json_tokener_parse_ex(tok, (const char *)r->frame, len);
-	if (!obj || json_tokener_get_error(tok) != json_tokener_success ||
-	    json_tokener_get_parse_end(tok) != len || !json_object_is_type(obj, json_type_object)) {
-		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is not a JSON object");
-		goto out;
-	}
 	if (!get_string(obj, "buildbpf_version", &info->buildbpf_version))
 		missing = "buildbpf_version";
 	else if (!get_string(obj, "kernel_release", &info->kernel_release))
@@ -189,6 +179,57 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		missing = "wait_all";
 	else if (!json_object_object_get_ex(obj, "sched", &v) || !json_object_is_type(v, json_type_string))
 		missing = "sched";
+	return missing;
+}
+
+/* The optional --deps level and the hooks the recording used: 0, or -EBADMSG with err set. */
+static int parse_hooks(struct event_log_info *info, struct json_object *obj, char *err, size_t size)
+{
+	struct json_object *dv;
+
+	/* Optional too: recordings made before --deps existed have none. */
+	if (json_object_object_get_ex(obj, "deps", &dv)) {
+		const char *deps = json_object_is_type(dv, json_type_string) ? json_object_get_string(dv) : "";
+
+		if (strcmp(deps, "on") && strcmp(deps, "off")) {
+			return error_text(-EBADMSG, err, size, "corrupt: unknown --deps level in the recording");
+		}
+		info->deps = !strcmp(deps, "on");
+	}
+	/* Optional: recordings made before the hook was kept have none.  A
+	 * name this version does not know is a later hook: UNKNOWN. */
+	if (json_object_object_get_ex(obj, "deps_hook", &dv)) {
+		if (!json_object_is_type(dv, json_type_string)) {
+			return error_text(-EBADMSG, err, size, "corrupt: the recording's 'deps_hook' is not a string");
+		}
+		info->deps_hook = deps_hook_parse(json_object_get_string(dv));
+	}
+	if (json_object_object_get_ex(obj, "mem_hook", &dv)) {
+		if (!json_object_is_type(dv, json_type_string)) {
+			return error_text(-EBADMSG, err, size, "corrupt: the recording's 'mem_hook' is not a string");
+		}
+		info->mem_hook = mem_hook_parse(json_object_get_string(dv));
+	}
+	return 0;
+}
+
+static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t size)
+{
+	struct event_log_info *info = &r->info;
+	struct json_tokener *tok = json_tokener_new_ex(4);
+	struct json_object *obj = NULL, *att;
+	const char *sched, *missing = NULL;
+	int e = 0;
+
+	if (!tok)
+		return error_text(-ENOMEM, err, size, "out of memory");
+	obj = json_tokener_parse_ex(tok, (const char *)r->frame, len);
+	if (!obj || json_tokener_get_error(tok) != json_tokener_success ||
+	    json_tokener_get_parse_end(tok) != len || !json_object_is_type(obj, json_type_object)) {
+		e = error_text(-EBADMSG, err, size, "corrupt: the recording's description is not a JSON object");
+		goto out;
+	}
+	missing = required_field_missing(info, obj);
 	if (missing) {
 		e = error_text(-EBADMSG, err, size, "corrupt: the recording's '%s' is missing or out of range", missing);
 		goto out;
@@ -221,32 +262,9 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	if (info->realtime_offset_err_ns)
 		info->clock_synced = json_object_get_boolean(att);
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
-	/* Optional too: recordings made before --deps existed have none. */
-	if (json_object_object_get_ex(obj, "deps", &dv)) {
-		const char *deps = json_object_is_type(dv, json_type_string) ? json_object_get_string(dv) : "";
-
-		if (strcmp(deps, "on") && strcmp(deps, "off")) {
-			e = error_text(-EBADMSG, err, size, "corrupt: unknown --deps level in the recording");
-			goto out;
-		}
-		info->deps = !strcmp(deps, "on");
-	}
-	/* Optional: recordings made before the hook was kept have none.  A
-	 * name this version does not know is a later hook: UNKNOWN. */
-	if (json_object_object_get_ex(obj, "deps_hook", &dv)) {
-		if (!json_object_is_type(dv, json_type_string)) {
-			e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'deps_hook' is not a string");
-			goto out;
-		}
-		info->deps_hook = deps_hook_parse(json_object_get_string(dv));
-	}
-	if (json_object_object_get_ex(obj, "mem_hook", &dv)) {
-		if (!json_object_is_type(dv, json_type_string)) {
-			e = error_text(-EBADMSG, err, size, "corrupt: the recording's 'mem_hook' is not a string");
-			goto out;
-		}
-		info->mem_hook = mem_hook_parse(json_object_get_string(dv));
-	}
+	e = parse_hooks(info, obj, err, size);
+	if (e)
+		goto out;
 	if (json_object_object_get_ex(obj, "follow", &att) && (e = parse_follow(info, att, err, size)))
 		goto out;
 	if (json_object_object_get_ex(obj, "attached", &att)) {
@@ -256,7 +274,7 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 		}
 		info->attached = json_object_get_boolean(att);
 	}
-	sched = json_object_get_string(v);
+	sched = json_object_get_string(json_object_object_get(obj, "sched"));
 	if (!strcmp(sched, "off")) {
 		info->sched = SCHED_OFF;
 	} else if (!strcmp(sched, "summary")) {

@@ -21,6 +21,34 @@
 #include "util/term_escape.h"
 
 /* buildbpf [OPTIONS] -- CMD: record to a temporary log, convert it. */
+/*
+ * The event log: --log's file, or a temporary one.  Its descriptor, or -1
+ * once the reason is said; *log_path (the caller's to free) is its path.
+ */
+static int open_trace_log(const struct cli_opts *opts, const struct run_as *ra, char **log_path)
+{
+	char hint[AS_USER_HINT_BUF];
+	int fd;
+
+	if (opts->keep_log) {
+		fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, run_as__user(ra));
+		*log_path = strdup(opts->keep_log);
+		if (fd >= 0 && !*log_path) {
+			fprintf(stderr, "buildbpf: out of memory\n");
+			close(fd);
+			return -1;
+		}
+		return fd < 0 ? -1 : fd;
+	}
+	fd = output__create_fallback("buildbpf-recording", ".bbl", log_path);
+	if (fd < 0) {
+		fprintf(stderr, "buildbpf: cannot create the event log in $TMPDIR: %s%s\n", strerror(-fd),
+			output__fallback_hint(-fd, run_as__user(ra), hint, sizeof(hint)));
+		return -1;
+	}
+	return fd;
+}
+
 int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct outside *out, int *died_of)
 {
 	volatile sig_atomic_t *stop = stop__flag();
@@ -43,7 +71,7 @@ int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct
 	struct recording recording = {};
 	struct record_result res;
 	struct trace_meta meta;
-	char *log_path = NULL, esc[TERM_ESCAPE_BUF], hint[AS_USER_HINT_BUF];
+	char *log_path = NULL, esc[TERM_ESCAPE_BUF];
 	const char *written = NULL;
 	int log_fd = -1, exit_code = EXIT_FAILURE_SETUP;
 
@@ -53,23 +81,9 @@ int cmd_trace(const struct cli_opts *opts, const struct run_as *ra, const struct
 	 * typo in a name must not cost a whole build. */
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
-	if (opts->keep_log) {
-		log_fd = output__create_direct(opts->keep_log, "event log", "--log", opts->force, run_as__user(ra));
-		log_path = strdup(opts->keep_log);
-		if (log_fd < 0 || !log_path) {
-			if (log_fd >= 0)
-				fprintf(stderr, "buildbpf: out of memory\n");
-			goto cleanup;
-		}
-	} else {
-		log_fd = output__create_fallback("buildbpf-recording", ".bbl", &log_path);
-	}
-	if (log_fd < 0) {
-		fprintf(stderr, "buildbpf: cannot create the event log in $TMPDIR: %s%s\n", strerror(-log_fd),
-			output__fallback_hint(-log_fd, run_as__user(ra), hint, sizeof(hint)));
-		log_fd = -1;
+	log_fd = open_trace_log(opts, ra, &log_path);
+	if (log_fd < 0)
 		goto cleanup;
-	}
 	/* --attach and --cgroup start nothing the directory could be handed to. */
 	trace_dir__open_for_run(&tdir, !opts->no_trace_dir && !opts->attach_pid && !opts->cgroup,
 				run_as__user(ra));

@@ -667,6 +667,56 @@ cleanup:
 	free(argv);
 }
 
+/* --follow's daemons and what they run, tracked from start_ns: 0, or non-zero once said. */
+static int seed_daemons(struct recorder *r, const struct run_as *ra, __u64 start_ns)
+{
+	const struct record_opts *opts = &r->opts;
+
+	for (size_t i = 0; i < opts->nr_follow; i++) {
+		const struct attach_target daemon = {
+			.pid = opts->follow[i], .pidfd = opts->follow_pidfds ? opts->follow_pidfds[i] : -1, .opt = "--follow"
+		};
+		struct attach_stats st;
+
+		if (attach__seed(r->cap, &daemon, ra, start_ns, opts->args_max, on_record, &r->sink, &st))
+			return -1;
+	}
+	return 0;
+}
+
+/* Writes the recording's end: when the trace ends, the last samples and the trailer. */
+static void finish_recording(struct recorder *r, const struct run_state *rs, struct mem_sampler *ms, __u64 start_ns,
+			     bool capture_failed, struct record_result *res)
+{
+	const struct record_opts *opts = &r->opts;
+	struct record_sink *sink = &r->sink;
+	struct capture *cap = r->cap;
+	struct bbl_trailer trailer;
+	__u64 end_ns;
+
+	/*
+	 * The trace ends when the command exited, as the kernel stamped it
+	 * (the reap comes a little later), or with --wait-all when the last
+	 * process did.  The waitpid/clock times are fallbacks for a lost record.
+	 */
+	if (opts->wait_all)
+		end_ns = (sink->live <= 0 || sink->all_exited) && sink->last_exit_ns ? sink->last_exit_ns
+										    : now_ns(CLOCK_MONOTONIC);
+	else
+		end_ns = sink->root_exit_ns ? sink->root_exit_ns : rs->exit_ns;
+	record_mem_pressure(sink, end_ns);
+	if (ms->period_ns) /* the counter ends where the trace does */
+		mem_sample(cap, sink, ms, end_ns);
+	trailer = (struct bbl_trailer){
+		.end_ns = end_ns,
+		.exit_ns = rs->exit_ns,
+		.wait_status = rs->status,
+		.flags = (rs->exited ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
+		.signal_seen = rs->signal_seen,
+	};
+	end_recording(r, start_ns, &trailer, res);
+}
+
 void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const char *log_name,
 		 const char *trace_dir, struct record_result *res)
 {
@@ -676,11 +726,10 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	struct capture *cap = r->cap;
 	struct command_env env = {};
 	struct event_log_info info;
-	struct bbl_trailer trailer = {};
 	struct run_state rs = {};
 	struct mem_sampler ms = {};
 	struct utsname uts;
-	__u64 start_ns, end_ns;
+	__u64 start_ns;
 	struct wall_clock wc;
 	char esc[TERM_ESCAPE_BUF], online_list[4096], *cwd = NULL;
 	bool capture_failed = false;
@@ -725,15 +774,8 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 		goto abort_launch;
 	}
 	/* The daemons, before the command can ask them for work. */
-	for (size_t i = 0; i < opts->nr_follow; i++) {
-		const struct attach_target daemon = {
-			.pid = opts->follow[i], .pidfd = opts->follow_pidfds ? opts->follow_pidfds[i] : -1, .opt = "--follow"
-		};
-		struct attach_stats st;
-
-		if (attach__seed(cap, &daemon, ra, start_ns, opts->args_max, on_record, sink, &st))
-			goto abort_launch;
-	}
+	if (seed_daemons(r, ra, start_ns))
+		goto abort_launch;
 	err = launch__release(&launch);
 	if (err) {
 		waitpid(launch.pid, &rs.status, 0);
@@ -760,27 +802,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	restore_signals(r, &rs);
 	res->exit_code = status_to_exit_code(rs.status);
 	res->died_of = rs.exited && WIFSIGNALED(rs.status) ? WTERMSIG(rs.status) : 0;
-	/*
-	 * The trace ends when the command exited, as the kernel stamped it
-	 * (the reap comes a little later), or with --wait-all when the last
-	 * process did.  The waitpid/clock times are fallbacks for a lost record.
-	 */
-	if (opts->wait_all)
-		end_ns = (sink->live <= 0 || sink->all_exited) && sink->last_exit_ns ? sink->last_exit_ns
-										    : now_ns(CLOCK_MONOTONIC);
-	else
-		end_ns = sink->root_exit_ns ? sink->root_exit_ns : rs.exit_ns;
-	record_mem_pressure(sink, end_ns);
-	if (ms.period_ns) /* the counter ends where the trace does */
-		mem_sample(cap, sink, &ms, end_ns);
-	trailer = (struct bbl_trailer){
-		.end_ns = end_ns,
-		.exit_ns = rs.exit_ns,
-		.wait_status = rs.status,
-		.flags = (rs.exited ? BBL_EXITED : 0) | (capture_failed ? BBL_CAPTURE_FAILED : 0),
-		.signal_seen = rs.signal_seen,
-	};
-	end_recording(r, start_ns, &trailer, res);
+	finish_recording(r, &rs, &ms, start_ns, capture_failed, res);
 	goto cleanup;
 
 abort_launch:
