@@ -320,11 +320,19 @@ static struct exec_image *add_image(struct proc_instance *p, __u64 ts, __u32 fla
 {
 	struct exec_image *img;
 
-	/* Most processes exec once or twice: grow one image at a time. */
-	img = realloc(p->execs, (p->nr_execs + 1) * sizeof(*p->execs));
-	if (!img)
-		return NULL;
-	p->execs = img;
+	/*
+	 * The array's capacity is the power of two at or above nr_execs (1 for
+	 * one image), so it grows when nr_execs is 0 or a power of two: most
+	 * processes exec once or twice, and one that execs thousands of times
+	 * (a shell loop) is not copied once per image (a sanitizer's realloc
+	 * always copies).
+	 */
+	if (!(p->nr_execs & (p->nr_execs - 1))) {
+		img = realloc(p->execs, (p->nr_execs ? 2 * p->nr_execs : 1) * sizeof(*p->execs));
+		if (!img)
+			return NULL;
+		p->execs = img;
+	}
 	img = &p->execs[p->nr_execs];
 	memset(img, 0, sizeof(*img));
 	if (p->nr_execs)
