@@ -99,10 +99,24 @@ stage_failures() {
 		done
 		sed -n 's/^| \([^ ]*\) |.*| \(FAIL.*\|TIMEOUT\) |$/\1: \2/p' "$log" ;;
 	test-valgrind) sed -n 's/^valgrind_check: \([a-z_]*\): \(.*\)/\1: \2/p' "$log" ;;
-	*) sed -n 's/^\[FAIL\] \([^:]*::[^:]*\):.*/\1/p' "$log" ;;
-	esac | awk '!seen[$0]++' | head -n 20 | grep . && return
+	*) criterion_failures "$log" ;;
+	esac | awk '!seen[$0]++' | head -n 40 | grep . && return
 	{ grep -E '^([a-z][a-z0-9_-]*|E): ' "$log" | grep -vE '^make(\[[0-9]+\])?: ' | tail -n 5 | grep . ||
 		grep -vE '^make(\[[0-9]+\])?: \*\*\*|^ *$' "$log" | tail -n 1; } | cut -c1-150
+}
+
+# Criterion's failed tests, each with where its assertion failed and the
+# first lines of its message (Criterion prints them just before [FAIL]), so
+# a CI log cut short still says why.
+criterion_failures() {
+	awk 'function flush() { loc = ""; nmsg = 0 }
+	     /^\[----\] [^ ]+:[0-9]+: (Assertion Failed|Unexpected signal)/ { flush(); loc = $2; sub(/:$/, "", loc); next }
+	     loc != "" && /^\[----\]   / { m = substr($0, 10); if (m ~ /[^ ]/ && nmsg < 3) msg[++nmsg] = m; next }
+	     /^\[FAIL\] / { name = $2; sub(/:$/, "", name); print name
+			   if (loc != "") print "  at " loc
+			   for (i = 1; i <= nmsg; i++) print "  " substr(msg[i], 1, 140)
+			   flush(); next }
+	     /^\[(RUN |PASS|SKIP)\]/ { flush() }' "$1"
 }
 
 secs_text() { awk -v s="$1" 'BEGIN { s = int(s + 0.5); if (s >= 60) printf "%dm%02ds", s / 60, s % 60; else printf "%ds", s }'; }
@@ -170,7 +184,8 @@ run_list() {
 			fi
 			printf '%-14s %-8s %-62s %s\n' "$stage" "$result" "$counts" "$took"
 			if [ "$result" = FAILED ]; then
-				printf '%s' "$failures" | tr '\001' '\n' | sed 's/^/    failed: /'
+				# A failure's detail lines (indented) sit under it.
+				printf '%s' "$failures" | tr '\001' '\n' | sed -e 's/^  /            /;t' -e 's/^/    failed: /'
 				echo "    exit status $rc; log: $logs/$stage.log"
 			fi
 		done
@@ -194,7 +209,8 @@ self_test() {
 	printf '[FAIL] sched::sleep_is_sleep: (0.20s)\n' > "$dir/kernels/6.1.0-9-amd64.log"
 	stage_command() {
 		case $1 in
-		unit) printf '%s\n' '[PASS] a::one: (0.00s)' '[FAIL] a::two: (0.01s)' '[SKIP] a::three: no BTF' \
+		unit) printf '%s\n' '[PASS] a::one: (0.00s)' '[----] tests/a.c:12: Assertion Failed' '[----]   ' \
+			'[----]   the page has no answers' '[----]   ' '[FAIL] a::two: (0.01s)' '[SKIP] a::three: no BTF' \
 			'[====] Synthesis: Tested: 2 | Passing: 1 | Failing: 1 | Crashing: 0 '; return 1 ;;
 		test-repo) printf '%s\n' '  CHECK    one' 'x_check: a.o: named like a build output' 'make: *** [Makefile:1: x] Error 1'; return 2 ;;
 		test-valgrind) printf '%s\n' 'RELIABILITY|valgrind::make_j2|a|b|1|2|0|0.1|c' 'RELIABILITY|valgrind::attach|a|b|1|2|0|0.1|c' ;;
@@ -211,6 +227,8 @@ self_test() {
 	done <<-'EOF2'
 	unit           FAILED   1 passed, 1 failed, 1 skipped
 	    failed: a::two
+	            at tests/a.c:12
+	            the page has no answers
 	    failed: x_check: a.o: named like a build output
 	test-valgrind  passed   2 runs under Memcheck passed, 0 failed
 	fuzz           passed   2 targets, 4600 runs
