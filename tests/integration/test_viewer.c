@@ -15,7 +15,8 @@
 #include "lib/integration.h"
 
 
-TestSuite(viewer, .init = integration_setup, .fini = integration_teardown, .timeout = 300);
+/* Chromium over a page can take minutes on a busy machine: the checks bound hangs at 5 min a step. */
+TestSuite(viewer, .init = integration_setup, .fini = integration_teardown, .timeout = 900);
 
 static const char *viewer_dir(void)
 {

@@ -9,16 +9,26 @@ const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
 
+// How long a step (start, load a page, click, wait for a panel) may take
+// before the check calls it hung.  It bounds hangs only: on a busy machine
+// (the suite runs two tests at once beside a build) chromium can take tens
+// of seconds over a page, and playwright's own 30 s default failed a check
+// that was right.
+const HANG_MS = 300000;
+
 async function launch(name, viewport) {
 	const profile = fs.mkdtempSync(path.join(os.tmpdir(), `buildbpf-${name}-`));
 	try {
 		const browser = await chromium.launchPersistentContext(profile, {
 			executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
 			headless: true,
+			timeout: HANG_MS,
 			viewport,
 			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync',
 			       '--disable-background-networking', '--disable-component-update'],
 		});
+		browser.setDefaultTimeout(HANG_MS);
+		browser.setDefaultNavigationTimeout(HANG_MS);
 		return { browser, profile };
 	} catch (e) {
 		fs.rmSync(profile, { recursive: true, force: true });
@@ -47,8 +57,10 @@ async function check(name, viewport, report, body) {
 		await close(chrome);
 	}
 	report.ok = code === 0;
+	// The failures first, on one line: a log cut short still says why.
+	if (code) console.log(`${name}: FAILED: ${report.failures.join('; ').slice(0, 600)}`);
 	console.log(JSON.stringify(report, null, 1));
 	process.exit(code);
 }
 
-module.exports = { check };
+module.exports = { check, HANG_MS };

@@ -30,7 +30,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { check } = require('./chromium.cjs');
+const { check, HANG_MS } = require('./chromium.cjs');
 
 const USAGE =
 	'usage: devtools-check.cjs TRACE.json [--screenshot OUT.png] [--expect-track REGEX]... [--expect-slices N] ' +
@@ -157,32 +157,34 @@ async function panelState() {
 
 // Opens the Performance panel, loads the file through its file chooser.
 async function loadTrace(page, file) {
-	await page.goto('devtools://devtools/bundled/trace_app.html', { timeout: 30000 });
+	await page.goto('devtools://devtools/bundled/trace_app.html', { timeout: HANG_MS });
 	const tab = page.getByText('Performance', { exact: true }).first();
-	await tab.waitFor({ timeout: 30000 });
+	await tab.waitFor({ timeout: HANG_MS });
 	// trace_app opens with a "debugging connection was closed" dialog.
 	await page.waitForTimeout(1000);
 	await page.keyboard.press('Escape');
 	await tab.click();
 	const load = page.locator('[aria-label="Load trace…"], [aria-label="Load profile…"]').first();
-	await load.waitFor({ state: 'visible', timeout: 30000 });
-	// The panel may still be starting: the button does nothing then.
-	for (let attempt = 0; attempt < 4; attempt++) {
+	await load.waitFor({ state: 'visible', timeout: HANG_MS });
+	// The panel may still be starting: the button does nothing then.  Try
+	// again (every fourth time by the keyboard) until HANG_MS have passed.
+	const t0 = Date.now();
+	for (let attempt = 0; attempt < 4 || Date.now() - t0 < HANG_MS; attempt++) {
 		const [chooser] = await Promise.all([
 			page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null),
-			attempt < 3 ? load.click() : page.keyboard.press('Control+O'),
+			attempt % 4 < 3 ? load.click() : page.keyboard.press('Control+O'),
 		]);
 		if (chooser) return chooser.setFiles(file);
 	}
 	throw new Error('the Performance panel opened no file chooser');
 }
 
-// Polls until the panel shows the trace or an error (60 s at most); waits a
+// Polls until the panel shows the trace or an error (HANG_MS at most); waits a
 // little more for an error dialog that can follow the model.
 async function settle(page) {
 	const t0 = Date.now();
 	let state = { loaded: false, error: null };
-	while (Date.now() - t0 < 60000) {
+	while (Date.now() - t0 < HANG_MS) {
 		state = await page.evaluate(panelState);
 		if (state.loaded || state.error) break;
 		await page.waitForTimeout(250);
