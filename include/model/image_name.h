@@ -26,11 +26,10 @@ char *proc_image_name(const struct model *m, const struct proc_instance *p);
 /* What tells a process apart from others of its name (model/step_names.h). */
 struct proc_name_facts {
 	char *name;	/* proc_image_name() */
-	/* What the step makes, shown from the build's directory (no
-	 * temporary): its own -o (made_own), else the -o of the compiler
-	 * driver that ran it (cc1, as and ld under gcc).  NULL: none. */
+	/* What the step makes, shown from the build's directory, whole (no
+	 * temporary): its own -o, else the -o of the compiler driver that
+	 * ran it (cc1, as and ld under gcc).  NULL: none. */
 	char *made;
-	bool made_own;
 	char *dir;	/* where it ran, from the build's directory; NULL: there, or unknown */
 	bool bare;	/* a program we know nothing of, named by nothing but itself */
 	bool alike;	/* a probe: none needs telling apart from another */

@@ -23,6 +23,13 @@ int name_append(char **s, const char *key, const char *value);
 /* Cuts the valid UTF-8 string s, in place, to max_bytes with an ellipsis (blanks before it dropped). */
 void name_cap(char *s, size_t max_bytes);
 /*
+ * Cuts the valid UTF-8 name s, in place, to max_bytes: the leading
+ * directories of a path in it give way first ("cc1 …/nested/x.c [lib]"),
+ * never its file name; name_cap() when no path's directories are long
+ * enough.
+ */
+void name_shorten(char *s, size_t max_bytes);
+/*
  * Folds whitespace runs of the valid UTF-8 string s to one space, in place,
  * and cuts it after max_chars characters with an ellipsis.  s must have
  * room for NAME_ELLIPSIS_LEN more bytes than its length.  Returns whether it cut.

@@ -11,10 +11,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The directory an image runs in and the build's, both normalised ("." when unknown). */
+/* A path outside the build's directory is shown as "../../x" at most. */
+#define PATH_MAX_UPS 2
+
+/*
+ * The directory an image runs in and the build's, both normalised ("." when
+ * unknown); the sources' root, the build's or an ancestor of it (NULL: the
+ * build's), from which a source outside the build's directory is shown.
+ */
 struct name_dirs {
 	const char *dir;
 	const char *build;
+	const char *root;
 };
 
 /* The last component of path, ignoring trailing slashes ("/" of "/"); *len 0 if none. */
@@ -49,9 +57,25 @@ char *path_from(const char *path, const char *from);
  * (unless the build is there), or anywhere in the go command's $WORK there.
  */
 bool path_is_temporary(const char *path, const char *build_dir);
+/* Whether dir is one of the directories compilers put temporaries in ("/tmp"). */
+bool path_is_temp_dir(const char *dir);
 /* Cuts a long path, in place, to its last components after "…/" (a single long name to itself). */
 void path_shorten(char *s);
 
+/* Whether the normalised path is the directory dir or under it. */
+bool path_is_under(const char *path, const char *dir);
+/*
+ * The deepest directory two normalised absolute paths share ("/" at
+ * least); "." when either is relative.  malloc'd; NULL without memory.
+ */
+char *path_common_dir(const char *a, const char *b);
+/*
+ * The normalised full path as a name shows it: from the build's directory
+ * when under it, else from root (NULL: the build's) when under that ("src/x.c"
+ * for "../src/x.c" of an out-of-tree build), else as path_from(full, build).
+ * malloc'd; NULL without memory.
+ */
+char *path_from_root(const char *full, const char *build, const char *root);
 /* path (an argument of an image run in dirs) as a name shows it; NULL without memory. */
 char *name_dirs__shown(const struct name_dirs *dirs, const char *path);
 /* *temp: whether path, an argument of an image run in dirs, is a compiler's temporary.  0 or -ENOMEM. */

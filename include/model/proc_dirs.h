@@ -34,6 +34,14 @@ const char *proc_dirs__image_dir(const struct proc_dirs *d, const struct model *
 const char *proc_dirs__build(const struct proc_dirs *d);
 
 /*
+ * The sources' root: the deepest directory the build's and every source a
+ * compiler was given share, when it is the build's or up to two levels
+ * above it ("/src/pkg" for an out-of-tree build in "/src/pkg/build"); else
+ * the build's.  Names show a source outside the build's directory from it.
+ */
+const char *proc_dirs__source_root(const struct proc_dirs *d);
+
+/*
  * The directory img leaves its children in, started in dir: dir after its
  * make -C, ninja -C, cmake -E chdir / --build or the cds its sh -c script
  * makes before its step.  malloc'd; NULL on allocation failure.

@@ -381,7 +381,8 @@ Test(proc_name, cmake_ninja_gcc12_compile)
 			   "/src/json-c/json_tokener.c", "-quiet", "-dumpdir", "CMakeFiles/json-c.dir/", "-dumpbase",
 			   "json_tokener.c.c", "-dumpbase-ext", ".c", "-mtune=generic", "-march=x86-64", "-g", "-O2",
 			   "-fPIC", "-o", "/tmp/ccGkDSUC.s")),
-		NAMES("ninja", "sh -c cc ../json_tokener.c", "cc ../json_tokener.c", "cc1 ../json_tokener.c"));
+		/* The sources' root is the build's parent: a source is shown from it. */
+		NAMES("ninja", "sh -c cc json_tokener.c", "cc json_tokener.c", "cc1 json_tokener.c"));
 	/* as reads cc1's temporary: it is named by the object it writes. */
 	expect_chain("/src/json-c/build",
 		     ARGVS(ARGV("ninja"),
@@ -389,7 +390,7 @@ Test(proc_name, cmake_ninja_gcc12_compile)
 				"/src/json-c/json_c_version.c"),
 			   ARGV("as", "-I", "/src/json-c/build", "--gdwarf-5", "--64", "-o",
 				"CMakeFiles/json-c.dir/json_c_version.c.o", "/tmp/ccGkDSUC.s")),
-		     NAMES("ninja", "cc ../json_c_version.c", "as " OUTPUT "CMakeFiles/json-c.dir/json_c_version.c.o"));
+		     NAMES("ninja", "cc json_c_version.c", "as " OUTPUT "CMakeFiles/json-c.dir/json_c_version.c.o"));
 }
 
 /* ninja's link wrapper and cmake's -E helpers. */
@@ -572,7 +573,7 @@ Test(proc_name, clang_driver_and_cc1)
 			   ARGV("/usr/lib/llvm-14/bin/clang", "-cc1", "-triple", "x86_64-pc-linux-gnu", "-emit-obj",
 				"-main-file-name", "foo.c", "-dependency-file", "foo.o.d", "-MT", "foo.o", "-resource-dir",
 				"/usr/lib/llvm-14/lib/clang/14.0.6", "-O2", "-o", "foo.o", "-x", "c", "../src/foo.c")),
-		     NAMES("ninja", "clang-14 ../src/foo.c", "clang ../src/foo.c"));
+		     NAMES("ninja", "clang-14 src/foo.c", "clang src/foo.c"));
 }
 
 /* Paths far from the build's directory are shown whole, cut from the left. */
@@ -587,6 +588,31 @@ Test(proc_name, far_paths_stay_short)
 	expect_chain("/a/b/c/d",
 		     ARGVS(ARGV("make"), ARGV("cc", "-c", "/a/x/y.c"), ARGV("cc", "-c", "./../d/./e//f.c")),
 		     NAMES("make", "cc /a/x/y.c", "cc e/f.c"));
+}
+
+/*
+ * An out-of-tree build: its sources are shown from the directory they and
+ * the build's share (the sources' root), not as "../src/a.c"; what the
+ * build makes, from the build's directory.
+ */
+Test(proc_name, sources_shown_from_their_root)
+{
+	expect_chain("/src/pkg/build",
+		     ARGVS(ARGV("make"), ARGV("cc", "-c", "-o", "a.o", "../src/a.c"), ARGV("cc", "-c", "../tests/t.c"),
+			   ARGV("ld", "-o", "out/prog", "a.o")),
+		     NAMES("make", "cc src/a.c", "cc tests/t.c", "ld -o out/prog"));
+	/* Two levels up at most, as a path outside the build is shown. */
+	expect_chain("/src/pkg/build/x86",
+		     ARGVS(ARGV("make"), ARGV("cc", "-c", "../../src/a.c"), ARGV("cc", "-c", "../../lib/b.c")),
+		     NAMES("make", "cc src/a.c", "cc lib/b.c"));
+	/* In the build's tree, a source is shown from the build's directory as before. */
+	expect_chain("/src/pkg",
+		     ARGVS(ARGV("make"), ARGV("cc", "-c", "src/a.c"), ARGV("cc", "-c", "lib/b.c")),
+		     NAMES("make", "cc src/a.c", "cc lib/b.c"));
+	/* A source sharing only "/" with the build leaves the root the build's. */
+	expect_chain("/src/pkg/build",
+		     ARGVS(ARGV("make"), ARGV("cc", "-c", "../src/a.c"), ARGV("cc", "-c", "/opt/x.c")),
+		     NAMES("make", "cc ../src/a.c", "cc /opt/x.c"));
 }
 
 /* Long scripts a name cannot follow fall back to the cut script, never fail. */

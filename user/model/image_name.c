@@ -49,11 +49,12 @@ static struct name_dirs image_dirs(const struct proc_dirs *d, const struct model
 				   size_t k)
 {
 	/* "." for an unknown directory */
-	struct name_dirs dirs = { ".", "." };
+	struct name_dirs dirs = { ".", ".", NULL };
 
 	if (d) {
 		dirs.dir = proc_dirs__image_dir(d, m, p, k);
 		dirs.build = proc_dirs__build(d);
+		dirs.root = proc_dirs__source_root(d);
 	}
 	return dirs;
 }
@@ -125,7 +126,7 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 	/* Paths are raw bytes from the kernel: the name is made valid once, here. */
 	name = raw ? utf8_sanitize(raw, strlen(raw)) : NULL;
 	if (name)
-		name_cap(name, NAME_MAX_BYTES);
+		name_shorten(name, NAME_MAX_BYTES);
 cleanup:
 	free(raw);
 	if (detail_out)
@@ -164,11 +165,12 @@ char *proc_image_name(const struct model *m, const struct proc_instance *p)
 	return name;
 }
 
-/* The -o of img run in dirs, shown, when it is no temporary; *made NULL when none.  0 or -ENOMEM. */
+/* The -o of img run in dirs, shown whole, when it is no temporary; *made NULL when none.  0 or -ENOMEM. */
 static int output_made(const struct exec_image *img, const struct name_dirs *dirs, char **made)
 {
 	const char *out = image_output(img);
 	bool temp = false;
+	char *full;
 
 	*made = NULL;
 	if (!out)
@@ -177,7 +179,10 @@ static int output_made(const struct exec_image *img, const struct name_dirs *dir
 		return -ENOMEM;
 	if (temp)
 		return 0;
-	*made = name_dirs__shown(dirs, out);
+	/* Not shortened: the part that tells two steps apart may be any of it (model/step_tags.h). */
+	full = path_resolve(dirs->dir, out);
+	*made = full ? path_from_root(full, dirs->build, dirs->root) : NULL;
+	free(full);
 	return *made ? 0 : -ENOMEM;
 }
 
@@ -228,7 +233,6 @@ static int proc_made(const struct proc_dirs *d, const struct model *m, const str
 	size_t hops;
 	int err = image_made(d, m, p, p->nr_execs - 1, &f->made);
 
-	f->made_own = f->made != NULL;
 	if (err || f->made || !tool_kind__is_toolchain(image_tool(&p->execs[p->nr_execs - 1])))
 		return err;
 	/* A driver runs its compiler, assembler and linker directly, collect2 its ld: a few hops at most. */
@@ -306,7 +310,7 @@ int proc_name__file_shown(const struct proc_dirs *d, const char *path, char **sh
 		return 0;
 	/* A path cut at the front ("…/b/c") is shown as it came. */
 	norm = path[0] == '/' ? path_normalise(path) : strdup(path);
-	*shown = norm && path[0] == '/' ? path_from(norm, build) : norm;
+	*shown = norm && path[0] == '/' ? path_from_root(norm, build, d ? proc_dirs__source_root(d) : NULL) : norm;
 	if (norm != *shown)
 		free(norm);
 	if (!*shown)
@@ -318,7 +322,7 @@ int proc_name__file_shown(const struct proc_dirs *d, const char *path, char **sh
 void proc_name__make_room(char *name, size_t suffix_len)
 {
 	if (suffix_len + NAME_ELLIPSIS_LEN < NAME_MAX_BYTES)
-		name_cap(name, NAME_MAX_BYTES - suffix_len);
+		name_shorten(name, NAME_MAX_BYTES - suffix_len);
 }
 
 char *argv_display_name(char *const *argv, size_t argc, size_t max_bytes)

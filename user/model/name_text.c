@@ -47,6 +47,62 @@ void name_cap(char *s, size_t max_bytes)
 	memcpy(s + cut, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN + 1);
 }
 
+/*
+ * In the word s[start, end) of a name, the '/' from which "…" + the rest
+ * saves at least need bytes: the first such when first, else its file
+ * name's own; 0 when it saves fewer.
+ */
+static size_t dirs_cut_at(const char *s, size_t start, size_t end, size_t need, bool first)
+{
+	size_t i, last = 0;
+
+	for (i = start + 1; i < end; i++) {
+		if (s[i] == '/')
+			last = i;
+	}
+	for (i = start + 1; first && i <= last; i++) {
+		if (s[i] == '/' && i - start >= need + NAME_ELLIPSIS_LEN)
+			return i;
+	}
+	return last && last - start >= need + NAME_ELLIPSIS_LEN ? last : 0;
+}
+
+/*
+ * Cuts the leading directories of the first word of s (after its program,
+ * the first word) whose directories save need bytes: as few as do that
+ * when first, else all of them.  Returns whether there was such a word.
+ */
+static bool cut_dirs(char *s, size_t need, bool first)
+{
+	size_t i = strcspn(s, " ");
+
+	while (s[i]) {
+		size_t w = i + 1, e = w + strcspn(s + w, " "), from = dirs_cut_at(s, w, e, need, first);
+
+		if (from) {
+			memcpy(s + w, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
+			memmove(s + w + NAME_ELLIPSIS_LEN, s + from, strlen(s + from) + 1);
+			return true;
+		}
+		i = e;
+	}
+	return false;
+}
+
+void name_shorten(char *s, size_t max_bytes)
+{
+	size_t len;
+
+	/* One path's directories when they are enough; else every path's, first to last, while it helps. */
+	while ((len = strlen(s)) > max_bytes && max_bytes > NAME_ELLIPSIS_LEN) {
+		if (cut_dirs(s, len - max_bytes, true))
+			return;
+		if (!cut_dirs(s, 1, false))
+			break;
+	}
+	name_cap(s, max_bytes);
+}
+
 bool name_fold(char *s, size_t max_chars)
 {
 	size_t in, out = 0, chars = 0;

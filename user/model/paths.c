@@ -10,8 +10,6 @@
 
 /* The longest path shown, in bytes; its leading directories give way to "…/". */
 #define PATH_SHOWN_MAX_BYTES 48
-/* A path outside the build's directory is shown as "../../x" at most. */
-#define PATH_MAX_UPS 2
 
 /* Where compilers put the temporaries they pass between steps. */
 static const char *const temp_dirs[] = { "/tmp", "/var/tmp", "/dev/shm" };
@@ -189,6 +187,11 @@ bool path_is_temporary(const char *path, const char *build_dir)
 	return false;
 }
 
+bool path_is_temp_dir(const char *dir)
+{
+	return NAME_IN_LIST(dir, temp_dirs);
+}
+
 void path_shorten(char *s)
 {
 	size_t len = strlen(s), i;
@@ -209,13 +212,47 @@ void path_shorten(char *s)
 	s[i] = '\0';
 }
 
+bool path_is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (!strcmp(dir, "/"))
+		return path[0] == '/';
+	return !strncmp(path, dir, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+char *path_common_dir(const char *a, const char *b)
+{
+	size_t i, end = 0;
+	char *out;
+
+	if (a[0] != '/' || b[0] != '/')
+		return strdup(".");
+	for (i = 0; a[i] && a[i] == b[i]; i++) {
+		if (a[i] == '/')
+			end = i;
+	}
+	/* Both ran out together, or one is a directory of the other. */
+	if ((!a[i] && (!b[i] || b[i] == '/')) || (!b[i] && a[i] == '/'))
+		end = i;
+	out = strndup(a, end ? end : 1);
+	return out;
+}
+
+char *path_from_root(const char *full, const char *build, const char *root)
+{
+	if (root && strcmp(root, build) && !path_is_under(full, build) && path_is_under(full, root))
+		return path_from(full, root);
+	return path_from(full, build);
+}
+
 char *name_dirs__shown(const struct name_dirs *dirs, const char *path)
 {
 	char *full = path_resolve(dirs->dir, path), *shown;
 
 	if (!full)
 		return NULL;
-	shown = path_from(full, dirs->build);
+	shown = path_from_root(full, dirs->build, dirs->root);
 	free(full);
 	if (shown)
 		path_shorten(shown);

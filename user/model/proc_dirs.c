@@ -90,6 +90,7 @@ struct proc_dirs {
 	const char *unknown; /* "." */
 	const char *top;     /* the recorded cwd, where untraced parents left their children */
 	const char *build; /* the build's directory: the root's after its own changes */
+	const char *source_root; /* proc_dirs__source_root() */
 };
 
 /* Keeps s (malloc'd, or NULL) as one of d's strings; NULL without memory. */
@@ -175,6 +176,81 @@ void proc_dirs__free(struct proc_dirs *d)
 	free(d);
 }
 
+/*
+ * The deepest directory *root (the build's or an ancestor) shares with the
+ * source image k of p was given, when it is a compiler's and no temporary
+ * nor in a scratch directory of its own.  0 or -ENOMEM.
+ */
+static int widen_root(struct proc_dirs *d, const struct model *m, const struct proc_instance *p, size_t k,
+		      char **root)
+{
+	const struct exec_image *img = &p->execs[k];
+	enum tool_kind tool = image_tool(img);
+	const char *src;
+	char *full, *common;
+	size_t others;
+
+	if (tool != TOOL_CC_DRIVER && tool != TOOL_CC_PROPER)
+		return 0;
+	src = image_sources(img, tool, &others);
+	if (!src)
+		return 0;
+	full = path_resolve(proc_dirs__image_dir(d, m, p, k), src);
+	if (!full)
+		return -ENOMEM;
+	if (path_is_under(full, *root) || path_is_temporary(full, d->build)) {
+		free(full);
+		return 0;
+	}
+	common = path_common_dir(*root, full);
+	free(full);
+	if (!common)
+		return -ENOMEM;
+	/* A scratch directory of its own in /tmp (config.guess's): no source of the build's tree. */
+	if (path_is_temp_dir(common)) {
+		free(common);
+		return 0;
+	}
+	free(*root);
+	*root = common;
+	return 0;
+}
+
+/* How many directories below root the build's is ("a/b" from root: 2). */
+static size_t levels_below(const char *build, const char *root)
+{
+	size_t n = strlen(root), levels = 0;
+
+	for (build += n; *build; build++)
+		levels += *build == '/' && build[1];
+	return levels + (n == 1); /* under "/", the first component has no slash of its own before it */
+}
+
+/* proc_dirs__source_root() of d, the directories of m.  0 or -ENOMEM. */
+static int find_source_root(struct proc_dirs *d, const struct model *m)
+{
+	char *root;
+	size_t i, k;
+	int err = 0;
+
+	d->source_root = d->build;
+	if (d->build[0] != '/')
+		return 0;
+	root = strdup(d->build);
+	if (!root)
+		return -ENOMEM;
+	for (i = 0; !err && i < m->nr_procs; i++)
+		for (k = 0; !err && k < m->procs[i].nr_execs; k++)
+			err = widen_root(d, m, &m->procs[i], k, &root);
+	/* Sharing only "/", or further up than names show "../": no root but the build's. */
+	if (err || !strcmp(root, "/") || !strcmp(root, d->build) || levels_below(d->build, root) > PATH_MAX_UPS) {
+		free(root);
+		return err;
+	}
+	d->source_root = own_dir(d, root);
+	return d->source_root ? 0 : -ENOMEM;
+}
+
 /* Parents before children. */
 struct proc_dirs *proc_dirs__new(const struct model *m)
 {
@@ -217,6 +293,8 @@ struct proc_dirs *proc_dirs__new(const struct model *m)
 	d->top = d->build = top;
 	if (m->root >= 0 && (size_t)m->root < n)
 		d->build = d->dir[d->off[m->root] + m->procs[m->root].nr_execs];
+	if (find_source_root(d, m))
+		goto fail;
 	free(stack);
 	free(state);
 	return d;
@@ -251,4 +329,9 @@ const char *proc_dirs__image_dir(const struct proc_dirs *d, const struct model *
 const char *proc_dirs__build(const struct proc_dirs *d)
 {
 	return d->build;
+}
+
+const char *proc_dirs__source_root(const struct proc_dirs *d)
+{
+	return d->source_root;
 }

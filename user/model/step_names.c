@@ -9,6 +9,7 @@
 #include "model/proc_dirs.h"
 #include "model/proc_index.h"
 #include "model/step_names.h"
+#include "model/step_tags.h"
 #include "util/str_key.h"
 #include "util/utf8.h"
 
@@ -35,11 +36,9 @@ static const char *value_of(const struct step *s, enum tell_apart by)
 	return by == BY_WRITTEN ? s->written : s->facts.dir;
 }
 
-/* " -o made" (its own), " for made" (its driver's), " > written", " in dir". */
-static const char *separator(const struct step *s, enum tell_apart by)
+/* " > written", " in dir"; what a step makes is a tag of its own (tag_made()). */
+static const char *separator(enum tell_apart by)
 {
-	if (by == BY_MADE)
-		return s->facts.made_own ? " -o " : " for ";
 	return by == BY_WRITTEN ? " > " : " in ";
 }
 
@@ -117,6 +116,38 @@ static bool values_differ(const char *a, const char *b)
 }
 
 /*
+ * The steps order[from, to), of one name, told apart by what they make:
+ * " [tag]" (model/step_tags.h) on each whose output says something the
+ * others' do not.  0 or -ENOMEM.
+ */
+static int tag_made(struct step *steps, const size_t *order, size_t from, size_t to)
+{
+	size_t n = to - from, i;
+	const char **made = calloc(n, sizeof(*made));
+	char **tags = calloc(n, sizeof(*tags));
+	int err = made && tags ? 0 : -ENOMEM;
+
+	for (i = 0; !err && i < n; i++)
+		made[i] = steps[order[from + i]].facts.made;
+	if (!err)
+		err = step_tags(made, n, tags);
+	for (i = 0; !err && i < n; i++) {
+		char *bracketed = tags[i] ? name_join("[", tags[i], "]") : NULL;
+
+		if (tags[i] && !bracketed)
+			err = -ENOMEM;
+		else if (bracketed)
+			err = add_suffix(&steps[order[from + i]], " ", bracketed);
+		free(bracketed);
+	}
+	for (i = 0; tags && i < n; i++)
+		free(tags[i]);
+	free(tags);
+	free(made);
+	return err;
+}
+
+/*
  * The steps order[from, to) share a name: each that has one gets the first
  * kind of thing that differs between at least two of them, when any does.
  * 0 or -ENOMEM.
@@ -139,11 +170,13 @@ static int tell_apart(struct step *steps, const size_t *order, size_t from, size
 			differs = values_differ(first, value_of(&steps[order[i]], by));
 		if (!differs)
 			continue;
+		if (by == BY_MADE)
+			return tag_made(steps, order, from, to);
 		for (i = from; !err && i < to; i++) {
 			struct step *s = &steps[order[i]];
 
 			if (value_of(s, by))
-				err = add_suffix(s, separator(s, by), value_of(s, by));
+				err = add_suffix(s, separator(by), value_of(s, by));
 		}
 		return err;
 	}
@@ -166,7 +199,7 @@ static int name_steps(const struct model *m, const struct proc_dirs *d, const st
 		err = find_written(m, d, files, steps);
 	for (i = 0; !err && i < n; i++) {
 		if (steps[i].facts.bare && steps[i].written)
-			err = add_suffix(&steps[i], separator(&steps[i], BY_WRITTEN), steps[i].written);
+			err = add_suffix(&steps[i], separator(BY_WRITTEN), steps[i].written);
 		order[i] = i;
 		steps[i].key = str_key(steps[i].name);
 	}
