@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/name_text.h"
 #include "model/proc_name.h"
 #include "report/report_text.h"
 #include "util/term_escape.h"
@@ -38,6 +39,9 @@ void report_put_proc(FILE *out, const struct model *m, long idx)
 		return;
 	}
 	name = proc_display_name(m, &m->procs[idx]);
+	/* A path's directories give way to the column, not its file name. */
+	if (name)
+		name_shorten(name, REPORT_NAME_MAX);
 	report_put_name(out, name ? name : m->procs[idx].comm, REPORT_NAME_MAX);
 	free(name);
 }
