@@ -16,11 +16,14 @@
  * for "sh [opts] FILE".  Both NULL for an interactive or stdin shell.
  */
 void shell_operand(const struct exec_image *img, const char **script, const char **file);
+/* The configure script a shell image runs ("bash ../pkg/configure"), or NULL. */
+const char *shell_configure_script(const struct exec_image *img);
 /*
  * The step a "sh -c" script runs: its first command that is not a cd or
  * a prelude.  *dir (malloc'd) follows the cds before it; *rest is where
  * that command starts in the script, or the one a name cannot follow
- * (-EINVAL), or the script's end (0); *silent whether every command
+ * (-EINVAL), or, when there is none (0), the first prelude that shows
+ * something ("echo '  CHECK x.c'"), else the script's start; *silent whether every command
  * before it was a prelude that shows nothing.  1 with cmd filled, 0 when
  * there is none, -EINVAL, -ENOMEM.
  */

@@ -123,7 +123,7 @@ Test(cmd_phases, configure_then_make_has_two_phases_and_the_makes_j)
 	cr_assert(eq(sz, b.a.nr_cmd_phases, 2));
 	ph = b.a.cmd_phases;
 	name = phase_name(&b, 0);
-	cr_assert(eq(str, name, "bash configure"));
+	cr_assert(eq(str, name, "configure"));
 	free(name);
 	cr_assert(eq(u64, ph[0].start_ns, SB_T0));
 	cr_assert(eq(u64, ph[0].end_ns, SB_T0 + 8000 * SB_MS));
@@ -139,9 +139,9 @@ Test(cmd_phases, configure_then_make_has_two_phases_and_the_makes_j)
 	cr_assert(eq(int, b.a.jobs.source, JOBS_ARGUMENT));
 
 	text = report_of(&b);
-	assert_says(text, "phases: bash configure 8.00 s (80 %), one step at a time, 0.86 CPUs busy; "
+	assert_says(text, "phases: configure 8.00 s (80 %), one step at a time, 0.86 CPUs busy; "
 			  "make -j2 2.00 s (20 %), 2.00 steps at once, 1.99 CPUs busy");
-	assert_says(text, "speed up? bash configure ran one step at a time and took 8.00 s (80 % of the "
+	assert_says(text, "speed up? configure ran one step at a time and took 8.00 s (80 % of the "
 			  "wall): ./configure -C keeps its results in config.cache");
 	cr_assert(eq(ptr, strstr(text, "no single step stands out"), NULL), "%s", text);
 	/* A serial stretch mostly within configure was said by it; one within make was not. */
@@ -163,7 +163,7 @@ Test(cmd_phases, json_lists_each_phase_with_its_runner)
 	cr_assert(eq(sz, json_object_array_length(phases), 2));
 	p0 = json_object_array_get_idx(phases, 0);
 	p1 = json_object_array_get_idx(phases, 1);
-	cr_assert(str_field_is(p0, "name", "bash configure"));
+	cr_assert(str_field_is(p0, "name", "configure"));
 	cr_assert(eq(dbl, double_field(p0, "wall_share"), 0.8));
 	cr_assert(json_object_get_boolean(need_field(p0, "serial")));
 	cr_assert(json_object_is_type(need_field(p0, "runner"), json_type_null));
@@ -279,7 +279,7 @@ Test(cmd_phases, a_serial_make_is_told_its_j)
 	text = report_of(&b);
 	assert_says(text, "speed up? make ran one step at a time and took 9.00 s (90 % of "
 			  "the wall): it ran one job at a time (-j1, its default); -j2 would let it ");
-	assert_says(text, "and: bash configure ran one step at a time and took 1.00 s (10 %");
+	assert_says(text, "and: configure ran one step at a time and took 1.00 s (10 %");
 	free(text);
 	synth_build__free(&b);
 }

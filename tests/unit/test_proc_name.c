@@ -201,7 +201,9 @@ Test(proc_name, script_cut_counts_characters_not_bytes)
 
 Test(proc_name, shell_running_a_file_names_it)
 {
-	expect_name(ARGV("/bin/bash", "-e", "./configure", "--prefix=/usr"), NULL, "bash", "bash configure");
+	expect_name(ARGV("/bin/bash", "-e", "./gen.sh", "--prefix=/usr"), NULL, "bash", "bash gen.sh");
+	/* But a configure script is configure (configure_by_its_directory). */
+	expect_name(ARGV("/bin/bash", "-e", "./configure", "--prefix=/usr"), NULL, "bash", "configure");
 	expect_name(ARGV("sh"), NULL, "sh", "sh");
 }
 
@@ -506,11 +508,15 @@ Test(proc_name, kbuild_prelude_skipped)
 	snprintf(script, sizeof(script), "%s%s", prelude,
 		 "{ echo ; echo 'mm/filemap.o: $(wildcard ./tools/objtool/objtool)' ; } >> mm/.filemap.o.cmd");
 	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c { echo ; echo 'mm/filemap.o: $(wildcard ./tools/" ELLIPSIS);
-	/* A recipe line whose command is empty (kbuild's checksrc without C=1): nothing runs. */
-	expect_name(ARGV("/bin/sh", "-c", prelude), NULL, "sh", "sh -c (no command)");
-	/* One that says something is shown. */
+	/* A recipe line whose command is empty (kbuild's checksrc without C=1): by its first command, whose trap
+	 * names the file. */
+	expect_name(ARGV("/bin/sh", "-c", prelude), NULL, "sh", "sh -c set -e; exec >/dev/null; trap 'rm -f mm/filemap." ELLIPSIS);
+	/* automake's ": >>dir/.deps/x.Po": the directories give way to the file it names. */
+	expect_name(ARGV("/bin/bash", "-c", ": >>lib/malloc/.deps/libsed_a-dynarray_at_failure.Po"), NULL, "bash",
+		    "bash -c : " ELLIPSIS "/.deps/libsed_a-dynarray_at_failure.Po");
+	/* One that says something: by that. */
 	snprintf(script, sizeof(script), "%s%s", prelude, "echo '  CHECK   mm/filemap.c'");
-	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c set -e; exec >/dev/null; trap 'rm -f mm/filemap." ELLIPSIS);
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c echo ' CHECK mm/filemap.c'");
 	/* A command with nothing to name it by: from where the prelude ends too. */
 	snprintf(script, sizeof(script), "%s%s", prelude, "if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o.d mm/x; fi");
 	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o" ELLIPSIS);
@@ -613,6 +619,22 @@ Test(proc_name, sources_shown_from_their_root)
 	expect_chain("/src/pkg/build",
 		     ARGVS(ARGV("make"), ARGV("cc", "-c", "../src/a.c"), ARGV("cc", "-c", "/opt/x.c")),
 		     NAMES("make", "cc ../src/a.c", "cc /opt/x.c"));
+}
+
+/*
+ * A configure script is named "configure", not by its shell; a nested one
+ * by the directory it configures, from the sources' root; config.status's
+ * rerun by its --no-create.
+ */
+Test(proc_name, configure_by_its_directory)
+{
+	expect_chain("/src/pkg/build",
+		     ARGVS(ARGV("make"), ARGV("cc", "-c", "../lib/a.c"),
+			   ARGV("/bin/bash", "../libiberty/configure", "--cache-file=../config.cache"),
+			   ARGV("/bin/sh", "../configure", "--no-create", "--no-recursion"),
+			   ARGV("/bin/sh", "./configure", "-q"), ARGV("/bin/sh", "./configure.sh")),
+		     NAMES("make", "cc lib/a.c", "configure (libiberty)", "configure --no-create", "configure",
+			   "sh configure.sh"));
 }
 
 /* Long scripts a name cannot follow fall back to the cut script, never fail. */

@@ -86,10 +86,13 @@ static int go_link_detail(const struct model *m, const struct proc_dirs *d, cons
 
 /*
  * The word a name starts with: the program, but "run" for a build script
- * (every one is called build-script-build; its package follows).
+ * (every one is called build-script-build; its package follows), and
+ * "configure" for a shell running a configure script (not "bash").
  */
 static char *program_word(const struct exec_image *img)
 {
+	if (shell_configure_script(img))
+		return strdup("configure");
 	return image_tool(img) == TOOL_BUILD_SCRIPT ? strdup("run") : image_program(img);
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/image_args.h"
 #include "model/name_text.h"
 #include "model/paths.h"
 #include "model/shell_step.h"
@@ -61,9 +62,23 @@ void shell_operand(const struct exec_image *img, const char **script, const char
 	}
 }
 
+const char *shell_configure_script(const struct exec_image *img)
+{
+	const char *script, *file, *base;
+	size_t len;
+
+	if (image_tool(img) != TOOL_SHELL)
+		return NULL;
+	shell_operand(img, &script, &file);
+	if (!file)
+		return NULL;
+	base = path_basename(file, &len);
+	return len == strlen("configure") && !strncmp(base, "configure", len) ? file : NULL;
+}
+
 int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, const char **rest, bool *silent)
 {
-	const char *p = script;
+	const char *p = script, *shown = NULL;
 	int found;
 
 	*silent = true;
@@ -91,7 +106,11 @@ int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, con
 		}
 		if (!NAME_IN_LIST(name, script_preludes))
 			return 1;
-		*silent = *silent && NAME_IN_LIST(name, silent_preludes);
+		if (!shown && !NAME_IN_LIST(name, silent_preludes))
+			shown = *rest;
+		*silent = *silent && !shown;
 	}
+	if (found == 0)
+		*rest = shown ? shown : script;
 	return found;
 }

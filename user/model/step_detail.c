@@ -2,6 +2,7 @@
 /* How each kind of tool names its step (include/model/step_detail.h). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/go_names.h"
@@ -61,11 +62,47 @@ static char *folded_script(const char *script, bool *cut)
 }
 
 /*
+ * A script of nothing but preludes that show nothing (kbuild's line of an
+ * empty command, automake's ": >>dir/.deps/x.Po"): "-c" and the script,
+ * cut in its paths' directories when that keeps its end, the file it
+ * names (": >>…/.deps/x.Po"), else at the end (kbuild's "set -e; exec
+ * >/dev/null; trap 'rm -f mm/x.o; …", whose trap names the file).  0 or
+ * -ENOMEM.
+ */
+static int silent_script_detail(const char *script, char **detail)
+{
+	char *clean = utf8_sanitize(script, strlen(script)), *whole;
+	size_t cap = strlen("-c ") + SCRIPT_MAX_CHARS, len;
+	bool cut;
+
+	*detail = NULL;
+	if (!clean)
+		return -ENOMEM;
+	name_fold(clean, SIZE_MAX);
+	whole = name_join("-c", " ", clean);
+	free(clean);
+	if (!whole)
+		return -ENOMEM;
+	name_shorten(whole, cap);
+	len = strlen(whole);
+	if (len < NAME_ELLIPSIS_LEN || strcmp(whole + len - NAME_ELLIPSIS_LEN, NAME_ELLIPSIS)) {
+		*detail = whole;
+		return 0;
+	}
+	free(whole);
+	clean = folded_script(script, &cut);
+	*detail = clean ? name_join("-c", " ", clean) : NULL;
+	free(clean);
+	return *detail ? 0 : -ENOMEM;
+}
+
+/*
  * A sh -c script: shown whole when short; a longer one is named by the step
  * it runs when that step has a detail ("-c cc src/foo.c" for ninja's
- * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else cut after its prelude
- * (kbuild's "set -e; exec >/dev/null; trap 'rm -f …' HUP; …" before every
- * command of a recipe).  0 or -ENOMEM.
+ * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else by its first command
+ * after its prelude (kbuild's "set -e; exec >/dev/null; trap 'rm -f …' HUP;
+ * …" before every command of a recipe) that shows something, else whole
+ * (silent_script_detail()).  0 or -ENOMEM.
  */
 static int shell_script_detail(const char *script, const struct name_dirs *dirs, int depth, char **detail)
 {
@@ -90,9 +127,7 @@ static int shell_script_detail(const char *script, const struct name_dirs *dirs,
 	}
 	found = shell_script_step(script, &step_dir, &cmd, &rest, &silent);
 	if (found == 0 && silent) {
-		/* kbuild's recipe lines of an empty command: "set -e; trap …" and nothing else. */
-		*detail = strdup("-c (no command)");
-		err = *detail ? 0 : -ENOMEM;
+		err = silent_script_detail(script, detail);
 		goto whole;
 	}
 	if (found != 1) {
@@ -135,12 +170,47 @@ whole:
 	return err;
 }
 
+/*
+ * A configure script (its name's program word, model/image_name.h) by the
+ * directory it configures from the sources' root, when it is no top-level
+ * one ("(libiberty)"), and "--no-create" when config.status --recheck runs
+ * it again.  0 or -ENOMEM.
+ */
+static int configure_detail(const struct exec_image *img, const char *file, const struct name_dirs *dirs,
+			    char **detail)
+{
+	char *dir = name_dirs__shown(dirs, file), *slash = dir ? strrchr(dir, '/') : NULL, *sub = NULL;
+	size_t i;
+	int err = 0;
+
+	*detail = NULL;
+	if (!dir)
+		return -ENOMEM;
+	/* The shown script's directory: "." (none) for "configure" itself. */
+	if (slash) {
+		*slash = '\0';
+		sub = name_join("(", dir, ")");
+		err = sub ? 0 : -ENOMEM;
+	}
+	for (i = 2; !err && i < img->argc && img->argv[i]; i++) {
+		if (!strcmp(img->argv[i], "--no-create")) {
+			err = name_append(&sub, "", "--no-create");
+			break;
+		}
+	}
+	free(dir);
+	*detail = sub;
+	return err;
+}
+
 /* A shell: by its -c script (shell_script_detail()), else its script file. */
 static int shell_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail)
 {
-	const char *script, *file;
+	const char *script, *file, *configure = shell_configure_script(img);
 
 	*detail = NULL;
+	if (configure)
+		return configure_detail(img, configure, dirs, detail);
 	shell_operand(img, &script, &file);
 	if (script)
 		return shell_script_detail(script, dirs, depth, detail);
