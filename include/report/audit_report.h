@@ -14,6 +14,8 @@
 #include "audit/audit.h"
 
 #define AUDIT_REPORT_BRIEF_LINES 12
+/* Of them, the answers' (the first line is the audit's own). */
+#define AUDIT_REPORT_ANSWER_LINES (AUDIT_REPORT_BRIEF_LINES - 1)
 
 void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose);
 

@@ -4,6 +4,9 @@
  * to REPORT_WIDTH, in words a newcomer reads without the README: shares of
  * the wall time, seconds, and names of steps.
  */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 #include "audit/cmd_phases.h"
 #include "report/audit_answers.h"
 #include "report/cmd_phases_report.h"
@@ -135,12 +138,17 @@ static void put_starved(FILE *f, const struct audit *a, double avg)
 	fputs("; ", f);
 }
 
+double audit_answers__average_running(const struct audit *a)
+{
+	return a->par ? a->avg_running : a->wall_ns ? (double)a->cpu_ns / a->wall_ns : 0;
+}
+
 static void put_parallel(FILE *out, const struct audit *a)
 {
 	static const char *const verdict[] = {
 		[AUDIT_PARALLEL_NO] = "no", [AUDIT_PARALLEL_PARTLY] = "partly", [AUDIT_PARALLEL_YES] = "yes",
 	};
-	double avg = a->par ? a->avg_running : a->wall_ns ? (double)a->cpu_ns / a->wall_ns : 0;
+	double avg = audit_answers__average_running(a);
 	struct report_line l;
 	FILE *f = report_line__begin(&l, out);
 
@@ -660,17 +668,20 @@ static void put_cache_answer(FILE *out, const struct audit *a, const struct mode
  * the figures behind them last.  brief: false leaves an answer to -v.
  */
 static const struct answer {
+	const char *id;
 	void (*put)(FILE *out, const struct audit *a, const struct model *m, bool brief);
 	unsigned rank;
 	bool brief;
 } answers[] = {
-	{ put_parallel_answer, 0, true },  { put_phases_answer, 9, false },  { put_help_answer, 1, true },
-	{ put_shared_answer, 4, true },	   { put_programs_answer, 9, false }, { put_speed_up, 2, true },
-	{ put_whatif_answer, 5, true },	   { put_fit_answer, 6, true },	      { put_races, 3, true },
-	{ put_cache_answer, 7, true },
+	{ "parallel", put_parallel_answer, 0, true },	      { "phases", put_phases_answer, 9, false },
+	{ "more_cpus_or_jobs", put_help_answer, 1, true },    { "machine_shared", put_shared_answer, 4, true },
+	{ "programs", put_programs_answer, 9, false },	      { "speed_up", put_speed_up, 2, true },
+	{ "what_if", put_whatif_answer, 5, true },	      { "jobs_fit", put_fit_answer, 6, true },
+	{ "races", put_races, 3, true },		      { "compiler_cache", put_cache_answer, 7, true },
 };
 
 #define NR_ANSWERS (sizeof(answers) / sizeof(answers[0]))
+_Static_assert(NR_ANSWERS <= AUDIT_ANSWERS_MAX, "AUDIT_ANSWERS_MAX holds every answer");
 
 void audit_answers__print(FILE *out, const struct audit *a, const struct model *m)
 {
@@ -681,43 +692,80 @@ void audit_answers__print(FILE *out, const struct audit *a, const struct model *
 			answers[i].put(out, a, m, false);
 }
 
-static size_t count_lines(const char *text, size_t len)
+static size_t count_lines(const char *text)
 {
-	size_t n = 0, i;
+	size_t n = 0;
 
-	for (i = 0; i < len; i++)
-		n += text[i] == '\n';
+	for (; *text; text++)
+		n += *text == '\n';
 	return n;
+}
+
+static unsigned answer_rank(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < NR_ANSWERS; i++)
+		if (!strcmp(answers[i].id, id))
+			return answers[i].rank;
+	return ANSWER_RANKS;
+}
+
+void audit_answers__free(struct audit_answer *ans, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(ans[i].printed);
+}
+
+int audit_answers__brief(struct audit_answer out[AUDIT_ANSWERS_MAX], size_t *nr, const struct audit *a,
+			 const struct model *m, size_t max_lines)
+{
+	size_t len, used = 0, i;
+	unsigned rank;
+	FILE *f;
+
+	*nr = 0;
+	for (i = 0; i < NR_ANSWERS; i++) {
+		char *text = NULL;
+
+		if (!answers[i].brief)
+			continue;
+		if (!(f = open_memstream(&text, &len)))
+			goto nomem;
+		answers[i].put(f, a, m, true);
+		if (fclose(f))
+			goto nomem;
+		if (!*text) { /* nothing to say (no races looked for, no compiler cache) */
+			free(text);
+			continue;
+		}
+		out[(*nr)++] = (struct audit_answer){ .id = answers[i].id, .printed = text };
+	}
+	/* By rank, each answer whole or not at all: -v has them all. */
+	for (rank = 0; rank < ANSWER_RANKS; rank++)
+		for (i = 0; i < *nr; i++)
+			if (answer_rank(out[i].id) == rank && used + count_lines(out[i].printed) <= max_lines) {
+				out[i].shown = true;
+				used += count_lines(out[i].printed);
+			}
+	return 0;
+nomem:
+	audit_answers__free(out, *nr);
+	*nr = 0;
+	return -ENOMEM;
 }
 
 void audit_answers__print_brief(FILE *out, const struct audit *a, const struct model *m, size_t max_lines)
 {
-	char *text[NR_ANSWERS] = { NULL };
-	size_t len[NR_ANSWERS] = { 0 }, lines[NR_ANSWERS], used = 0, i;
-	bool shown[NR_ANSWERS] = { false };
-	unsigned rank;
-	FILE *f;
+	struct audit_answer ans[AUDIT_ANSWERS_MAX];
+	size_t nr, i;
 
-	for (i = 0; i < NR_ANSWERS; i++) {
-		if (!answers[i].brief || !(f = open_memstream(&text[i], &len[i])))
-			continue;
-		answers[i].put(f, a, m, true);
-		if (fclose(f)) {
-			text[i] = NULL;
-			continue;
-		}
-		lines[i] = count_lines(text[i], len[i]);
-	}
-	/* By rank, each answer whole or not at all: -v has them all. */
-	for (rank = 0; rank < ANSWER_RANKS; rank++)
-		for (i = 0; i < NR_ANSWERS; i++)
-			if (text[i] && answers[i].rank == rank && used + lines[i] <= max_lines) {
-				shown[i] = true;
-				used += lines[i];
-			}
-	for (i = 0; i < NR_ANSWERS; i++) {
-		if (shown[i])
-			fwrite(text[i], 1, len[i], out);
-		free(text[i]);
-	}
+	if (audit_answers__brief(ans, &nr, a, m, max_lines))
+		return;
+	for (i = 0; i < nr; i++)
+		if (ans[i].shown)
+			fputs(ans[i].printed, out);
+	audit_answers__free(ans, nr);
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "model/memory.h"
+#include "report/answer_rows.h"
 #include "report/audit_json.h"
 #include "report/compiler_cache_report.h"
 #include "report/jobs_fit_report.h"
@@ -480,7 +481,49 @@ static struct json_object *new_outside_work(const struct audit *a)
 	return json_done(o, err);
 }
 
-static struct json_object *new_answers(const struct audit *a)
+static int put_answer_figure(struct json_object *o, const struct answer_figure *f)
+{
+	switch (f->unit) {
+	case ANSWER_NS:
+		return json_put_ms(o, f->key, (__u64)f->value);
+	case ANSWER_COUNT:
+	case ANSWER_KIB:
+		return json_put_int(o, f->key, (__s64)f->value);
+	case ANSWER_SHARE:
+	case ANSWER_CPUS:
+		break;
+	}
+	return json_put(o, f->key, new_share(f->value));
+}
+
+/* answers.brief[]: the brief report's answers as data (report/answer_rows.h). */
+static struct json_object *new_brief_answers(const struct audit *a, const struct model *m)
+{
+	struct answer_row rows[AUDIT_ANSWERS_MAX];
+	struct json_object *arr, *o, *figs;
+	size_t nr, i, k;
+	int err;
+
+	if (answer_rows__compute(rows, &nr, a, m))
+		return NULL;
+	arr = json_object_new_array();
+	err = arr ? 0 : -ENOMEM;
+	for (i = 0; !err && i < nr; i++) {
+		o = json_object_new_object();
+		figs = json_object_new_object();
+		for (k = 0; !err && k < rows[i].nr_figures; k++)
+			err = put_answer_figure(figs, &rows[i].figures[k]);
+		figs = json_done(figs, err);
+		err = json_put_str(o, "id", rows[i].id) ?: json_put_str(o, "question", rows[i].question) ?:
+		      json_put_str(o, "text", rows[i].text) ?: json_put_bool(o, "shown", rows[i].shown) ?:
+		      json_put(o, "figures", figs);
+		err = json_append(arr, json_done(o, err));
+	}
+	answer_rows__free(rows, nr);
+	return json_done(arr, err);
+}
+
+static struct json_object *new_answers(const struct audit *a, const struct model *m)
 {
 	static const char *const parallel[] = {
 		[AUDIT_PARALLEL_NO] = "no", [AUDIT_PARALLEL_PARTLY] = "partly", [AUDIT_PARALLEL_YES] = "yes",
@@ -495,7 +538,7 @@ static struct json_object *new_answers(const struct audit *a)
 	int err;
 
 	err = json_put_str(o, "parallel", parallel[a->parallel]) ?: json_put_str(o, "limit", help[a->help]) ?:
-	      json_put_ms(o, "limit_ms", a->help_ns);
+	      json_put_ms(o, "limit_ms", a->help_ns) ?: json_put(o, "brief", new_brief_answers(a, m));
 	return json_done(o, err);
 }
 
@@ -700,7 +743,7 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      (a->partial_reason ? json_put_str(o, "partial_reason", a->partial_reason)
 				 : json_put_null(o, "partial_reason")) ?:
 	      (a->par ? json_put(o, "outside_work", new_outside_work(a)) : json_put_null(o, "outside_work")) ?:
-	      json_put(o, "answers", new_answers(a)) ?:
+	      json_put(o, "answers", new_answers(a, m)) ?:
 	      json_put(o, "memory", new_memory(a, m)) ?:
 	      json_put(o, "daemons", new_daemons(a, m)) ?:
 	      json_put(o, "outside_wait", new_outside_wait(a, m)) ?:

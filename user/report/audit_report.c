@@ -458,7 +458,7 @@ void audit_report__print(FILE *out, const struct audit *a, const struct model *m
 		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
 	if (!verbose) {
 		/* The answers only; what would make them wrong is said whatever the room. */
-		audit_answers__print_brief(out, a, m, AUDIT_REPORT_BRIEF_LINES - 1);
+		audit_answers__print_brief(out, a, m, AUDIT_REPORT_ANSWER_LINES);
 		if (a->lost_events)
 			put_lost_events(out, a);
 		if (a->oom_killed)
