@@ -18,6 +18,8 @@
 #include "model/lanes.h"
 #include "model/model.h"
 #include "model/trace_layout.h"
+#include "report/answer_rows.h"
+#include "report/audit_report.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "util/href.h"
@@ -139,9 +141,10 @@ Test(html_report, names_from_the_build_never_become_markup)
 	cr_assert(eq(sz, count(page, "<script"), 1), "a <script> from the build got through");
 	cr_assert(not(eq(ptr, strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;"), NULL)));
 	cr_assert(eq(ptr, strstr(page, "\"q\""), NULL), "a quote from the build was not escaped");
-	/* Nothing fetched: no src= and no link to anything but the trace. */
+	/* Nothing fetched: no src= and no link to anything but the trace and the page's own sections. */
 	cr_assert(eq(ptr, strstr(page, " src="), NULL));
-	cr_assert(eq(sz, count(page, "href="), 1));
+	cr_assert(eq(sz, count(page, "href="), count(page, "href=\"#") + 1));
+	cr_assert(eq(sz, count(page, "href=\"t.json\""), 1));
 	cr_assert(not(eq(ptr, strstr(page, "default-src 'none'"), NULL)));
 	cr_assert(not(eq(ptr, strstr(page, "<section id=\"critical-path\">"), NULL)));
 	cr_assert(not(eq(ptr, strstr(page, "<section id=\"top-rss\">"), NULL)));
@@ -432,4 +435,42 @@ Test(html_report, trace_link_is_relative_and_encoded)
 	free(href);
 	rmdir(sub);
 	rmdir(dir);
+}
+
+/*
+ * The page's answers are rows, one per brief answer: the question apart
+ * from the words, the words the brief report prints (no "buildbpf: ", no
+ * line breaks), the shown ones exactly those the report prints.
+ */
+Test(html_report, answers_are_rows_of_the_brief_report)
+{
+	struct answer_row rows[AUDIT_ANSWERS_MAX];
+	struct page_build b;
+	char *page, *brief = NULL, tr[128];
+	size_t nr, i, len;
+	FILE *out;
+
+	page_build_init(&b, 12, 0);
+	cr_assert(eq(int, answer_rows__compute(rows, &nr, &b.a, b.m), 0));
+	cr_assert(not(eq(sz, nr, 0)));
+	cr_assert(eq(str, (char *)rows[0].id, "parallel"));
+	cr_assert(eq(str, rows[0].question, "parallel?"));
+	out = open_memstream(&brief, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	audit_answers__print_brief(out, &b.a, b.m, AUDIT_REPORT_ANSWER_LINES);
+	cr_assert(eq(int, fclose(out), 0));
+	page = html_of(&b, NULL);
+	cr_assert(eq(ptr, strstr(page, "<pre"), NULL), "the answers are a block of terminal text");
+	for (i = 0; i < nr; i++) {
+		cr_assert(eq(ptr, strstr(rows[i].text, "buildbpf:"), NULL), "%s", rows[i].text);
+		cr_assert(eq(ptr, strchr(rows[i].text, '\n'), NULL), "%s", rows[i].text);
+		/* The words' start is in the report, after its question, only when the report shows it. */
+		cr_assert(eq(int, strstr(brief, rows[i].question) != NULL, rows[i].shown), "%s", rows[i].id);
+		snprintf(tr, sizeof(tr), "<tr data-answer=\"%s\"", rows[i].id);
+		cr_assert(not(eq(ptr, strstr(page, tr), NULL)), "no row for %s", rows[i].id);
+	}
+	answer_rows__free(rows, nr);
+	free(brief);
+	free(page);
+	page_build_free(&b);
 }

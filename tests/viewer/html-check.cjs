@@ -3,17 +3,22 @@
 //
 // buildbpf's HTML report check: opens a page written by --html in Debian's
 // chromium (headless) from file://, as a person opens a CI artifact, and
-// checks what a person would see.
+// checks what a person would see.  Nothing in it waits on the clock: chromium
+// has no time limit to start or load (a busy machine is slow, not wrong), and
+// after each hover or click the check waits two animation frames, the point
+// by which chromium has dispatched the (frame-aligned) mouse event.
 //
 //   node html-check.cjs PAGE.html [--summary SUMMARY.json] [--screenshot OUT.png]
 //
 // Fails (exit 1) when the page logs a console error or throws, asks for
 // anything but itself (a font, a script, an image, any URL), lacks its
 // answers or timeline, or, with --summary (the same build's --summary-json),
-// when its tables do not hold the summary's figures: wall, CPU, CPUs,
+// when its tables do not hold the summary's figures: the answers' rows
+// (answers.brief: question, words and each figure), wall, CPU, CPUs,
 // utilisation, the top steps by wall, CPU and peak RSS (pid and value), the
-// critical path's steps the summary keeps (pid and time held) and the
-// what-if's predicted walls.  It also hovers a process and a process's label
+// critical path's steps the summary keeps (pid and time held), the steps
+// outlined as the critical path on the timeline (each the summary's, pid and
+// time held) and the what-if's predicted walls.  It also hovers a process and a process's label
 // (the tooltip must name its pid) and zooms the timeline (the picture must
 // widen).  Exit 2: usage, or chromium could not be driven.  Prints a JSON
 // report.
@@ -56,9 +61,29 @@ function pageState() {
 		tables[sec.id] = [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent));
 	}
 	const svg = document.querySelector('.bb-timeline svg');
+	const answers = [...document.querySelectorAll('section[id$="answers"] tr[data-answer]')].map((tr) => ({
+		id: tr.dataset.answer,
+		question: tr.cells[0].textContent,
+		text: tr.cells[1].textContent,
+		figures: Object.fromEntries([...tr.cells[2].querySelectorAll('[data-key]')].map((f) => [f.dataset.key, f.textContent])),
+	}));
+	// Each critical-path outline (around its lane's band) and the pid of the process it outlines:
+	// the innermost process rect in that band whose span holds the outline's.
+	const procs = svg ? [...svg.querySelectorAll('rect.n[data-tip]')] : [];
+	const num = (el, a) => parseFloat(el.getAttribute(a));
+	const outlined = (svg ? [...svg.querySelectorAll('.crit rect')] : []).map((o) => {
+		const x = num(o, 'x'), y = num(o, 'y'), w = num(o, 'width'), h = num(o, 'height');
+		let p = null;
+		for (const r of procs)
+			if (num(r, 'y') >= y && num(r, 'y') + num(r, 'height') <= y + h && num(r, 'x') <= x + 0.02 && num(r, 'x') + num(r, 'width') >= x + w - 0.02 &&
+			    (!p || num(r, 'width') < num(p, 'width'))) p = r; /* the innermost: a runner spans its steps */
+		const pid = p && /pid (\d+)/.exec(p.getAttribute('data-tip'));
+		return { pid: pid ? Number(pid[1]) : null, tip: o.getAttribute('data-tip') || '' };
+	});
 	return {
 		tables,
-		answers: (document.querySelector('section[id$="answers"] pre') || {}).textContent || '',
+		answers,
+		outlined,
 		tips: svg ? svg.querySelectorAll('[data-tip]').length : 0,
 		titlesLeft: svg ? svg.querySelectorAll('title').length : -1,
 		svgWidth: svg ? svg.getBoundingClientRect().width : 0,
@@ -85,16 +110,65 @@ async function tipOver(page, what) {
 	}, what);
 	if (!box) return null;
 	await page.mouse.move(box.x, box.y);
+	await frames(page);
 	return page.evaluate(() => { const t = document.getElementById('bb-tip'); return t.hidden ? '' : t.textContent; });
 }
 
+// Two animation frames: chromium dispatches a mouse move at the start of a frame, so by the
+// second its handlers have run, however slow the machine.
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 const sec = (text) => parseFloat(text);
+// "3.2 MiB" in KiB.
+const kib = (text) => { const m = /([\d.]+) (B|KiB|MiB|GiB)$/.exec(text); return m ? parseFloat(m[1]) * { B: 1 / 1024, KiB: 1, MiB: 1024, GiB: 1048576 }[m[2]] : NaN; };
 const near = (a, b, tol) => Math.abs(a - b) <= tol + 1e-9;
+
+// The answers' rows are the summary's answers.brief, in order: question, words, and each figure
+// as the page words it (seconds, percent, CPUs or a count).
+function compareAnswers(rows, brief, failures) {
+	if (rows.length !== brief.length) failures.push(`answers: ${rows.length} rows, summary ${brief.length}`);
+	brief.forEach((b, i) => {
+		const r = rows[i] || { figures: {} };
+		if (r.id !== b.id) failures.push(`answers[${i}]: ${r.id}, summary ${b.id}`);
+		if (r.question !== b.question) failures.push(`answers[${i}] question: '${r.question}', summary '${b.question}'`);
+		if (r.text !== b.text) failures.push(`answers[${i}] (${b.id}): page '${r.text}', summary '${b.text}'`);
+		for (const [key, v] of Object.entries(b.figures)) {
+			const shown = r.figures[key];
+			const got = shown === undefined ? NaN : key.endsWith('_kb') ? kib(shown) : parseFloat(shown.replace(/^[^\d]*(?=\d)/, ''));
+			const expect = key.endsWith('_ms') ? v / 1000 : key.endsWith('_share') ? v * 100 : v;
+			const tol = key.endsWith('_ms') ? 0.0006 : key.endsWith('_share') ? 0.051 : key.endsWith('_kb') ? v * 0.051 :
+				Number.isInteger(v) ? 0 : 0.0051;
+			if (!near(got, expect, tol)) failures.push(`answers[${i}] (${b.id}) ${key}: page '${shown}', summary ${v}`);
+		}
+	});
+	if (!rows.some((r) => r.id === 'parallel' && /\S/.test(r.text))) failures.push('no answer to "parallel?"');
+}
+
+// Every step outlined as the critical path on the timeline is one the summary has on it (by pid),
+// outlined for the time the summary says it held the path.  A path the summary lists only in part
+// (count > its processes) may outline steps it left out: those are not compared.
+function compareOutlines(outlined, chain, failures) {
+	if (chain.estimate) return; /* no graph: no path is drawn */
+	const held = new Map();
+	for (const p of chain.processes)
+		if (p.path_from_ms !== undefined) held.set(p.pid, (held.get(p.pid) || []).concat((p.path_to_ms - p.path_from_ms) / 1000));
+	const whole = chain.count === chain.processes.length;
+	if (!outlined.length && [...held.values()].flat().some((s) => s > 0)) failures.push('timeline: no critical-path step outlined');
+	outlined.forEach((o, i) => {
+		if (o.pid === null) { failures.push(`timeline: critical-path outline ${i} is on no process ('${o.tip}')`); return; }
+		const m = /held it ([\d.]+) s$/.exec(o.tip);
+		if (!held.has(o.pid)) { if (whole) failures.push(`timeline: outlined pid ${o.pid} is not on the summary's critical path`); return; }
+		if (!m || !held.get(o.pid).some((s) => near(parseFloat(m[1]), s, 0.0011)))
+			failures.push(`timeline: outlined pid ${o.pid} ('${o.tip}'), summary held ${held.get(o.pid).join(', ')} s`);
+	});
+}
 
 // The figures the summary holds and the page must show, each a failure text or nothing.
 function compare(state, sum) {
 	const failures = [];
 	const t = state.tables;
+	compareAnswers(state.answers, sum.answers.brief, failures);
+	compareOutlines(state.outlined, sum.critical_chain, failures);
 	const figures = Object.fromEntries((t.figures || []).map((r) => [r[0], r[1]]));
 	const want = (name, got, expect, tol) => {
 		if (got === undefined || !near(got, expect, tol)) failures.push(`${name}: page ${got}, summary ${expect}`);
@@ -114,24 +188,24 @@ function compare(state, sum) {
 			else want(`${id}[${i}]`, row[2] && parseFloat(row[2]), item.kb / 1024, 0.051);
 		});
 	}
-	// The path's listed steps: "#" is the position in the path (1-based); the summary keeps the
-	// path's last steps (critical_chain.count in all), so a row before them is not compared.
+	// The path's listed steps: "#" is the position in the path (1-based).  A path the summary holds
+	// whole is compared row by row; else (it keeps the 64 longest of count) a row is compared with
+	// the summary's entry of the same pid, when it kept one.
 	const chain = sum.critical_chain.processes;
-	const offset = sum.critical_chain.count - chain.length;
+	const whole = sum.critical_chain.count === chain.length;
 	const pathRows = t['critical-path'] || [];
-	let compared = 0;
 	if (!pathRows.length && chain.length) failures.push('critical path: no rows');
 	for (const row of pathRows) {
-		const p = chain[Number(row[0]) - 1 - offset];
 		if (Number(row[0]) > sum.critical_chain.count) failures.push(`critical path: step ${row[0]} past the path's end`);
-		if (!p) continue;
-		compared++;
+		const p = whole ? chain[Number(row[0]) - 1] : chain.find((c) => c.pid === Number(row[2]));
+		if (!p) {
+			if (whole) failures.push(`critical path step ${row[0]}: not in the summary`);
+			continue;
+		}
 		if (Number(row[2]) !== p.pid) failures.push(`critical path step ${row[0]}: pid ${row[2]}, summary ${p.pid}`);
-		if (p.path_from_ms !== undefined)
+		if (p.path_from_ms !== undefined && whole)
 			want(`critical path step ${row[0]} held`, sec(row[5]), (p.path_to_ms - p.path_from_ms) / 1000, 0.0011);
 	}
-	// A path the summary holds whole: every row on the page was compared.
-	if (!offset && compared !== pathRows.length) failures.push(`critical path: ${pathRows.length - compared} rows not in the summary`);
 	if (sum.what_if) {
 		const rows = t['what-if'] || [];
 		if (rows.length !== sum.what_if.rows.length) failures.push(`what-if: ${rows.length} rows, summary ${sum.what_if.rows.length}`);
@@ -147,13 +221,14 @@ async function main() {
 	report.failures = [];
 	await check('html-check', { width: 1400, height: 1600 }, report, async (browser) => {
 		const page = browser.pages()[0] || (await browser.newPage());
+		page.setDefaultTimeout(0); /* a busy machine is slow: no wall-clock limit inside the check */
 		page.on('console', (m) => { if (m.type() === 'error') report.consoleErrors.push(m.text().slice(0, 200)); });
 		page.on('pageerror', (e) => report.pageErrors.push(e.message.slice(0, 200)));
 		page.on('request', (r) => { if (r.url() !== pageUrl && !r.url().startsWith('data:')) report.requests.push(r.url()); });
 		await page.goto(pageUrl, { waitUntil: 'load' });
 		const before = await page.evaluate(pageState);
 		const failures = [];
-		if (!/parallel\?/.test(before.answers)) failures.push('no answers');
+		if (!before.answers.some((r) => r.question === 'parallel?')) failures.push('no answers');
 		if (!before.tips) failures.push('no process in the timeline has a tooltip');
 		if (before.titlesLeft) failures.push(`${before.titlesLeft} <title>s left: a native tooltip would show twice`);
 		if (before.scripts !== 1) failures.push(`${before.scripts} scripts; only the page's own may run`);
@@ -172,6 +247,7 @@ async function main() {
 			report.screenshot = path.resolve(opts.screenshot);
 		}
 		await page.click('.bb-timeline .bb-in');
+		await frames(page);
 		const after = await page.evaluate(pageState);
 		if (!(after.svgWidth > before.svgWidth * 1.5)) failures.push(`zoom in: width ${before.svgWidth} -> ${after.svgWidth}`);
 		if (opts.summary) failures.push(...compare(before, JSON.parse(fs.readFileSync(opts.summary, 'utf8'))));

@@ -25,6 +25,11 @@ const char html_assets_style[] =
 	"#bb-tip{position:fixed;pointer-events:none;background:#fffbe6;border:1px solid #aaa;padding:4px 6px;"
 	"font-size:12px;white-space:pre-wrap;max-width:640px;z-index:10;box-shadow:0 1px 4px #0003}"
 	".bb-side{min-width:0}"
+	"table.bb-answers{width:100%}table.bb-answers td.bb-q{font-weight:bold;white-space:nowrap}"
+	"table.bb-answers td.bb-figs{white-space:nowrap}.bb-fig{display:block;cursor:help}"
+	"table.bb-answers tr.bb-verbose{color:#555}"
+	".bb-legend{font-size:12px;color:#444;margin:4px 0}.bb-legend b{display:inline-block;width:18px;height:9px;"
+	"border:2px solid #111;vertical-align:middle;margin-right:4px}"
 	/* The serial phases shade the lanes from above, the critical path runs through their middle and
 	 * labels sit on them: a process under any of them keeps its tooltip. */
 	".bb-timeline .serial,.bb-timeline .crit polyline,.bb-timeline text{pointer-events:none}";

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "report/answer_rows.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
 #include "report/report_tables.h"
@@ -119,6 +120,10 @@ static int put_timeline(FILE *out, const struct html_build *b, const char *id_pr
 		     "<button type=\"button\" class=\"bb-reset\">fit</button><span class=\"bb-level\">1x</span>"
 		     "<span>ctrl+wheel zooms; hover a process for its command, times, CPU, memory and why it "
 		     "started</span></div>\n", id_prefix);
+	if (b->a->graph && b->a->graph->path.nr)
+		fprintf(out, "<p class=\"bb-legend\"><b></b>the critical path: the part of each step that held it "
+			     "outlined, one line through them in order (%zu step%s; hover an outline for how long it "
+			     "held the path)</p>\n", audit_whatif__nr_steps(b->a), audit_whatif__nr_steps(b->a) == 1 ? "" : "s");
 	if (b->timeline_caption) {
 		fputs("<p class=\"bb-note bb-caption\">", out);
 		put_text(out, b->timeline_caption);
@@ -131,15 +136,94 @@ static int put_timeline(FILE *out, const struct html_build *b, const char *id_pr
 	return 0;
 }
 
+/* Where the figures behind an answer are on the page: a table's key, or NULL. */
+static const char *answer_section(const char *answer_id, const struct report_tables *t)
+{
+	static const struct {
+		const char *answer;
+		enum report_table_id table;
+	} behind[] = {
+		{ "parallel", REPORT_TABLE_FIGURES },	{ "more_cpus_or_jobs", REPORT_TABLE_WHATIF },
+		{ "machine_shared", REPORT_TABLE_FIGURES }, { "speed_up", REPORT_TABLE_PATH },
+		{ "what_if", REPORT_TABLE_WHATIF },	{ "races", REPORT_TABLE_RACES },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(behind) / sizeof(behind[0]); k++)
+		if (!strcmp(behind[k].answer, answer_id))
+			return t->tables[behind[k].table].shown ? t->tables[behind[k].table].key : NULL;
+	return NULL;
+}
+
+/* A figure as the page words it: "as run 4.510 s", its key and exact value in the tooltip. */
+static void put_answer_figure(FILE *out, const struct answer_figure *f)
+{
+	char size[REPORT_SIZE_LEN];
+
+	fprintf(out, "<span class=\"bb-fig\" data-key=\"%s\" title=\"--summary-json answers.brief[].figures.%s = ",
+		f->key, f->key);
+	switch (f->unit) {
+	case ANSWER_NS:
+		fprintf(out, "%.3f\">%s %.3f s", f->value / 1e6, f->label, f->value / 1e9);
+		break;
+	case ANSWER_SHARE:
+		fprintf(out, "%.4f\">%s %.1f %%", f->value, f->label, 100 * f->value);
+		break;
+	case ANSWER_CPUS:
+		fprintf(out, "%.4f\">%s %.2f CPUs", f->value, f->label, f->value);
+		break;
+	case ANSWER_COUNT:
+		fprintf(out, "%.0f\">%s %.0f", f->value, f->label, f->value);
+		break;
+	case ANSWER_KIB:
+		fprintf(out, "%.0f\">%s %s", f->value, f->label, report_size(size, (__u64)f->value * 1024));
+		break;
+	}
+	fputs("</span>", out);
+}
+
+/*
+ * The answers as rows: question, answer (the brief report's words), the
+ * figures behind it and a link to the section that holds them.  Only the
+ * one-build page links past its overview (diff's pages hold no detail).
+ */
+static int put_answers(FILE *out, const struct html_build *b, const struct report_tables *t, const char *id_prefix)
+{
+	struct answer_row rows[AUDIT_ANSWERS_MAX];
+	const char *section;
+	size_t nr, i, k;
+
+	if (answer_rows__compute(rows, &nr, b->a, b->tl->m))
+		return -ENOMEM;
+	fprintf(out, "<section id=\"%sanswers\"><h2>Answers</h2>\n<table class=\"bb-t bb-answers\"><thead><tr>"
+		     "<th>question</th><th>answer</th><th>figures behind it</th><th>more</th></tr></thead><tbody>\n",
+		id_prefix);
+	for (i = 0; i < nr; i++) {
+		fprintf(out, "<tr data-answer=\"%s\"%s><td class=\"bb-q\">", rows[i].id,
+			rows[i].shown ? "" : " class=\"bb-verbose\" title=\"not in the default report (-v has it)\"");
+		put_text(out, rows[i].question);
+		fputs("</td><td>", out);
+		put_text(out, rows[i].text);
+		fputs("</td><td class=\"bb-figs\">", out);
+		for (k = 0; k < rows[i].nr_figures; k++)
+			put_answer_figure(out, &rows[i].figures[k]);
+		section = answer_section(rows[i].id, t);
+		fputs("</td><td>", out);
+		if (section && (!*id_prefix || section == t->tables[REPORT_TABLE_FIGURES].key))
+			fprintf(out, "<a href=\"#%s%s\">%s</a>", id_prefix, section, section);
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table></section>\n", out);
+	answer_rows__free(rows, nr);
+	return 0;
+}
+
 static int overview(FILE *out, const struct html_build *b, const struct report_tables *t, const char *id_prefix)
 {
-	char *answers = report_answers__text(b->a, b->tl->m), id[32];
+	int err = put_answers(out, b, t, id_prefix);
 
-	if (!answers)
-		return -ENOMEM;
-	snprintf(id, sizeof(id), "%sanswers", id_prefix);
-	html_report__put_pre(out, id, "Answers", answers);
-	free(answers);
+	if (err)
+		return err;
 	put_table(out, &t->tables[REPORT_TABLE_FIGURES], id_prefix);
 	return put_timeline(out, b, id_prefix);
 }

@@ -19,7 +19,7 @@
 static const char *const figures_header[] = { "figure", "value" };
 static const char *const path_header[] = { "#", "step", "pid", "from", "to", "held", "of the wall",
 					    "wall without it" };
-static const char *const whatif_header[] = { "jobs", "CPUs", "predicted wall", "note" };
+static const char *const whatif_header[] = { "jobs", "CPUs", "predicted wall", "measured wall", "assumes" };
 static const char *const top_header[] = { "step", "pid", "value" };
 static const char *const programs_header[] = { "program", "CPU", "of the CPU", "processes", "wall" };
 static const char *const races_header[] = { "file", "kind", "writer", "other", "what to declare" };
@@ -33,7 +33,7 @@ static const struct {
 } table_kinds[REPORT_TABLE_NR] = {
 	[REPORT_TABLE_FIGURES] = { "figures", "The build", "lr", figures_header, COLS(figures_header) },
 	[REPORT_TABLE_PATH] = { "critical-path", "Critical path", "rlrrrrrr", path_header, COLS(path_header) },
-	[REPORT_TABLE_WHATIF] = { "what-if", "What if", "rrrl", whatif_header, COLS(whatif_header) },
+	[REPORT_TABLE_WHATIF] = { "what-if", "What if", "rrrrl", whatif_header, COLS(whatif_header) },
 	[REPORT_TABLE_TOP_WALL] = { "top-wall", "Longest steps (wall)", "lrr", top_header, COLS(top_header) },
 	[REPORT_TABLE_TOP_CPU] = { "top-cpu", "Most CPU", "lrr", top_header, COLS(top_header) },
 	[REPORT_TABLE_TOP_RSS] = { "top-rss", "Most memory (peak RSS)", "lrr", top_header, COLS(top_header) },
@@ -213,8 +213,9 @@ static int whatif(struct report_table *t, const struct audit *a)
 			   : (r->jobs == SIM_UNLIMITED ? cell(&row[0], "unlimited") : cell(&row[0], "%zu", r->jobs)) ?:
 			     (r->cpus ? cell(&row[1], "%zu", r->cpus) : cell(&row[1], "unlimited")) ?:
 			     cell_sec(&row[2], r->wall_ns) ?:
-			     (r->own ? cell(&row[3], "the build's own -j (measured %.3f s)", a->wall_ns / 1e9)
-				     : cell(&row[3], "%s", ""));
+			     (r->kind == WHATIF_AS_RUN ? cell_sec(&row[3], a->wall_ns) : cell(&row[3], "%s", "")) ?:
+			     cell(&row[4], "%s%s", audit_whatif__assumes(r->kind),
+				  r->own && r->kind != WHATIF_OWN_QUIET ? " (the build's own -j)" : "");
 	}
 	if (!err && w->known)
 		err = note(t, "predicted from %zu jobs and %zu edges between them; ignores disk, memory and CPU "
