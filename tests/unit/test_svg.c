@@ -15,7 +15,9 @@
 #include "audit/audit.h"
 #include "report/svg.h"
 #include "lib/svg_attr.h"
+#include "model/trace_layout.h"
 #include "lib/synth.h"
+#include "lib/synth_build.h"
 #include "lib/with_slots.h"
 
 #define MS 1000000ull
@@ -169,4 +171,47 @@ Test(svg, lanes_are_labelled)
 	}
 	free(svg);
 	waiting_build_free(&b);
+}
+
+/*
+ * Past SVG_PROCS_MAX the narrowest processes are folded, but not a step
+ * outlined as the critical path: 7,000 fillers of 100 ms, then two steps
+ * of 20 ms (about 3 px, narrower than every filler) passing a file, the
+ * last steps of the build: both outlined, both drawn.
+ */
+Test(svg, a_critical_step_is_drawn_past_the_fold)
+{
+	static const char *const cc1_argv[] = { "cc1", "f.c", NULL };
+	static const char *const w_argv[] = { "cp", "a", "b", NULL };
+	static const char *const r_argv[] = { "cat", "b", NULL };
+	struct synth_build b;
+	struct trace_layout *tl;
+	char *svg = NULL, tip[64];
+	size_t len;
+	FILE *out;
+	__u32 k;
+
+	synth_build__start(&b, MAKE_PID, "/src");
+	for (k = 0; k < 7000; k++)
+		synth_build__proc(&b, 1000 + k, MAKE_PID, "/usr/lib/gcc/cc1", cc1_argv, k, k + 100, 1);
+	synth_build__proc(&b, 90001, MAKE_PID, "/bin/cp", w_argv, 7200, 7220, 1);
+	synth_build__file(&b, 90001, 7210, 42, true, "/src/b");
+	synth_build__proc(&b, 90002, MAKE_PID, "/bin/cat", r_argv, 7230, 7250, 1);
+	synth_build__file(&b, 90002, 7235, 42, false, "/src/b");
+	synth_build__finish(&b, 7260);
+	tl = trace_layout__new(b.m);
+	cr_assert(not(eq(ptr, tl, NULL)));
+	out = open_memstream(&svg, &len);
+	cr_assert(not(eq(ptr, out, NULL)));
+	cr_assert(eq(int, svg__write_layout(out, &b.a, tl, NULL, 0), 0));
+	cr_assert(eq(int, fclose(out), 0));
+	cr_assert(not(eq(ptr, strstr(svg, "folded"), NULL)), "7,000 processes were not folded");
+	for (k = 90001; k <= 90002; k++) {
+		snprintf(tip, sizeof(tip), " (pid %u): ", k);
+		cr_assert(not(eq(ptr, strstr(svg, tip), NULL)), "critical step pid %u folded away", k);
+	}
+	cr_assert(not(eq(ptr, strstr(svg, "<title>critical path: cat"), NULL)), "the last step is not outlined");
+	free(svg);
+	trace_layout__free(tl);
+	synth_build__free(&b);
 }

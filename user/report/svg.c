@@ -86,8 +86,20 @@ static int by_width_desc(const void *x, const void *y)
 	return (a->proc > b->proc) - (a->proc < b->proc);
 }
 
-/* Sets cv->folded so that at most SVG_PROCS_MAX processes of MIN_DRAW_W or more are drawn: the widest. */
-static void fold_narrow(struct canvas *cv, const struct trace_layout *tl)
+/* A critical step this wide (px) or more is outlined; a narrower one only shows on the path's line. */
+#define CRIT_OUTLINE_MIN_W 2
+
+static bool crit_outlined(const struct canvas *cv, const struct critical_step *st)
+{
+	return x_of(cv, st->to_ns) - x_of(cv, st->from_ns) >= CRIT_OUTLINE_MIN_W;
+}
+
+/*
+ * Sets cv->folded so that at most SVG_PROCS_MAX processes of MIN_DRAW_W or
+ * more are drawn: the widest, and every step outlined as the critical path
+ * (at most one per CRIT_OUTLINE_MIN_W px), so an outline is never on a fold.
+ */
+static void fold_narrow(struct canvas *cv, const struct audit *a, const struct trace_layout *tl)
 {
 	const struct model *m = tl->m;
 	struct proc_width *w = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*w));
@@ -107,6 +119,14 @@ static void fold_narrow(struct canvas *cv, const struct trace_layout *tl)
 			cv->folded[w[i].proc] = true;
 		cv->nr_folded = n - SVG_PROCS_MAX;
 		cv->folded_w = w[SVG_PROCS_MAX].w;
+		for (i = 0; a->graph && i < a->graph->path.nr; i++) {
+			size_t proc = a->graph->path.steps[i].proc;
+
+			if (cv->folded[proc] && crit_outlined(cv, &a->graph->path.steps[i])) {
+				cv->folded[proc] = false;
+				cv->nr_folded--;
+			}
+		}
 	}
 	free(w);
 }
@@ -414,7 +434,7 @@ static void put_critical_path(struct canvas *cv, const struct audit *a, const st
 		const struct critical_step *st = &g->path.steps[i];
 		double x = x_of(cv, st->from_ns), w = x_of(cv, st->to_ns) - x;
 
-		if (w < 2)
+		if (!crit_outlined(cv, st))
 			continue; /* the line shows it; an outline would be a dot */
 		name = proc_display_name(m, &m->procs[st->proc]);
 		fprintf(cv->out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\"><title>critical path: ", x,
@@ -445,7 +465,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	cv.strip_y = HEADER_H + AXIS_H + PHASE_LABEL_H;
 	cv.lanes_y = cv.strip_y + STRIP_H + 22; /* room for the strip's legend */
 	cv.total_h = cv.lanes_y + (int)lanes * cv.lane_h + 10 + LEGEND_H;
-	fold_narrow(&cv, tl);
+	fold_narrow(&cv, a, tl);
 
 	svg_draw__begin(out, WIDTH, cv.total_h);
 	put_header(&cv, a, m);
