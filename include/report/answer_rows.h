@@ -35,6 +35,9 @@ struct answer_row {
 	char *question;	 /* "more CPUs or jobs?" (for an answer that asks none, its lead: "compiler cache") */
 	char *text;	 /* the answer after the question, its printed lines joined by spaces */
 	bool shown;	 /* the default report prints it */
+	/* speed_up with the what-if: the critical step that gains most, whole (the
+	 * words cut a long name, and name it only when it helps or nothing else does); NULL: none */
+	char *step;
 	struct answer_figure figures[ANSWER_FIGURES_MAX];
 	size_t nr_figures;
 };

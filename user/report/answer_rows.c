@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/proc_name.h"
 #include "report/answer_rows.h"
 #include "report/audit_report.h"
 
@@ -99,7 +100,7 @@ static void jobs_fit(struct figures *fs, const struct audit *a)
 
 static void races(struct figures *fs, const struct audit *a)
 {
-	if (a->graph)
+	if (a->graph && a->graph->jobs.nr_jobs) /* else none were looked for */
 		add(fs, "races", "races", ANSWER_COUNT, a->graph->races.nr);
 }
 
@@ -169,6 +170,17 @@ static int split(struct answer_row *row, const char *printed)
 	return row->question && row->text ? 0 : -ENOMEM;
 }
 
+/* The step "speed up?" names from the what-if (put_step_model()), whole. */
+static int step(struct answer_row *row, const struct audit *a, const struct model *m)
+{
+	long at = a->whatif.known ? a->whatif.answer.step : -1;
+
+	if (strcmp(row->id, "speed_up") || at < 0)
+		return 0;
+	row->step = proc_display_name(m, &m->procs[a->chain[at]]);
+	return row->step ? 0 : -ENOMEM;
+}
+
 int answer_rows__compute(struct answer_row rows[AUDIT_ANSWERS_MAX], size_t *nr, const struct audit *a,
 			 const struct model *m)
 {
@@ -182,7 +194,7 @@ int answer_rows__compute(struct answer_row rows[AUDIT_ANSWERS_MAX], size_t *nr, 
 	for (i = 0, err = 0; !err && i < nr_ans; i++) {
 		rows[i] = (struct answer_row){ .id = ans[i].id, .shown = ans[i].shown };
 		*nr = i + 1;
-		err = split(&rows[i], ans[i].printed);
+		err = split(&rows[i], ans[i].printed) ?: step(&rows[i], a, m);
 		figures(&rows[i], a, m);
 	}
 	audit_answers__free(ans, nr_ans);
@@ -200,5 +212,6 @@ void answer_rows__free(struct answer_row *rows, size_t nr)
 	for (i = 0; i < nr; i++) {
 		free(rows[i].question);
 		free(rows[i].text);
+		free(rows[i].step);
 	}
 }

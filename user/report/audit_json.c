@@ -516,6 +516,7 @@ static struct json_object *new_brief_answers(const struct audit *a, const struct
 		figs = json_done(figs, err);
 		err = json_put_str(o, "id", rows[i].id) ?: json_put_str(o, "question", rows[i].question) ?:
 		      json_put_str(o, "text", rows[i].text) ?: json_put_bool(o, "shown", rows[i].shown) ?:
+		      (rows[i].step ? json_put_str(o, "step_name", rows[i].step) : json_put_null(o, "step_name")) ?:
 		      json_put(o, "figures", figs);
 		err = json_append(arr, json_done(o, err));
 	}

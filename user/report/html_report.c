@@ -121,9 +121,8 @@ static int put_timeline(FILE *out, const struct html_build *b, const char *id_pr
 		     "<span>ctrl+wheel zooms; hover a process for its command, times, CPU, memory and why it "
 		     "started</span></div>\n", id_prefix);
 	if (b->a->graph && b->a->graph->path.nr)
-		fprintf(out, "<p class=\"bb-legend\"><b></b>the critical path: the part of each step that held it "
-			     "outlined, one line through them in order (%zu step%s; hover an outline for how long it "
-			     "held the path)</p>\n", audit_whatif__nr_steps(b->a), audit_whatif__nr_steps(b->a) == 1 ? "" : "s");
+		fputs("<p class=\"bb-legend\"><b></b>the critical path: the part of each step that held it outlined, "
+		      "one line through them in order (hover an outline for how long it held the path)</p>\n", out);
 	if (b->timeline_caption) {
 		fputs("<p class=\"bb-note bb-caption\">", out);
 		put_text(out, b->timeline_caption);
@@ -202,7 +201,13 @@ static int put_answers(FILE *out, const struct html_build *b, const struct repor
 		fprintf(out, "<tr data-answer=\"%s\"%s><td class=\"bb-q\">", rows[i].id,
 			rows[i].shown ? "" : " class=\"bb-verbose\" title=\"not in the default report (-v has it)\"");
 		put_text(out, rows[i].question);
-		fputs("</td><td>", out);
+		fputs("</td><td", out);
+		if (rows[i].step) { /* the words cut a long name: whole on hover */
+			fputs(" class=\"bb-named\" title=\"the critical step that gains most taken away: ", out);
+			put_text(out, rows[i].step);
+			fputc('"', out);
+		}
+		fputc('>', out);
 		put_text(out, rows[i].text);
 		fputs("</td><td class=\"bb-figs\">", out);
 		for (k = 0; k < rows[i].nr_figures; k++)
