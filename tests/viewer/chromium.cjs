@@ -24,7 +24,6 @@ async function launch(name, viewport) {
 			headless: true,
 			timeout: HANG_MS,
 			viewport,
-			timeout: 0, /* a busy machine starts chromium slowly: no wall-clock limit */
 			args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync',
 			       '--disable-background-networking', '--disable-component-update'],
 		});

@@ -221,7 +221,6 @@ async function main() {
 	report.failures = [];
 	await check('html-check', { width: 1400, height: 1600 }, report, async (browser) => {
 		const page = browser.pages()[0] || (await browser.newPage());
-		page.setDefaultTimeout(0); /* a busy machine is slow: no wall-clock limit inside the check */
 		page.on('console', (m) => { if (m.type() === 'error') report.consoleErrors.push(m.text().slice(0, 200)); });
 		page.on('pageerror', (e) => report.pageErrors.push(e.message.slice(0, 200)));
 		page.on('request', (r) => { if (r.url() !== pageUrl && !r.url().startsWith('data:')) report.requests.push(r.url()); });
