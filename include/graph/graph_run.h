@@ -6,7 +6,8 @@
  * computes once for the graph and the audit's phases alike.
  *
  *   data    the data edges (graph/build_graph.h)
- *   jobs    the jobs, their data edges and the runners' order (graph/job_graph.h)
+ *   jobs    the jobs and their data edges (graph/job_graph.h)
+ *   order   the runners' order between them, into the jobs (graph/run_order.h)
  *   slack   per process, its job's slack (graph/slack.h)
  *   races   undeclared dependencies between jobs (graph/races.h)
  *   starts  why each process started when it did (graph/start_cause.h), with wake records
@@ -32,6 +33,7 @@
 #include "graph/job_graph.h"
 #include "graph/job_slots.h"
 #include "graph/races.h"
+#include "graph/run_order.h"
 #include "graph/slack.h"
 #include "graph/start_cause.h"
 #include "model/file_log.h"
@@ -42,6 +44,7 @@
 enum graph_step {
 	GRAPH_DATA = 0,
 	GRAPH_JOBS,
+	GRAPH_ORDER,
 	GRAPH_SLACK,
 	GRAPH_RACES,
 	GRAPH_STARTS,

@@ -3,12 +3,14 @@
  * The build's jobs (what make or ninja ran in a job slot), the data edges
  * between them and the runners' own order: the second result of the graph
  * stage (graph/graph_run.h), after the data edges (graph/build_graph.h).
- * What the slack, the races and every what-if (graph/cpu_sim.h,
- * graph/schedule_sim.h) read.  Pure: the model, its job slots and the data
- * edges in.
+ * The jobs and edges are built here, the runners' order (marks and links)
+ * after them by graph/run_order.h.  What the slack, the races and every
+ * what-if (graph/cpu_sim.h, graph/schedule_sim.h) read.  Pure: the model,
+ * its job slots and the data edges in.
  *
  *   struct job_graph jg;
  *   job_graph__build(&jg, model, &slots, edges, nr_edges);
+ *   run_order__build(&jg, model, &slots);
  *   ... jg.jobs[0 .. jg.nr_jobs), jg.links ...
  *   job_graph__free(&jg);
  */
@@ -85,12 +87,13 @@ struct job_graph {
 };
 
 /*
- * The jobs, their data edges and the runners' order (graph/run_order.h).
- * s: the model's job slots (which recipe lines are one job).  Edges are
- * the build graph's process edges (writer -> reader); an edge counts
- * between two jobs when the writer's job ended before the reader's started
- * (else the reader did not wait for it).  0, or -ENOMEM (jg freed and
- * empty).  No runner in the tree: no jobs (nr_jobs 0).
+ * The jobs and their data edges; the marks and links are left empty for
+ * run_order__build() (graph/run_order.h).  s: the model's job slots (which
+ * recipe lines are one job).  Edges are the build graph's process edges
+ * (writer -> reader); an edge counts between two jobs when the writer's job
+ * ended before the reader's started (else the reader did not wait for it).
+ * 0, or -ENOMEM (jg freed and empty).  No runner in the tree: no jobs
+ * (nr_jobs 0).
  */
 int job_graph__build(struct job_graph *jg, const struct model *m, const struct job_slots *s,
 		     const struct graph_edge *edges, size_t nr_edges);

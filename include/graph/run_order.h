@@ -30,7 +30,7 @@
 #include "graph/job_graph.h"
 #include "graph/job_slots.h"
 
-/* Fills jg->marks and jg->links (jg's jobs built); 0, or -ENOMEM. */
+/* Fills jg->marks and jg->links (jg's jobs built); 0, or -ENOMEM (job_graph__free() frees what it filled). */
 int run_order__build(struct job_graph *jg, const struct model *m, const struct job_slots *s);
 
 #endif /* BUILDBPF_GRAPH_RUN_ORDER_H */

@@ -11,6 +11,7 @@
 #include <criterion/new/assert.h>
 #include "graph/build_graph.h"
 #include "graph/job_graph.h"
+#include "graph/run_order.h"
 #include "graph/cpu_sim.h"
 #include "graph/job_contention.h"
 #include "graph/schedule_sim.h"
@@ -24,7 +25,7 @@ struct cpu_fixture {
 	struct model *m;
 	struct graph_edge edges[MAX_EDGES];
 	size_t nr_edges;
-	struct job_slots slots; /* what job_graph__build() reads: the graph stage's first step */
+	struct job_slots slots; /* what job_graph__build() and run_order__build() read */
 	struct job_graph jg;
 	struct job_contention c;
 };
@@ -32,7 +33,8 @@ struct cpu_fixture {
 /* The jobs over edges, after the model's job slots, as the graph stage orders them (graph/graph_run.h). */
 static int build_jobs(struct cpu_fixture *f, const struct graph_edge *edges, size_t nr_edges)
 {
-	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges);
+	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges) ?:
+	       run_order__build(&f->jg, f->m, &f->slots);
 }
 
 /* make (pid 100) starts at 0; its job pid runs program during [start, end] ms with this CPU and waits. */

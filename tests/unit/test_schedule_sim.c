@@ -10,6 +10,7 @@
 #include <criterion/new/assert.h>
 #include "graph/build_graph.h"
 #include "graph/job_graph.h"
+#include "graph/run_order.h"
 #include "graph/cpu_sim.h"
 #include "graph/schedule_sim.h"
 #include "graph/slack.h"
@@ -22,14 +23,15 @@ struct sim_fixture {
 	struct model *m;
 	struct graph_edge edges[16];
 	size_t nr_edges;
-	struct job_slots slots; /* what job_graph__build() reads: the graph stage's first step */
+	struct job_slots slots; /* what job_graph__build() and run_order__build() read */
 	struct job_graph jg;
 };
 
 /* The jobs over edges, after the model's job slots, as the graph stage orders them (graph/graph_run.h). */
 static int build_jobs(struct sim_fixture *f, const struct graph_edge *edges, size_t nr_edges)
 {
-	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges);
+	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges) ?:
+	       run_order__build(&f->jg, f->m, &f->slots);
 }
 
 /* pid runs program (its comm) during [start, end] ms, a child of parent. */

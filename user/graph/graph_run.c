@@ -14,6 +14,9 @@ static int compute_core(struct graph_run *r, const struct model *m, const struct
 	*failed = GRAPH_JOBS;
 	if (job_graph__build(&r->jobs, m, slots, r->data.edges, r->data.nr_edges))
 		return -ENOMEM;
+	*failed = GRAPH_ORDER;
+	if (run_order__build(&r->jobs, m, slots))
+		return -ENOMEM;
 	*failed = GRAPH_SLACK;
 	if (slack__per_proc(&r->jobs, m->nr_procs, &r->proc_slack_ns))
 		return -ENOMEM;

@@ -4,7 +4,6 @@
 #include <string.h>
 #include "graph/build_graph.h"
 #include "graph/job_graph.h"
-#include "graph/run_order.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
 
@@ -248,7 +247,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct j
 	}
 	if (m->root >= 0 && is_runner(&m->procs[m->root]))
 		jg->nr_runners++;
-	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges) ?: run_order__build(jg, m, slots);
+	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
 out:
 	free(runs_runner);
 	if (err)
