@@ -25,6 +25,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "graph/slot_steps.h"
 #include "model/model.h"
 
 struct job_slots {
@@ -40,9 +41,7 @@ struct job_slots {
 	__u64 *starts, *ends;
 	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */
 	size_t *sub_off, *subs;
-	/* CSR: per pool's top make with sub-makes, from when on its pool held how many slots (graph/slot_steps.h) */
-	size_t *step_off, *step_held;
-	__u64 *step_at;
+	struct slot_steps steps; /* each pool's slots held over time, built from the fields above (graph/slot_steps.h) */
 	long *line_before; /* per process: the line before it in its make recipe (graph/recipe_lines.h), -1: none */
 	/* per process: what it followed in its parent's own order: its line before, or, its parent running no
 	 * jobs (a shell, a script), the child that ended last by its fork; -1: none */

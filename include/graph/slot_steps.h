@@ -6,19 +6,37 @@
  * binary search.  A pool without sub-makes is its children alive, counted
  * the same way.  The sweep keeps, per make, whether it holds a slot at all
  * (not how many), so a job under a chain of sub-makes thousands deep costs
- * one step up, not one per make.  Pure.
+ * one step up, not one per make.  Pure: the pools' indexes in, the steps
+ * out.
  */
 #ifndef BUILDBPF_GRAPH_SLOT_STEPS_H
 #define BUILDBPF_GRAPH_SLOT_STEPS_H
 
 #include <stddef.h>
 #include <linux/types.h>
-#include "graph/job_slots.h"
+#include "model/model.h"
 
-/* Fills s->step_off, step_at and step_held from s's indexes.  0, or -ENOMEM. */
-int slot_steps__build(struct job_slots *s);
+/* The pools as job_slots__init() indexes them, borrowed (graph/job_slots.h says what each is). */
+struct slot_pools {
+	const struct model *m;
+	const size_t *pool;
+	const long *runner, *via;
+	const size_t *child_off, *children;
+	const __u64 *starts, *ends;
+	const size_t *sub_off, *subs;
+};
+
+/* CSR: per pool's top make with sub-makes, from when on (at) its pool held how many slots (held). */
+struct slot_steps {
+	size_t *off, *held;
+	__u64 *at;
+};
+
+/* The steps of every pool of sp.  0, or -ENOMEM (st empty). */
+int slot_steps__build(struct slot_steps *st, const struct slot_pools *sp);
+void slot_steps__free(struct slot_steps *st);
 
 /* Slots held by make (or any process) p's jobs at ts: by its steps when p's pool has them, else counted. */
-size_t slot_steps__held(const struct job_slots *s, size_t p, __u64 ts);
+size_t slot_steps__held(const struct slot_steps *st, const struct slot_pools *sp, size_t p, __u64 ts);
 
 #endif /* BUILDBPF_GRAPH_SLOT_STEPS_H */

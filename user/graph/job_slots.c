@@ -4,7 +4,6 @@
 #include <string.h>
 #include "graph/job_slots.h"
 #include "graph/recipe_lines.h"
-#include "graph/slot_steps.h"
 #include "model/make_args.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
@@ -32,9 +31,19 @@ static int by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* What the steps are built from and looked up with: s's own indexes. */
+static struct slot_pools pools_of(const struct job_slots *s)
+{
+	return (struct slot_pools){ .m = s->m, .pool = s->pool, .runner = s->runner, .via = s->via,
+				    .child_off = s->child_off, .children = s->children, .starts = s->starts,
+				    .ends = s->ends, .sub_off = s->sub_off, .subs = s->subs };
+}
+
 size_t job_slots__held(const struct job_slots *s, size_t pool, __u64 ts)
 {
-	return pool < s->m->nr_procs ? slot_steps__held(s, pool, ts) : 0;
+	struct slot_pools sp = pools_of(s);
+
+	return pool < s->m->nr_procs ? slot_steps__held(&s->steps, &sp, pool, ts) : 0;
 }
 
 size_t job_slots__limit(const struct job_slots *s, size_t pool)
@@ -140,6 +149,7 @@ static int index_children(struct job_slots *s)
 static void pool_peaks(struct job_slots *s)
 {
 	const struct model *m = s->m;
+	struct slot_pools sp = pools_of(s);
 	size_t i, held;
 
 	for (i = 0; i < m->nr_procs; i++) {
@@ -149,7 +159,7 @@ static void pool_peaks(struct job_slots *s)
 		if (parent < 0 || shell_call__is(m, i))
 			continue;
 		pool = s->pool[parent];
-		held = slot_steps__held(s, pool, m->procs[i].start_ns);
+		held = slot_steps__held(&s->steps, &sp, pool, m->procs[i].start_ns);
 		if (held > s->peak[pool])
 			s->peak[pool] = held;
 	}
@@ -157,6 +167,7 @@ static void pool_peaks(struct job_slots *s)
 
 int job_slots__init(struct job_slots *s, const struct model *m)
 {
+	struct slot_pools sp;
 	size_t i, n = m->nr_procs;
 
 	memset(s, 0, sizeof(*s));
@@ -197,7 +208,10 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 			s->limit[i] = (kind == TOOL_CARGO ? make_args__cargo_jobs : make_args__go_jobs)(
 				p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc);
 	}
-	if (index_children(s) || index_subs(s) || slot_steps__build(s))
+	if (index_children(s) || index_subs(s))
+		goto nomem;
+	sp = pools_of(s);
+	if (slot_steps__build(&s->steps, &sp))
 		goto nomem;
 	pool_peaks(s);
 	if (recipe_lines__find(m, s->child_off, s->children, s->is_make, s->line_before, s->order_before))
@@ -222,9 +236,7 @@ void job_slots__free(struct job_slots *s)
 	free(s->ends);
 	free(s->sub_off);
 	free(s->subs);
-	free(s->step_off);
-	free(s->step_at);
-	free(s->step_held);
+	slot_steps__free(&s->steps);
 	free(s->limit);
 	free(s->peak);
 	free(s->line_before);

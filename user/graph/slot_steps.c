@@ -12,7 +12,7 @@ static bool alive_at(const struct proc_instance *p, __u64 ts)
 }
 
 /* p's children alive at ts, as its sorted starts and ends count them. */
-static size_t children_alive(const struct job_slots *s, size_t p, __u64 ts)
+static size_t children_alive(const struct slot_pools *s, size_t p, __u64 ts)
 {
 	size_t lo = s->child_off[p], hi = s->child_off[p + 1];
 
@@ -31,7 +31,7 @@ struct walk_frame {
  * alive hold, one at least; an orphaned sub-make holds its own.  Its own
  * stack: chains of sub-makes run thousands deep.  0, or -ENOMEM.
  */
-static int held_by_walk(const struct job_slots *s, size_t p, __u64 ts, size_t *held)
+static int held_by_walk(const struct slot_pools *s, size_t p, __u64 ts, size_t *held)
 {
 	struct walk_frame *stack = NULL, *f;
 	size_t depth = 0, cap = 0, q;
@@ -102,7 +102,7 @@ struct flip {
 };
 
 struct sweep {
-	const struct job_slots *s;
+	const struct slot_pools *s;
 	struct sweep_node *node;
 	size_t top;
 	long held; /* slots held in the pool now */
@@ -135,7 +135,7 @@ static void group_tally(struct sweep *sw, size_t c, bool add)
 /* Make p's counts changed from own old_own and holds() old_holds: the pool's total, and up the chain while holds() changes. */
 static void settle(struct sweep *sw, size_t p, long old_own, bool old_holds)
 {
-	const struct job_slots *s = sw->s;
+	const struct slot_pools *s = sw->s;
 	struct sweep_node *n = sw->node;
 
 	for (;;) {
@@ -160,7 +160,7 @@ static void settle(struct sweep *sw, size_t p, long old_own, bool old_holds)
 /* Sub-make q starts (or stops) counting, and with it those alive below it. */
 static int set_counts(struct sweep *sw, size_t q, bool counts)
 {
-	const struct job_slots *s = sw->s;
+	const struct slot_pools *s = sw->s;
 	struct sweep_node *n = sw->node;
 	size_t depth = 0, y, k;
 
@@ -187,7 +187,7 @@ static int set_counts(struct sweep *sw, size_t q, bool counts)
 /* Process x of the pool starts (alive) or ends. */
 static int flip(struct sweep *sw, size_t x, bool alive)
 {
-	const struct job_slots *s = sw->s;
+	const struct slot_pools *s = sw->s;
 	struct sweep_node *n = sw->node;
 	long parent = s->m->procs[x].parent, old_own;
 	size_t runner, c;
@@ -237,7 +237,7 @@ static int list(struct sweep *sw, size_t x)
 /* The pool's makes from its top down, their children and the children running sub-makes, in sw->list. */
 static int list_pool(struct sweep *sw)
 {
-	const struct job_slots *s = sw->s;
+	const struct slot_pools *s = sw->s;
 	struct sweep_node *n = sw->node;
 	size_t next, k, p;
 
@@ -298,26 +298,26 @@ static int pool_flips(struct sweep *sw, size_t *nr)
 	return 0;
 }
 
-/* Where the steps written go: s->step_at and step_held [0, nr), each grown by array_grow. */
+/* Where the steps written go: st->at and st->held [0, nr), each grown by array_grow. */
 struct steps_out {
 	size_t nr, cap_at, cap_held;
 };
 
 /* The pool from out->nr - 1 back to from holds held from ts on: a step, unless it held that already. */
-static int add_step(struct job_slots *s, struct steps_out *out, size_t from, __u64 ts, size_t held)
+static int add_step(struct slot_steps *st, struct steps_out *out, size_t from, __u64 ts, size_t held)
 {
-	if (held == (out->nr > from ? s->step_held[out->nr - 1] : 0))
+	if (held == (out->nr > from ? st->held[out->nr - 1] : 0))
 		return 0;
-	if (array_grow((void **)&s->step_at, &out->cap_at, out->nr + 1, sizeof(*s->step_at)) ||
-	    array_grow((void **)&s->step_held, &out->cap_held, out->nr + 1, sizeof(*s->step_held)))
+	if (array_grow((void **)&st->at, &out->cap_at, out->nr + 1, sizeof(*st->at)) ||
+	    array_grow((void **)&st->held, &out->cap_held, out->nr + 1, sizeof(*st->held)))
 		return -ENOMEM;
-	s->step_at[out->nr] = ts;
-	s->step_held[out->nr++] = held;
+	st->at[out->nr] = ts;
+	st->held[out->nr++] = held;
 	return 0;
 }
 
-/* Pool top's steps, appended from s->step_off[top]; each where the slots held change. */
-static int pool_steps(struct sweep *sw, struct job_slots *s, struct steps_out *out)
+/* Pool top's steps, appended from st->off[top]; each where the slots held change. */
+static int pool_steps(struct sweep *sw, struct slot_steps *st, struct steps_out *out)
 {
 	size_t i, k, nr_flips, held, from = out->nr;
 	int err;
@@ -329,54 +329,67 @@ static int pool_steps(struct sweep *sw, struct job_slots *s, struct steps_out *o
 			if (!sw->walk)
 				err = err ?: flip(sw, sw->flips[k].proc, sw->flips[k].start);
 		if (sw->walk)
-			err = held_by_walk(s, sw->top, sw->flips[i].ts, &held);
+			err = held_by_walk(sw->s, sw->top, sw->flips[i].ts, &held);
 		else
 			held = (size_t)sw->held;
-		err = err ?: add_step(s, out, from, sw->flips[i].ts, held);
+		err = err ?: add_step(st, out, from, sw->flips[i].ts, held);
 	}
 	for (i = 0; i < sw->nr_list; i++)
 		memset(&sw->node[sw->list[i]], 0, sizeof(*sw->node));
 	return err;
 }
 
-static bool has_steps(const struct job_slots *s, size_t p)
+static bool has_steps(const struct slot_pools *s, size_t p)
 {
 	return s->pool[p] == p && s->sub_off[p] < s->sub_off[p + 1];
 }
 
-int slot_steps__build(struct job_slots *s)
+int slot_steps__build(struct slot_steps *st, const struct slot_pools *s)
 {
 	size_t n = s->m->nr_procs, p;
 	struct sweep sw = { .s = s };
 	struct steps_out out = { 0 };
 	int err = 0;
 
-	s->step_off = calloc(n + 1, sizeof(*s->step_off));
+	memset(st, 0, sizeof(*st));
+	st->off = calloc(n + 1, sizeof(*st->off));
 	sw.node = calloc(n ? n : 1, sizeof(*sw.node));
-	if (!s->step_off || !sw.node)
+	if (!st->off || !sw.node)
 		err = -ENOMEM;
 	for (p = 0; !err && p < n; p++) {
-		s->step_off[p] = out.nr;
+		st->off[p] = out.nr;
 		sw.top = p;
 		if (has_steps(s, p))
-			err = pool_steps(&sw, s, &out);
+			err = pool_steps(&sw, st, &out);
 	}
 	if (!err)
-		s->step_off[n] = out.nr;
+		st->off[n] = out.nr;
 	free(sw.node);
 	free(sw.list);
 	free(sw.stack);
 	free(sw.flips);
+	if (err)
+		slot_steps__free(st);
 	return err;
 }
 
-size_t slot_steps__held(const struct job_slots *s, size_t p, __u64 ts)
+size_t slot_steps__held(const struct slot_steps *st, const struct slot_pools *s, size_t p, __u64 ts)
 {
 	size_t from, k;
 
 	if (!has_steps(s, p))
 		return children_alive(s, p, ts);
-	from = s->step_off[p];
-	k = sorted_count_at_most(s->step_at + from, s->step_off[p + 1] - from, ts);
-	return k ? s->step_held[from + k - 1] : 0;
+	from = st->off[p];
+	k = sorted_count_at_most(st->at + from, st->off[p + 1] - from, ts);
+	return k ? st->held[from + k - 1] : 0;
+}
+
+void slot_steps__free(struct slot_steps *st)
+{
+	if (!st)
+		return;
+	free(st->off);
+	free(st->at);
+	free(st->held);
+	memset(st, 0, sizeof(*st));
 }
