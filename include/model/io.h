@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "model/model.h"
+#include "model/model_types.h"
 
 /* A sum of processes' I/O: only processes with figures count. */
 struct io_totals {

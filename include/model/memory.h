@@ -19,7 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "model/model.h"
+#include "model/model_types.h"
 
 /* Applies one BB_EV_MEM_IMAGE record to its process. */
 void memory__apply_image(struct proc_instance *p, const struct bb_mem_image_event *e);
