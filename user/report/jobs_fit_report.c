@@ -19,10 +19,41 @@ const char *jobs_fit_report__reason(enum jobs_fit_verdict v)
 	return "unknown";
 }
 
+/* The most jobs worth saying on cpus CPUs; 0: the CPUs are unknown, no limit. */
+static long cpu_cap(size_t cpus)
+{
+	return cpus ? (long)(JOBS_FIT_CPU_MULTIPLE * cpus) : 0;
+}
+
+/* More jobs fit than the CPUs can use: memory is not the limit up to cap. */
+static void put_capped(FILE *f, const struct jobs_fit *fit, long cap, size_t cpus)
+{
+	fprintf(f, "memory is not the limit up to -j%ld (%d x the %zu CPUs; it would allow -j%ld)", cap,
+		JOBS_FIT_CPU_MULTIPLE, cpus, fit->jobs);
+}
+
+/* "-jN: N x " or "not even one: ", then one job's peak. */
+static void put_jobs(FILE *f, const struct jobs_fit *fit)
+{
+	if (fit->jobs)
+		fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
+	else
+		fputs("not even one: ", f);
+	report_put_size(f, fit->job_kb * 1024);
+}
+
+/* ", within P % of R RAM" (over, when not even one job fits): the share of RAM the jobs may take. */
+static void put_ram_share(FILE *f, const struct jobs_fit *fit)
+{
+	fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
+	report_put_size(f, fit->ram_kb * 1024);
+	fputs(" RAM", f);
+}
+
 void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct model *m, size_t cpus)
 {
 	/* -j445 on 2 CPUs answers nothing: say memory is not the limit as far as the CPUs can use. */
-	long cap = cpus ? (long)(JOBS_FIT_CPU_MULTIPLE * cpus) : 0;
+	long cap = cpu_cap(cpus);
 	bool capped = cap && fit->jobs > cap;
 	long jobs = capped ? cap : fit->jobs;
 	struct report_line l;
@@ -33,14 +64,13 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 		return; /* the figures do not support an answer: --summary-json says why */
 	f = report_line__begin(&l, out);
 	fputs("jobs that fit in memory? ", f);
-	if (capped)
-		fprintf(f, "memory is not the limit up to -j%ld (%d x the %zu CPUs; it would allow -j%ld): %ld x ", jobs,
-			JOBS_FIT_CPU_MULTIPLE, cpus, fit->jobs, jobs);
-	else if (fit->jobs)
-		fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
-	else
-		fputs("not even one: ", f);
-	report_put_size(f, fit->job_kb * 1024);
+	if (capped) {
+		put_capped(f, fit, cap, cpus);
+		fprintf(f, ": %ld x ", jobs);
+		report_put_size(f, fit->job_kb * 1024);
+	} else {
+		put_jobs(f, fit);
+	}
 	fputs(" (the 95th-percentile peak of ", f);
 	report_put_name(f, fit->program, REPORT_NAME_MAX);
 	fputs(" over ", f);
@@ -58,9 +88,7 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 	total_kb = capped ? fit->base_kb + (__u64)jobs * fit->job_kb :
 		   fit->jobs ? fit->expected_kb : fit->base_kb + fit->job_kb;
 	report_put_size(f, total_kb * 1024);
-	fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
-	report_put_size(f, fit->ram_kb * 1024);
-	fputs(" RAM", f);
+	put_ram_share(f, fit);
 	if (fit->larger_program) {
 		fputs("; not counted, larger but rarer: ", f);
 		report_put_name(f, fit->larger_program, REPORT_NAME_MAX);
@@ -75,7 +103,7 @@ void jobs_fit_report__print(FILE *out, const struct jobs_fit *fit, const struct 
 
 void jobs_fit_report__brief(FILE *out, const struct jobs_fit *fit, size_t cpus)
 {
-	long cap = cpus ? (long)(JOBS_FIT_CPU_MULTIPLE * cpus) : 0;
+	long cap = cpu_cap(cpus);
 	struct report_line l;
 	FILE *f;
 
@@ -84,19 +112,12 @@ void jobs_fit_report__brief(FILE *out, const struct jobs_fit *fit, size_t cpus)
 	f = report_line__begin(&l, out);
 	fputs("jobs that fit in memory? ", f);
 	if (cap && fit->jobs > cap) {
-		fprintf(f, "memory is not the limit up to -j%ld (%d x the %zu CPUs; it would allow -j%ld)", cap,
-			JOBS_FIT_CPU_MULTIPLE, cpus, fit->jobs);
+		put_capped(f, fit, cap, cpus);
 	} else {
-		if (fit->jobs)
-			fprintf(f, "-j%ld: %ld x ", fit->jobs, fit->jobs);
-		else
-			fputs("not even one: ", f);
-		report_put_size(f, fit->job_kb * 1024);
+		put_jobs(f, fit);
 		fputs(" for ", f);
 		report_put_name(f, fit->program, REPORT_NAME_MAX);
-		fprintf(f, ", %s %d %% of ", fit->jobs ? "within" : "over", JOBS_FIT_RAM_PERMILLE / 10);
-		report_put_size(f, fit->ram_kb * 1024);
-		fputs(" RAM", f);
+		put_ram_share(f, fit);
 	}
 	report_line__end(&l);
 }
