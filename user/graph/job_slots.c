@@ -8,7 +8,7 @@
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
 
-/* A runner by its comm, exactly, as the job graph finds them (graph/schedule_sim.c). */
+/* A runner by its comm, exactly, as the job graph finds them (graph/job_graph.c). */
 static enum tool_kind runner_kind(const struct proc_instance *p)
 {
 	enum tool_kind kind = tool_kind__lookup(p->comm);
