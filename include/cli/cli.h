@@ -90,8 +90,8 @@ struct cli_opts {
  * Parses argv (systemd's parse_argv shape): < 0 on a usage error (message
  * printed to err), 0 when the program should exit successfully now (--help,
  * --version printed to out), > 0 to go on and trace opts->cmd_argv.  The
- * first argument names the mode; each mode's parser has its own option
- * table (cli/cli_run.h, cli/cli_diff.h).
+ * first argument names the mode; each mode's parser reads its rows of the
+ * option table and makes its own checks (cli/cli_run.h, cli/cli_diff.h).
  */
 int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *err);
 

@@ -3,7 +3,7 @@
 #
 # The man page and the bash completion name the options of the program's
 # table, and no other: every option buildbpf --list-options prints (the
-# rows of user/cli/cli_options.c, then diff's) has an entry of its own in
+# rows of user/cli/cli_options.c, diff's last) has an entry of its own in
 # man/buildbpf.1 (OPTIONS, or DIFF OPTIONS for diff's) and is in
 # completion/buildbpf's list for its mode; an entry or a listed word the
 # table lacks fails too.

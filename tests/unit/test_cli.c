@@ -389,6 +389,40 @@ Test(cli, diff_mode_refusals)
 	}
 }
 
+/* diff's messages come from its rows: the option by its name, the limit from the table. */
+Test(cli, diff_messages_name_the_option_and_the_limit)
+{
+	char *argv[2 * CLI_FAIL_IF_MAX + 8], *err_text = NULL, want[64];
+	struct cli_opts opts;
+	size_t len, i;
+	int argc = 0;
+	FILE *err;
+
+	struct parsed p = parse((const char *[]){ "diff", "a", "b", "--svg", "", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: diff: --svg needs a file name (- for stdout)\n"));
+	done(&p);
+	p = parse((const char *[]){ "diff", "a", "b", "--json=", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: diff: --json needs a file name (- for stdout)\n"));
+	done(&p);
+	p = parse((const char *[]){ "diff", "a", "b", "--bogus", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: diff: unknown option '--bogus' (diff takes --json, --markdown, --svg, "
+				 "--html, --fail-if, -f, -q; see --help)\n"));
+	done(&p);
+	argv[argc++] = "buildbpf";
+	argv[argc++] = "diff";
+	for (i = 0; i <= CLI_FAIL_IF_MAX; i++) {
+		argv[argc++] = "--fail-if";
+		argv[argc++] = "wall>+1%";
+	}
+	argv[argc] = NULL;
+	err = open_memstream(&err_text, &len);
+	cr_assert(lt(int, cli__parse(&opts, argc, argv, stdout, err), 0));
+	fclose(err);
+	snprintf(want, sizeof(want), "buildbpf: diff: --fail-if: at most %d conditions\n", CLI_FAIL_IF_MAX);
+	cr_assert(eq(str, err_text, want));
+	free(err_text);
+}
+
 Test(cli, attach_takes_a_pid_and_no_command)
 {
 	struct parsed p = parse((const char *[]){ "record", "--attach", "4242", "--duration", "1500ms", NULL });
@@ -496,23 +530,42 @@ Test(cli, add_takes_other_hosts_recordings_for_convert_only)
 	done(&p);
 }
 
+/* Whether another row of the families of o has the -x of o on its --help line. */
+static bool on_a_shared_line(const struct cli_option *rows, size_t nr, const struct cli_option *o)
+{
+	char name[3] = { '-', o->short_name, '\0' };
+
+	for (size_t k = 0; k < nr; k++)
+		if (&rows[k] != o && (rows[k].modes & o->modes) && rows[k].help_names && o->short_name &&
+		    strstr(rows[k].help_names, name))
+			return true;
+	return false;
+}
+
 /* Each row of the option table says all the parser, --help and the messages need of it. */
 Test(cli, every_option_row_is_whole)
 {
 	size_t nr, i, k;
-	const struct cli_option *rows = cli__run_options(&nr);
+	const struct cli_option *rows = cli__options(&nr);
 
 	cr_assert(lt(sz, 20, nr));
 	for (i = 0; i < nr; i++) {
 		const struct cli_option *o = &rows[i];
 		bool valued = o->value == CLI_TEXT || o->value == CLI_CHOICE || o->value == CLI_NUMBER ||
-			      o->value == CLI_SIZE || o->value == CLI_DURATION;
+			      o->value == CLI_SIZE || o->value == CLI_DURATION || o->value == CLI_PARSED;
 
-		cr_assert(o->name && *o->name && o->help && o->modes, "row %zu", i);
-		cr_assert(eq(chr, o->help[strlen(o->help) - 1], '\n'), "--%s: help ends a line", o->name);
+		cr_assert(o->name && *o->name && o->modes, "row %zu", i);
+		/* Only diff's -h and a row named on another's line go without a line of their own. */
+		if (!o->help)
+			cr_assert(on_a_shared_line(rows, nr, o) || (o->value == CLI_HELP && o->modes == CLI_IN_DIFF),
+				  "--%s: no --help line", o->name);
+		else
+			cr_assert(eq(chr, o->help[strlen(o->help) - 1], '\n'), "--%s: help ends a line", o->name);
 		cr_assert(eq(int, !!o->arg, valued), "--%s: a value has a placeholder in --help", o->name);
 		if (o->value == CLI_TEXT)
 			cr_assert(eq(sz, o->size, sizeof(char *)), "--%s", o->name);
+		else if (o->value == CLI_PARSED)
+			cr_assert(o->parse && o->size && o->expect, "--%s", o->name);
 		else if (o->value != CLI_HELP)
 			cr_assert(o->size == 1 || o->size == 2 || o->size == 4 || o->size == 8, "--%s", o->name);
 		if (o->value == CLI_NUMBER || o->value == CLI_SIZE || o->value == CLI_DURATION)
@@ -521,7 +574,10 @@ Test(cli, every_option_row_is_whole)
 			cr_assert(o->choices && o->choices[0].word && o->choices[1].word, "--%s", o->name);
 		if (o->max_items)
 			cr_assert(not(eq(ptr, o->too_many ? strstr(o->too_many, "{max}") : NULL, NULL)), "--%s", o->name);
+		/* A family of modes (diff's, the others') names each option once. */
 		for (k = i + 1; k < nr; k++) {
+			if (!(o->modes & rows[k].modes))
+				continue;
 			cr_assert(not(eq(str, (char *)o->name, (char *)rows[k].name)), "--%s twice", o->name);
 			cr_assert(o->short_name == 0 || o->short_name != rows[k].short_name, "-%c twice", o->short_name);
 		}
@@ -569,17 +625,17 @@ Test(cli, messages_spell_the_limits)
 	done(&p);
 }
 
-/* --list-options: every row, then diff's, for the man page and completion check. */
+/* --list-options: every row, diff's too, for the man page and completion check. */
 Test(cli, list_options_prints_the_table)
 {
 	size_t nr, lines = 0;
 	struct parsed p = parse((const char *[]){ "--list-options", NULL });
 
-	cli__run_options(&nr);
+	cli__options(&nr);
 	cr_assert(eq(int, p.ret, 0), "%s", p.err);
 	for (const char *c = p.out; *c; c++)
 		lines += *c == '\n';
-	cr_assert(eq(sz, lines, nr + 8), "%s", p.out);
+	cr_assert(eq(sz, lines, nr), "%s", p.out);
 	cr_assert(not(eq(ptr, strstr(p.out, "trace,record,convert -o --output\n"), NULL)), "%s", p.out);
 	cr_assert(not(eq(ptr, strstr(p.out, "diff - --fail-if\n"), NULL)), "%s", p.out);
 	done(&p);

@@ -17,7 +17,6 @@ int cli__parse(struct cli_opts *opts, int argc, char **argv, FILE *out, FILE *er
 	/* Whole and alone: no abbreviation of it may shadow a user's option. */
 	if (argc == 2 && !strcmp(argv[1], "--list-options")) {
 		cli__list_options(out);
-		cli__list_diff_options(out);
 		return 0;
 	}
 	if (argc > 1 && !strcmp(argv[1], "diff"))

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The options of trace, record, convert and report, one row each
- * (include/cli/cli_options.h), their --help text, and the --list-options
- * dump the man page and completion are checked against.
+ * The options of every mode, one row each (include/cli/cli_options.h):
+ * trace, record, convert and report's, then diff's; their --help text, and
+ * the --list-options dump the man page and completion are checked against.
  */
 #include <getopt.h>
 #include <stdint.h>
 #include <string.h>
 #include "cli/cli_options.h"
+#include "diff/fail_if.h"
 #include "merge/trace_merge.h"
 #include "events.h"
 
@@ -16,8 +17,15 @@
 
 /* A file name's check: the same words for every output. */
 #define OUTPUT_FILE .value = CLI_TEXT, .needs = "a file name", .arg = "FILE"
+/* diff's reports: any one of them may go to stdout. */
+#define DIFF_FILE .modes = CLI_IN_DIFF, .value = CLI_TEXT, .needs = "a file name (- for stdout)", .arg = "FILE"
 
-static const struct cli_option run_options[] = {
+static int parse_fail_if(void *field, const char *text, char *why, size_t why_size)
+{
+	return fail_if__parse(field, text, why, why_size);
+}
+
+static const struct cli_option options[] = {
 	{ .name = "output", .short_name = 'o', .modes = CLI_IN_RUNS | CLI_IN_CONVERT, OUTPUT_FILE, CLI_FIELD(output),
 	  CLI_GIVEN(output_given),
 	  .help = "trace file to write (default: " CLI_DEFAULT_OUTPUT ");\n"
@@ -158,14 +166,40 @@ static const struct cli_option run_options[] = {
 	{ .name = "version", .short_name = 'V', .modes = CLI_IN_ALL, .value = CLI_VERSION, CLI_FIELD(version),
 	  .help = "show the version, the git commit and libbpf version\n"
 		  "it was built from, and the kernel features probed\n" },
+
+	/* diff's: its own --force and --quiet, a line for both in --help. */
+	{ .name = "json", DIFF_FILE, CLI_FIELD(diff_json),
+	  .help = "also write the comparison as JSON (- for stdout)\n" },
+	{ .name = "markdown", DIFF_FILE, CLI_FIELD(diff_markdown),
+	  .help = "also write it as Markdown, for a pull request (-: stdout)\n" },
+	{ .name = "svg", DIFF_FILE, CLI_FIELD(svg),
+	  .help = "draw both builds' CPU/parallelism strips on one time\n"
+		  "scale and the programs that changed most (-: stdout)\n" },
+	{ .name = "html", DIFF_FILE, CLI_FIELD(html),
+	  .help = "the comparison and both builds side by side on one\n"
+		  "self-contained page (-: stdout)\n" },
+	{ .name = "fail-if", .modes = CLI_IN_DIFF, .value = CLI_PARSED, CLI_LIST(fail_if, nr_fail_if),
+	  .parse = parse_fail_if, .expect = "{why} (see buildbpf(1), FAIL-IF)", .too_many = "at most {max} conditions",
+	  .arg = "COND",
+	  .help = "exit 1 when COND holds, e.g. 'wall>+10%',\n"
+		  "'cpu>+2s', 'program:cc1.cpu>+20%', 'race>0' (a race\n"
+		  "the old build did not have; needs --deps=on)\n"
+		  "(repeatable; the grammar is in buildbpf(1)); exit 2\n"
+		  "on a usage error\n" },
+	{ .name = "force", .short_name = 'f', .modes = CLI_IN_DIFF, .value = CLI_FLAG, CLI_FIELD(force),
+	  .help_names = "-f, -q", .help = "replace existing files; no text report\n" },
+	{ .name = "quiet", .short_name = 'q', .modes = CLI_IN_DIFF, .value = CLI_FLAG, CLI_FIELD(quiet),
+	  .help = NULL /* on -f's line */ },
+	{ .name = "help", .short_name = 'h', .modes = CLI_IN_DIFF, .value = CLI_HELP,
+	  .help = NULL /* the usage's -h says it */ },
 };
 
-#define NR_RUN_OPTIONS (sizeof(run_options) / sizeof(run_options[0]))
+#define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
-const struct cli_option *cli__run_options(size_t *nr)
+const struct cli_option *cli__options(size_t *nr)
 {
-	*nr = NR_RUN_OPTIONS;
-	return run_options;
+	*nr = NR_OPTIONS;
+	return options;
 }
 
 /* Where --help's text starts; a continuation line is indented to it. */
@@ -176,7 +210,9 @@ static void print_option_help(FILE *out, const struct cli_option *opt)
 	const char *line = opt->help, *end;
 	int width;
 
-	if (opt->short_name)
+	if (opt->help_names)
+		width = fprintf(out, "  %s", opt->help_names);
+	else if (opt->short_name)
 		width = fprintf(out, "  -%c, --%s", opt->short_name, opt->name);
 	else
 		width = fprintf(out, "      --%s", opt->name);
@@ -195,19 +231,21 @@ static void print_option_help(FILE *out, const struct cli_option *opt)
 	}
 }
 
-void cli__print_options_help(FILE *out)
+void cli__print_options_help(FILE *out, unsigned family)
 {
-	for (size_t i = 0; i < NR_RUN_OPTIONS; i++)
-		print_option_help(out, &run_options[i]);
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if ((options[i].modes & family) && options[i].help)
+			print_option_help(out, &options[i]);
 }
 
 void cli__list_options(FILE *out)
 {
 	static const char *const mode_names[] = {
 		[CLI_TRACE] = "trace", [CLI_RECORD] = "record", [CLI_CONVERT] = "convert", [CLI_REPORT] = "report",
+		[CLI_DIFF] = "diff",
 	};
-	for (size_t i = 0; i < NR_RUN_OPTIONS; i++) {
-		const struct cli_option *opt = &run_options[i];
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		const struct cli_option *opt = &options[i];
 		const char *sep = "";
 
 		for (unsigned m = 0; m < sizeof(mode_names) / sizeof(mode_names[0]); m++)

@@ -32,22 +32,13 @@ static const char usage_head[] =
 	"\n"
 	"Options:\n";
 
-/* After the run options' rows (cli_options.c): diff's, the environment, examples. */
-static const char usage_tail[] =
+/* Between the run options' rows and diff's (cli_options.c). */
+static const char usage_diff_head[] =
 	"\n"
-	"Diff options (buildbpf diff OLD NEW; the report goes to stderr):\n"
-	"      --json FILE        also write the comparison as JSON (- for stdout)\n"
-	"      --markdown FILE    also write it as Markdown, for a pull request (-: stdout)\n"
-	"      --svg FILE         draw both builds' CPU/parallelism strips on one time\n"
-	"                         scale and the programs that changed most (-: stdout)\n"
-	"      --html FILE        the comparison and both builds side by side on one\n"
-	"                         self-contained page (-: stdout)\n"
-	"      --fail-if COND     exit 1 when COND holds, e.g. 'wall>+10%',\n"
-	"                         'cpu>+2s', 'program:cc1.cpu>+20%', 'race>0' (a race\n"
-	"                         the old build did not have; needs --deps=on)\n"
-	"                         (repeatable; the grammar is in buildbpf(1)); exit 2\n"
-	"                         on a usage error\n"
-	"  -f, -q                 replace existing files; no text report\n"
+	"Diff options (buildbpf diff OLD NEW; the report goes to stderr):\n";
+
+/* After diff's rows: the environment, examples. */
+static const char usage_tail[] =
 	"\n"
 	"The command gets BUILDBPF_TRACE_DIR, a private directory of its own: any\n"
 	"tool may write Chrome trace files there (one file per writer, named\n"
@@ -69,7 +60,9 @@ static const char usage_tail[] =
 void cli__print_usage(FILE *out)
 {
 	fputs(usage_head, out);
-	cli__print_options_help(out);
+	cli__print_options_help(out, CLI_IN_ALL);
+	fputs(usage_diff_head, out);
+	cli__print_options_help(out, CLI_IN_DIFF);
 	fputs(usage_tail, out);
 }
 
