@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "graph/graph_run.h"
 #include "hosts/hosts.h"
+#include "main/progress.h"
 #include "log/event_log.h"
 #include "merge/trace_merge.h"
 #include "model/replay.h"
@@ -38,6 +39,7 @@ struct recording_opts {
 	bool audit;	/* the build graph and the audit */
 	bool starts;	/* with audit: why each process started when it did */
 	FILE *say;	/* where reading and analysing say what failed; NULL: stderr */
+	struct progress_log *progress; /* the log's figures for a progress line; NULL: none */
 };
 
 struct recording {

@@ -37,7 +37,14 @@ struct replay_opts {
 	/* When not NULL and set (a signal handler's flag), the replay stops
 	 * at the next record with -EINTR. */
 	const volatile sig_atomic_t *stop;
+	/* When not NULL, called every REPLAY_PROGRESS_EVERY records with how
+	 * many were read and the log's offset then (a progress line's figures). */
+	void (*progress)(void *ctx, __u64 records, __u64 offset);
+	void *progress_ctx;
 };
+
+/* Records between two calls of replay_opts.progress: often enough for a line rewritten a few times a second. */
+#define REPLAY_PROGRESS_EVERY 65536
 
 struct replay {
 	const struct event_log_info *info; /* the reader's */

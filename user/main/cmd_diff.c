@@ -15,6 +15,7 @@
 #include "diff/fail_if.h"
 #include "exit_status.h"
 #include "main/cmd_diff.h"
+#include "main/progress.h"
 #include "main/recording.h"
 #include "output/run_outputs.h"
 #include "util/run_beside.h"
@@ -32,6 +33,7 @@ struct build_load {
 	int fd;			  /* open_log()'s, closed by cmd_diff() */
 	volatile sig_atomic_t *stop;
 	FILE *say;		  /* where it says what failed; stderr, or a buffer (said) */
+	struct progress_log *progress; /* its figures for the progress line; NULL: none */
 	char *said;
 	size_t said_len;
 	struct recording rec;
@@ -43,7 +45,8 @@ static void load_build(void *arg)
 {
 	struct build_load *b = arg;
 	const struct recording_opts ropts = {
-		.replay = { .stop = b->stop }, .warn_cut = true, .audit = true, .starts = true, .say = b->say
+		.replay = { .stop = b->stop }, .warn_cut = true, .audit = true, .starts = true, .say = b->say,
+		.progress = b->progress,
 	};
 
 	b->err = recording__read(&b->rec, b->fd, b->path, &ropts) || !b->rec.audit ? -1 : 0;
@@ -89,6 +92,8 @@ static int load_builds(struct build_load *b)
 		fclose(b[i].say);
 		b[i].say = NULL;
 	}
+	if (b[0].progress)
+		progress__erase(b[0].progress->p);
 	fwrite(b[0].said, 1, b[0].said_len, stderr);
 	if (!b[0].err)
 		fwrite(b[1].said, 1, b[1].said_len, stderr);
@@ -144,10 +149,12 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	struct run_outputs outs;
 	struct build_load builds[2] = { { .fd = -1 }, { .fd = -1 } };
 	struct diff d = {};
+	struct progress progress;
 	bool prepared = false, computed = false;
 	int exit_code = EXIT_USAGE;
 	size_t i;
 
+	progress__init(&progress, progress__wanted(opts), stderr);
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
 	prepared = true;
@@ -157,19 +164,25 @@ int cmd_diff(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 		if (builds[i].fd < 0)
 			goto cleanup;
 	}
+	for (i = 0; i < 2; i++)
+		builds[i].progress = progress__add_log(&progress, paths[i], builds[i].fd);
 	if (load_builds(builds))
 		goto cleanup;
+	progress__step(&progress, "comparing");
 	if (diff__compute(&d, &builds[0].side, &builds[1].side)) {
+		progress__end(&progress);
 		fprintf(stderr, "buildbpf: out of memory comparing the builds\n");
 		goto cleanup;
 	}
 	computed = true;
+	progress__end(&progress);
 	if (!opts->quiet)
 		diff_report__text(stderr, &d);
 	if (run_outputs__write_diff(&outs, &d))
 		goto cleanup;
 	exit_code = run_gate(opts, &d);
 cleanup:
+	progress__end(&progress);
 	if (*stop)
 		exit_code = 128 + *stop;
 	if (computed)

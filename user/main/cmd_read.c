@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "exit_status.h"
 #include "main/cmd_read.h"
+#include "main/progress.h"
 #include "main/recording.h"
 #include "output/run_outputs.h"
 #include "report/run_report.h"
@@ -14,7 +15,7 @@
 /* buildbpf convert LOG -o TRACE, buildbpf report LOG; ra: who buildbpf is now. */
 int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_atomic_t *stop)
 {
-	const struct recording_opts ropts = recording_opts__read(opts, stop);
+	struct recording_opts ropts = recording_opts__read(opts, stop);
 	struct run_outputs_spec spec = {
 		.trace = opts->mode == CLI_CONVERT ? opts->output : NULL,
 		.side = { [RUN_SIDE_SUMMARY] = opts->summary_json, [RUN_SIDE_SVG] = opts->svg,
@@ -28,20 +29,26 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	struct recording rec = {};
 	struct run_report report;
 	struct trace_meta meta;
+	struct progress progress;
 	const char *written;
 	int fd, exit_code = EXIT_FAILURE_SETUP;
 
 	fd = open_log(opts->log_path, ra);
 	if (fd < 0)
 		return EXIT_FAILURE_SETUP;
+	progress__init(&progress, progress__wanted(opts), stderr);
 	/* Checked before a long conversion, like before a build. */
 	if (run_outputs__prepare(&outs, &spec))
 		goto cleanup;
+	ropts.progress = progress__add_log(&progress, opts->log_path, fd);
 	if (recording__read(&rec, fd, opts->log_path, &ropts))
 		goto check_stop;
+	if (opts->summary_json || opts->svg || opts->html || opts->markdown)
+		progress__step(&progress, "writing the outputs of");
 	/* convert: the trace is written next, where -o says; the page links there. */
 	run_outputs__write_side(&outs, rec.audit, &rec.rp, spec.trace);
 	if (opts->mode == CLI_REPORT) {
+		progress__end(&progress);
 		report = recording__report(&rec, replay__exit_code(&rec.rp), NULL, opts->verbose);
 		report.log_path = opts->log_path;
 		run_report__print(stdout, &report);
@@ -52,7 +59,9 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	if (*stop)
 		goto check_stop;
 	recording__meta(&rec, &meta);
+	progress__step(&progress, "writing the trace of");
 	written = run_outputs__write_trace(&outs, rec.rp.model, &meta, false);
+	progress__end(&progress);
 	if (!written)
 		goto cleanup;
 	report = recording__report(&rec, replay__exit_code(&rec.rp), written, opts->verbose);
@@ -62,9 +71,11 @@ int cmd_read(const struct cli_opts *opts, const struct run_as *ra, volatile sig_
 	exit_code = 0;
 	goto cleanup;
 check_stop:
+	progress__end(&progress);
 	if (*stop)
 		exit_code = say_stopped(*stop, NULL);
 cleanup:
+	progress__end(&progress);
 	run_outputs__free(&outs);
 	recording__free(&rec);
 	close(fd);

@@ -44,8 +44,17 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
 		return -1;
 	}
 	e = event_log_reader__open(&rec->reader, f, err, sizeof(err));
-	if (!e)
-		e = replay__run(rp, rec->reader, &o->replay, err, sizeof(err));
+	if (!e) {
+		struct replay_opts replay = o->replay;
+
+		if (o->progress) {
+			replay.progress = progress__records;
+			replay.progress_ctx = o->progress;
+		}
+		e = replay__run(rp, rec->reader, &replay, err, sizeof(err));
+	}
+	/* Erased before anything is said of the log. */
+	progress__log_read(o->progress);
 	if (e) {
 		/* A stop is said by the caller, with where the log is. */
 		if (e != -EINTR)
@@ -128,6 +137,8 @@ int recording__read(struct recording *rec, int fd, const char *name, const struc
 	}
 	rec->start_ns = rec->rp.model->start_ns;
 	rec->end_ns = rec->rp.model->end_ns;
+	if (o->progress)
+		progress__step(o->progress->p, "analysing");
 	if (o->audit)
 		compute_audit(rec, o->starts);
 	return 0;

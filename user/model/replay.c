@@ -110,7 +110,7 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 	enum sched_level level = opts->sched_given ? opts->sched : info->sched;
 	__u64 span = opts->max_span_ns ? opts->max_span_ns : REPLAY_DEFAULT_MAX_SPAN_NS;
 	__u64 resolution = opts->sched_resolution_ns ? opts->sched_resolution_ns : info->sched_resolution_ns;
-	__u64 last_ts = info->start_ns, limit;
+	__u64 last_ts = info->start_ns, limit, records = 0;
 	bool deps = info->deps && (!opts->deps_given || opts->deps);
 	const struct bbl_trailer *t;
 	const void *rec;
@@ -143,6 +143,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 
 		if (opts->stop && *opts->stop)
 			return error_text(-EINTR, err, size, "stopped");
+		if (opts->progress && ++records % REPLAY_PROGRESS_EVERY == 0)
+			opts->progress(opts->progress_ctx, records, event_log_reader__offset(r));
 		if (len < sizeof(*hdr)) {
 			rp->model->stats.malformed++;
 			continue;
