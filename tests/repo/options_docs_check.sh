@@ -47,18 +47,22 @@ compare() {
 	[ -z "$only" ] || echo "options_docs_check: in $what, not in the option table: $(echo $only)"
 }
 
+# A row may serve diff and the other modes both: each list of modes is matched word by word.
+run_modes='(^|,)(trace|record|convert|report)(,|$)'
+diff_mode='(^|,)diff(,|$)'
+
 check() {
 	local bin=$1 man_page=$2 completion=$3 table failures
 	table=$("$bin" --list-options)
 	[ "$(wc -l <<< "$table")" -ge 20 ] || { echo "options_docs_check: $bin --list-options printed too little" >&2; return 1; }
 	failures=$(
-		compare "$(table_options "$table" '^(trace|record|convert|report)')" \
+		compare "$(table_options "$table" "$run_modes")" \
 			"$(man_entries "$man_page" '^\.SH OPTIONS')" "man/buildbpf.1 OPTIONS"
-		compare "$(table_options "$table" '^diff$')" \
+		compare "$(table_options "$table" "$diff_mode")" \
 			"$(man_entries "$man_page" '^\.SS DIFF OPTIONS')" "man/buildbpf.1 DIFF OPTIONS"
-		compare "$(table_options "$table" '^(trace|record|convert|report)')" \
+		compare "$(table_options "$table" "$run_modes")" \
 			"$(completion_list "$completion" opts)" "completion/buildbpf opts"
-		compare "$(table_options "$table" '^diff$')" \
+		compare "$(table_options "$table" "$diff_mode")" \
 			"$(completion_list "$completion" diff_opts)" "completion/buildbpf diff_opts"
 	)
 	[ -z "$failures" ] || { echo "$failures" >&2; return 1; }

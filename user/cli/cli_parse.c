@@ -212,7 +212,10 @@ static int apply_option(struct cli_opts *opts, const struct cli_parse *p, const 
 	unsigned long long number = 1;
 
 	if (opt->not_here && !(opt->modes & (1u << opts->mode))) {
-		fprintf(err, "%s%s: --%s %s\n", p->say, p->mode_name, opt->name, opt->not_here);
+		if (p->mode_name)
+			fprintf(err, "%s%s: --%s %s\n", p->say, p->mode_name, opt->name, opt->not_here);
+		else /* trace: the mode without a name */
+			fprintf(err, "%s--%s %s\n", p->say, opt->name, opt->not_here);
 		return -EINVAL;
 	}
 	if (opt->given_at)
