@@ -52,6 +52,7 @@ struct cli_opts {
 	bool keep_env;	/* --user: keep buildbpf's environment */
 	bool wait_all; /* keep tracing until every descendant has exited */
 	bool quiet;
+	bool no_progress; /* --no-progress: no progress line on a terminal (convert, report, diff) */
 	bool verbose;
 	bool version; /* -V printed the build's lines; main adds the kernel's */
 	__u32 args_max;

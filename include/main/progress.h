@@ -45,7 +45,7 @@ struct progress {
 	struct progress_log logs[PROGRESS_LOGS_MAX];
 };
 
-/* Whether the command's progress may be shown: stderr a terminal (never a pipe or a file), no -q. */
+/* Whether the command's progress may be shown: stderr a terminal (never a pipe or a file), no -q, no --no-progress. */
 bool progress__wanted(const struct cli_opts *opts);
 /* Starts the clock; on: whether a line may be shown at all. */
 void progress__init(struct progress *p, bool on, FILE *out);

@@ -406,7 +406,7 @@ Test(cli, diff_messages_name_the_option_and_the_limit)
 	done(&p);
 	p = parse((const char *[]){ "diff", "a", "b", "--bogus", NULL });
 	cr_assert(eq(str, p.err, "buildbpf: diff: unknown option '--bogus' (diff takes --json, --markdown, --svg, "
-				 "--html, --fail-if, -f, -q; see --help)\n"));
+				 "--html, --fail-if, -f, -q, --no-progress; see --help)\n"));
 	done(&p);
 	argv[argc++] = "buildbpf";
 	argv[argc++] = "diff";

@@ -192,6 +192,12 @@ static const struct cli_option options[] = {
 	  .help = NULL /* on -f's line */ },
 	{ .name = "help", .short_name = 'h', .modes = CLI_IN_DIFF, .value = CLI_HELP,
 	  .help = NULL /* the usage's -h says it */ },
+
+	/* Read by the modes that read a recording, diff's too: one row in both lists. */
+	{ .name = "no-progress", .modes = CLI_IN_READING | CLI_IN_DIFF, .value = CLI_FLAG, CLI_FIELD(no_progress),
+	  .not_here = "is for convert, report and diff, which read recordings",
+	  .help = "no progress line on a terminal while recordings are\n"
+		  "read (shown after a second of work, never in a pipe)\n" },
 };
 
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))

@@ -8,7 +8,7 @@
 
 bool progress__wanted(const struct cli_opts *opts)
 {
-	return isatty(STDERR_FILENO) && !opts->quiet;
+	return isatty(STDERR_FILENO) && !opts->quiet && !opts->no_progress;
 }
 
 void progress__init(struct progress *p, bool on, FILE *out)
