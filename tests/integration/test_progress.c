@@ -2,7 +2,8 @@
 /*
  * The progress line of the long offline commands: on a terminal (a pty),
  * `report` of a large recording rewrites one line on stderr and erases it
- * at the end; in a pipe, or with -q, stderr stays as it was.  The
+ * at the end; in a pipe, or with -q or --no-progress, stderr stays as it
+ * was.  The
  * recording (200,000 processes) costs several CPU seconds to read on any
  * machine we run on, past the line's one-second wait whatever the load.
  * Needs no BPF.
@@ -97,11 +98,14 @@ Test(progress, a_terminal_gets_one_line_rewritten_then_erased)
 	free(text);
 }
 
-Test(progress, quiet_shows_none_on_a_terminal)
+Test(progress, quiet_or_no_progress_shows_none_on_a_terminal)
 {
 	const char *log = big_log();
 	char *text = stderr_on_a_pty((const char *[]){ "report", "-q", log, NULL });
 
+	cr_assert(eq(str, text, ""));
+	free(text);
+	text = stderr_on_a_pty((const char *[]){ "report", "--no-progress", log, NULL });
 	cr_assert(eq(str, text, ""));
 	free(text);
 }

@@ -423,6 +423,34 @@ Test(cli, diff_messages_name_the_option_and_the_limit)
 	free(err_text);
 }
 
+/* One row that convert, report and diff read; trace and record refuse it by name. */
+Test(cli, no_progress_is_for_the_modes_that_read_recordings)
+{
+	const char *const *takers[] = {
+		(const char *[]){ "convert", "a.bbl", "--no-progress", NULL },
+		(const char *[]){ "report", "--no-progress", "a.bbl", NULL },
+		(const char *[]){ "diff", "a.bbl", "b.bbl", "--no-progress", NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(takers) / sizeof(takers[0]); i++) {
+		struct parsed p = parse(takers[i]);
+
+		cr_assert(eq(int, p.ret, 1), "case %zu: %s", i, p.err);
+		cr_assert(eq(int, p.opts.no_progress, true), "case %zu", i);
+		done(&p);
+	}
+	struct parsed p = parse((const char *[]){ "report", "a.bbl", NULL });
+	cr_assert(eq(int, p.opts.no_progress, false));
+	done(&p);
+	p = parse((const char *[]){ "record", "--no-progress", "--", "make", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: record: --no-progress is for convert, report and diff, which read recordings\n"));
+	done(&p);
+	p = parse((const char *[]){ "--no-progress", "--", "make", NULL });
+	cr_assert(eq(str, p.err, "buildbpf: --no-progress is for convert, report and diff, which read recordings\n"));
+	done(&p);
+}
+
 Test(cli, attach_takes_a_pid_and_no_command)
 {
 	struct parsed p = parse((const char *[]){ "record", "--attach", "4242", "--duration", "1500ms", NULL });
