@@ -45,6 +45,35 @@ static void done(struct parsed *p)
 	free(p->err);
 }
 
+/*
+ * What cli__parse() says refusing argv: mode (NULL: trace), then option and
+ * value times over (and a command to trace, for trace).  malloc'd.
+ */
+static char *refusal_of_repeated(const char *mode, const char *option, const char *value, size_t times)
+{
+	char **argv = calloc(2 * times + 4, sizeof(*argv)), *err_text = NULL;
+	struct cli_opts opts;
+	int argc = 0;
+	size_t len;
+	FILE *err;
+
+	cr_assert(not(eq(ptr, argv, NULL)));
+	argv[argc++] = "buildbpf";
+	if (mode)
+		argv[argc++] = (char *)mode;
+	for (size_t i = 0; i < times; i++) {
+		argv[argc++] = (char *)option;
+		argv[argc++] = (char *)value;
+	}
+	if (!mode)
+		argv[argc++] = "make";
+	err = open_memstream(&err_text, &len);
+	cr_assert(lt(int, cli__parse(&opts, argc, argv, stdout, err), 0));
+	fclose(err);
+	free(argv);
+	return err_text;
+}
+
 Test(cli, defaults)
 {
 	struct parsed p = parse((const char *[]){ "make", "-j8", NULL });
@@ -392,11 +421,7 @@ Test(cli, diff_mode_refusals)
 /* diff's messages come from its rows: the option by its name, the limit from the table. */
 Test(cli, diff_messages_name_the_option_and_the_limit)
 {
-	char *argv[2 * CLI_FAIL_IF_MAX + 8], *err_text = NULL, want[64];
-	struct cli_opts opts;
-	size_t len, i;
-	int argc = 0;
-	FILE *err;
+	char *err_text, want[64];
 
 	struct parsed p = parse((const char *[]){ "diff", "a", "b", "--svg", "", NULL });
 	cr_assert(eq(str, p.err, "buildbpf: diff: --svg needs a file name (- for stdout)\n"));
@@ -408,16 +433,7 @@ Test(cli, diff_messages_name_the_option_and_the_limit)
 	cr_assert(eq(str, p.err, "buildbpf: diff: unknown option '--bogus' (diff takes --json, --markdown, --svg, "
 				 "--html, --fail-if, -f, -q, --no-progress; see --help)\n"));
 	done(&p);
-	argv[argc++] = "buildbpf";
-	argv[argc++] = "diff";
-	for (i = 0; i <= CLI_FAIL_IF_MAX; i++) {
-		argv[argc++] = "--fail-if";
-		argv[argc++] = "wall>+1%";
-	}
-	argv[argc] = NULL;
-	err = open_memstream(&err_text, &len);
-	cr_assert(lt(int, cli__parse(&opts, argc, argv, stdout, err), 0));
-	fclose(err);
+	err_text = refusal_of_repeated("diff", "--fail-if", "wall>+1%", CLI_FAIL_IF_MAX + 1);
 	snprintf(want, sizeof(want), "buildbpf: diff: --fail-if: at most %d conditions\n", CLI_FAIL_IF_MAX);
 	cr_assert(eq(str, err_text, want));
 	free(err_text);
@@ -615,22 +631,9 @@ Test(cli, every_option_row_is_whole)
 /* A limit in a message is the table's, spelled from it: never a second literal. */
 Test(cli, messages_spell_the_limits)
 {
-	char *argv[2 * CLI_MERGE_MAX + 8], *err_text = NULL, want[64];
-	struct cli_opts opts;
-	size_t len, i;
-	int argc = 0;
-	FILE *err;
+	char *err_text, want[64];
 
-	argv[argc++] = "buildbpf";
-	for (i = 0; i <= CLI_MERGE_MAX; i++) {
-		argv[argc++] = "--merge";
-		argv[argc++] = "x.json";
-	}
-	argv[argc++] = "make";
-	argv[argc] = NULL;
-	err = open_memstream(&err_text, &len);
-	cr_assert(lt(int, cli__parse(&opts, argc, argv, stdout, err), 0));
-	fclose(err);
+	err_text = refusal_of_repeated(NULL, "--merge", "x.json", CLI_MERGE_MAX + 1);
 	snprintf(want, sizeof(want), "buildbpf: --merge: too many (at most %d; use a glob)\n", CLI_MERGE_MAX);
 	cr_assert(eq(str, err_text, want));
 	free(err_text);

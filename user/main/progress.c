@@ -137,9 +137,7 @@ void progress__end(struct progress *p)
 {
 	if (!p->on)
 		return;
-	pthread_mutex_lock(&p->lock);
-	erase(p);
-	pthread_mutex_unlock(&p->lock);
+	progress__erase(p);
 	pthread_mutex_destroy(&p->lock);
 	p->on = false;
 }
