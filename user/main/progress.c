@@ -17,7 +17,8 @@ void progress__init(struct progress *p, bool on, FILE *out)
 	p->on = on;
 	p->out = out;
 	p->step = "analysing";
-	pthread_mutex_init(&p->lock, NULL);
+	if (on) /* off, no call takes it (progress__end destroys it only when on) */
+		pthread_mutex_init(&p->lock, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 }
 
