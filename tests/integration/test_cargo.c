@@ -8,8 +8,9 @@
  *
  * What holds today is asserted: the build passes through, the trace is
  * valid and lost nothing, and every unit cargo ran is in it, once, with its
- * exit status and its parent.  What cargo's pipelining and codegen threads
- * ask of the graph and the audit (issue 36) is not asserted yet.
+ * exit status and its parent.  cargo's own account of the same run
+ * (--timings, lib/cargo_timings.h) is the oracle for which steps ran, in
+ * what order and for how long.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/cargo_timings.h"
 #include "lib/cargo_workspace.h"
 #include "lib/integration.h"
 #include "lib/json_fields.h"
@@ -56,7 +58,7 @@ static size_t slices_ending(struct json_object *slices, const char *suffix, stru
 	return n;
 }
 
-/* The workspace built from clean by `cargo build --release -j2`, traced with --deps=on: its trace. */
+/* The workspace built from clean by `cargo build --release -j2 --timings`, traced with --deps=on: its trace. */
 static struct json_object *traced_build(void)
 {
 	struct cargo_workspace ws = { .instances = HEAVY_INSTANCES };
@@ -66,11 +68,131 @@ static struct json_object *traced_build(void)
 	snprintf(home, sizeof(home), "CARGO_HOME=%s", bb_path(&run, "cargo-home"));
 	bb_run_in(&run,
 		  (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", CARGO, "build",
-				    "--release", "-j2", NULL },
+				    "--release", "-j2", "--timings", NULL },
 		  CARGO_ENV(home));
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	json_object_put(bb_load_summary(&run, "s.json"));
 	return bb_load_trace(bb_path(&run, "t.json"));
+}
+
+/* Units cargo starts this much apart are started in that order, whatever delays its spawning a little. */
+#define START_APART_S 2.0
+/* The traced units' durations, summed, within this share of cargo's sum: cargo times each unit from
+ * its own start record to its notice of the end, a little past the process's life at each end. */
+#define DURATION_SUM_SHARE 0.1
+
+/* A slice's start and end, in seconds of the trace. */
+static double slice_start_s(struct json_object *slice)
+{
+	return int_field(slice, "ts") / 1e6;
+}
+
+static double slice_end_s(struct json_object *slice)
+{
+	return (int_field(slice, "ts") + int_field(slice, "dur")) / 1e6;
+}
+
+/* The slice of found[n] that started rank-th (0: first); ties by their order. */
+static struct json_object *nth_started(struct json_object **found, size_t n, size_t rank)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		size_t before = 0;
+
+		for (j = 0; j < n; j++)
+			before += int_field(found[j], "ts") < int_field(found[i], "ts") ||
+				  (int_field(found[j], "ts") == int_field(found[i], "ts") && j < i);
+		if (before == rank)
+			return found[i];
+	}
+	cr_fatal("no step started %zu-th of %zu", rank, n);
+	return NULL;
+}
+
+/* Whether units a and b are one by crate and kind (as bb_cargo_unit_is() tells them apart). */
+static bool same_unit_key(const struct bb_cargo_unit *a, const struct bb_cargo_unit *b)
+{
+	return a->kind == b->kind && !strcmp(a->name, b->name) && !strcmp(a->crate, b->crate);
+}
+
+/*
+ * Binds each unit of t to its traced step, into step[]: the steps named as
+ * the unit, as many as cargo has units of that crate and kind, the k-th
+ * started to the unit cargo started k-th.  Every traced step of a unit is
+ * some unit of cargo's.
+ */
+static void bind_units(const struct bb_cargo_timings *t, struct json_object *slices, struct json_object **step)
+{
+	size_t i, j, k, nr_steps = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		struct json_object *found[8];
+		size_t n = 0, units = 0, rank = 0;
+
+		for (j = 0; j < t->nr; j++) {
+			if (!same_unit_key(&t->units[i], &t->units[j]))
+				continue;
+			units++;
+			rank += t->units[j].start_s < t->units[i].start_s || (t->units[j].start_s == t->units[i].start_s && j < i);
+		}
+		for (k = 0; k < json_object_array_length(slices) && n < 8; k++) {
+			struct json_object *s = json_object_array_get_idx(slices, k);
+
+			if (bb_cargo_unit_is(&t->units[i], slice_name(s)))
+				found[n++] = s;
+		}
+		cr_assert(eq(sz, n, units), "cargo ran %zu units of %s (%s), the trace shows %zu steps named so", units,
+			  t->units[i].name, t->units[i].crate, n);
+		step[i] = nth_started(found, n, rank);
+	}
+	/* rustc's compiles (its probes cargo names no crate: ___) and the build scripts' runs. */
+	nr_steps = bb_slices_with_arg(slices, "rustc", "--crate-name", NULL, NULL, 0) -
+		   bb_slices_with_arg(slices, "rustc", "--crate-name", "___", NULL, 0) +
+		   slices_ending(slices, "/build-script-build", NULL, 0);
+	cr_assert(eq(sz, nr_steps, t->nr), "%zu steps of units in the trace, cargo ran %zu units", nr_steps, t->nr);
+}
+
+/*
+ * cargo's --timings of the same run against the trace: every unit is one
+ * traced step; a unit cargo started when another ended (its last
+ * dependency) started after that step's end, traced; units cargo started
+ * apart started in that order; and the durations agree in sum.
+ */
+static void check_against_cargo_timings(struct json_object *slices)
+{
+	static struct bb_cargo_timings t;
+	struct json_object *step[BB_CARGO_MAX_UNITS];
+	double cargo_sum = 0, traced_sum = 0;
+	size_t i, k, ordered = 0, unlocked = 0;
+
+	bb_cargo_timings_read(&t, bb_path(&run, "target"));
+	cr_assert(eq(sz, t.nr, CARGO_WORKSPACE_NR_CRATES + 2), "a unit per crate, the build script's and its run");
+	bind_units(&t, slices, step);
+	for (i = 0; i < t.nr; i++) {
+		const struct bb_cargo_unit *u = &t.units[i];
+
+		for (k = 0; k < u->nr_unlocked; k++, unlocked++)
+			cr_assert(ge(dbl, slice_start_s(step[u->unlocked[k]]), slice_end_s(step[i])),
+				  "%s started before %s, the dependency cargo waited for, ended",
+				  slice_name(step[u->unlocked[k]]), slice_name(step[i]));
+		for (k = 0; k < t.nr; k++) {
+			if (t.units[k].start_s - u->start_s <= START_APART_S)
+				continue;
+			ordered++;
+			cr_assert(lt(dbl, slice_start_s(step[i]), slice_start_s(step[k])), "cargo started %s %.2f s before %s",
+				  slice_name(step[i]), t.units[k].start_s - u->start_s, slice_name(step[k]));
+		}
+		cargo_sum += u->duration_s;
+		traced_sum += int_field(step[i], "dur") / 1e6;
+	}
+	/* The workspace's chain (native's script, then its run, then app) and heavy's long codegen give both. */
+	cr_assert(ge(sz, unlocked, 3));
+	cr_assert(ge(sz, ordered, 3));
+	cr_assert(le(dbl, traced_sum, cargo_sum * (1 + DURATION_SUM_SHARE)), "traced %.2f s, cargo %.2f s", traced_sum,
+		  cargo_sum);
+	cr_assert(ge(dbl, traced_sum, cargo_sum * (1 - DURATION_SUM_SHARE)), "traced %.2f s, cargo %.2f s", traced_sum,
+		  cargo_sum);
 }
 
 Test(cargo, every_unit_of_a_workspace_build_is_seen)
@@ -109,6 +231,7 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	cr_assert(eq(i64, bb_arg_int(ar, "ppid"), bb_arg_int(script, "pid")));
 	cr_assert(eq(i64, bb_arg_int(cc, "exit_code"), 0));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
+	check_against_cargo_timings(slices);
 	bb_reliability("generated cargo workspace (5 crates, build script, proc-macro), cargo build --release -j2",
 		       "every rustc, the build script and its cc seen, once, exit 0", trace, "%zu processes",
 		       json_object_array_length(slices));

@@ -9,9 +9,9 @@
  *
  * What holds today is asserted: the build passes through, the trace is
  * valid and lost nothing, and every package's compile is in it, once, with
- * its exit status, beside the asm, cgo and link steps.  What go's -p and
- * its multi-threaded compiles ask of the audit (issue 36) is not asserted
- * yet.
+ * its exit status, beside the asm, cgo and link steps.  go's own graph of
+ * the same run (-debug-actiongraph, lib/go_actiongraph.h) is the oracle for
+ * which packages compiled and which archives each compile read.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -19,7 +19,9 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "lib/go_actiongraph.h"
 #include "lib/go_module.h"
+#include "lib/input_flows.h"
 #include "lib/integration.h"
 #include "lib/json_fields.h"
 
@@ -31,7 +33,7 @@ TestSuite(go, .init = integration_setup, .fini = integration_teardown, .timeout 
 /* Long enough a compile of heavy to be seen beside the others, short enough for the suite. */
 #define HEAVY_FUNCS 150
 
-/* The module built by `go build -p 2` with an empty GOCACHE, traced with --deps=on: its trace. */
+/* The module built by `go build -p 2 -debug-actiongraph=ag.json` with an empty GOCACHE, traced with --deps=on: its trace. */
 static struct json_object *traced_build(void)
 {
 	struct go_module gm = { .heavy_funcs = HEAVY_FUNCS };
@@ -42,7 +44,7 @@ static struct json_object *traced_build(void)
 	snprintf(gopath, sizeof(gopath), "GOPATH=%s", bb_path(&run, "gopath"));
 	bb_run_in(&run,
 		  (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", GO, "build", "-p", "2",
-				    "-o", "gomod", ".", NULL },
+				    "-debug-actiongraph=ag.json", "-o", "gomod", ".", NULL },
 		  (const char *[]){ cache, gopath, "GOPROXY=off", "GOFLAGS=-mod=mod", "GO111MODULE=on", "CGO_ENABLED=1",
 				    NULL });
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
@@ -56,6 +58,83 @@ static const char *slice_name(struct json_object *slice)
 	struct json_object *name;
 
 	return json_object_object_get_ex(slice, "name", &name) ? json_object_get_string(name) : "";
+}
+
+enum { MAX_FLOWS = 512 };
+
+/* The action of g that compiled to path (a flow's file), or -1. */
+static int compiled_to(const struct bb_go_actiongraph *g, const char *path)
+{
+	size_t i;
+
+	for (i = 0; path && i < g->nr; i++)
+		if (g->actions[i].compile_out[0] && bb_flow_file_is(path, g->actions[i].compile_out))
+			return (int)i;
+	return -1;
+}
+
+/* Whether go's action a waited for action d. */
+static bool depends_on(const struct bb_go_action *a, int d)
+{
+	size_t k;
+
+	for (k = 0; k < a->nr_deps; k++)
+		if (a->deps[k] == d)
+			return true;
+	return false;
+}
+
+/*
+ * go's action graph of the same run against the trace: every action that
+ * compiled is one traced compile (by its -o in go's $WORK); each compile
+ * read the archive of every compiled package go made it wait for, as an
+ * input edge from that package's compile or from the go command (which
+ * writes the build ID into each archive after its compile); and every such
+ * edge between compiles is one of go's.
+ */
+static void check_against_actiongraph(struct json_object *trace, struct json_object *slices, struct json_object *go)
+{
+	static struct bb_go_actiongraph g;
+	static struct bb_flow flows[MAX_FLOWS];
+	struct json_object *compile[BB_GO_MAX_ACTIONS] = { NULL };
+	size_t i, k, f, nr_flows, compiled = 0, edges = 0;
+
+	bb_go_actiongraph_read(&g, bb_path(&run, "ag.json"));
+	for (i = 0; i < g.nr; i++) {
+		if (!g.actions[i].compile_out[0])
+			continue;
+		cr_assert(eq(str, g.actions[i].mode, "build"), "a compile in go's %s action", g.actions[i].mode);
+		compile[i] = bb_only_slice_with_arg(slices, "compile", "-o", g.actions[i].compile_out);
+		compiled++;
+	}
+	cr_assert(eq(sz, compiled, GO_MODULE_NR_PACKAGES + 1), "go compiled the module's packages and main");
+	nr_flows = bb_input_flows(trace, slices, flows, MAX_FLOWS);
+	for (i = 0; i < g.nr; i++) {
+		for (k = 0; compile[i] && k < g.actions[i].nr_deps; k++) {
+			int d = g.actions[i].deps[k];
+			bool seen = false;
+
+			if (!compile[d])
+				continue;
+			for (f = 0; f < nr_flows && !seen; f++)
+				seen = bb_same_process(flows[f].reader, compile[i]) &&
+				       bb_flow_file_is(flows[f].file, g.actions[d].compile_out) &&
+				       (bb_same_process(flows[f].writer, compile[d]) || bb_same_process(flows[f].writer, go));
+			cr_assert(seen, "go's %s waited for %s: no input edge of its archive", g.actions[i].package,
+				  g.actions[d].package);
+			edges++;
+		}
+	}
+	/* main over ckit, fastadd and mid, mid over heavy and base, heavy over base. */
+	cr_assert(eq(sz, edges, 6));
+	for (f = 0; f < nr_flows; f++) {
+		int d = compiled_to(&g, flows[f].file);
+
+		for (i = 0; d >= 0 && i < g.nr; i++)
+			if (compile[i] && bb_same_process(flows[f].reader, compile[i]))
+				cr_assert(depends_on(&g.actions[i], d), "%s read %s's archive, which go did not wait for",
+					  g.actions[i].package, g.actions[d].package);
+	}
 }
 
 Test(go, every_package_of_a_module_build_is_seen)
@@ -88,6 +167,7 @@ Test(go, every_package_of_a_module_build_is_seen)
 	cr_assert(eq(i64, bb_arg_int(step, "exit_code"), 0));
 	cr_assert(eq(i64, bb_arg_int(step, "ppid"), bb_arg_int(go, "pid")));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
+	check_against_actiongraph(trace, slices, go);
 	bb_reliability("generated go module (6 packages, asm, cgo), go build -p 2, empty GOCACHE",
 		       "every compile, asm, cgo and the link seen, once, exit 0", trace, "%zu processes",
 		       json_object_array_length(slices));
