@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "json_fields.h"
 #include "trace_rules.h"
 #include "written_trace.h"
 
@@ -26,4 +27,19 @@ struct json_object *written_trace(const struct model *m, const struct trace_meta
 	free(buf);
 	check_trace_rules(trace);
 	return trace;
+}
+
+struct json_object *written_trace_proc_slice(struct json_object *trace, long long pid)
+{
+	struct json_object *events = trace_events(trace);
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_field_is(ev, "ph", "X") && str_field_is(ev, "cat", "process") &&
+		    int_field(need_field(ev, "args"), "pid") == pid)
+			return ev;
+	}
+	return NULL;
 }

@@ -13,4 +13,7 @@
  */
 struct json_object *written_trace(const struct model *m, const struct trace_meta *meta);
 
+/* The process slice (cat "process") of pid in a parsed trace, or NULL. */
+struct json_object *written_trace_proc_slice(struct json_object *trace, long long pid);
+
 #endif /* BUILDBPF_TESTS_WRITTEN_TRACE_H */

@@ -298,22 +298,6 @@ Test(audit_whatif, the_summary_json_has_the_rows_and_each_steps_share)
 	whatif_end(&f);
 }
 
-/* The process slice of pid, or NULL. */
-static struct json_object *proc_slice(struct json_object *trace, long long pid)
-{
-	struct json_object *events = trace_events(trace);
-	size_t i;
-
-	for (i = 0; i < json_object_array_length(events); i++) {
-		struct json_object *ev = json_object_array_get_idx(events, i);
-
-		if (str_field_is(ev, "ph", "X") && str_field_is(ev, "cat", "process") &&
-		    int_field(need_field(ev, "args"), "pid") == pid)
-			return ev;
-	}
-	return NULL;
-}
-
 Test(trace_critical, the_path_is_a_track_under_parallelism_and_slices_carry_slack)
 {
 	struct whatif_fixture f;
@@ -354,15 +338,16 @@ Test(trace_critical, the_path_is_a_track_under_parallelism_and_slices_carry_slac
 	cr_assert(eq(sz, n, 4));
 	cr_assert(eq(str, (char *)names[1], "cc"));
 	cr_assert(eq(str, (char *)names[2], "ld"));
-	c = proc_slice(trace, 104);
-	b = proc_slice(trace, 103);
+	c = written_trace_proc_slice(trace, 104);
+	b = written_trace_proc_slice(trace, 103);
 	cr_assert(c != NULL && b != NULL);
 	cr_assert(json_object_get_boolean(need_field(need_field(c, "args"), "critical")));
 	/* The link read c.o 1 ms after it ended; b.o could have ended 1,001 ms later. */
 	cr_assert(eq(dbl, double_field(need_field(c, "args"), "slack_ms"), 1.0));
 	cr_assert(eq(dbl, double_field(need_field(b, "args"), "slack_ms"), 1001.0));
 	cr_assert(not(json_object_object_get_ex(need_field(b, "args"), "critical", NULL)));
-	cr_assert(not(json_object_object_get_ex(need_field(proc_slice(trace, 100), "args"), "slack_ms", NULL)),
+	cr_assert(not(json_object_object_get_ex(need_field(written_trace_proc_slice(trace, 100), "args"), "slack_ms",
+						NULL)),
 		  "make is the runner: no slack of its own");
 	json_object_put(trace);
 	whatif_end(&f);

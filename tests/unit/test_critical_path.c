@@ -13,9 +13,12 @@
 #include "graph/graph_run.h"
 #include "graph/critical_path.h"
 #include "graph/start_cause.h"
+#include "model/lanes.h"
+#include "lib/json_fields.h"
 #include "lib/make_fixture.h"
 #include "lib/synth.h"
 #include "lib/with_slots.h"
+#include "lib/written_trace.h"
 
 #define MS 1000000ull
 #define DEV 8
@@ -313,5 +316,59 @@ Test(critical_path, a_renamed_file_read_after_its_writer_ended_is_ready_at_the_e
 	cr_assert(eq(u64, f.run.data.edges[0].ready_ns, 300 * MS));
 	cr_assert(eq(u64, f.run.starts.procs[idx(&f, 102)].ready_ns, 300 * MS));
 	cr_assert(not(f.run.starts.procs[idx(&f, 102)].input_running));
+	end(&f);
+}
+
+/*
+ * The trace draws a pipelined input from the rename that published it, not
+ * from its writer's start or end: each arrow's s on the writer's lane at the
+ * rename, its f at the reader's start, both bound to a zero-length "input"
+ * slice there (trace rule 9: written_trace() checks every flow binds).
+ */
+Test(chrome_trace, a_pipelined_input_is_drawn_from_its_rename)
+{
+	struct make_fixture f;
+	struct trace_meta meta = { .graph = NULL };
+	struct json_object *trace, *events, *heavy, *util;
+	size_t i, from_heavy = 0, inputs = 0, from_util = 0;
+
+	pipelined(&f);
+	lanes__assign_model(f.m); /* as replay does */
+	meta.graph = &f.run;
+	trace = written_trace(f.m, &meta);
+	events = trace_events(trace);
+	heavy = written_trace_proc_slice(trace, 101);
+	util = written_trace_proc_slice(trace, 102);
+	cr_assert(not(eq(ptr, heavy, NULL)));
+	cr_assert(not(eq(ptr, util, NULL)));
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (!str_field_is(ev, "name", "input"))
+			continue;
+		cr_assert(str_field_is(ev, "cat", "input"), "every input here was ready before its writer ended");
+		if (!str_field_is(ev, "ph", "s"))
+			continue;
+		inputs++;
+		if (int_field(ev, "tid") != int_field(heavy, "tid") || int_field(ev, "pid") != int_field(heavy, "pid"))
+			continue;
+		/* heavy's rename at 100 ms, 98.8 ms into its process (from 1.2 ms): util's and app's input. */
+		cr_assert(eq(i64, int_field(ev, "ts") - int_field(heavy, "ts"), 98800));
+		from_heavy++;
+	}
+	cr_assert(eq(sz, inputs, 3), "heavy's .rmeta to util and app, util's to app");
+	cr_assert(eq(sz, from_heavy, 2));
+	/* util's own rename, at 150 ms, 49 ms into it (from 101 ms), starts app's third. */
+	for (i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *ev = json_object_array_get_idx(events, i);
+
+		if (str_field_is(ev, "ph", "X") && str_field_is(ev, "name", "ready") &&
+		    int_field(ev, "tid") == int_field(util, "tid") && int_field(ev, "ts") > int_field(util, "ts")) {
+			cr_assert(eq(i64, int_field(ev, "ts") - int_field(util, "ts"), 49000));
+			from_util++;
+		}
+	}
+	cr_assert(eq(sz, from_util, 1));
+	json_object_put(trace);
 	end(&f);
 }

@@ -632,14 +632,21 @@ static int add_image_slices(struct builder *b, size_t i)
 	return json_stream__err(b->out);
 }
 
-/* A flow end (s or f) on a track; Perfetto binds f to the enclosing slice, not the next one. */
-static int add_flow_end(struct builder *b, const char *ph, const char *name, struct track t, __s64 ts, __s64 id)
+/* A flow end (s or f) of cat on a track; Perfetto binds f to the enclosing slice, not the next one. */
+static int add_cat_flow_end(struct builder *b, const char *ph, const char *cat, const char *name, struct track t,
+			    __s64 ts, __s64 id)
 {
-	begin_event(b, ph, "process", name, t.pid, t.tid, ts);
+	begin_event(b, ph, cat, name, t.pid, t.tid, ts);
 	field_int(b, "id", id);
 	if (ph[0] == 'f')
 		field_str(b, "bp", "e");
 	return end_event(b, false);
+}
+
+/* A flow end bound to a process slice. */
+static int add_flow_end(struct builder *b, const char *ph, const char *name, struct track t, __s64 ts, __s64 id)
+{
+	return add_cat_flow_end(b, ph, "process", name, t, ts, id);
 }
 
 /*
@@ -669,10 +676,41 @@ static int add_fork_flow(struct builder *b, size_t i)
 	       add_flow_end(b, "f", "fork", lane_track(b, p->lane), procs[i].span.ts, id);
 }
 
+/* A zero-length slice of cat "input" at ts on a track, named name, the file in its args: a flow end binds to it. */
+static int add_input_mark(struct builder *b, struct track t, const char *name, __s64 ts, const char *file)
+{
+	int err = begin_x(b, t.pid, t.tid, "input", name, (struct trace_span){ .ts = ts, .end = ts });
+
+	if (err)
+		return err;
+	arg_str(b, "file", file);
+	return end_event(b, true);
+}
+
+/*
+ * An input its reader used before its writer ended (a file renamed into
+ * place, graph_edge.ready_ns), drawn from the rename: DevTools binds a flow
+ * end only to a slice starting at its ts of its cat, so both ends get a
+ * zero-length slice of cat "input", "ready" on the writer's lane and
+ * "read" at the reader's start.
+ */
+static int add_ready_flow(struct builder *b, const struct graph_edge *e, __s64 ready_ts)
+{
+	const struct proc_layout *procs = b->layout->procs;
+	struct track from = lane_track(b, b->m->procs[e->writer].lane), to = lane_track(b, b->m->procs[e->reader].lane);
+	__s64 id = ++b->last_flow_id;
+
+	return add_input_mark(b, from, "ready", ready_ts, e->path) ?:
+	       add_input_mark(b, to, "read", procs[e->reader].span.ts, e->path) ?:
+	       add_cat_flow_end(b, "s", "input", "input", from, ready_ts, id) ?:
+	       add_cat_flow_end(b, "f", "input", "input", to, procs[e->reader].span.ts, id);
+}
+
 /*
  * Data edges as flow arrows named "input", from the writer's slice start
  * to the reader's (where DevTools binds flow ends), the file in the s
- * event's args; only where the reader's slice does not start first.
+ * event's args; only where the reader's slice does not start first.  An
+ * input ready before its writer ended starts at that time instead.
  */
 static int add_data_flows(struct builder *b)
 {
@@ -684,17 +722,21 @@ static int add_data_flows(struct builder *b)
 	for (i = 0; !err && i < g->data.nr_edges && b->data_flows < DATA_FLOWS_MAX; i++) {
 		const struct graph_edge *e = &g->data.edges[i];
 		struct track from = lane_track(b, b->m->procs[e->writer].lane), to = lane_track(b, b->m->procs[e->reader].lane);
-		__s64 id;
+		__s64 id, ready_ts = trace_us(b->m, e->ready_ns);
 
 		if (procs[e->reader].span.ts < procs[e->writer].span.ts)
 			continue;
+		b->data_flows++;
+		if (e->ready_ns < b->m->procs[e->writer].end_ns && ready_ts <= procs[e->reader].span.ts) {
+			err = add_ready_flow(b, e, ready_ts);
+			continue;
+		}
 		id = ++b->last_flow_id;
 		begin_event(b, "s", "process", "input", from.pid, from.tid, procs[e->writer].span.ts);
 		field_int(b, "id", id);
 		begin_args(b);
 		arg_str(b, "file", e->path);
 		err = end_event(b, true) ?: add_flow_end(b, "f", "input", to, procs[e->reader].span.ts, id);
-		b->data_flows++;
 	}
 	return err;
 }
