@@ -29,6 +29,7 @@
 #include "audit/audit_whatif.h"
 #include "audit/cmd_phases.h"
 #include "audit/compiler_cache.h"
+#include "audit/fresh_build.h"
 #include "audit/jobs_fit.h"
 
 /* Version of the --summary-json schema; bumped when a field changes meaning. */
@@ -212,6 +213,7 @@ struct audit {
 	__u64 psi_some_us, psi_full_us;
 	struct jobs_fit fit; /* the -j that fits the RAM (audit/jobs_fit.h) */
 	struct compiler_cache cache; /* ccache's and sccache's calls (audit/compiler_cache.h) */
+	struct fresh_build fresh;    /* a cargo or go build that compiled nothing (audit/fresh_build.h) */
 	const char *partial_reason;
 };
 

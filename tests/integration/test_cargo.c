@@ -195,6 +195,19 @@ static void check_against_cargo_timings(struct json_object *slices)
 		  cargo_sum);
 }
 
+/* The same build again, every unit fresh: the report says nothing compiled, not how parallel cargo's probes were. */
+static void check_fresh_rebuild(void)
+{
+	char home[PATH_MAX + 16];
+
+	snprintf(home, sizeof(home), "CARGO_HOME=%s", bb_path(&run, "cargo-home"));
+	bb_run_in(&run, (const char *[]){ "-o", "fresh.json", "--", CARGO, "build", "--release", "-j2", NULL },
+		  CARGO_ENV(home));
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "nothing compiled: cargo found every unit fresh"), NULL)), "%s", run.err);
+	cr_assert(eq(ptr, strstr(run.err, "parallel?"), NULL), "%s", run.err);
+}
+
 Test(cargo, every_unit_of_a_workspace_build_is_seen)
 {
 	static const char *const crates[] = CARGO_WORKSPACE_CRATES;
@@ -232,6 +245,7 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	cr_assert(eq(i64, bb_arg_int(cc, "exit_code"), 0));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	check_against_cargo_timings(slices);
+	check_fresh_rebuild();
 	bb_reliability("generated cargo workspace (5 crates, build script, proc-macro), cargo build --release -j2",
 		       "every rustc, the build script and its cc seen, once, exit 0", trace, "%zu processes",
 		       json_object_array_length(slices));

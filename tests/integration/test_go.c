@@ -137,6 +137,21 @@ static void check_against_actiongraph(struct json_object *trace, struct json_obj
 	}
 }
 
+/* The same build again with its GOCACHE warm: the report says nothing compiled, not how parallel go's probes were. */
+static void check_fresh_rebuild(void)
+{
+	char cache[PATH_MAX + 16], gopath[PATH_MAX + 16];
+
+	snprintf(cache, sizeof(cache), "GOCACHE=%s", bb_path(&run, "gocache"));
+	snprintf(gopath, sizeof(gopath), "GOPATH=%s", bb_path(&run, "gopath"));
+	bb_run_in(&run, (const char *[]){ "-o", "fresh.json", "--", GO, "build", "-p", "2", "-o", "gomod", ".", NULL },
+		  (const char *[]){ cache, gopath, "GOPROXY=off", "GOFLAGS=-mod=mod", "GO111MODULE=on", "CGO_ENABLED=1",
+				    NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, "nothing compiled: go found every unit fresh"), NULL)), "%s", run.err);
+	cr_assert(eq(ptr, strstr(run.err, "parallel?"), NULL), "%s", run.err);
+}
+
 Test(go, every_package_of_a_module_build_is_seen)
 {
 	static const char *const packages[] = GO_MODULE_PACKAGES;
@@ -168,6 +183,7 @@ Test(go, every_package_of_a_module_build_is_seen)
 	cr_assert(eq(i64, bb_arg_int(step, "ppid"), bb_arg_int(go, "pid")));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	check_against_actiongraph(trace, slices, go);
+	check_fresh_rebuild();
 	bb_reliability("generated go module (6 packages, asm, cgo), go build -p 2, empty GOCACHE",
 		       "every compile, asm, cgo and the link seen, once, exit 0", trace, "%zu processes",
 		       json_object_array_length(slices));

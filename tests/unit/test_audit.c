@@ -922,6 +922,64 @@ Test(audit_answers, a_chain_of_tiny_steps_is_left_out)
 }
 
 /* Long names, many programs and phases: every default line still fits. */
+/*
+ * A cargo build run again, every unit fresh: cargo asks rustc its version
+ * (rustc -vV, rustc - --print=...) and runs nothing else.  The report says
+ * nothing compiled, not how parallel 0.3 s of probes were.
+ */
+static const struct audit *cargo_build(struct build *b, bool compile)
+{
+	static const char *const cargo[] = { "cargo", "build", "--release", NULL };
+	static const char *const version[] = { "rustc", "-vV", NULL };
+	static const char *const print[] = { "rustc", "-", "--crate-name", "___", "--print=file-names", NULL };
+	static const char *const crate[] = { "rustc", "--crate-name", "heavy", "--crate-type", "lib", "src/lib.rs", NULL };
+
+	build_start(b, 2, true, cargo);
+	synth_exec(b->m, T0 + MS, MAKE_PID, 1, "/usr/bin/cargo", cargo);
+	job(b, 200, "/usr/bin/rustc", version, 0, 10 * MS, 50 * MS, 100);
+	job(b, 201, "/usr/bin/rustc", print, 0, 60 * MS, 150 * MS, 100);
+	if (compile)
+		job(b, 202, "/usr/bin/rustc", crate, 1, 160 * MS, 250 * MS, 100);
+	return build_finish(b, 300 * MS, 2);
+}
+
+Test(audit_answers, a_cargo_build_that_compiled_nothing_says_so)
+{
+	struct build b;
+	const struct audit *a = cargo_build(&b, false);
+	char *text, *v;
+
+	cr_assert(eq(str, (char *)a->fresh.runner, "cargo"));
+	cr_assert(eq(sz, a->fresh.nr_probes, 2));
+	cr_assert(eq(sz, a->fresh.nr_compiles, 0));
+	text = answers(&b);
+	cr_assert(strstr(text, "buildbpf: nothing compiled: cargo found every unit fresh; its compilers ran 2 times,\n"
+			       "buildbpf:   only to tell their version: no parallelism to audit\n") != NULL, "%s", text);
+	cr_assert(eq(ptr, strstr(text, "parallel?"), NULL), "%s", text);
+	cr_assert(eq(ptr, strstr(text, "speed up?"), NULL), "%s", text);
+	/* -v has the figures, after the same line. */
+	v = report_text(&b.a, b.m, true);
+	cr_assert(not(eq(ptr, strstr(v, "nothing compiled: cargo"), NULL)), "%s", v);
+	cr_assert(not(eq(ptr, strstr(v, "parallel?"), NULL)), "%s", v);
+	free(v);
+	free(text);
+	build_free(&b);
+}
+
+Test(audit_answers, a_cargo_build_that_compiled_a_crate_is_audited)
+{
+	struct build b;
+	const struct audit *a = cargo_build(&b, true);
+	char *text;
+
+	cr_assert(eq(sz, a->fresh.nr_compiles, 1));
+	text = answers(&b);
+	cr_assert(eq(ptr, strstr(text, "nothing compiled"), NULL), "%s", text);
+	cr_assert(not(eq(ptr, strstr(text, "parallel?"), NULL)), "%s", text);
+	free(text);
+	build_free(&b);
+}
+
 Test(audit_answers, default_lines_fit_in_100_columns)
 {
 	static const char *const long_argv[] = {

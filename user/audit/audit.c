@@ -604,6 +604,7 @@ int audit__compute(struct audit *a, const struct model *m, const struct sched_mo
 	if (!a->par)
 		a->sched = SCHED_OFF;
 
+	fresh_build__compute(&a->fresh, m);
 	err = compute_wrappers(a, m) ?: jobs_fit__compute(&a->fit, m, a->wrapper) ?:
 	      compiler_cache__compute(&a->cache, m);
 	if (err)

@@ -452,13 +452,33 @@ static void put_verbose(FILE *out, const struct audit *a, const struct model *m)
 		put_top(out, m, "by run-queue:", &a->top_wait, false);
 }
 
+/* A cargo or go build that compiled nothing: what happened, in place of an audit of nothing. */
+static void put_nothing_compiled(FILE *out, const struct audit *a)
+{
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fprintf(f, "nothing compiled: %s found every unit fresh", a->fresh.runner);
+	if (a->fresh.nr_probes) {
+		fputs("; its compilers ran ", f);
+		report_put_count(f, a->fresh.nr_probes);
+		fputs(a->fresh.nr_probes == 1 ? " time" : " times", f);
+		fputs(", only to tell their version", f);
+	}
+	fputs(": no parallelism to audit", f);
+	report_line__end(&l);
+}
+
 void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose)
 {
 	fprintf(out, "buildbpf: audit: %.2f s wall on %zu CPU%s, %.2f s CPU: %.0f %% utilisation\n", sec(a->wall_ns),
 		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
+	if (fresh_build__nothing_compiled(&a->fresh))
+		put_nothing_compiled(out, a);
 	if (!verbose) {
 		/* The answers only; what would make them wrong is said whatever the room. */
-		audit_answers__print_brief(out, a, m, AUDIT_REPORT_ANSWER_LINES);
+		if (!fresh_build__nothing_compiled(&a->fresh))
+			audit_answers__print_brief(out, a, m, AUDIT_REPORT_ANSWER_LINES);
 		if (a->lost_events)
 			put_lost_events(out, a);
 		if (a->oom_killed)
