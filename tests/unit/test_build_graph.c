@@ -619,3 +619,47 @@ Test(build_graph, only_a_rename_makes_a_file_ready_before_its_writer_ends)
 	cr_assert(eq(long, f.g.data.proc_input[idx(&f, 102)], 1));
 	end(&f);
 }
+
+/* rustc 101 writes its .rmeta at written (the path as its record kept it) and renames it into place; 102 reads it. */
+static void renamed_rmeta(struct fixture *f, const char *written)
+{
+	const struct step steps[] = { { 101, "rustc", 1, 500 }, { 102, "rustc", 200, 600 } };
+	const struct open opens[] = {
+		{ 150, 101, 2, true, written },
+		{ 260, 102, 2, false, "/src/ws/target/release/deps/libheavy-1.rmeta" },
+	};
+
+	begin(f);
+	build(f, steps, 2, opens, 2);
+	synth_file_rename(f->fl, 160 * MS, 101, "/src/ws/target/release/deps/rmetaAbC/lib.rmeta",
+			  "/src/ws/target/release/deps/libheavy-1.rmeta");
+	compute(f, 601);
+}
+
+/*
+ * A record keeps a deep path's last components only: rustc's .rmeta is
+ * written under the target directory as ".../deps/rmetaXXXX/lib.rmeta",
+ * which a deep checkout cuts to "…/…/lib.rmeta", while its rename passes
+ * the whole path.  The rename still finds its write, and the reader's
+ * input is ready at the rename.
+ */
+Test(build_graph, a_rename_finds_its_write_whose_path_the_record_cut)
+{
+	struct fixture f;
+
+	renamed_rmeta(&f, "\xe2\x80\xa6/ws/target/release/deps/rmetaAbC/lib.rmeta");
+	cr_assert(eq(sz, f.g.data.nr_renames_matched, 1));
+	cr_assert(eq(sz, f.g.data.nr_edges, 1));
+	cr_assert(eq(u64, f.g.data.edges[0].ready_ns, 160 * MS), "ready at the rename, not the writer's end");
+	end(&f);
+}
+
+/* A cut path agrees only as far as it goes: a different directory below the cut is another file. */
+Test(build_graph, a_cut_path_of_another_directory_is_not_the_renamed_file)
+{
+	struct fixture f;
+
+	renamed_rmeta(&f, "\xe2\x80\xa6/ws/target/debug/deps/rmetaAbC/lib.rmeta");
+	cr_assert(eq(sz, f.g.data.nr_renames_matched, 0));
+	end(&f);
+}

@@ -5,6 +5,7 @@
 #include "util/array_grow.h"
 #include "util/text_cmp.h"
 #include "graph/build_graph.h"
+#include "model/name_text.h"
 #include "model/proc_tree.h"
 
 /* How many of the latest writes of a file of its name a rename (or exec) looks back at. */
@@ -123,7 +124,8 @@ static bool path_tail_matches(const char *path, const char *old)
 		if (!oc || (ol == 2 && !memcmp(oc, "..", 2)))
 			return any;
 		pc = prev_component(path, &pe, &pl);
-		if (!pc)
+		/* A record keeps a deep path's last components only ("…/b/c"): as far as it goes, it agrees. */
+		if (!pc || (pl == NAME_ELLIPSIS_LEN && !memcmp(pc, NAME_ELLIPSIS, pl)))
 			return any;
 		if (pl != ol || memcmp(pc, oc, ol))
 			return false;
