@@ -28,6 +28,8 @@ const char *image_output(const struct exec_image *img);
 const char *image_first_operand(const struct exec_image *img);
 /* Whether a compiler's option arg takes the next argument as its value (which is then never its input). */
 bool image_option_takes_value(const char *arg);
+/* Those options, in strcmp() order (*nr of them). */
+const char *const *image_value_options(size_t *nr);
 /*
  * The source-file operands of a compiler-like step run as tool: the first,
  * and in *others how many more.  NULL when it has none.

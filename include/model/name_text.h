@@ -38,6 +38,11 @@ bool name_fold(char *s, size_t max_chars);
 /* Whether s is one of list[0, nr). */
 bool name_in_list(const char *s, const char *const *list, size_t nr);
 
+/* Whether s is one of list[0, nr), which is in strcmp() order (names_sorted()): a binary search. */
+bool name_in_sorted(const char *s, const char *const *list, size_t nr);
+/* Whether list[0, nr) is in strcmp() order, each name once. */
+bool names_sorted(const char *const *list, size_t nr);
+
 #define NAME_IN_LIST(s, list) name_in_list((s), (list), sizeof(list) / sizeof((list)[0]))
 
 #endif /* BUILDBPF_MODEL_NAME_TEXT_H */

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "model/image_args.h"
+#include "model/name_text.h"
 #include "model/proc_name.h"
 #include "util/utf8.h"
 
@@ -665,4 +667,33 @@ Test(proc_name, unfollowable_scripts_are_cut_not_parsed)
 	expect_name(ARGV("sh", "-c",
 			 "CCACHE_DIR=/tmp/c exec \"/usr/bin/cc\" -c 'my file.c' -o my\\ file.o 2>&1 >log.txt # a comment"),
 		    NULL, "sh", "sh -c cc my file.c");
+}
+
+/* The binary search needs the table in order: one out of place would go unfound. */
+Test(proc_name, value_options_are_sorted_and_each_found)
+{
+	size_t i, nr;
+	const char *const *opts = image_value_options(&nr);
+
+	cr_assert(names_sorted(opts, nr));
+	for (i = 0; i < nr; i++)
+		cr_assert(image_option_takes_value(opts[i]), "%s", opts[i]);
+	cr_assert(not(image_option_takes_value("-Wall")));
+	cr_assert(not(image_option_takes_value("-")));
+	cr_assert(not(image_option_takes_value("-0")));
+	cr_assert(not(image_option_takes_value("-z")));
+	cr_assert(not(image_option_takes_value("-include-pch")));
+	cr_assert(not(image_option_takes_value("")));
+}
+
+Test(proc_name, names_sorted_sees_order_and_repeats)
+{
+	static const char *const in_order[] = { "-A", "-b", "-c" }, *const out_of_order[] = { "-b", "-A" },
+				 *const twice[] = { "-A", "-A" };
+
+	cr_assert(names_sorted(in_order, 3));
+	cr_assert(not(names_sorted(out_of_order, 2)));
+	cr_assert(not(names_sorted(twice, 2)));
+	cr_assert(name_in_sorted("-c", in_order, 3));
+	cr_assert(not(name_in_sorted("-B", in_order, 3)));
 }

@@ -13,12 +13,13 @@
  * "-main-file-name foo.c", "-include config.h"): never the input.
  */
 static const char *const value_opts[] = {
-	"-o", "-MF", "-MT", "-MQ", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
-	"-I", "-L", "-x", "-T", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm",
-	"-D", "-U", "-A", "-aux-info", "-dumpbase", "-dumpbase-ext", "-dumpdir", "-auxbase", "-auxbase-strip",
-	"-iprefix", "-iwithprefix", "-isysroot", "-imultiarch", "-imultilib", "-main-file-name",
-	"-dependency-file", "-resource-dir", "-internal-isystem", "-internal-externc-isystem",
-	"-triple", "-target-cpu", "-tune-cpu", "-split-dwarf-file", "-split-dwarf-output",
+	/* In strcmp() order: looked up by binary search, once per argument of every compiler-like step. */
+	"-A", "-D", "-I", "-L", "-MF", "-MQ", "-MT", "-T", "-U", "-Xassembler", "-Xclang", "-Xlinker",
+	"-Xpreprocessor", "-aux-info", "-auxbase", "-auxbase-strip", "-dependency-file", "-dumpbase",
+	"-dumpbase-ext", "-dumpdir", "-idirafter", "-imacros", "-imultiarch", "-imultilib", "-include",
+	"-internal-externc-isystem", "-internal-isystem", "-iprefix", "-iquote", "-isysroot", "-isystem",
+	"-iwithprefix", "-main-file-name", "-mllvm", "-o", "-resource-dir", "-split-dwarf-file",
+	"-split-dwarf-output", "-target-cpu", "-triple", "-tune-cpu", "-x",
 };
 
 /* GCC's compilers proper take the dependency file as -MD/-MMD's value. */
@@ -100,7 +101,7 @@ const char *image_sources(const struct exec_image *img, enum tool_kind tool, siz
 		if (!arg)
 			break;
 		if (arg[0] == '-') {
-			if (NAME_IN_LIST(arg, value_opts) ||
+			if (image_option_takes_value(arg) ||
 			    (tool == TOOL_CC_PROPER && NAME_IN_LIST(arg, gcc_proper_value_opts) && strcmp(img->argv[1], "-cc1")))
 				i++;
 			continue;
@@ -151,5 +152,11 @@ long image_index_at(const struct proc_instance *p, __u64 ts)
 
 bool image_option_takes_value(const char *arg)
 {
-	return NAME_IN_LIST(arg, value_opts);
+	return name_in_sorted(arg, value_opts, sizeof(value_opts) / sizeof(value_opts[0]));
+}
+
+const char *const *image_value_options(size_t *nr)
+{
+	*nr = sizeof(value_opts) / sizeof(value_opts[0]);
+	return value_opts;
 }

@@ -148,3 +148,31 @@ bool name_in_list(const char *s, const char *const *list, size_t nr)
 	}
 	return false;
 }
+
+bool name_in_sorted(const char *s, const char *const *list, size_t nr)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s, list[mid]);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+bool names_sorted(const char *const *list, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (strcmp(list[i - 1], list[i]) >= 0)
+			return false;
+	return true;
+}
