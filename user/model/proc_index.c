@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/proc_index.h"
 #include "util/sorted_search.h"
 
@@ -13,6 +15,61 @@ static int by_pid_start(const void *a, const void *b)
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
 	return x->proc < y->proc ? -1 : x->proc > y->proc;
+}
+
+#define PID_RADIX_BITS 11
+#define PID_RADIX_BINS (1u << PID_RADIX_BITS)
+
+/* Whether keys[0, nr), in pid order, are in (pid, start, proc) order. */
+static bool starts_in_order(const struct proc_index_key *keys, size_t nr)
+{
+	size_t i;
+
+	for (i = 1; i < nr; i++)
+		if (keys[i].pid == keys[i - 1].pid && by_pid_start(&keys[i - 1], &keys[i]) > 0)
+			return false;
+	return true;
+}
+
+/*
+ * Sorts x->keys, made in the model's order, by (pid, start, proc).  The
+ * model keeps its processes by start, so a stable radix sort by pid alone
+ * gives that order; should a model break it, qsort does.  0 or -ENOMEM.
+ */
+static int sort_keys(struct proc_index *x)
+{
+	struct proc_index_key *from = x->keys, *to = malloc((x->nr ? x->nr : 1) * sizeof(*to)), *t;
+	size_t *count = malloc(PID_RADIX_BINS * sizeof(*count)), i;
+	unsigned shift;
+
+	if (!to || !count) {
+		free(to);
+		free(count);
+		return -ENOMEM;
+	}
+	for (shift = 0; shift < 32; shift += PID_RADIX_BITS) {
+		size_t sum = 0, c;
+
+		memset(count, 0, PID_RADIX_BINS * sizeof(*count));
+		for (i = 0; i < x->nr; i++)
+			count[(from[i].pid >> shift) & (PID_RADIX_BINS - 1)]++;
+		for (i = 0; i < PID_RADIX_BINS; i++) {
+			c = count[i];
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < x->nr; i++)
+			to[count[(from[i].pid >> shift) & (PID_RADIX_BINS - 1)]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	x->keys = from;
+	free(to);
+	free(count);
+	if (!starts_in_order(x->keys, x->nr))
+		qsort(x->keys, x->nr, sizeof(*x->keys), by_pid_start);
+	return 0;
 }
 
 struct proc_index *proc_index__new(const struct model *m)
@@ -30,7 +87,10 @@ struct proc_index *proc_index__new(const struct model *m)
 	x->nr = m->nr_procs;
 	for (i = 0; i < x->nr; i++)
 		x->keys[i] = (struct proc_index_key){ m->procs[i].pid, m->procs[i].start_ns, i };
-	qsort(x->keys, x->nr, sizeof(*x->keys), by_pid_start);
+	if (sort_keys(x)) {
+		proc_index__free(x);
+		return NULL;
+	}
 	return x;
 }
 
