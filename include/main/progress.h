@@ -51,7 +51,7 @@ bool progress__wanted(const struct cli_opts *opts);
 void progress__init(struct progress *p, bool on, FILE *out);
 /* A recording to read, of fd's size.  Its figures' home (NULL when off or full). */
 struct progress_log *progress__add_log(struct progress *p, const char *name, int fd);
-/* replay_opts.progress: ctx is the progress_log. */
+/* replay_opts.on_records: ctx is the progress_log. */
 void progress__records(void *ctx, __u64 records, __u64 offset);
 /* The log is read to its end; the line erased until the next step is said, so what is said next starts a line. */
 void progress__log_read(struct progress_log *log);

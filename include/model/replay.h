@@ -39,11 +39,11 @@ struct replay_opts {
 	const volatile sig_atomic_t *stop;
 	/* When not NULL, called every REPLAY_PROGRESS_EVERY records with how
 	 * many were read and the log's offset then (a progress line's figures). */
-	void (*progress)(void *ctx, __u64 records, __u64 offset);
-	void *progress_ctx;
+	void (*on_records)(void *ctx, __u64 records, __u64 offset);
+	void *on_records_ctx;
 };
 
-/* Records between two calls of replay_opts.progress: often enough for a line rewritten a few times a second. */
+/* Records between two calls of replay_opts.on_records: often enough for a line rewritten a few times a second. */
 #define REPLAY_PROGRESS_EVERY 65536
 
 struct replay {

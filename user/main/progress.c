@@ -45,7 +45,7 @@ static __u64 since_start_ns(const struct progress *p)
 }
 
 /* The line as the figures stand; with p->lock held. */
-static void show(struct progress *p, __u64 now_ns)
+static void draw_line(struct progress *p, __u64 now_ns)
 {
 	struct progress_figures f = { .step = "reading" };
 	char names[256] = "", text[512];
@@ -78,7 +78,7 @@ static void maybe_show(struct progress *p)
 	__u64 now_ns = since_start_ns(p);
 
 	if (now_ns >= PROGRESS_AFTER_NS && (!p->shown_ns || now_ns - p->shown_ns >= PROGRESS_EVERY_NS))
-		show(p, now_ns);
+		draw_line(p, now_ns);
 }
 
 /* With p->lock held. */

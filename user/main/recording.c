@@ -48,8 +48,8 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
 		struct replay_opts replay = o->replay;
 
 		if (o->progress) {
-			replay.progress = progress__records;
-			replay.progress_ctx = o->progress;
+			replay.on_records = progress__records;
+			replay.on_records_ctx = o->progress;
 		}
 		e = replay__run(rp, rec->reader, &replay, err, sizeof(err));
 	}

@@ -143,8 +143,8 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 
 		if (opts->stop && *opts->stop)
 			return error_text(-EINTR, err, size, "stopped");
-		if (opts->progress && ++records % REPLAY_PROGRESS_EVERY == 0)
-			opts->progress(opts->progress_ctx, records, event_log_reader__offset(r));
+		if (opts->on_records && ++records % REPLAY_PROGRESS_EVERY == 0)
+			opts->on_records(opts->on_records_ctx, records, event_log_reader__offset(r));
 		if (len < sizeof(*hdr)) {
 			rp->model->stats.malformed++;
 			continue;
