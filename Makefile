@@ -284,8 +284,11 @@ test-build:
 # The integration suites (root: they load BPF), on the tool and workloads of
 # this build; CRITERION_FLAGS='--filter load/*' runs some of them.
 CRITERION_FLAGS ?=
+# The suites trace makes of their own: a make around the suite (make -j2
+# test) must not lend them its jobserver or flags ("-j2 forced in submake").
+SUITE_ENV := env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u GNUMAKEFLAGS
 test-integration: $(BIN) $(INTEG_BIN) $(TEST_PROGS) $(TRACE_CHECK) viewer-deps
-	$(Q)BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) BUILDBPF_REAL_SRC=$(REAL_SRC) \
+	$(Q)$(SUITE_ENV) BUILDBPF_BIN=$(abspath $(BIN)) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) BUILDBPF_REAL_SRC=$(REAL_SRC) \
 		./$(INTEG_BIN) $(CRITERION_FLAGS)
 
 # sudo make test: every stage (the list is in tests/run_stages.sh), each run
@@ -353,7 +356,7 @@ test-asan: deps viewer-deps
 		all $(TEST_BINS:$(BUILD)/%=$(ASAN_BUILD)/%) $(TEST_PROGS:$(BUILD)/%=$(ASAN_BUILD)/%)
 	$(Q)echo "  TEST     under AddressSanitizer + UndefinedBehaviorSanitizer"
 	$(Q)$(ASAN_ENV) ./$(ASAN_BUILD)/tests/unit-tests
-	$(Q)$(ASAN_ENV) BUILDBPF_BIN=$(abspath $(ASAN_BUILD)/buildbpf) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) \
+	$(Q)$(SUITE_ENV) $(ASAN_ENV) BUILDBPF_BIN=$(abspath $(ASAN_BUILD)/buildbpf) BUILDBPF_VIEWER_DIR=$(abspath $(VIEWER_DIR)) \
 		BUILDBPF_REAL_SRC=$(REAL_SRC) ./$(ASAN_BUILD)/tests/integration-tests
 
 # The event-log reader under libFuzzer (clang), with ASan and UBSan: any
