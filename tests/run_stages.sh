@@ -103,7 +103,8 @@ stage_failures() {
 		sed -n 's/^| \([^ ]*\) |.*| \(FAIL.*\|TIMEOUT\) |$/\1: \2/p' "$log" ;;
 	test-valgrind) sed -n 's/^valgrind_check: \([a-z_]*\): \(.*\)/\1: \2/p' "$log" ;;
 	*) criterion_failures "$log" ;;
-	esac | awk '!seen[$0]++' | head -n 40 | grep . && return
+	# A repeated name once; detail lines (indented) each under its own test.
+	esac | awk '/^  / || !seen[$0]++' | head -n 40 | grep . && return
 	{ grep -E '^([a-z][a-z0-9_-]*|E): ' "$log" | grep -vE '^make(\[[0-9]+\])?: ' | tail -n 5 | grep . ||
 		grep -vE '^make(\[[0-9]+\])?: \*\*\*|^ *$' "$log" | tail -n 1; } | cut -c1-150
 }
