@@ -12,8 +12,8 @@ const { chromium } = require('playwright-core');
 // How long a step (start, load a page, click, wait for a panel) may take
 // before the check calls it hung.  It bounds hangs only: on a busy machine
 // (the suite runs two tests at once beside a build) chromium can take tens
-// of seconds over a page, and playwright's own 30 s default failed a check
-// that was right.
+// of seconds over a page, and playwright's own 30 s default can fail a check
+// that is right (the likely cause of one CI failure, not proven).
 const HANG_MS = 300000;
 
 async function launch(name, viewport) {
