@@ -157,6 +157,10 @@ function compareOutlines(outlined, chain, failures) {
 	outlined.forEach((o, i) => {
 		if (o.pid === null) { failures.push(`timeline: critical-path outline ${i} is on no process ('${o.tip}')`); return; }
 		const m = /held it ([\d.]+) s$/.exec(o.tip);
+		/* The summary leaves out a step that held the path under 1 ms (AUDIT_STEP_MIN_NS) with no
+		 * file to the next; on a short build its outline can still be wide enough to draw. */
+		const unlisted = m && parseFloat(m[1]) < 0.0015 && !(held.get(o.pid) || []).some((s) => near(parseFloat(m[1]), s, 0.0011));
+		if (unlisted) return;
 		if (!held.has(o.pid)) { if (whole) failures.push(`timeline: outlined pid ${o.pid} is not on the summary's critical path`); return; }
 		if (!m || !held.get(o.pid).some((s) => near(parseFloat(m[1]), s, 0.0011)))
 			failures.push(`timeline: outlined pid ${o.pid} ('${o.tip}'), summary held ${held.get(o.pid).join(', ')} s`);
