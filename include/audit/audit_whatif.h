@@ -89,8 +89,9 @@ struct audit_whatif {
 	size_t cpus_as_run;	  /* the CPUs the build could use (fewer when confined) */
 	bool was_quiet;		  /* all the CPUs, little outside work: as run is its own -j on a quiet machine */
 	struct job_contention contention; /* how much the jobs slowed each other */
-	/* Per a->chain entry: the predicted wall (own -jN) had that step taken
-	 * no time; 0: not simulated (under 1 % of the wall, or beyond WHATIF_MAX_STEPS). */
+	/* Per a->chain entry: the predicted wall at the base row (audit_whatif__base())
+	 * had that step taken no time; 0: not simulated (under 1 % of the wall, or
+	 * beyond WHATIF_MAX_STEPS). */
 	__u64 *without_ns;
 	/* The critical path's time held by no job is audit->chain_no_job_ns:
 	 * never a step to speed up, said in words, not simulated. */
@@ -100,6 +101,13 @@ struct audit_whatif {
 /* 0, or -ENOMEM.  a: computed up to its chain; w->known false without a graph or jobs. */
 int audit_whatif__compute(struct audit_whatif *w, const struct audit *a);
 void audit_whatif__free(struct audit_whatif *w);
+/*
+ * The row every other figure is weighed against: the build's own -j on a
+ * quiet machine, which is rows[0] (as run) when the machine was quiet.  A
+ * step's removal is simulated on it, so "speed up?" and "more CPUs or jobs?"
+ * read one model; as run beside outside work is the model's self-check.
+ */
+size_t audit_whatif__base(const struct audit_whatif *w);
 /* What a row of that kind assumes, in words; its name in the JSON. */
 const char *audit_whatif__assumes(enum whatif_row_kind kind);
 const char *audit_whatif__kind_name(enum whatif_row_kind kind);

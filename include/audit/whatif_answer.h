@@ -27,9 +27,9 @@ struct whatif_answer {
 	 * weighed against: base; more CPUs against the faster of base and more jobs,
 	 * so "more CPUs" is never the gain more jobs alone would give. */
 	bool quieter_helps, more_jobs_help, more_cpus_help;
-	/* The a->chain entry whose removal gains the most at rows[0]; -1: none simulated. */
+	/* The a->chain entry whose removal gains the most at base; -1: none simulated. */
 	long step;
-	bool step_helps; /* its wall without it is AUDIT_ANSWER_PERMILLE below rows[0]'s */
+	bool step_helps; /* its wall without it is AUDIT_ANSWER_PERMILLE below base's */
 };
 
 /* w: its rows and without_ns computed; a: the audit they are of. */

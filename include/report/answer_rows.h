@@ -13,7 +13,7 @@
 #include "report/audit_answers.h"
 
 /* Figures behind one answer at most. */
-#define ANSWER_FIGURES_MAX 4
+#define ANSWER_FIGURES_MAX 6
 
 enum answer_unit {
 	ANSWER_NS,    /* a time, value in ns (the JSON writes ms) */

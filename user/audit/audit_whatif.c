@@ -29,6 +29,16 @@ size_t audit_whatif__nr_steps(const struct audit *a)
 	return n;
 }
 
+size_t audit_whatif__base(const struct audit_whatif *w)
+{
+	size_t i, base = 0;
+
+	for (i = 1; i < w->nr_rows; i++)
+		if (w->rows[i].kind == WHATIF_OWN_QUIET)
+			base = i;
+	return base;
+}
+
 /* A row unless one like it is there: as run stands apart; a quiet row is one per (-j, CPUs). */
 static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum whatif_row_kind kind, size_t jobs,
 		   size_t cpus)
@@ -126,9 +136,10 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 {
 	const struct job_graph *jg = &a->graph->jobs;
 	size_t *order = malloc((a->nr_chain ? a->nr_chain : 1) * sizeof(*order)), i;
-	/* The first row's machine: the answer is beside the wall as run. */
-	struct cpu_machine as_run = { .slots = w->rows[0].jobs, .cpus = w->rows[0].cpus,
-				      .outside = w->outside_threads };
+	const struct whatif_row *base = &w->rows[audit_whatif__base(w)];
+	/* The base row's machine: as run only when it was quiet (outside work stretches every job alike). */
+	struct cpu_machine mc = { .slots = base->jobs, .cpus = base->cpus, .quiet = base->quiet,
+				  .outside = base->quiet ? 0 : w->outside_threads };
 	int err = 0;
 
 	w->without_ns = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*w->without_ns));
@@ -148,7 +159,7 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 		if (!whatif_over_step_min(held, a->wall_ns))
 			break;
 		if (job >= 0)
-			err = slack__wall_without(jg, &w->contention, &as_run, (size_t)job, held, &w->without_ns[k]);
+			err = slack__wall_without(jg, &w->contention, &mc, (size_t)job, held, &w->without_ns[k]);
 	}
 	free(order);
 	return err;

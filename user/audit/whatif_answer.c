@@ -58,16 +58,11 @@ void whatif_answer__compute(struct whatif_answer *ans, const struct audit_whatif
 {
 	const struct whatif_row *base;
 	__u64 best_here;
-	size_t i;
 
 	*ans = (struct whatif_answer){ .base = -1, .as_run = -1, .more_jobs = -1, .more_cpus = -1, .step = -1 };
 	if (!w->nr_rows)
 		return;
-	/* The own -j on a quiet machine is its own row unless as run stood for it. */
-	ans->base = 0;
-	for (i = 1; i < w->nr_rows; i++)
-		if (w->rows[i].kind == WHATIF_OWN_QUIET)
-			ans->base = (int)i;
+	ans->base = (int)audit_whatif__base(w);
 	base = &w->rows[ans->base];
 	if (ans->base)
 		ans->as_run = 0;
@@ -80,5 +75,5 @@ void whatif_answer__compute(struct whatif_answer *ans, const struct audit_whatif
 			    w->rows[ans->more_jobs].wall_ns : base->wall_ns;
 	ans->more_cpus_help = ans->more_cpus >= 0 && whatif_answer__helps(best_here, w->rows[ans->more_cpus].wall_ns);
 	ans->step = w->without_ns ? best_step(w, a) : -1;
-	ans->step_helps = ans->step >= 0 && whatif_answer__helps(w->rows[0].wall_ns, w->without_ns[ans->step]);
+	ans->step_helps = ans->step >= 0 && whatif_answer__helps(base->wall_ns, w->without_ns[ans->step]);
 }

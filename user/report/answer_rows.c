@@ -49,8 +49,10 @@ static void more_cpus_or_jobs(struct figures *fs, const struct audit *a)
 		return;
 	}
 	add(fs, "own_jobs_wall_ms", "own -j, quiet", ANSWER_NS, w->rows[ans->base].wall_ns);
-	if (ans->as_run >= 0)
+	if (ans->as_run >= 0) {
 		add(fs, "as_run_wall_ms", "as run", ANSWER_NS, w->rows[ans->as_run].wall_ns);
+		add(fs, "measured_wall_ms", "measured", ANSWER_NS, a->wall_ns);
+	}
 	if (ans->more_jobs >= 0)
 		add(fs, "more_jobs_wall_ms", "more jobs", ANSWER_NS, w->rows[ans->more_jobs].wall_ns);
 	if (ans->more_cpus >= 0)
@@ -76,7 +78,8 @@ static void speed_up(struct figures *fs, const struct audit *a)
 	add(fs, "step_pid", "pid", ANSWER_COUNT, fs->m->procs[a->chain[step]].pid);
 	add(fs, "step_held_ms", "step held the path", ANSWER_NS, audit_whatif__step_held(a, (size_t)step));
 	add(fs, "wall_without_ms", "wall without it", ANSWER_NS, w->without_ns[step]);
-	add(fs, "as_run_wall_ms", "as run", ANSWER_NS, w->rows[0].wall_ns);
+	add(fs, "against_wall_ms", w->answer.as_run < 0 ? "as run" : "own -j, quiet", ANSWER_NS,
+	    w->rows[w->answer.base].wall_ns);
 }
 
 static void what_if(struct figures *fs, const struct audit *a)

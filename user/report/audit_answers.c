@@ -161,15 +161,21 @@ static void put_parallel(FILE *out, const struct audit *a)
 	report_line__end(&l);
 }
 
-/* "(-51 %)" from from_ns to to_ns, or "(no gain)" when it is not faster by 0.5 % or more. */
-static void put_gain(FILE *f, __u64 from_ns, __u64 to_ns)
+/* " (-51 %" from from_ns to to_ns, or " (no gain" when it is not faster by 0.5 % or more; the caller closes it. */
+static void put_gain_open(FILE *f, __u64 from_ns, __u64 to_ns)
 {
 	double pct = from_ns && to_ns < from_ns ? 100.0 * (double)(from_ns - to_ns) / (double)from_ns : 0;
 
 	if (pct < 0.5)
-		fputs(" (no gain)", f);
+		fputs(" (no gain", f);
 	else
-		fprintf(f, " (-%.0f %%)", pct);
+		fprintf(f, " (-%.0f %%", pct);
+}
+
+static void put_gain(FILE *f, __u64 from_ns, __u64 to_ns)
+{
+	put_gain_open(f, from_ns, to_ns);
+	fputc(')', f);
 }
 
 /* "a quieter machine, then more jobs": what helps, from the what-if's rows; "neither" when nothing does. */
@@ -198,6 +204,12 @@ static void put_help_verdict(FILE *f, const struct audit_whatif *w)
 		fputs(", not more CPUs or jobs", f);
 }
 
+/* What the base row assumes, after its figure: " on a quiet machine", or " as run" when the machine was. */
+static void put_base_words(FILE *f, const struct whatif_answer *ans)
+{
+	fputs(ans->as_run < 0 ? " as run" : ans->confined ? " with all the CPUs" : " on a quiet machine", f);
+}
+
 /*
  * With the what-if, the answer is its rows (audit/whatif_answer.h): the
  * build's own -j on a quiet machine against as run, against more jobs on
@@ -212,13 +224,16 @@ static void put_help_model(FILE *f, const struct audit *a)
 	put_help_verdict(f, w);
 	fputs("; the model: ", f);
 	whatif_report__put_row(f, base);
+	put_base_words(f, ans);
 	if (ans->as_run >= 0) {
-		fputs(ans->confined ? " with all the CPUs against " : " on a quiet machine against ", f);
+		fputs(" against ", f);
 		report_put_sec(f, w->rows[ans->as_run].wall_ns);
 		fputs(" as run", f);
-		put_gain(f, w->rows[ans->as_run].wall_ns, base->wall_ns);
-	} else {
-		fputs(" as run", f);
+		/* The as-run row is the model's; the audit's first line has the measured wall. */
+		put_gain_open(f, w->rows[ans->as_run].wall_ns, base->wall_ns);
+		fputs("; measured ", f);
+		report_put_sec(f, a->wall_ns);
+		fputc(')', f);
 	}
 	if (ans->more_jobs >= 0) {
 		fputs(", ", f);
@@ -426,7 +441,8 @@ static bool chain_is_informative(const struct audit *a, const struct model *m)
 	return false;
 }
 
-static void put_chain(FILE *out, const struct audit *a, const struct model *m)
+/* lead: "speed up? " when the chain is the answer, "  " under one. */
+static void put_chain(FILE *out, const struct audit *a, const struct model *m, const char *lead)
 {
 	struct chain_ctx ctx = { .a = a, .m = m };
 	size_t shown, at = 0;
@@ -435,12 +451,12 @@ static void put_chain(FILE *out, const struct audit *a, const struct model *m)
 	FILE *f = report_line__begin(&l, out);
 
 	if (a->graph)
-		fprintf(f, "  critical path (build graph, %zu file edge%s): %zu step%s; longest", a->graph->data.nr_edges,
-			a->graph->data.nr_edges == 1 ? "" : "s", audit_whatif__nr_steps(a),
-			audit_whatif__nr_steps(a) == 1 ? "" : "s");
+		fprintf(f, "%s%scritical path (build graph, %zu file edge%s): %zu step%s; longest", lead,
+			*lead == ' ' ? "" : "the ", a->graph->data.nr_edges, a->graph->data.nr_edges == 1 ? "" : "s",
+			audit_whatif__nr_steps(a), audit_whatif__nr_steps(a) == 1 ? "" : "s");
 	else
-		fprintf(f, "  chain to the end (an estimate from timing): %zu step%s; longest", a->nr_chain,
-			a->nr_chain == 1 ? "" : "s");
+		fprintf(f, "%s%schain to the end (an estimate from timing): %zu step%s; longest", lead,
+			*lead == ' ' ? "" : "the ", a->nr_chain, a->nr_chain == 1 ? "" : "s");
 	for (shown = 0; shown < ANSWER_CHAIN_STEPS; shown++) {
 		if (!next_largest(chain_step_wall, &ctx, a->nr_chain, !shown, &at, &wall) || !wall ||
 		    (shown && !whatif_over_step_min(wall, a->wall_ns)))
@@ -475,7 +491,7 @@ static void put_deps_hint(FILE *out, const struct audit *a)
 /*
  * With the what-if: the critical step whose removal gains the most, as the
  * -v detail lists it, named to speed up only when the gain is 10 % of the
- * wall as run; else, when nothing else was named, said not to stand out.
+ * base row's wall (on a quiet machine, as "more CPUs or jobs?" weighs); else, when nothing else was named, said not to stand out.
  * How many answers it gave (0 or 1).
  */
 static size_t put_step_model(FILE *out, const struct audit *a, const struct model *m, size_t named)
@@ -503,9 +519,9 @@ static size_t put_step_model(FILE *out, const struct audit *a, const struct mode
 	}
 	report_put_sec(f, w->without_ns[ans->step]);
 	fputs(" against ", f);
-	report_put_sec(f, w->rows[0].wall_ns);
-	fputs(" as run", f);
-	put_gain(f, w->rows[0].wall_ns, w->without_ns[ans->step]);
+	report_put_sec(f, w->rows[ans->base].wall_ns);
+	put_base_words(f, ans);
+	put_gain(f, w->rows[ans->base].wall_ns, w->without_ns[ans->step]);
 	report_line__end(&l);
 	return 1;
 }
@@ -536,17 +552,11 @@ static void put_speed_up(FILE *out, const struct audit *a, const struct model *m
 	if (a->whatif.known && a->whatif.answer.step >= 0) {
 		put_step_model(out, a, m, named);
 		if (!brief && chain_is_informative(a, m))
-			put_chain(out, a, m);
+			put_chain(out, a, m, "  ");
 		return;
 	}
 	if (chain_is_informative(a, m)) {
-		if (!named) {
-			f = report_line__begin(&l, out);
-			fputs(a->graph ? "speed up? the longest steps on the critical path:" :
-					 "speed up? the longest steps on the chain to the end:", f);
-			report_line__end(&l);
-		}
-		put_chain(out, a, m);
+		put_chain(out, a, m, named ? "  " : "speed up? ");
 		named++;
 	}
 	if (!named) {

@@ -175,9 +175,10 @@ void whatif_report__detail(FILE *out, const struct audit *a, const struct model 
 	}
 	put_model(out, w);
 	f = report_line__begin(&l, out);
-	fputs("critical path steps (held, share of wall, wall if it took no time at ", f);
-	put_row_name(f, &w->rows[0]);
-	fputs("):", f);
+	/* Each "without it" is simulated on the base row, as "speed up?" quotes it. */
+	fputs("critical path steps (held, share of wall, wall without it at ", f);
+	put_row_name(f, &w->rows[audit_whatif__base(w)]);
+	fputs(audit_whatif__base(w) ? ", quiet):" : " as run):", f);
 	report_line__end(&l);
 	/* Without memory the steps go unlisted, and the line after says so. */
 	listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
