@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,10 +106,26 @@ FILE *report_line__begin(struct report_line *l, FILE *out)
 	return out;
 }
 
+/* The space in "9.12 s", "42 %", "3.2 MiB": a figure and its unit read as one word, never split. */
+static bool joins_figure(const char *s, size_t i)
+{
+	static const char *const units[] = { "s", "%", "B", "KiB", "MiB", "GiB", "TiB" };
+	size_t k, n;
+
+	if (!i || s[i - 1] < '0' || s[i - 1] > '9')
+		return false;
+	for (k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
+		n = strlen(units[k]);
+		if (!strncmp(s + i + 1, units[k], n) && !isalpha((unsigned char)s[i + 1 + n]))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Where to end a piece of at most room bytes of s (len > room): after a
  * ", " in its second half, else at a space (an early comma would leave
- * the line half empty).
+ * the line half empty) that does not split a figure from its unit.
  */
 static size_t break_at(const char *s, size_t room, size_t *skip)
 {
@@ -121,7 +138,7 @@ static size_t break_at(const char *s, size_t room, size_t *skip)
 		}
 	}
 	for (i = room; i > 0; i--) {
-		if (s[i] == ' ') {
+		if (s[i] == ' ' && !joins_figure(s, i)) {
 			*skip = 1;
 			return i;
 		}
