@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
+#include "answers_json_check.h"
 #include "integration.h"
 #include "json_fields.h"
 #include "trace_rules.h"
@@ -666,11 +667,14 @@ static void check_figures(struct json_object *obj, const char *path, const char 
 void bb_check_summary(struct json_object *summary)
 {
 	struct json_object *wall, *cpus;
+	char why[4096];
 
 	cr_assert(json_object_object_get_ex(summary, "wall_ms", &wall) &&
 		  json_object_object_get_ex(summary, "cpu_count", &cpus), "the summary has no wall_ms or cpu_count");
 	cr_assert(json_object_get_int64(cpus) > 0, "cpu_count %s", json_object_to_json_string(cpus));
 	check_figures(summary, "summary", "", json_object_get_double(wall) * json_object_get_int64(cpus));
+	/* Every recording of the suites: no short answer contradicted by the what-if beside it (issue 39). */
+	cr_assert(bb_summary_answers_agree(summary, why, sizeof(why)), "%s", why);
 }
 
 struct json_object *bb_load_summary(const struct bb_run *r, const char *name)

@@ -152,7 +152,9 @@ const char *bb_kept_trace_dir(struct bb_run *r);
  * The --summary-json file name in r->dir, parsed.  The test fails unless
  * every number in it is >= 0 and every time (a key "ms" or ending "_ms") is
  * at most wall_ms x cpu_count (but run-queue wait, summed over threads): a
- * cheap net for garbage in any field, old or new.  bb_check_summary() applies the same net to a parsed summary (the
+ * cheap net for garbage in any field, old or new; and unless its short
+ * answers agree with its what-if (lib/answers_json_check.h).
+ * bb_check_summary() applies the same net to a parsed summary (the
  * trace's otherData.audit).
  */
 struct json_object *bb_load_summary(const struct bb_run *r, const char *name);

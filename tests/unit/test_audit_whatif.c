@@ -21,6 +21,7 @@
 #include "report/report_text.h"
 #include "model/lanes.h"
 #include "lib/answers_check.h"
+#include "lib/answers_json_check.h"
 #include "lib/json_fields.h"
 #include "lib/synth.h"
 #include "lib/written_trace.h"
@@ -133,7 +134,8 @@ static char *report_text(const struct whatif_fixture *f, bool verbose)
 
 /*
  * The report of every build below, checked as a person reads it: the -v
- * report's answers agree with its what-if (lib/answers_check.h), and the
+ * report's answers agree with its what-if (lib/answers_check.h), so do the
+ * summary's (lib/answers_json_check.h), and the
  * default one is brief.  Every test of this suite that reads the report
  * reads it through here.
  */
@@ -141,7 +143,11 @@ static char *checked_report(const struct whatif_fixture *f, bool verbose)
 {
 	char *text = report_text(f, verbose), *other = report_text(f, !verbose), why[4096];
 	const char *v = verbose ? text : other, *brief = verbose ? other : text;
+	struct json_object *summary = audit_json__new(&f->a, f->m);
 
+	cr_assert_not_null(summary);
+	cr_assert(bb_summary_answers_agree(summary, why, sizeof(why)), "%s", why);
+	json_object_put(summary);
 	cr_assert(bb_answers_agree(v, why, sizeof(why)), "%s", why);
 	cr_assert(bb_report_is_brief(brief, AUDIT_REPORT_BRIEF_LINES, REPORT_WIDTH, false, why, sizeof(why)), "%s", why);
 	free(other);
