@@ -8,7 +8,9 @@
 #include "audit/audit.h"
 #include "log/event_log.h"
 #include "model/replay.h"
+#include "report/report_text.h"
 #include "report/run_report.h"
+#include "report/summary.h"
 #include "lib/synth.h"
 #include "lib/with_slots.h"
 
@@ -63,4 +65,39 @@ Test(run_report, a_build_that_failed_after_working_keeps_its_audit)
 	cr_assert(strstr(text, "buildbpf: audit:") != NULL, "%s", text);
 	cr_assert(strstr(text, "audit left out") == NULL, "%s", text);
 	free(text);
+}
+
+/* The summary's first line of a long command, brief or -v; the caller frees it. */
+static char *traced_line(bool verbose)
+{
+	char *argv[] = { "/usr/bin/make", "-C", "/home/someone/src/linux-6.18", "O=/home/someone/build/linux-out",
+			 "-j2", "kernel/", "mm/", NULL };
+	struct summary_info info = { .cmd_argv = argv, .cmd_argc = 7, .wall_ns = 1359215 * MS / 1000, .verbose = verbose };
+	struct model *m = model__new(100, 0);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(m != NULL && out != NULL);
+	cr_assert(eq(int, model__finish(m, info.wall_ns), 0));
+	summary__print(out, m, &info);
+	fclose(out);
+	model__free(m);
+	*strchr(text, '\n') = '\0';
+	return text;
+}
+
+/* By default every line fits REPORT_WIDTH: the command is cut in its middle, its tool and targets kept. */
+Test(run_report, a_long_command_is_cut_in_the_middle_to_fit_the_width)
+{
+	char *brief = traced_line(false), *whole = traced_line(true);
+
+	cr_assert(eq(sz, strlen(brief), REPORT_WIDTH), "%s", brief);
+	cr_assert(strncmp(brief, "buildbpf: traced '/usr/bin/make -C /home/", 41) == 0, "%s", brief);
+	cr_assert(strstr(brief, "...") != NULL, "%s", brief);
+	cr_assert(strstr(brief, " -j2 kernel/ mm/': exit status 0, 1.359 s wall") != NULL, "%s", brief);
+	cr_assert(eq(str, whole, "buildbpf: traced '/usr/bin/make -C /home/someone/src/linux-6.18 "
+				 "O=/home/someone/build/linux-out -j2 kernel/ mm/': exit status 0, 1.359 s wall"));
+	free(brief);
+	free(whole);
 }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
 #include <string.h>
 #include "model/hidden.h"
 #include "model/memory.h"
+#include "report/report_text.h"
 #include "report/summary.h"
 #include "util/term_escape.h"
 
@@ -28,6 +30,45 @@ static void put_command(FILE *out, char *const *argv, int argc)
 	}
 }
 
+/*
+ * The command, escaped, in at most room columns: cut in the middle ("..."),
+ * its start (the tool) and its end (the targets) kept; room 0: whole.
+ */
+static void put_command_within(FILE *out, char *const *argv, int argc, size_t room)
+{
+	char *text = NULL;
+	size_t len = 0, head;
+	FILE *mem = open_memstream(&text, &len);
+
+	if (!mem) {
+		put_command(out, argv, argc);
+		return;
+	}
+	put_command(mem, argv, argc);
+	fclose(mem);
+	if (!room || len <= room || room < 8) {
+		fputs(text, out);
+	} else {
+		head = (room - 3) / 2;
+		fprintf(out, "%.*s...%s", (int)head, text, text + len - (room - 3 - head));
+	}
+	free(text);
+}
+
+/* "': exit status 0, 1.234 s wall": what follows the command on its line. */
+static void put_status(FILE *out, const struct summary_info *info)
+{
+	double wall_s = info->wall_ns / 1e9;
+
+	if (info->term_signal > 0 && info->exit_status == 128 + info->term_signal)
+		fprintf(out, "': killed by SIG%s (exit status %d), %.3f s wall\n", sigabbrev_np(info->term_signal)
+			? sigabbrev_np(info->term_signal) : "?", info->exit_status, wall_s);
+	else if (info->exit_status >= 0)
+		fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
+	else /* a recording cut short before the command ended */
+		fprintf(out, "': exit status unknown, %.3f s wall recorded\n", wall_s);
+}
+
 /* What the kernel hid from the user was not recorded: say so, and why. */
 static void put_hidden(FILE *out, const struct model *m)
 {
@@ -43,21 +84,25 @@ static void put_hidden(FILE *out, const struct model *m)
 
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
 {
-	size_t i, unfinished = 0, oom_killed;
-	double wall_s = info->wall_ns / 1e9;
+	static const char lead[] = "buildbpf: traced '";
+	size_t i, unfinished = 0, oom_killed, room = 0;
+	char status[128];
+	FILE *mem;
 
 	for (i = 0; i < m->nr_procs; i++)
 		unfinished += m->procs[i].unfinished;
 
-	fputs("buildbpf: traced '", out);
-	put_command(out, info->cmd_argv, info->cmd_argc);
-	if (info->term_signal > 0 && info->exit_status == 128 + info->term_signal)
-		fprintf(out, "': killed by SIG%s (exit status %d), %.3f s wall\n", sigabbrev_np(info->term_signal)
-			? sigabbrev_np(info->term_signal) : "?", info->exit_status, wall_s);
-	else if (info->exit_status >= 0)
-		fprintf(out, "': exit status %d, %.3f s wall\n", info->exit_status, wall_s);
-	else /* a recording cut short before the command ended */
-		fprintf(out, "': exit status unknown, %.3f s wall recorded\n", wall_s);
+	/* By default the line fits REPORT_WIDTH, the command cut to make room; -v has it whole. */
+	mem = info->verbose ? NULL : fmemopen(status, sizeof(status), "w");
+	if (mem) {
+		put_status(mem, info);
+		room = (size_t)ftell(mem) - 1; /* its newline */
+		fclose(mem);
+		room = REPORT_WIDTH > sizeof(lead) - 1 + room ? REPORT_WIDTH - (sizeof(lead) - 1) - room : 1;
+	}
+	fputs(lead, out);
+	put_command_within(out, info->cmd_argv, info->cmd_argc, room);
+	put_status(out, info);
 	fprintf(out, "buildbpf: %zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
 	if (unfinished)
 		fprintf(out, " (%zu still running at the end)", unfinished);
