@@ -102,7 +102,8 @@ static void clean_jsonc(void)
 /*
  * The answers after a real build, as a person reads them (issue 39): the
  * default report brief, with the line to the rest, and the -v report of
- * the kept recording (r.bbl) agreeing with its own what-if.
+ * the kept recording (r.bbl) agreeing with its own what-if.  The summary's
+ * answers are checked against its rows by bb_load_summary() itself.
  */
 static void check_answers(void)
 {
