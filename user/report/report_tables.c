@@ -17,8 +17,9 @@
 #include "util/utf8.h"
 
 static const char *const figures_header[] = { "figure", "value" };
+/* "Without it" is simulated at the build's own -j on a quiet machine (as run when it was quiet): audit_whatif__base(). */
 static const char *const path_header[] = { "#", "step", "pid", "from", "to", "held", "of the wall",
-					    "wall without it" };
+					    "wall without it (own -j, quiet)" };
 static const char *const whatif_header[] = { "jobs", "CPUs", "predicted wall", "measured wall", "assumes" };
 static const char *const top_header[] = { "step", "pid", "value" };
 static const char *const programs_header[] = { "program", "CPU", "of the CPU", "processes", "wall" };
