@@ -28,5 +28,13 @@ const char *shell_configure_script(const struct exec_image *img);
  * there is none, -EINVAL, -ENOMEM.
  */
 int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, const char **rest, bool *silent);
+/*
+ * The file the first trap of a script's prelude removes: kbuild wraps each
+ * line of a recipe in "set -e; trap 'rm -f mm/x.o; trap - HUP; kill -s HUP
+ * $$' HUP; …" so that a signal leaves no half-made target.  Read up to that
+ * trap only, so a script cut after it still names its target.  *target
+ * (malloc'd) NULL when it has no such trap.  0 or -ENOMEM.
+ */
+int shell_trap_target(const char *script, char **target);
 
 #endif /* BUILDBPF_MODEL_SHELL_STEP_H */

@@ -114,3 +114,38 @@ int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, con
 		*rest = shown ? shown : script;
 	return found;
 }
+
+/* The one file of action when it is "rm -f FILE", else NULL (malloc'd).  0 or -ENOMEM. */
+static int removed_file(const char *action, char **file)
+{
+	struct shell_cmd cmd = { 0 };
+	int found = shell_next_command(&action, &cmd);
+
+	*file = NULL;
+	if (found == 1 && cmd.nr == 3 && !strcmp(cmd.words[0], "rm") && !strcmp(cmd.words[1], "-f")) {
+		*file = strdup(cmd.words[2]);
+		found = *file ? 1 : -ENOMEM;
+	}
+	shell_cmd__free(&cmd);
+	return found == -ENOMEM ? found : 0;
+}
+
+int shell_trap_target(const char *script, char **target)
+{
+	struct shell_cmd cmd = { 0 };
+	int err = 0;
+
+	*target = NULL;
+	while (shell_next_command(&script, &cmd) == 1) {
+		if (!strcmp(cmd.words[0], "trap")) {
+			/* "trap ACTION SIGNAL…": only an action names a file. */
+			if (cmd.nr >= 3)
+				err = removed_file(cmd.words[1], target);
+			break;
+		}
+		if (!NAME_IN_LIST(cmd.words[0], script_preludes))
+			break;
+	}
+	shell_cmd__free(&cmd);
+	return err;
+}

@@ -97,6 +97,27 @@ static int silent_script_detail(const char *script, char **detail)
 }
 
 /*
+ * A recipe line whose prelude is all it runs, or all the recorded argv
+ * kept of it: named by the target its trap removes (model/shell_step.h),
+ * "../out/mm/x.o (no command)" or "… (command cut)".  *detail NULL when
+ * no trap names one.  0 or -ENOMEM.
+ */
+static int trap_target_detail(const char *script, const struct name_dirs *dirs, const char *marker, char **detail)
+{
+	char *target, *shown;
+	int err = shell_trap_target(script, &target);
+
+	*detail = NULL;
+	if (err || !target)
+		return err;
+	shown = name_dirs__shown(dirs, target);
+	*detail = shown ? name_join(shown, " ", marker) : NULL;
+	free(shown);
+	free(target);
+	return *detail ? 0 : -ENOMEM;
+}
+
+/*
  * A sh -c script: shown whole when short; a longer one is named by the step
  * it runs when that step has a detail ("-c cc src/foo.c" for ninja's
  * "cd /b && /usr/bin/cc -D… -c ../src/foo.c"), else by its first command
@@ -104,7 +125,8 @@ static int silent_script_detail(const char *script, char **detail)
  * …" before every command of a recipe) that shows something, else whole
  * (silent_script_detail()).  0 or -ENOMEM.
  */
-static int shell_script_detail(const char *script, const struct name_dirs *dirs, int depth, char **detail)
+static int shell_script_detail(const char *script, bool argv_cut, const struct name_dirs *dirs, int depth,
+			       char **detail)
 {
 	struct shell_cmd cmd = { 0 };
 	struct exec_image step = { 0 };
@@ -126,9 +148,12 @@ static int shell_script_detail(const char *script, const struct name_dirs *dirs,
 		goto whole;
 	}
 	found = shell_script_step(script, &step_dir, &cmd, &rest, &silent);
-	if (found == 0 && silent) {
-		err = silent_script_detail(script, detail);
-		goto whole;
+	if ((found == 0 && silent) || (found == -EINVAL && argv_cut && !strncmp(rest, "trap", 4))) {
+		err = trap_target_detail(script, dirs, found ? "(command cut)" : "(no command)", detail);
+		if (!err && !*detail && found == 0)
+			err = silent_script_detail(script, detail);
+		if (err || *detail)
+			goto whole;
 	}
 	if (found != 1) {
 		err = found == -ENOMEM ? found : 0;
@@ -213,7 +238,7 @@ static int shell_detail(const struct exec_image *img, const struct name_dirs *di
 		return configure_detail(img, configure, dirs, detail);
 	shell_operand(img, &script, &file);
 	if (script)
-		return shell_script_detail(script, dirs, depth, detail);
+		return shell_script_detail(script, img->flags & BB_EXEC_ARGS_TRUNCATED, dirs, depth, detail);
 	if (!file)
 		return 0;
 	*detail = name_dirs__shown(dirs, file);
