@@ -4,8 +4,8 @@
  * process's working directory; only the command's is recorded (m->cwd).
  * Where a process ran is inferred from it and the directory changes its
  * ancestors' command lines show (make -C, ninja -C, cmake -E chdir and
- * --build, sh -c "cd dir && …"): a program that chdir()s on its own is not
- * followed.  Inferred once for the whole model, so that a name costs no
+ * --build, sh -c "cd dir && …", the makes of automake's loop over its
+ * SUBDIRS): a program that chdir()s on its own is not followed.  Inferred once for the whole model, so that a name costs no
  * walk up its ancestors.  A directory longer than PATH_MAX counts as
  * unknown ("."), as does every new one past a budget of the command
  * lines' size.  Pure.

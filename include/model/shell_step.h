@@ -36,5 +36,14 @@ int shell_script_step(const char *script, char **dir, struct shell_cmd *cmd, con
  * (malloc'd) NULL when it has no such trap.  0 or -ENOMEM.
  */
 int shell_trap_target(const char *script, char **target);
+/*
+ * Where the k-th make (from 0) that a script starts works, when the script
+ * is automake's recursive rule: "list='include src . tests'; for subdir in
+ * $list; do … (cd $subdir && make $local_target) …; done" runs one make
+ * per listed directory, one after the other, in the shell's own one when
+ * none is ".".  *subdir (malloc'd, as listed) NULL when the script is no
+ * such loop, its lists differ, or k is past them.  0 or -ENOMEM.
+ */
+int shell_loop_subdir(const char *script, size_t k, char **subdir);
 
 #endif /* BUILDBPF_MODEL_SHELL_STEP_H */

@@ -7,6 +7,7 @@
 #include "model/image_args.h"
 #include "model/name_text.h"
 #include "model/proc_name.h"
+#include "model/step_names.h"
 #include "util/utf8.h"
 
 #define ELLIPSIS "\xe2\x80\xa6"
@@ -395,6 +396,49 @@ Test(proc_name, cmake_ninja_gcc12_compile)
 			   ARGV("as", "-I", "/src/json-c/build", "--gdwarf-5", "--64", "-o",
 				"CMakeFiles/json-c.dir/json_c_version.c.o", "/tmp/ccGkDSUC.s")),
 		     NAMES("ninja", "cc json_c_version.c", "as " OUTPUT "CMakeFiles/json-c.dir/json_c_version.c.o"));
+}
+
+/*
+ * Issue 39: automake's recursive rule cds in a loop the names cannot
+ * follow word by word; its makes, one per listed directory in order, work
+ * there, and so their compilers' sources are shown from the build's root.
+ */
+Test(proc_name, automake_subdir_loop)
+{
+	static char loop[] = "fail=; dot_seen=no; target=`echo all-recursive | sed s/-recursive//`; "
+			     "case \"all-recursive\" in distclean-* | maintainer-clean-*) list='include src . tests' ;; "
+			     "*) list='include src . tests' ;; esac; for subdir in $list; do echo \"Making $target in $subdir\"; "
+			     "(CDPATH=\"${ZSH_VERSION+.}:\" && cd $subdir && make  $local_target) || eval $failcom; done";
+	char **argvs[] = {
+		ARGV("make", "-j2"),   ARGV("/bin/bash", "-c", loop), ARGV("make", "all"),
+		ARGV("make", "all"),   ARGV("cc1", "-quiet", "-I", ".", "scanner.c", "-o", "/tmp/ccB.s"),
+		ARGV("make", "all-am"), ARGV("make", "all"), ARGV("cc1", "-quiet", "run-scanner.c", "-o", "/tmp/ccC.s"),
+	};
+	static const long parent[] = { -1, 0, 1, 1, 3, 1, 1, 6 };
+	static const char *const want[] = { "make", NULL, "make in include", "make in src", "cc1 src/scanner.c",
+					    "make", "make in tests", "cc1 tests/run-scanner.c" };
+	struct proc_instance procs[8];
+	struct exec_image execs[8];
+	struct model m;
+	size_t i;
+
+	for (i = 0; i < 8; i++) {
+		execs[i] = make_image(argvs[i], NULL, "x");
+		execs[i].start_ns = 10 * i + 1;
+		procs[i] = (struct proc_instance){
+			.id = i, .parent = parent[i], .start_ns = 10 * i, .execs = &execs[i], .nr_execs = 1,
+		};
+	}
+	m = (struct model){ .procs = procs, .nr_procs = 8, .root = 0, .cwd = "/src/libyaml" };
+	cr_assert(eq(int, step_names__attach(&m, NULL), 0));
+	for (i = 0; i < 8; i++) {
+		char *name = proc_display_name(&m, &procs[i]);
+
+		if (want[i])
+			cr_assert(eq(str, name, (char *)want[i]), "process %zu", i);
+		free(name);
+	}
+	m.free_names(m.names);
 }
 
 /* ninja's link wrapper and cmake's -E helpers. */

@@ -140,20 +140,58 @@ static size_t dirs_budget(const struct model *m)
 enum dirs_state { DIRS_TODO, DIRS_PENDING, DIRS_DONE };
 
 /*
+ * Where p, forked in dir by image k of its parent up, starts its first
+ * image: dir, but the directory automake's loop (shell_loop_subdir()) cds
+ * to for the make it is, the (*makes)-th of up's (counted here: children
+ * are filled in order of start).  0 or -ENOMEM.
+ */
+static int subshell_dir(struct proc_dirs *d, const struct proc_instance *up, long k, const struct proc_instance *p,
+			size_t *makes, const char **dir)
+{
+	const char *script, *file;
+	char *sub, *full;
+	int err;
+
+	if (k < 0 || !p->nr_execs || image_tool(&p->execs[0]) != TOOL_MAKE || image_tool(&up->execs[k]) != TOOL_SHELL)
+		return 0;
+	shell_operand(&up->execs[k], &script, &file);
+	if (!script)
+		return 0;
+	err = shell_loop_subdir(script, (*makes)++, &sub);
+	if (err || !sub)
+		return err;
+	full = path_dir_resolve(*dir, sub);
+	free(sub);
+	if (full && strcmp(full, *dir)) {
+		*dir = own_dir(d, full);
+		return *dir ? 0 : -ENOMEM;
+	}
+	free(full);
+	return full ? 0 : -ENOMEM;
+}
+
+/*
  * Fills procs[i]'s directories from what it was forked in: its parent's,
  * when they are done, else (no parent traced, or a cycle in a model built
- * by hand) top.  0 or -ENOMEM.
+ * by hand) top.  makes[j]: how many makes of automake's loop procs[j]
+ * started so far.  0 or -ENOMEM.
  */
 static int fill_proc_dirs(struct proc_dirs *d, const struct model *m, size_t i, const char *top,
-			  const unsigned char *state)
+			  const unsigned char *state, size_t *makes)
 {
 	const struct proc_instance *p = &m->procs[i];
 	const char **dir = &d->dir[d->off[i]];
 	size_t k;
 
 	dir[0] = top;
-	if (p->parent >= 0 && (size_t)p->parent < m->nr_procs && state[p->parent] == DIRS_DONE)
-		dir[0] = d->dir[d->off[p->parent] + image_index_at(&m->procs[p->parent], p->start_ns) + 1];
+	if (p->parent >= 0 && (size_t)p->parent < m->nr_procs && state[p->parent] == DIRS_DONE) {
+		const struct proc_instance *up = &m->procs[p->parent];
+		long at = image_index_at(up, p->start_ns);
+
+		dir[0] = d->dir[d->off[p->parent] + at + 1];
+		if (subshell_dir(d, up, at, p, &makes[p->parent], &dir[0]))
+			return -ENOMEM;
+	}
 	for (k = 0; k < p->nr_execs; k++) {
 		dir[k + 1] = dir_after_image(d, dir[k], &p->execs[k]);
 		if (!dir[k + 1])
@@ -255,7 +293,7 @@ static int find_source_root(struct proc_dirs *d, const struct model *m)
 struct proc_dirs *proc_dirs__new(const struct model *m)
 {
 	struct proc_dirs *d = calloc(1, sizeof(*d));
-	size_t n = m->nr_procs, i, nr = 0, *stack = NULL;
+	size_t n = m->nr_procs, i, nr = 0, *stack = NULL, *makes = NULL;
 	unsigned char *state = NULL;
 	const char *top;
 
@@ -267,11 +305,12 @@ struct proc_dirs *proc_dirs__new(const struct model *m)
 	d->dir = d->off ? calloc(d->off[n] ? d->off[n] : 1, sizeof(*d->dir)) : NULL;
 	stack = calloc(n ? n : 1, sizeof(*stack));
 	state = calloc(n ? n : 1, sizeof(*state));
+	makes = calloc(n ? n : 1, sizeof(*makes));
 	/* "." stands for an unknown cwd */
 	top = own_dir(d, path_dir_known(path_normalise(m->cwd ? m->cwd : ".")));
 	d->unknown = own_dir(d, strdup("."));
 	d->max_bytes = dirs_budget(m);
-	if (!d->dir || !stack || !state || !top || !d->unknown)
+	if (!d->dir || !stack || !state || !makes || !top || !d->unknown)
 		goto fail;
 	for (i = 0; i < n; i++) {
 		long a = (long)i;
@@ -285,7 +324,7 @@ struct proc_dirs *proc_dirs__new(const struct model *m)
 		while (nr > 0) {
 			size_t j = stack[--nr];
 
-			if (fill_proc_dirs(d, m, j, top, state))
+			if (fill_proc_dirs(d, m, j, top, state, makes))
 				goto fail;
 			state[j] = DIRS_DONE;
 		}
@@ -297,10 +336,12 @@ struct proc_dirs *proc_dirs__new(const struct model *m)
 		goto fail;
 	free(stack);
 	free(state);
+	free(makes);
 	return d;
 fail:
 	free(stack);
 	free(state);
+	free(makes);
 	proc_dirs__free(d);
 	return NULL;
 }

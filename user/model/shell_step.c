@@ -149,3 +149,53 @@ int shell_trap_target(const char *script, char **target)
 	shell_cmd__free(&cmd);
 	return err;
 }
+
+/* What marks automake's recursive rule: its loop, and the cd each of its makes runs after. */
+#define SUBDIR_LOOP "for subdir in $list; do"
+#define SUBDIR_CD "cd $subdir && "
+#define SUBDIR_LIST "list='"
+
+/*
+ * The directories of automake's loop in script: the value of its list=
+ * assignments (one per case of the target: all alike, else unknown), in
+ * *len bytes.  NULL when it has none.
+ */
+static const char *subdir_list(const char *script, size_t *len)
+{
+	const char *list = NULL, *at = script, *end;
+
+	if (!strstr(script, SUBDIR_LOOP) || !strstr(script, SUBDIR_CD))
+		return NULL;
+	while ((at = strstr(at, SUBDIR_LIST))) {
+		at += strlen(SUBDIR_LIST);
+		end = strchr(at, '\'');
+		if (!end || (list && ((size_t)(end - at) != *len || memcmp(at, list, *len))))
+			return NULL;
+		list = at;
+		*len = (size_t)(end - at);
+		at = end;
+	}
+	return list;
+}
+
+int shell_loop_subdir(const char *script, size_t k, char **subdir)
+{
+	size_t len, n;
+	const char *list = subdir_list(script, &len), *end;
+
+	*subdir = NULL;
+	for (end = list ? list + len : NULL; list && list < end; list += n) {
+		list += strspn(list, " \t\n");
+		n = strcspn(list, " \t\n'");
+		if (n && !k--) {
+			/* A word the shell would expand is no directory we know. */
+			if (memchr(list, '$', n) || memchr(list, '`', n))
+				return 0;
+			*subdir = strndup(list, n);
+			return *subdir ? 0 : -ENOMEM;
+		}
+		if (!n)
+			break;
+	}
+	return 0;
+}
