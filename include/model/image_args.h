@@ -22,10 +22,18 @@ enum tool_kind image_tool(const struct exec_image *img);
  * separate value.  NULL when argv[*i] is not that option.
  */
 const char *image_option_value(const struct exec_image *img, size_t *i, const char *opt, const char *long_opt);
-/* The -o (or --output) value, or NULL. */
+/* The -o (or --output) value, or NULL; "-" (standard output) is none. */
 const char *image_output(const struct exec_image *img);
 /* The first argument that is no option, or NULL. */
 const char *image_first_operand(const struct exec_image *img);
+/*
+ * Whether img is a script the kernel ran through its "#!" line, its
+ * interpreter no shell: argv "perl /usr/bin/autom4te -o x" for the exec'd
+ * file /usr/bin/autom4te.  Then *script is img from the script on (argv
+ * "/usr/bin/autom4te -o x"), the program a person ran.  A shell keeps its
+ * script as its operand (model/shell_step.h).
+ */
+bool image_script_run(const struct exec_image *img, struct exec_image *script);
 /* Whether a compiler's option arg takes the next argument as its value (which is then never its input). */
 bool image_option_takes_value(const char *arg);
 /* Those options, in strcmp() order (*nr of them). */

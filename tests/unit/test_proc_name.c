@@ -594,6 +594,33 @@ Test(proc_name, kbuild_empty_line_by_target)
 		    NULL, "sh", "sh -c set -e; trap 'rm -rf .tmp_1 .tmp_2' EXIT; trap '" ELLIPSIS);
 }
 
+/*
+ * Issue 39: autotools' perl scripts run through their "#!" line are named as
+ * the program a person ran ("autom4te configure.ac"), not "perl"; "-o -"
+ * writes standard output, no file that tells a step apart.
+ */
+Test(proc_name, script_run_through_its_interpreter)
+{
+	struct exec_image img;
+
+	expect_name(ARGV("/usr/bin/perl", "/usr/bin/autom4te", "--language=autoconf", "--output=-", "--trace=AC_X:$f",
+			 "configure.ac"),
+		    "/usr/bin/autom4te", "autom4te", "autom4te configure.ac");
+	/* With the "#!" line's own argument. */
+	expect_name(ARGV("/usr/bin/perl", "-w", "/usr/bin/automake-1.16", "--gnu"), "/usr/bin/automake-1.16", "automake-1.16",
+		    "automake-1.16");
+	/* perl run as itself, on a script or not: perl. */
+	expect_name(ARGV("perl", "gen.pl", "tables.txt"), "/usr/bin/perl", "perl", "perl gen.pl");
+	expect_name(ARGV("perl", "-e", "require 5.005;"), "/usr/bin/perl", "perl", "perl");
+	/* A shell's script stays its operand: configure, sh scripts/x.sh. */
+	expect_name(ARGV("/bin/sh", "scripts/check-local-export", "mm/x.o"), "scripts/check-local-export", "sh",
+		    "sh scripts/check-local-export");
+	img = make_image(ARGV("gcc", "-E", "-P", "x.c", "-o", "-"), NULL, "gcc");
+	cr_assert(eq(ptr, (void *)image_output(&img), NULL));
+	img = make_image(ARGV("/usr/bin/perl", "/usr/bin/autom4te", "--output=configure", "configure.ac"), NULL, "perl");
+	cr_assert(eq(str, (char *)image_output(&img), "configure"));
+}
+
 /* Recursive makes: each -C moves where relative paths start. */
 Test(proc_name, recursive_make_directories)
 {

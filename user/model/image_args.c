@@ -127,7 +127,30 @@ const char *image_output(const struct exec_image *img)
 		if ((v = image_option_value(img, &i, "-o", "--output")) && (img->argv[i] == v || img->argv[i][1] == '-'))
 			out = v; /* "-o x" and "--output=x", not "-openmp" */
 	}
-	return out;
+	return out && strcmp(out, "-") ? out : NULL;
+}
+
+bool image_script_run(const struct exec_image *img, struct exec_image *script)
+{
+	size_t at = 1, prog_len, file_len;
+	const char *prog, *file;
+
+	if (!img->filename || img->argc < 2 || !img->argv[0] || !img->argv[1] || image_tool(img) == TOOL_SHELL)
+		return false;
+	/* The kernel puts the script after the interpreter and its one optional argument ("#!/usr/bin/perl -w"). */
+	if (strcmp(img->argv[1], img->filename) && img->argv[1][0] == '-' && img->argc > 2 && img->argv[2])
+		at = 2;
+	if (strcmp(img->argv[at], img->filename))
+		return false;
+	prog = path_basename(img->argv[0], &prog_len);
+	file = path_basename(img->filename, &file_len);
+	/* "perl x.pl" run as such execs perl itself: no script was run through its "#!". */
+	if (!file_len || (prog_len == file_len && !memcmp(prog, file, file_len)))
+		return false;
+	*script = *img;
+	script->argv = img->argv + at;
+	script->argc = img->argc - at;
+	return true;
 }
 
 /* The first argument that is no option, or NULL. */

@@ -106,9 +106,13 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 {
 	const struct exec_image *img = &p->execs[k];
 	struct name_dirs dirs = image_dirs(d, m, p, k);
+	struct exec_image script;
 	char *prog, *detail = NULL, *raw = NULL, *name = NULL;
 	enum probe_kind probe;
 
+	/* "autom4te configure.ac", not "perl configure.ac": named as the program a person ran. */
+	if (image_script_run(img, &script))
+		img = &script;
 	prog = program_word(img);
 	if (!prog || step_detail(img, &dirs, &detail))
 		goto cleanup;
