@@ -71,6 +71,7 @@ Test(step_tags, a_long_name_loses_directories_first)
 	char tight[] = "cc1 src/verylongdirectoryname/x.c [a_target]";
 	char none[] = "cc1 a_file_name_with_no_directory_at_all.c [target]";
 	char two[] = "m4 some/dir/in.m4 > other/dir/out.t";
+	char written[] = "m4 …/internal/ac-config-macro-dirs.m4 > autom4te.cache/traces.0t";
 
 	name_shorten(name, 48);
 	cr_assert(eq(str, name, "cc1 …/nested/directory/x.c [json-c-static]"));
@@ -80,6 +81,9 @@ Test(step_tags, a_long_name_loses_directories_first)
 	/* No one path's directories are enough: each path's give way, first to last. */
 	name_shorten(two, 28);
 	cr_assert(eq(str, two, "m4 …/in.m4 > …/dir/out.t"));
+	/* Issue 39: every directory given and still too long: the last words go whole, no file name is cut. */
+	name_shorten(written, 40);
+	cr_assert(eq(str, written, "m4 …/ac-config-macro-dirs.m4 > …"));
 	/* No directory to give: cut at the end, as before. */
 	name_shorten(none, 20);
 	cr_assert(eq(str, none, "cc1 a_file_name_w…"));

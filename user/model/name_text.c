@@ -89,6 +89,29 @@ static bool cut_dirs(char *s, size_t need, bool first)
 	return false;
 }
 
+/*
+ * Cuts s to max_bytes after its last whole word that fits, past its
+ * program, with " …" ("m4 …/x.m4 > …/traces.0t" to "m4 …/x.m4 …"): a word
+ * is a path whose end is its file name.  name_cap() when no word fits.
+ */
+static void cap_at_word(char *s, size_t max_bytes)
+{
+	size_t prog = strcspn(s, " "), cut;
+
+	if (strlen(s) <= max_bytes)
+		return;
+	for (cut = max_bytes - NAME_ELLIPSIS_LEN - 1; cut > prog && s[cut] != ' '; cut--)
+		;
+	/* The words before a run of blanks end at its first. */
+	while (cut > prog && s[cut - 1] == ' ')
+		cut--;
+	if (cut <= prog || cut + 1 + NAME_ELLIPSIS_LEN > max_bytes) {
+		name_cap(s, max_bytes);
+		return;
+	}
+	memcpy(s + cut + 1, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN + 1);
+}
+
 void name_shorten(char *s, size_t max_bytes)
 {
 	size_t len;
@@ -100,7 +123,10 @@ void name_shorten(char *s, size_t max_bytes)
 		if (!cut_dirs(s, 1, false))
 			break;
 	}
-	name_cap(s, max_bytes);
+	if (max_bytes > NAME_ELLIPSIS_LEN + 1)
+		cap_at_word(s, max_bytes);
+	else
+		name_cap(s, max_bytes);
 }
 
 bool name_fold(char *s, size_t max_chars)
