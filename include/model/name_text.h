@@ -31,7 +31,8 @@ void name_cap(char *s, size_t max_bytes);
 void name_shorten(char *s, size_t max_bytes);
 /*
  * Folds whitespace runs of the valid UTF-8 string s to one space, in place,
- * and cuts it after max_chars characters with an ellipsis.  s must have
+ * and cuts it after max_chars characters with an ellipsis: after its last
+ * whole word (" …"), unless that would keep less than half.  s must have
  * room for NAME_ELLIPSIS_LEN more bytes than its length.  Returns whether it cut.
  */
 bool name_fold(char *s, size_t max_chars);

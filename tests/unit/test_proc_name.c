@@ -169,11 +169,17 @@ Test(proc_name, long_script_cut_at_48_characters)
 	char *name = name_of(img);
 
 	/* At most 48 characters of folded script (47: the 48th is a space),
-	 * then the ellipsis. */
-	cr_assert(eq(str, name, "sh -c for f in a b c d e f g h; do cc -c $f.c -o $f.o" ELLIPSIS));
+	 * then the ellipsis after that space: the last word is whole. */
+	cr_assert(eq(str, name, "sh -c for f in a b c d e f g h; do cc -c $f.c -o $f.o " ELLIPSIS));
 	assert_clean_name(name);
 	free(name);
 
+	/* Issue 39: a cut falls after the last whole word, never inside a file's name... */
+	expect_name(ARGV("bash", "-c", "for dep in lib/local.mk lib/gnulib.mk sed/local.mk testsuite/local.mk; do :; done"),
+		    NULL, "bash", "bash -c for dep in lib/local.mk lib/gnulib.mk " ELLIPSIS);
+	/* ...unless that would keep less than half of it. */
+	expect_name(ARGV("sh", "-c", "$CC /a/very/long/path/to/some/generated/file/in/the/tree.txt"), NULL, "sh",
+		    "sh -c $CC /a/very/long/path/to/some/generated/file/in/" ELLIPSIS);
 	/* Exactly 48 characters: nothing to cut; 49: cut after 48. */
 	expect_name(ARGV("sh", "-c", "123456789012345678901234567890123456789012345678"), NULL, "sh",
 		    "sh -c 123456789012345678901234567890123456789012345678");
@@ -553,7 +559,7 @@ Test(proc_name, kbuild_prelude_skipped)
 	/* One it does not (a { } group): shown from where the prelude ends. */
 	snprintf(script, sizeof(script), "%s%s", prelude,
 		 "{ echo ; echo 'mm/filemap.o: $(wildcard ./tools/objtool/objtool)' ; } >> mm/.filemap.o.cmd");
-	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c { echo ; echo 'mm/filemap.o: $(wildcard ./tools/" ELLIPSIS);
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c { echo ; echo 'mm/filemap.o: $(wildcard " ELLIPSIS);
 	/* A recipe line whose command is empty (kbuild's checksrc without C=1): kbuild_empty_line_by_target. */
 	expect_name(ARGV("/bin/sh", "-c", prelude), NULL, "sh", "sh mm/filemap.o (no command)");
 	/* automake's ": >>dir/.deps/x.Po": the directories give way to the file it names. */
@@ -564,7 +570,7 @@ Test(proc_name, kbuild_prelude_skipped)
 	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c echo ' CHECK mm/filemap.c'");
 	/* A command with nothing to name it by: from where the prelude ends too. */
 	snprintf(script, sizeof(script), "%s%s", prelude, "if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o.d mm/x; fi");
-	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c if [ -f mm/.filemap.o.d ]; then mv mm/.filemap.o" ELLIPSIS);
+	expect_name(ARGV("/bin/sh", "-c", script), NULL, "sh", "sh -c if [ -f mm/.filemap.o.d ]; then mv " ELLIPSIS);
 }
 
 /*
@@ -591,7 +597,7 @@ Test(proc_name, kbuild_empty_line_by_target)
 	expect_name(ARGV("/bin/sh", "-c", cut), NULL, "sh", "sh -c trap 'rm -f mm/vmalloc.o; trap - INT; kill -s IN");
 	/* A trap that removes no one file names nothing. */
 	expect_name(ARGV("/bin/sh", "-c", "set -e; trap 'rm -rf .tmp_1 .tmp_2' EXIT; trap 'kill -s HUP $$' HUP; : ; : ; : ;"),
-		    NULL, "sh", "sh -c set -e; trap 'rm -rf .tmp_1 .tmp_2' EXIT; trap '" ELLIPSIS);
+		    NULL, "sh", "sh -c set -e; trap 'rm -rf .tmp_1 .tmp_2' EXIT; trap " ELLIPSIS);
 }
 
 /*

@@ -131,7 +131,7 @@ void name_shorten(char *s, size_t max_bytes)
 
 bool name_fold(char *s, size_t max_chars)
 {
-	size_t in, out = 0, chars = 0;
+	size_t in, out = 0, chars = 0, blank = 0, blank_chars = 0; /* the last blank, and the characters before it */
 	bool space = false, cut = false;
 
 	for (in = 0; s[in]; in++) {
@@ -143,6 +143,11 @@ bool name_fold(char *s, size_t max_chars)
 		}
 		if ((c & 0xc0) != 0x80) { /* a character starts here */
 			if (chars + space >= max_chars) {
+				/* After the last whole word, unless that drops more than half: a word may be a file's name. */
+				if (space)
+					s[out++] = ' ';
+				else if (blank && 2 * blank_chars >= max_chars)
+					out = blank + 1;
 				memcpy(s + out, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
 				out += NAME_ELLIPSIS_LEN;
 				cut = true;
@@ -151,6 +156,8 @@ bool name_fold(char *s, size_t max_chars)
 			chars += 1 + space;
 		}
 		if (space) {
+			blank = out;
+			blank_chars = chars - 1; /* chars counted this blank already */
 			s[out++] = ' ';
 			space = false;
 		}
