@@ -61,6 +61,8 @@ bool path_is_temporary(const char *path, const char *build_dir);
 bool path_is_temp_dir(const char *dir);
 /* Cuts a long path, in place, to its last components after "…/" (a single long name to itself). */
 void path_shorten(char *s);
+/* path_shorten() to max_bytes: "…/deps/libx-1a2b.rmeta"; a file name longer than that is left whole. */
+void path_shorten_to(char *s, size_t max_bytes);
 
 /* Whether the normalised path is the directory dir or under it. */
 bool path_is_under(const char *path, const char *dir);

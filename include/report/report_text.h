@@ -23,6 +23,8 @@
 
 /* A display name, escaped (control and non-ASCII bytes as \xNN, its ellipsis as "..."), cut at max bytes. */
 void report_put_name(FILE *out, const char *name, size_t max);
+/* A path, its leading directories cut to fit max bytes ("…/deps/libx.rmeta"), as report_put_name(). */
+void report_put_path(FILE *out, const char *path, size_t max);
 /* The display name of model->procs[idx]; "?" for an index out of range. */
 void report_put_proc(FILE *out, const struct model *m, long idx);
 /* "0.53 s"; "<0.01 s" for a time that is not 0 but rounds to it. */

@@ -1025,6 +1025,24 @@ Test(report_text, a_long_list_wraps_after_a_comma)
 	free(text);
 }
 
+/* Issue 39: a file in the report (a race's, what a step reads) loses directories to the column, not its name. */
+Test(report_text, a_path_keeps_its_file_name)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *out = open_memstream(&text, &len);
+
+	cr_assert(not(eq(ptr, out, NULL)));
+	report_put_path(out, "/tmp/gb/jsonc/bld/apps/CMakeFiles/json_parse.dir/json_parse.c.o", REPORT_NAME_MAX);
+	fputc(' ', out);
+	report_put_path(out, "target/release/deps/libregex_syntax-63ff320c63d06a21.rmeta", REPORT_NAME_MAX);
+	fputc(' ', out);
+	report_put_path(out, "src/x.c", REPORT_NAME_MAX);
+	fclose(out);
+	cr_assert(eq(str, text, ".../json_parse.dir/json_parse.c.o libregex_syntax-63ff320c63d06a21.rmeta src/x.c"));
+	free(text);
+}
+
 Test(report_text, counts_and_seconds)
 {
 	char *text = NULL;

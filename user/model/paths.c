@@ -194,13 +194,18 @@ bool path_is_temp_dir(const char *dir)
 
 void path_shorten(char *s)
 {
+	path_shorten_to(s, PATH_SHOWN_MAX_BYTES);
+}
+
+void path_shorten_to(char *s, size_t max_bytes)
+{
 	size_t len = strlen(s), i;
 	const char *base;
 
-	if (len <= PATH_SHOWN_MAX_BYTES)
+	if (len <= max_bytes)
 		return;
 	for (i = 0; i < len; i++) {
-		if (s[i] == '/' && len - i + NAME_ELLIPSIS_LEN <= PATH_SHOWN_MAX_BYTES) {
+		if (s[i] == '/' && len - i + NAME_ELLIPSIS_LEN <= max_bytes) {
 			memmove(s + NAME_ELLIPSIS_LEN, s + i, len - i + 1);
 			memcpy(s, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
 			return;

@@ -591,7 +591,7 @@ static void put_races(FILE *out, const struct audit *a, const struct model *m, b
 		fprintf(f, "races? %zu undeclared dependenc%s:", r->nr, r->nr == 1 ? "y" : "ies");
 		for (i = 0; i < r->nr && i < named; i++) {
 			fputs(i ? ", " : " ", f);
-			report_put_name(f, r->items[i].file, REPORT_NAME_MAX);
+			report_put_path(f, r->items[i].file, REPORT_NAME_MAX);
 			fprintf(f, " %s", race_kind__name(r->items[i].kind));
 		}
 		if (r->nr > named)

@@ -220,7 +220,7 @@ static void put_critical_path(FILE *out, const struct audit *a, const struct mod
 		compiler_cache_report__put_step(out, &a->cache, s->proc);
 		if (before && before->via == LINK_INPUT) {
 			fputs(" (reads ", out);
-			report_put_name(out, g->data.edges[before->edge].path, REPORT_NAME_MAX);
+			report_put_path(out, g->data.edges[before->edge].path, REPORT_NAME_MAX);
 			fputc(')', out);
 		}
 		fprintf(out, " %.2f s", sec(s->to_ns - s->from_ns));

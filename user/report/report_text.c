@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/name_text.h"
+#include "model/paths.h"
 #include "model/proc_name.h"
 #include "report/report_text.h"
 #include "util/term_escape.h"
@@ -29,6 +30,17 @@ void report_put_name(FILE *out, const char *name, size_t max)
 			fprintf(out, "\\x%02x", *c);
 		}
 	}
+}
+
+void report_put_path(FILE *out, const char *path, size_t max)
+{
+	char *shown = strdup(path);
+
+	/* The directories give way to the column, not the file name. */
+	if (shown)
+		path_shorten_to(shown, max);
+	report_put_name(out, shown ? shown : path, max);
+	free(shown);
 }
 
 void report_put_proc(FILE *out, const struct model *m, long idx)
