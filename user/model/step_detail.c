@@ -46,7 +46,7 @@ static const struct {
 
 static int detail_at(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail);
 
-/* script folded and cut to SCRIPT_MAX_CHARS (name_fold()), valid UTF-8; *cut whether it was.  NULL without memory. */
+/* script folded and cut to SCRIPT_MAX_CHARS (name_fold_script()), valid UTF-8; *cut whether it was.  NULL without memory. */
 static char *folded_script(const char *script, bool *cut)
 {
 	char *clean = utf8_sanitize(script, strlen(script));
@@ -57,7 +57,7 @@ static char *folded_script(const char *script, bool *cut)
 		free(clean);
 		return NULL;
 	}
-	*cut = name_fold(folded, SCRIPT_MAX_CHARS);
+	*cut = name_fold_script(folded, SCRIPT_MAX_CHARS);
 	return folded;
 }
 
