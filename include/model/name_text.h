@@ -36,12 +36,6 @@ void name_shorten(char *s, size_t max_bytes);
  * room for NAME_ELLIPSIS_LEN more bytes than its length.  Returns whether it cut.
  */
 bool name_fold(char *s, size_t max_chars);
-/*
- * name_fold() of a script: when a path crosses the cut, its leading
- * directories give way ("echo ' WRAP …/asm/early_ioremap.h' …"), not its
- * file name.  Same room needed; returns whether it cut.
- */
-bool name_fold_script(char *s, size_t max_chars);
 /* Whether s is one of list[0, nr). */
 bool name_in_list(const char *s, const char *const *list, size_t nr);
 

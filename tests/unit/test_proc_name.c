@@ -183,6 +183,9 @@ Test(proc_name, long_script_cut_at_48_characters)
 	/* A path across the cut loses its leading directories, not its file name. */
 	expect_name(ARGV("sh", "-c", "$CC /a/very/long/path/to/some/generated/file/in/the/tree.txt"), NULL, "sh",
 		    "sh -c $CC " ELLIPSIS "/tree.txt");
+	/* A sed script is no path: what tells lz4's three version lines apart stays. */
+	expect_name(ARGV("sh", "-c", "echo `sed -n '/define LZ4_VERSION_MAJOR/s/.*[[:blank:]]\\([0-9]*\\).*/\\1/p' < lz4.h`"),
+		    NULL, "sh", "sh -c echo `sed -n '/define LZ4_VERSION_MAJOR/s/.*[[:b" ELLIPSIS);
 	expect_name(ARGV("sh", "-c", "$X echo '  WRAP    arch/x86/include/generated/asm/early_ioremap.h'; $X"), NULL,
 		    "sh", "sh -c $X echo ' WRAP " ELLIPSIS "/early_ioremap.h'; " ELLIPSIS);
 	/* Exactly 48 characters: nothing to cut; 49: cut after 48. */

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The text of step names (include/model/name_text.h). */
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/name_text.h"
@@ -166,53 +165,6 @@ bool name_fold(char *s, size_t max_chars)
 	}
 	s[out] = '\0';
 	return cut;
-}
-
-/*
- * Cuts the folded s before byte max inside a path's directories: the word
- * across the cut loses its leading ones to "…", then " …" stands for the
- * rest.  In place: the directories dropped make room for the ellipses.
- * Whether it could (the file name then fits, and two bytes or more go).
- */
-static bool cut_in_path(char *s, size_t max)
-{
-	size_t len = strlen(s), start = max, end, slash = 0, i, keep, at;
-
-	if (len <= max || s[max] == ' ')
-		return false;
-	while (start > 0 && s[start - 1] != ' ')
-		start--;
-	end = start + strcspn(s + start, " ");
-	for (i = start; i < end; i++) {
-		if (s[i] == '/')
-			slash = i;
-	}
-	keep = end - slash;
-	if (slash < start + 2 || start + NAME_ELLIPSIS_LEN + keep > max)
-		return false;
-	memmove(s + start + NAME_ELLIPSIS_LEN, s + slash, keep);
-	memcpy(s + start, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
-	at = start + NAME_ELLIPSIS_LEN + keep;
-	if (end < len) {
-		s[at++] = ' ';
-		memcpy(s + at, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
-		at += NAME_ELLIPSIS_LEN;
-	}
-	s[at] = '\0';
-	return true;
-}
-
-bool name_fold_script(char *s, size_t max_chars)
-{
-	size_t i;
-
-	name_fold(s, SIZE_MAX);
-	/* Bytes for characters: only a script of ASCII up to the cut is cut in a path's directories. */
-	for (i = 0; i <= max_chars && s[i] && !((unsigned char)s[i] & 0x80); i++)
-		;
-	if (i > max_chars && cut_in_path(s, max_chars))
-		return true;
-	return name_fold(s, max_chars);
 }
 
 bool name_in_list(const char *s, const char *const *list, size_t nr)

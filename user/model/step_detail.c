@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/file_words.h"
 #include "model/go_names.h"
 #include "model/image_args.h"
 #include "model/make_names.h"
@@ -46,7 +47,78 @@ static const struct {
 
 static int detail_at(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail);
 
-/* script folded and cut to SCRIPT_MAX_CHARS (name_fold_script()), valid UTF-8; *cut whether it was.  NULL without memory. */
+/* What quotes and separates a word of a script around the file it names ("'x.h';"). */
+#define WORD_PUNCTUATION "'\";()`|&<>"
+
+/* Whether the script word w[0, len), its quotes and separators aside, names a file. */
+static bool names_file(const char *w, size_t len)
+{
+	while (len && strchr(WORD_PUNCTUATION, w[len - 1]))
+		len--;
+	while (len && strchr(WORD_PUNCTUATION, *w)) {
+		w++;
+		len--;
+	}
+	return len && file_word(w, len, FILE_WORD_NAMED);
+}
+
+/*
+ * Cuts the folded s before byte max inside a path's directories: the word
+ * across the cut, when it names a file (model/file_words.h; quotes and
+ * separators around it aside), loses its leading ones to "…", then " …"
+ * stands for the rest.  In place: the directories dropped make room for
+ * the ellipses.  Whether it could (the file name then fits, and two bytes
+ * or more go).
+ */
+static bool cut_in_path(char *s, size_t max)
+{
+	size_t len = strlen(s), start = max, end, slash = 0, i, keep, at;
+
+	if (len <= max || s[max] == ' ')
+		return false;
+	while (start > 0 && s[start - 1] != ' ')
+		start--;
+	end = start + strcspn(s + start, " ");
+	if (!names_file(s + start, end - start))
+		return false;
+	for (i = start; i < end; i++) {
+		if (s[i] == '/')
+			slash = i;
+	}
+	keep = end - slash;
+	if (slash < start + 2 || start + NAME_ELLIPSIS_LEN + keep > max)
+		return false;
+	memmove(s + start + NAME_ELLIPSIS_LEN, s + slash, keep);
+	memcpy(s + start, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
+	at = start + NAME_ELLIPSIS_LEN + keep;
+	if (end < len) {
+		s[at++] = ' ';
+		memcpy(s + at, NAME_ELLIPSIS, NAME_ELLIPSIS_LEN);
+		at += NAME_ELLIPSIS_LEN;
+	}
+	s[at] = '\0';
+	return true;
+}
+
+/*
+ * name_fold() of a script: when a path crosses the cut, its leading
+ * directories give way ("echo ' WRAP …/asm/early_ioremap.h' …"), not its
+ * file name.  Same room needed; returns whether it cut.
+ */
+static bool fold_script(char *s, size_t max_chars)
+{
+	size_t i;
+
+	name_fold(s, SIZE_MAX);
+	/* Bytes for characters: only a script of ASCII up to the cut is cut in a path's directories. */
+	for (i = 0; i <= max_chars && s[i] && !((unsigned char)s[i] & 0x80); i++)
+		;
+	if (i > max_chars && cut_in_path(s, max_chars))
+		return true;
+	return name_fold(s, max_chars);
+}
+
+/* script folded and cut to SCRIPT_MAX_CHARS (fold_script()), valid UTF-8; *cut whether it was.  NULL without memory. */
 static char *folded_script(const char *script, bool *cut)
 {
 	char *clean = utf8_sanitize(script, strlen(script));
@@ -57,7 +129,7 @@ static char *folded_script(const char *script, bool *cut)
 		free(clean);
 		return NULL;
 	}
-	*cut = name_fold_script(folded, SCRIPT_MAX_CHARS);
+	*cut = fold_script(folded, SCRIPT_MAX_CHARS);
 	return folded;
 }
 
