@@ -26,7 +26,7 @@ void name_cap(char *s, size_t max_bytes);
  * Cuts the valid UTF-8 name s, in place, to max_bytes: the leading
  * directories of a path in it give way first ("cc1 …/nested/x.c [lib]"),
  * never its file name; then whole words give way from the end ("m4
- * …/x.m4 …"); name_cap() when not even the program's first word fits.
+ * …/x.m4 > …"); name_cap() when the words that fit fill less than half.
  */
 void name_shorten(char *s, size_t max_bytes);
 /*

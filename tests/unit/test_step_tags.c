@@ -71,6 +71,7 @@ Test(step_tags, a_long_name_loses_directories_first)
 	char tight[] = "cc1 src/verylongdirectoryname/x.c [a_target]";
 	char none[] = "cc1 a_file_name_with_no_directory_at_all.c [target]";
 	char two[] = "m4 some/dir/in.m4 > other/dir/out.t";
+	char short_words[] = "sh -c cd dddddddddddddddddddddddddddddddddddddddddd";
 	char written[] = "m4 …/internal/ac-config-macro-dirs.m4 > autom4te.cache/traces.0t";
 
 	name_shorten(name, 48);
@@ -84,6 +85,9 @@ Test(step_tags, a_long_name_loses_directories_first)
 	/* Issue 39: every directory given and still too long: the last words go whole, no file name is cut. */
 	name_shorten(written, 40);
 	cr_assert(eq(str, written, "m4 …/ac-config-macro-dirs.m4 > …"));
+	/* Whole words that would keep less than half: cut inside the last, as before. */
+	name_shorten(short_words, 30);
+	cr_assert(eq(str, short_words, "sh -c cd dddddddddddddddddd…"));
 	/* No directory to give: cut at the end, as before. */
 	name_shorten(none, 20);
 	cr_assert(eq(str, none, "cc1 a_file_name_w…"));

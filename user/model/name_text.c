@@ -91,8 +91,9 @@ static bool cut_dirs(char *s, size_t need, bool first)
 
 /*
  * Cuts s to max_bytes after its last whole word that fits, past its
- * program, with " …" ("m4 …/x.m4 > …/traces.0t" to "m4 …/x.m4 …"): a word
- * is a path whose end is its file name.  name_cap() when no word fits.
+ * program, with " …" ("m4 …/x.m4 > …/traces.0t" to "m4 …/x.m4 > …"): a
+ * word is a path whose end is its file name.  name_cap() when no word
+ * fits, or the words that do fill less than half of max_bytes.
  */
 static void cap_at_word(char *s, size_t max_bytes)
 {
@@ -105,7 +106,8 @@ static void cap_at_word(char *s, size_t max_bytes)
 	/* The words before a run of blanks end at its first. */
 	while (cut > prog && s[cut - 1] == ' ')
 		cut--;
-	if (cut <= prog || cut + 1 + NAME_ELLIPSIS_LEN > max_bytes) {
+	/* As name_fold(): a cut that would keep less than half of the room goes inside the word. */
+	if (cut <= prog || 2 * cut < max_bytes || cut + 1 + NAME_ELLIPSIS_LEN > max_bytes) {
 		name_cap(s, max_bytes);
 		return;
 	}
