@@ -36,8 +36,9 @@ struct graph_edge {
 	__u64 written_ns;      /* the writer's open for writing (or rename) it follows */
 	__u64 read_ns;	       /* the reader's first open of it */
 	/* When the reader could use it: the writer's end, or the rename that
-	 * put it in place when the reader started while the writer still ran
-	 * (rustc publishes its .rmeta so, and cargo starts the dependent then).
+	 * put it in place while the writer ran on (the reader started before
+	 * the writer's end, or the writer wrote other files after it: rustc
+	 * publishes its .rmeta so, and cargo may start the dependent then).
 	 * A write-open alone is no such time: without a close event the writer
 	 * may write on until its end. */
 	__u64 ready_ns;

@@ -72,7 +72,8 @@ struct start_cause {
 	__u64 start_ns; /* its fork */
 	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
 	/* The input was renamed into place while its writer still ran (a
-	 * .rmeta cargo pipelines on): the rename made it ready, not the end. */
+	 * .rmeta cargo pipelines on), and this started before that writer's
+	 * end: the rename made it ready, not the end. */
 	bool input_running;
 	/* What its parent ran before it in turn, whose end made it ready: its
 	 * recipe's line before, its shell's command before (graph/job_slots.h

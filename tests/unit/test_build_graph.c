@@ -620,6 +620,37 @@ Test(build_graph, only_a_rename_makes_a_file_ready_before_its_writer_ends)
 	end(&f);
 }
 
+/*
+ * cargo at -j2 often starts a dependent only once a job slot is free, after
+ * the writer's end: the .rmeta it reads was still complete at its rename
+ * when the writer went on writing (its code), and is ready then.  A rename
+ * that was the writer's last write (rustc's .rlib) is ready at its end, as
+ * cargo waits for it.
+ */
+Test(build_graph, a_rename_its_writer_wrote_on_after_is_ready_then_for_a_later_reader)
+{
+	struct fixture f;
+	const struct step steps[] = { { 101, "rustc", 1, 500 }, { 102, "rustc", 520, 700 } };
+	const struct open opens[] = {
+		{ 150, 101, 2, true, "deps/rmetaAbC/lib.rmeta" },
+		{ 300, 101, 3, true, "deps/heavy.cgu.0.o" },
+		{ 480, 101, 4, true, "deps/libheavy.rlib.temp-archive" },
+		{ 530, 102, 2, false, "deps/libheavy-1.rmeta" },
+		{ 540, 102, 4, false, "deps/libheavy-1.rlib" },
+	};
+
+	begin(&f);
+	build(&f, steps, 2, opens, 5);
+	synth_file_rename(f.fl, 160 * MS, 101, "deps/rmetaAbC/lib.rmeta", "deps/libheavy-1.rmeta");
+	synth_file_rename(f.fl, 490 * MS, 101, "deps/libheavy.rlib.temp-archive", "deps/libheavy-1.rlib");
+	compute(&f, 701);
+	cr_assert(eq(sz, f.g.data.nr_edges, 2));
+	cr_assert(has_edge(&f, 101, 102, "/deps/libheavy-1.rmeta"));
+	cr_assert(eq(u64, f.g.data.edges[0].ready_ns, 160 * MS), ".rmeta: its rename, the writer wrote on");
+	cr_assert(eq(u64, f.g.data.edges[1].ready_ns, 500 * MS), ".rlib: the writer's end, its last write");
+	end(&f);
+}
+
 /* rustc 101 writes its .rmeta at written (the path as its record kept it) and renames it into place; 102 reads it. */
 static void renamed_rmeta(struct fixture *f, const char *written)
 {

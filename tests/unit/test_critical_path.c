@@ -320,6 +320,28 @@ Test(critical_path, a_renamed_file_read_after_its_writer_ended_is_ready_at_the_e
 }
 
 /*
+ * A .rmeta its writer wrote on after (its code) is ready at the rename for
+ * a reader cargo started only after that writer's end (a job slot was not
+ * free): the path leaves the writer at the rename, and the reader is not
+ * said to have started while the writer still ran.
+ */
+Test(critical_path, a_renamed_rmeta_its_writer_wrote_on_after_is_ready_at_the_rename_for_a_later_reader)
+{
+	struct make_fixture f;
+
+	begin(&f, (const char *[]){ "cargo", "build", NULL });
+	rustc(&f, 101, 1.2, 300, 1, "heavy", 100);
+	synth_file_open(f.fl, 200 * MS, 101, DEV, 9, true, "t/heavy.cgu.0.o");
+	job(&f, 102, "rustc", 301, 600, 101, 300);
+	synth_file_open(f.fl, 302 * MS, 102, DEV, 1, false, "t/libheavy.rmeta");
+	compute(&f, 601);
+	cr_assert(eq(u64, f.run.data.edges[0].ready_ns, 100 * MS));
+	cr_assert(eq(u64, f.run.starts.procs[idx(&f, 102)].ready_ns, 100 * MS));
+	cr_assert(not(f.run.starts.procs[idx(&f, 102)].input_running));
+	end(&f);
+}
+
+/*
  * The trace draws a pipelined input from the rename that published it, not
  * from its writer's start or end: each arrow's s on the writer's lane at the
  * rename, its f at the reader's start, both bound to a zero-length "input"

@@ -38,6 +38,7 @@ struct work {
 	struct named_write *writes; /* the opens' writes, by name then time */
 	size_t nr_writes;
 	size_t *edge_mark;	      /* per proc: 1 + the file of the last edge it read */
+	__u64 *last_write_ns;	      /* per proc: its last write (an open for writing, or a rename) */
 	struct proc_tree tree;
 	const struct build_graph *graph; /* what the sorts compare */
 };
@@ -307,13 +308,19 @@ static int by_reader(const void *a, const void *b)
 
 /*
  * graph_edge.ready_ns: a rename (an access without a path) is an atomic
- * publish, complete when it happens; a reader started before its writer
- * ended did not wait for that end.  Any other reader waited for the end.
+ * publish, complete when it happens.  It was published while its writer
+ * ran on when a reader started before the writer's end, or when the writer
+ * wrote on after it: rustc renames its .rmeta into place, then generates
+ * code for minutes, and a reader cargo started only once a job slot was
+ * free still needed no more than that file.  A rename that was its
+ * writer's last write (rustc's .rlib) is ready at the writer's end, as
+ * cargo waits for it.  Any other reader waited for the end.
  */
 static __u64 edge_ready(const struct work *w, const struct access *wr, const struct access *rd)
 {
 	__u64 end = w->m->procs[wr->proc].end_ns;
-	bool published = !wr->path && wr->ts_ns < end && w->m->procs[rd->proc].start_ns < end;
+	bool ran_on = w->m->procs[rd->proc].start_ns < end || wr->ts_ns < w->last_write_ns[wr->proc];
+	bool published = !wr->path && wr->ts_ns < end && ran_on;
 
 	return published ? wr->ts_ns : end;
 }
@@ -353,8 +360,13 @@ static int compute_edges(struct work *w, struct build_graph *g)
 	size_t i = 0, cap_files = 0, cap_edges = 0;
 
 	w->edge_mark = calloc(w->m->nr_procs ? w->m->nr_procs : 1, sizeof(*w->edge_mark));
-	if (!w->edge_mark)
+	w->last_write_ns = calloc(w->m->nr_procs ? w->m->nr_procs : 1, sizeof(*w->last_write_ns));
+	if (!w->edge_mark || !w->last_write_ns)
 		return -ENOMEM;
+	for (i = 0; i < w->nr_acc; i++)
+		if (w->acc[i].write && w->acc[i].ts_ns > w->last_write_ns[w->acc[i].proc])
+			w->last_write_ns[w->acc[i].proc] = w->acc[i].ts_ns;
+	i = 0;
 	if (w->nr_acc)
 		qsort(w->acc, w->nr_acc, sizeof(*w->acc), by_file_time);
 	while (i < w->nr_acc) {
@@ -491,6 +503,7 @@ static void free_work(struct work *w)
 	free(w->acc);
 	free(w->writes);
 	free(w->edge_mark);
+	free(w->last_write_ns);
 	proc_tree__free(&w->tree);
 }
 

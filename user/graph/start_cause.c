@@ -47,7 +47,9 @@ static void ready_from_inputs(struct start_causes *sc, const struct model *m, co
 		if (ready > sc->procs[i].ready_ns) {
 			sc->procs[i].ready_ns = ready;
 			sc->procs[i].input = (long)g->edges[k].writer;
-			sc->procs[i].input_running = ready < m->procs[g->edges[k].writer].end_ns;
+			/* Published before its writer's end (a rename), and this started before that end too. */
+			sc->procs[i].input_running = ready < m->procs[g->edges[k].writer].end_ns &&
+						     m->procs[i].start_ns < m->procs[g->edges[k].writer].end_ns;
 		}
 	}
 }
