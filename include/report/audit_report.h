@@ -18,5 +18,13 @@
 #define AUDIT_REPORT_ANSWER_LINES (AUDIT_REPORT_BRIEF_LINES - 1)
 
 void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose);
+/*
+ * The sentence every output gives a build that compiled nothing
+ * (fresh_build__nothing_compiled()): "nothing compiled: cargo found every
+ * unit fresh; ...", without prefix or newline.
+ */
+void audit_report__put_nothing_compiled(FILE *f, const struct audit *a);
+/* The same sentence, malloc'd; NULL when the build compiled something (or without memory). */
+char *audit_report__nothing_compiled_text(const struct audit *a);
 
 #endif /* BUILDBPF_AUDIT_REPORT_H */

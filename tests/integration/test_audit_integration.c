@@ -256,3 +256,57 @@ Test(audit_integration, quiet_hides_the_report_and_sched_off_says_what_is_missin
 			  strstr(run.err, " at peak, ") != NULL,
 		  "stderr: %s", run.err);
 }
+
+/*
+ * A build run again with every target up to date: "make: Nothing to be
+ * done", "ninja: no work to do".  Each output says nothing compiled, in
+ * the same words: the report, --summary-json, the --html page.
+ */
+static void check_nothing_compiled(const char *runner)
+{
+	struct json_object *s, *nc;
+	char want[128], *html;
+
+	snprintf(want, sizeof(want), "nothing compiled: %s ran no job, every target was up to date", runner);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	cr_assert(not(eq(ptr, strstr(run.err, want), NULL)), "stderr: %s", run.err);
+	cr_assert(eq(ptr, strstr(run.err, "parallel?"), NULL), "stderr: %s", run.err);
+	s = bb_load_summary(&run, "s.json");
+	cr_assert(json_object_object_get_ex(s, "nothing_compiled", &nc) && nc, "summary: nothing_compiled");
+	cr_assert(str_field_is(nc, "runner", runner));
+	cr_assert(str_field_is(nc, "found", "no_job"));
+	cr_assert(not(eq(ptr, strstr(str_field(nc, "text"), want), NULL)), "%s", str_field(nc, "text"));
+	json_object_put(s);
+	html = bb_read_file(bb_path(&run, "p.html"), NULL);
+	cr_assert(not(eq(ptr, html, NULL)));
+	cr_assert(not(eq(ptr, strstr(html, want), NULL)), "the page says it");
+	free(html);
+}
+
+Test(audit_integration, a_make_or_ninja_with_nothing_to_do_says_nothing_compiled)
+{
+	static const char *const outputs[] = { "-o", "t.json", "--summary-json", "s.json", "--html", "p.html" };
+	const char *args[16];
+	size_t n;
+
+	bb_write_file(&run, "Makefile", "all: out\nout:\n\ttouch out\n");
+	bb_write_file(&run, "build.ninja", "rule touch\n  command = touch $out\nbuild nout: touch\n");
+	for (int tool = 0; tool < 2; tool++) {
+		for (int pass = 0; pass < 2; pass++) {
+			/* The first pass builds (and is audited); the second finds it all done. */
+			n = 0;
+			args[n++] = "-f";
+			for (size_t k = 0; k < sizeof(outputs) / sizeof(outputs[0]); k++)
+				args[n++] = outputs[k];
+			args[n++] = "--";
+			args[n++] = tool ? "ninja" : "make";
+			args[n] = NULL;
+			bb_run_in(&run, args, NULL);
+			if (!pass) {
+				cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+				cr_assert(eq(ptr, strstr(run.err, "nothing compiled"), NULL), "stderr: %s", run.err);
+			}
+		}
+		check_nothing_compiled(tool ? "ninja" : "make");
+	}
+}

@@ -198,14 +198,27 @@ static void check_against_cargo_timings(struct json_object *slices)
 /* The same build again, every unit fresh: the report says nothing compiled, not how parallel cargo's probes were. */
 static void check_fresh_rebuild(void)
 {
-	char home[PATH_MAX + 16];
+	char home[PATH_MAX + 16], *html;
+	struct json_object *s, *nc;
 
 	snprintf(home, sizeof(home), "CARGO_HOME=%s", bb_path(&run, "cargo-home"));
-	bb_run_in(&run, (const char *[]){ "-o", "fresh.json", "--", CARGO, "build", "--release", "-j2", NULL },
+	bb_run_in(&run,
+		  (const char *[]){ "-o", "fresh.json", "--summary-json", "fresh-s.json", "--html", "fresh.html", "--",
+				    CARGO, "build", "--release", "-j2", NULL },
 		  CARGO_ENV(home));
 	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
 	cr_assert(not(eq(ptr, strstr(run.err, "nothing compiled: cargo found every unit fresh"), NULL)), "%s", run.err);
 	cr_assert(eq(ptr, strstr(run.err, "parallel?"), NULL), "%s", run.err);
+	/* The summary and the page say it too. */
+	s = bb_load_summary(&run, "fresh-s.json");
+	cr_assert(json_object_object_get_ex(s, "nothing_compiled", &nc) && nc, "summary: nothing_compiled");
+	cr_assert(str_field_is(nc, "runner", "cargo"));
+	cr_assert(str_field_is(nc, "found", "every_unit_fresh"));
+	json_object_put(s);
+	html = bb_read_file(bb_path(&run, "fresh.html"), NULL);
+	cr_assert(not(eq(ptr, html, NULL)));
+	cr_assert(not(eq(ptr, strstr(html, "nothing compiled: cargo found every unit fresh"), NULL)), "the page says it");
+	free(html);
 }
 
 Test(cargo, every_unit_of_a_workspace_build_is_seen)

@@ -390,7 +390,8 @@ Test(audit, json_schema_is_stable)
 		{ "cpu_count", json_type_int },	      { "cpu_ms", json_type_double },
 		{ "utilisation", json_type_double },  { "sched", json_type_string },
 		{ "unavailable", json_type_array },   { "parallelism", json_type_object },
-		{ "jobs", json_type_object },	      { "phases", json_type_array },
+		{ "jobs", json_type_object },	      { "nothing_compiled", json_type_null },
+		{ "phases", json_type_array },
 		{ "runqueue", json_type_object },
 		{ "serial_phases", json_type_object }, { "critical_chain", json_type_object },
 		{ "top", json_type_object },	      { "programs", json_type_array },
@@ -943,6 +944,22 @@ static const struct audit *cargo_build(struct build *b, bool compile)
 	return build_finish(b, 300 * MS, 2);
 }
 
+/* --summary-json's nothing_compiled: runner, found, probes and text as expected. */
+static void nothing_compiled_json(const struct audit *a, const struct model *m, const char *runner, const char *found,
+				  int probes, const char *text)
+{
+	struct json_object *o = audit_json__new(a, m), *nc;
+
+	cr_assert(not(eq(ptr, o, NULL)));
+	cr_assert(json_object_object_get_ex(o, "nothing_compiled", &nc));
+	cr_assert(not(eq(ptr, nc, NULL)));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(nc, "runner")), (char *)runner));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(nc, "found")), (char *)found));
+	cr_assert(eq(int, json_object_get_int(json_object_object_get(nc, "probes")), probes));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(nc, "text")), (char *)text));
+	json_object_put(o);
+}
+
 Test(audit_answers, a_cargo_build_that_compiled_nothing_says_so)
 {
 	struct build b;
@@ -963,6 +980,10 @@ Test(audit_answers, a_cargo_build_that_compiled_nothing_says_so)
 	cr_assert(not(eq(ptr, strstr(v, "parallel?"), NULL)), "%s", v);
 	free(v);
 	free(text);
+	/* --summary-json says it in the same words. */
+	nothing_compiled_json(a, b.m, "cargo", "every_unit_fresh", 2,
+			      "nothing compiled: cargo found every unit fresh; its compilers ran 2 times, only to tell "
+			      "their version: no parallelism to audit");
 	build_free(&b);
 }
 
@@ -970,6 +991,7 @@ Test(audit_answers, a_cargo_build_that_compiled_a_crate_is_audited)
 {
 	struct build b;
 	const struct audit *a = cargo_build(&b, true);
+	struct json_object *o, *nc = (struct json_object *)1;
 	char *text;
 
 	cr_assert(eq(sz, a->fresh.nr_compiles, 1));
@@ -977,7 +999,56 @@ Test(audit_answers, a_cargo_build_that_compiled_a_crate_is_audited)
 	cr_assert(eq(ptr, strstr(text, "nothing compiled"), NULL), "%s", text);
 	cr_assert(not(eq(ptr, strstr(text, "parallel?"), NULL)), "%s", text);
 	free(text);
+	o = audit_json__new(a, b.m);
+	cr_assert(json_object_object_get_ex(o, "nothing_compiled", &nc));
+	cr_assert(eq(ptr, nc, NULL), "null when something compiled");
+	json_object_put(o);
 	build_free(&b);
+}
+
+/*
+ * make with every target up to date ("make: Nothing to be done for 'all'")
+ * and ninja with "no work to do" run no job: nothing compiled, said so.
+ * One job (a recipe's echo) is work: audited.
+ */
+static const struct audit *runner_build(struct build *b, const char *path, const char *const argv[], bool work)
+{
+	static const char *const echo[] = { "echo", "done", NULL };
+
+	build_start(b, 2, true, argv);
+	synth_exec(b->m, T0 + MS, MAKE_PID, 1, path, argv);
+	if (work)
+		job(b, 200, "/bin/echo", echo, 0, 10 * MS, 20 * MS, 100);
+	return build_finish(b, 30 * MS, 2);
+}
+
+Test(audit_answers, a_make_or_ninja_that_ran_no_job_compiled_nothing)
+{
+	static const char *const ninja[] = { "ninja", "-C", "build", NULL };
+	static const struct {
+		const char *path, *const *argv, *runner;
+	} cases[] = { { "/usr/bin/make", make_j2, "make" }, { "/usr/bin/ninja", ninja, "ninja" } };
+	char expected[160], *text;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct build b;
+		const struct audit *a = runner_build(&b, cases[i].path, cases[i].argv, false);
+
+		snprintf(expected, sizeof(expected),
+			 "nothing compiled: %s ran no job, every target was up to date: no parallelism to audit",
+			 cases[i].runner);
+		cr_assert(fresh_build__nothing_compiled(&a->fresh));
+		text = answers(&b);
+		cr_assert(not(eq(ptr, strstr(text, expected), NULL)), "%s", text);
+		cr_assert(eq(ptr, strstr(text, "parallel?"), NULL), "%s", text);
+		free(text);
+		nothing_compiled_json(a, b.m, cases[i].runner, "no_job", 0, expected);
+		build_free(&b);
+
+		a = runner_build(&b, cases[i].path, cases[i].argv, true);
+		cr_assert(not(fresh_build__nothing_compiled(&a->fresh)), "%s ran a job", cases[i].runner);
+		build_free(&b);
+	}
 }
 
 Test(audit_answers, default_lines_fit_in_100_columns)

@@ -130,6 +130,29 @@ static size_t count(const char *hay, const char *needle)
 	return n;
 }
 
+/* A make that ran no job: the page says nothing compiled, as the report does, in place of the answers. */
+Test(html_report, a_build_that_compiled_nothing_says_so_on_the_page)
+{
+	struct page_build b;
+	char *html;
+
+	page_build_init(&b, 0, 8);
+	html = html_of(&b, NULL);
+	cr_assert(not(eq(ptr, strstr(html, "<p class=\"bb-note\" id=\"nothing-compiled\">nothing compiled: make ran "
+					   "no job, every target was up to date: no parallelism to audit</p>"),
+			 NULL)));
+	cr_assert(eq(ptr, strstr(html, "<table class=\"bb-t bb-answers\""), NULL), "no answers about nothing");
+	free(html);
+	page_build_free(&b);
+
+	page_build_init(&b, 3, 8);
+	html = html_of(&b, NULL);
+	cr_assert(eq(ptr, strstr(html, "nothing-compiled"), NULL));
+	cr_assert(not(eq(ptr, strstr(html, "<table class=\"bb-t bb-answers\""), NULL)));
+	free(html);
+	page_build_free(&b);
+}
+
 Test(html_report, names_from_the_build_never_become_markup)
 {
 	struct page_build b;

@@ -13,6 +13,7 @@
 #include "model/memory.h"
 #include "report/answer_rows.h"
 #include "report/audit_json.h"
+#include "report/audit_report.h"
 #include "report/compiler_cache_report.h"
 #include "report/jobs_fit_report.h"
 #include "util/json_write.h"
@@ -719,6 +720,20 @@ static struct json_object *new_io(const struct audit *a, const struct model *m)
 	return json_done(o, err);
 }
 
+/* A build that compiled nothing: its runner, what it counted (fresh units or jobs) and the report's sentence. */
+static struct json_object *new_nothing_compiled(const struct audit *a)
+{
+	struct json_object *o = json_object_new_object();
+	char *text = audit_report__nothing_compiled_text(a);
+	int err = text ? 0 : -ENOMEM;
+
+	err = err ?: json_put_str(o, "runner", a->fresh.runner) ?:
+	      json_put_str(o, "found", a->fresh.by_units ? "every_unit_fresh" : "no_job") ?:
+	      json_put_int(o, "probes", a->fresh.nr_probes) ?: json_put_str(o, "text", text);
+	free(text);
+	return json_done(o, err);
+}
+
 struct json_object *audit_json__new(const struct audit *a, const struct model *m)
 {
 	struct json_object *o = json_object_new_object();
@@ -733,6 +748,8 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 	      json_put(o, "unavailable", new_unavailable(a)) ?:
 	      (a->par ? json_put(o, "parallelism", new_parallelism(a)) : json_put_null(o, "parallelism")) ?:
 	      json_put(o, "jobs", audit_json__jobs(a)) ?:
+	      (fresh_build__nothing_compiled(&a->fresh) ? json_put(o, "nothing_compiled", new_nothing_compiled(a))
+							: json_put_null(o, "nothing_compiled")) ?:
 	      json_put(o, "phases", new_cmd_phases(a, m)) ?:
 	      (a->par ? json_put(o, "runqueue", new_runqueue(a)) : json_put_null(o, "runqueue")) ?:
 	      (a->par ? json_put(o, "serial_phases", new_phases(a, m)) : json_put_null(o, "serial_phases")) ?:

@@ -452,12 +452,13 @@ static void put_verbose(FILE *out, const struct audit *a, const struct model *m)
 		put_top(out, m, "by run-queue:", &a->top_wait, false);
 }
 
-/* A cargo or go build that compiled nothing: what happened, in place of an audit of nothing. */
-static void put_nothing_compiled(FILE *out, const struct audit *a)
+void audit_report__put_nothing_compiled(FILE *f, const struct audit *a)
 {
-	struct report_line l;
-	FILE *f = report_line__begin(&l, out);
-
+	if (!a->fresh.by_units) {
+		fprintf(f, "nothing compiled: %s ran no job, every target was up to date: no parallelism to audit",
+			a->fresh.runner);
+		return;
+	}
 	fprintf(f, "nothing compiled: %s found every unit fresh", a->fresh.runner);
 	if (a->fresh.nr_probes) {
 		fputs("; its compilers ran ", f);
@@ -466,6 +467,31 @@ static void put_nothing_compiled(FILE *out, const struct audit *a)
 		fputs(", only to tell their version", f);
 	}
 	fputs(": no parallelism to audit", f);
+}
+
+char *audit_report__nothing_compiled_text(const struct audit *a)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+
+	if (!fresh_build__nothing_compiled(&a->fresh) || !(f = open_memstream(&text, &len)))
+		return NULL;
+	audit_report__put_nothing_compiled(f, a);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* A build that compiled nothing: what happened, in place of an audit of nothing. */
+static void put_nothing_compiled(FILE *out, const struct audit *a)
+{
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	audit_report__put_nothing_compiled(f, a);
 	report_line__end(&l);
 }
 

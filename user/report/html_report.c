@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/answer_rows.h"
+#include "report/audit_report.h"
 #include "report/html_assets.h"
 #include "report/html_report.h"
 #include "report/report_tables.h"
@@ -224,9 +225,25 @@ static int put_answers(FILE *out, const struct html_build *b, const struct repor
 	return 0;
 }
 
+/* A build that compiled nothing: the sentence the report gives, in place of the answers about nothing. */
+static int put_nothing_compiled(FILE *out, const struct html_build *b, const char *id_prefix)
+{
+	char *text = audit_report__nothing_compiled_text(b->a);
+
+	if (!text)
+		return -ENOMEM;
+	fprintf(out, "<section id=\"%sanswers\"><h2>Answers</h2>\n<p class=\"bb-note\" id=\"%snothing-compiled\">",
+		id_prefix, id_prefix);
+	put_text(out, text);
+	fputs("</p></section>\n", out);
+	free(text);
+	return 0;
+}
+
 static int overview(FILE *out, const struct html_build *b, const struct report_tables *t, const char *id_prefix)
 {
-	int err = put_answers(out, b, t, id_prefix);
+	int err = fresh_build__nothing_compiled(&b->a->fresh) ? put_nothing_compiled(out, b, id_prefix)
+							      : put_answers(out, b, t, id_prefix);
 
 	if (err)
 		return err;
