@@ -60,7 +60,7 @@ struct audit_input {
 	size_t nr_cpus;		 /* online CPUs */
 	char *const *cmd_argv;	 /* the traced command */
 	int cmd_argc;
-	const char *makeflags;	 /* $MAKEFLAGS the build inherits; NULL: unset */
+	struct jobs_env jobs_env; /* what the build inherits that a tool reads its -j from (audit/audit_jobs.h) */
 	__u64 lost_events;
 	const char *partial_reason; /* NULL: the trace is complete */
 	/* The model's job slots (graph/job_slots.h), read during audit__compute()

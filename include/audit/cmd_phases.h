@@ -53,7 +53,7 @@ struct cmd_phases_input {
 	const struct job_slots *slots; /* the model's: a sub-make without -j takes its jobserver's */
 	__u64 wall_ns;		       /* the build's: a phase counts from AUDIT_CMD_PHASE_MIN_PERMILLE of it */
 	size_t nr_cpus;		       /* online CPUs: a tool's default -j */
-	const char *makeflags;	       /* $MAKEFLAGS the build inherits; NULL: unset */
+	struct jobs_env jobs_env;      /* what the build inherits that a tool reads its -j from */
 };
 
 /* Into phases[AUDIT_MAX_CMD_PHASES], in time order, *nr of them (none without a root process).  0, or -ENOMEM. */

@@ -50,6 +50,20 @@ enum bbl_frame_type {
 	BBL_FRAME_TRAILER = 4,
 };
 
+/*
+ * What the command's cargo and go read a job count from besides their
+ * command line, as the recorder found it when it launched the command;
+ * each NULL when unset.  Only these named variables of the environment
+ * buildbpf gave the command are kept, and cargo's config files are read
+ * as the user, before the command runs.
+ */
+struct bbl_jobs_settings {
+	char *cargo_build_jobs;	 /* $CARGO_BUILD_JOBS */
+	char *goflags;		 /* $GOFLAGS (its -p=N) */
+	char *cargo_config_jobs; /* build.jobs, as cargo finds its config files from the command's directory */
+	char *cargo_config_file; /* the file that set it */
+};
+
 struct bbl_file_header {
 	char magic[BBL_MAGIC_LEN];
 	__u32 version;
@@ -142,6 +156,9 @@ struct event_log_info {
 	/* MAKEFLAGS in the command's environment (the job count make
 	 * inherits); NULL when unset. */
 	char *makeflags;
+	/* Where cargo and go take a job count from besides their command
+	 * line; "jobs_settings" in INFO, optional. */
+	struct bbl_jobs_settings jobs_settings;
 	/* PATH the command ran with (two traces of one build can differ by
 	 * it: sudo's secure_path); NULL when unset or unknown. */
 	char *path_env;

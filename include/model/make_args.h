@@ -19,5 +19,18 @@ long make_args__ninja_jobs(char *const *argv, size_t argc);
 long make_args__cargo_jobs(char *const *argv, size_t argc);
 /* The go command's argv (-p N, -p=N, before its first package): 0 none or unreadable, else N. */
 long make_args__go_jobs(char *const *argv, size_t argc);
+/*
+ * cargo's argv: the job count as written (-jN, -j N, --jobs=N, --jobs N,
+ * else --config build.jobs=N), not yet read (it may be negative); NULL: none.
+ */
+const char *make_args__cargo_jobs_arg(char *const *argv, size_t argc);
+/*
+ * A cargo job count as cargo reads it (from its argv, $CARGO_BUILD_JOBS or
+ * build.jobs): N; -N: the CPUs less N, at least 1; 0: cargo's default
+ * ("default", or not a count).
+ */
+long make_args__cargo_jobs_value(const char *value, size_t nr_cpus);
+/* $GOFLAGS ("-p=4 -mod=mod"): the -p=N it gives; 0: none. */
+long make_args__goflags_jobs(const char *goflags);
 
 #endif /* BUILDBPF_MODEL_MAKE_ARGS_H */

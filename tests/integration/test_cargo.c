@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "lib/cargo_timings.h"
@@ -221,6 +222,52 @@ static void check_fresh_rebuild(void)
 	free(html);
 }
 
+/* A fresh rebuild without -j: its summary's jobs, from where cargo took them (extra: one more variable, or NULL). */
+static struct json_object *fresh_jobs(const char *extra, const char *summary)
+{
+	char home[PATH_MAX + 16];
+	struct json_object *s, *jobs;
+
+	snprintf(home, sizeof(home), "CARGO_HOME=%s", bb_path(&run, "cargo-home"));
+	bb_run_in(&run,
+		  (const char *[]){ "-f", "-o", "fresh.json", "--summary-json", summary, "--", CARGO, "build", "--release",
+				    NULL },
+		  (const char *[]){ "RUSTC=/usr/bin/rustc", "PATH=/usr/bin:/bin", home, extra, NULL });
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	s = bb_load_summary(&run, summary);
+	cr_assert(json_object_object_get_ex(s, "jobs", &jobs));
+	json_object_get(jobs);
+	json_object_put(s);
+	return jobs;
+}
+
+/*
+ * cargo's -j from wherever cargo took it, said so: $CARGO_BUILD_JOBS, else
+ * build.jobs in the workspace's .cargo/config.toml (read when the command
+ * was launched), else the CPU count.
+ */
+static void check_jobs_sources(void)
+{
+	struct json_object *jobs = fresh_jobs("CARGO_BUILD_JOBS=3", "env-s.json");
+	const char *file;
+
+	cr_assert(str_field_is(jobs, "source", "cargo_build_jobs"));
+	cr_assert(eq(i64, int_field(jobs, "requested"), 3));
+	json_object_put(jobs);
+	cr_assert(eq(int, mkdir(bb_path(&run, ".cargo"), 0755), 0));
+	bb_write_file(&run, ".cargo/config.toml", "[build]\njobs = 1\n");
+	jobs = fresh_jobs(NULL, "config-s.json");
+	cr_assert(str_field_is(jobs, "source", "cargo_config"));
+	cr_assert(eq(i64, int_field(jobs, "requested"), 1));
+	file = str_field(jobs, "config_file");
+	cr_assert(not(eq(ptr, strstr(file, "/.cargo/config.toml"), NULL)), "%s", file);
+	json_object_put(jobs);
+	/* The variable comes before the file, as cargo takes them. */
+	jobs = fresh_jobs("CARGO_BUILD_JOBS=2", "both-s.json");
+	cr_assert(str_field_is(jobs, "source", "cargo_build_jobs"));
+	json_object_put(jobs);
+}
+
 Test(cargo, every_unit_of_a_workspace_build_is_seen)
 {
 	static const char *const crates[] = CARGO_WORKSPACE_CRATES;
@@ -259,6 +306,7 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
 	check_against_cargo_timings(slices);
 	check_fresh_rebuild();
+	check_jobs_sources();
 	bb_reliability("generated cargo workspace (5 crates, build script, proc-macro), cargo build --release -j2",
 		       "every rustc, the build script and its cc seen, once, exit 0", trace, "%zu processes",
 		       json_object_array_length(slices));

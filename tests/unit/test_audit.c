@@ -332,10 +332,78 @@ Test(audit, job_count_from_the_command)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (argc = 0; cases[i].argv[argc]; argc++)
 			;
-		audit_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, cases[i].makeflags, 4);
+		const struct jobs_env env = { .makeflags = cases[i].makeflags };
+
+		audit_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, &env, 4);
 		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
 		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
 	}
+}
+
+/*
+ * cargo and go read a job count from what they inherit when their command
+ * line gives none, in their own order: cargo -j, --config build.jobs,
+ * $CARGO_BUILD_JOBS, then its config files; go -p, then -p=N in $GOFLAGS.
+ */
+Test(audit, job_count_from_what_cargo_and_go_inherit)
+{
+	static const struct {
+		const char *argv[6];
+		struct jobs_env env;
+		long jobs;
+		enum audit_jobs_source source;
+	} cases[] = {
+		{ { "cargo", "build" }, { .cargo_build_jobs = "3" }, 3, JOBS_CARGO_BUILD_JOBS },
+		{ { "cargo", "build", "-j2" }, { .cargo_build_jobs = "3" }, 2, JOBS_ARGUMENT },
+		{ { "cargo", "build", "--config", "build.jobs=5" }, { .cargo_build_jobs = "3" }, 5, JOBS_ARGUMENT },
+		{ { "cargo", "build" }, { .cargo_build_jobs = "3", .cargo_config_jobs = "6" }, 3, JOBS_CARGO_BUILD_JOBS },
+		{ { "cargo", "build" }, { .cargo_config_jobs = "6", .cargo_config_file = "/w/.cargo/config.toml" }, 6,
+		  JOBS_CARGO_CONFIG },
+		/* cargo 1.68's negative counts: the CPUs less N, at least one; "default": its default. */
+		{ { "cargo", "build", "-j", "-1" }, {}, 3, JOBS_ARGUMENT },
+		{ { "cargo", "build" }, { .cargo_build_jobs = "-9" }, 1, JOBS_CARGO_BUILD_JOBS },
+		{ { "cargo", "build" }, { .cargo_config_jobs = "default" }, 4, JOBS_TOOL_DEFAULT },
+		/* MAKEFLAGS is make's, not cargo's; GOFLAGS go's. */
+		{ { "cargo", "build" }, { .makeflags = "-j7", .goflags = "-p=7" }, 4, JOBS_TOOL_DEFAULT },
+		{ { "go", "build", "." }, { .goflags = "-mod=mod -p=3" }, 3, JOBS_GOFLAGS },
+		{ { "go", "build", "-p", "2", "." }, { .goflags = "-p=3" }, 2, JOBS_ARGUMENT },
+		{ { "go", "build", "." }, { .goflags = "-p 3", .cargo_build_jobs = "5" }, 4, JOBS_TOOL_DEFAULT },
+	};
+	struct audit_jobs j;
+	size_t i, argc;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (argc = 0; cases[i].argv[argc]; argc++)
+			;
+		audit_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, &cases[i].env, 4);
+		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
+		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
+		cr_assert(eq(ptr, (void *)j.config_file,
+			     (void *)(j.source == JOBS_CARGO_CONFIG ? cases[i].env.cargo_config_file : NULL)),
+			  "case %zu", i);
+	}
+}
+
+/* env NAME=VALUE before the tool: what it inherits, as env changes it. */
+Test(audit, an_env_before_the_tool_changes_what_it_inherits)
+{
+	static const char *const set[] = { "/usr/bin/env", "-C", "sub", "CARGO_BUILD_JOBS=3", "GOFLAGS=-p=2",
+					   "RUSTC=rustc", "cargo", "build", "MAKEFLAGS=-j9", NULL };
+	static const char *const clear[] = { "env", "-i", "PATH=/bin", "-u", "GOFLAGS", "cargo", NULL };
+	static const char *const not_env[] = { "nice", "CARGO_BUILD_JOBS=3", NULL };
+	struct jobs_env e = { .makeflags = "-j4", .goflags = "-p=8", .cargo_config_jobs = "5" };
+
+	audit_jobs__env_argv(&e, (char *const *)set, 9);
+	cr_assert(eq(str, (char *)e.cargo_build_jobs, "3"));
+	cr_assert(eq(str, (char *)e.goflags, "-p=2"));
+	cr_assert(eq(str, (char *)e.makeflags, "-j4"), "the command's own argument, not env's");
+	audit_jobs__env_argv(&e, (char *const *)not_env, 2);
+	cr_assert(eq(str, (char *)e.cargo_build_jobs, "3"), "not env: nothing changed");
+	audit_jobs__env_argv(&e, (char *const *)clear, 6);
+	cr_assert(eq(ptr, (void *)e.makeflags, NULL));
+	cr_assert(eq(ptr, (void *)e.cargo_build_jobs, NULL));
+	cr_assert(eq(ptr, (void *)e.goflags, NULL));
+	cr_assert(eq(str, (char *)e.cargo_config_jobs, "5"), "files, not the environment");
 }
 
 /* With --sched=off the figures that need the scheduler are missing, not zero. */
@@ -984,6 +1052,37 @@ Test(audit_answers, a_cargo_build_that_compiled_nothing_says_so)
 	nothing_compiled_json(a, b.m, "cargo", "every_unit_fresh", 2,
 			      "nothing compiled: cargo found every unit fresh; its compilers ran 2 times, only to tell "
 			      "their version: no parallelism to audit");
+	build_free(&b);
+}
+
+/*
+ * `env CARGO_BUILD_JOBS=3 cargo build`, as a script runs it: the build's -j
+ * is 3, from CARGO_BUILD_JOBS, and every output says so.
+ */
+Test(audit_answers, cargo_under_env_takes_its_jobs_from_cargo_build_jobs)
+{
+	static const char *const env_cargo[] = { "env", "CARGO_BUILD_JOBS=3", "cargo", "build", NULL };
+	static const char *const cargo[] = { "cargo", "build", NULL };
+	static const char *const crate[] = { "rustc", "--crate-name", "heavy", "--crate-type", "lib", "src/lib.rs", NULL };
+	struct json_object *o, *jobs;
+	struct build b;
+	const struct audit *a;
+	char *text;
+
+	build_start(&b, 2, true, env_cargo);
+	synth_exec(b.m, T0 + MS, MAKE_PID, 1, "/usr/bin/cargo", cargo);
+	job(&b, 202, "/usr/bin/rustc", crate, 1, 10 * MS, 250 * MS, 100);
+	a = build_finish(&b, 300 * MS, 2);
+	cr_assert(eq(long, a->jobs.jobs, 3));
+	cr_assert(eq(int, a->jobs.source, JOBS_CARGO_BUILD_JOBS));
+	text = report_text(a, b.m, true);
+	cr_assert(not(eq(ptr, strstr(text, "cargo -j3 (from CARGO_BUILD_JOBS)"), NULL)), "%s", text);
+	free(text);
+	o = audit_json__new(a, b.m);
+	cr_assert(json_object_object_get_ex(o, "jobs", &jobs));
+	cr_assert(eq(str, (char *)json_object_get_string(json_object_object_get(jobs, "source")), "cargo_build_jobs"));
+	cr_assert(eq(int, json_object_get_int(json_object_object_get(jobs, "requested")), 3));
+	json_object_put(o);
 	build_free(&b);
 }
 

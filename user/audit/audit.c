@@ -528,7 +528,8 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
 		.cmd_argv = info->cmd_argv,
 		.cmd_argc = info->cmd_argc,
-		.makeflags = info->makeflags,
+		.jobs_env = { info->makeflags, info->jobs_settings.cargo_build_jobs, info->jobs_settings.goflags,
+			      info->jobs_settings.cargo_config_jobs, info->jobs_settings.cargo_config_file },
 		.lost_events = rp->lost_events,
 		.partial_reason = rp->partial_reason,
 		.follow = info->follow,
@@ -554,14 +555,14 @@ static struct audit_jobs choose_jobs(const struct audit *a, const struct model *
 	size_t i;
 
 	if (in->cmd_argc > 0)
-		audit_jobs__from_argv(&j, in->cmd_argv, in->cmd_argc, in->makeflags, a->nr_cpus);
+		audit_jobs__from_argv(&j, in->cmd_argv, in->cmd_argc, &in->jobs_env, a->nr_cpus);
 	if (!j.jobs && build)
 		return build->jobs;
 	for (i = 0; !j.jobs && !a->nr_cmd_phases && i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 
 		if (p->nr_execs && p->execs[0].argc)
-			audit_jobs__from_argv(&j, p->execs[0].argv, p->execs[0].argc, in->makeflags, a->nr_cpus);
+			audit_jobs__from_argv(&j, p->execs[0].argv, p->execs[0].argc, &in->jobs_env, a->nr_cpus);
 	}
 	return j;
 }
@@ -574,7 +575,7 @@ static int compute_cmd_phases(struct audit *a, const struct model *m, const stru
 		.slots = in->slots,
 		.wall_ns = a->wall_ns,
 		.nr_cpus = a->nr_cpus,
-		.makeflags = in->makeflags,
+		.jobs_env = in->jobs_env,
 	};
 
 	return cmd_phases__compute(a->cmd_phases, &a->nr_cmd_phases, m, &pin);

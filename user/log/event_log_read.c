@@ -213,6 +213,24 @@ static int parse_hooks(struct event_log_info *info, struct json_object *obj, cha
 	return 0;
 }
 
+/* The optional "jobs_settings" object: 0, or -EBADMSG with err set. */
+static int parse_jobs_settings(struct bbl_jobs_settings *js, struct json_object *obj, char *err, size_t size)
+{
+	static const char *const keys[] = { "cargo_build_jobs", "goflags", "cargo_config_jobs", "cargo_config_file" };
+	char **fields[] = { &js->cargo_build_jobs, &js->goflags, &js->cargo_config_jobs, &js->cargo_config_file };
+	struct json_object *o;
+	size_t i;
+
+	if (!json_object_object_get_ex(obj, "jobs_settings", &o))
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return error_text(-EBADMSG, err, size, "corrupt: the recording's 'jobs_settings' is not an object");
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (json_object_object_get_ex(o, keys[i], NULL) && !get_string(o, keys[i], fields[i]))
+			return error_text(-EBADMSG, err, size, "corrupt: the recording's '%s' is not a string", keys[i]);
+	return 0;
+}
+
 static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t size)
 {
 	struct event_log_info *info = &r->info;
@@ -262,7 +280,7 @@ static int parse_info(struct event_log_reader *r, size_t len, char *err, size_t 
 	if (info->realtime_offset_err_ns)
 		info->clock_synced = json_object_get_boolean(att);
 	info->wait_all = json_object_get_boolean(json_object_object_get(obj, "wait_all"));
-	e = parse_hooks(info, obj, err, size);
+	e = parse_hooks(info, obj, err, size) ?: parse_jobs_settings(&info->jobs_settings, obj, err, size);
 	if (e)
 		goto out;
 	if (json_object_object_get_ex(obj, "follow", &att) && (e = parse_follow(info, att, err, size)))
@@ -463,6 +481,10 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->user);
 	free(info->online_cpu_list);
 	free(info->makeflags);
+	free(info->jobs_settings.cargo_build_jobs);
+	free(info->jobs_settings.goflags);
+	free(info->jobs_settings.cargo_config_jobs);
+	free(info->jobs_settings.cargo_config_file);
 	free(info->path_env);
 	free(info->cwd);
 	free(info->cgroup);

@@ -67,6 +67,28 @@ static const char *opt_string(const char *s)
 	return s ? s : "";
 }
 
+/* "jobs_settings": {…} with the settings that are set; nothing when none is. */
+static int put_jobs_settings(struct json_object *obj, const struct bbl_jobs_settings *js)
+{
+	struct json_object *o;
+	int err;
+
+	if (!js->cargo_build_jobs && !js->goflags && !js->cargo_config_jobs)
+		return 0;
+	o = json_object_new_object();
+	if (!o)
+		return -ENOMEM;
+	err = (js->cargo_build_jobs ? json_put_bytes(o, "cargo_build_jobs", js->cargo_build_jobs) : 0) ?:
+	      (js->goflags ? json_put_bytes(o, "goflags", js->goflags) : 0) ?:
+	      (js->cargo_config_jobs ? json_put_bytes(o, "cargo_config_jobs", js->cargo_config_jobs) : 0) ?:
+	      (js->cargo_config_file ? json_put_bytes(o, "cargo_config_file", js->cargo_config_file) : 0);
+	if (err) {
+		json_object_put(o);
+		return err;
+	}
+	return json_put(obj, "jobs_settings", o);
+}
+
 static int put_info(struct event_log_writer *w, const struct event_log_info *info)
 {
 	struct json_object *obj = json_object_new_object();
@@ -110,6 +132,7 @@ static int put_info(struct event_log_writer *w, const struct event_log_info *inf
 		err = json_put_str(obj, "online_cpu_list", info->online_cpu_list);
 	if (!err && info->makeflags)
 		err = json_put_bytes(obj, "makeflags", info->makeflags);
+	err = err ?: put_jobs_settings(obj, &info->jobs_settings);
 	if (!err && info->path_env)
 		err = json_put_bytes(obj, "path_env", info->path_env);
 	if (!err && info->cwd)

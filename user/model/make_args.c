@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/make_args.h"
@@ -145,6 +146,81 @@ long make_args__go_jobs(char *const *argv, size_t argc)
 	for (i = 2; i < argc && argv[i] && argv[i][0] == '-'; i++) {
 		if ((value = option_value(argv, argc, &i, "-p", "--p")) && (v = parse_count(value)) > 0)
 			jobs = v;
+	}
+	return jobs;
+}
+
+/* The value of --config build.jobs=V at argv[*i] (--config KEY=V, --config=KEY=V); NULL when not it. */
+static const char *cargo_config_arg(char *const *argv, size_t argc, size_t *i)
+{
+	const char *value = option_value(argv, argc, i, "--config", NULL);
+
+	if (!value || strncmp(value, "build.jobs", 10))
+		return NULL;
+	value += 10;
+	while (*value == ' ')
+		value++;
+	if (*value != '=')
+		return NULL;
+	for (value++; *value == ' ' || *value == '"' || *value == '\''; value++)
+		;
+	return value;
+}
+
+const char *make_args__cargo_jobs_arg(char *const *argv, size_t argc)
+{
+	const char *jobs = NULL, *config = NULL, *value;
+	size_t i;
+
+	for (i = 1; i < argc && argv[i] && strcmp(argv[i], "--"); i++) {
+		if ((value = option_value(argv, argc, &i, "-j", "--jobs")))
+			jobs = value;
+		else if ((value = cargo_config_arg(argv, argc, &i)))
+			config = value;
+	}
+	/* -j is taken before any --config. */
+	return jobs ? jobs : config;
+}
+
+long make_args__cargo_jobs_value(const char *value, size_t nr_cpus)
+{
+	long v;
+
+	if (!value)
+		return 0;
+	if (*value == '-') {
+		/* cargo 1.68 and later: that many fewer than the CPUs, at least one. */
+		v = parse_count(value + 1);
+		if (v <= 0)
+			return 0;
+		return (long)nr_cpus - v > 0 ? (long)nr_cpus - v : 1;
+	}
+	/* "default" (cargo 1.75), 0 (refused), or not a count: cargo's default. */
+	v = parse_count(value[0] == '+' ? value + 1 : value);
+	return v > 0 ? v : 0;
+}
+
+long make_args__goflags_jobs(const char *goflags)
+{
+	long jobs = 0, v;
+	const char *w = goflags;
+
+	/* Space-separated flags, each -flag=value (go refuses "-p 4" there). */
+	while (w && *w) {
+		size_t len;
+
+		while (*w == ' ' || *w == '\t')
+			w++;
+		len = strcspn(w, " \t");
+		if ((!strncmp(w, "-p=", 3) || !strncmp(w, "--p=", 4)) && len < 24) {
+			char word[24];
+			size_t skip = w[1] == '-' ? 4 : 3;
+
+			snprintf(word, sizeof(word), "%.*s", (int)(len - skip), w + skip);
+			if ((v = parse_count(word)) > 0)
+				jobs = v;
+		}
+		w += len;
 	}
 	return jobs;
 }

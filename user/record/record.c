@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include "record/attach.h"
 #include "record/capture.h"
+#include "record/cargo_config.h"
 #include "record/mem_pressure.h"
 #include "util/cpu_list.h"
 #include "log/event_log.h"
@@ -337,10 +338,50 @@ cleanup:
 	return err < 0 ? err : 0;
 }
 
-static void fill_info(struct event_log_info *info, const struct record_opts *opts, const struct run_as *ra,
-		      const struct command_env *env, struct utsname *uts, const struct capture *cap, pid_t pid,
-		      __u64 start_ns, const struct wall_clock *wc, char *online_list, char *cwd)
+struct recorder {
+	struct record_opts opts;
+	struct capture *cap;
+	struct record_sink sink;
+	struct command_signals caller; /* the mask is restored once the command is done */
+	bool masked;		       /* the signals below are blocked */
+	int sfd; /* signalfd of CHLD and of INT, TERM, HUP, QUIT unless the caller ignores them; -1: closed */
+	struct cargo_config cargo_config; /* read when the command is launched, kept until the log is done */
+};
+
+/*
+ * Where the command's cargo and go take a job count from besides their
+ * command line: two named variables of the environment buildbpf gives it,
+ * and cargo's config files from its directory, read now, as the user,
+ * before it runs.  Not for --attach: a running process's environment and
+ * files are not read (env is empty then).
+ */
+static void fill_jobs_settings(struct event_log_info *info, struct recorder *r, const struct command_env *env,
+			       const char *cwd)
 {
+	const char *cargo_home = command_env__get(env, "CARGO_HOME"), *home = command_env__get(env, "HOME");
+	char *default_home = NULL;
+
+	info->jobs_settings.cargo_build_jobs = (char *)command_env__get(env, "CARGO_BUILD_JOBS");
+	info->jobs_settings.goflags = (char *)command_env__get(env, "GOFLAGS");
+	if (!env->nr)
+		return;
+	if (!cargo_home && home && asprintf(&default_home, "%s/.cargo", home) < 0)
+		default_home = NULL;
+	/* Without memory the setting is only left unknown. */
+	if (!cargo_config__find_jobs(&r->cargo_config, cwd, cargo_home ? cargo_home : default_home)) {
+		info->jobs_settings.cargo_config_jobs = r->cargo_config.jobs;
+		info->jobs_settings.cargo_config_file = r->cargo_config.file;
+	}
+	free(default_home);
+}
+
+static void fill_info(struct event_log_info *info, struct recorder *r, const struct run_as *ra,
+		      const struct command_env *env, struct utsname *uts, pid_t pid, __u64 start_ns,
+		      const struct wall_clock *wc, char *online_list, char *cwd)
+{
+	const struct record_opts *opts = &r->opts;
+	const struct capture *cap = r->cap;
+
 	memset(info, 0, sizeof(*info));
 	info->buildbpf_version = (char *)BUILDBPF_VERSION;
 	info->kernel_release = uts->release;
@@ -367,6 +408,7 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->online_cpu_list = online_list;
 	/* What the command got, not buildbpf's own environment. */
 	info->makeflags = (char *)command_env__get(env, "MAKEFLAGS");
+	fill_jobs_settings(info, r, env, cwd);
 	info->path_env = (char *)command_env__get(env, "PATH");
 	info->cwd = cwd;
 	info->cmd_argv = opts->cmd_argv;
@@ -375,14 +417,6 @@ static void fill_info(struct event_log_info *info, const struct record_opts *opt
 	info->nr_follow = opts->nr_follow;
 }
 
-struct recorder {
-	struct record_opts opts;
-	struct capture *cap;
-	struct record_sink sink;
-	struct command_signals caller; /* the mask is restored once the command is done */
-	bool masked;		       /* the signals below are blocked */
-	int sfd; /* signalfd of CHLD and of INT, TERM, HUP, QUIT unless the caller ignores them; -1: closed */
-};
 
 /*
  * Signals are read from a signalfd by the loop, never handled async, for
@@ -614,7 +648,7 @@ static void record_attached(struct recorder *r, const struct run_as *ra, int log
 
 	wc = read_wall_clock();
 	start_ns = now_ns(CLOCK_MONOTONIC);
-	fill_info(&info, opts, ra, &no_env, &uts, cap, opts->attach_pid, start_ns, &wc,
+	fill_info(&info, r, ra, &no_env, &uts, opts->attach_pid, start_ns, &wc,
 		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL,
 		  cwd_len >= 0 ? cwd : NULL);
 	info.cmd_argv = argv ? argv : cgroup_argv;
@@ -759,7 +793,7 @@ void record__run(struct recorder *r, const struct run_as *ra, int log_fd, const 
 	sink->root_pid = launch.pid;
 	/* The command starts where buildbpf runs: launch does not chdir. */
 	cwd = getcwd(NULL, 0);
-	fill_info(&info, opts, ra, &env, &uts, cap, launch.pid, start_ns, &wc,
+	fill_info(&info, r, ra, &env, &uts, launch.pid, start_ns, &wc,
 		  !cpu_list__read_online(online_list, sizeof(online_list)) ? online_list : NULL, cwd);
 	err = event_log_writer__open(&sink->log, log_fd, &info);
 	if (err) {
@@ -823,6 +857,7 @@ void record__free(struct recorder *r)
 	restore_signals(r, NULL);
 	event_log_writer__free(r->sink.log);
 	capture__free(r->cap);
+	cargo_config__free(&r->cargo_config);
 	free(r);
 	/* privilege__drop() made buildbpf undumpable while it held the BPF
 	 * objects; with them gone it holds nothing its user may not read, and

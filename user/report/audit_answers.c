@@ -96,16 +96,7 @@ static void put_jobs_allowed(FILE *f, const struct audit *a)
 
 static const char *jobs_source_text(enum audit_jobs_source src)
 {
-	switch (src) {
-	case JOBS_ARGUMENT:
-		return "from the command";
-	case JOBS_MAKEFLAGS:
-		return "from MAKEFLAGS";
-	case JOBS_TOOL_DEFAULT:
-		return "its default";
-	default:
-		return "unknown";
-	}
+	return audit_jobs__source_text(src);
 }
 
 void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j)

@@ -107,18 +107,20 @@ static struct json_object *new_parallelism(const struct audit *a)
 	return json_done(o, err);
 }
 
-/* tool, requested, unlimited, source: a -j as read from a command line. */
+/* tool, requested, unlimited, source (config_file with cargo_config): a -j as read from a command line. */
 static int put_jobs(struct json_object *o, const struct audit_jobs *j)
 {
 	static const char *const sources[] = {
 		[JOBS_UNKNOWN] = "unknown", [JOBS_ARGUMENT] = "argument", [JOBS_MAKEFLAGS] = "makeflags",
-		[JOBS_TOOL_DEFAULT] = "default",
+		[JOBS_TOOL_DEFAULT] = "default", [JOBS_CARGO_BUILD_JOBS] = "cargo_build_jobs",
+		[JOBS_CARGO_CONFIG] = "cargo_config", [JOBS_GOFLAGS] = "goflags",
 	};
 
 	return (j->tool[0] ? json_put_str(o, "tool", j->tool) : json_put_null(o, "tool")) ?:
 	       (j->jobs > 0 ? json_put_int(o, "requested", j->jobs) : json_put_null(o, "requested")) ?:
 	       json_put_bool(o, "unlimited", j->jobs < 0) ?:
-	       json_put_str(o, "source", sources[j->source]);
+	       json_put_str(o, "source", sources[j->source]) ?:
+	       (j->config_file ? json_put_str(o, "config_file", j->config_file) : 0);
 }
 
 struct json_object *audit_json__jobs(const struct audit *a)

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "audit/audit_jobs.h"
 #include "audit/cmd_phases.h"
 #include "model/proc_name.h"
 #include "report/cmd_phases_report.h"
@@ -30,10 +31,8 @@ static void put_runner(FILE *f, const struct model *m, const struct audit_cmd_ph
 		fputs(" -j (unlimited)", f);
 	else
 		fprintf(f, " -j%ld", ph->jobs.jobs);
-	if (ph->jobs.source == JOBS_TOOL_DEFAULT)
-		fputs(" (its default)", f);
-	else if (ph->jobs.source == JOBS_MAKEFLAGS)
-		fputs(" (from MAKEFLAGS)", f);
+	if (ph->jobs.source != JOBS_ARGUMENT)
+		fprintf(f, " (%s)", audit_jobs__source_text(ph->jobs.source));
 }
 
 /*
