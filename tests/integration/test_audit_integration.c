@@ -310,3 +310,37 @@ Test(audit_integration, a_make_or_ninja_with_nothing_to_do_says_nothing_compiled
 		check_nothing_compiled(tool ? "ninja" : "make");
 	}
 }
+
+/* The summary's jobs.source and requested of a run of args with extra in the environment. */
+static void jobs_from(const char *const args[], const char *const extra[], const char *source, int requested)
+{
+	struct json_object *s, *jobs;
+
+	bb_run_in(&run, args, extra);
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	s = bb_load_summary(&run, "s.json");
+	cr_assert(json_object_object_get_ex(s, "jobs", &jobs));
+	cr_assert(str_field_is(jobs, "source", source), "%s", str_field(jobs, "source"));
+	cr_assert(eq(i64, int_field(jobs, "requested"), requested));
+	json_object_put(s);
+}
+
+/*
+ * go takes -p=N from $GOFLAGS when its command line has no -p: the
+ * recorder keeps that variable of the environment it gives the command,
+ * and an env before go sets it too.  (true, named go: only its name and
+ * argv matter here.)
+ */
+Test(audit_integration, gos_jobs_from_goflags_are_said_to_come_from_there)
+{
+	/* A program, not a script: a script's image is its shell's. */
+	cr_assert(eq(int, symlink("/bin/true", bb_path(&run, "go")), 0));
+	jobs_from((const char *[]){ "-f", "-o", "t.json", "--summary-json", "s.json", "--", "./go", "build", ".", NULL },
+		  (const char *[]){ "GOFLAGS=-mod=mod -p=3", NULL }, "goflags", 3);
+	jobs_from((const char *[]){ "-f", "-o", "t.json", "--summary-json", "s.json", "--", "env", "GOFLAGS=-p=1",
+				    "./go", "build", ".", NULL },
+		  (const char *[]){ "GOFLAGS=-p=3", NULL }, "goflags", 1);
+	jobs_from((const char *[]){ "-f", "-o", "t.json", "--summary-json", "s.json", "--", "./go", "build", "-p", "2",
+				    ".", NULL },
+		  (const char *[]){ "GOFLAGS=-p=3", NULL }, "argument", 2);
+}
