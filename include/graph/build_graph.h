@@ -37,8 +37,9 @@ struct graph_edge {
 	__u64 read_ns;	       /* the reader's first open of it */
 	/* When the reader could use it: the writer's end, or the rename that
 	 * put it in place while the writer ran on (the reader started before
-	 * the writer's end, or the writer wrote other files after it: rustc
-	 * publishes its .rmeta so, and cargo may start the dependent then).
+	 * the writer's end, or cargo ran the writer and it wrote other files
+	 * after it: rustc publishes its .rmeta so, and cargo may start the
+	 * dependent then; make and ninja wait for a recipe's end).
 	 * A write-open alone is no such time: without a close event the writer
 	 * may write on until its end. */
 	__u64 ready_ns;

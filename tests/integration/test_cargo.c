@@ -155,17 +155,47 @@ static void bind_units(const struct bb_cargo_timings *t, struct json_object *sli
 }
 
 /*
+ * The input arrow of the .rmeta writer made its reader cargo started on it:
+ * its "ready" end on the writer's lane while the writer still ran (the
+ * rename), its "read" end, of the same file, at the reader's start.
+ */
+static bool rmeta_arrow(struct json_object *inputs, struct json_object *writer, struct json_object *reader)
+{
+	size_t i, j;
+
+	for (i = 0; i < json_object_array_length(inputs); i++) {
+		struct json_object *ready = json_object_array_get_idx(inputs, i);
+
+		if (!str_field_is(ready, "name", "ready") || int_field(ready, "tid") != int_field(writer, "tid") ||
+		    int_field(ready, "pid") != int_field(writer, "pid") || int_field(ready, "ts") < int_field(writer, "ts") ||
+		    int_field(ready, "ts") >= int_field(writer, "ts") + int_field(writer, "dur"))
+			continue;
+		for (j = 0; j < json_object_array_length(inputs); j++) {
+			struct json_object *read = json_object_array_get_idx(inputs, j);
+
+			if (str_field_is(read, "name", "read") && int_field(read, "tid") == int_field(reader, "tid") &&
+			    int_field(read, "pid") == int_field(reader, "pid") &&
+			    int_field(read, "ts") == int_field(reader, "ts") &&
+			    !strcmp(bb_arg_str(read, "file"), bb_arg_str(ready, "file")))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
  * cargo's --timings of the same run against the trace: every unit is one
  * traced step; a unit cargo started when another ended (its last
  * dependency) started after that step's end, traced; units cargo started
  * apart started in that order; and the durations agree in sum.
  */
-static void check_against_cargo_timings(struct json_object *slices)
+static void check_against_cargo_timings(struct json_object *trace, struct json_object *slices)
 {
 	static struct bb_cargo_timings t;
+	struct json_object *inputs = bb_slices(trace, "input");
 	struct json_object *step[BB_CARGO_MAX_UNITS];
 	double cargo_sum = 0, traced_sum = 0;
-	size_t i, k, ordered = 0, unlocked = 0;
+	size_t i, k, ordered = 0, unlocked = 0, rmeta_unlocked = 0;
 
 	bb_cargo_timings_read(&t, bb_path(&run, "target"));
 	cr_assert(eq(sz, t.nr, CARGO_WORKSPACE_NR_CRATES + 2), "a unit per crate, the build script's and its run");
@@ -173,6 +203,11 @@ static void check_against_cargo_timings(struct json_object *slices)
 	for (i = 0; i < t.nr; i++) {
 		const struct bb_cargo_unit *u = &t.units[i];
 
+		/* Pipelined: the .rmeta's rename made the dependent ready, whenever cargo had a slot for it. */
+		for (k = 0; k < u->nr_unlocked_rmeta; k++, rmeta_unlocked++)
+			cr_assert(rmeta_arrow(inputs, step[i], step[u->unlocked_rmeta[k]]),
+				  "no input arrow from %s's .rmeta, ready at its rename, to %s, which cargo started on it",
+				  slice_name(step[i]), slice_name(step[u->unlocked_rmeta[k]]));
 		for (k = 0; k < u->nr_unlocked; k++, unlocked++)
 			cr_assert(ge(dbl, slice_start_s(step[u->unlocked[k]]), slice_end_s(step[i])),
 				  "%s started before %s, the dependency cargo waited for, ended",
@@ -189,6 +224,8 @@ static void check_against_cargo_timings(struct json_object *slices)
 	}
 	/* The workspace's chain (native's script, then its run, then app) and heavy's long codegen give both. */
 	cr_assert(ge(sz, unlocked, 3));
+	cr_assert(ge(sz, rmeta_unlocked, 1), "heavy's .rmeta unlocks util");
+	json_object_put(inputs);
 	cr_assert(ge(sz, ordered, 3));
 	cr_assert(le(dbl, traced_sum, cargo_sum * (1 + DURATION_SUM_SHARE)), "traced %.2f s, cargo %.2f s", traced_sum,
 		  cargo_sum);
@@ -304,7 +341,7 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	cr_assert(eq(i64, bb_arg_int(ar, "ppid"), bb_arg_int(script, "pid")));
 	cr_assert(eq(i64, bb_arg_int(cc, "exit_code"), 0));
 	cr_assert(eq(i64, bb_other_int(trace, "lost_events"), 0));
-	check_against_cargo_timings(slices);
+	check_against_cargo_timings(trace, slices);
 	check_fresh_rebuild();
 	check_jobs_sources();
 	bb_reliability("generated cargo workspace (5 crates, build script, proc-macro), cargo build --release -j2",

@@ -42,6 +42,7 @@ static void crate_name(char *crate, size_t size, const char *name)
 static void read_unit(struct bb_cargo_unit *u, struct json_object *o)
 {
 	struct json_object *rmeta = field(o, "rmeta_time"), *unlocked = need_field(o, "unlocked_units");
+	struct json_object *unlocked_rmeta = need_field(o, "unlocked_rmeta_units");
 	char bin[64] = "";
 	size_t k;
 
@@ -55,6 +56,10 @@ static void read_unit(struct bb_cargo_unit *u, struct json_object *o)
 	cr_assert(le(sz, u->nr_unlocked, BB_CARGO_MAX_UNLOCKED));
 	for (k = 0; k < u->nr_unlocked; k++)
 		u->unlocked[k] = json_object_get_int(json_object_array_get_idx(unlocked, k));
+	u->nr_unlocked_rmeta = json_object_array_length(unlocked_rmeta);
+	cr_assert(le(sz, u->nr_unlocked_rmeta, BB_CARGO_MAX_UNLOCKED));
+	for (k = 0; k < u->nr_unlocked_rmeta; k++)
+		u->unlocked_rmeta[k] = json_object_get_int(json_object_array_get_idx(unlocked_rmeta, k));
 }
 
 void bb_cargo_timings_read(struct bb_cargo_timings *t, const char *target_dir)

@@ -27,6 +27,8 @@ struct bb_cargo_unit {
 	double rmeta_s;	       /* since its start; -1: none reported */
 	int unlocked[BB_CARGO_MAX_UNLOCKED];	   /* units that waited for its end last */
 	size_t nr_unlocked;
+	int unlocked_rmeta[BB_CARGO_MAX_UNLOCKED]; /* units that waited for its .rmeta last */
+	size_t nr_unlocked_rmeta;
 };
 
 struct bb_cargo_timings {

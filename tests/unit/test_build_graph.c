@@ -625,11 +625,11 @@ Test(build_graph, only_a_rename_makes_a_file_ready_before_its_writer_ends)
  * the writer's end: the .rmeta it reads was still complete at its rename
  * when the writer went on writing (its code), and is ready then.  A rename
  * that was the writer's last write (rustc's .rlib) is ready at its end, as
- * cargo waits for it.
+ * cargo waits for it; and under make, which waits for a recipe's end,
+ * every rename a reader started after that end read is ready at the end.
  */
-Test(build_graph, a_rename_its_writer_wrote_on_after_is_ready_then_for_a_later_reader)
+static void rmeta_then_code(struct fixture *f, const char *runner)
 {
-	struct fixture f;
 	const struct step steps[] = { { 101, "rustc", 1, 500 }, { 102, "rustc", 520, 700 } };
 	const struct open opens[] = {
 		{ 150, 101, 2, true, "deps/rmetaAbC/lib.rmeta" },
@@ -639,15 +639,26 @@ Test(build_graph, a_rename_its_writer_wrote_on_after_is_ready_then_for_a_later_r
 		{ 540, 102, 4, false, "deps/libheavy-1.rlib" },
 	};
 
-	begin(&f);
-	build(&f, steps, 2, opens, 5);
-	synth_file_rename(f.fl, 160 * MS, 101, "deps/rmetaAbC/lib.rmeta", "deps/libheavy-1.rmeta");
-	synth_file_rename(f.fl, 490 * MS, 101, "deps/libheavy.rlib.temp-archive", "deps/libheavy-1.rlib");
-	compute(&f, 701);
-	cr_assert(eq(sz, f.g.data.nr_edges, 2));
-	cr_assert(has_edge(&f, 101, 102, "/deps/libheavy-1.rmeta"));
+	begin(f);
+	synth_exec(f->m, 0, ROOT, 1, runner, (const char *[]){ runner, "build", NULL });
+	build(f, steps, 2, opens, 5);
+	synth_file_rename(f->fl, 160 * MS, 101, "deps/rmetaAbC/lib.rmeta", "deps/libheavy-1.rmeta");
+	synth_file_rename(f->fl, 490 * MS, 101, "deps/libheavy.rlib.temp-archive", "deps/libheavy-1.rlib");
+	compute(f, 701);
+	cr_assert(eq(sz, f->g.data.nr_edges, 2));
+	cr_assert(has_edge(f, 101, 102, "/deps/libheavy-1.rmeta"));
+	cr_assert(eq(u64, f->g.data.edges[1].ready_ns, 500 * MS), ".rlib: the writer's end, its last write");
+}
+
+Test(build_graph, a_rename_its_writer_wrote_on_after_is_ready_then_for_a_later_reader_under_cargo)
+{
+	struct fixture f;
+
+	rmeta_then_code(&f, "/usr/bin/cargo");
 	cr_assert(eq(u64, f.g.data.edges[0].ready_ns, 160 * MS), ".rmeta: its rename, the writer wrote on");
-	cr_assert(eq(u64, f.g.data.edges[1].ready_ns, 500 * MS), ".rlib: the writer's end, its last write");
+	end(&f);
+	rmeta_then_code(&f, "/usr/bin/make");
+	cr_assert(eq(u64, f.g.data.edges[0].ready_ns, 500 * MS), "make waits for the recipe's end");
 	end(&f);
 }
 

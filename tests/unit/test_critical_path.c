@@ -330,6 +330,7 @@ Test(critical_path, a_renamed_rmeta_its_writer_wrote_on_after_is_ready_at_the_re
 	struct make_fixture f;
 
 	begin(&f, (const char *[]){ "cargo", "build", NULL });
+	synth_exec(f.m, 1 * MS + 1, MAKE, 1, "/usr/bin/cargo", (const char *[]){ "cargo", "build", NULL });
 	rustc(&f, 101, 1.2, 300, 1, "heavy", 100);
 	synth_file_open(f.fl, 200 * MS, 101, DEV, 9, true, "t/heavy.cgu.0.o");
 	job(&f, 102, "rustc", 301, 600, 101, 300);

@@ -7,6 +7,7 @@
 #include "graph/build_graph.h"
 #include "model/name_text.h"
 #include "model/proc_tree.h"
+#include "model/tool_kind.h"
 
 /* How many of the latest writes of a file of its name a rename (or exec) looks back at. */
 #define RENAME_LOOKBACK 64
@@ -39,6 +40,7 @@ struct work {
 	size_t nr_writes;
 	size_t *edge_mark;	      /* per proc: 1 + the file of the last edge it read */
 	__u64 *last_write_ns;	      /* per proc: its last write (an open for writing, or a rename) */
+	bool *by_cargo;		      /* per proc: run by cargo (its nearest runner ancestor), which pipelines */
 	struct proc_tree tree;
 	const struct build_graph *graph; /* what the sorts compare */
 };
@@ -309,20 +311,47 @@ static int by_reader(const void *a, const void *b)
 /*
  * graph_edge.ready_ns: a rename (an access without a path) is an atomic
  * publish, complete when it happens.  It was published while its writer
- * ran on when a reader started before the writer's end, or when the writer
- * wrote on after it: rustc renames its .rmeta into place, then generates
- * code for minutes, and a reader cargo started only once a job slot was
- * free still needed no more than that file.  A rename that was its
- * writer's last write (rustc's .rlib) is ready at the writer's end, as
- * cargo waits for it.  Any other reader waited for the end.
+ * ran on when a reader started before the writer's end; or when the writer
+ * wrote on after it and its runner is cargo, which starts a dependent on a
+ * .rmeta: rustc renames its .rmeta into place, then generates code for
+ * minutes, and a reader cargo started only once a job slot was free still
+ * needed no more than that file.  A rename that was its writer's last write
+ * (rustc's .rlib) is ready at the writer's end, as cargo waits for it; so
+ * is any under make or ninja, which wait for a recipe's end.  Any other
+ * reader waited for the end.
  */
 static __u64 edge_ready(const struct work *w, const struct access *wr, const struct access *rd)
 {
 	__u64 end = w->m->procs[wr->proc].end_ns;
-	bool ran_on = w->m->procs[rd->proc].start_ns < end || wr->ts_ns < w->last_write_ns[wr->proc];
-	bool published = !wr->path && wr->ts_ns < end && ran_on;
+	bool wrote_on = wr->ts_ns < w->last_write_ns[wr->proc] && w->by_cargo[wr->proc];
+	bool published = !wr->path && wr->ts_ns < end && (w->m->procs[rd->proc].start_ns < end || wrote_on);
 
 	return published ? wr->ts_ns : end;
+}
+
+/* Each process's last write, and whether cargo runs it (a parent sorts before its children). */
+static int writers_of(struct work *w)
+{
+	const struct model *m = w->m;
+	size_t n = m->nr_procs ? m->nr_procs : 1, i;
+
+	w->last_write_ns = calloc(n, sizeof(*w->last_write_ns));
+	w->by_cargo = calloc(n, sizeof(*w->by_cargo));
+	if (!w->last_write_ns || !w->by_cargo)
+		return -ENOMEM;
+	for (i = 0; i < w->nr_acc; i++)
+		if (w->acc[i].write && w->acc[i].ts_ns > w->last_write_ns[w->acc[i].proc])
+			w->last_write_ns[w->acc[i].proc] = w->acc[i].ts_ns;
+	for (i = 0; i < m->nr_procs; i++) {
+		long parent = m->procs[i].parent;
+		enum tool_kind kind;
+
+		if (parent < 0 || (size_t)parent >= i)
+			continue;
+		kind = tool_kind__lookup(m->procs[parent].comm);
+		w->by_cargo[i] = tool_kind__is_runner(kind) ? kind == TOOL_CARGO : w->by_cargo[parent];
+	}
+	return 0;
 }
 
 static int add_edge(struct work *w, struct build_graph *g, size_t *cap, const struct access *wr,
@@ -360,13 +389,8 @@ static int compute_edges(struct work *w, struct build_graph *g)
 	size_t i = 0, cap_files = 0, cap_edges = 0;
 
 	w->edge_mark = calloc(w->m->nr_procs ? w->m->nr_procs : 1, sizeof(*w->edge_mark));
-	w->last_write_ns = calloc(w->m->nr_procs ? w->m->nr_procs : 1, sizeof(*w->last_write_ns));
-	if (!w->edge_mark || !w->last_write_ns)
+	if (!w->edge_mark || writers_of(w))
 		return -ENOMEM;
-	for (i = 0; i < w->nr_acc; i++)
-		if (w->acc[i].write && w->acc[i].ts_ns > w->last_write_ns[w->acc[i].proc])
-			w->last_write_ns[w->acc[i].proc] = w->acc[i].ts_ns;
-	i = 0;
 	if (w->nr_acc)
 		qsort(w->acc, w->nr_acc, sizeof(*w->acc), by_file_time);
 	while (i < w->nr_acc) {
@@ -504,6 +528,7 @@ static void free_work(struct work *w)
 	free(w->writes);
 	free(w->edge_mark);
 	free(w->last_write_ns);
+	free(w->by_cargo);
 	proc_tree__free(&w->tree);
 }
 
