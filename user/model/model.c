@@ -12,17 +12,22 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include "util/array_grow.h"
 #include "util/str_key.h"
 #include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
 
+/*
+ * 16 bytes a record: the offset into priv->arena grows with each record
+ * added, so it is also the arrival order, the tie-break that keeps the
+ * sort stable.
+ */
 struct buffered_event {
 	__u64 ts_ns;
-	size_t seq; /* arrival order: the tie-break that keeps sorting stable */
-	size_t off; /* into priv->arena */
-	size_t len;
+	size_t off;
 };
 
 /* pid -> index of the live instance; open addressing, linear probing. */
@@ -180,9 +185,7 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 		return -ENOMEM;
 	be = &pv->events[pv->nr_events];
 	be->ts_ns = hdr->ts_ns;
-	be->seq = pv->nr_events;
 	be->off = pv->arena_len;
-	be->len = len;
 	memcpy(pv->arena + pv->arena_len, rec, len);
 	/* Keep 8-byte alignment for the next record's u64 fields. */
 	need = (len + 7) & ~(size_t)7;
@@ -216,7 +219,7 @@ static int cmp_buffered(const void *a, const void *b)
 
 	if (x->ts_ns != y->ts_ns)
 		return x->ts_ns < y->ts_ns ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->off < y->off ? -1 : x->off > y->off;
 }
 
 static void copy_comm(char dst[BB_COMM_LEN + 1], const char src[BB_COMM_LEN])
@@ -532,6 +535,75 @@ static void close_instances(struct model *m)
 	}
 }
 
+/* Sorted records replayed between two releases of the arena behind them. */
+#define RELEASE_EVERY ((size_t)1 << 16)
+
+/*
+ * low[b]: the least arena offset of the sorted records from block b
+ * (RELEASE_EVERY records each) on, so that once block b - 1 is replayed
+ * nothing below low[b] is read again.  NULL without memory: nothing is
+ * released early then.
+ */
+static size_t *arena_low_marks(const struct model_priv *pv)
+{
+	size_t nr_blocks = (pv->nr_events + RELEASE_EVERY - 1) / RELEASE_EVERY, low = pv->arena_len, b, i;
+	size_t *marks = malloc((nr_blocks + 1) * sizeof(*marks));
+
+	if (!marks)
+		return NULL;
+	marks[nr_blocks] = pv->arena_len;
+	for (b = nr_blocks; b-- > 0;) {
+		for (i = b * RELEASE_EVERY; i < pv->nr_events && i < (b + 1) * RELEASE_EVERY; i++)
+			if (pv->events[i].off < low)
+				low = pv->events[i].off;
+		marks[b] = low;
+	}
+	return marks;
+}
+
+/*
+ * Gives the whole pages of the arena below off back to the system: their
+ * records are replayed, and the model built from them would otherwise
+ * grow beside a buffer as large as the log's process records.
+ */
+static void release_arena_below(struct model_priv *pv, size_t off, size_t *released)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)pv->arena + *released + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)pv->arena + off) & ~(page - 1);
+
+	if (to > from && !madvise((void *)from, to - from, MADV_DONTNEED))
+		*released = to - (uintptr_t)pv->arena;
+}
+
+/* Applies the sorted records, the arena behind them released block by block.  0 or -errno. */
+static int replay_buffered(struct model *m)
+{
+	struct model_priv *pv = m->priv;
+	size_t *low = arena_low_marks(pv), released = 0, i;
+	int err;
+
+	for (i = 0; i < pv->nr_events; i++) {
+		struct buffered_event *be = &pv->events[i];
+
+		if (low && i % RELEASE_EVERY == 0)
+			release_arena_below(pv, low[i / RELEASE_EVERY], &released);
+		/* Records before the launch belong to no instance we track. */
+		if (be->ts_ns < m->start_ns)
+			continue;
+		if (be->ts_ns > m->end_ns &&
+		    !memory__is_user_record(((const struct bb_event_header *)(pv->arena + be->off))->type))
+			m->end_ns = be->ts_ns;
+		err = apply_event(m, pv->arena + be->off);
+		if (err) {
+			free(low);
+			return err;
+		}
+	}
+	free(low);
+	return 0;
+}
+
 int model__finish(struct model *m, __u64 end_ns)
 {
 	struct model_priv *pv = m->priv;
@@ -557,19 +629,9 @@ int model__finish(struct model *m, __u64 end_ns)
 	}
 
 	m->end_ns = end_ns > m->start_ns ? end_ns : m->start_ns;
-	for (i = 0; i < pv->nr_events; i++) {
-		struct buffered_event *be = &pv->events[i];
-
-		/* Records before the launch belong to no instance we track. */
-		if (be->ts_ns < m->start_ns)
-			continue;
-		if (be->ts_ns > m->end_ns &&
-		    !memory__is_user_record(((const struct bb_event_header *)(pv->arena + be->off))->type))
-			m->end_ns = be->ts_ns;
-		err = apply_event(m, pv->arena + be->off);
-		if (err)
-			return err;
-	}
+	err = replay_buffered(m);
+	if (err)
+		return err;
 	close_instances(m);
 
 	/* The buffered records are no longer needed. */
