@@ -36,7 +36,21 @@ struct pid_slot {
 	long idx;  /* -1: deleted */
 };
 
+/*
+ * The images' file names and words, carved from chunks freed together
+ * with the model (model__free()): a malloc and a free per word list and
+ * per file name cost more time and memory than the bytes themselves.
+ */
+struct text_chunk {
+	struct text_chunk *next;
+	size_t used, cap;
+	max_align_t data[];
+};
+
+#define TEXT_CHUNK_BYTES ((size_t)256 << 10)
+
 struct model_priv {
+	struct text_chunk *text; /* the chunk being filled; ->next the ones before */
 	unsigned char *arena;
 	size_t arena_len, arena_cap;
 	struct buffered_event *events;
@@ -126,6 +140,39 @@ static void pid_index_del(struct model_priv *pv, __u32 pid)
 
 	if (s)
 		s->idx = -1; /* tombstone: later probes must walk past it */
+}
+
+/* size bytes aligned for pointers, valid until model__free(); NULL without memory. */
+static void *text_alloc(struct model_priv *pv, size_t size)
+{
+	struct text_chunk *c = pv->text;
+	size_t need = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	void *at;
+
+	if (!c || c->cap - c->used < need) {
+		size_t cap = need > TEXT_CHUNK_BYTES ? need : TEXT_CHUNK_BYTES;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->next = pv->text;
+		c->used = 0;
+		c->cap = cap;
+		pv->text = c;
+	}
+	at = (char *)c->data + c->used;
+	c->used += need;
+	return at;
+}
+
+static void text_free(struct model_priv *pv)
+{
+	while (pv->text) {
+		struct text_chunk *next = pv->text->next;
+
+		free(pv->text);
+		pv->text = next;
+	}
 }
 
 struct model *model__new(__u32 root_pid, __u64 start_ns)
@@ -286,8 +333,11 @@ static int apply_fork(struct model *m, const struct bb_fork_event *e)
 	return 0;
 }
 
-/* Splits the NUL-separated argv area into strings; a cut last arg is kept. */
-static int split_argv(struct exec_image *img, const char *args, size_t len)
+/*
+ * Splits the NUL-separated argv area into strings; a cut last arg is kept.
+ * The pointers and one copy of the whole area come from the model's text.
+ */
+static int split_argv(struct model_priv *pv, struct exec_image *img, const char *args, size_t len)
 {
 	size_t i, start, n = 0;
 	char *words;
@@ -297,15 +347,13 @@ static int split_argv(struct exec_image *img, const char *args, size_t len)
 			n++;
 	if (len && args[len - 1] != '\0')
 		n++;
-	img->argv = calloc(n ? n : 1, sizeof(*img->argv));
+	img->argv = text_alloc(pv, (n ? n : 1) * sizeof(*img->argv) + (n ? len + 1 : 0));
 	if (!img->argv)
 		return -ENOMEM;
+	img->argv[0] = NULL;
 	if (!n)
 		return 0;
-	/* One copy of the whole area, the words pointing into it (free_image()): not a malloc per word. */
-	words = malloc(len + 1);
-	if (!words)
-		return -ENOMEM;
+	words = (char *)(img->argv + n);
 	memcpy(words, args, len);
 	words[len] = '\0';
 	for (i = 0, start = 0; i <= len && img->argc < n; i++) {
@@ -318,8 +366,9 @@ static int split_argv(struct exec_image *img, const char *args, size_t len)
 }
 
 /* A new last image of p from ts on: NULL without memory.  argv is the caller's. */
-static struct exec_image *add_image(struct proc_instance *p, __u64 ts, __u32 flags, __u32 args_full_len,
-				    const char comm[BB_COMM_LEN], const char *filename, size_t filename_len)
+static struct exec_image *add_image(struct model_priv *pv, struct proc_instance *p, __u64 ts, __u32 flags,
+				    __u32 args_full_len, const char comm[BB_COMM_LEN], const char *filename,
+				    size_t filename_len)
 {
 	struct exec_image *img;
 
@@ -346,8 +395,14 @@ static struct exec_image *add_image(struct proc_instance *p, __u64 ts, __u32 fla
 	img->flags = flags;
 	img->args_full_len = args_full_len;
 	copy_comm(img->comm, comm);
-	img->filename = strndup(filename, filename_len);
-	return img->filename ? img : NULL;
+	/* strndup()'s copy: up to the first NUL. */
+	filename_len = strnlen(filename, filename_len);
+	img->filename = text_alloc(pv, filename_len + 1);
+	if (!img->filename)
+		return NULL;
+	memcpy(img->filename, filename, filename_len);
+	img->filename[filename_len] = '\0';
+	return img;
 }
 
 static int apply_exec(struct model *m, const struct bb_exec_event *e)
@@ -372,7 +427,7 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	p = &m->procs[idx];
 	/* The name the image gave it (cc1), not the one inherited at fork (gcc). */
 	copy_comm(p->comm, e->comm);
-	img = add_image(p, e->hdr.ts_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
+	img = add_image(pv, p, e->hdr.ts_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
 	if (!img)
 		return -ENOMEM;
 	p->ppid = e->ppid;
@@ -382,7 +437,7 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	 * fork record was dropped.  0, not read, keeps what is known. */
 	if (e->ns_tgid)
 		p->ns_pid = e->ns_tgid;
-	return split_argv(img, e->data + e->filename_len, e->args_len);
+	return split_argv(pv, img, e->data + e->filename_len, e->args_len);
 }
 
 /*
@@ -412,10 +467,10 @@ static int apply_found(struct model *m, const struct bb_proc_found_event *e)
 	p->ns_pid = e->ns_tgid;
 	p->ran_before_ns = e->start_ns < p->start_ns ? p->start_ns - e->start_ns : 0;
 	copy_comm(p->comm, e->comm);
-	img = add_image(p, p->start_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
+	img = add_image(m->priv, p, p->start_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
 	if (!img)
 		return -ENOMEM;
-	return split_argv(img, e->data + e->filename_len, e->args_len);
+	return split_argv(m->priv, img, e->data + e->filename_len, e->args_len);
 }
 
 /* getrusage's split: the precise runtime in the tick-sampled utime:stime ratio. */
@@ -716,15 +771,6 @@ const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_n
 	return lo ? &p->execs[lo - 1] : NULL;
 }
 
-static void free_image(struct exec_image *img)
-{
-	/* argv[0] starts the one copy of every word (split_argv()). */
-	if (img->argc)
-		free(img->argv[0]);
-	free(img->argv);
-	free(img->filename);
-}
-
 int model__set_cwd(struct model *m, const char *cwd)
 {
 	char *copy = cwd ? strdup(cwd) : NULL;
@@ -742,15 +788,13 @@ int model__set_cwd(struct model *m, const char *cwd)
 
 void model__free(struct model *m)
 {
-	size_t i, j;
+	size_t i;
 
 	if (!m)
 		return;
-	for (i = 0; i < m->nr_procs; i++) {
-		for (j = 0; j < m->procs[i].nr_execs; j++)
-			free_image(&m->procs[i].execs[j]);
+	/* The images' names and words are the model's text (text_free()). */
+	for (i = 0; i < m->nr_procs; i++)
 		free(m->procs[i].execs);
-	}
 	free(m->procs);
 	free(m->cwd);
 	if (m->dirs && m->free_dirs)
@@ -762,6 +806,7 @@ void model__free(struct model *m)
 		free(m->priv->arena);
 		free(m->priv->events);
 		free(m->priv->slots);
+		text_free(m->priv);
 		free(m->priv);
 	}
 	free(m);
