@@ -54,7 +54,7 @@ struct replay {
 	 * the tools' traces and the SVG, which all borrow it. */
 	struct trace_layout *layout;
 	struct file_log *files;	   /* NULL at --deps=off */
-	struct start_wakes *wakes; /* why each process started; NULL at --deps=off */
+	struct start_wakes *wakes; /* why each process started; NULL at --deps=off, and once the graph has read it */
 	__u64 end_ns;		   /* where the trace ends */
 	__u64 lost_events;
 	bool complete;		   /* the trailer was read */

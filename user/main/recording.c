@@ -119,6 +119,9 @@ static void compute_audit(struct recording *rec, bool starts)
 	in.slots = &slots;
 	if (rp->files)
 		compute_graph(rec, &slots, starts ? rp->wakes : NULL, &in);
+	/* The start-wake records are the start causes' alone: given back before the audit and the outputs. */
+	start_wakes__free(rec->rp.wakes);
+	rec->rp.wakes = NULL;
 	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in))
 		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
 	else

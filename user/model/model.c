@@ -689,12 +689,15 @@ int model__finish(struct model *m, __u64 end_ns)
 		return err;
 	close_instances(m);
 
-	/* The buffered records are no longer needed. */
+	/* The buffered records and the live pids are no longer needed. */
 	free(pv->arena);
 	free(pv->events);
+	free(pv->slots);
 	pv->arena = NULL;
 	pv->events = NULL;
+	pv->slots = NULL;
 	pv->arena_len = pv->arena_cap = pv->nr_events = pv->events_cap = 0;
+	pv->slots_cap = pv->slots_used = 0;
 	return 0;
 }
 
