@@ -19,7 +19,7 @@ struct exec_image {
 	__u64 start_ns; /* the exec */
 	__u64 end_ns;	/* the next exec, or the process's end */
 	char *filename; /* NUL-terminated copy; raw bytes from the kernel */
-	char **argv;	/* argc NUL-terminated words, raw bytes; for a model of model.c, its text */
+	char **argv;	/* argc NUL-terminated words, raw bytes; in model.c's image chunks */
 	size_t argc;
 	__u32 flags; /* BB_EXEC_* */
 	__u32 args_full_len;

@@ -37,20 +37,21 @@ struct pid_slot {
 };
 
 /*
- * The images' file names and words, carved from chunks freed together
- * with the model (model__free()): a malloc and a free per word list and
- * per file name cost more time and memory than the bytes themselves.
+ * Each process's images, their file names and words, carved from chunks
+ * freed together with the model (model__free()): a malloc and a free per
+ * image array, word list and file name cost more time and memory than the
+ * bytes themselves.
  */
-struct text_chunk {
-	struct text_chunk *next;
+struct image_chunk {
+	struct image_chunk *next;
 	size_t used, cap;
 	max_align_t data[];
 };
 
-#define TEXT_CHUNK_BYTES ((size_t)256 << 10)
+#define IMAGE_CHUNK_BYTES ((size_t)256 << 10)
 
 struct model_priv {
-	struct text_chunk *text; /* the chunk being filled; ->next the ones before */
+	struct image_chunk *images; /* the chunk being filled; ->next the ones before */
 	unsigned char *arena;
 	size_t arena_len, arena_cap;
 	struct buffered_event *events;
@@ -143,35 +144,35 @@ static void pid_index_del(struct model_priv *pv, __u32 pid)
 }
 
 /* size bytes aligned for pointers, valid until model__free(); NULL without memory. */
-static void *text_alloc(struct model_priv *pv, size_t size)
+static void *image_alloc(struct model_priv *pv, size_t size)
 {
-	struct text_chunk *c = pv->text;
+	struct image_chunk *c = pv->images;
 	size_t need = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
 	void *at;
 
 	if (!c || c->cap - c->used < need) {
-		size_t cap = need > TEXT_CHUNK_BYTES ? need : TEXT_CHUNK_BYTES;
+		size_t cap = need > IMAGE_CHUNK_BYTES ? need : IMAGE_CHUNK_BYTES;
 
 		c = malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
-		c->next = pv->text;
+		c->next = pv->images;
 		c->used = 0;
 		c->cap = cap;
-		pv->text = c;
+		pv->images = c;
 	}
 	at = (char *)c->data + c->used;
 	c->used += need;
 	return at;
 }
 
-static void text_free(struct model_priv *pv)
+static void image_store_free(struct model_priv *pv)
 {
-	while (pv->text) {
-		struct text_chunk *next = pv->text->next;
+	while (pv->images) {
+		struct image_chunk *next = pv->images->next;
 
-		free(pv->text);
-		pv->text = next;
+		free(pv->images);
+		pv->images = next;
 	}
 }
 
@@ -335,7 +336,7 @@ static int apply_fork(struct model *m, const struct bb_fork_event *e)
 
 /*
  * Splits the NUL-separated argv area into strings; a cut last arg is kept.
- * The pointers and one copy of the whole area come from the model's text.
+ * The pointers and one copy of the whole area come from the model's image chunks.
  */
 static int split_argv(struct model_priv *pv, struct exec_image *img, const char *args, size_t len)
 {
@@ -347,7 +348,7 @@ static int split_argv(struct model_priv *pv, struct exec_image *img, const char 
 			n++;
 	if (len && args[len - 1] != '\0')
 		n++;
-	img->argv = text_alloc(pv, (n ? n : 1) * sizeof(*img->argv) + (n ? len + 1 : 0));
+	img->argv = image_alloc(pv, (n ? n : 1) * sizeof(*img->argv) + (n ? len + 1 : 0));
 	if (!img->argv)
 		return -ENOMEM;
 	img->argv[0] = NULL;
@@ -376,13 +377,15 @@ static struct exec_image *add_image(struct model_priv *pv, struct proc_instance 
 	 * The array's capacity is the power of two at or above nr_execs (1 for
 	 * one image), so it grows when nr_execs is 0 or a power of two: most
 	 * processes exec once or twice, and one that execs thousands of times
-	 * (a shell loop) is not copied once per image (a sanitizer's realloc
-	 * always copies).
+	 * (a shell loop) is not copied once per image.
 	 */
 	if (!(p->nr_execs & (p->nr_execs - 1))) {
-		img = realloc(p->execs, (p->nr_execs ? 2 * p->nr_execs : 1) * sizeof(*p->execs));
+		/* The array left behind stays in the chunk, unused: no larger than the new one. */
+		img = image_alloc(pv, (p->nr_execs ? 2 * p->nr_execs : 1) * sizeof(*p->execs));
 		if (!img)
 			return NULL;
+		if (p->nr_execs)
+			memcpy(img, p->execs, p->nr_execs * sizeof(*p->execs));
 		p->execs = img;
 	}
 	img = &p->execs[p->nr_execs];
@@ -397,7 +400,7 @@ static struct exec_image *add_image(struct model_priv *pv, struct proc_instance 
 	copy_comm(img->comm, comm);
 	/* strndup()'s copy: up to the first NUL. */
 	filename_len = strnlen(filename, filename_len);
-	img->filename = text_alloc(pv, filename_len + 1);
+	img->filename = image_alloc(pv, filename_len + 1);
 	if (!img->filename)
 		return NULL;
 	memcpy(img->filename, filename, filename_len);
@@ -791,13 +794,9 @@ int model__set_cwd(struct model *m, const char *cwd)
 
 void model__free(struct model *m)
 {
-	size_t i;
-
 	if (!m)
 		return;
-	/* The images' names and words are the model's text (text_free()). */
-	for (i = 0; i < m->nr_procs; i++)
-		free(m->procs[i].execs);
+	/* The images, their names and words are in the model's chunks (image_store_free()). */
 	free(m->procs);
 	free(m->cwd);
 	if (m->dirs && m->free_dirs)
@@ -809,7 +808,7 @@ void model__free(struct model *m)
 		free(m->priv->arena);
 		free(m->priv->events);
 		free(m->priv->slots);
-		text_free(m->priv);
+		image_store_free(m->priv);
 		free(m->priv);
 	}
 	free(m);
