@@ -98,6 +98,8 @@ static int note(struct report_table *t, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	/* A later note replaces an earlier one (no graph says more than how many were listed). */
+	free(t->note);
 	va_start(ap, fmt);
 	n = vasprintf(&t->note, fmt, ap);
 	va_end(ap);
