@@ -343,7 +343,9 @@ static bool speed_up_agrees(const char *line, const struct whatif_text *w, char 
 				    w->steps[i].without_s, base->s, line);
 	if (!against)
 		return true; /* named by what was measured (a phase that ran alone), not by the model */
-	if (sscanf(against + strlen(" s against "), "%lf", &against_s) != 1 || !strstr(against, words))
+	/* A run confined to fewer CPUs (taskset) names its quiet row "with all the CPUs". */
+	if (sscanf(against + strlen(" s against "), "%lf", &against_s) != 1 ||
+	    !(strstr(against, words) || (base != &w->rows[0] && strstr(against, " s with all the CPUs ("))))
 		return fail(why, len, "no 'X s against Y%s...)': %s", words, line);
 	for (x = against; x > line && x[-1] != ' '; x--)
 		;
