@@ -33,7 +33,7 @@ struct whatif_text {
 	size_t nr_steps;
 };
 
-static bool fail(char *why, size_t len, const char *fmt, ...)
+bool bb_fail_why(char *why, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -210,7 +210,7 @@ static bool quotes_agree(const char *line, const struct whatif_text *w, char *wh
 			if ((at > line && at[-1] != ' ' && at[-1] != '(') || at[n] != ' ' || !seconds_at(at + n, &s))
 				continue;
 			if (!row_named(w, name, n, s))
-				return fail(why, len, "'%s %.2f s' is no row of the what-if: %s", name, s, line);
+				return bb_fail_why(why, len, "'%s %.2f s' is no row of the what-if: %s", name, s, line);
 		}
 	}
 	return true;
@@ -265,24 +265,24 @@ static bool help_agrees(const char *line, const struct whatif_text *w, char *why
 	int h;
 
 	if (!model)
-		return fail(why, len, "the what-if printed rows, the answer quotes none: %s", line);
+		return bb_fail_why(why, len, "the what-if printed rows, the answer quotes none: %s", line);
 	/* The verdict: after the question, which names both. */
 	line += strlen("more CPUs or jobs? ");
 	snprintf(verdict, sizeof(verdict), "%.*s", (int)(model - line), line);
 	item = model + strlen("; the model: ");
 	r = quoted_row(w, item, &gain);
 	if (r != base)
-		return fail(why, len, "the answer's first row is not its own -j quiet (%s %.2f s): %s", base->name, base->s,
+		return bb_fail_why(why, len, "the answer's first row is not its own -j quiet (%s %.2f s): %s", base->name, base->s,
 			    line);
 	if (base != &w->rows[0]) {
 		double as_run;
 
 		if (!strstr(gain, "against ") || sscanf(strstr(gain, "against ") + 8, "%lf s as run", &as_run) != 1 ||
 		    fabs(as_run - w->rows[0].s) > ROUNDING_S / 2 || !gain_agrees(strstr(gain, " as run ") + 8, as_run, base->s))
-			return fail(why, len, "the quiet machine against as run (%.2f s) disagrees: %s", w->rows[0].s, line);
+			return bb_fail_why(why, len, "the quiet machine against as run (%.2f s) disagrees: %s", w->rows[0].s, line);
 		h = helps(as_run, base->s);
 		if (h >= 0 && (h == 1) != (strstr(verdict, "a quieter machine") || strstr(verdict, "all the CPUs")))
-			return fail(why, len, "a quiet machine %s, the verdict says otherwise: %s",
+			return bb_fail_why(why, len, "a quiet machine %s, the verdict says otherwise: %s",
 				    h ? "helps" : "does not help", line);
 	}
 	for (item = strchr(item, ','); item; item = strchr(item + 1, ',')) {
@@ -290,7 +290,7 @@ static bool help_agrees(const char *line, const struct whatif_text *w, char *why
 		if (!r)
 			continue; /* the comma of a row's note */
 		if (!gain_agrees(gain, base->s, r->s))
-			return fail(why, len, "the gain of %s is not %.2f s against %.2f s: %s", r->name, r->s, base->s, line);
+			return bb_fail_why(why, len, "the gain of %s is not %.2f s against %.2f s: %s", r->name, r->s, base->s, line);
 		if (r->cpus == base->cpus && r->jobs > base->jobs && base->jobs >= 0)
 			jobs = r;
 		else if (r->cpus > base->cpus)
@@ -303,22 +303,22 @@ static bool help_agrees(const char *line, const struct whatif_text *w, char *why
 			continue;
 		if (r->cpus == base->cpus && base->jobs >= 0 && (r->jobs > base->jobs || r->jobs < 0) &&
 		    (!jobs || r->s < jobs->s - 2 * ROUNDING_S))
-			return fail(why, len, "%s %.2f s has more jobs and is faster than what the answer quotes: %s", r->name,
+			return bb_fail_why(why, len, "%s %.2f s has more jobs and is faster than what the answer quotes: %s", r->name,
 				    r->s, line);
 		if (r->cpus > base->cpus && (!cpus || r->s < cpus->s - 2 * ROUNDING_S))
-			return fail(why, len, "%s %.2f s has more CPUs and is faster than what the answer quotes: %s", r->name,
+			return bb_fail_why(why, len, "%s %.2f s has more CPUs and is faster than what the answer quotes: %s", r->name,
 				    r->s, line);
 	}
 	h = jobs ? helps(base->s, jobs->s) : 0;
 	if (h >= 0 && (h == 1) != says(verdict, "more jobs"))
-		return fail(why, len, "more jobs %s, the verdict says otherwise: %s", h ? "help" : "do not help", line);
+		return bb_fail_why(why, len, "more jobs %s, the verdict says otherwise: %s", h ? "help" : "do not help", line);
 	best_here = jobs && jobs->s < base->s ? jobs->s : base->s;
 	h = cpus ? helps(best_here, cpus->s) : 0;
 	if (h >= 0 && (h == 1) != says(verdict, "more CPUs"))
-		return fail(why, len, "more CPUs %s, the verdict says otherwise: %s", h ? "help" : "do not help", line);
+		return bb_fail_why(why, len, "more CPUs %s, the verdict says otherwise: %s", h ? "help" : "do not help", line);
 	if (!!strstr(verdict, "neither") == (says(verdict, "more jobs") || says(verdict, "more CPUs") ||
 					     strstr(verdict, "a quieter machine") || strstr(verdict, "all the CPUs")))
-		return fail(why, len, "\"neither\" and a help at once, or nothing: %s", line);
+		return bb_fail_why(why, len, "\"neither\" and a help at once, or nothing: %s", line);
 	return true;
 }
 
@@ -339,35 +339,35 @@ static bool speed_up_agrees(const char *line, const struct whatif_text *w, char 
 
 	for (i = 0; i < w->nr_steps; i++)
 		if (helps(base->s, w->steps[i].without_s) == 1 && strstr(line, "no single step stands out"))
-			return fail(why, len, "%s helps (%.2f s without it against %.2f s): %s", w->steps[i].name,
+			return bb_fail_why(why, len, "%s helps (%.2f s without it against %.2f s): %s", w->steps[i].name,
 				    w->steps[i].without_s, base->s, line);
 	if (!against)
 		return true; /* named by what was measured (a phase that ran alone), not by the model */
 	/* A run confined to fewer CPUs (taskset) names its quiet row "with all the CPUs". */
 	if (sscanf(against + strlen(" s against "), "%lf", &against_s) != 1 ||
 	    !(strstr(against, words) || (base != &w->rows[0] && strstr(against, " s with all the CPUs ("))))
-		return fail(why, len, "no 'X s against Y%s...)': %s", words, line);
+		return bb_fail_why(why, len, "no 'X s against Y%s...)': %s", words, line);
 	for (x = against; x > line && x[-1] != ' '; x--)
 		;
 	without = atof(x);
 	if (!w->nr_steps)
-		return fail(why, len, "the answer quotes a step's figure the -v list does not have: %s", line);
+		return bb_fail_why(why, len, "the answer quotes a step's figure the -v list does not have: %s", line);
 	if (fabs(against_s - base->s) > ROUNDING_S / 2)
-		return fail(why, len, "it is not against the base row's %.2f s: %s", base->s, line);
+		return bb_fail_why(why, len, "it is not against the base row's %.2f s: %s", base->s, line);
 	for (i = 0; i < w->nr_steps; i++)
 		if (fabs(w->steps[i].without_s - without) < ROUNDING_S / 2 && strstr(line, w->steps[i].name))
 			break;
 	if (i == w->nr_steps)
-		return fail(why, len, "no critical step of -v is %.2f s without it: %s", without, line);
+		return bb_fail_why(why, len, "no critical step of -v is %.2f s without it: %s", without, line);
 	if (!gain_agrees(strstr(against, words) + strlen(words) - 1, against_s, without))
-		return fail(why, len, "the gain is not %.2f s against %.2f s: %s", without, against_s, line);
+		return bb_fail_why(why, len, "the gain is not %.2f s against %.2f s: %s", without, against_s, line);
 	h = helps(against_s, without);
 	if (h >= 0 && (h == 1) == !!strstr(line, "no single step stands out"))
-		return fail(why, len, "the step %s, the answer says otherwise: %s", h ? "helps" : "does not help", line);
+		return bb_fail_why(why, len, "the step %s, the answer says otherwise: %s", h ? "helps" : "does not help", line);
 	/* It is the step that gains most. */
 	for (i = 0; i < w->nr_steps; i++)
 		if (w->steps[i].without_s < without - 2 * ROUNDING_S)
-			return fail(why, len, "%s gains more (%.2f s without it): %s", w->steps[i].name,
+			return bb_fail_why(why, len, "%s gains more (%.2f s without it): %s", w->steps[i].name,
 				    w->steps[i].without_s, line);
 	return true;
 }
@@ -381,14 +381,14 @@ bool bb_answers_agree(const char *report_v, char *why, size_t len)
 	size_t i;
 
 	if (!w)
-		return fail(why, len, "out of memory");
+		return bb_fail_why(why, len, "out of memory");
 	read_whatif(report_v, w);
 	for (i = 0; ok && i < sizeof(quoting) / sizeof(quoting[0]); i++) {
 		line = bb_answer_line(report_v, quoting[i]);
 		if (line && w->nr_rows)
 			ok = quotes_agree(line, w, why, len);
 		else if (line && strstr(line, "; the model: "))
-			ok = fail(why, len, "an answer quotes a model the report has no rows of: %s", line);
+			ok = bb_fail_why(why, len, "an answer quotes a model the report has no rows of: %s", line);
 		if (ok && line && w->nr_rows && i == 0)
 			ok = help_agrees(line, w, why, len);
 		if (ok && line && i == 2 && w->nr_rows)
@@ -405,25 +405,25 @@ bool bb_report_is_brief(const char *report, size_t max_lines, size_t width, bool
 	size_t lines = 0;
 
 	if (!at)
-		return fail(why, len, "no audit: %s", report);
+		return bb_fail_why(why, len, "no audit: %s", report);
 	for (; *at && strncmp(at, PREFIX "the rest: ", strlen(PREFIX "the rest: ")); at = nl + 1) {
 		nl = strchr(at, '\n');
 		if (!nl && !rest_line)
 			break;
 		if (!nl)
-			return fail(why, len, "no line says where the rest is: %s", report);
+			return bb_fail_why(why, len, "no line says where the rest is: %s", report);
 		if ((size_t)(nl - at) > width)
-			return fail(why, len, "%zu columns: %.*s", (size_t)(nl - at), (int)(nl - at), at);
+			return bb_fail_why(why, len, "%zu columns: %.*s", (size_t)(nl - at), (int)(nl - at), at);
 		lines++;
 	}
 	if (lines > max_lines)
-		return fail(why, len, "%zu lines of answers, more than %zu: %s", lines, max_lines, report);
+		return bb_fail_why(why, len, "%zu lines of answers, more than %zu: %s", lines, max_lines, report);
 	if (!rest_line)
-		return *at ? fail(why, len, "a line to the rest in the audit alone: %s", report) : true;
+		return *at ? bb_fail_why(why, len, "a line to the rest in the audit alone: %s", report) : true;
 	if (!*at)
-		return fail(why, len, "no line says where the rest is: %s", report);
+		return bb_fail_why(why, len, "no line says where the rest is: %s", report);
 	nl = strchr(at, '\n');
 	if (!nl || (size_t)(nl - at) > width)
-		return fail(why, len, "the line to the rest is not one line: %s", at);
+		return bb_fail_why(why, len, "the line to the rest is not one line: %s", at);
 	return true;
 }

@@ -33,6 +33,8 @@ bool bb_answers_agree(const char *report_v, char *why, size_t len);
  * (rest_line) by the one line saying where the rest is; false with why[]
  * filled.
  */
+/* Fills why[] (len bytes) from fmt; returns false, for "return bb_fail_why(...)". */
+bool bb_fail_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool bb_report_is_brief(const char *report, size_t max_lines, size_t width, bool rest_line, char *why, size_t len);
 
 #endif /* BUILDBPF_TESTS_ANSWERS_CHECK_H */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "lib/answers_check.h"
 #include "lib/answers_json_check.h"
 
 /* "Helps" is a gain of 10 % (AUDIT_ANSWER_PERMILLE); a gain this close to it is too near the rule to judge. */
@@ -18,16 +18,6 @@ struct row {
 	bool quiet;
 	const char *kind;
 };
-
-static bool fail(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-	return false;
-}
 
 static struct json_object *get(struct json_object *o, const char *key)
 {
@@ -141,10 +131,10 @@ static bool verdict_agrees(const char *verdict, const char *what, const char *al
 	bool said = says(verdict, what) || (alt && says(verdict, alt));
 
 	if (h == 1 && !said)
-		return fail(why, len, "%.3f ms against %.3f ms is a gain of %.0f %%, the answer does not say %s: %s", to,
+		return bb_fail_why(why, len, "%.3f ms against %.3f ms is a gain of %.0f %%, the answer does not say %s: %s", to,
 			    from, 100 * (from - to) / from, what, verdict);
 	if (h == 0 && said)
-		return fail(why, len, "%.3f ms against %.3f ms is under 10 %%, the answer says %s: %s", to, from, what,
+		return bb_fail_why(why, len, "%.3f ms against %.3f ms is under 10 %%, the answer says %s: %s", to, from, what,
 			    verdict);
 	return true;
 }
@@ -167,13 +157,13 @@ static bool help_agrees(struct json_object *ans, const struct row *rows, size_t 
 	bool any = false;
 
 	if (!model || !figure(ans, "own_jobs_wall_ms", &v))
-		return fail(why, len, "the what-if has rows, \"more CPUs or jobs?\" quotes none: %s", text);
+		return bb_fail_why(why, len, "the what-if has rows, \"more CPUs or jobs?\" quotes none: %s", text);
 	snprintf(verdict, sizeof(verdict), "%.*s", (int)(model - text), text);
 	if (fabs(v - base->wall_ms) > SAME_MS)
-		return fail(why, len, "own -j %.3f ms is not the row's %.3f ms: %s", v, base->wall_ms, text);
+		return bb_fail_why(why, len, "own -j %.3f ms is not the row's %.3f ms: %s", v, base->wall_ms, text);
 	if (base != rows) {
 		if (!figure(ans, "as_run_wall_ms", &v) || fabs(v - rows[0].wall_ms) > SAME_MS)
-			return fail(why, len, "as run is not the first row's %.3f ms: %s", rows[0].wall_ms, text);
+			return bb_fail_why(why, len, "as run is not the first row's %.3f ms: %s", rows[0].wall_ms, text);
 		if (!verdict_agrees(verdict, "a quieter machine", "all the CPUs", helps(rows[0].wall_ms, base->wall_ms),
 				    rows[0].wall_ms, base->wall_ms, why, len))
 			return false;
@@ -186,7 +176,7 @@ static bool help_agrees(struct json_object *ans, const struct row *rows, size_t 
 		return false;
 	any |= says(verdict, "more jobs") || says(verdict, "more CPUs");
 	if (any == !!strstr(verdict, "neither"))
-		return fail(why, len, "\"neither\" %s: %s", any ? "beside a help" : "missing, and no help said", text);
+		return bb_fail_why(why, len, "\"neither\" %s: %s", any ? "beside a help" : "missing, and no help said", text);
 	return true;
 }
 
@@ -213,11 +203,11 @@ static bool speed_up_agrees(struct json_object *summary, struct json_object *ans
 		}
 	}
 	if (figure(ans, "wall_without_ms", &v) && (!figure(ans, "against_wall_ms", &v) || fabs(v - base->wall_ms) > SAME_MS))
-		return fail(why, len, "the step's figure is not against the base row's %.3f ms: %s", base->wall_ms, text);
+		return bb_fail_why(why, len, "the step's figure is not against the base row's %.3f ms: %s", base->wall_ms, text);
 	if (!best || helps(base->wall_ms, best_ms) != 1)
 		return true;
 	if (strstr(text, "no single step stands out"))
-		return fail(why, len, "without %s the build takes %.3f ms against %.3f ms, the answer: %s",
+		return bb_fail_why(why, len, "without %s the build takes %.3f ms against %.3f ms, the answer: %s",
 			    json_object_get_string(get(best, "name")), best_ms, base->wall_ms, text);
 	name = get(ans, "step_name");
 	for (i = 0; name && i < json_object_array_length(procs); i++) {
@@ -227,7 +217,7 @@ static bool speed_up_agrees(struct json_object *summary, struct json_object *ans
 		    !strcmp(json_object_get_string(get(p, "name")), json_object_get_string(name)))
 			return true;
 	}
-	return fail(why, len, "%s gains most (%.3f ms without it against %.3f ms), the answer names %s: %s",
+	return bb_fail_why(why, len, "%s gains most (%.3f ms without it against %.3f ms), the answer names %s: %s",
 		    json_object_get_string(get(best, "name")), best_ms, base->wall_ms,
 		    name ? json_object_get_string(name) : "no step", text);
 }
@@ -242,7 +232,7 @@ bool bb_summary_answers_agree(struct json_object *summary, char *why, size_t len
 	if (!nr) {
 		/* No model: no answer may quote one. */
 		if (help && (strstr(text_of(help), "; the model: ") || figure(help, "own_jobs_wall_ms", &v)))
-			return fail(why, len, "no what-if rows, yet the answer quotes a model: %s", text_of(help));
+			return bb_fail_why(why, len, "no what-if rows, yet the answer quotes a model: %s", text_of(help));
 		return true;
 	}
 	if (help && !help_agrees(help, rows, nr, why, len))
