@@ -333,6 +333,7 @@ static bool speed_up_agrees(const char *line, const struct whatif_text *w, char 
 	const struct row *base = base_row(w);
 	const char *against = strstr(line, " s against "), *words = base == &w->rows[0] ? " s as run (" : " s on a quiet machine (",
 		   *x;
+	const char *gain;
 	double without, against_s;
 	size_t i;
 	int h;
@@ -344,9 +345,12 @@ static bool speed_up_agrees(const char *line, const struct whatif_text *w, char 
 	if (!against)
 		return true; /* named by what was measured (a phase that ran alone), not by the model */
 	/* A run confined to fewer CPUs (taskset) names its quiet row "with all the CPUs". */
-	if (sscanf(against + strlen(" s against "), "%lf", &against_s) != 1 ||
-	    !(strstr(against, words) || (base != &w->rows[0] && strstr(against, " s with all the CPUs ("))))
+	gain = strstr(against, words);
+	if (!gain && base != &w->rows[0] && (gain = strstr(against, " s with all the CPUs (")))
+		words = " s with all the CPUs (";
+	if (sscanf(against + strlen(" s against "), "%lf", &against_s) != 1 || !gain)
 		return bb_fail_why(why, len, "no 'X s against Y%s...)': %s", words, line);
+	gain += strlen(words) - 1; /* at the "(" of the gain */
 	for (x = against; x > line && x[-1] != ' '; x--)
 		;
 	without = atof(x);
@@ -359,7 +363,7 @@ static bool speed_up_agrees(const char *line, const struct whatif_text *w, char 
 			break;
 	if (i == w->nr_steps)
 		return bb_fail_why(why, len, "no critical step of -v is %.2f s without it: %s", without, line);
-	if (!gain_agrees(strstr(against, words) + strlen(words) - 1, against_s, without))
+	if (!gain_agrees(gain, against_s, without))
 		return bb_fail_why(why, len, "the gain is not %.2f s against %.2f s: %s", without, against_s, line);
 	h = helps(against_s, without);
 	if (h >= 0 && (h == 1) == !!strstr(line, "no single step stands out"))
