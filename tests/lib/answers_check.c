@@ -403,12 +403,23 @@ bool bb_answers_agree(const char *report_v, char *why, size_t len)
 	return ok;
 }
 
+/* Whether the lines from..to (to excluded) have one that contains what. */
+static bool block_says(const char *from, const char *to, const char *what)
+{
+	const char *hit = strstr(from, what);
+
+	return hit && hit < to;
+}
+
 bool bb_report_is_brief(const char *report, size_t max_lines, size_t width, bool rest_line, char *why, size_t len)
 {
-	const char *at = strstr(report, PREFIX "audit: "), *nl;
+	const char *traced = strstr(report, PREFIX "traced '"), *at = traced ?: strstr(report, PREFIX "audit: ");
+	const char *start = at, *nl;
 	size_t lines = 0;
 
 	if (!at)
+		return bb_fail_why(why, len, "no traced line, no audit: %s", report);
+	if (!strstr(at, PREFIX "audit: "))
 		return bb_fail_why(why, len, "no audit: %s", report);
 	for (; *at && strncmp(at, PREFIX "the rest: ", strlen(PREFIX "the rest: ")); at = nl + 1) {
 		nl = strchr(at, '\n');
@@ -421,7 +432,13 @@ bool bb_report_is_brief(const char *report, size_t max_lines, size_t width, bool
 		lines++;
 	}
 	if (lines > max_lines)
-		return bb_fail_why(why, len, "%zu lines of answers, more than %zu: %s", lines, max_lines, report);
+		return bb_fail_why(why, len, "%zu lines before the line to the rest, more than %zu: %s", lines, max_lines,
+				   report);
+	/* What makes every figure trustworthy or not is never left to -v. */
+	if (traced && !block_says(traced, at, "': exit status ") && !block_says(traced, at, "': killed by SIG"))
+		return bb_fail_why(why, len, "the traced line has no exit status: %s", report);
+	if (!block_says(start, at, " lost event"))
+		return bb_fail_why(why, len, "no count of lost events: %s", report);
 	if (!rest_line)
 		return *at ? bb_fail_why(why, len, "a line to the rest in the audit alone: %s", report) : true;
 	if (!*at)

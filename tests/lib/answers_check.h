@@ -27,14 +27,15 @@ char *bb_answer_line(const char *report, const char *lead);
  * A report without a what-if agrees when no answer quotes a model.
  */
 bool bb_answers_agree(const char *report_v, char *why, size_t len);
-/*
- * Whether a default report's audit, from its "audit:" line to its last
- * answer, is at most max_lines lines of at most width columns, followed
- * (rest_line) by the one line saying where the rest is; false with why[]
- * filled.
- */
 /* Fills why[] (len bytes) from fmt; returns false, for "return bb_fail_why(...)". */
 bool bb_fail_why(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * Whether a default report is brief: from its "traced" line (or, in an
+ * audit alone, its "audit:" line) to its last answer, at most max_lines
+ * lines of at most width columns, with the command's exit status and the
+ * events lost among them, followed (rest_line) by the one line saying
+ * where the rest is; false with why[] filled.
+ */
 bool bb_report_is_brief(const char *report, size_t max_lines, size_t width, bool rest_line, char *why, size_t len);
 
 #endif /* BUILDBPF_TESTS_ANSWERS_CHECK_H */

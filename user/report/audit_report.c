@@ -12,6 +12,7 @@
 #include "report/compiler_cache_report.h"
 #include "model/memory.h"
 #include "report/report_text.h"
+#include "report/summary.h"
 #include "report/whatif_report.h"
 
 /* Chain members printed: the latest ones, which set the end time. */
@@ -495,22 +496,86 @@ static void put_nothing_compiled(FILE *out, const struct audit *a)
 	report_line__end(&l);
 }
 
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; text && *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * The brief audit's own line: the traced line above has the wall, so it
+ * says what the audit counted, the processes and the events lost, then the
+ * CPU time and how much of the machine it was.
+ */
+static void put_brief_counts(FILE *out, const struct audit *a, const struct model *m)
+{
+	struct report_line l;
+	FILE *f = report_line__begin(&l, out);
+
+	fputs("audit: ", f);
+	summary__put_processes(f, m);
+	fputs(", ", f);
+	summary__put_lost_events(f, a->lost_events);
+	fprintf(f, ", %.2f s CPU on %zu CPU%s: %.0f %% utilisation", sec(a->cpu_ns), a->nr_cpus,
+		a->nr_cpus == 1 ? "" : "s", 100.0 * a->utilisation);
+	report_line__end(&l);
+}
+
+/* What would make the answers wrong, said whatever the room. */
+static void put_warnings(FILE *out, const struct audit *a, const struct model *m)
+{
+	if (a->lost_events)
+		put_lost_events(out, a);
+	if (a->oom_killed)
+		put_oom_killed(out, a, m);
+}
+
+void audit_report__print_brief(FILE *out, const struct audit *a, const struct model *m, size_t room)
+{
+	char *head = NULL, *tail = NULL;
+	size_t len, used;
+	FILE *f;
+
+	/* Each part is measured before the answers take what room is left. */
+	if ((f = open_memstream(&head, &len))) {
+		put_brief_counts(f, a, m);
+		if (fresh_build__nothing_compiled(&a->fresh))
+			put_nothing_compiled(f, a);
+		fclose(f);
+	}
+	if ((f = open_memstream(&tail, &len))) {
+		put_warnings(f, a, m);
+		fclose(f);
+	}
+	if (!head || !tail) { /* without memory: the counts and the warnings, no answers */
+		put_brief_counts(out, a, m);
+		put_warnings(out, a, m);
+		free(head);
+		free(tail);
+		return;
+	}
+	fputs(head, out);
+	used = count_lines(head) + count_lines(tail);
+	if (!fresh_build__nothing_compiled(&a->fresh) && room > used)
+		audit_answers__print_brief(out, a, m, room - used);
+	fputs(tail, out);
+	free(head);
+	free(tail);
+}
+
 void audit_report__print(FILE *out, const struct audit *a, const struct model *m, bool verbose)
 {
+	if (!verbose) {
+		audit_report__print_brief(out, a, m, AUDIT_REPORT_BRIEF_LINES - 1);
+		return;
+	}
 	fprintf(out, "buildbpf: audit: %.2f s wall on %zu CPU%s, %.2f s CPU: %.0f %% utilisation\n", sec(a->wall_ns),
 		a->nr_cpus, a->nr_cpus == 1 ? "" : "s", sec(a->cpu_ns), 100.0 * a->utilisation);
 	if (fresh_build__nothing_compiled(&a->fresh))
 		put_nothing_compiled(out, a);
-	if (!verbose) {
-		/* The answers only; what would make them wrong is said whatever the room. */
-		if (!fresh_build__nothing_compiled(&a->fresh))
-			audit_answers__print_brief(out, a, m, AUDIT_REPORT_ANSWER_LINES);
-		if (a->lost_events)
-			put_lost_events(out, a);
-		if (a->oom_killed)
-			put_oom_killed(out, a, m);
-		return;
-	}
 	audit_answers__print(out, a, m);
 	put_verbose(out, a, m);
 	if (a->starts)

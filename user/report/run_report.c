@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include "model/daemons.h"
@@ -36,14 +37,18 @@ static void print_outside_wait(FILE *out, const struct replay *rp, const struct 
 {
 	const struct model *m = rp->model;
 	const struct outside_wait *w = a ? &a->outside_wait : NULL;
+	struct report_line l;
+	FILE *f;
 
 	if (!a || !a->mostly_elsewhere)
 		return;
-	fprintf(out, "buildbpf: the build mostly waited outside the trace: %.2f s summed over %zu processes with no "
-		     "traced child running (longest: %.16s, %.2f s), against %.2f s CPU traced; ",
+	f = report_line__begin(&l, out);
+	fprintf(f, "the build mostly waited outside the trace: %.2f s summed over %zu processes with no "
+		   "traced child running (longest: %.16s, %.2f s), against %.2f s CPU traced; ",
 		w->wait_ns / 1e9, w->nr_procs, m->procs[w->top].comm, w->top_wait_ns / 1e9, a->cpu_ns / 1e9);
-	fputs(rp->info->nr_follow ? "the followed daemons did not run that work\n"
-				  : "if a daemon ran that work (distccd, sccache), trace it with --follow PID\n", out);
+	fputs(rp->info->nr_follow ? "the followed daemons did not run that work"
+				  : "if a daemon ran that work (distccd, sccache), trace it with --follow PID", f);
+	report_line__end(&l);
 }
 
 /* The process that failed first: the earliest to exit with a status other than 0; -1: none. */
@@ -66,6 +71,11 @@ static long first_failed(const struct model *m)
  * RUN_REPORT_SHORT_FAIL_NS (make without a Makefile) did no work worth an
  * audit: the audit is left out, and said so.
  */
+static bool too_short_to_audit(const struct run_report *r)
+{
+	return r->exit_code > 0 && r->wall_ns < RUN_REPORT_SHORT_FAIL_NS;
+}
+
 static bool print_failure(FILE *out, const struct run_report *r)
 {
 	const struct model *m = r->rp->model;
@@ -84,7 +94,7 @@ static bool print_failure(FILE *out, const struct run_report *r)
 		else
 			fprintf(out, " (pid %u) failed first, exit status %d\n", pi->pid, WEXITSTATUS(pi->exit_status));
 	}
-	if (r->wall_ns >= RUN_REPORT_SHORT_FAIL_NS)
+	if (!too_short_to_audit(r))
 		return false;
 	fprintf(out, "buildbpf: audit left out: the build failed after %.3f s, before doing any work worth one\n",
 		r->wall_ns / 1e9);
@@ -112,11 +122,20 @@ static void put_the_rest(FILE *out, const char *log_path)
 	report_line__end(&l);
 }
 
-void run_report__print(FILE *out, const struct run_report *r)
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Everything above the audit: the summary, what failed, daemons, merges; true: no audit follows. */
+static bool print_head(FILE *out, const struct run_report *r)
 {
 	const struct replay *rp = r->rp;
 	const struct trace_merge *merged = r->merged;
-	const struct audit *a = r->audit;
 	struct summary_info summary = {
 		.cmd_argv = rp->info->cmd_argv,
 		.cmd_argc = rp->info->cmd_argc,
@@ -127,18 +146,48 @@ void run_report__print(FILE *out, const struct run_report *r)
 		.partial_reason = rp->partial_reason,
 		.term_signal = rp->exited && WIFSIGNALED(rp->wait_status) ? WTERMSIG(rp->wait_status) : 0,
 		.verbose = r->verbose,
+		.audit_counts = r->audit && !r->verbose && !too_short_to_audit(r),
 	};
 
 	summary__print(out, rp->model, &summary);
 	if (print_failure(out, r))
-		return;
+		return true;
 	print_daemons(out, rp);
-	print_outside_wait(out, rp, a);
+	print_outside_wait(out, rp, r->audit);
 	if (merged && (merged->stats.files || merged->stats.skipped))
 		fprintf(out, "buildbpf: merged %zu trace files (%zu events, %zu clamped), skipped %zu\n",
 			merged->stats.files, merged->stats.events, merged->stats.clamped, merged->stats.skipped);
-	if (a)
-		audit_report__print(out, a, rp->model, r->verbose);
-	if (a && !r->verbose)
-		put_the_rest(out, r->log_path);
+	return false;
+}
+
+/*
+ * By default the whole report is brief: the lines above the audit are
+ * counted, and the audit has the room they leave of AUDIT_REPORT_BRIEF_LINES
+ * (its answers give way; what failed, lost events and OOM kills do not).
+ */
+void run_report__print(FILE *out, const struct run_report *r)
+{
+	char *head = NULL;
+	size_t len, used;
+	bool no_audit;
+	FILE *f = r->verbose || !r->audit ? NULL : open_memstream(&head, &len);
+
+	if (!f) {
+		if (!print_head(out, r) && r->audit)
+			audit_report__print(out, r->audit, r->rp->model, r->verbose);
+		return;
+	}
+	no_audit = print_head(f, r);
+	if (fclose(f)) {
+		free(head);
+		return;
+	}
+	fputs(head, out);
+	used = count_lines(head);
+	free(head);
+	if (no_audit)
+		return;
+	audit_report__print_brief(out, r->audit, r->rp->model,
+				  used < AUDIT_REPORT_BRIEF_LINES ? AUDIT_REPORT_BRIEF_LINES - used : 0);
+	put_the_rest(out, r->log_path);
 }

@@ -69,6 +69,22 @@ static void put_status(FILE *out, const struct summary_info *info)
 		fprintf(out, "': exit status unknown, %.3f s wall recorded\n", wall_s);
 }
 
+void summary__put_processes(FILE *out, const struct model *m)
+{
+	size_t i, unfinished = 0;
+
+	for (i = 0; i < m->nr_procs; i++)
+		unfinished += m->procs[i].unfinished;
+	fprintf(out, "%zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
+	if (unfinished)
+		fprintf(out, " (%zu still running at the end)", unfinished);
+}
+
+void summary__put_lost_events(FILE *out, __u64 lost_events)
+{
+	fprintf(out, "%llu lost event%s", (unsigned long long)lost_events, lost_events == 1 ? "" : "s");
+}
+
 /* What the kernel hid from the user was not recorded: say so, and why. */
 static void put_hidden(FILE *out, const struct model *m)
 {
@@ -85,12 +101,9 @@ static void put_hidden(FILE *out, const struct model *m)
 void summary__print(FILE *out, const struct model *m, const struct summary_info *info)
 {
 	static const char lead[] = "buildbpf: traced '";
-	size_t i, unfinished = 0, oom_killed, room = 0;
+	size_t oom_killed, room = 0;
 	char status[128];
 	FILE *mem;
-
-	for (i = 0; i < m->nr_procs; i++)
-		unfinished += m->procs[i].unfinished;
 
 	/* By default the line fits REPORT_WIDTH, the command cut to make room; -v has it whole. */
 	mem = info->verbose ? NULL : fmemopen(status, sizeof(status), "w");
@@ -103,14 +116,16 @@ void summary__print(FILE *out, const struct model *m, const struct summary_info 
 	fputs(lead, out);
 	put_command_within(out, info->cmd_argv, info->cmd_argc, room);
 	put_status(out, info);
-	fprintf(out, "buildbpf: %zu process%s", m->nr_procs, m->nr_procs == 1 ? "" : "es");
-	if (unfinished)
-		fprintf(out, " (%zu still running at the end)", unfinished);
-	/* Lanes are the trace's rows (nested processes stack), not concurrency. */
-	if (info->verbose)
-		fprintf(out, ", %zu lane%s at peak", m->nr_lanes, m->nr_lanes == 1 ? "" : "s");
-	fprintf(out, ", %llu lost event%s%s\n", (unsigned long long)info->lost_events, info->lost_events == 1 ? "" : "s",
-		info->lost_events ? " (the trace is incomplete; try --buffer-size)" : "");
+	if (!info->audit_counts) {
+		fputs("buildbpf: ", out);
+		summary__put_processes(out, m);
+		/* Lanes are the trace's rows (nested processes stack), not concurrency. */
+		if (info->verbose)
+			fprintf(out, ", %zu lane%s at peak", m->nr_lanes, m->nr_lanes == 1 ? "" : "s");
+		fputs(", ", out);
+		summary__put_lost_events(out, info->lost_events);
+		fputs(info->lost_events ? " (the trace is incomplete; try --buffer-size)\n" : "\n", out);
+	}
 	oom_killed = memory__oom_killed(m);
 	if (oom_killed)
 		fprintf(out, "buildbpf: OOM KILLED: %zu process%s (oom_killed in the trace)\n", oom_killed,
