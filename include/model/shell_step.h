@@ -46,4 +46,20 @@ int shell_trap_target(const char *script, char **target);
  */
 int shell_loop_subdir(const char *script, size_t k, char **subdir);
 
+/*
+ * The target of automake's recursive rule (the loop above): make put its
+ * $@ in the script, "target=`echo all-recursive | sed s/-recursive//`".
+ * *target (malloc'd) NULL for any other script.  0 or -ENOMEM.
+ */
+int shell_recursive_target(const char *script, char **target);
+/*
+ * A compiler probe of kbuild: scripts/Makefile.compiler's try-run ("set
+ * -e; TMP=.tmp_$$/tmp; …; if (gcc … -fno-PIE -c -x c /dev/null -o
+ * \"$TMP\") …; then echo \"-fno-PIE\"; …") or Kconfig's cc-option ("trap
+ * \"rm -rf .tmp_$$\" EXIT; …; gcc -Werror -fno-PIE -c -x c /dev/null …"):
+ * *kind "cc-option", "as-option" or "try-run", *option (malloc'd) the
+ * option it probes.  Both NULL for any other script.  0 or -ENOMEM.
+ */
+int shell_kbuild_probe(const char *script, const char **kind, char **option);
+
 #endif /* BUILDBPF_MODEL_SHELL_STEP_H */

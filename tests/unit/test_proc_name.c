@@ -809,3 +809,67 @@ Test(proc_name, names_sorted_sees_order_and_repeats)
 	cr_assert(name_in_sorted("-c", in_order, 3));
 	cr_assert(not(name_in_sorted("-B", in_order, 3)));
 }
+
+/*
+ * Issue 39: automake's recursive rule is named by what it does, the target
+ * make gave it, not by its opening text ("bash -c fail=; \ if (…").
+ */
+Test(proc_name, automake_recursive_rule_named_by_its_target)
+{
+	static char loop[] = "fail=; \\\nif (target_option=k; case ${target_option-} in ?) ;; esac; test $has_opt = yes); "
+			     "then failcom='fail=yes'; else failcom='exit 1'; fi; dot_seen=no; "
+			     "target=`echo install-recursive | sed s/-recursive//`; "
+			     "case \"install-recursive\" in distclean-* | maintainer-clean-*) list='lib src' ;; "
+			     "*) list='lib src' ;; esac; for subdir in $list; do echo \"Making $target in $subdir\"; "
+			     "(CDPATH=\"${ZSH_VERSION+.}:\" && cd $subdir && make  $local_target) || eval $failcom; done";
+
+	expect_name(ARGV("/bin/bash", "-c", loop), "/bin/bash", "bash", "bash install-recursive (recursive make)");
+}
+
+/*
+ * Issue 39: kbuild's compiler probes, scripts/Makefile.compiler's try-run
+ * and Kconfig's cc-option, each named by the option it probes, not all by
+ * their common opening.
+ */
+Test(proc_name, kbuild_probes_named_by_the_option_they_probe)
+{
+	expect_name(ARGV("/bin/sh", "-c",
+			 "set -e; TMP=.tmp_$$/tmp; trap \"rm -rf .tmp_$$\" EXIT; mkdir -p .tmp_$$; if (  gcc -Werror  "
+			 "-D__KERNEL__ -Wall -std=gnu11 -fno-PIE -c -x c /dev/null -o \"$TMP\") >/dev/null 2>&1; then "
+			 "echo \"-fno-PIE\"; else echo \"\"; fi"),
+		    "/bin/sh", "sh", "cc-option -fno-PIE");
+	expect_name(ARGV("/bin/sh", "-c",
+			 "set -e; TMP=.tmp_$$/tmp; trap \"rm -rf .tmp_$$\" EXIT; mkdir -p .tmp_$$; if (  gcc -D__ASSEMBLY__ "
+			 "-Wa,-mtune=generic32 -c -x assembler-with-cpp /dev/null -o \"$TMP\") >/dev/null 2>&1; then "
+			 "echo \"-Wa,-mtune=generic32\"; else echo \"\"; fi"),
+		    "/bin/sh", "sh", "as-option -Wa,-mtune=generic32");
+	/* Kconfig's: y or n, the option between -Werror and the compile's own words, /dev/null in it or not. */
+	expect_name(ARGV("sh", "-c",
+			 "{ trap \"rm -rf .tmp_$$\" EXIT; mkdir .tmp_$$; gcc -Werror  -m64 -D__SIZEOF_INT128__=0 -c -x c "
+			 "/dev/null -o .tmp_$$/tmp.o; } >/dev/null 2>&1 && echo \"y\" || echo \"n\""),
+		    "/bin/sh", "sh", "cc-option -m64 -D__SIZEOF_INT128__=0");
+	expect_name(ARGV("sh", "-c",
+			 "{ trap \"rm -rf .tmp_$$\" EXIT; mkdir .tmp_$$; gcc -Werror  -frandomize-layout-seed-file=/dev/null "
+			 "-c -x c /dev/null -o .tmp_$$/tmp.o; } >/dev/null 2>&1 && echo \"y\" || echo \"n\""),
+		    "/bin/sh", "sh", "cc-option -frandomize-layout-seed-file=/dev/null");
+}
+
+/*
+ * Issue 39: libtool makes a library's links in "(cd .libs && ln -s ../x.la
+ * x.la)", a cd in its own script: its ln is named from .libs.
+ */
+/* Issue 39: ln is named by the link it makes: libtool's two links to one library differ. */
+Test(proc_name, ln_named_by_the_link_it_makes)
+{
+	expect_name(ARGV("ln", "-s", "libyaml-0.so.2.0.9", "libyaml.so"), "/usr/bin/ln", "ln", "ln libyaml.so");
+	expect_name(ARGV("ln", "-sf", "libyaml-0.so.2.0.9", "libyaml-0.so.2"), "/usr/bin/ln", "ln", "ln libyaml-0.so.2");
+}
+
+Test(proc_name, libtool_links_named_from_its_objdir)
+{
+	expect_chain("/src/libyaml",
+		     ARGVS(ARGV("make"), ARGV("make", "-C", "src"),
+			   ARGV("/bin/bash", "../libtool", "--tag=CC", "--mode=link", "gcc", "-o", "libyaml.la", "api.lo"),
+			   ARGV("ln", "-s", "../libyaml.la", "libyaml.la")),
+		     NAMES("make", "make -C src", "bash libtool", "ln src/.libs/libyaml.la"));
+}

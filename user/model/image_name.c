@@ -84,13 +84,37 @@ static int go_link_detail(const struct model *m, const struct proc_dirs *d, cons
 	return *detail ? 0 : -ENOMEM;
 }
 
+/* "cc-option" for a shell that is a kbuild probe (model/shell_step.h), else NULL; -ENOMEM in *err. */
+static const char *probe_kind(const struct exec_image *img, int *err)
+{
+	const char *script, *file, *kind = NULL;
+	char *option = NULL;
+
+	*err = 0;
+	if (image_tool(img) != TOOL_SHELL)
+		return NULL;
+	shell_operand(img, &script, &file);
+	if (script)
+		*err = shell_kbuild_probe(script, &kind, &option);
+	free(option);
+	return kind;
+}
+
 /*
  * The word a name starts with: the program, but "run" for a build script
- * (every one is called build-script-build; its package follows), and
- * "configure" for a shell running a configure script (not "bash").
+ * (every one is called build-script-build; its package follows),
+ * "configure" for a shell running a configure script (not "bash"), and
+ * the kind of probe a kbuild probe's shell is ("cc-option", not "sh").
  */
 static char *program_word(const struct exec_image *img)
 {
+	int err;
+	const char *kind = probe_kind(img, &err);
+
+	if (err)
+		return NULL;
+	if (kind)
+		return strdup(kind);
 	if (shell_configure_script(img))
 		return strdup("configure");
 	return image_tool(img) == TOOL_BUILD_SCRIPT ? strdup("run") : image_program(img);

@@ -2,6 +2,7 @@
 /* Where every process and image ran (include/model/proc_dirs.h). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/image_args.h"
@@ -139,25 +140,60 @@ static size_t dirs_budget(const struct model *m)
 /* How far proc_dirs__new() got with a process. */
 enum dirs_state { DIRS_TODO, DIRS_PENDING, DIRS_DONE };
 
+/* libtool's directory for what it builds (its $objdir), where it makes a library's links. */
+#define LIBTOOL_OBJDIR ".libs"
+
+/*
+ * The directory libtool's ln works in: libtool --mode=link makes a
+ * library's links in a subshell, "(cd .libs && rm -f x.la && ln -s
+ * ../x.la x.la)", a cd inside its script that no command line shows.
+ * NULL when p is no ln of a libtool script run by up.
+ */
+static const char *libtool_ln_subdir(const struct exec_image *up, const struct proc_instance *p)
+{
+	const char *script, *file, *base;
+	size_t i;
+
+	if (!p->nr_execs || !p->execs[0].argc || !p->execs[0].argv[0])
+		return NULL;
+	base = strrchr(p->execs[0].argv[0], '/');
+	if (strcmp(base ? base + 1 : p->execs[0].argv[0], "ln"))
+		return NULL;
+	shell_operand(up, &script, &file);
+	base = file ? strrchr(file, '/') : NULL;
+	if (!file || strcmp(base ? base + 1 : file, "libtool"))
+		return NULL;
+	for (i = 1; i < up->argc && up->argv[i]; i++)
+		if (!strcmp(up->argv[i], "--mode=link"))
+			return LIBTOOL_OBJDIR;
+	return NULL;
+}
+
 /*
  * Where p, forked in dir by image k of its parent up, starts its first
  * image: dir, but the directory automake's loop (shell_loop_subdir()) cds
  * to for the make it is, the (*makes)-th of up's (counted here: children
- * are filled in order of start).  0 or -ENOMEM.
+ * are filled in order of start), or libtool's for its links
+ * (libtool_ln_subdir()).  0 or -ENOMEM.
  */
 static int subshell_dir(struct proc_dirs *d, const struct proc_instance *up, long k, const struct proc_instance *p,
 			size_t *makes, const char **dir)
 {
-	const char *script, *file;
-	char *sub, *full;
-	int err;
+	const char *script, *file, *objdir;
+	char *sub = NULL, *full;
+	int err = 0;
 
-	if (k < 0 || !p->nr_execs || image_tool(&p->execs[0]) != TOOL_MAKE || image_tool(&up->execs[k]) != TOOL_SHELL)
+	if (k < 0 || image_tool(&up->execs[k]) != TOOL_SHELL)
 		return 0;
-	shell_operand(&up->execs[k], &script, &file);
-	if (!script)
-		return 0;
-	err = shell_loop_subdir(script, (*makes)++, &sub);
+	objdir = libtool_ln_subdir(&up->execs[k], p);
+	if (objdir) {
+		sub = strdup(objdir);
+		err = sub ? 0 : -ENOMEM;
+	} else if (p->nr_execs && image_tool(&p->execs[0]) == TOOL_MAKE) {
+		shell_operand(&up->execs[k], &script, &file);
+		if (script)
+			err = shell_loop_subdir(script, (*makes)++, &sub);
+	}
 	if (err || !sub)
 		return err;
 	full = path_dir_resolve(*dir, sub);

@@ -199,3 +199,93 @@ int shell_loop_subdir(const char *script, size_t k, char **subdir)
 	}
 	return 0;
 }
+
+/* How automake's recursive rule says its own target: "target=`echo all-recursive | sed s/-recursive//`". */
+#define RECURSIVE_TARGET "target=`echo "
+#define RECURSIVE_SUFFIX "-recursive"
+
+int shell_recursive_target(const char *script, char **target)
+{
+	const char *at = subdir_list(script, &(size_t){ 0 }) ? strstr(script, RECURSIVE_TARGET) : NULL;
+	size_t n;
+
+	*target = NULL;
+	if (!at)
+		return 0;
+	at += strlen(RECURSIVE_TARGET);
+	n = strcspn(at, " `|;\n");
+	/* make substituted $@: a word of its own that ends in -recursive, nothing left to expand. */
+	if (n <= strlen(RECURSIVE_SUFFIX) || strncmp(at + n - strlen(RECURSIVE_SUFFIX), RECURSIVE_SUFFIX,
+						     strlen(RECURSIVE_SUFFIX)) || memchr(at, '$', n))
+		return 0;
+	*target = strndup(at, n);
+	return *target ? 0 : -ENOMEM;
+}
+
+/* What marks kbuild's try-run (scripts/Makefile.compiler) and Kconfig's cc-option: a scratch .tmp_$$ directory. */
+#define PROBE_TMP ".tmp_$$"
+#define PROBE_ECHO "then echo \""
+
+/* The words of s[0, len) without the blanks around them, malloc'd; NULL when none (or without memory: *err). */
+static char *trimmed(const char *s, size_t len, int *err)
+{
+	char *out;
+
+	while (len && strchr(" \t\n", *s)) {
+		s++;
+		len--;
+	}
+	while (len && strchr(" \t\n", s[len - 1]))
+		len--;
+	if (!len)
+		return NULL;
+	out = strndup(s, len);
+	*err = out ? 0 : -ENOMEM;
+	return out;
+}
+
+/*
+ * The option kbuild's try-run echoes when the compile works ("then echo
+ * \"-fno-PIE\""), which is the one it probes, or what Kconfig's cc-option
+ * gives the compiler between -Werror and its "-c -x c /dev/null".
+ */
+static char *probed_option(const char *script, int *err)
+{
+	const char *at = strstr(script, PROBE_ECHO), *end, *stop;
+	size_t n;
+
+	if (at) {
+		at += strlen(PROBE_ECHO);
+		end = strchr(at, '"');
+		if (end && memchr(at, '-', (size_t)(end - at)))
+			return trimmed(at, (size_t)(end - at), err);
+	}
+	at = strstr(script, "-Werror ");
+	if (!at)
+		return NULL;
+	at += strlen("-Werror ");
+	end = at + strcspn(at, ";|&)}"); /* the compile's command: an option may name /dev/null too */
+	/* The option ends where the compile's own words start: -c or -S, then -x LANG /dev/null. */
+	for (stop = at; stop < end; stop += n) {
+		stop += strspn(stop, " ");
+		n = strcspn(stop, " ");
+		if (n == 2 && stop[0] == '-' && strchr("cSx", stop[1]))
+			return trimmed(at, (size_t)(stop - at), err);
+	}
+	return NULL;
+}
+
+int shell_kbuild_probe(const char *script, const char **kind, char **option)
+{
+	int err = 0;
+
+	*kind = NULL;
+	*option = NULL;
+	if (!strstr(script, PROBE_TMP) || !strstr(script, "/dev/null") || !(*option = probed_option(script, &err)))
+		return err;
+	if (strstr(script, "-x assembler"))
+		*kind = "as-option";
+	else
+		*kind = strstr(script, "-x c ") ? "cc-option" : "try-run";
+	return 0;
+}

@@ -300,15 +300,43 @@ static int configure_detail(const struct exec_image *img, const char *file, cons
 	return err;
 }
 
-/* A shell: by its -c script (shell_script_detail()), else its script file. */
+/*
+ * A script named by what it does, not by its opening text: automake's
+ * recursive rule by its target ("all-recursive (recursive make)"), a
+ * kbuild probe by the option it probes (its kind is the name's program
+ * word, model/image_name.c).  *detail NULL for any other.  0 or -ENOMEM.
+ */
+static int script_purpose(const char *script, char **detail)
+{
+	const char *kind;
+	char *target;
+	int err = shell_kbuild_probe(script, &kind, detail);
+
+	if (err || *detail)
+		return err;
+	err = shell_recursive_target(script, &target);
+	if (!err && target) {
+		*detail = name_join(target, " ", "(recursive make)");
+		err = *detail ? 0 : -ENOMEM;
+	}
+	free(target);
+	return err;
+}
+
+/* A shell: by what its -c script does, else the script (shell_script_detail()), else its script file. */
 static int shell_detail(const struct exec_image *img, const struct name_dirs *dirs, int depth, char **detail)
 {
 	const char *script, *file, *configure = shell_configure_script(img);
+	int err;
 
 	*detail = NULL;
 	if (configure)
 		return configure_detail(img, configure, dirs, detail);
 	shell_operand(img, &script, &file);
+	if (script && (err = script_purpose(script, detail)))
+		return err;
+	if (script && *detail)
+		return 0;
 	if (script)
 		return shell_script_detail(script, img->flags & BB_EXEC_ARGS_TRUNCATED, dirs, depth, detail);
 	if (!file)

@@ -66,6 +66,27 @@ static const char *file_operand(const struct exec_image *img, const struct name_
 	return NULL;
 }
 
+/*
+ * ln is named by what it makes, its last operand: libtool's "ln -s
+ * libx.so.2.0.9 libx.so.2" and "ln -s libx.so.2.0.9 libx.so" link one
+ * file twice.  NULL for any other program, or an ln of one operand.
+ */
+static const char *link_made(const struct exec_image *img)
+{
+	const char *base = img->argc && img->argv[0] ? strrchr(img->argv[0], '/') : NULL, *last = NULL;
+	size_t i, operands = 0;
+
+	if (!img->argc || !img->argv[0] || strcmp(base ? base + 1 : img->argv[0], "ln"))
+		return NULL;
+	for (i = 1; i < img->argc && img->argv[i]; i++) {
+		if (img->argv[i][0] == '-')
+			continue;
+		last = img->argv[i];
+		operands++;
+	}
+	return operands >= 2 ? last : NULL;
+}
+
 char *output_detail(const char *path, const struct name_dirs *dirs)
 {
 	char *shown = name_dirs__shown(dirs, path), *detail;
@@ -84,6 +105,8 @@ int inputs_step_name(const struct exec_image *img, enum tool_kind tool, const st
 	char *shown, more[32];
 
 	*detail = NULL;
+	if (!input && tool == TOOL_OTHER && (input = link_made(img)))
+		others = 0;
 	if (!input && tool == TOOL_OTHER) {
 		bool oom;
 
