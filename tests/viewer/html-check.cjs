@@ -92,13 +92,24 @@ function pageState() {
 }
 
 // Moves the mouse over a timeline element, scrolled into view: 'process', the largest process whose
-// tooltip names a pid, or 'label', the first process label.  The tooltip's text ('' hidden), or null
-// when there is no such element.
+// tooltip names a pid, 'label', the first process label, or 'outline', the left edge of the widest
+// critical-path outline, whose stroke lies over the process it outlines.  The tooltip's text ('' hidden),
+// or null when there is no such element.
 async function tipOver(page, what) {
 	const box = await page.evaluate((kind) => {
 		let el = null, area = 0;
 		if (kind === 'label') el = document.querySelector('.bb-timeline text.p');
-		else
+		else if (kind === 'outline') {
+			for (const e of document.querySelectorAll('.bb-timeline .crit rect')) {
+				const r = e.getBoundingClientRect();
+				if (r.width > area) { area = r.width; el = e; }
+			}
+			if (!el) return null;
+			el.scrollIntoView({ block: 'center', inline: 'center' });
+			const r = el.getBoundingClientRect();
+			/* On the stroke, off the path's line through the middle. */
+			return { x: r.x + 0.5, y: r.y + r.height / 2 + 3 };
+		} else
 			for (const e of document.querySelectorAll('.bb-timeline rect.n[data-tip]')) {
 				const r = e.getBoundingClientRect();
 				if (r.width * r.height > area && /pid \d+/.test(e.getAttribute('data-tip'))) { area = r.width * r.height; el = e; }
@@ -240,6 +251,11 @@ async function main() {
 		report.tooltip = tip;
 		if (tip === null && before.tips) failures.push('no process to hover');
 		else if (tip !== null && !/pid \d+/.test(tip)) failures.push(`hovering a process shows no tooltip with its pid ('${tip}')`);
+		// A critical-path outline's stroke lies over a process: over it the process's tooltip comes
+		// first (the outline's may follow), wherever the path's steps happen to start.
+		const outlineTip = await tipOver(page, 'outline');
+		if (outlineTip !== null && !/^[^\n]*pid \d+/.test(outlineTip))
+			failures.push(`hovering a critical-path outline over a process shows no tooltip led by its pid ('${outlineTip}')`);
 		// A process's label sits on it: over the label the process's tooltip shows all the same.
 		const labelTip = await tipOver(page, 'label');
 		if (labelTip !== null && !/pid \d+/.test(labelTip)) failures.push(`hovering a process's label shows no tooltip ('${labelTip}')`);

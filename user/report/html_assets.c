@@ -38,7 +38,10 @@ const char html_assets_style[] =
  * Zoom: the buttons or ctrl+wheel scale the timeline's picture in its
  * scrolled box, keeping the point under the mouse in place.  Tooltip: each
  * <title> of the picture becomes a data-tip, shown as text (textContent:
- * never parsed as markup) next to the mouse.
+ * never parsed as markup) next to the mouse.  A critical-path outline is
+ * drawn over the processes and its stroke catches the mouse: over it the
+ * process under it comes first, then the outline's line, so the process's
+ * tooltip does not depend on where the path's steps happen to start.
  */
 const char html_assets_script[] =
 	"(function(){'use strict';"
@@ -57,8 +60,11 @@ const char html_assets_script[] =
 	"scroll.addEventListener('wheel',function(e){if(!e.ctrlKey&&!e.metaKey)return;e.preventDefault();"
 	"var r=scroll.getBoundingClientRect();set(e.deltaY<0?zoom*1.25:zoom/1.25,(e.clientX-r.left)/r.width);},"
 	"{passive:false});"
-	"svg.addEventListener('mousemove',function(e){var el=e.target.closest('[data-tip]');"
-	"if(!el){tip.hidden=true;return;}tip.textContent=el.getAttribute('data-tip');tip.hidden=false;"
+	"svg.addEventListener('mousemove',function(e){var el=e.target.closest('[data-tip]'),text,p;"
+	"if(!el){tip.hidden=true;return;}text=el.getAttribute('data-tip');"
+	"if(el.closest('.crit')){p=document.elementsFromPoint(e.clientX,e.clientY).find(function(x){"
+	"return x.matches('rect.n[data-tip]');});if(p)text=p.getAttribute('data-tip')+'\\n'+text;}"
+	"tip.textContent=text;tip.hidden=false;"
 	"var x=e.clientX+14,y=e.clientY+14;if(x+tip.offsetWidth>innerWidth)x=e.clientX-tip.offsetWidth-8;"
 	"if(y+tip.offsetHeight>innerHeight)y=e.clientY-tip.offsetHeight-8;"
 	"tip.style.left=Math.max(0,x)+'px';tip.style.top=Math.max(0,y)+'px';});"
