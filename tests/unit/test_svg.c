@@ -12,8 +12,10 @@
 #include "model/cpu_sched.h"
 #include "model/lanes.h"
 #include "model/model.h"
+#include "model/proc_name.h"
 #include "audit/audit.h"
 #include "report/svg.h"
+#include "report/svg_hover.h"
 #include "lib/svg_attr.h"
 #include "model/trace_layout.h"
 #include "lib/synth.h"
@@ -214,4 +216,81 @@ Test(svg, a_critical_step_is_drawn_past_the_fold)
 	free(svg);
 	trace_layout__free(tl);
 	synth_build__free(&b);
+}
+
+/* The titles in svg that start with lead, counted; the first one kept in first (freed by the caller). */
+static size_t titles_with(const char *svg, const char *lead, char **first)
+{
+	const char *at, *end;
+	size_t n = 0;
+
+	*first = NULL;
+	for (at = svg; (at = strstr(at, "<title>")); at = end) {
+		at += strlen("<title>");
+		end = strstr(at, "</title>");
+		cr_assert(not(eq(ptr, (void *)end, NULL)));
+		if (!strstr(at, lead) || strstr(at, lead) > end)
+			continue;
+		if (!n++)
+			*first = strndup(at, (size_t)(end - at));
+	}
+	return n;
+}
+
+/*
+ * The strip draws no process, so it says in a tooltip per column what it
+ * shows and which processes were at work: their names whole, the make
+ * around them left out.
+ */
+Test(svg, the_strip_has_a_tooltip_per_column_naming_the_work)
+{
+	struct waiting_build b;
+	char *svg, *first;
+
+	waiting_build_init(&b);
+	svg = render(&b);
+	cr_assert(eq(sz, titles_with(svg, " s: on average ", &first), SVG_HOVER_COLUMNS), "%s", svg);
+	/* The first 20 ms: all eight alive, two on the CPUs and six waiting. */
+	cr_assert(strstr(first, "0.00-0.02 s: on average 2.0 build threads ran, 6.0 waited for a CPU, 0.0 CPUs ran "
+				"outside work; processes alive longest in it: cc1 x.c 0.02 s, cc1 x.c 0.02 s,") == first,
+		  "%s", first);
+	cr_assert(strstr(first, "(and 3 more)") != NULL && strstr(first, "make") == NULL, "%s", first);
+	free(first);
+	free(svg);
+	waiting_build_free(&b);
+}
+
+/* The memory chart's columns: the highest sample in each, and the largest processes alive, named whole. */
+Test(svg, the_memory_chart_has_a_tooltip_per_sampled_column)
+{
+	static const char *const argv[] = { "cc1", "src/a/very/long/directory/name/that/a/label/would/cut/parse.c", NULL };
+	struct bb_mem_sample_event e = { .hdr = { .ts_ns = 50 * MS, .type = BB_EV_MEM_SAMPLE }, .total_kb = 300 * 1024,
+					 .ram_kb = 1024 * 1024 };
+	struct model *m = model__new(100, 0);
+	struct svg_frame f = { .x = 0, .width = 1000, .start_ns = 0, .span_ns = 100 * MS };
+	char *text = NULL, *first, *name, want[512];
+	size_t len;
+
+	cr_assert(not(eq(ptr, m, NULL)));
+	synth_fork(m, 1 * MS, 100, 101, 101, false);
+	synth_exec(m, 1 * MS, 101, 100, "/usr/lib/gcc/cc1", argv);
+	synth_mem_image(m, 90 * MS, 101, 1, 200 * 1024, BB_MEM_IMAGE_EXITED);
+	cr_assert(eq(int, model__add_event(m, &e, sizeof(e)), 0));
+	synth_exit_acct(m, 90 * MS, 101, 0, MS, 0, MS, 200 * 1024);
+	cr_assert(eq(int, model__finish(m, 100 * MS), 0));
+	f.out = open_memstream(&text, &len);
+	cr_assert(eq(int, svg_hover__memory(&f, 0, 100, m), 0));
+	fclose(f.out);
+	/* One sample: one column says something. */
+	cr_assert(eq(sz, titles_with(text, "build memory up to", &first), 1), "%s", text);
+	/* The name as every report names the step (model/proc_name.h), not cut to the chart. */
+	name = proc_display_name(m, &m->procs[1]);
+	snprintf(want, sizeof(want), "0.050-0.051 s: build memory up to 300.0 MiB; largest processes alive: %s (peak "
+				     "200.0 MiB)", name);
+	cr_assert(eq(str, first, want));
+	cr_assert(strstr(name, "parse.c") != NULL, "%s", name);
+	free(name);
+	free(first);
+	free(text);
+	model__free(m);
 }

@@ -16,6 +16,7 @@
 #include "report/report_text.h"
 #include "report/svg.h"
 #include "report/svg_draw.h"
+#include "report/svg_hover.h"
 
 /* The memory chart: as wide as the picture, its time axis under the picture's. */
 #define MEM_H 170
@@ -306,7 +307,9 @@ static void put_memory(FILE *out, const struct model *m)
 			col_max = s->total_kb;
 		last_col = col;
 	}
-	fprintf(out, "%d,%.1f\"/>\n</svg></div>\n", last_col, base - (double)col_max * MEM_PLOT_H / peak);
+	fprintf(out, "%d,%.1f\"/>\n", last_col, base - (double)col_max * MEM_PLOT_H / peak);
+	svg_hover__memory(&f, MEM_TOP + 14, MEM_PLOT_H, m); /* without memory, no tooltips */
+	fputs("</svg></div>\n", out);
 	fprintf(out, "<p class=\"bb-note\">peak %s at %.3f s, ", report_size(size, m->mem_peak.total_kb * 1024),
 		(m->mem_peak.hdr.ts_ns - m->start_ns) / 1e9);
 	fprintf(out, "of %s of RAM; %zu samples</p></section>\n", report_size(size, m->mem_peak.ram_kb * 1024),

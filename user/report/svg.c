@@ -17,6 +17,7 @@
 #include "report/report_text.h"
 #include "report/svg.h"
 #include "report/svg_draw.h"
+#include "report/svg_hover.h"
 #include "util/fd_stream.h"
 
 #define WIDTH SVG_WIDTH
@@ -453,6 +454,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	struct canvas cv = { .out = out };
 	__u64 own_ns = m->end_ns > m->start_ns ? m->end_ns - m->start_ns : 1;
 	size_t lanes;
+	int err;
 
 	lanes = tl->nr_lanes ? tl->nr_lanes : 1;
 	cv.f = (struct svg_frame){ .out = out, .x = MARGIN_L, .width = PLOT_W, .start_ns = m->start_ns,
@@ -471,6 +473,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	put_header(&cv, a, m);
 	svg_draw__axis(&cv.f, HEADER_H, cv.total_h - LEGEND_H);
 	svg_draw__strip(&cv.f, cv.strip_y, STRIP_H, a, s, m->end_ns);
+	err = svg_hover__strip(&cv.f, cv.strip_y, STRIP_H, m, s, a->nr_cpus);
 	put_lane_labels(&cv, tl);
 	fputs("<g>\n", out);
 	put_folded(&cv, tl);
@@ -481,7 +484,7 @@ int svg__write_layout(FILE *out, const struct audit *a, const struct trace_layou
 	put_legend(&cv, a, cv.total_h - LEGEND_H + 14);
 	fputs("</svg>\n", out);
 	free(cv.folded);
-	return ferror(out) ? -EIO : 0;
+	return err ?: ferror(out) ? -EIO : 0;
 }
 
 int svg__write(FILE *out, const struct audit *a, const struct model *m, const struct sched_model *s)
