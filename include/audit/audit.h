@@ -25,7 +25,7 @@
 #include "model/model.h"
 #include "model/parallelism.h"
 #include "model/replay.h"
-#include "audit/audit_jobs.h"
+#include "model/tool_jobs.h"
 #include "audit/audit_whatif.h"
 #include "audit/cmd_phases.h"
 #include "audit/compiler_cache.h"
@@ -60,7 +60,7 @@ struct audit_input {
 	size_t nr_cpus;		 /* online CPUs */
 	char *const *cmd_argv;	 /* the traced command */
 	int cmd_argc;
-	struct jobs_env jobs_env; /* what the build inherits that a tool reads its -j from (audit/audit_jobs.h) */
+	struct jobs_env jobs_env; /* what the build inherits that a tool reads its -j from (model/tool_jobs.h) */
 	__u64 lost_events;
 	const char *partial_reason; /* NULL: the trace is complete */
 	/* The model's job slots (graph/job_slots.h), read during audit__compute()
@@ -151,7 +151,7 @@ struct audit {
 	const struct parallelism *par; /* (sched) histograms, owned by the sched model */
 	double avg_running;  /* (sched) build CPU time / wall */
 	/* The -j of the command, else of the phase whose runner did the most work. */
-	struct audit_jobs jobs;
+	struct tool_jobs jobs;
 	size_t jobs_target;  /* what "fewer jobs" is measured against: jobs capped at the CPUs */
 	__u64 lost_ns;	     /* (sched) fewer than jobs_target ran while a CPU idled */
 	__u64 runq_wait_ns;  /* (sched) the build's run-queue wait, summed over its threads */

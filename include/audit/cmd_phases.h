@@ -21,7 +21,7 @@
 #include <linux/types.h>
 #include "graph/job_slots.h"
 #include "model/model.h"
-#include "audit/audit_jobs.h"
+#include "model/tool_jobs.h"
 
 /*
  * About one thing at a time: below this average (CPUs busy, or steps
@@ -44,7 +44,7 @@ struct audit_cmd_phase {
 	bool serial;		/* fewer than AUDIT_ONE_AT_A_TIME steps alive and CPUs busy on average */
 	bool configure;		/* its command is a configure script (which often re-execs its shell) */
 	long runner;		/* the runner that did most of its work; -1: none */
-	struct audit_jobs jobs; /* that runner's -j; jobs 0 without one */
+	struct tool_jobs jobs; /* that runner's -j; jobs 0 without one */
 };
 
 /* What the phases are read from besides the process tree. */

@@ -27,7 +27,7 @@ const char *diff_fmt_ns(char *buf, __u64 ns);
 /* The change of a step or program's time, the same way at ms precision: "+0.514 s (+1658 %)". */
 const char *diff_fmt_ns_change(char *buf, __u64 old_ns, __u64 new_ns);
 /* The -j a build asked for: "4", "1 (default)", "unlimited", "unknown". */
-const char *diff_fmt_jobs(char *buf, const struct audit_jobs *j);
+const char *diff_fmt_jobs(char *buf, const struct tool_jobs *j);
 /* The noise floor of CPU (or wall) time in words: "changes of at least 0.1 s and 20 %". */
 const char *diff_fmt_noise_floor(char *buf, bool wall);
 

@@ -18,7 +18,7 @@
  * in.
  *
  *   struct graph_run run;
- *   job_slots__init(&slots, model);
+ *   job_slots__init(&slots, model, &jobs_env, nr_cpus);
  *   graph_run__compute(&run, model, &slots, file_log, wakes_or_NULL, &failed);
  *   ... run.data.edges, run.jobs, run.path.steps ...
  *   graph_run__free(&run);

@@ -15,7 +15,7 @@
  * call is make's own work: no job, no slot (model/shell_call.h).  Pure.
  *
  *   struct job_slots s;
- *   job_slots__init(&s, model);
+ *   job_slots__init(&s, model, &jobs_env, nr_cpus);
  *   if (job_slots__held(&s, s.pool[p], ts) >= job_slots__limit(&s, s.pool[p])) ...
  *   job_slots__free(&s);
  */
@@ -27,6 +27,7 @@
 #include <linux/types.h>
 #include "graph/slot_steps.h"
 #include "model/model.h"
+#include "model/tool_jobs.h"
 
 struct job_slots {
 	const struct model *m;
@@ -46,12 +47,18 @@ struct job_slots {
 	/* per process: what it followed in its parent's own order: its line before, or, its parent running no
 	 * jobs (a shell, a script), the child that ended last by its fork; -1: none */
 	long *order_before;
-	long *limit;  /* per pool: the -j its top make's argv gives (0: none, -1: no limit) */
+	/* per pool: the -j its top make's argv gives (0: none, -1: no limit), or its cargo's or go's as
+	 * model/tool_jobs.h finds it (their default, the CPUs, included) */
+	long *limit;
 	size_t *peak; /* per pool: most slots held at once */
 };
 
-/* 0, or -ENOMEM (s empty).  The model must not change while s is used. */
-int job_slots__init(struct job_slots *s, const struct model *m);
+/*
+ * 0, or -ENOMEM (s empty).  The model must not change while s is used.
+ * env: what the command inherited, for the -j of its cargo and go (NULL:
+ * nothing); nr_cpus: the CPUs online, their default (0: unknown).
+ */
+int job_slots__init(struct job_slots *s, const struct model *m, const struct jobs_env *env, size_t nr_cpus);
 void job_slots__free(struct job_slots *s);
 
 /* Slots held in pool (a pool's top make, s->pool[x]) at ts: by jobs started by ts and not ended by then. */

@@ -12,7 +12,7 @@
 #include "audit/audit.h"
 
 /* "make -j2 (from the command)", or "job count unknown". */
-void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j);
+void audit_answers__put_jobs(FILE *out, const struct tool_jobs *j);
 /* The CPUs' worth the build ran on average, as "parallel?" says it (without --sched: CPU time / wall). */
 double audit_answers__average_running(const struct audit *a);
 /* Every answer, in full (the -v report, the HTML page, the Markdown summary). */

@@ -50,7 +50,7 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 	enum graph_step failed;
 	struct job_slots slots;
 	struct audit a = {};
-	int err = job_slots__init(&slots, rp->model);
+	int err = job_slots__init(&slots, rp->model, &in.jobs_env, in.nr_cpus);
 
 	/* As a recording is audited: the slots once, for the graph and the audit. */
 	in.slots = &slots;

@@ -293,7 +293,7 @@ struct jobs_case {
 	const char *argv[8];
 	const char *makeflags;
 	long jobs;
-	enum audit_jobs_source source;
+	enum tool_jobs_source source;
 };
 
 Test(audit, job_count_from_the_command)
@@ -326,7 +326,7 @@ Test(audit, job_count_from_the_command)
 		{ { "go", "run", "main.go", "-p", "5" }, NULL, 4, JOBS_TOOL_DEFAULT }, /* the program's */
 		{ { "/usr/lib/go-1.19/bin/go", "build" }, NULL, 4, JOBS_TOOL_DEFAULT },
 	};
-	struct audit_jobs j;
+	struct tool_jobs j;
 	size_t i, argc;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -334,7 +334,7 @@ Test(audit, job_count_from_the_command)
 			;
 		const struct jobs_env env = { .makeflags = cases[i].makeflags };
 
-		audit_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, &env, 4);
+		tool_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, &env, 4);
 		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
 		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
 	}
@@ -351,7 +351,7 @@ Test(audit, job_count_from_what_cargo_and_go_inherit)
 		const char *argv[6];
 		struct jobs_env env;
 		long jobs;
-		enum audit_jobs_source source;
+		enum tool_jobs_source source;
 	} cases[] = {
 		{ { "cargo", "build" }, { .cargo_build_jobs = "3" }, 3, JOBS_CARGO_BUILD_JOBS },
 		{ { "cargo", "build", "-j2" }, { .cargo_build_jobs = "3" }, 2, JOBS_ARGUMENT },
@@ -369,13 +369,13 @@ Test(audit, job_count_from_what_cargo_and_go_inherit)
 		{ { "go", "build", "-p", "2", "." }, { .goflags = "-p=3" }, 2, JOBS_ARGUMENT },
 		{ { "go", "build", "." }, { .goflags = "-p 3", .cargo_build_jobs = "5" }, 4, JOBS_TOOL_DEFAULT },
 	};
-	struct audit_jobs j;
+	struct tool_jobs j;
 	size_t i, argc;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (argc = 0; cases[i].argv[argc]; argc++)
 			;
-		audit_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, &cases[i].env, 4);
+		tool_jobs__from_argv(&j, (char *const *)cases[i].argv, argc, &cases[i].env, 4);
 		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
 		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
 		cr_assert(eq(ptr, (void *)j.config_file,
@@ -393,13 +393,13 @@ Test(audit, an_env_before_the_tool_changes_what_it_inherits)
 	static const char *const not_env[] = { "nice", "CARGO_BUILD_JOBS=3", NULL };
 	struct jobs_env e = { .makeflags = "-j4", .goflags = "-p=8", .cargo_config_jobs = "5" };
 
-	audit_jobs__env_argv(&e, (char *const *)set, 9);
+	tool_jobs__env_argv(&e, (char *const *)set, 9);
 	cr_assert(eq(str, (char *)e.cargo_build_jobs, "3"));
 	cr_assert(eq(str, (char *)e.goflags, "-p=2"));
 	cr_assert(eq(str, (char *)e.makeflags, "-j4"), "the command's own argument, not env's");
-	audit_jobs__env_argv(&e, (char *const *)not_env, 2);
+	tool_jobs__env_argv(&e, (char *const *)not_env, 2);
 	cr_assert(eq(str, (char *)e.cargo_build_jobs, "3"), "not env: nothing changed");
-	audit_jobs__env_argv(&e, (char *const *)clear, 6);
+	tool_jobs__env_argv(&e, (char *const *)clear, 6);
 	cr_assert(eq(ptr, (void *)e.makeflags, NULL));
 	cr_assert(eq(ptr, (void *)e.cargo_build_jobs, NULL));
 	cr_assert(eq(ptr, (void *)e.goflags, NULL));

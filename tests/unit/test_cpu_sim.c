@@ -33,7 +33,7 @@ struct cpu_fixture {
 /* The jobs over edges, after the model's job slots, as the graph stage orders them (graph/graph_run.h). */
 static int build_jobs(struct cpu_fixture *f, const struct graph_edge *edges, size_t nr_edges)
 {
-	return job_slots__init(&f->slots, f->m) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges) ?:
+	return job_slots__init(&f->slots, f->m, NULL, 0) ?: job_graph__build(&f->jg, f->m, &f->slots, edges, nr_edges) ?:
 	       run_order__build(&f->jg, f->m, &f->slots);
 }
 

@@ -7,6 +7,8 @@
  * line, not the child that ended last; make's $(shell)s that all name
  * /dev/null, and two recipes that each begin with `mkdir -p .deps`, are not.
  */
+#include <stdio.h>
+#include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "graph/job_slots.h"
@@ -40,7 +42,7 @@ static void compute(struct fixture *f, __u64 end_ns)
 {
 	synth_exit(f->m, end_ns, MAKE, MAKE, true, 0);
 	cr_assert(eq(int, model__finish(f->m, end_ns), 0));
-	cr_assert(eq(int, job_slots__init(&f->s, f->m), 0));
+	cr_assert(eq(int, job_slots__init(&f->s, f->m, NULL, 0), 0));
 }
 
 static void end(struct fixture *f)
@@ -199,4 +201,53 @@ Test(job_slots, makes_shell_call_holds_no_slot_and_is_no_line)
 	cr_assert(eq(u32, line_before(&f, 104), 101), "the call between the lines is none of them");
 	cr_assert(eq(u32, line_before(&f, 103), 0));
 	end(&f);
+}
+
+/*
+ * cargo's and go's pools hold the jobs the tool was asked for, wherever it
+ * took that from (model/tool_jobs.h), as the audit says it: one chain of
+ * jobs (peak 1) does not make -j1 of a cargo asked for more, and an `env`
+ * before cargo sets what it inherits.
+ */
+Test(job_slots, cargos_and_gos_pools_hold_the_jobs_asked_wherever_asked)
+{
+	static const struct {
+		const char *const argv[6];
+		struct jobs_env env;
+		long limit;
+	} cases[] = {
+		{ { "cargo", "build" }, { .cargo_build_jobs = "1" }, 1 },
+		{ { "cargo", "build" }, { .cargo_build_jobs = "3" }, 3 },
+		{ { "cargo", "build", "-j2" }, { .cargo_build_jobs = "1" }, 2 },
+		{ { "cargo", "build" }, { .cargo_config_jobs = "5", .cargo_config_file = "/w/.cargo/config.toml" }, 5 },
+		{ { "cargo", "build" }, {}, 4 },
+		{ { "env", "CARGO_BUILD_JOBS=1", "cargo", "build" }, {}, 1 },
+		{ { "go", "build", "." }, { .goflags = "-p=1" }, 1 },
+		{ { "go", "build", "." }, { .goflags = "-mod=mod -p=3" }, 3 },
+		{ { "go", "build", "." }, {}, 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *const *argv = cases[i].argv;
+		bool wrapped = !strcmp(argv[0], "env");
+		const char *tool = wrapped ? argv[2] : argv[0];
+		char path[32];
+		struct fixture f;
+		size_t root;
+
+		f.m = model__new(MAKE, 0);
+		cr_assert_not_null(f.m);
+		if (wrapped)
+			synth_exec(f.m, 1 * MS, MAKE, 1, "/usr/bin/env", argv);
+		snprintf(path, sizeof(path), "/usr/bin/%s", tool);
+		synth_exec(f.m, 1 * MS + 100 * US, MAKE, 1, path, wrapped ? argv + 2 : argv);
+		line(&f, 101, "true", 2 * MS, 3 * MS);
+		synth_exit(f.m, 4 * MS, MAKE, MAKE, true, 0);
+		cr_assert(eq(int, model__finish(f.m, 4 * MS), 0));
+		cr_assert(eq(int, job_slots__init(&f.s, f.m, &cases[i].env, 4), 0));
+		root = synth_proc_of(f.m, MAKE)->id;
+		cr_assert(eq(long, f.s.limit[f.s.pool[root]], cases[i].limit), "case %zu", i);
+		cr_assert(eq(sz, job_slots__limit(&f.s, f.s.pool[root]), (size_t)cases[i].limit), "case %zu", i);
+		end(&f);
+	}
 }

@@ -120,7 +120,7 @@ static void compare(__u64 seed)
 		spawn(&t, TOP, 10 + below(&t, 1000), 1000 + below(&t, 1000), 6);
 	synth_exit(t.m, 3000, TOP, TOP, true, 0);
 	cr_assert(eq(int, model__finish(t.m, 4000), 0));
-	cr_assert(eq(int, job_slots__init(&s, t.m), 0));
+	cr_assert(eq(int, job_slots__init(&s, t.m, NULL, 0), 0));
 	for (i = 0; i < t.m->nr_procs; i++) {
 		size_t pool = s.pool[i], peak = 0;
 

@@ -724,3 +724,67 @@ Test(start_cause, a_shells_next_command_does_not_wait_for_a_slot)
 	cr_assert(eq(sz, f.run.starts.counts[START_JOB_SLOT], 0));
 	end(&f);
 }
+
+/*
+ * cargo (or go) as the command, run as argv with what it inherited (env,
+ * on cpus CPUs): a chain of two units, step 102 forked 0.4 ms after the
+ * exit of step 101 woke the tool.
+ */
+static void tool_chain(struct make_fixture *f, const char *tool, const char *const argv[], const char *step,
+		       const struct jobs_env *env, size_t cpus)
+{
+	enum graph_step failed;
+
+	make_fixture__begin_as(f, tool, argv);
+	job(f, MAKE, 101, step, 1 * MS + 200000, 501 * MS);
+	wake(f, MAKE, 101, 1 * MS + 200000, 0, 0, "", 0, 0);
+	job(f, MAKE, 102, step, 501 * MS + 300000, 1001 * MS);
+	wake(f, MAKE, 102, 501 * MS + 300000, 500 * MS + 900000, 101, step, BB_WAKE_SEEN | BB_WAKE_WAKER_EXITING, 0);
+	synth_exit(f->m, 1002 * MS, MAKE, MAKE, true, 0);
+	cr_assert(eq(int, model__finish(f->m, 1002 * MS), 0));
+	file_log__finish(f->fl);
+	cr_assert(eq(int, with_slots__graph_run_env(&f->run, f->m, env, cpus, f->fl, f->w, &failed), 0));
+}
+
+/*
+ * The start causes read cargo's -j where cargo reads it, as the audit
+ * does (model/tool_jobs.h): CARGO_BUILD_JOBS=1 with no -j on its command
+ * line is one slot, the next unit waited for it; at CARGO_BUILD_JOBS=2 (or
+ * cargo's default, the CPUs) a slot was free, the unit waited for the one
+ * before, though cargo never ran two at once.
+ */
+Test(start_cause, cargos_jobs_from_its_environment_are_the_slots_a_unit_waits_for)
+{
+	const char *const argv[] = { "cargo", "build", "--release", NULL };
+	const struct jobs_env one = { .cargo_build_jobs = "1" }, two = { .cargo_build_jobs = "2" };
+	struct make_fixture f;
+	char text[96];
+
+	tool_chain(&f, "/usr/bin/cargo", argv, "rustc", &one, 4);
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "job_slot"));
+	cr_assert(eq(str, (char *)start_cause__text(cause(&f, 102), f.m, text, sizeof(text)),
+		     "a job slot (rustc [101] ended)"));
+	end(&f);
+	tool_chain(&f, "/usr/bin/cargo", argv, "rustc", &two, 4);
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "after_job"), "CARGO_BUILD_JOBS=2");
+	end(&f);
+	tool_chain(&f, "/usr/bin/cargo", argv, "rustc", NULL, 2);
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "after_job"), "its default: 2 CPUs");
+	end(&f);
+}
+
+/* go's -p from GOFLAGS, the same way: -p=1 is one slot; -p=2 had one free. */
+Test(start_cause, gos_p_from_goflags_is_the_slots_a_package_waits_for)
+{
+	const char *const argv[] = { "go", "build", "-o", "app", ".", NULL };
+	const struct jobs_env one = { .goflags = "-mod=mod -p=1" }, two = { .goflags = "-p=2" };
+	struct make_fixture f;
+
+	tool_chain(&f, "/usr/bin/go", argv, "compile", &one, 4);
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "job_slot"));
+	cr_assert(eq(long, cause(&f, 102)->by, idx(&f, 101)));
+	end(&f);
+	tool_chain(&f, "/usr/bin/go", argv, "compile", &two, 4);
+	cr_assert(eq(str, (char *)start_wait__name(cause(&f, 102)->wait), "after_job"), "GOFLAGS=-p=2");
+	end(&f);
+}

@@ -528,8 +528,7 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
 		.cmd_argv = info->cmd_argv,
 		.cmd_argc = info->cmd_argc,
-		.jobs_env = { info->makeflags, info->jobs_settings.cargo_build_jobs, info->jobs_settings.goflags,
-			      info->jobs_settings.cargo_config_jobs, info->jobs_settings.cargo_config_file },
+		.jobs_env = tool_jobs__env_of_log(info),
 		.lost_events = rp->lost_events,
 		.partial_reason = rp->partial_reason,
 		.follow = info->follow,
@@ -548,21 +547,21 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
  *      build ran, by start.
  * a's phases are computed.  jobs 0 (all of it zero): none named one.
  */
-static struct audit_jobs choose_jobs(const struct audit *a, const struct model *m, const struct audit_input *in)
+static struct tool_jobs choose_jobs(const struct audit *a, const struct model *m, const struct audit_input *in)
 {
 	const struct audit_cmd_phase *build = cmd_phases__build_phase(a->cmd_phases, a->nr_cmd_phases);
-	struct audit_jobs j = {};
+	struct tool_jobs j = {};
 	size_t i;
 
 	if (in->cmd_argc > 0)
-		audit_jobs__from_argv(&j, in->cmd_argv, in->cmd_argc, &in->jobs_env, a->nr_cpus);
+		tool_jobs__from_argv(&j, in->cmd_argv, in->cmd_argc, &in->jobs_env, a->nr_cpus);
 	if (!j.jobs && build)
 		return build->jobs;
 	for (i = 0; !j.jobs && !a->nr_cmd_phases && i < m->nr_procs; i++) {
 		const struct proc_instance *p = &m->procs[i];
 
 		if (p->nr_execs && p->execs[0].argc)
-			audit_jobs__from_argv(&j, p->execs[0].argv, p->execs[0].argc, &in->jobs_env, a->nr_cpus);
+			tool_jobs__from_argv(&j, p->execs[0].argv, p->execs[0].argc, &in->jobs_env, a->nr_cpus);
 	}
 	return j;
 }

@@ -213,9 +213,6 @@ static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c)
 {
 	const struct job_slots *slots = sc->in->slots;
 	const struct proc_instance *r;
-	const struct exec_image *im;
-	struct jobs_env env;
-	size_t k;
 
 	if (c->runner < 0)
 		return;
@@ -224,12 +221,7 @@ static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c)
 		c->runner = -1;
 		return;
 	}
-	im = &r->execs[r->nr_execs - 1];
-	/* An `env NAME=VALUE` the runner ran as first sets what its tool inherits. */
-	env = sc->in->jobs_env;
-	for (k = 0; k + 1 < r->nr_execs; k++)
-		audit_jobs__env_argv(&env, r->execs[k].argv, r->execs[k].argc);
-	audit_jobs__from_argv(&c->jobs, im->argv, im->argc, &env, sc->in->nr_cpus);
+	tool_jobs__of_proc(&c->jobs, r, &sc->in->jobs_env, sc->in->nr_cpus);
 	/* A sub-make without its own -j takes the jobserver of the make above (in MAKEFLAGS). */
 	if (c->jobs.source == JOBS_TOOL_DEFAULT && slots->is_make[c->runner] &&
 	    slots->pool[c->runner] != (size_t)c->runner && slots->limit[slots->pool[c->runner]]) {

@@ -85,7 +85,7 @@ const char *diff_fmt_change(char *buf, const struct diff_value *v, const char *u
 		      !is_percent);
 }
 
-const char *diff_fmt_jobs(char *buf, const struct audit_jobs *j)
+const char *diff_fmt_jobs(char *buf, const struct tool_jobs *j)
 {
 	if (j->jobs < 0)
 		snprintf(buf, DIFF_FMT_BUF, "unlimited");

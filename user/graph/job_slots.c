@@ -6,6 +6,7 @@
 #include "graph/recipe_lines.h"
 #include "model/make_args.h"
 #include "model/shell_call.h"
+#include "model/tool_jobs.h"
 #include "model/tool_kind.h"
 
 /* A runner by its comm, exactly, as the job graph finds them (graph/job_graph.c). */
@@ -22,6 +23,15 @@ static bool own_jobs(const struct proc_instance *p)
 	const struct exec_image *x = p->nr_execs ? &p->execs[p->nr_execs - 1] : NULL;
 
 	return x && make_args__jobs(x->argv, x->argc) != 0;
+}
+
+/* The -j cargo or go p was asked for; 0 unknown. */
+static long tool_asked(const struct proc_instance *p, const struct jobs_env *env, size_t nr_cpus)
+{
+	struct tool_jobs j;
+
+	tool_jobs__of_proc(&j, p, env, nr_cpus);
+	return j.jobs;
 }
 
 static int by_u64(const void *a, const void *b)
@@ -165,7 +175,7 @@ static void pool_peaks(struct job_slots *s)
 	}
 }
 
-int job_slots__init(struct job_slots *s, const struct model *m)
+int job_slots__init(struct job_slots *s, const struct model *m, const struct jobs_env *env, size_t nr_cpus)
 {
 	struct slot_pools sp;
 	size_t i, n = m->nr_procs;
@@ -203,10 +213,10 @@ int job_slots__init(struct job_slots *s, const struct model *m)
 			s->pool[i] = s->pool[s->runner[i]];
 		if (s->is_make[i] && s->pool[i] == i && p->nr_execs)
 			s->limit[i] = make_args__jobs(p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc);
-		/* cargo's jobserver and go's -p: as many jobs at once as their command line asks, each its own pool. */
-		else if ((kind == TOOL_CARGO || kind == TOOL_GO) && p->nr_execs)
-			s->limit[i] = (kind == TOOL_CARGO ? make_args__cargo_jobs : make_args__go_jobs)(
-				p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc);
+		/* cargo's jobserver and go's -p, each its own pool: as many jobs at once as the tool was asked
+		 * for, wherever it took that from, as the audit says it (model/tool_jobs.h). */
+		else if (kind == TOOL_CARGO || kind == TOOL_GO)
+			s->limit[i] = tool_asked(p, env, nr_cpus);
 	}
 	if (index_children(s) || index_subs(s))
 		goto nomem;

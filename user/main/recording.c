@@ -112,7 +112,7 @@ static void compute_audit(struct recording *rec, bool starts)
 	struct audit_input in = audit_input__of_replay(rp);
 	struct job_slots slots;
 
-	if (job_slots__init(&slots, rp->model)) {
+	if (job_slots__init(&slots, rp->model, &in.jobs_env, in.nr_cpus)) {
 		fprintf(rec->say, "buildbpf: warning: out of memory computing the audit; no report\n");
 		return;
 	}

@@ -94,12 +94,12 @@ static void put_jobs_allowed(FILE *f, const struct audit *a)
 		fputs("-j", f);
 }
 
-static const char *jobs_source_text(enum audit_jobs_source src)
+static const char *jobs_source_text(enum tool_jobs_source src)
 {
-	return audit_jobs__source_text(src);
+	return tool_jobs__source_text(src);
 }
 
-void audit_answers__put_jobs(FILE *out, const struct audit_jobs *j)
+void audit_answers__put_jobs(FILE *out, const struct tool_jobs *j)
 {
 	if (!j->jobs) {
 		fputs("job count unknown", out);

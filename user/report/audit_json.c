@@ -108,7 +108,7 @@ static struct json_object *new_parallelism(const struct audit *a)
 }
 
 /* tool, requested, unlimited, source (config_file with cargo_config): a -j as read from a command line. */
-static int put_jobs(struct json_object *o, const struct audit_jobs *j)
+static int put_jobs(struct json_object *o, const struct tool_jobs *j)
 {
 	static const char *const sources[] = {
 		[JOBS_UNKNOWN] = "unknown", [JOBS_ARGUMENT] = "argument", [JOBS_MAKEFLAGS] = "makeflags",

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "audit/audit_jobs.h"
+#include "model/tool_jobs.h"
 #include "audit/cmd_phases.h"
 #include "model/proc_name.h"
 #include "report/cmd_phases_report.h"
@@ -32,7 +32,7 @@ static void put_runner(FILE *f, const struct model *m, const struct audit_cmd_ph
 	else
 		fprintf(f, " -j%ld", ph->jobs.jobs);
 	if (ph->jobs.source != JOBS_ARGUMENT)
-		fprintf(f, " (%s)", audit_jobs__source_text(ph->jobs.source));
+		fprintf(f, " (%s)", tool_jobs__source_text(ph->jobs.source));
 }
 
 /*

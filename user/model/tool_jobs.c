@@ -5,9 +5,9 @@
 #include "model/make_args.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
-#include "audit/audit_jobs.h"
+#include "model/tool_jobs.h"
 
-static long make_jobs(struct audit_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env)
+static long make_jobs(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env)
 {
 	long jobs = make_args__jobs(argv, argc);
 
@@ -24,7 +24,7 @@ static long make_jobs(struct audit_jobs *j, char *const *argv, size_t argc, cons
 }
 
 /* cargo reads -j (or --config build.jobs), then $CARGO_BUILD_JOBS, then its config files. */
-static long cargo_jobs(struct audit_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
+static long cargo_jobs(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
 		       size_t nr_cpus)
 {
 	long jobs = make_args__cargo_jobs_value(make_args__cargo_jobs_arg(argv, argc), nr_cpus);
@@ -42,7 +42,7 @@ static long cargo_jobs(struct audit_jobs *j, char *const *argv, size_t argc, con
 	return jobs;
 }
 
-void audit_jobs__from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
+void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
 			   size_t nr_cpus)
 {
 	static const struct jobs_env none;
@@ -100,7 +100,7 @@ static const char **env_field(struct jobs_env *e, const char *word, size_t len)
 	return NULL;
 }
 
-void audit_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc)
+void tool_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc)
 {
 	const char **field;
 	size_t i;
@@ -133,7 +133,32 @@ void audit_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc)
 	}
 }
 
-const char *audit_jobs__source_text(enum audit_jobs_source source)
+struct jobs_env tool_jobs__env_of_log(const struct event_log_info *info)
+{
+	const struct bbl_jobs_settings *js = &info->jobs_settings;
+
+	return (struct jobs_env){ info->makeflags, js->cargo_build_jobs, js->goflags, js->cargo_config_jobs,
+				  js->cargo_config_file };
+}
+
+void tool_jobs__of_proc(struct tool_jobs *j, const struct proc_instance *p, const struct jobs_env *env,
+			size_t nr_cpus)
+{
+	static const struct jobs_env none;
+	struct jobs_env e = env ? *env : none;
+	const struct exec_image *im;
+	size_t k;
+
+	memset(j, 0, sizeof(*j));
+	if (!p->nr_execs)
+		return;
+	for (k = 0; k + 1 < p->nr_execs; k++)
+		tool_jobs__env_argv(&e, p->execs[k].argv, p->execs[k].argc);
+	im = &p->execs[p->nr_execs - 1];
+	tool_jobs__from_argv(j, im->argv, im->argc, &e, nr_cpus);
+}
+
+const char *tool_jobs__source_text(enum tool_jobs_source source)
 {
 	switch (source) {
 	case JOBS_ARGUMENT:

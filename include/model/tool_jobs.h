@@ -2,16 +2,20 @@
 /*
  * The -j a runner was asked for, read from its command line and what it
  * inherits (struct jobs_env), in the order the tool itself reads them.
- * Pure: which command speaks for the build is the audit's choice
- * (audit.c), and each phase's its runner's (audit/cmd_phases.h); this
- * reads one command line.
+ * One finding for every stage that needs it: the job slots cargo and go
+ * hold (graph/job_slots.h), the audit's -j and each phase's.  Pure: which
+ * command speaks for the build is the audit's choice (audit/audit.c), and
+ * each phase's its runner's (audit/cmd_phases.h); this reads one command
+ * line.
  */
-#ifndef BUILDBPF_AUDIT_JOBS_H
-#define BUILDBPF_AUDIT_JOBS_H
+#ifndef BUILDBPF_MODEL_TOOL_JOBS_H
+#define BUILDBPF_MODEL_TOOL_JOBS_H
 
 #include <stddef.h>
+#include "log/event_log.h"
+#include "model/model.h"
 
-enum audit_jobs_source {
+enum tool_jobs_source {
 	JOBS_UNKNOWN = 0,   /* not a build tool we can read */
 	JOBS_ARGUMENT,	    /* -jN, -j N, --jobs=N on the command (cargo: also --config build.jobs=N) */
 	JOBS_MAKEFLAGS,	    /* from $MAKEFLAGS */
@@ -22,9 +26,9 @@ enum audit_jobs_source {
 };
 
 /* The -j a build asked for.  jobs: 0 unknown, -1 unlimited (-j alone). */
-struct audit_jobs {
+struct tool_jobs {
 	long jobs;
-	enum audit_jobs_source source;
+	enum tool_jobs_source source;
 	char tool[16]; /* "make", "ninja", "cargo", "go", or "" */
 	/* JOBS_CARGO_CONFIG: the file that set it (borrowed from the recording); else NULL */
 	const char *config_file;
@@ -33,7 +37,7 @@ struct audit_jobs {
 /*
  * What a command inherits that its tool may read a job count from, each
  * NULL when unset: the recording's (log/event_log.h), as changed by an
- * `env NAME=VALUE` before the tool (audit_jobs__env_argv()).
+ * `env NAME=VALUE` before the tool (tool_jobs__env_argv()).
  */
 struct jobs_env {
 	const char *makeflags;
@@ -51,15 +55,23 @@ struct jobs_env {
  * go (-p, $GOFLAGS, default the CPUs).  jobs 0 for anything else.  env
  * may be NULL (nothing inherited).
  */
-void audit_jobs__from_argv(struct audit_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
+void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
 			   size_t nr_cpus);
 /*
  * An `env [-i] [-u NAME] NAME=VALUE... COMMAND` image before the tool's:
  * its assignments of the variables of e, applied to e (pointing into
  * argv).  Any other image leaves e as it is.
  */
-void audit_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc);
+void tool_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc);
+/* What the recording says the command inherited (pointing into info): its MAKEFLAGS and what the recorder kept. */
+struct jobs_env tool_jobs__env_of_log(const struct event_log_info *info);
+/*
+ * The job count the last image of p asks for, with what it inherits: env
+ * as an `env NAME=VALUE` it ran as before that image changed it.
+ */
+void tool_jobs__of_proc(struct tool_jobs *j, const struct proc_instance *p, const struct jobs_env *env,
+			size_t nr_cpus);
 /* Where a -j came from, in words: "from the command", "its default", "from CARGO_BUILD_JOBS", ... */
-const char *audit_jobs__source_text(enum audit_jobs_source source);
+const char *tool_jobs__source_text(enum tool_jobs_source source);
 
-#endif /* BUILDBPF_AUDIT_JOBS_H */
+#endif /* BUILDBPF_MODEL_TOOL_JOBS_H */
