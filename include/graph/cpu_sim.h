@@ -12,7 +12,10 @@
  * when measured.  Each busy CPU besides a job's own slows its CPU work
  * by `slowdown` (graph/job_contention.h learns it from the recording: CPUs
  * that share caches, memory and a host slow each other).  Without --sched
- * figures a job takes its measured wall time, waits for a CPU included.
+ * figures a job takes its measured wall time, waits for a CPU included.  A
+ * reader of a file its writer published while running on (a rename:
+ * rustc's .rmeta) goes when the writer has run the share of its run (its
+ * CPU work, then its blocked time) it published the file at.
  *
  *   struct cpu_machine mc = { .slots = 4, .cpus = 4 };
  *   cpu_sim__run(&jg, &contention, &mc, &wall_ns);

@@ -72,6 +72,9 @@ struct job_graph {
 	long *proc_job;	     /* per model->procs: the job it runs in; -1: a runner, or outside any job */
 	size_t *pred_off;    /* CSR: job j's data predecessors are preds[pred_off[j] .. pred_off[j + 1]) */
 	size_t *preds;	     /* each an earlier job (a smaller index): the graph is acyclic */
+	/* Per preds entry: how long before its job's end the predecessor had published all this job read
+	 * from it (a rename it wrote on after: rustc's .rmeta, graph/build_graph.h); 0: at that end. */
+	__u64 *pred_early_ns;
 	size_t nr_data_edges; /* job -> job, distinct */
 	__u64 origin_ns;     /* the build's start (model->start_ns) */
 	__u64 wall_ns;	     /* measured: model end - start */
@@ -90,10 +93,12 @@ struct job_graph {
  * The jobs and their data edges; the marks and links are left empty for
  * run_order__build() (graph/run_order.h).  s: the model's job slots (which
  * recipe lines are one job).  Edges are the build graph's process edges
- * (writer -> reader); an edge counts between two jobs when the writer's job
- * ended before the reader's started (else the reader did not wait for it).
- * 0, or -ENOMEM (jg freed and empty).  No runner in the tree: no jobs
- * (nr_jobs 0).
+ * (writer -> reader), each ready at its writer's job's end, or, published
+ * while its writer ran on (its ready_ns after the writer's start and
+ * before its end: a rename), then; an edge counts between two jobs when it
+ * was ready by the reader's job's start (else the reader did not wait for
+ * it).  0, or -ENOMEM (jg freed and empty).  No runner in the tree: no
+ * jobs (nr_jobs 0).
  */
 int job_graph__build(struct job_graph *jg, const struct model *m, const struct job_slots *s,
 		     const struct graph_edge *edges, size_t nr_edges);

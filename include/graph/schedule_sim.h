@@ -10,7 +10,8 @@
  *   schedule_sim__run(&jg, SIM_UNLIMITED, NULL, &w);  the longest path of data and runners' order
  *
  * The model: a job takes its measured wall time wherever it runs; it starts
- * when a slot is free, every job whose output it read had ended, and its
+ * when a slot is free, every job whose output it read had ended (or, for a
+ * file published while its writer ran on, had run that share of its run), and its
  * runner's own order let it (graph/run_order.h: the job or phase before it
  * of a shell that ran them one after another, its runner's parse time) in
  * the simulation, not on the measured clock; ready jobs start in the order

@@ -343,3 +343,37 @@ Test(cpu_sim, a_fixed_step_loses_its_run_queue_wait_on_a_quiet_machine)
 	cr_assert(eq(u64, wall, 700 * MS), "quiet: the probe's 600 ms wait for a CPU left out");
 	end(&f);
 }
+
+/*
+ * cargo -j1's pipelining on CPUs: rustc a (800 ms CPU, then 200 ms
+ * blocked) published one .rmeta 500 ms into its run (in its CPU phase),
+ * which b read, and another at 900 ms (in its blocked phase), which c
+ * read; b and c are 100 ms of CPU each, recorded one after another.  On
+ * four CPUs b runs 500-600 and c 900-1,000 beside a: 1,000 ms.  On one,
+ * b shares the CPU with a from 500 (ends at 700, a's CPU phase at 900),
+ * c's .rmeta comes 100 ms into a's blocked phase: c from 1,000 to 1,100,
+ * as a ends.
+ */
+Test(cpu_sim, a_dependent_goes_at_the_share_of_its_writers_run_it_was_published)
+{
+	struct cpu_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	cr_assert(f.m != NULL);
+	synth_exec(f.m, 0, 100, 1, "/usr/bin/cargo", (const char *[]){ "cargo", "build", "-j1", NULL });
+	job(&f, 101, "rustc", 0, 1000, 800, 0, 200);
+	job(&f, 102, "rustc", 1000, 1100, 100, 0, 0);
+	job(&f, 103, "rustc", 1100, 1200, 100, 0, 0);
+	finish(&f, 1200);
+	edge(&f, 101, 102);
+	f.edges[f.nr_edges - 1].ready_ns = 500 * MS;
+	edge(&f, 101, 103);
+	f.edges[f.nr_edges - 1].ready_ns = 900 * MS;
+	build(&f, 1, 0);
+	cr_assert(eq(sz, f.jg.nr_data_edges, 2));
+	cr_assert(eq(u64, wall_ms(&f, SIM_UNLIMITED, 4, 0), 1000));
+	cr_assert(eq(u64, wall_ms(&f, SIM_UNLIMITED, 1, 0), 1100));
+	cr_assert(eq(u64, wall_ms(&f, 1, 1, 0), 1200), "one slot: as run");
+	end(&f);
+}

@@ -55,6 +55,13 @@ static void sim_edge(struct sim_fixture *f, __u32 writer, __u32 reader)
 	f->edges[f->nr_edges++] = (struct graph_edge){ .writer = sim_idx(f, writer), .reader = sim_idx(f, reader) };
 }
 
+/* An edge its writer published at ready_ms while it ran on (a rename: cargo's .rmeta, graph/build_graph.h). */
+static void sim_edge_ready(struct sim_fixture *f, __u32 writer, __u32 reader, __u64 ready_ms)
+{
+	sim_edge(f, writer, reader);
+	f->edges[f->nr_edges - 1].ready_ns = ready_ms * MS;
+}
+
 /* make (pid 100, from 0 to end_ms) and its five jobs at the given times. */
 static void known_jobs(struct sim_fixture *f, const __u64 at[5][2], __u64 end_ms)
 {
@@ -629,4 +636,79 @@ Test(schedule_sim, unlimited_lies_between_the_data_path_and_as_run)
 		sim_end(&f);
 	}
 	cr_assert(shorter > 20, "more slots shortened only %d of the 40 builds", shorter);
+}
+
+/*
+ * cargo -j<jobs> (pid 100 from 0 ms, ending 1 ms after its last unit) and a
+ * pipelined chain: rustc a, b, c of 1,000 ms each, each published its
+ * .rmeta 300 ms into its run and the next read it; the bin d (200 ms)
+ * reads c's .rlib, ready at c's end.  at: each unit's measured start.
+ */
+static void cargo_chain(struct sim_fixture *f, const char *jobs, const __u64 at[4])
+{
+	static const __u64 ms[4] = { 1000, 1000, 1000, 200 };
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	cr_assert(f->m != NULL);
+	synth_exec(f->m, 1, 100, 1, "/usr/bin/cargo", (const char *[]){ "cargo", "build", jobs, NULL });
+	for (i = 0; i < 4; i++)
+		sim_proc(f, 100, 101 + i, "rustc", at[i], at[i] + ms[i]);
+	synth_exit(f->m, (at[3] + ms[3] + 1) * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f->m, (at[3] + ms[3] + 1) * MS), 0));
+	sim_edge_ready(f, 101, 102, at[0] + 300);
+	sim_edge_ready(f, 102, 103, at[1] + 300);
+	sim_edge(f, 103, 104);
+	f->edges[f->nr_edges - 1].ready_ns = (at[2] + ms[2]) * MS; /* the .rlib: at its writer's end */
+	cr_assert(eq(int, build_jobs(f, f->edges, f->nr_edges), 0));
+}
+
+/*
+ * Recorded at -j1, each unit waited for the slot, so started at the end
+ * of the one before: the what-if still releases b and c at the .rmeta
+ * their writer published (cargo's pipelining), not at its end.  Unlimited:
+ * a from 1 ms, b from 301, c from 601 to 1,601, d to 1,801, cargo's 1 ms.
+ * -j2: c waits for a's slot (1,001), d for c (2,001 to 2,201).  -j1: as run.
+ */
+Test(schedule_sim, a_pipelined_dependent_is_released_at_the_rmeta_not_its_writers_end)
+{
+	static const __u64 serial_units[4] = { 1, 1001, 2001, 3001 };
+	struct cpu_machine alone = { .slots = SIM_UNLIMITED };
+	struct sim_fixture f;
+	__u64 s[4], wall;
+
+	cargo_chain(&f, "-j1", serial_units);
+	cr_assert(eq(sz, f.jg.nr_data_edges, 3));
+	cr_assert(eq(u64, f.jg.pred_early_ns[f.jg.pred_off[1]], 700 * MS), "a's .rmeta: 700 ms before its end");
+	cr_assert(eq(u64, f.jg.pred_early_ns[f.jg.pred_off[3]], 0), "c's .rlib: at its end");
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 1802 * MS));
+	cr_assert(eq(u64, wall_at(&f, 2), 2202 * MS));
+	cr_assert(eq(u64, wall_at(&f, 1), 3202 * MS));
+	/* The what-if rows' simulation (no --sched figures: the measured walls) agrees. */
+	cr_assert(eq(int, cpu_sim__run(&f.jg, NULL, &alone, &wall), 0));
+	cr_assert(eq(u64, wall, 1802 * MS));
+	/* A writer may end as late as its reader's latest start plus what it ran on after the .rmeta. */
+	slack__jobs(&f.jg, s);
+	cr_assert(eq(u64, s[0], 0), "a's .rmeta held b's start: no slack");
+	sim_end(&f);
+}
+
+/*
+ * Recorded at -j2, b and c started at the .rmeta, before their writers
+ * ended: their edges count (each was ready by the reader's start), so -j1
+ * cannot run b before a's .rmeta, and unlimited is the chain of .rmeta
+ * times, as run.
+ */
+Test(schedule_sim, a_dependent_started_at_the_rmeta_waits_for_it_and_no_more)
+{
+	static const __u64 pipelined[4] = { 1, 311, 621, 1621 };
+	struct sim_fixture f;
+
+	cargo_chain(&f, "-j2", pipelined);
+	cr_assert(eq(sz, f.jg.nr_data_edges, 3), "b and c started before their writers' end, after the .rmeta");
+	/* Unlimited: b released at 301 (10 ms sooner than cargo started it), c at 601, d at 1,601 to 1,801. */
+	cr_assert(eq(u64, wall_at(&f, SIM_UNLIMITED), 1802 * MS));
+	cr_assert(eq(u64, wall_at(&f, 1), 3202 * MS), "one at a time: the walls summed from 1 ms, cargo's 1 ms");
+	sim_end(&f);
 }

@@ -77,6 +77,13 @@ struct sim_state {
 	size_t nodes;	      /* jobs, then marks (graph/job_graph.h) */
 	size_t *succ_off, *succ, *left;
 	double *lag;	      /* per succ entry: from its node's end to the successor's release */
+	/* Per succ entry: the share of its job's run after which the successor may go (a file it published
+	 * while running on: cargo's .rmeta), 1: at its end; and whether it let the successor go already. */
+	double *share;
+	bool *passed;
+	double *work;	      /* per job: its CPU work (alone, ns), 0: none (in the blocked phase from its start) */
+	struct dheap early_cpu;	    /* succ entries let go within a job's CPU phase, at the virtual clock's key */
+	struct dheap early_blocked; /* succ entries let go within a job's blocked phase, at key (ns) */
 	double *release;      /* per node: the latest its ended predecessors allow */
 	struct dheap pending; /* released at key (ns from the build's start) */
 	struct dheap ready;   /* startable: key 0, the job first started first */
@@ -110,6 +117,30 @@ static double job_blocked(const struct sim_state *st, size_t j)
 	return keep * cpu_sim__blocked_ns(st->jg, j);
 }
 
+/*
+ * The successors job j lets go before its end, at their share of its run
+ * (its CPU work, then its blocked time): at its start (starting) those
+ * within its CPU phase, by the virtual clock, and, with no CPU phase,
+ * those within its blocked phase; else, at t, the end of its CPU phase,
+ * those within the blocked phase that follows.
+ */
+static void schedule_early(struct sim_state *st, size_t j, double t, bool starting)
+{
+	double blocked = job_blocked(st, j), work = st->work[j];
+	size_t k;
+
+	for (k = st->succ_off[j]; k < st->succ_off[j + 1]; k++) {
+		double at = st->share[k] * (work + blocked);
+
+		if (st->share[k] >= 1)
+			continue;
+		if (at < work && starting)
+			dpush(&st->early_cpu, st->virt + at / st->width[j], k);
+		else if (at >= work && (starting ? work <= 0 : work > 0))
+			dpush(&st->early_blocked, t + (at - work), k);
+	}
+}
+
 /* The job's CPU phase, then its blocked phase (none without --sched figures, none in the replay). */
 static void start_job(struct sim_state *st, size_t j, double t)
 {
@@ -126,12 +157,14 @@ static void start_job(struct sim_state *st, size_t j, double t)
 	/* A job whose processes ran side by side used more than one CPU. */
 	if (jg->cpu_known && on_cpu > 0 && (double)jg->jobs[j].cpu_ns > on_cpu)
 		st->width[j] = (double)jg->jobs[j].cpu_ns / on_cpu;
+	st->work[j] = work > 0.5 ? work : 0;
 	if (work > 0.5) {
 		dpush(&st->on_cpu, st->virt + work / st->width[j], j);
 		st->threads += st->width[j];
 	} else {
 		dpush(&st->blocked, t + job_blocked(st, j), j);
 	}
+	schedule_early(st, j, t, true);
 }
 
 /*
@@ -152,6 +185,20 @@ static double thread_rate(const struct sim_state *st)
 	return share / (1 + slowdown * (busy > 1 ? busy - 1 : 0));
 }
 
+/* Succ entry k lets its successor go at t (once): released when the last of its predecessors allows. */
+static void pass(struct sim_state *st, size_t k, double t)
+{
+	size_t s = st->succ[k];
+
+	if (st->passed[k])
+		return;
+	st->passed[k] = true;
+	if (t + st->lag[k] > st->release[s])
+		st->release[s] = t + st->lag[k];
+	if (!--st->left[s])
+		dpush(&st->pending, st->release[s], s);
+}
+
 /* Node i (a job or a mark) ended at t: its readers and the runner's order after it may be released. */
 static void end_node(struct sim_state *st, size_t i, double t)
 {
@@ -159,14 +206,8 @@ static void end_node(struct sim_state *st, size_t i, double t)
 
 	if (i < st->jg->nr_jobs)
 		st->running--;
-	for (k = st->succ_off[i]; k < st->succ_off[i + 1]; k++) {
-		size_t s = st->succ[k];
-
-		if (t + st->lag[k] > st->release[s])
-			st->release[s] = t + st->lag[k];
-		if (!--st->left[s])
-			dpush(&st->pending, st->release[s], s);
-	}
+	for (k = st->succ_off[i]; k < st->succ_off[i + 1]; k++)
+		pass(st, k, t);
 }
 
 static __u64 node_release(const struct job_graph *jg, size_t i)
@@ -174,19 +215,32 @@ static __u64 node_release(const struct job_graph *jg, size_t i)
 	return i < jg->nr_jobs ? jg->jobs[i].release_ns : jg->marks[i - jg->nr_jobs].release_ns;
 }
 
-/* One successor entry, from -> to after lag; counting (fill NULL) or filling. */
-static void add_succ(struct sim_state *st, size_t *fill, size_t from, size_t to, double lag)
+/* One successor entry, from -> to after lag, at share of from's run; counting (fill NULL) or filling. */
+static void add_succ(struct sim_state *st, size_t *fill, size_t from, size_t to, double lag, double share)
 {
 	if (!fill) {
 		st->succ_off[from + 1]++;
 		return;
 	}
 	st->succ[fill[from]] = to;
+	st->share[fill[from]] = share;
 	st->lag[fill[from]++] = lag;
 	st->left[to]++;
 }
 
-/* The data edges (no lag) and the runners' order (its measured gaps; quiet, their run-queue share out). */
+/* The share of job w's measured run after which it had published what a reader needs early_ns before its end. */
+static double early_share(const struct job_graph *jg, size_t w, __u64 early_ns)
+{
+	__u64 wall = jg->jobs[w].end_ns - jg->jobs[w].start_ns;
+
+	return early_ns && early_ns < wall ? (double)(wall - early_ns) / (double)wall : 1;
+}
+
+/*
+ * The data edges (no lag; a file published while its writer ran on, at that
+ * share of the writer's run) and the runners' order (its measured gaps;
+ * quiet, their run-queue share out).
+ */
 static void each_link(struct sim_state *st, size_t *fill)
 {
 	const struct job_graph *jg = st->jg;
@@ -194,10 +248,10 @@ static void each_link(struct sim_state *st, size_t *fill)
 
 	for (i = 0; i < jg->nr_jobs; i++)
 		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
-			add_succ(st, fill, jg->preds[k], i, 0);
+			add_succ(st, fill, jg->preds[k], i, 0, early_share(jg, jg->preds[k], jg->pred_early_ns[k]));
 	for (k = 0; k < jg->nr_links; k++)
 		add_succ(st, fill, jg->links[k].from, jg->links[k].to,
-			 (double)(st->mc->quiet ? jg->links[k].quiet_lag_ns : jg->links[k].lag_ns));
+			 (double)(st->mc->quiet ? jg->links[k].quiet_lag_ns : jg->links[k].lag_ns), 1);
 }
 
 static void successors(struct sim_state *st, size_t *fill)
@@ -238,20 +292,30 @@ static double step(struct sim_state *st, double t, double *makespan)
 
 	d = (dtop(&st->on_cpu) - st->virt) / rate;
 	dt = d < dt ? d : dt;
+	d = (dtop(&st->early_cpu) - st->virt) / rate;
+	dt = d < dt ? d : dt;
 	d = dtop(&st->blocked) - t;
+	dt = d < dt ? d : dt;
+	d = dtop(&st->early_blocked) - t;
 	dt = d < dt ? d : dt;
 	dt = dt > 0 ? dt : 0;
 	t += dt;
 	st->virt += dt * rate;
-	/* Within half a nanosecond of CPU work: done (floating point). */
+	/* Within half a nanosecond of CPU work: done (floating point).  What a
+	 * job let go before its end goes first: its key is never later. */
+	while (st->early_cpu.nr && dtop(&st->early_cpu) <= st->virt + 0.5)
+		pass(st, dpop(&st->early_cpu), t);
 	while (st->on_cpu.nr && dtop(&st->on_cpu) <= st->virt + 0.5) {
 		size_t j = dpop(&st->on_cpu);
 
 		st->threads -= st->width[j];
 		dpush(&st->blocked, t + job_blocked(st, j), j);
+		schedule_early(st, j, t, false);
 	}
 	if (!st->on_cpu.nr)
 		st->threads = 0; /* no drift left by the sums */
+	while (st->early_blocked.nr && dtop(&st->early_blocked) <= t + 0.5)
+		pass(st, dpop(&st->early_blocked), t);
 	while (st->blocked.nr && dtop(&st->blocked) <= t + 0.5) {
 		end_node(st, dpop(&st->blocked), t);
 		*makespan = t;
@@ -289,6 +353,11 @@ int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, con
 	st.succ_off = calloc(n + 1, sizeof(*st.succ_off));
 	st.succ = malloc(nr_succ * sizeof(*st.succ));
 	st.lag = malloc(nr_succ * sizeof(*st.lag));
+	st.share = malloc(nr_succ * sizeof(*st.share));
+	st.passed = calloc(nr_succ, sizeof(*st.passed));
+	st.work = calloc(n, sizeof(*st.work));
+	st.early_cpu.items = malloc(nr_succ * sizeof(*st.early_cpu.items));
+	st.early_blocked.items = malloc(nr_succ * sizeof(*st.early_blocked.items));
 	st.release = malloc(n * sizeof(*st.release));
 	fill = malloc(n * sizeof(*fill));
 	st.left = calloc(n, sizeof(*st.left));
@@ -298,7 +367,8 @@ int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, con
 	st.on_cpu.items = malloc(n * sizeof(*st.on_cpu.items));
 	st.blocked.items = malloc(n * sizeof(*st.blocked.items));
 	if (st.succ_off && st.succ && st.lag && st.release && fill && st.left && st.width && st.pending.items &&
-	    st.ready.items && st.on_cpu.items && st.blocked.items) {
+	    st.ready.items && st.on_cpu.items && st.blocked.items && st.share && st.passed && st.work &&
+	    st.early_cpu.items && st.early_blocked.items) {
 		successors(&st, fill);
 		simulate(&st, wall_ns);
 		err = 0;
@@ -306,6 +376,11 @@ int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, con
 	free(st.succ_off);
 	free(st.succ);
 	free(st.lag);
+	free(st.share);
+	free(st.passed);
+	free(st.work);
+	free(st.early_cpu.items);
+	free(st.early_blocked.items);
 	free(st.release);
 	free(fill);
 	free(st.left);

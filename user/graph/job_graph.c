@@ -13,24 +13,49 @@ static bool is_runner(const struct proc_instance *p)
 	return tool_kind__is_runner(tool_kind__lookup(p->comm));
 }
 
+/* A job edge: reader, writer, and how long before the writer's job's end it was ready. */
+struct job_pair {
+	size_t reader, writer;
+	__u64 early_ns;
+};
+
+/* By reader, then writer, the latest ready (the least early) first. */
 static int by_pair(const void *a, const void *b)
 {
-	const size_t *x = a, *y = b;
+	const struct job_pair *x = a, *y = b;
 
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
+	if (x->reader != y->reader)
+		return x->reader < y->reader ? -1 : 1;
+	if (x->writer != y->writer)
+		return x->writer < y->writer ? -1 : 1;
+	return x->early_ns < y->early_ns ? -1 : x->early_ns > y->early_ns;
+}
+
+/*
+ * How long before the end of job w edge e was ready: 0 unless its writer
+ * published it while running on (ready_ns within the writer's own run, a
+ * rename: graph/build_graph.h); a writer's end inside its job is the job's.
+ */
+static __u64 early_ns(const struct job_graph *jg, const struct model *m, const struct graph_edge *e, size_t w)
+{
+	const struct proc_instance *writer = &m->procs[e->writer];
+
+	if (e->ready_ns <= writer->start_ns || e->ready_ns >= writer->end_ns || e->ready_ns >= jg->jobs[w].end_ns)
+		return 0;
+	return jg->jobs[w].end_ns - e->ready_ns;
 }
 
 /*
  * Job -> job data edges, distinct, as CSR over the reader.  An edge counts
- * only when the writer's job ended before the reader's started: a reader
- * that started earlier did not wait for the whole job.  That also keeps
- * every predecessor at a smaller index, so the graph has no cycle.
+ * only when it was ready by the reader's start: a reader that started
+ * earlier did not wait for it.  That also keeps every predecessor at a
+ * smaller index, so the graph has no cycle.  Of two edges between one pair
+ * the later ready holds the reader.
  */
-static int job_edges(struct job_graph *jg, const struct graph_edge *edges, size_t nr_edges)
+static int job_edges(struct job_graph *jg, const struct model *m, const struct graph_edge *edges, size_t nr_edges)
 {
-	size_t *pairs = malloc((nr_edges ? nr_edges : 1) * 2 * sizeof(*pairs)), n = 0, i, k = 0;
+	struct job_pair *pairs = malloc((nr_edges ? nr_edges : 1) * sizeof(*pairs));
+	size_t n = 0, i, k = 0;
 
 	jg->pred_off = calloc(jg->nr_jobs + 1, sizeof(*jg->pred_off));
 	if (!pairs || !jg->pred_off) {
@@ -39,24 +64,28 @@ static int job_edges(struct job_graph *jg, const struct graph_edge *edges, size_
 	}
 	for (i = 0; i < nr_edges; i++) {
 		long w = jg->proc_job[edges[i].writer], r = jg->proc_job[edges[i].reader];
+		__u64 early;
 
-		if (w < 0 || r < 0 || w >= r || jg->jobs[w].end_ns > jg->jobs[r].start_ns)
+		if (w < 0 || r < 0 || w >= r)
 			continue;
-		pairs[2 * n] = (size_t)r;
-		pairs[2 * n + 1] = (size_t)w;
-		n++;
+		early = early_ns(jg, m, &edges[i], (size_t)w);
+		if (jg->jobs[w].end_ns - early > jg->jobs[r].start_ns)
+			continue;
+		pairs[n++] = (struct job_pair){ (size_t)r, (size_t)w, early };
 	}
-	qsort(pairs, n, 2 * sizeof(*pairs), by_pair);
+	qsort(pairs, n, sizeof(*pairs), by_pair);
 	jg->preds = malloc((n ? n : 1) * sizeof(*jg->preds));
-	if (!jg->preds) {
+	jg->pred_early_ns = malloc((n ? n : 1) * sizeof(*jg->pred_early_ns));
+	if (!jg->preds || !jg->pred_early_ns) {
 		free(pairs);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		if (i && pairs[2 * i] == pairs[2 * i - 2] && pairs[2 * i + 1] == pairs[2 * i - 1])
+		if (i && pairs[i].reader == pairs[i - 1].reader && pairs[i].writer == pairs[i - 1].writer)
 			continue;
-		jg->preds[k++] = pairs[2 * i + 1];
-		jg->pred_off[pairs[2 * i] + 1]++;
+		jg->preds[k] = pairs[i].writer;
+		jg->pred_early_ns[k++] = pairs[i].early_ns;
+		jg->pred_off[pairs[i].reader + 1]++;
 	}
 	for (i = 0; i < jg->nr_jobs; i++)
 		jg->pred_off[i + 1] += jg->pred_off[i];
@@ -247,7 +276,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct j
 	}
 	if (m->root >= 0 && is_runner(&m->procs[m->root]))
 		jg->nr_runners++;
-	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, edges, nr_edges);
+	err = job_cpu(jg, m) ?: job_timing(jg, m) ?: job_edges(jg, m, edges, nr_edges);
 out:
 	free(runs_runner);
 	if (err)
@@ -263,6 +292,7 @@ void job_graph__free(struct job_graph *jg)
 	free(jg->proc_job);
 	free(jg->pred_off);
 	free(jg->preds);
+	free(jg->pred_early_ns);
 	free(jg->marks);
 	free(jg->links);
 	memset(jg, 0, sizeof(*jg));

@@ -13,11 +13,12 @@ static void lower(__u64 *late, __u64 v)
 
 /*
  * A backward pass: a job's latest end is the build's last job end, or the
- * latest start of a job that waited for it, whichever is earlier.
- * Predecessors have smaller indexes (job_graph.h), so one pass from the
- * last job down sees each job's latest end final before its own use; a
- * latest end never falls before the measured end, because a job waited for
- * ends before its reader starts.
+ * latest start of a job that waited for it (plus how long before its end
+ * it published what that job read), whichever is earlier.  Predecessors
+ * have smaller indexes (job_graph.h), so one pass from the last job down
+ * sees each job's latest end final before its own use; a latest end never
+ * falls before the measured end, because what a job waited for was ready
+ * before it started.
  */
 void slack__jobs(const struct job_graph *jg, __u64 *late)
 {
@@ -34,7 +35,7 @@ void slack__jobs(const struct job_graph *jg, __u64 *late)
 		__u64 latest_start = late[i] - (j->end_ns - j->start_ns);
 
 		for (k = jg->pred_off[i]; k < jg->pred_off[i + 1]; k++)
-			lower(&late[jg->preds[k]], latest_start);
+			lower(&late[jg->preds[k]], latest_start + jg->pred_early_ns[k]);
 		if (j->prev_in_turn >= 0)
 			lower(&late[j->prev_in_turn], latest_start);
 		late[i] -= j->end_ns; /* final: nothing later lowers job i */
