@@ -56,13 +56,13 @@ ALL_LDFLAGS = $(SAN_FLAGS) $(LDFLAGS)
 # and of the one that gives way when the kernel refuses it, BTF
 # look-ups and the CO-RE BTF (tested on BTF built by hand), the command's PATH look-up
 # (tested on temporary trees), whose a process is (tested on its own) and
-# cargo's config files (tested on text and temporary trees).
+# cargo's config files and go's env file (tested on text and temporary trees).
 SYSTEM_DIRS := record output main
 ALL_SRCS  := $(wildcard user/*/*.c)
 CORE_SRCS := $(filter-out $(SYSTEM_DIRS:%=user/%/%),$(ALL_SRCS)) user/record/kernel_reqs.c user/record/trace_dir.c \
 	     user/record/attach_tree.c user/record/cgroup_path.c user/record/mem_pressure.c user/record/deps_probe.c \
 	     user/record/mem_probe.c user/record/hook_fallback.c user/record/kernel_btf.c user/record/core_btf.c \
-	     user/record/command_path.c user/record/proc_owner.c user/record/cargo_config.c
+	     user/record/command_path.c user/record/proc_owner.c user/record/cargo_config.c user/record/go_env.c
 APP_SRCS  := $(filter-out $(CORE_SRCS),$(ALL_SRCS)) user/main.c
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 

@@ -54,14 +54,16 @@ enum bbl_frame_type {
  * What the command's cargo and go read a job count from besides their
  * command line, as the recorder found it when it launched the command;
  * each NULL when unset.  Only these named variables of the environment
- * buildbpf gave the command are kept, and cargo's config files are read
- * as the user, before the command runs.
+ * buildbpf gave the command are kept, and cargo's config files and go's
+ * env file are read as the user, before the command runs.
  */
 struct bbl_jobs_settings {
 	char *cargo_build_jobs;	 /* $CARGO_BUILD_JOBS */
 	char *goflags;		 /* $GOFLAGS (its -p=N) */
 	char *cargo_config_jobs; /* build.jobs, as cargo finds its config files from the command's directory */
 	char *cargo_config_file; /* the file that set it */
+	char *go_env_goflags;	 /* GOFLAGS in go's env file (`go env -w`), read as the user: record/go_env.h */
+	char *go_env_file;	 /* that file */
 };
 
 struct bbl_file_header {

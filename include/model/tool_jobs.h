@@ -23,6 +23,7 @@ enum tool_jobs_source {
 	JOBS_CARGO_BUILD_JOBS, /* cargo: from $CARGO_BUILD_JOBS */
 	JOBS_CARGO_CONFIG,  /* cargo: from build.jobs in its config files */
 	JOBS_GOFLAGS,	    /* go: from -p=N in $GOFLAGS */
+	JOBS_GO_ENV,	    /* go: from -p=N in GOFLAGS of its env file (`go env -w`) */
 };
 
 /* The -j a build asked for.  jobs: 0 unknown, -1 unlimited (-j alone). */
@@ -30,7 +31,7 @@ struct tool_jobs {
 	long jobs;
 	enum tool_jobs_source source;
 	char tool[16]; /* "make", "ninja", "cargo", "go", or "" */
-	/* JOBS_CARGO_CONFIG: the file that set it (borrowed from the recording); else NULL */
+	/* JOBS_CARGO_CONFIG, JOBS_GO_ENV: the file that set it (borrowed from the recording); else NULL */
 	const char *config_file;
 };
 
@@ -45,6 +46,8 @@ struct jobs_env {
 	const char *goflags;
 	const char *cargo_config_jobs; /* build.jobs in cargo's config files */
 	const char *cargo_config_file;
+	const char *go_env_goflags;    /* GOFLAGS in go's env file, read only when $GOFLAGS is unset or empty */
+	const char *go_env_file;
 };
 
 /*
@@ -52,7 +55,8 @@ struct jobs_env {
  * --jobs[=N], clustered short options like -kj8, then $MAKEFLAGS),
  * ninja/samu (-jN, -j N, default CPUs + 2), cargo (-j, --config
  * build.jobs, $CARGO_BUILD_JOBS, its config files, default the CPUs) and
- * go (-p, $GOFLAGS, default the CPUs).  jobs 0 for anything else.  env
+ * go (-p, $GOFLAGS, else GOFLAGS of its env file, default the CPUs).
+ * jobs 0 for anything else.  env
  * may be NULL (nothing inherited).
  */
 void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,

@@ -368,6 +368,17 @@ Test(audit, job_count_from_what_cargo_and_go_inherit)
 		{ { "go", "build", "." }, { .goflags = "-mod=mod -p=3" }, 3, JOBS_GOFLAGS },
 		{ { "go", "build", "-p", "2", "." }, { .goflags = "-p=3" }, 2, JOBS_ARGUMENT },
 		{ { "go", "build", "." }, { .goflags = "-p 3", .cargo_build_jobs = "5" }, 4, JOBS_TOOL_DEFAULT },
+		/* GOFLAGS of go's env file (`go env -w`), read only when $GOFLAGS is unset or empty, as go does. */
+		{ { "go", "build", "." }, { .go_env_goflags = "-p=1", .go_env_file = "/h/.config/go/env" }, 1,
+		  JOBS_GO_ENV },
+		{ { "go", "build", "." }, { .goflags = "", .go_env_goflags = "-mod=mod -p=2", .go_env_file = "/g" }, 2,
+		  JOBS_GO_ENV },
+		{ { "go", "build", "." }, { .goflags = "-mod=mod", .go_env_goflags = "-p=1", .go_env_file = "/g" }, 4,
+		  JOBS_TOOL_DEFAULT },
+		{ { "go", "build", "." }, { .goflags = "-p=3", .go_env_goflags = "-p=1", .go_env_file = "/g" }, 3,
+		  JOBS_GOFLAGS },
+		{ { "go", "build", "-p=2", "." }, { .go_env_goflags = "-p=1", .go_env_file = "/g" }, 2, JOBS_ARGUMENT },
+		{ { "cargo", "build" }, { .go_env_goflags = "-p=1", .go_env_file = "/g" }, 4, JOBS_TOOL_DEFAULT },
 	};
 	struct tool_jobs j;
 	size_t i, argc;
@@ -379,7 +390,9 @@ Test(audit, job_count_from_what_cargo_and_go_inherit)
 		cr_assert(eq(long, j.jobs, cases[i].jobs), "case %zu", i);
 		cr_assert(eq(int, j.source, cases[i].source), "case %zu", i);
 		cr_assert(eq(ptr, (void *)j.config_file,
-			     (void *)(j.source == JOBS_CARGO_CONFIG ? cases[i].env.cargo_config_file : NULL)),
+			     (void *)(j.source == JOBS_CARGO_CONFIG ? cases[i].env.cargo_config_file
+				      : j.source == JOBS_GO_ENV  ? cases[i].env.go_env_file
+								 : NULL)),
 			  "case %zu", i);
 	}
 }
@@ -399,7 +412,9 @@ Test(audit, an_env_before_the_tool_changes_what_it_inherits)
 	cr_assert(eq(str, (char *)e.makeflags, "-j4"), "the command's own argument, not env's");
 	tool_jobs__env_argv(&e, (char *const *)not_env, 2);
 	cr_assert(eq(str, (char *)e.cargo_build_jobs, "3"), "not env: nothing changed");
+	e.go_env_goflags = "-p=1";
 	tool_jobs__env_argv(&e, (char *const *)clear, 6);
+	cr_assert(eq(ptr, (void *)e.go_env_goflags, NULL), "go finds its env file through HOME, gone");
 	cr_assert(eq(ptr, (void *)e.makeflags, NULL));
 	cr_assert(eq(ptr, (void *)e.cargo_build_jobs, NULL));
 	cr_assert(eq(ptr, (void *)e.goflags, NULL));

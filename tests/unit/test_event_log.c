@@ -106,7 +106,9 @@ static struct event_log_info sample_info(enum sched_level sched)
 		.online_cpu_list = "0-1",
 		.makeflags = sched == SCHED_OFF ? NULL : " -j2 --jobserver-auth=3,4",
 		.jobs_settings = { sched == SCHED_OFF ? NULL : "3", NULL, sched == SCHED_OFF ? NULL : "-1",
-				   sched == SCHED_OFF ? NULL : "/src/.cargo/config.toml" },
+				   sched == SCHED_OFF ? NULL : "/src/.cargo/config.toml",
+				   sched == SCHED_OFF ? NULL : "-p=1 -mod=mod",
+				   sched == SCHED_OFF ? NULL : "/home/b/.config/go/env" },
 		.cwd = sched == SCHED_OFF ? NULL : "/src/json-c/build",
 		.cmd_argv = argv,
 		.cmd_argc = 3,
@@ -201,6 +203,8 @@ Test(event_log, round_trip_keeps_info_argv_records_and_trailer)
 	cr_assert_null(info->jobs_settings.goflags, "unset is left out");
 	cr_assert(eq(str, info->jobs_settings.cargo_config_jobs, "-1"));
 	cr_assert(eq(str, info->jobs_settings.cargo_config_file, "/src/.cargo/config.toml"));
+	cr_assert(eq(str, info->jobs_settings.go_env_goflags, "-p=1 -mod=mod"));
+	cr_assert(eq(str, info->jobs_settings.go_env_file, "/home/b/.config/go/env"));
 	cr_assert(eq(str, info->cwd, "/src/json-c/build"));
 	cr_assert(eq(int, info->cmd_argc, 3));
 	cr_assert(eq(str, info->cmd_argv[2], (char *)odd_arg), "argv bytes changed on the way");
@@ -330,6 +334,7 @@ Test(event_log, optional_info_keys_absent_read_as_unknown)
 	cr_assert_null(info->makeflags);
 	cr_assert_null(info->jobs_settings.cargo_build_jobs);
 	cr_assert_null(info->jobs_settings.cargo_config_jobs);
+	cr_assert_null(info->jobs_settings.go_env_goflags);
 	event_log_reader__free(r);
 	fclose(f);
 	close(fd);

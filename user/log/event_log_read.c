@@ -216,8 +216,10 @@ static int parse_hooks(struct event_log_info *info, struct json_object *obj, cha
 /* The optional "jobs_settings" object: 0, or -EBADMSG with err set. */
 static int parse_jobs_settings(struct bbl_jobs_settings *js, struct json_object *obj, char *err, size_t size)
 {
-	static const char *const keys[] = { "cargo_build_jobs", "goflags", "cargo_config_jobs", "cargo_config_file" };
-	char **fields[] = { &js->cargo_build_jobs, &js->goflags, &js->cargo_config_jobs, &js->cargo_config_file };
+	static const char *const keys[] = { "cargo_build_jobs", "goflags",	  "cargo_config_jobs",
+					    "cargo_config_file", "go_env_goflags", "go_env_file" };
+	char **fields[] = { &js->cargo_build_jobs,  &js->goflags,	   &js->cargo_config_jobs,
+			    &js->cargo_config_file, &js->go_env_goflags, &js->go_env_file };
 	struct json_object *o;
 	size_t i;
 
@@ -485,6 +487,8 @@ void event_log_info__free(struct event_log_info *info)
 	free(info->jobs_settings.goflags);
 	free(info->jobs_settings.cargo_config_jobs);
 	free(info->jobs_settings.cargo_config_file);
+	free(info->jobs_settings.go_env_goflags);
+	free(info->jobs_settings.go_env_file);
 	free(info->path_env);
 	free(info->cwd);
 	free(info->cgroup);

@@ -73,7 +73,7 @@ static int put_jobs_settings(struct json_object *obj, const struct bbl_jobs_sett
 	struct json_object *o;
 	int err;
 
-	if (!js->cargo_build_jobs && !js->goflags && !js->cargo_config_jobs)
+	if (!js->cargo_build_jobs && !js->goflags && !js->cargo_config_jobs && !js->go_env_goflags)
 		return 0;
 	o = json_object_new_object();
 	if (!o)
@@ -81,7 +81,9 @@ static int put_jobs_settings(struct json_object *obj, const struct bbl_jobs_sett
 	err = (js->cargo_build_jobs ? json_put_bytes(o, "cargo_build_jobs", js->cargo_build_jobs) : 0) ?:
 	      (js->goflags ? json_put_bytes(o, "goflags", js->goflags) : 0) ?:
 	      (js->cargo_config_jobs ? json_put_bytes(o, "cargo_config_jobs", js->cargo_config_jobs) : 0) ?:
-	      (js->cargo_config_file ? json_put_bytes(o, "cargo_config_file", js->cargo_config_file) : 0);
+	      (js->cargo_config_file ? json_put_bytes(o, "cargo_config_file", js->cargo_config_file) : 0) ?:
+	      (js->go_env_goflags ? json_put_bytes(o, "go_env_goflags", js->go_env_goflags) : 0) ?:
+	      (js->go_env_file ? json_put_bytes(o, "go_env_file", js->go_env_file) : 0);
 	if (err) {
 		json_object_put(o);
 		return err;

@@ -42,6 +42,25 @@ static long cargo_jobs(struct tool_jobs *j, char *const *argv, size_t argc, cons
 	return jobs;
 }
 
+/* go reads -p, then GOFLAGS: $GOFLAGS when set and not empty, else its env file's (cfg.Getenv). */
+static long go_jobs(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env)
+{
+	long jobs = make_args__go_jobs(argv, argc);
+
+	j->source = JOBS_ARGUMENT;
+	if (jobs)
+		return jobs;
+	if (env->goflags && *env->goflags) {
+		jobs = make_args__goflags_jobs(env->goflags);
+		j->source = JOBS_GOFLAGS;
+	} else if (env->go_env_goflags) {
+		jobs = make_args__goflags_jobs(env->go_env_goflags);
+		j->source = JOBS_GO_ENV;
+		j->config_file = jobs ? env->go_env_file : NULL;
+	}
+	return jobs;
+}
+
 void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, const struct jobs_env *env,
 			   size_t nr_cpus)
 {
@@ -71,10 +90,7 @@ void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, c
 		if (kind == TOOL_CARGO) {
 			jobs = cargo_jobs(j, argv, argc, env, nr_cpus);
 		} else {
-			jobs = make_args__go_jobs(argv, argc);
-			j->source = JOBS_ARGUMENT;
-			if (!jobs && env->goflags && (jobs = make_args__goflags_jobs(env->goflags)))
-				j->source = JOBS_GOFLAGS;
+			jobs = go_jobs(j, argv, argc, env);
 		}
 		if (!jobs) {
 			/* Both default to the CPU count (go's -p is GOMAXPROCS). */
@@ -111,8 +127,10 @@ void tool_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc)
 		const char *w = argv[i], *eq = strchr(w, '=');
 
 		if (!strcmp(w, "-i") || !strcmp(w, "--ignore-environment") || !strcmp(w, "-")) {
-			/* Nothing inherited; cargo's config files are files, still read. */
+			/* Nothing inherited; cargo's config files are files, still read, but go finds its
+			 * env file through HOME (or GOENV, XDG_CONFIG_HOME), gone now. */
 			e->makeflags = e->cargo_build_jobs = e->goflags = NULL;
+			e->go_env_goflags = e->go_env_file = NULL;
 		} else if ((!strcmp(w, "-u") || !strcmp(w, "--unset")) && i + 1 < argc) {
 			if ((field = env_field(e, argv[i + 1], strlen(argv[i + 1]))))
 				*field = NULL;
@@ -137,8 +155,9 @@ struct jobs_env tool_jobs__env_of_log(const struct event_log_info *info)
 {
 	const struct bbl_jobs_settings *js = &info->jobs_settings;
 
-	return (struct jobs_env){ info->makeflags, js->cargo_build_jobs, js->goflags, js->cargo_config_jobs,
-				  js->cargo_config_file };
+	return (struct jobs_env){ info->makeflags,	    js->cargo_build_jobs, js->goflags,
+				  js->cargo_config_jobs, js->cargo_config_file, js->go_env_goflags,
+				  js->go_env_file };
 }
 
 void tool_jobs__of_proc(struct tool_jobs *j, const struct proc_instance *p, const struct jobs_env *env,
@@ -173,6 +192,8 @@ const char *tool_jobs__source_text(enum tool_jobs_source source)
 		return "from cargo's config";
 	case JOBS_GOFLAGS:
 		return "from GOFLAGS";
+	case JOBS_GO_ENV:
+		return "from go env";
 	default:
 		return "unknown";
 	}

@@ -23,6 +23,7 @@
 #include "record/attach.h"
 #include "record/capture.h"
 #include "record/cargo_config.h"
+#include "record/go_env.h"
 #include "record/mem_pressure.h"
 #include "util/cpu_list.h"
 #include "log/event_log.h"
@@ -346,14 +347,15 @@ struct recorder {
 	bool masked;		       /* the signals below are blocked */
 	int sfd; /* signalfd of CHLD and of INT, TERM, HUP, QUIT unless the caller ignores them; -1: closed */
 	struct cargo_config cargo_config; /* read when the command is launched, kept until the log is done */
+	struct go_env go_env;		  /* the same */
 };
 
 /*
  * Where the command's cargo and go take a job count from besides their
  * command line: two named variables of the environment buildbpf gives it,
- * and cargo's config files from its directory, read now, as the user,
- * before it runs.  Not for --attach: a running process's environment and
- * files are not read (env is empty then).
+ * cargo's config files from its directory and go's env file, read now, as
+ * the user, before it runs.  Not for --attach: a running process's
+ * environment and files are not read (env is empty then).
  */
 static void fill_jobs_settings(struct event_log_info *info, struct recorder *r, const struct command_env *env,
 			       const char *cwd)
@@ -373,6 +375,10 @@ static void fill_jobs_settings(struct event_log_info *info, struct recorder *r, 
 		info->jobs_settings.cargo_config_file = r->cargo_config.file;
 	}
 	free(default_home);
+	go_env__find_goflags(&r->go_env, command_env__get(env, "GOENV"), command_env__get(env, "XDG_CONFIG_HOME"),
+			     home);
+	info->jobs_settings.go_env_goflags = r->go_env.goflags;
+	info->jobs_settings.go_env_file = r->go_env.file;
 }
 
 static void fill_info(struct event_log_info *info, struct recorder *r, const struct run_as *ra,
@@ -858,6 +864,7 @@ void record__free(struct recorder *r)
 	event_log_writer__free(r->sink.log);
 	capture__free(r->cap);
 	cargo_config__free(&r->cargo_config);
+	go_env__free(&r->go_env);
 	free(r);
 	/* privilege__drop() made buildbpf undumpable while it held the BPF
 	 * objects; with them gone it holds nothing its user may not read, and

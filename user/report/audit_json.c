@@ -107,13 +107,13 @@ static struct json_object *new_parallelism(const struct audit *a)
 	return json_done(o, err);
 }
 
-/* tool, requested, unlimited, source (config_file with cargo_config): a -j as read from a command line. */
+/* tool, requested, unlimited, source (config_file with cargo_config, go_env): a -j as read from a command line. */
 static int put_jobs(struct json_object *o, const struct tool_jobs *j)
 {
 	static const char *const sources[] = {
 		[JOBS_UNKNOWN] = "unknown", [JOBS_ARGUMENT] = "argument", [JOBS_MAKEFLAGS] = "makeflags",
 		[JOBS_TOOL_DEFAULT] = "default", [JOBS_CARGO_BUILD_JOBS] = "cargo_build_jobs",
-		[JOBS_CARGO_CONFIG] = "cargo_config", [JOBS_GOFLAGS] = "goflags",
+		[JOBS_CARGO_CONFIG] = "cargo_config", [JOBS_GOFLAGS] = "goflags", [JOBS_GO_ENV] = "go_env",
 	};
 
 	return (j->tool[0] ? json_put_str(o, "tool", j->tool) : json_put_null(o, "tool")) ?:
