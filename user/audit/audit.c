@@ -525,7 +525,9 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 	const struct event_log_info *info = rp->info;
 
 	return (struct audit_input){
-		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : 0,
+		/* The CPUs the audit counts (audit__compute()'s fallback too): cargo's and go's default
+		 * -j in the job slots is the same figure. */
+		.nr_cpus = info->online_cpus > 0 ? (size_t)info->online_cpus : rp->sched ? rp->sched->nr_cpus : 0,
 		.cmd_argv = info->cmd_argv,
 		.cmd_argc = info->cmd_argc,
 		.jobs_env = tool_jobs__env_of_log(info),
