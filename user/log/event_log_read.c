@@ -15,23 +15,39 @@
 #include "util/error_text.h"
 #include "log/event_log.h"
 
+/* The file is read ahead in blocks this large, a whole frame at least. */
+#define READ_BUF_BYTES ((size_t)BBL_FRAME_MAX + ((size_t)1 << 20))
+
 struct event_log_reader {
 	FILE *f;
-	unsigned char *frame; /* BBL_FRAME_MAX bytes */
-	__u64 offset;	      /* end of the last complete frame */
+	/*
+	 * The file read ahead: [pos, end) of buf not taken yet.  A frame is
+	 * handed out where it lies in buf, not copied.  buf's index and the
+	 * file's offset stay equal modulo 8 (the bytes left are moved to the
+	 * front only from a frame's start, a multiple of 8 into the file), so
+	 * a record's u64 fields are as aligned as in the file.
+	 */
+	unsigned char *buf; /* READ_BUF_BYTES */
+	size_t pos, end;
+	const unsigned char *frame; /* the last frame's payload, in buf */
+	__u64 offset;		    /* end of the last complete frame */
 	struct event_log_info info;
 	struct bbl_trailer trailer;
 	bool have_trailer;
 	bool done; /* trailer seen, or an error: nothing more to read */
 };
 
-/* Reads exactly len bytes: 0; -ENODATA at end of file (partial or not); -EIO. */
-static int read_exact(struct event_log_reader *r, void *buf, size_t len)
+/* Makes len bytes (at most READ_BUF_BYTES) wait at buf + pos: 0; -ENODATA at end of file; -EIO. */
+static int fill(struct event_log_reader *r, size_t len)
 {
+	if (r->end - r->pos >= len)
+		return 0;
+	memmove(r->buf, r->buf + r->pos, r->end - r->pos);
+	r->end -= r->pos;
+	r->pos = 0;
 	/* Unlocked: a reader is one thread's (model/replay.h may run two, each its own). */
-	size_t n = fread_unlocked(buf, 1, len, r->f);
-
-	if (n == len)
+	r->end += fread_unlocked(r->buf + r->end, 1, READ_BUF_BYTES - r->end, r->f);
+	if (r->end >= len)
 		return 0;
 	return ferror(r->f) ? -EIO : -ENODATA;
 }
@@ -48,15 +64,17 @@ static bool all_zero(const void *buf, size_t len)
 }
 
 /*
- * One frame into r->frame.  A frame of zeros is where a crash left the
- * file's tail unwritten: the log ends there, cut short.
+ * One frame, r->frame its payload.  A frame of zeros is where a crash left
+ * the file's tail unwritten: the log ends there, cut short.
  */
 static int read_frame(struct event_log_reader *r, struct bbl_frame *fr, char *err, size_t size)
 {
 	size_t padded;
 	int e;
 
-	e = read_exact(r, fr, sizeof(*fr));
+	e = fill(r, sizeof(*fr));
+	if (!e)
+		memcpy(fr, r->buf + r->pos, sizeof(*fr));
 	if (e == -ENODATA)
 		return error_text(e, err, size, "the log ends at byte %llu, cut short (no trailer)",
 			    (unsigned long long)r->offset);
@@ -72,12 +90,14 @@ static int read_frame(struct event_log_reader *r, struct bbl_frame *fr, char *er
 		return error_text(-EBADMSG, err, size, "corrupt: a %u-byte frame at byte %llu (at most %u)", fr->len,
 			    (unsigned long long)r->offset, BBL_FRAME_MAX);
 	padded = (fr->len + 7) & ~7u;
-	e = read_exact(r, r->frame, padded);
+	e = fill(r, sizeof(*fr) + padded);
 	if (e == -ENODATA)
 		return error_text(e, err, size, "the log ends inside the frame at byte %llu, cut short",
 			    (unsigned long long)r->offset);
 	if (e)
 		return error_text(e, err, size, "read error at byte %llu", (unsigned long long)r->offset);
+	r->frame = r->buf + r->pos + sizeof(*fr);
+	r->pos += sizeof(*fr) + padded;
 	r->offset += sizeof(*fr) + padded;
 	return 0;
 }
@@ -384,12 +404,16 @@ int event_log_reader__open(struct event_log_reader **out, FILE *f, char *err, si
 	if (!r)
 		return error_text(-ENOMEM, err, size, "out of memory");
 	r->f = f;
-	r->frame = malloc(BBL_FRAME_MAX);
-	if (!r->frame) {
+	r->buf = malloc(READ_BUF_BYTES);
+	if (!r->buf) {
 		e = error_text(-ENOMEM, err, size, "out of memory");
 		goto fail;
 	}
-	e = read_exact(r, &hdr, sizeof(hdr));
+	e = fill(r, sizeof(hdr));
+	if (!e) {
+		memcpy(&hdr, r->buf, sizeof(hdr));
+		r->pos = sizeof(hdr);
+	}
 	if (e || memcmp(hdr.magic, BBL_MAGIC, BBL_MAGIC_LEN)) {
 		e = e == -EIO ? error_text(e, err, size, "read error") :
 			error_text(-EBADMSG, err, size, "not a buildbpf recording (no BUILDBPF header)");
@@ -448,7 +472,7 @@ int event_log_reader__next(struct event_log_reader *r, const void **rec, size_t 
 		return 1;
 	}
 	if (!e && fr.type == BBL_FRAME_TRAILER) {
-		if (fr.len != sizeof(r->trailer) || !all_zero(&((struct bbl_trailer *)r->frame)->__pad, 4))
+		if (fr.len != sizeof(r->trailer) || !all_zero(&((const struct bbl_trailer *)r->frame)->__pad, 4))
 			e = error_text(-EBADMSG, err, size, "corrupt: a malformed trailer at byte %llu",
 				 (unsigned long long)r->offset);
 		if (!e) {
@@ -505,6 +529,6 @@ void event_log_reader__free(struct event_log_reader *r)
 	if (!r)
 		return;
 	event_log_info__free(&r->info);
-	free(r->frame);
+	free(r->buf);
 	free(r);
 }
