@@ -66,15 +66,12 @@ enum start_wait {
 	START_UNEXPLAINED,
 };
 
+/* One per process of the build: the 8-byte fields first and the small ones
+ * together, so that no padding falls between them. */
 struct start_cause {
-	enum start_wait wait;
 	__u64 ready_ns; /* absolute; valid unless START_UNKNOWN */
 	__u64 start_ns; /* its fork */
 	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
-	/* The input was renamed into place while its writer still ran (a
-	 * .rmeta cargo pipelines on), and this started before that writer's
-	 * end: the rename made it ready, not the end. */
-	bool input_running;
 	/* What its parent ran before it in turn, whose end made it ready: its
 	 * recipe's line before, its shell's command before (graph/job_slots.h
 	 * order_before); -1: none, or an input made it ready later */
@@ -87,6 +84,11 @@ struct start_cause {
 	long slot_runner;
 	size_t proc; /* its own index in model->procs */
 	__u64 runq_ns;	   /* of the gap, the parent's run-queue wait (--sched); 0: none or unknown */
+	enum start_wait wait;
+	/* The input was renamed into place while its writer still ran (a
+	 * .rmeta cargo pipelines on), and this started before that writer's
+	 * end: the rename made it ready, not the end. */
+	bool input_running;
 	bool wake_record;  /* a start-wake record was found for it */
 	char waker_comm[BB_COMM_LEN]; /* START_UNEXPLAINED: the waker outside the build; "" none */
 };
