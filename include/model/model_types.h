@@ -38,14 +38,15 @@ struct proc_instance {
 	__u32 pid;	/* thread group id */
 	__u32 ppid;	/* the kernel's real parent tgid, as last reported */
 	__u32 ns_pid;	/* pid in its own (innermost) PID namespace; 0: unknown */
-	__u64 start_ns; /* fork, or first sighting when the fork was not seen */
-	__u64 end_ns;	/* exit of the last thread, or trace end if unfinished */
+	/* (The two flags sit beside the pids, where they take no room of their own.) */
 	bool forked;	/* start_ns is a real fork (false for the root) */
 	/* --attach: already running when first tracked (a BB_EV_PROC_FOUND
 	 * record); start_ns is then when it was found, and it had run for
 	 * ran_before_ns by then (kernel start time to start_ns).  Its first
 	 * image is what /proc showed, its CPU times the traced part only. */
 	bool found;
+	__u64 start_ns; /* fork, or first sighting when the fork was not seen */
+	__u64 end_ns;	/* exit of the last thread, or trace end if unfinished */
 	__u64 ran_before_ns;
 	bool exited;	/* the group-dead exit was seen */
 	bool unfinished; /* still running at trace end: end_ns is the trace end */
