@@ -48,7 +48,8 @@ struct image_chunk {
 	max_align_t data[];
 };
 
-#define IMAGE_CHUNK_BYTES ((size_t)256 << 10)
+/* Large enough to be given huge pages (advise_huge_pages()). */
+#define IMAGE_CHUNK_BYTES ((size_t)4 << 20)
 
 struct model_priv {
 	struct image_chunk *images; /* the chunk being filled; ->next the ones before */
@@ -143,6 +144,40 @@ static void pid_index_del(struct model_priv *pv, __u32 pid)
 		s->idx = -1; /* tombstone: later probes must walk past it */
 }
 
+/* A block this large is worth huge pages: two of them. */
+#define HUGE_PAGES_FROM ((size_t)4 << 20)
+
+/*
+ * Asks for transparent huge pages for the block [p, p + len) when large:
+ * the record arena and the image chunks are filled front to back once,
+ * and their page faults, one per 4 KiB, cost a conversion several per
+ * cent of its CPU time.  The advice covers the whole mapping, out to whole
+ * pages: a mapping split in two could no longer grow in place.  (Given to
+ * the process array too, or to every growing array, it made a
+ * million-process conversion slower, not faster: it is given to these
+ * two alone.)
+ */
+static void advise_huge_pages(void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = (uintptr_t)p & ~(page - 1), to = ((uintptr_t)p + len + page - 1) & ~(page - 1);
+
+	if (len >= HUGE_PAGES_FROM)
+		(void)madvise((void *)from, to - from, MADV_HUGEPAGE); /* a hint: without THP, nothing changes */
+}
+
+/* array_grow(), the grown block advised huge pages. */
+static int grow_advised(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t old_cap = *cap;
+
+	if (array_grow(p, cap, need, elem))
+		return -ENOMEM;
+	if (*cap != old_cap)
+		advise_huge_pages(*p, *cap * elem);
+	return 0;
+}
+
 /* size bytes aligned for pointers, valid until model__free(); NULL without memory. */
 static void *image_alloc(struct model_priv *pv, size_t size)
 {
@@ -156,6 +191,7 @@ static void *image_alloc(struct model_priv *pv, size_t size)
 		c = malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
+		advise_huge_pages(c, sizeof(*c) + cap);
 		c->next = pv->images;
 		c->used = 0;
 		c->cap = cap;
@@ -210,33 +246,6 @@ static size_t min_record_size(__u32 type)
 	}
 }
 
-/* An arena this large is worth huge pages: two of them. */
-#define ARENA_HUGE_PAGES_FROM ((size_t)4 << 20)
-
-/*
- * Makes the arena hold need bytes: 0 or -ENOMEM.  A large arena asks for
- * transparent huge pages: it is filled front to back once, then released
- * front to back (release_arena_below()), and its page faults, one per
- * 4 KiB, cost a conversion several per cent of its CPU time.  The advice
- * covers the whole mapping, out to whole pages: a mapping split in two
- * could no longer grow in place.  (Given to every growing array, the
- * advice made a million-process conversion slower, not faster.)
- */
-static int arena_grow(struct model_priv *pv, size_t need)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
-	size_t cap = pv->arena_cap;
-
-	if (array_grow((void **)&pv->arena, &pv->arena_cap, need, 1))
-		return -ENOMEM;
-	if (pv->arena_cap != cap && pv->arena_cap >= ARENA_HUGE_PAGES_FROM) {
-		from = (uintptr_t)pv->arena & ~(page - 1);
-		to = ((uintptr_t)pv->arena + pv->arena_cap + page - 1) & ~(page - 1);
-		(void)madvise((void *)from, to - from, MADV_HUGEPAGE); /* a hint: without THP, nothing changes */
-	}
-	return 0;
-}
-
 int model__add_event(struct model *m, const void *rec, size_t len)
 {
 	struct model_priv *pv = m->priv;
@@ -256,7 +265,7 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 		goto malformed;
 
 	if (array_grow((void **)&pv->events, &pv->events_cap, pv->nr_events + 1, sizeof(*pv->events)) ||
-	    arena_grow(pv, pv->arena_len + len))
+	    grow_advised((void **)&pv->arena, &pv->arena_cap, pv->arena_len + len, 1))
 		return -ENOMEM;
 	be = &pv->events[pv->nr_events];
 	be->ts_ns = hdr->ts_ns;
@@ -264,7 +273,7 @@ int model__add_event(struct model *m, const void *rec, size_t len)
 	memcpy(pv->arena + pv->arena_len, rec, len);
 	/* Keep 8-byte alignment for the next record's u64 fields. */
 	need = (len + 7) & ~(size_t)7;
-	if (arena_grow(pv, pv->arena_len + need))
+	if (grow_advised((void **)&pv->arena, &pv->arena_cap, pv->arena_len + need, 1))
 		return -ENOMEM;
 	pv->arena_len += need;
 	pv->nr_events++;
