@@ -11,7 +11,14 @@
 #   KERNEL_PKGS=...  Debian linux-image packages (default: the newest 6.1 and
 #                    6.12 ABIs the apt sources carry)
 #   KERNEL_TIMEOUT=s one guest's budget, boot to power-off (default 300 under
-#                    KVM, 900 under TCG); a guest still running is killed
+#                    KVM, 1800 under TCG); a guest still running is killed
+#   KERNEL_STALL=s   a guest whose console wrote nothing for this long is
+#                    killed as hung (default 660: the longest Criterion
+#                    timeout of a test the matrix runs, 600 s, and a
+#                    margin: a test prints when it ends).  A guest that makes
+#                    progress on a loaded host runs on, up to its budget:
+#                    beside the suite run twice and CPU hogs, TCG guests
+#                    took more than 900 s, while CI's take 7 minutes
 #   KERNEL_TESTS=glob Criterion --filter of the tests run in each guest
 #                    (default: every suite whose programs differ by kernel: integration, deps, races,
 #                    start_cause, memory, io, attach, sched and security (the hidden-process rule on
@@ -36,6 +43,25 @@ ACCEL=${ACCEL:-auto}
 PROBE_SECONDS=60
 
 say() { printf '  %-8s %s\n' "$1" "$2"; }
+stall=${KERNEL_STALL:-660}
+
+# watch_console PID LOG: kills PID (timeout, which passes the signal on to
+# qemu) once LOG has not grown for $stall seconds, leaving LOG.stalled.
+watch_console() {
+	local pid=$1 log=$2 size=-1 now last
+	last=$(date +%s)
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		now=$(date +%s)
+		if [ "$(stat -c %s "$log" 2>/dev/null || echo 0)" != "$size" ]; then
+			size=$(stat -c %s "$log" 2>/dev/null || echo 0) last=$now
+		elif [ $((now - last)) -ge "$stall" ]; then
+			: > "$log.stalled"
+			kill "$pid" 2>/dev/null
+			return
+		fi
+	done
+}
 die() { echo "test-kernels: $*" >&2; exit 1; }
 
 case $ACCEL in auto|kvm|tcg) ;; *) die "ACCEL=$ACCEL: use auto, kvm or tcg" ;; esac
@@ -117,18 +143,26 @@ boot_kernel() {
 	local name=$1 vmlinuz=$2 modroot=$3 kver=$4
 	local log=$kdir/$name.log initrd=$kdir/$name.initrd.gz
 	local t0 rc secs loaded passed tested probe result hook runs outside hook_ok mhook mruns mprocs mhook_ok
+	local qemu_pid watch_pid
 
 	[ -e "$initrd" ] || "$here/initramfs.sh" "$modroot" "$kver" "$initrd"
-	say BOOT "$kver (${accel%%,*}, ${timeout}s budget) > $log"
+	say BOOT "$kver (${accel%%,*}, ${timeout}s budget, ${stall}s without output) > $log"
 	t0=$(date +%s)
+	rm -f "$log.stalled"
 	set +e
 	timeout --kill-after=10 "$timeout" qemu-system-x86_64 -accel "$accel" -cpu "$cpu" -m 2G -smp 2 \
 		-nographic -no-reboot -kernel "$vmlinuz" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 loglevel=4 bb.repo=$repo bb.build=$build bb.filter=$(printf %s "$KERNEL_TESTS" | base64 -w0)" \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$repo,mount_tag=repo,security_model=none,readonly=on,multidevs=remap" \
-		< /dev/null > "$log" 2>&1
+		< /dev/null > "$log" 2>&1 &
+	qemu_pid=$!
+	watch_console "$qemu_pid" "$log" &
+	watch_pid=$!
+	wait "$qemu_pid"
 	rc=$?
+	kill "$watch_pid" 2>/dev/null
+	wait "$watch_pid" 2>/dev/null
 	set -e
 	secs=$(( $(date +%s) - t0 ))
 	tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
@@ -156,7 +190,10 @@ boot_kernel() {
 	syscall) [ "$mruns" -ge "$outside" ] && mhook_ok=yes || mhook_ok=no ;;
 	*) mhook_ok=no ;;
 	esac
-	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	if [ -e "$log.stalled" ]; then
+		result="TIMEOUT (no console output for ${stall}s)"
+		rm -f "$log.stalled"
+	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result=TIMEOUT
 	elif grep -q 'Kernel panic' "$log"; then
 		result="FAIL (kernel panic: $(grep -m1 -oE '(Oops|BUG): .*' "$log" || echo see log))"
@@ -236,7 +273,7 @@ else
 	# guest died of "Oops: int3" in __schedule while the tracepoints'
 	# static keys were being patched (text_poke_bp racing across
 	# emulated CPUs), once in three runs.
-	accel=tcg,thread=single cpu=max timeout=${KERNEL_TIMEOUT:-900}
+	accel=tcg,thread=single cpu=max timeout=${KERNEL_TIMEOUT:-1800}
 	# An emulated CPU runs a thread's own CPU clock apart from the
 	# clocksource (a thread that burned 0.4 s by its clock shows 0.32 s
 	# on-CPU) and is 10-50x slower (sleep 0.3 takes 155 ms of CPU): two
