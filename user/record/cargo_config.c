@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/small_text.h"
 #include "record/cargo_config.h"
 
 /* A config file larger than this is not read: cargo's are a few lines. */
@@ -99,26 +100,6 @@ char *cargo_config__jobs_in(const char *text)
 	return found;
 }
 
-/* The text of path, or NULL (absent, unreadable, too large). */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *text;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	text = malloc(CARGO_CONFIG_MAX + 1);
-	n = text ? fread(text, 1, CARGO_CONFIG_MAX + 1, f) : 0;
-	fclose(f);
-	if (!text || n > CARGO_CONFIG_MAX) {
-		free(text);
-		return NULL;
-	}
-	text[n] = 0;
-	return text;
-}
-
 /* dir's config file, if it has one that sets build.jobs: into c.  cargo reads "config" before "config.toml". */
 static int try_dir(struct cargo_config *c, const char *dir, const char *sub)
 {
@@ -129,7 +110,7 @@ static int try_dir(struct cargo_config *c, const char *dir, const char *sub)
 	for (i = 0; i < 2 && !c->jobs; i++) {
 		if (asprintf(&path, "%s%s/%s", dir, sub, names[i]) < 0)
 			return -ENOMEM;
-		text = read_text(path);
+		text = small_text__read(path, CARGO_CONFIG_MAX);
 		if (text) {
 			c->jobs = cargo_config__jobs_in(text);
 			free(text);

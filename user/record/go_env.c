@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/small_text.h"
 #include "record/go_env.h"
 
 /* An env file larger than this is not read: go's are a few lines. */
@@ -24,26 +25,6 @@ char *go_env__value_in(const char *text, const char *name)
 		found_end = end;
 	}
 	return found ? strndup(found, found_end - found) : NULL;
-}
-
-/* The text of path, or NULL (absent, unreadable, too large). */
-static char *read_text(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *text;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	text = malloc(GO_ENV_MAX + 1);
-	n = text ? fread(text, 1, GO_ENV_MAX + 1, f) : 0;
-	fclose(f);
-	if (!text || n > GO_ENV_MAX) {
-		free(text);
-		return NULL;
-	}
-	text[n] = 0;
-	return text;
 }
 
 /* The file go reads, as its cfg.EnvFile() finds it; NULL: none (GOENV=off, no home), or without memory. */
@@ -69,7 +50,7 @@ void go_env__find_goflags(struct go_env *g, const char *goenv, const char *xdg_c
 	g->file = env_file(goenv, xdg_config_home, home);
 	if (!g->file)
 		return;
-	text = read_text(g->file);
+	text = small_text__read(g->file, GO_ENV_MAX);
 	if (text) {
 		g->goflags = go_env__value_in(text, "GOFLAGS");
 		free(text);
