@@ -89,9 +89,19 @@ Test(progress, a_terminal_gets_one_line_rewritten_then_erased)
 	char *text = stderr_on_a_pty((const char *[]){ "report", log, NULL });
 	size_t len = strlen(text);
 
-	cr_assert(not(eq(ptr, strstr(text, "\rbuildbpf: reading "), NULL)), "%s", text);
-	cr_assert(not(eq(ptr, strstr(text, " % ("), NULL)), "%s", text);
-	cr_assert(not(eq(ptr, strstr(text, " records)"), NULL)), "%s", text);
+	/*
+	 * A line once the work ran past 1 s: reading, or, where reading took
+	 * less (a quiet machine since the reader hands frames out in place),
+	 * analysing.  A reading line says how far and how many records (the
+	 * words themselves: test_progress_line.c).
+	 */
+	cr_assert(not(eq(ptr, strstr(text, "\rbuildbpf: "), NULL)), "%s", text);
+	if (strstr(text, "\rbuildbpf: reading ")) {
+		cr_assert(not(eq(ptr, strstr(text, " % ("), NULL)), "%s", text);
+		cr_assert(not(eq(ptr, strstr(text, " records)"), NULL)), "%s", text);
+	} else {
+		cr_assert(not(eq(ptr, strstr(text, "\rbuildbpf: analysing "), NULL)), "%s", text);
+	}
 	/* Erased at the end: nothing of it is left on the screen, and no line was ended. */
 	cr_assert(len >= 4 && !strcmp(text + len - 4, "\r\033[K"), "%s", text);
 	cr_assert(eq(ptr, strchr(text, '\n'), NULL), "%s", text);
