@@ -663,22 +663,35 @@ static void put_cache_answer(FILE *out, const struct audit *a, const struct mode
 	compiler_cache_report__print(out, &a->cache);
 }
 
+/* A race found is a build that may break: the first thing to fix. */
+static bool races_found(const struct audit *a)
+{
+	return a->graph && a->graph->races.nr;
+}
+
 /*
  * The answers in the order people ask them; rank orders them for the brief
  * form when its lines run short (0 first): what to do before what it costs,
- * the figures behind them last.  brief: false leaves an answer to -v.
+ * the figures behind them last.  urgent: when it says yes, the answer comes
+ * before every rank.  brief: false leaves an answer to -v.
  */
 static const struct answer {
 	const char *id;
 	void (*put)(FILE *out, const struct audit *a, const struct model *m, bool brief);
 	unsigned rank;
 	bool brief;
+	bool (*urgent)(const struct audit *a);
 } answers[] = {
-	{ "parallel", put_parallel_answer, 0, true },	      { "phases", put_phases_answer, 9, false },
-	{ "more_cpus_or_jobs", put_help_answer, 1, true },    { "machine_shared", put_shared_answer, 4, true },
-	{ "programs", put_programs_answer, 9, false },	      { "speed_up", put_speed_up, 2, true },
-	{ "what_if", put_whatif_answer, 5, true },	      { "jobs_fit", put_fit_answer, 6, true },
-	{ "races", put_races, 3, true },		      { "compiler_cache", put_cache_answer, 7, true },
+	{ "parallel", put_parallel_answer, 0, true, NULL },
+	{ "phases", put_phases_answer, 9, false, NULL },
+	{ "more_cpus_or_jobs", put_help_answer, 1, true, NULL },
+	{ "machine_shared", put_shared_answer, 4, true, NULL },
+	{ "programs", put_programs_answer, 9, false, NULL },
+	{ "speed_up", put_speed_up, 2, true, NULL },
+	{ "what_if", put_whatif_answer, 5, true, NULL },
+	{ "jobs_fit", put_fit_answer, 6, true, NULL },
+	{ "races", put_races, 3, true, races_found },
+	{ "compiler_cache", put_cache_answer, 7, true, NULL },
 };
 
 #define NR_ANSWERS (sizeof(answers) / sizeof(answers[0]))
@@ -702,14 +715,15 @@ static size_t count_lines(const char *text)
 	return n;
 }
 
-static unsigned answer_rank(const char *id)
+/* 0 for an answer that is urgent in this audit, else the table's rank + 1. */
+static unsigned answer_rank(const char *id, const struct audit *a)
 {
 	size_t i;
 
 	for (i = 0; i < NR_ANSWERS; i++)
 		if (!strcmp(answers[i].id, id))
-			return answers[i].rank;
-	return ANSWER_RANKS;
+			return answers[i].urgent && answers[i].urgent(a) ? 0 : 1 + answers[i].rank;
+	return 1 + ANSWER_RANKS;
 }
 
 void audit_answers__free(struct audit_answer *ans, size_t nr)
@@ -745,9 +759,9 @@ int audit_answers__brief(struct audit_answer out[AUDIT_ANSWERS_MAX], size_t *nr,
 		out[(*nr)++] = (struct audit_answer){ .id = answers[i].id, .printed = text };
 	}
 	/* By rank, each answer whole or not at all: -v has them all. */
-	for (rank = 0; rank < ANSWER_RANKS; rank++)
+	for (rank = 0; rank <= ANSWER_RANKS; rank++)
 		for (i = 0; i < *nr; i++)
-			if (answer_rank(out[i].id) == rank && used + count_lines(out[i].printed) <= max_lines) {
+			if (answer_rank(out[i].id, a) == rank && used + count_lines(out[i].printed) <= max_lines) {
 				out[i].shown = true;
 				used += count_lines(out[i].printed);
 			}
