@@ -54,7 +54,7 @@ struct host {
 enum remote_match {
 	MATCH_SOURCE = 0, /* the job's argv names the client's source file (pump mode) */
 	MATCH_WINDOW,	  /* the only client in whose time window the job fits, same flags */
-	MATCH_SEND_ORDER, /* of several such clients, the first to send (end of its local preprocessing) */
+	MATCH_END_ORDER,  /* of several such clients, the first to end after the job did */
 	MATCH_KINDS,
 };
 

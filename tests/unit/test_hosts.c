@@ -206,13 +206,13 @@ Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 	cr_assert_eq(hs.audit.jobs, 5, "the driver per job, never its cc1");
 	cr_assert_eq(hs.nr_links, 4);
 	cr_assert_eq(hs.audit.matched, 4);
-	/* Jobs in start order: 400 had two clients in its window, took the first sender. */
+	/* Jobs in start order: 400 had three clients in its window, took the first to end after it. */
 	cr_assert_eq(hs.links[0].job_proc, proc_index(&b, 400));
 	cr_assert_eq(hs.links[0].client_proc, proc_index(&a, 300));
-	cr_assert_eq(hs.links[0].how, MATCH_SEND_ORDER);
+	cr_assert_eq(hs.links[0].how, MATCH_END_ORDER);
 	cr_assert_eq(hs.links[1].job_proc, proc_index(&b, 410));
 	cr_assert_eq(hs.links[1].client_proc, proc_index(&a, 310));
-	cr_assert_eq(hs.links[1].how, MATCH_SEND_ORDER, "330 fits too");
+	cr_assert_eq(hs.links[1].how, MATCH_END_ORDER, "330 fits too");
 	cr_assert_eq(hs.links[2].client_proc, proc_index(&a, 320));
 	cr_assert_eq(hs.links[2].how, MATCH_WINDOW);
 	cr_assert_eq(hs.links[3].job_proc, proc_index(&b, 430));
@@ -224,7 +224,7 @@ Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 	cr_assert_eq(hs.links[0].wait_ns, 380 * MS);
 	cr_assert_eq(hs.links[0].job_ns, 275 * MS);
 	cr_assert_eq(hs.links[0].job_cpu_ns, 52 * MS);
-	cr_assert_eq(hs.audit.by[MATCH_SEND_ORDER], 2);
+	cr_assert_eq(hs.audit.by[MATCH_END_ORDER], 2);
 	cr_assert_eq(hs.audit.by[MATCH_WINDOW], 1);
 	cr_assert_eq(hs.audit.by[MATCH_SOURCE], 1);
 	cr_assert_eq(hs.audit.remote_cpu_ns, 5 * 52 * MS, "every job's CPU, matched or not");
@@ -236,6 +236,45 @@ Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 	cr_assert_float_eq(hs.audit.parallelism, (double)hs.audit.cpu_ns / (double)hs.audit.wall_ns, 1e-12);
 	cr_assert_float_eq(hs.audit.utilisation, hs.audit.parallelism / 6, 1e-12);
 	cr_assert_not(hs.audit.peak_known, "no scheduler records");
+	hosts__free(&hs);
+	synth_host_free(&a);
+	synth_host_free(&b);
+}
+
+/*
+ * The daemon started the second sender's compiler first (its children run
+ * in whatever order a busy machine runs them).  Each job still gets its
+ * own client: the one that ended first after it, not the first sender,
+ * which would leave the other job without a client that outlived it.
+ */
+Test(hosts, jobs_started_out_of_send_order_each_get_their_client)
+{
+	struct synth_host a, b;
+	struct host hosts[2];
+	struct host_set hs;
+	char err[256];
+	__u64 a0 = 10 * SEC, b0 = a0 - B_BEHIND_NS, t = a0 + 100 * MS, u = t - B_BEHIND_NS;
+
+	synth_host_begin(&a, "client", OFF_A, a0, 100, 2);
+	synth_distcc_client(&a, 300, "one.c", "-O2", t, t + 10 * MS, t + 500 * MS);
+	synth_distcc_client(&a, 310, "two.c", "-O2", t + 5 * MS, t + 20 * MS, t + 300 * MS);
+	synth_host_end(&a, a0 + 2 * SEC);
+	synth_host_begin(&b, "worker", OFF_B, b0, 200, 4);
+	synth_distcc_job(&b, 400, "/tmp/distccd_bb.i", "-O2", u + 30 * MS, u + 280 * MS); /* two.c's */
+	synth_distcc_job(&b, 410, "/tmp/distccd_aa.i", "-O2", u + 40 * MS, u + 480 * MS); /* one.c's */
+	synth_host_end(&b, b0 + 2 * SEC);
+
+	hosts[0] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
+	hosts[1] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
+	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts__link_remote_jobs(&hs), 0);
+	cr_assert_eq(hs.audit.matched, 2, "both jobs linked");
+	cr_assert_eq(hs.links[0].job_proc, proc_index(&b, 400));
+	cr_assert_eq(hs.links[0].client_proc, proc_index(&a, 310));
+	cr_assert_eq(hs.links[0].how, MATCH_END_ORDER);
+	cr_assert_eq(hs.links[1].job_proc, proc_index(&b, 410));
+	cr_assert_eq(hs.links[1].client_proc, proc_index(&a, 300));
+	cr_assert_eq(hs.links[1].how, MATCH_WINDOW);
 	hosts__free(&hs);
 	synth_host_free(&a);
 	synth_host_free(&b);

@@ -180,7 +180,7 @@ static double remote_jobs_cpu(enum crafted_case c, size_t n, long *bytes)
 	cpu = cpu_seconds() - cpu;
 	cr_assert(eq(sz, hs.audit.jobs, n));
 	cr_assert(eq(sz, hs.audit.matched, n), "each job has a client that waited throughout");
-	cr_assert(eq(sz, hs.audit.by[MATCH_SEND_ORDER], n - 1), "the last job had one client left");
+	cr_assert(eq(sz, hs.audit.by[MATCH_END_ORDER], n - 1), "the last job had one client left");
 	hosts__free(&hs);
 	synth_host_free(&a);
 	synth_host_free(&b);

@@ -215,7 +215,7 @@ void hosts__free(struct host_set *hs)
 
 const char *remote_match_name(enum remote_match how)
 {
-	static const char *const names[MATCH_KINDS] = { "source", "window", "send_order" };
+	static const char *const names[MATCH_KINDS] = { "source", "window", "end_order" };
 
 	return how < MATCH_KINDS ? names[how] : "?";
 }

@@ -13,9 +13,14 @@
  *   - the job lies inside the client's life (within the alignment's
  *     accuracy), on another host, and both have the same flags (argv less
  *     the compiler, the input and -o's operand);
- *   - of several such clients, jobs are served in the order they were
- *     sent: the earliest job takes the client that sent first (its local
- *     preprocessing ended first).
+ *   - of several such clients, the job takes the one that ended first
+ *     after it did: a client ends once its job's object is back, so its
+ *     end follows its own job's closely.  (Not the first to send: the
+ *     daemon's children start their compilers in whatever order the
+ *     machine runs them, and a later job taking an earlier sender leaves
+ *     that sender's own job without a client.)  Jobs in start order, each
+ *     taking the fitting client that ends first, also links the most jobs:
+ *     every client joined so far fits every later job's start.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -284,7 +289,7 @@ static int assign_groups(struct job_end *clients, size_t nc, struct job_end *job
  * end late enough for a job are the range's tail.  Over the positions, a
  * tree of minima (key, client) holds each client that may still be
  * matched: the key is its index by source (the first client that names
- * the job's source) and its send by flags (jobs are served in send order).
+ * the job's source) and its end by flags (the first to end after the job).
  * A client's leaf is set when a job may start in its window (the sweep
  * over jobs in start order) and emptied when it is taken.
  */
@@ -441,7 +446,7 @@ static int waiting_init(struct waiting *w, const struct job_end *clients, size_t
 static struct min_heap_item entry_of(const struct waiting *w, const struct client_index *ix,
 				     const struct job_end *clients, size_t c)
 {
-	return (struct min_heap_item){ ix == &w->by_source ? 0 : time_key(clients[c].sent), c };
+	return (struct min_heap_item){ ix == &w->by_source ? 0 : time_key(clients[c].end), c };
 }
 
 /* Every client that starts by limit may be matched from now on. */
@@ -517,7 +522,7 @@ static long match_one(struct waiting *w, const struct host_set *hs, const struct
 								   1, &fits);
 	} else {
 		best = first_fitting(w, &w->by_flags, clients, j->flags_group, j, tol, 2, &fits);
-		*how = fits > 1 ? MATCH_SEND_ORDER : MATCH_WINDOW;
+		*how = fits > 1 ? MATCH_END_ORDER : MATCH_WINDOW;
 	}
 	if (best >= 0) {
 		index_set(&w->by_source, (size_t)best, no_client);

@@ -11,8 +11,8 @@
 static const char match_rule[] =
 	"a compiler run by a daemon on distccd's temporary input is linked to the distcc client on another host "
 	"whose life contains it (within the alignment's accuracy): by the source's name where the job's argv has "
-	"it (pump mode), else by the same flags (argv less compiler, input and -o), the job started first taking "
-	"the client that sent first (the end of its local preprocessing)";
+	"it (pump mode), else by the same flags (argv less compiler, input and -o), of several such clients the "
+	"one that ended first after the job";
 
 int hosts_report__trace_pid0(size_t h)
 {
