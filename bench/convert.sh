@@ -10,7 +10,12 @@
 #   2. Scale: two recordings of BIG processes (default 1,000,000) with file
 #      dependencies: `convert` with the build graph, the audit and its JSON,
 #      and `diff` of the two.  --big 0 skips it.
-#   3. Shapes (--shapes N): each build shape of gen-log --shape (a kernel,
+#   3. A kernel: two kernel-shaped builds of KERNEL compiles (default
+#      30,000: five processes each under a make per directory, file
+#      dependencies and memory records; two seeds, so each compile's time
+#      differs between them): `convert` with the graph, the audit, its JSON
+#      and the HTML report, and `diff` of the two.  --kernel 0 skips it.
+#   4. Shapes (--shapes N): each build shape of gen-log --shape (a kernel,
 #      a jobserver, a chain of makes, ninja's links, cargo's pipeline, ...)
 #      at N and 2N jobs, converted with the audit, its JSON and the HTML
 #      report: the least CPU s of REPS runs and the ratio per doubling
@@ -20,19 +25,20 @@
 # Prints wall and CPU (user+sys) time, records per second and the peak RSS,
 # and the load average: on a shared machine, judge by CPU time.
 #
-#   bench/convert.sh [--procs N] [--big N] [--cpus N] [--reps N] [--shapes N] [--build DIR]
+#   bench/convert.sh [--procs N] [--big N] [--kernel N] [--cpus N] [--reps N] [--shapes N] [--build DIR]
 set -euo pipefail
 
-procs=200000 big=1000000 cpus=16 reps=3 shapes=0 build=build
+procs=200000 big=1000000 kernel=30000 cpus=16 reps=3 shapes=0 build=build
 while [ $# -gt 0 ]; do
 	case $1 in
 	--procs) procs=$2; shift 2 ;;
 	--big) big=$2; shift 2 ;;
+	--kernel) kernel=$2; shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--shapes) shapes=$2; shift 2 ;;
 	--build) build=$2; shift 2 ;;
-	-h|--help) sed -n '3,23p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,28p' "$0"; exit 0 ;;
 	*) echo "convert.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
 	esac
 done
@@ -103,6 +109,25 @@ for level in off summary full; do
 	awk -v l="$level" -v e="$events" -v t="$trace" -v w="$wall" -v c="$cpu" -v r="$kb" \
 		'BEGIN { printf "%-8s %8.2f %8.2f %14.0f %14.0f %10.1f %10.1f\n", l, w, c, e / w, e / c, r / 1024, t / 1048576 }'
 done
+
+if [ "$kernel" -gt 0 ]; then
+	for seed in 1 2; do
+		"$gen" "$dir/kernel$seed.bbl" "$kernel" --shape kernel --seed "$seed" --memory > "$dir/events$seed"
+	done
+	echo "kernel: two builds of $kernel compiles: $(cat "$dir/events1") records," \
+		"$(($(stat -c %s "$dir/kernel1.bbl") / 1048576)) MiB each"
+	run convert "$bin" convert -q --keep-root "$dir/kernel1.bbl" -o "$dir/kernel.json" \
+		--summary-json "$dir/kernel-audit.json" --html "$dir/kernel.html"
+	run diff "$bin" diff -q "$dir/kernel1.bbl" "$dir/kernel2.bbl" --json "$dir/kernel-diff.json"
+	printf '%-34s %8s %8s %10s\n' "" "wall s" "CPU s" "RSS MiB"
+	for what in convert diff; do
+		read -r wall cpu kb < "$dir/$what"
+		label=$([ "$what" = convert ] && echo "convert (graph, audit, JSON, HTML)" || echo "diff of the two")
+		awk -v l="$label" -v w="$wall" -v c="$cpu" -v r="$kb" \
+			'BEGIN { printf "%-34s %8.2f %8.2f %10.1f\n", l, w, c, r / 1024 }'
+	done
+	rm -f "$dir"/kernel*
+fi
 
 [ "$big" -gt 0 ] || exit 0
 for seed in 1 2; do

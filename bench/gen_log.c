@@ -5,11 +5,13 @@
  * build (tests/lib/big_build.h), on CPUS CPUs, recorded at a scheduler
  * level, with or without file dependencies.  With --shape, a build of
  * PROCS jobs shaped like one that once cost the analysis more than its size
- * (tests/lib/build_shapes.h; the other options do not apply).  Prints the
- * records written.
+ * (tests/lib/build_shapes.h): --seed gives the kernel shape's compiles
+ * times of their own (without it, every compile of a kind takes the same),
+ * --memory adds memory records; --cpus, --sched and --deps do not apply.
+ * Prints the records written.
  *
  *   gen-log OUT.bbl PROCS [--cpus N] [--sched off|summary|full] [--deps] [--seed N]
- *   gen-log OUT.bbl JOBS --shape long_beside_j1|long_beside_j2|...|cargo_pipeline|kernel
+ *   gen-log OUT.bbl JOBS --shape long_beside_j1|long_beside_j2|...|cargo_pipeline|kernel [--seed N] [--memory]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +27,7 @@ static int usage(void)
 	int s;
 
 	fprintf(stderr, "usage: gen-log OUT.bbl PROCS [--cpus N] [--sched off|summary|full] [--deps] [--seed N]\n"
-			"       gen-log OUT.bbl JOBS --shape NAME, NAME one of:");
+			"       gen-log OUT.bbl JOBS --shape NAME [--seed N] [--memory], NAME one of:");
 	for (s = 0; s < SHAPE_NR; s++)
 		fprintf(stderr, " %s", build_shape__name(s));
 	fputc('\n', stderr);
@@ -36,6 +38,7 @@ int main(int argc, char **argv)
 {
 	struct big_build b = { .cpus = 8, .sched = SCHED_SUMMARY, .seed = 1 };
 	enum build_shape shape = SHAPE_NR;
+	struct build_shape_opts shape_opts = {};
 	__u64 records;
 	int fd, err, i;
 
@@ -51,8 +54,10 @@ int main(int argc, char **argv)
 			b.deps = true;
 		else if (i + 1 < argc && !strcmp(argv[i], "--cpus"))
 			b.cpus = strtoul(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--memory"))
+			shape_opts.memory = true;
 		else if (i + 1 < argc && !strcmp(argv[i], "--seed"))
-			b.seed = strtoull(argv[++i], NULL, 10);
+			b.seed = shape_opts.seed = strtoull(argv[++i], NULL, 10);
 		else if (i + 1 < argc && !strcmp(argv[i], "--sched")) {
 			i++;
 			b.sched = !strcmp(argv[i], "off") ? SCHED_OFF : !strcmp(argv[i], "full") ? SCHED_FULL : SCHED_SUMMARY;
@@ -68,7 +73,8 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	err = shape < SHAPE_NR ? build_shape__write(shape, b.procs, fd, &records) : big_build__write(&b, fd, &records);
+	err = shape < SHAPE_NR ? build_shape__write(shape, b.procs, &shape_opts, fd, &records)
+			       : big_build__write(&b, fd, &records);
 	close(fd);
 	if (err) {
 		fprintf(stderr, "gen-log: %s\n", err == -EINVAL ? "CPUS out of range" : strerror(-err));

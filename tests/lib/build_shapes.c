@@ -54,6 +54,11 @@ struct shape_gen {
 	size_t nr, cap;
 	__u32 next_pid;
 	__u64 ino;
+	struct build_shape_opts o;
+	/* Per pid from ROOT: true when the process mostly waits (a shell, a
+	 * make, a compiler driver, sleep), false when it computes. */
+	bool *waits;
+	size_t nr_waits;
 	int err;
 };
 
@@ -94,6 +99,83 @@ static void cut_comm(char comm[BB_COMM_LEN], const char *name)
 	strncpy(comm, name, BB_COMM_LEN - 1);
 }
 
+/* How long the machine's memory is sampled apart (--mem-period's default). */
+#define MEM_PERIOD (100 * MS)
+
+/* Compile k's own extra time under a seed (splitmix64 of seed and k): 0 with none. */
+static __u64 own_time(const struct shape_gen *g, size_t k)
+{
+	__u64 x = g->o.seed + (k + 1) * 0x9e3779b97f4a7c15ull;
+
+	if (!g->o.seed)
+		return 0;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return (x ^ (x >> 31)) % 200 * US;
+}
+
+/* pid's image at ts: the copy it was forked with (at its exec) or its last (at its exit), with its peak. */
+static void mem_image(struct shape_gen *g, __u64 ts, __u32 pid, bool exited)
+{
+	struct bb_mem_image_event mi = {};
+
+	if (!g->o.memory)
+		return;
+	header(&mi.hdr, BB_EV_MEM_IMAGE, ts, pid);
+	mi.image = exited;
+	mi.flags = exited ? BB_MEM_IMAGE_EXITED : 0;
+	/* A forked copy is its parent's few pages; a program's own, a spread. */
+	mi.peak_rss_kb = exited ? 2048 + pid * 7919ull % 60000 : 1024;
+	add(g, &mi, sizeof(mi));
+}
+
+/* The machine's memory every MEM_PERIOD from START to end. */
+static void mem_samples(struct shape_gen *g, __u64 end)
+{
+	__u64 ts;
+
+	for (ts = START + MEM_PERIOD; g->o.memory && ts < end; ts += MEM_PERIOD) {
+		struct bb_mem_sample_event s = {};
+
+		header(&s.hdr, BB_EV_MEM_SAMPLE, ts, 0);
+		s.nr_procs = 3 * LANES + 2;
+		s.total_kb = s.nr_procs * 20000ull;
+		s.ram_kb = 16ull << 20;
+		add(g, &s, sizeof(s));
+	}
+}
+
+/* Whether the program at path mostly waits for its children (or sleeps): its CPU is little of its life. */
+static bool program_waits(const char *path)
+{
+	static const char *const waiters[] = { "/sh", "/make", "/gcc", "/sleep", "/cargo", "/ninja" };
+	size_t i, len = strlen(path);
+
+	for (i = 0; i < sizeof(waiters) / sizeof(waiters[0]); i++)
+		if (len >= strlen(waiters[i]) && !strcmp(path + len - strlen(waiters[i]), waiters[i]))
+			return true;
+	return false;
+}
+
+static void note_waits(struct shape_gen *g, __u32 pid, const char *path)
+{
+	size_t i = pid - ROOT;
+
+	if (i >= g->nr_waits) {
+		size_t n = 2 * i + 1024;
+		bool *w = realloc(g->waits, n * sizeof(*w));
+
+		if (!w) {
+			g->err = -ENOMEM;
+			return;
+		}
+		memset(w + g->nr_waits, 0, (n - g->nr_waits) * sizeof(*w));
+		g->waits = w;
+		g->nr_waits = n;
+	}
+	g->waits[i] = program_waits(path);
+}
+
 /* pid's exec at ts of its argv, words split at spaces; the first word's base name is its comm. */
 static void exec_argv(struct shape_gen *g, __u64 ts, __u32 pid, __u32 parent, const char *path, const char *argv)
 {
@@ -108,6 +190,7 @@ static void exec_argv(struct shape_gen *g, __u64 ts, __u32 pid, __u32 parent, co
 		g->err = -EINVAL;
 		return;
 	}
+	note_waits(g, pid, path);
 	header(&x.e.hdr, BB_EV_EXEC, ts, pid);
 	x.e.ppid = parent;
 	x.e.old_tid = x.e.ns_tgid = pid;
@@ -152,17 +235,24 @@ static __u32 spawn(struct shape_gen *g, __u64 ts, __u32 parent, const char *pare
 	va_start(ap, fmt);
 	vsnprintf(argv, sizeof(argv), fmt, ap);
 	va_end(ap);
+	mem_image(g, ts + 1 * US, pid, false);
 	exec_argv(g, ts + 1 * US, pid, parent, path, argv);
 	return pid;
 }
 
-/* pid's exit at ts, having run on a CPU half the time since it started at start. */
+/*
+ * pid's exit at ts, having run on a CPU since it started at start: 9/10
+ * of the time when it computes, 1/50 when it waits (as a real build's
+ * CPU adds up: no more CPUs busy than its computing processes).
+ */
 static void finish(struct shape_gen *g, __u32 pid, __u64 start, __u64 ts)
 {
 	struct bb_exit_event x = {};
+	bool waits = pid - ROOT < g->nr_waits && g->waits[pid - ROOT];
 
+	mem_image(g, ts, pid, true);
 	header(&x.hdr, BB_EV_EXIT, ts, pid);
-	x.sum_exec_ns = (ts - start) / 2;
+	x.sum_exec_ns = waits ? (ts - start) / 50 : (ts - start) / 10 * 9;
 	x.utime_ns = x.sum_exec_ns / 10 * 9;
 	x.stime_ns = x.sum_exec_ns - x.utime_ns;
 	x.flags = BB_EXIT_GROUP_DEAD;
@@ -382,7 +472,7 @@ static __u64 cargo_pipeline(struct shape_gen *g, size_t n, __u64 t)
 static __u64 kbuild_compile(struct shape_gen *g, __u32 mk, __u32 waker, size_t dir, size_t k, __u64 start,
 			    __u32 *pid)
 {
-	__u64 end = start + 400 * US + (k * 37 % 100) * US, mid = start + 250 * US;
+	__u64 end = start + 400 * US + (k * 37 % 100) * US + own_time(g, k), mid = start + 250 * US;
 	__u32 sh = spawn(g, start, mk, "make", waker, "/bin/sh", "sh -c gcc -O2 -c -o d%zu/f%zu.o d%zu/f%zu.c", dir,
 			 k, dir, k);
 	__u32 gcc = spawn(g, start + 20 * US, sh, "sh", 0, "/usr/bin/gcc", "gcc -O2 -c -o d%zu/f%zu.o d%zu/f%zu.c",
@@ -528,22 +618,23 @@ static int write_sorted(struct shape_gen *g, struct event_log_writer *w, enum bu
 	exec_argv(g, START + 1, ROOT, 1, path, argv);
 	*end = write_shape(g, s, n, START + 1 * MS) + 1 * MS;
 	finish(g, ROOT, START, *end);
+	mem_samples(g, *end);
 	qsort(g->recs, g->nr, sizeof(*g->recs), by_time);
 	for (i = 0; i < g->nr && !err; i++)
 		err = event_log_writer__add(w, g->recs[i].rec, g->recs[i].len);
 	return g->err ?: err;
 }
 
-int build_shape__write(enum build_shape s, size_t n, int fd, __u64 *records)
+int build_shape__write(enum build_shape s, size_t n, const struct build_shape_opts *o, int fd, __u64 *records)
 {
-	static char *cmd[] = { "make", NULL };
+	char words[64], *cmd[8];
 	struct event_log_info info = {
 		.buildbpf_version = "shapes", .kernel_release = "synthetic", .user = "builder", .online_cpus = 8,
 		.possible_cpus = 8, .page_size = 4096, .start_ns = START, .root_pid = ROOT, .args_max = 16384,
 		.ringbuf_bytes = 1 << 24, .sched = SCHED_OFF, .sched_resolution_ns = 10 * MS, .deps = true,
-		.online_cpu_list = "0-7", .cwd = "/b", .cmd_argv = cmd, .cmd_argc = 1,
+		.online_cpu_list = "0-7", .cwd = "/b", .cmd_argv = cmd,
 	};
-	struct shape_gen g = { .next_pid = ROOT + 1 };
+	struct shape_gen g = { .next_pid = ROOT + 1, .o = o ? *o : (struct build_shape_opts){} };
 	struct bbl_trailer trailer = { .flags = BBL_EXITED };
 	struct event_log_writer *w = NULL;
 	size_t i;
@@ -551,6 +642,13 @@ int build_shape__write(enum build_shape s, size_t n, int fd, __u64 *records)
 
 	if (s >= SHAPE_NR || !n)
 		return -EINVAL;
+	/* The command is the root's, as the recording's header says it. */
+	snprintf(words, sizeof(words), "%s", root_argv(s));
+	for (char *rest, *at = strtok_r(words, " ", &rest); at && info.cmd_argc < 7; at = strtok_r(NULL, " ", &rest))
+		cmd[info.cmd_argc++] = at;
+	cmd[info.cmd_argc] = NULL;
+	if (g.o.memory)
+		info.mem_period_ns = MEM_PERIOD;
 	err = event_log_writer__open(&w, fd, &info);
 	err = err ?: write_sorted(&g, w, s, n, &trailer.end_ns);
 	trailer.exit_ns = trailer.end_ns;
@@ -561,5 +659,6 @@ int build_shape__write(enum build_shape s, size_t n, int fd, __u64 *records)
 	for (i = 0; i < g.nr; i++)
 		free(g.recs[i].rec);
 	free(g.recs);
+	free(g.waits);
 	return err;
 }

@@ -7,7 +7,8 @@
  * kernel's five processes per compile under a make per directory), each
  * grown by n jobs.  Processes with argv and exits, each job's output file
  * and its start wake (a --deps recording), no scheduler records: what the
- * build graph, the start causes and the critical path read.  Written with
+ * build graph, the start causes and the critical path read; with
+ * build_shape_opts, memory records and compile times of their own.  Written with
  * the event log writer, in time order.  For the doubling tests and the
  * conversion benchmark (bench/gen_log.c).  Plain C.
  */
@@ -34,11 +35,23 @@ enum build_shape {
 const char *build_shape__name(enum build_shape s);
 /* The shape named name; SHAPE_NR: none. */
 enum build_shape build_shape__lookup(const char *name);
+/* What a shape's recording holds beyond its processes, files and wakes. */
+struct build_shape_opts {
+	/* 0: every compile of a kind takes the same time (the doubling tests);
+	 * else each compile of the kernel shape adds up to 200 us of its own,
+	 * drawn from this seed: two seeds, two builds that differ step by step */
+	__u64 seed;
+	/* each image's peak memory at its exec and its exit, and the
+	 * machine's memory every 100 ms, as --mem-period records them */
+	bool memory;
+};
+
 /*
  * Writes shape s grown to n jobs as a complete recording (trailer
- * included) to fd, from its current offset; the records written in
- * *records (may be NULL).  0, or -errno.
+ * included) to fd, from its current offset; o: NULL for the defaults
+ * (all zero); the records written in *records (may be NULL).  0, or
+ * -errno.
  */
-int build_shape__write(enum build_shape s, size_t n, int fd, __u64 *records);
+int build_shape__write(enum build_shape s, size_t n, const struct build_shape_opts *o, int fd, __u64 *records);
 
 #endif /* BUILDBPF_TESTS_BUILD_SHAPES_H */

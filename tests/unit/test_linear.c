@@ -205,7 +205,7 @@ static double shape_cpu(enum build_shape s, size_t n)
 	FILE *f;
 
 	cr_assert(ge(int, fd, 0));
-	cr_assert(eq(int, build_shape__write(s, n, fd, NULL), 0), "%s at %zu", build_shape__name(s), n);
+	cr_assert(eq(int, build_shape__write(s, n, NULL, fd, NULL), 0), "%s at %zu", build_shape__name(s), n);
 	f = fdopen(fd, "r");
 	cr_assert(not(eq(ptr, f, NULL)));
 	start = cpu_seconds();
