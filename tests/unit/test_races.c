@@ -219,6 +219,45 @@ Test(races, read_before_replaced_by_a_rename)
 	end(&f);
 }
 
+/*
+ * rustc a renames its .rmeta into place at 200 ms and generates code on
+ * until 1000 ms; rustc b, started at 300 ms, reads it.  cargo started b on
+ * that file (it pipelines): its own order, no race.  make waits for a
+ * recipe's end, so there the same is a race.
+ */
+static void pipelined(struct fixture *f, const char *runner)
+{
+	static const struct step s[] = {
+		{ 101, ROOT, { "/usr/bin/rustc", "--crate-name", "a", NULL }, 2, 1000 },
+		{ 102, ROOT, { "/usr/bin/rustc", "--crate-name", "b", NULL }, 300, 1200 },
+	};
+	static const struct use u[] = { { 100, 101, 8, true, "src/t/liba.rmeta.tmp" },
+					{ 310, 102, 8, false, "src/t/liba.rmeta" } };
+
+	begin(f, runner);
+	STEPS(f, s);
+	USES(f, u);
+	synth_file_rename(f->fl, 200 * MS, 101, "t/liba.rmeta.tmp", "t/liba.rmeta");
+	find(f, 1300);
+}
+
+Test(races, a_rmeta_cargo_pipelined_is_no_race_but_the_same_under_make_is)
+{
+	struct fixture f;
+	const struct race *x;
+
+	pipelined(&f, "/usr/bin/cargo");
+	cr_assert(eq(sz, f.g.jobs.nr_jobs, 2));
+	cr_assert(eq(sz, f.r.nr, 0), "%s", f.r.nr ? f.r.items[0].advice : "");
+	end(&f);
+
+	pipelined(&f, "/usr/bin/make");
+	x = one_race(&f, RACE_READ_WHILE_WRITTEN);
+	cr_assert(eq(str, x->file, "t/liba.rmeta"));
+	cr_assert(x->by_rename);
+	end(&f);
+}
+
 Test(races, written_twice_by_concurrent_jobs_but_not_by_ordered_ones)
 {
 	static const struct step s[] = {

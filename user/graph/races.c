@@ -7,6 +7,7 @@
 #include "graph/races.h"
 #include "model/proc_index.h"
 #include "model/proc_name.h"
+#include "model/tool_kind.h"
 
 /* Most components of a path this stage takes apart (a rename's are < 256 bytes). */
 #define MAX_COMPONENTS 160
@@ -218,6 +219,20 @@ static int by_path_time(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * cargo pipelines: it starts a dependent once rustc has renamed the
+ * dependency's .rmeta into place, while that rustc generates code on.  A
+ * read of a file a cargo job published by a rename before the reader's
+ * job started is cargo's own order, not a race.
+ */
+static bool published_by_cargo(const struct work *w, const struct use *wr, size_t reader_job)
+{
+	const struct proc_instance *p = &w->m->procs[w->jg->jobs[wr->job].proc];
+
+	return wr->by_rename && wr->ts_ns <= w->jg->jobs[reader_job].start_ns && p->parent >= 0 &&
+	       tool_kind__lookup(w->m->procs[p->parent].comm) == TOOL_CARGO;
+}
+
 static bool overlap(const struct job_graph *jg, size_t a, size_t b)
 {
 	return jg->jobs[a].start_ns < jg->jobs[b].end_ns && jg->jobs[b].start_ns < jg->jobs[a].end_ns;
@@ -324,6 +339,7 @@ static int scan_path(struct work *w, struct races *r, const struct use *u, size_
 		if (!a->write) {
 			if (last_write && last_write->job != a->job &&
 			    jg->jobs[last_write->job].end_ns > jg->jobs[a->job].start_ns &&
+			    !published_by_cargo(w, last_write, a->job) &&
 			    !already(r, first, RACE_READ_WHILE_WRITTEN, last_write->job, a->job) &&
 			    add_race(w, r, RACE_READ_WHILE_WRITTEN, last_write, a))
 				return -ENOMEM;
