@@ -280,8 +280,8 @@ else
 	# tests' bounds assume real CPUs, and are left to KVM and the host.
 	# The /bin/true storm and the configure-like script, each run at
 	# three --sched levels, pass Criterion's 120 s there (6.1: timed
-	# out); the 2 GiB teardown still checks CPU time against wait4.
-	# The 2,000-process storm and the 2 GiB teardowns beside burners, each
+	# out); the 512 MiB teardown still checks CPU time against wait4.
+	# The 2,000-process storm and the 512 MiB teardowns beside burners, each
 	# weighed against /proc/stat's idle time, set wait4's CPU clock against
 	# the clocksource, which TCG runs apart (the teardowns failed once in
 	# three 6.1 runs).

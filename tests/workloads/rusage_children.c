@@ -40,7 +40,7 @@ static int touch(long mib)
 	}
 	for (size_t off = 0; off < len; off += page)
 		mem[off] = 1;
-	/* No munmap, no exit handlers: the kernel tears the 2 GiB down in exit. */
+	/* No munmap, no exit handlers: the kernel tears what it touched down in exit. */
 	_exit(0);
 }
 
