@@ -239,17 +239,26 @@ static double shape_cpu(enum build_shape s, size_t n)
 #define SHAPE_DOUBLINGS 3
 #define SHAPE_RATIO 2.2
 
-/* The least CPU time of up to TRIES runs at n and at 2n, until the pair is under SHAPE_RATIO and max_sec. */
+/*
+ * Up to TRIES pairs of runs, at n and then at 2n, back to back: the pair of
+ * least ratio counts, until one is under SHAPE_RATIO with its larger run
+ * under max_sec.  A pair's two runs meet the same neighbours; the least of
+ * each size apart would set a smaller run from a quiet moment against a
+ * larger one that never had one (its run is twice as long).
+ */
 static void shape_doubling(enum build_shape s, size_t n, double max_sec, double *small, double *large)
 {
-	double t;
 	int i;
 
-	for (i = 0; i < TRIES && (i == 0 || !(*large < SHAPE_RATIO * *small && *large < max_sec)); i++) {
-		t = shape_cpu(s, n);
-		*small = i == 0 || t < *small ? t : *small;
-		t = shape_cpu(s, 2 * n);
-		*large = i == 0 || t < *large ? t : *large;
+	for (i = 0; i < TRIES; i++) {
+		double t_small = shape_cpu(s, n), t_large = shape_cpu(s, 2 * n);
+
+		if (i == 0 || t_large * *small < *large * t_small) {
+			*small = t_small;
+			*large = t_large;
+		}
+		if (*large < SHAPE_RATIO * *small && *large < max_sec)
+			break;
 	}
 	cr_log_info("%s: %zu jobs in %.3f s, %zu in %.3f s of CPU", build_shape__name(s), n, *small, 2 * n, *large);
 }
