@@ -8,8 +8,8 @@
  * its children, no CPU); the run-queue wait it had is left out, the
  * simulation makes its own.  The jobs' threads needing a CPU and the
  * outside work's share the CPUs equally (processor sharing, as the kernel's
- * fair scheduler does), a job counting as many threads as it kept busy
- * when measured.  Each busy CPU besides a job's own slows its CPU work
+ * fair scheduler does), a job counting as many threads as wanted a CPU at
+ * once when measured (cpu_sim__width()).  Each busy CPU besides a job's own slows its CPU work
  * by `slowdown` (graph/job_contention.h learns it from the recording: CPUs
  * that share caches, memory and a host slow each other).  Without --sched
  * figures a job takes its measured wall time, waits for a CPU included.  A
@@ -58,6 +58,9 @@ struct cpu_machine {
  */
 int cpu_sim__run(const struct job_graph *jg, const struct job_contention *c, const struct cpu_machine *mc,
 		 __u64 *wall_ns);
+
+/* Job j's threads wanting a CPU at once, on average over its wall (1 at least). */
+double cpu_sim__width(const struct job_graph *jg, size_t j);
 
 /* Job j's blocked time: its wall without its CPU and run-queue times (all of it without --sched). */
 double cpu_sim__blocked_ns(const struct job_graph *jg, size_t j);

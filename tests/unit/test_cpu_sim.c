@@ -281,6 +281,46 @@ Test(cpu_sim, blocked_time_needs_no_cpu)
 	end(&f);
 }
 
+/*
+ * A go compile's threads on a busy machine: three wanted a CPU for the
+ * whole 3 s beside five always-runnable outside threads on 2 CPUs, so each
+ * got a quarter of one: 2.25 s of CPU and 6.75 s of waits, summed over the
+ * threads, more than the wall.  As run the three share the CPUs with the
+ * five again (3 s); counted as one thread the job got 2/6 of a CPU and took
+ * 6.75 s, more than twice the wall.  Quiet: 0.75 s of CPU per thread, at
+ * 2/3 of a CPU each on 2 CPUs, at a whole one on 4.
+ */
+Test(cpu_sim, a_jobs_threads_that_waited_at_once_share_the_cpus_as_they_did)
+{
+	struct cpu_fixture f;
+
+	begin(&f);
+	job(&f, 101, "compile", 0, 3000, 2250, 6750, 0);
+	finish(&f, 3000);
+	build(&f, 2, 5.0);
+	cr_assert(eq(dbl, cpu_sim__width(&f.jg, 0), 3.0));
+	cr_assert(eq(dbl, cpu_sim__blocked_ns(&f.jg, 0), 0.0));
+	cr_assert(eq(u64, wall_ms(&f, 1, 2, 5.0), 3000));
+	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 1125));
+	cr_assert(eq(u64, wall_ms(&f, 1, 4, 0), 750));
+	end(&f);
+}
+
+/* One thread that waited for a CPU half its wall is one thread wide, not two. */
+Test(cpu_sim, a_single_threads_wait_for_a_cpu_widens_nothing)
+{
+	struct cpu_fixture f;
+
+	begin(&f);
+	job(&f, 101, "cc1", 0, 1000, 400, 500, 100);
+	finish(&f, 1000);
+	build(&f, 2, 1.0);
+	cr_assert(eq(dbl, cpu_sim__width(&f.jg, 0), 1.0));
+	/* Quiet: its 0.4 s of CPU, then its 0.1 s blocked. */
+	cr_assert(eq(u64, wall_ms(&f, 1, 2, 0), 500));
+	end(&f);
+}
+
 /* Without --sched figures a job keeps its wall time, its wait for a CPU included: the old replay. */
 Test(cpu_sim, without_sched_figures_jobs_keep_their_wall_time)
 {

@@ -105,6 +105,22 @@ double cpu_sim__blocked_ns(const struct job_graph *jg, size_t j)
 	return wall > busy ? wall - busy : 0;
 }
 
+/*
+ * CPU and run-queue times are summed over a job's threads: past its wall,
+ * several wanted a CPU at once (a go compile's workers, a pipe's two ends).
+ * Their average number over the wall is the job's width: under fair
+ * sharing each got the same share, so on a quiet machine's CPUs the job
+ * needs its wall times that share.  Threads that waited for a CPU count as
+ * much as those on one: their wait is what the outside work took.
+ */
+double cpu_sim__width(const struct job_graph *jg, size_t j)
+{
+	double wall = (double)(jg->jobs[j].end_ns - jg->jobs[j].start_ns);
+	double wanting = (double)(jg->jobs[j].cpu_ns + jg->jobs[j].runq_ns);
+
+	return jg->cpu_known && wall > 0 && wanting > wall ? wanting / wall : 1;
+}
+
 /* The time a job blocks, in the replay its whole duration. */
 static double job_blocked(const struct sim_state *st, size_t j)
 {
@@ -145,18 +161,13 @@ static void schedule_early(struct sim_state *st, size_t j, double t, bool starti
 static void start_job(struct sim_state *st, size_t j, double t)
 {
 	const struct job_graph *jg = st->jg;
-	double wall = (double)(jg->jobs[j].end_ns - jg->jobs[j].start_ns);
-	double on_cpu = wall - cpu_sim__blocked_ns(jg, j) - (double)jg->jobs[j].runq_ns;
 	double work = jg->cpu_known && !st->mc->replay ? job_contention__alone_ns(st->c, jg, j) : 0;
 
 	if (st->mc->keep)
 		work *= st->mc->keep[j];
 
 	st->running++;
-	st->width[j] = 1;
-	/* A job whose processes ran side by side used more than one CPU. */
-	if (jg->cpu_known && on_cpu > 0 && (double)jg->jobs[j].cpu_ns > on_cpu)
-		st->width[j] = (double)jg->jobs[j].cpu_ns / on_cpu;
+	st->width[j] = cpu_sim__width(jg, j);
 	st->work[j] = work > 0.5 ? work : 0;
 	if (work > 0.5) {
 		dpush(&st->on_cpu, st->virt + work / st->width[j], j);
