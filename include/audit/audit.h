@@ -154,6 +154,9 @@ struct audit {
 	struct tool_jobs jobs;
 	size_t jobs_target;  /* what "fewer jobs" is measured against: jobs capped at the CPUs */
 	__u64 lost_ns;	     /* (sched) fewer than jobs_target ran while a CPU idled */
+	/* (sched) the CPU time idle then, summed over the CPUs, at most the
+	 * jobs_target - k CPUs that k running left the build: what the order cost */
+	__u64 lost_cpu_ns;
 	__u64 runq_wait_ns;  /* (sched) the build's run-queue wait, summed over its threads */
 	__u64 runq_wall_ns;  /* (sched) wall time with at least one build thread waiting */
 	__u64 noisy_ns;	     /* (sched) build threads waited while a CPU ran outside work */

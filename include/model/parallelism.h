@@ -79,6 +79,8 @@ struct parallelism {
 	__u64 *running_ns;
 	/* ... of that, time with at least one CPU idle */
 	__u64 *running_idle_ns;
+	/* ... and the idle CPUs' time then, summed over them */
+	__u64 *running_idle_cpu_ns;
 	/* runnable_ns[k]: time k build threads waited; the last bin holds
 	 * nr_runnable - 1 or more */
 	__u64 *runnable_ns;

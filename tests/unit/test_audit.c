@@ -793,6 +793,38 @@ Test(audit_answers, the_timing_estimate_says_what_deps_on_costs_here)
 	build_free(&b);
 }
 
+/*
+ * make -j4 on 4 CPUs: four compiles side by side, one ends at 3 s and its
+ * CPU idles to the end at 4 s.  A CPU idled a quarter of the wall, but the
+ * build had 15/16 of its CPUs: its order cost it 6 %, no answer.
+ */
+Test(audit_answers, one_idle_cpu_beside_busy_ones_is_no_limit)
+{
+	static const char *const make_j4[] = { "make", "-j4", NULL };
+	static const char *const cc_c[] = { "cc1", "c.c", NULL }, *const cc_d[] = { "cc1", "d.c", NULL };
+	struct build b;
+	const struct audit *a;
+	char *text;
+
+	build_start(&b, 4, true, make_j4);
+	job(&b, 200, "/usr/lib/gcc/cc1", cc_a, 0, 0, 4 * S, 100);
+	job(&b, 201, "/usr/lib/gcc/cc1", cc_b, 1, 0, 4 * S, 100);
+	job(&b, 202, "/usr/lib/gcc/cc1", cc_c, 2, 0, 4 * S, 100);
+	job(&b, 203, "/usr/lib/gcc/cc1", cc_d, 3, 0, 3 * S, 100);
+	cpu_idle(&b, 3, 3 * S, 4 * S);
+	a = build_finish(&b, 4 * S, 4);
+	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_YES));
+	cr_assert(eq(u64, a->lost_ns, 1 * S));
+	cr_assert(eq(u64, a->lost_cpu_ns, 1 * S));
+	cr_assert(eq(int, a->help, AUDIT_HELP_NONE));
+	text = answers(&b);
+	cr_assert(strstr(text, "more CPUs or jobs? neither is clearly the limit: jobs waited for a CPU 0 % of the "
+			       "time,\nbuildbpf:   CPUs idled with fewer jobs running than allowed 6 % of their time\n")
+		  != NULL, "%s", text);
+	free(text);
+	build_free(&b);
+}
+
 /* Two compiles side by side, then a 2 s link alone: the order, not the machine. */
 Test(audit_answers, dependency_bound_build)
 {
@@ -804,10 +836,13 @@ Test(audit_answers, dependency_bound_build)
 
 	cr_assert(eq(int, a->parallel, AUDIT_PARALLEL_PARTLY)); /* 4 s of CPU in 3 s */
 	cr_assert(eq(int, a->help, AUDIT_HELP_ORDER));
-	cr_assert(eq(u64, a->help_ns, 2 * S));
+	/* One CPU of the two idle for 2 s: the wall of both idle for 1 s. */
+	cr_assert(eq(u64, a->lost_ns, 2 * S));
+	cr_assert(eq(u64, a->lost_cpu_ns, 2 * S));
+	cr_assert(eq(u64, a->help_ns, 1 * S));
 	text = answers(&b);
 	cr_assert(strstr(text, "parallel? partly: on average 1.33 of 2 CPUs ran the build") != NULL, "%s", text);
-	cr_assert(strstr(text, "more CPUs or jobs? no: a CPU idled 67 % of the time with fewer jobs running than "
+	cr_assert(strstr(text, "more CPUs or jobs? no: CPUs idled 33 % of their time with fewer jobs running than "
 			       "-j2\nbuildbpf:   allowed: the build's own order held it back") != NULL, "%s", text);
 	cr_assert(strstr(text, "speed up? ld -o prog ran alone for 2.00 s (67 % of the wall)") != NULL, "%s", text);
 	cr_assert(strstr(text, "chain to the end (an estimate from timing): 2 steps; longest ld -o prog 2.00 s,\n"

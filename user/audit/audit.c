@@ -441,8 +441,12 @@ static void compute_parallelism(struct audit *a, const struct sched_model *s)
 	size_t k;
 
 	a->avg_running = a->wall_ns ? (double)par->run_thread_ns / a->wall_ns : 0;
-	for (k = 0; k < a->jobs_target && k <= par->nr_cpus; k++)
+	for (k = 0; k < a->jobs_target && k <= par->nr_cpus; k++) {
+		__u64 room = (__u64)(a->jobs_target - k) * par->running_idle_ns[k];
+
 		a->lost_ns += par->running_idle_ns[k];
+		a->lost_cpu_ns += par->running_idle_cpu_ns[k] < room ? par->running_idle_cpu_ns[k] : room;
+	}
 	a->noisy_ns = par->noisy_ns;
 	a->ready_full_ns = par->ready_full_ns;
 	for (k = 1; k < par->nr_runnable; k++)
@@ -466,8 +470,9 @@ static void compute_parallelism(struct audit *a, const struct sched_model *s)
  * (running or waiting for a CPU) half the wall or more: the build was
  * parallel, the CPUs were not its to use; else "no" below 1.25 (about one
  * thing at a time).  Help: of the
- * four causes, each a stretch of wall time (they do not overlap), the
- * longest, if it held 10 % of the wall.
+ * four causes, each a stretch of wall time (they do not overlap; the
+ * order's weighed by the CPUs it left idle), the longest, if it held 10 %
+ * of the wall.
  */
 static void compute_answers(struct audit *a)
 {
@@ -479,7 +484,9 @@ static void compute_answers(struct audit *a)
 		{ AUDIT_HELP_CPUS, a->starved_ns },
 		{ AUDIT_HELP_QUIETER, a->noisy_ns },
 		{ AUDIT_HELP_JOBS, a->at_jobs_idle_ns },
-		{ AUDIT_HELP_ORDER, a->lost_ns },
+		/* As the wall of every CPU it could use idle: one CPU of 16 idle a
+		 * quarter of the wall cost the build 2 % of its CPUs, not 25 %. */
+		{ AUDIT_HELP_ORDER, a->jobs_target ? a->lost_cpu_ns / a->jobs_target : 0 },
 	};
 	size_t i;
 

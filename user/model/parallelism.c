@@ -69,6 +69,7 @@ void par__free(struct parallelism *p)
 	free(p->priv);
 	free(p->running_ns);
 	free(p->running_idle_ns);
+	free(p->running_idle_cpu_ns);
 	free(p->runnable_ns);
 	free(p);
 }
@@ -86,8 +87,9 @@ struct parallelism *par__new(size_t nr_cpus, __u64 start_ns)
 	p->priv = calloc(1, sizeof(*p->priv));
 	p->running_ns = calloc(nr_cpus + 1, sizeof(*p->running_ns));
 	p->running_idle_ns = calloc(nr_cpus + 1, sizeof(*p->running_idle_ns));
+	p->running_idle_cpu_ns = calloc(nr_cpus + 1, sizeof(*p->running_idle_cpu_ns));
 	p->runnable_ns = calloc(p->nr_runnable, sizeof(*p->runnable_ns));
-	if (!p->priv || !p->running_ns || !p->running_idle_ns || !p->runnable_ns) {
+	if (!p->priv || !p->running_ns || !p->running_idle_ns || !p->running_idle_cpu_ns || !p->runnable_ns) {
 		par__free(p);
 		return NULL;
 	}
@@ -342,8 +344,10 @@ static void account(struct parallelism *p, __u64 a, __u64 b)
 	rbin = (size_t)running > p->nr_cpus ? p->nr_cpus : (size_t)running;
 	wbin = (size_t)runnable >= p->nr_runnable ? p->nr_runnable - 1 : (size_t)runnable;
 	p->running_ns[rbin] += d;
-	if (idle > 0)
+	if (idle > 0) {
 		p->running_idle_ns[rbin] += d;
+		p->running_idle_cpu_ns[rbin] += (__u64)idle * d;
+	}
 	p->runnable_ns[wbin] += d;
 	p->run_thread_ns += (__u64)running * d;
 	p->wait_thread_ns += (__u64)runnable * d;

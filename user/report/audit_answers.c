@@ -268,22 +268,23 @@ static void put_help(FILE *out, const struct audit *a)
 		fprintf(f, " of the time: more jobs (-j%zu) would help", a->nr_cpus);
 		break;
 	case AUDIT_HELP_ORDER:
-		fputs("no: a CPU idled ", f);
+		fputs("no: CPUs idled ", f);
 		report_put_share(f, a->help_ns, a->wall_ns);
 		if (a->jobs.jobs) {
-			fputs(" of the time with fewer jobs running than ", f);
+			fputs(" of their time with fewer jobs running than ", f);
 			put_jobs_allowed(f, a);
 			fputs(" allowed", f);
 		} else {
-			fprintf(f, " of the time with fewer than %zu running", a->jobs_target);
+			fprintf(f, " of their time with fewer than %zu running", a->jobs_target);
 		}
 		fputs(": the build's own order held it back", f);
 		break;
 	case AUDIT_HELP_NONE:
 		fputs("neither is clearly the limit: jobs waited for a CPU ", f);
 		report_put_share(f, a->runq_wall_ns, a->wall_ns);
-		fputs(" of the time, a CPU idled with fewer jobs running than allowed ", f);
-		report_put_share(f, a->lost_ns, a->wall_ns);
+		fputs(" of the time, CPUs idled with fewer jobs running than allowed ", f);
+		report_put_share(f, a->lost_cpu_ns, a->wall_ns * a->jobs_target);
+		fputs(" of their time", f);
 		break;
 	case AUDIT_HELP_UNKNOWN:
 		fputs("unknown (traced with --sched=off)", f);

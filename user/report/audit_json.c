@@ -103,6 +103,9 @@ static struct json_object *new_parallelism(const struct audit *a)
 	      json_put_int(o, "peak_runnable", par->peak_runnable) ?:
 	      json_put_ms(o, "lost_ms", a->lost_ns) ?:
 	      json_put(o, "lost_share", new_share(a->wall_ns ? (double)a->lost_ns / a->wall_ns : 0)) ?:
+	      json_put_ms(o, "lost_idle_cpu_ms", a->lost_cpu_ns) ?:
+	      json_put(o, "lost_idle_cpu_share", new_share(a->wall_ns && a->jobs_target ?
+	      (double)a->lost_cpu_ns / ((double)a->wall_ns * a->jobs_target) : 0)) ?:
 	      json_put_ms(o, "late_wait_ms", par->late_ns);
 	return json_done(o, err);
 }
