@@ -79,8 +79,9 @@ static void put_parallelism(FILE *out, const struct audit *a)
 	put_histogram(out, "running", par->running_ns, par->nr_cpus + 1, false, a->wall_ns);
 	put_histogram(out, "runnable", par->runnable_ns, par->nr_runnable, true, a->wall_ns);
 	fprintf(out, "buildbpf:   lost parallelism: %.2f s (%.0f %% of wall) with fewer than %zu running while a CPU "
-		     "idled; idle then %.2f s of CPU time (%.0f %% of %zu CPUs')\n", sec(a->lost_ns), pct(a->lost_ns, a->wall_ns),
-		a->jobs_target, sec(a->lost_cpu_ns), pct(a->lost_cpu_ns, a->wall_ns * a->jobs_target), a->jobs_target);
+		     "idled; idle then %.2f s of CPU time (%.0f %% of %zu CPU%s over the wall)\n", sec(a->lost_ns),
+		pct(a->lost_ns, a->wall_ns), a->jobs_target, sec(a->lost_cpu_ns),
+		pct(a->lost_cpu_ns, a->wall_ns * a->jobs_target), a->jobs_target, a->jobs_target == 1 ? "" : "s");
 	/* The sum over threads grows with their number (500 threads waiting
 	 * 1 s is 500 s): the wall time any of them waited goes beside it. */
 	fprintf(out, "buildbpf: run-queue wait: %.2f s summed over threads, during %.2f s of wall time; %.2f s with "
