@@ -412,6 +412,37 @@ Test(proc_name, cmake_ninja_gcc12_compile)
 		     NAMES("ninja", "cc json_c_version.c", "as " OUTPUT "CMakeFiles/json-c.dir/json_c_version.c.o"));
 }
 
+#define TREE_MAX 8
+
+/* Processes argvs[0, n) with their parents' indexes, in cwd: each named as want[i] (NULL: not checked). */
+static void expect_tree(const char *cwd, char **const *argvs, const long *parent, const char *const *want, size_t n)
+{
+	struct proc_instance procs[TREE_MAX];
+	struct exec_image execs[TREE_MAX];
+	struct model m;
+	size_t i;
+
+	cr_assert(le(sz, n, TREE_MAX));
+	for (i = 0; i < n; i++) {
+		execs[i] = make_image(argvs[i], NULL, "x");
+		execs[i].start_ns = 10 * i + 1;
+		procs[i] = (struct proc_instance){
+			.id = i, .parent = parent[i], .start_ns = 10 * i, .execs = &execs[i], .nr_execs = 1,
+		};
+	}
+	m = (struct model){ .procs = procs, .nr_procs = n, .root = 0, .cwd = (char *)cwd };
+	cr_assert(eq(int, step_names__attach(&m, NULL), 0));
+	for (i = 0; i < n; i++) {
+		char *name = proc_display_name(&m, &procs[i]);
+
+		cr_assert(not(eq(ptr, name, NULL)));
+		if (want[i])
+			cr_assert(eq(str, name, (char *)want[i]), "process %zu", i);
+		free(name);
+	}
+	m.free_names(m.names);
+}
+
 /*
  * Issue 39: automake's recursive rule cds in a loop the names cannot
  * follow word by word; its makes, one per listed directory in order, work
@@ -431,28 +462,64 @@ Test(proc_name, automake_subdir_loop)
 	static const long parent[] = { -1, 0, 1, 1, 3, 1, 1, 6 };
 	static const char *const want[] = { "make", NULL, "make in include", "make in src", "cc1 src/scanner.c",
 					    "make", "make in tests", "cc1 tests/run-scanner.c" };
-	struct proc_instance procs[8];
-	struct exec_image execs[8];
-	struct model m;
-	size_t i;
 
-	for (i = 0; i < 8; i++) {
-		execs[i] = make_image(argvs[i], NULL, "x");
-		execs[i].start_ns = 10 * i + 1;
-		procs[i] = (struct proc_instance){
-			.id = i, .parent = parent[i], .start_ns = 10 * i, .execs = &execs[i], .nr_execs = 1,
-		};
-	}
-	m = (struct model){ .procs = procs, .nr_procs = 8, .root = 0, .cwd = "/src/libyaml" };
-	cr_assert(eq(int, step_names__attach(&m, NULL), 0));
-	for (i = 0; i < 8; i++) {
-		char *name = proc_display_name(&m, &procs[i]);
+	expect_tree("/src/libyaml", argvs, parent, want, 8);
+}
 
-		if (want[i])
-			cr_assert(eq(str, name, (char *)want[i]), "process %zu", i);
-		free(name);
-	}
-	m.free_names(m.names);
+/*
+ * Assemblers named by nothing but temporaries, as gcc runs them when one
+ * driver compiles and links at once: lz4's "cc … lz4.c xxhash.c -o
+ * liblz4.so" reuses one /tmp/ccA.s for each source, and each as writes a
+ * temporary object.  Each is named by the source its compiler compiled.
+ */
+Test(proc_name, an_assembler_of_temporaries_is_named_by_its_compilers_source)
+{
+	char **argvs[] = {
+		ARGV("make"),
+		ARGV("cc", "-fPIC", "-shared", "lz4.c", "xxhash.c", "-o", "liblz4.so.1.9.4"),
+		ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "lz4.c", "-dumpbase", "lz4.c", "-o", "/tmp/ccA.s"),
+		ARGV("as", "--64", "-o", "/tmp/ccB.o", "/tmp/ccA.s"),
+		ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "xxhash.c", "-o", "/tmp/ccA.s"),
+		ARGV("as", "--64", "-o", "/tmp/ccC.o", "/tmp/ccA.s"),
+		/* another driver's compile in between: not this assembler's */
+		ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "other.c", "-o", "/tmp/ccA.s"),
+	};
+	static const long parent[] = { -1, 0, 1, 1, 1, 1, 0 };
+	static const char *const want[] = { "make", NULL, "cc1 lz4.c", "as lz4.c", "cc1 xxhash.c", "as xxhash.c",
+					    NULL };
+
+	expect_tree("/src/lz4/lib", argvs, parent, want, 7);
+}
+
+/* With -pipe the assembler reads its compiler's output from a pipe: the latest compiler of its driver. */
+Test(proc_name, a_piped_assembler_is_named_by_its_compilers_source)
+{
+	char **argvs[] = {
+		ARGV("cc", "-pipe", "a.c", "-o", "prog"),
+		ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "a.c"),
+		ARGV("as", "--64", "-o", "/tmp/ccB.o"),
+	};
+	static const long parent[] = { -1, 0, 0 };
+	static const char *const want[] = { "cc a.c", "cc1 a.c", "as a.c" };
+
+	expect_tree("/src", argvs, parent, want, 3);
+}
+
+/*
+ * No compiler of its own in the recording (it ran before the trace began):
+ * the driver's one source; of several, nothing to choose by.  An assembler
+ * that writes a real object keeps its -o.
+ */
+Test(proc_name, an_assembler_without_its_compiler_takes_its_drivers_one_source)
+{
+	char **one[] = { ARGV("cc", "-O2", "main.c", "-o", "prog"), ARGV("as", "-o", "/tmp/ccB.o", "/tmp/ccA.s") };
+	char **two[] = { ARGV("cc", "a.c", "b.c", "-o", "prog"), ARGV("as", "-o", "/tmp/ccB.o", "/tmp/ccA.s") };
+	char **real[] = { ARGV("cc", "-c", "a.c", "-o", "a.o"), ARGV("as", "-o", "a.o", "/tmp/ccA.s") };
+	static const long parent[] = { -1, 0 };
+
+	expect_tree("/src", one, parent, NAMES("cc main.c", "as main.c"), 2);
+	expect_tree("/src", two, parent, NAMES("cc a.c +1 more", "as /tmp/ccA.s"), 2);
+	expect_tree("/src", real, parent, NAMES("cc a.c", "as " OUTPUT "a.o"), 2);
 }
 
 /* ninja's link wrapper and cmake's -E helpers. */

@@ -84,6 +84,83 @@ static int go_link_detail(const struct model *m, const struct proc_dirs *d, cons
 	return *detail ? 0 : -ENOMEM;
 }
 
+/* Whether path, run in dirs, names nothing: none, or a temporary.  -ENOMEM in *err. */
+static bool names_nothing(const struct name_dirs *dirs, const char *path, int *err)
+{
+	bool temp = false;
+
+	*err = path ? name_dirs__temporary(dirs, path, &temp) : 0;
+	return !path || temp;
+}
+
+/* How far back among the processes started before it an assembler looks for its compiler. */
+#define AS_COMPILER_LOOKBACK 4096
+
+/*
+ * The compiler whose output the assembler p read: of its parent's earlier
+ * children, the latest compiler whose -o is p's input (a driver given
+ * several sources reuses one temporary for each), or with no input (-pipe)
+ * the latest compiler.  NULL when none.
+ */
+static const struct proc_instance *assembler_compiler(const struct model *m, const struct proc_instance *p,
+						      const char *input)
+{
+	size_t i, stop = p->id > AS_COMPILER_LOOKBACK ? p->id - AS_COMPILER_LOOKBACK : 0;
+
+	stop = (size_t)p->parent > stop ? (size_t)p->parent : stop;
+	for (i = p->id; i-- > stop;) {
+		const struct proc_instance *c = &m->procs[i];
+		const struct exec_image *img = c->nr_execs ? &c->execs[c->nr_execs - 1] : NULL;
+		const char *out = img ? image_output(img) : NULL;
+
+		if (c->parent != p->parent || !img || image_tool(img) != TOOL_CC_PROPER)
+			continue;
+		if (!input || (out && !strcmp(out, input)))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * An assembler named by nothing but temporaries (gcc's "as -o /tmp/ccB.o
+ * /tmp/ccA.s" when the driver compiles and links at once) is named by the
+ * source its compiler compiled, as that compiler is; else by its driver's
+ * one source.  *detail kept when p is none such.  0 or -ENOMEM.
+ */
+static int assembler_source(const struct model *m, const struct proc_dirs *d, const struct proc_instance *p,
+			    size_t k, char **detail)
+{
+	const struct exec_image *img = &p->execs[k], *src_img = NULL;
+	struct name_dirs dirs = image_dirs(d, m, p, k);
+	const struct proc_instance *from = NULL;
+	size_t others = 0;
+	const char *input = image_sources(img, TOOL_ASSEMBLER, &others), *src = NULL;
+	long up_k;
+	int err = 0;
+
+	if (!m || p->parent < 0 || (size_t)p->parent >= m->nr_procs || image_tool(img) != TOOL_ASSEMBLER ||
+	    !names_nothing(&dirs, image_output(img), &err) || !names_nothing(&dirs, input, &err) || others)
+		return err;
+	if ((from = assembler_compiler(m, p, input))) {
+		src_img = &from->execs[from->nr_execs - 1];
+		src = image_sources(src_img, TOOL_CC_PROPER, &others);
+	}
+	if (!src) {
+		from = &m->procs[p->parent];
+		up_k = image_index_at(from, p->start_ns);
+		if (up_k >= 0 && image_tool(&from->execs[up_k]) == TOOL_CC_DRIVER) {
+			src_img = &from->execs[up_k];
+			src = image_sources(src_img, TOOL_CC_DRIVER, &others);
+		}
+	}
+	if (!src || others || names_nothing(&dirs, src, &err))
+		return err;
+	dirs = image_dirs(d, m, from, (size_t)(src_img - from->execs));
+	free(*detail);
+	*detail = name_dirs__shown(&dirs, src);
+	return *detail ? 0 : -ENOMEM;
+}
+
 /* "cc-option" for a shell that is a kbuild probe (model/shell_step.h), else NULL; -ENOMEM in *err. */
 static const char *probe_kind(const struct exec_image *img, int *err)
 {
@@ -141,6 +218,8 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 	if (!prog || step_detail(img, &dirs, &detail))
 		goto cleanup;
 	if (!detail && image_tool(img) == TOOL_GO_TOOL && go_tool_is_link(img) && go_link_detail(m, d, p, &detail))
+		goto cleanup;
+	if (img == &p->execs[k] && assembler_source(m, d, p, k, &detail))
 		goto cleanup;
 	probe = image_probe(img, image_tool(img));
 	if (probe == PROBE_OTHER) {
