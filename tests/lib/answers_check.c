@@ -376,6 +376,49 @@ static bool speed_up_agrees(const char *line, const struct whatif_text *w, char 
 	return true;
 }
 
+/* A share as the report prints it, "25 %" or "<1 %" (0.5); -1 when at is neither. */
+static double share_at(const char *at)
+{
+	double pct;
+
+	if (!strncmp(at, "<1 %", 4))
+		return 0.5;
+	return sscanf(at, "%lf %%", &pct) == 1 ? pct : -1;
+}
+
+/*
+ * Without a what-if, "more CPUs or jobs?" against -v's lost parallelism:
+ * the order's share the answer gives ("no: CPUs idled 12 % of their time",
+ * or beside "neither") is the idle CPUs' share -v prints ("idle then 3.00 s
+ * of CPU time (12 % of 2 CPUs over the wall)"), and "no" holds it from 10 %,
+ * "neither" below.  A CPU idle beside fifteen busy ones is not the order's
+ * limit: the share is of the CPUs, not of the wall.
+ */
+static bool order_agrees(const char *line, const char *report_v, char *why, size_t len)
+{
+	const char *lost = strstr(report_v, CONT "lost parallelism: "), *idle = lost ? strstr(lost, "; idle then ") : NULL;
+	const char *said = strstr(line, "CPUs idled "), *open;
+	bool no = !!strstr(line, "the build's own order held it back"), neither = !!strstr(line, "neither is clearly");
+	double printed, answered;
+
+	if (!no && !neither)
+		return true;
+	if (!idle || idle > strchr(lost, '\n') || !(open = strchr(idle, '(')) || (printed = share_at(open + 1)) < 0)
+		return bb_fail_why(why, len, "-v gives no idle CPUs' share for the order's answer: %s", line);
+	if (!said)
+		return bb_fail_why(why, len, "the order's answer gives no share of the CPUs: %s", line);
+	said += strlen("CPUs idled ");
+	if (neither && !strncmp(said, "with fewer jobs running than allowed ", 37))
+		said += 37;
+	answered = share_at(said);
+	if (answered < 0 || fabs(answered - printed) > 1)
+		return bb_fail_why(why, len, "the answer's %.0f %% is not -v's idle CPUs' %.0f %%: %s", answered, printed, line);
+	if (no ? printed < HELPS_PCT - 0.5 : printed >= HELPS_PCT + 0.5)
+		return bb_fail_why(why, len, "the CPUs idled %.0f %% of their time, the verdict says %s: %s", printed,
+				   no ? "the order held it back" : "neither", line);
+	return true;
+}
+
 bool bb_answers_agree(const char *report_v, char *why, size_t len)
 {
 	static const char *const quoting[] = { "more CPUs or jobs? ", "what if? ", "speed up? " };
@@ -395,6 +438,8 @@ bool bb_answers_agree(const char *report_v, char *why, size_t len)
 			ok = bb_fail_why(why, len, "an answer quotes a model the report has no rows of: %s", line);
 		if (ok && line && w->nr_rows && i == 0)
 			ok = help_agrees(line, w, why, len);
+		else if (ok && line && i == 0)
+			ok = order_agrees(line, report_v, why, len);
 		if (ok && line && i == 2 && w->nr_rows)
 			ok = speed_up_agrees(line, w, why, len);
 		free(line);

@@ -24,7 +24,8 @@ char *bb_answer_line(const char *report, const char *lead);
 /*
  * Whether the answers of a -v report (answers, then the what-if's rows
  * and critical steps) agree with its what-if; false with why[] filled.
- * A report without a what-if agrees when no answer quotes a model.
+ * A report without a what-if agrees when no answer quotes a model, and
+ * the order's share "more CPUs or jobs?" gives is -v's idle CPUs' share.
  */
 bool bb_answers_agree(const char *report_v, char *why, size_t len);
 /* Fills why[] (len bytes) from fmt; returns false, for "return bb_fail_why(...)". */

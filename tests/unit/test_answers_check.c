@@ -48,3 +48,27 @@ Test(answers_check, a_speed_up_against_no_row_is_refused)
 	cr_assert(not(bb_answers_agree(report, why, sizeof(why))));
 	cr_assert(strstr(why, "no 'X s against Y") != NULL, "%s", why);
 }
+
+/* gen200k's -v, without a what-if: 15.38 of 16 CPUs ran the build, one idled a quarter of the wall. */
+#define ONE_IDLE_OF_16                                                                                       \
+	"buildbpf:   lost parallelism: 88.01 s (25 % of wall) with fewer than 16 running while a CPU idled; "    \
+	"idle then 127.30 s of CPU time (2 % of 16 CPUs over the wall)\n"
+
+Test(answers_check, the_orders_share_is_of_the_cpus_it_left_idle)
+{
+	static const char agrees[] = "buildbpf: more CPUs or jobs? neither is clearly the limit: jobs waited for a CPU 9 % "
+				     "of the time,\nbuildbpf:   CPUs idled with fewer jobs running than allowed 2 % of their "
+				     "time\n" ONE_IDLE_OF_16;
+	static const char by_wall[] = "buildbpf: more CPUs or jobs? no: a CPU idled 25 % of the time with fewer jobs running "
+				      "than -j\nbuildbpf:   allowed: the build's own order held it back\n" ONE_IDLE_OF_16;
+	static const char too_few[] = "buildbpf: more CPUs or jobs? no: CPUs idled 2 % of their time with fewer jobs running "
+				      "than -j\nbuildbpf:   allowed: the build's own order held it back\n" ONE_IDLE_OF_16;
+	char why[512] = "";
+
+	cr_assert(bb_answers_agree(agrees, why, sizeof(why)), "%s", why);
+	cr_assert(not(bb_answers_agree(by_wall, why, sizeof(why))));
+	cr_assert(strstr(why, "gives no share of the CPUs") != NULL, "%s", why);
+	cr_assert(not(bb_answers_agree(too_few, why, sizeof(why))));
+	cr_assert(strstr(why, "the CPUs idled 2 % of their time, the verdict says the order held it back") != NULL, "%s",
+		  why);
+}
