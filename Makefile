@@ -95,7 +95,7 @@ TRACE_CHECK := $(BUILD)/tests/trace-check
 
 BIN	  := $(BUILD)/buildbpf
 
-.PHONY: all clean install uninstall deb test-deb demo test test-quick test-build test-integration test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
+.PHONY: all clean install uninstall deb test-deb demo screenshots test test-quick test-build test-integration test-unit test-repo test-install test-asan test-valgrind test-kernels fuzz deps test-deps viewer-deps vmlinux bench \
 	test-real-kbuild kbuild-deps \
 	bench-convert bench-shapes
 all: $(BIN)
@@ -411,6 +411,13 @@ demo: deps
 	$(Q)if [ -n "$$SUDO_UID" ]; then chown -R "$$SUDO_UID:$${SUDO_GID:-$$SUDO_UID}" $(BUILD)/demo; fi
 	$(Q)./$(BIN) -f -o $(BUILD)/demo-trace.json -- $(MAKE) --no-print-directory -C $(BUILD)/demo -j2
 	@echo "Open $(BUILD)/demo-trace.json in https://ui.perfetto.dev or chrome://tracing"
+
+# The pictures of docs/html-report.md, at 1400 px wide, from recordings:
+# make screenshots SHOTS='lz4=lz4.bbl,strip json-c=json-c.bbl sed=sed.bbl'
+# (tools/screenshots.sh; ",strip" adds the mouse over the CPU strip).
+SHOTS ?=
+screenshots: all viewer-deps
+	$(Q)tools/screenshots.sh -o docs/images $(SHOTS)
 
 # Needs root: sudo make bench.  Every level side by side in one run, as ratios
 # to the untraced build of the same repetition (docs/overhead.md).

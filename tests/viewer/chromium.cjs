@@ -2,7 +2,8 @@
 //
 // Debian's chromium, headless, driven by playwright-core in a throwaway
 // profile: shared by the viewer checks.  launch() exits 2 (the checks'
-// "could not drive chromium") when it cannot start; check() runs one check in it.
+// "could not drive chromium") when it cannot start; check() runs one check in it
+// (tools/screenshots.sh drives launch() and close() for the docs' pictures).
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -63,4 +64,4 @@ async function check(name, viewport, report, body) {
 	process.exit(code);
 }
 
-module.exports = { check, HANG_MS };
+module.exports = { check, launch, close, HANG_MS };
