@@ -47,6 +47,9 @@ struct sim_job {
 	/* The first job whose costliest program (by CPU) was the same as this
 	 * one's: jobs of one program are compared with each other. */
 	size_t program;
+	/* Its runner's rank among its ready jobs (graph/ready_rank.h): the
+	 * higher first; 0 for all of a runner that starts them as they came. */
+	size_t rank;
 };
 
 /*

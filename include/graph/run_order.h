@@ -20,7 +20,9 @@
  *     starts after that call;
  *   other parents start each child at its measured offset from their start;
  *   a parent ends its measured tail after its last child ended; one with
- *     no child lasts its measured wall (a probe of configure: a fixed cost).
+ *     no child lasts its measured wall (a probe of configure: a fixed cost);
+ *   of its ready jobs a runner starts first the one it ranks highest
+ *     (graph/ready_rank.h: cargo, the unit the most others need).
  *
  * Pure: the model, the jobs and the slot structure in, links out.
  */
@@ -30,7 +32,10 @@
 #include "graph/job_graph.h"
 #include "graph/job_slots.h"
 
-/* Fills jg->marks and jg->links (jg's jobs built); 0, or -ENOMEM (job_graph__free() frees what it filled). */
+/*
+ * Fills jg->marks, jg->links and the jobs' ranks (jg's jobs built); 0, or
+ * -ENOMEM (job_graph__free() frees what it filled).
+ */
 int run_order__build(struct job_graph *jg, const struct model *m, const struct job_slots *s);
 
 #endif /* BUILDBPF_GRAPH_RUN_ORDER_H */

@@ -15,7 +15,8 @@
  * runner's own order let it (graph/run_order.h: the job or phase before it
  * of a shell that ran them one after another, its runner's parse time) in
  * the simulation, not on the measured clock; ready jobs start in the order
- * the build started them.  It ignores disk, memory, and CPU contention
+ * the build started them, a cargo's by its own rank (graph/ready_rank.h:
+ * the unit the most others need first).  It ignores disk, memory, and CPU contention
  * beyond the slots (a job is as fast beside 63 others as it was beside
  * N-1).  The what-if with CPUs (graph/cpu_sim.h) is the same list
  * scheduler; this replay is its case of fixed job times.

@@ -48,6 +48,12 @@ bool tool_kind__wraps(const char *name);
 /* A runner starts the build's jobs and waits for them: make, ninja, cargo, go. */
 bool tool_kind__is_runner(enum tool_kind kind);
 /*
+ * A runner that starts, among its ready jobs, the one the most of its
+ * others depend on, transitively (cargo's DependencyQueue, each unit of one
+ * cost); the others start them in the order they became ready.
+ */
+bool tool_kind__starts_most_needed_first(enum tool_kind kind);
+/*
  * A compiler, assembler or linker, or a cache in front of them: what a
  * configure probe runs, and what a compiler driver runs as part of its job.
  */

@@ -712,3 +712,95 @@ Test(schedule_sim, a_dependent_started_at_the_rmeta_waits_for_it_and_no_more)
 	cr_assert(eq(u64, wall_at(&f, 1), 3202 * MS), "one at a time: the walls summed from 1 ms, cargo's 1 ms");
 	sim_end(&f);
 }
+
+/* pid runs argv (its file argv[0]) during [start, end] ms, a child of parent. */
+static void sim_unit(struct sim_fixture *f, __u32 parent, __u32 pid, const char *const argv[], __u64 start,
+		     __u64 end)
+{
+	synth_fork(f->m, start * MS, parent, pid, pid, false);
+	synth_exec(f->m, start * MS + 1, pid, parent, argv[0], argv);
+	synth_exit(f->m, end * MS, pid, pid, true, 0);
+}
+
+/*
+ * runner (pid 100, "-j1") ran a, d, b, then c, which read b's output, one
+ * at a time from 10 ms: a, d and b 1,000 ms each, c 3,000 ms; the runner
+ * ends 10 ms after c.
+ */
+static void ready_three(struct sim_fixture *f, const char *runner)
+{
+	static const __u64 at[4][2] = { { 10, 1010 }, { 1020, 2020 }, { 2030, 3030 }, { 3040, 6040 } };
+	static const char *const crates[4] = { "a", "d", "b", "c" };
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->m = model__new(100, 0);
+	cr_assert(f->m != NULL);
+	synth_exec(f->m, 1, 100, 1, runner, (const char *[]){ runner, "build", "-j1", NULL });
+	for (i = 0; i < 4; i++)
+		sim_unit(f, 100, 101 + i, (const char *[]){ "rustc", "--crate-name", crates[i], NULL }, at[i][0],
+			 at[i][1]);
+	synth_exit(f->m, 6050 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f->m, 6050 * MS), 0));
+	sim_edge(f, 103, 104);
+	cr_assert(eq(int, build_jobs(f, f->edges, f->nr_edges), 0));
+}
+
+/*
+ * With two slots a, d and b are ready at once.  cargo starts b first, the
+ * one c depends on (DependencyQueue's priority): b and a from 10 ms, c
+ * from 1,010 to 4,010, the end 10 ms after.  make keeps the order the
+ * build started them in: a and d, then b from 1,010, c from 2,010 to
+ * 5,010.
+ */
+Test(schedule_sim, cargo_starts_the_ready_unit_most_others_need_first)
+{
+	struct sim_fixture f;
+	size_t i;
+
+	ready_three(&f, "cargo");
+	cr_assert(eq(sz, f.jg.jobs[2].rank, 2), "b: c depends on it");
+	cr_assert(eq(sz, f.jg.jobs[0].rank, 1), "a: nothing depends on it");
+	cr_assert(eq(u64, wall_at(&f, 2), 4020 * MS));
+	cr_assert(eq(u64, wall_at(&f, 1), 6020 * MS), "one at a time: the walls summed from 10 ms");
+	sim_end(&f);
+	ready_three(&f, "make");
+	for (i = 0; i < 4; i++)
+		cr_assert(eq(sz, f.jg.jobs[i].rank, 0), "make's job %zu: started as it came", i);
+	cr_assert(eq(u64, wall_at(&f, 2), 5020 * MS));
+	sim_end(&f);
+}
+
+/*
+ * cargo's unit graph has edges no file shows: a build script's run
+ * execs what its compile wrote, and its crate gets what the run printed
+ * from cargo.  Ranked through them: the compile before its run before
+ * its crate (rand-core's, as rand_core), the other crate alone.
+ */
+Test(schedule_sim, a_build_script_ranks_above_its_run_and_its_crate)
+{
+	static const char *const compile[] = { "rustc", "--crate-name", "build_script_build", "--out-dir",
+					       "/t/target/release/build/rand-core-1f2e", NULL };
+	static const char *const run[] = { "/t/target/release/build/rand-core-1f2e/build-script-build", NULL };
+	static const char *const crate[] = { "rustc", "--crate-name", "rand_core", NULL };
+	static const char *const other[] = { "rustc", "--crate-name", "rand", NULL };
+	struct sim_fixture f;
+
+	memset(&f, 0, sizeof(f));
+	f.m = model__new(100, 0);
+	cr_assert(f.m != NULL);
+	synth_exec(f.m, 1, 100, 1, "/usr/bin/cargo", (const char *[]){ "cargo", "build", NULL });
+	sim_unit(&f, 100, 101, compile, 10, 1010);
+	sim_unit(&f, 100, 102, other, 20, 1000);
+	sim_unit(&f, 100, 103, run, 1020, 1100);
+	sim_unit(&f, 100, 104, crate, 1110, 2110);
+	synth_exit(f.m, 2120 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(f.m, 2120 * MS), 0));
+	cr_assert(eq(int, build_jobs(&f, NULL, 0), 0));
+	cr_assert(eq(sz, f.jg.nr_jobs, 4));
+	cr_assert(eq(sz, f.jg.jobs[0].rank, 3), "the compile: its run and its crate depend on it");
+	cr_assert(eq(sz, f.jg.jobs[1].rank, 1), "rand: nothing depends on it");
+	cr_assert(eq(sz, f.jg.jobs[2].rank, 2), "the run: its crate depends on it");
+	cr_assert(eq(sz, f.jg.jobs[3].rank, 1));
+	sim_end(&f);
+}

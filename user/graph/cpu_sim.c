@@ -86,7 +86,7 @@ struct sim_state {
 	struct dheap early_blocked; /* succ entries let go within a job's blocked phase, at key (ns) */
 	double *release;      /* per node: the latest its ended predecessors allow */
 	struct dheap pending; /* released at key (ns from the build's start) */
-	struct dheap ready;   /* startable: key 0, the job first started first */
+	struct dheap ready;   /* startable: key minus its runner's rank, then the job first started first */
 	struct dheap on_cpu;  /* in its CPU phase until the virtual clock reaches key */
 	struct dheap blocked; /* in its blocked phase until key (ns) */
 	double *width;	      /* per job: CPUs' worth of threads */
@@ -288,7 +288,7 @@ static void release_due(struct sim_state *st, double t, double *makespan)
 		size_t i = dpop(&st->pending);
 
 		if (i < st->jg->nr_jobs) {
-			dpush(&st->ready, 0, i);
+			dpush(&st->ready, -(double)st->jg->jobs[i].rank, i);
 			continue;
 		}
 		end_node(st, i, t);

@@ -266,7 +266,7 @@ int job_graph__build(struct job_graph *jg, const struct model *m, const struct j
 			if (p->end_ns > j->end_ns)
 				j->end_ns = p->end_ns;
 		} else if (is_runner(&m->procs[p->parent]) && !runs_runner[i]) {
-			jg->jobs[jg->nr_jobs] = (struct sim_job){ i, p->start_ns, p->end_ns, 0, -1, 0, 0, jg->nr_jobs };
+			jg->jobs[jg->nr_jobs] = (struct sim_job){ i, p->start_ns, p->end_ns, 0, -1, 0, 0, jg->nr_jobs, 0 };
 			jg->proc_job[i] = (long)jg->nr_jobs++;
 		} else {
 			jg->proc_job[i] = jg->proc_job[p->parent];

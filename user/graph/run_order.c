@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "graph/ready_rank.h"
 #include "graph/run_order.h"
 #include "model/shell_call.h"
 #include "model/tool_kind.h"
@@ -330,6 +331,7 @@ int run_order__build(struct job_graph *jg, const struct model *m, const struct j
 	for (i = 0; i < m->nr_procs && !err; i++)
 		if (jg->proc_job[i] < 0)
 			err = order_children(&o, i);
+	err = err ?: ready_rank__fill(jg, m);
 out:
 	free(o.calls);
 	free(o.call_off);

@@ -77,6 +77,11 @@ bool tool_kind__is_runner(enum tool_kind kind)
 	return kind == TOOL_MAKE || kind == TOOL_NINJA || kind == TOOL_CARGO || kind == TOOL_GO;
 }
 
+bool tool_kind__starts_most_needed_first(enum tool_kind kind)
+{
+	return kind == TOOL_CARGO;
+}
+
 bool tool_kind__is_toolchain(enum tool_kind kind)
 {
 	return kind == TOOL_CC_DRIVER || kind == TOOL_CC_PROPER || kind == TOOL_ASSEMBLER || kind == TOOL_LINKER ||
