@@ -69,11 +69,17 @@ void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, c
 void tool_jobs__env_argv(struct jobs_env *e, char *const *argv, size_t argc);
 /* What the recording says the command inherited (pointing into info): its MAKEFLAGS and what the recorder kept. */
 struct jobs_env tool_jobs__env_of_log(const struct event_log_info *info);
+/* How far above a process the settings it inherits are looked for. */
+#define TOOL_JOBS_MAX_ABOVE 32
+
 /*
- * The job count the last image of p asks for, with what it inherits: env
- * as an `env NAME=VALUE` it ran as before that image changed it.
+ * The job count the last image of m's process proc asks for, with what it
+ * inherits: env as changed on the way down to that image, by an `env
+ * NAME=VALUE` image, and by a shell's -c script (`MAKEFLAGS=-j1 make`,
+ * `export CARGO_BUILD_JOBS=2; cargo build`), in the process or in those
+ * up to TOOL_JOBS_MAX_ABOVE above it.
  */
-void tool_jobs__of_proc(struct tool_jobs *j, const struct proc_instance *p, const struct jobs_env *env,
+void tool_jobs__of_proc(struct tool_jobs *j, const struct model *m, size_t proc, const struct jobs_env *env,
 			size_t nr_cpus);
 /* Where a -j came from, in words: "from the command", "its default", "from CARGO_BUILD_JOBS", ... */
 const char *tool_jobs__source_text(enum tool_jobs_source source);

@@ -13,6 +13,8 @@
 #include "model/lanes.h"
 #include "model/model.h"
 #include "model/proc_name.h"
+#include "model/tool_jobs.h"
+#include "graph/job_slots.h"
 #include "report/report_text.h"
 #include "lib/answers_check.h"
 #include "report/summary.h"
@@ -419,6 +421,62 @@ Test(audit, an_env_before_the_tool_changes_what_it_inherits)
 	cr_assert(eq(ptr, (void *)e.cargo_build_jobs, NULL));
 	cr_assert(eq(ptr, (void *)e.goflags, NULL));
 	cr_assert(eq(str, (char *)e.cargo_config_jobs, "5"), "files, not the environment");
+}
+
+/*
+ * A -j a shell sets inside the build: `sh -c 'MAKEFLAGS=-j1 make'` (the
+ * shell execs make in place), a shell that forks cargo after an export,
+ * and a make under a shell that set CARGO_BUILD_JOBS for everything below
+ * it; a variable set for another command is not cargo's.
+ */
+Test(audit, a_job_count_set_in_a_shell_reaches_the_tool)
+{
+	struct jobs_env env = { .makeflags = "-j4", .cargo_build_jobs = "4" };
+	struct model *m = model__new(100, 0);
+	struct job_slots slots;
+	struct tool_jobs j;
+
+	cr_assert(m != NULL);
+	synth_exec(m, 1, 100, 1, "/bin/sh", (const char *[]){ "sh", "-c", "MAKEFLAGS=-j1 make", NULL });
+	synth_exec(m, 2, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
+	synth_fork(m, 10, 100, 101, 101, false);
+	synth_exec(m, 11, 101, 100, "/bin/sh",
+		   (const char *[]){ "/bin/sh", "-c", "CARGO_BUILD_JOBS=9 true; export CARGO_BUILD_JOBS='2'; cargo build",
+				     NULL });
+	synth_fork(m, 20, 101, 102, 102, false);
+	synth_exec(m, 21, 102, 101, "/usr/bin/cargo", (const char *[]){ "cargo", "build", NULL });
+	synth_exit(m, 30, 102, 102, true, 0);
+	synth_exit(m, 31, 101, 101, true, 0);
+	synth_fork(m, 40, 100, 103, 103, false);
+	synth_exec(m, 41, 103, 100, "/bin/sh", (const char *[]){ "/bin/sh", "-c", "CARGO_BUILD_JOBS=3 make -C rust", NULL });
+	synth_fork(m, 42, 103, 104, 104, false);
+	synth_exec(m, 43, 104, 103, "/usr/bin/make", (const char *[]){ "make", "-C", "rust", NULL });
+	synth_fork(m, 44, 104, 105, 105, false);
+	synth_exec(m, 45, 105, 104, "/bin/sh", (const char *[]){ "/bin/sh", "-c", "cargo build", NULL });
+	synth_fork(m, 46, 105, 106, 106, false);
+	synth_exec(m, 47, 106, 105, "/usr/bin/cargo", (const char *[]){ "cargo", "build", NULL });
+	synth_fork(m, 48, 100, 107, 107, false);
+	synth_exec(m, 49, 107, 100, "/bin/sh", (const char *[]){ "/bin/sh", "-c", "GOFLAGS=-p=1 go version; cargo build", NULL });
+	synth_fork(m, 50, 107, 108, 108, false);
+	synth_exec(m, 51, 108, 107, "/usr/bin/cargo", (const char *[]){ "cargo", "build", NULL });
+	synth_exit(m, 60, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 60), 0));
+	tool_jobs__of_proc(&j, m, synth_proc_of(m, 100)->id, &env, 2);
+	cr_assert(eq(long, j.jobs, 1), "make: MAKEFLAGS the shell set before exec'ing it");
+	cr_assert(eq(int, j.source, JOBS_MAKEFLAGS));
+	tool_jobs__of_proc(&j, m, synth_proc_of(m, 102)->id, &env, 2);
+	cr_assert(eq(long, j.jobs, 2), "cargo: exported before it, quotes off; not true's 9");
+	cr_assert(eq(int, j.source, JOBS_CARGO_BUILD_JOBS));
+	tool_jobs__of_proc(&j, m, synth_proc_of(m, 106)->id, &env, 2);
+	cr_assert(eq(long, j.jobs, 3), "cargo under make -C: set two shells above it");
+	tool_jobs__of_proc(&j, m, synth_proc_of(m, 108)->id, &env, 2);
+	cr_assert(eq(long, j.jobs, 4), "go's variable is go's: cargo inherits the command's");
+	/* The job slots the start causes read hold the same counts. */
+	cr_assert(eq(int, job_slots__init(&slots, m, &env, 2), 0));
+	cr_assert(eq(sz, job_slots__limit(&slots, slots.pool[synth_proc_of(m, 102)->id]), 2));
+	cr_assert(eq(sz, job_slots__limit(&slots, slots.pool[synth_proc_of(m, 106)->id]), 3));
+	job_slots__free(&slots);
+	model__free(m);
 }
 
 /* With --sched=off the figures that need the scheduler are missing, not zero. */

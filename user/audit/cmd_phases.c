@@ -221,7 +221,7 @@ static void read_jobs(struct phase_scan *sc, struct audit_cmd_phase *c)
 		c->runner = -1;
 		return;
 	}
-	tool_jobs__of_proc(&c->jobs, r, &sc->in->jobs_env, sc->in->nr_cpus);
+	tool_jobs__of_proc(&c->jobs, sc->m, (size_t)c->runner, &sc->in->jobs_env, sc->in->nr_cpus);
 	/* A sub-make without its own -j takes the jobserver of the make above (in MAKEFLAGS). */
 	if (c->jobs.source == JOBS_TOOL_DEFAULT && slots->is_make[c->runner] &&
 	    slots->pool[c->runner] != (size_t)c->runner && slots->limit[slots->pool[c->runner]]) {

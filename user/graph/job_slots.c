@@ -25,12 +25,12 @@ static bool own_jobs(const struct proc_instance *p)
 	return x && make_args__jobs(x->argv, x->argc) != 0;
 }
 
-/* The -j cargo or go p was asked for; 0 unknown. */
-static long tool_asked(const struct proc_instance *p, const struct jobs_env *env, size_t nr_cpus)
+/* The -j cargo or go m's process proc was asked for; 0 unknown. */
+static long tool_asked(const struct model *m, size_t proc, const struct jobs_env *env, size_t nr_cpus)
 {
 	struct tool_jobs j;
 
-	tool_jobs__of_proc(&j, p, env, nr_cpus);
+	tool_jobs__of_proc(&j, m, proc, env, nr_cpus);
 	return j.jobs;
 }
 
@@ -216,7 +216,7 @@ int job_slots__init(struct job_slots *s, const struct model *m, const struct job
 		/* cargo's jobserver and go's -p, each its own pool: as many jobs at once as the tool was asked
 		 * for, wherever it took that from, as the audit says it (model/tool_jobs.h). */
 		else if (kind == TOOL_CARGO || kind == TOOL_GO)
-			s->limit[i] = tool_asked(p, env, nr_cpus);
+			s->limit[i] = tool_asked(m, i, env, nr_cpus);
 	}
 	if (index_children(s) || index_subs(s))
 		goto nomem;

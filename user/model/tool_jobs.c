@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "model/image_args.h"
 #include "model/make_args.h"
+#include "model/shell_step.h"
+#include "model/shell_words.h"
 #include "model/tool_kind.h"
 #include "util/base_name.h"
 #include "model/tool_jobs.h"
@@ -104,15 +108,23 @@ void tool_jobs__from_argv(struct tool_jobs *j, char *const *argv, size_t argc, c
 	snprintf(j->tool, sizeof(j->tool), "%s", tool);
 }
 
+/* The variables a tool here reads a job count from, as jobs_env's fields. */
+static const char *const job_variables[] = { "MAKEFLAGS", "CARGO_BUILD_JOBS", "GOFLAGS" };
+#define NR_JOB_VARIABLES (sizeof(job_variables) / sizeof(job_variables[0]))
+
+static const char **env_slot(struct jobs_env *e, size_t i)
+{
+	const char **fields[NR_JOB_VARIABLES] = { &e->makeflags, &e->cargo_build_jobs, &e->goflags };
+
+	return fields[i];
+}
+
 /* name=value: e's field of that name, or NULL for a variable no tool here reads. */
 static const char **env_field(struct jobs_env *e, const char *word, size_t len)
 {
-	static const char *const names[] = { "MAKEFLAGS", "CARGO_BUILD_JOBS", "GOFLAGS" };
-	const char **fields[] = { &e->makeflags, &e->cargo_build_jobs, &e->goflags };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == len && !strncmp(word, names[i], len))
-			return fields[i];
+	for (size_t i = 0; i < NR_JOB_VARIABLES; i++)
+		if (strlen(job_variables[i]) == len && !strncmp(word, job_variables[i], len))
+			return env_slot(e, i);
 	return NULL;
 }
 
@@ -160,21 +172,103 @@ struct jobs_env tool_jobs__env_of_log(const struct event_log_info *info)
 				  js->go_env_file };
 }
 
-void tool_jobs__of_proc(struct tool_jobs *j, const struct proc_instance *p, const struct jobs_env *env,
+/* The values a script gave the job variables, unquoted, for a jobs_env to point at while it is read. */
+struct script_values {
+	char value[NR_JOB_VARIABLES][256];
+};
+
+/* One NAME=value word of a script, applied to e when NAME is a job variable (a value too long: unknown). */
+static void script_assign(struct jobs_env *e, struct script_values *v, const char *word)
+{
+	const char *eq = strchr(word, '=');
+	const char **field = eq ? env_field(e, word, (size_t)(eq - word)) : NULL;
+	size_t i;
+
+	if (!field)
+		return;
+	for (i = 0; env_slot(e, i) != field; i++)
+		;
+	*field = strlen(eq + 1) < sizeof(v->value[i]) ? strcpy(v->value[i], eq + 1) : NULL;
+}
+
+/* The assignments at s before a command's name: "NAME=v ... cmd", and bare ones before it ("NAME=v; cmd"). */
+static void leading_assignments(struct jobs_env *e, struct script_values *v, const char *s)
+{
+	for (;;) {
+		char *word = NULL;
+
+		s += strspn(s, " \t\n;");
+		if (shell_word(&s, &word) || !word || !shell_is_assignment(word)) {
+			free(word);
+			return;
+		}
+		script_assign(e, v, word);
+		free(word);
+	}
+}
+
+/*
+ * What a shell's -c script sets for its first command named prog (a base
+ * name): the job variables it exports before that command, and those
+ * assigned before its name.  As far as the shell's words can be followed
+ * (model/shell_words.h): past an expansion or a compound command, nothing.
+ */
+static void script_env(struct jobs_env *e, struct script_values *v, const char *script, const char *prog)
+{
+	struct shell_cmd cmd = {};
+	const char *s = script, *at = script;
+	size_t i;
+
+	while (shell_next_command(&s, &cmd) == 1) {
+		if (!strcmp(base_name(cmd.words[0]), prog)) {
+			leading_assignments(e, v, at);
+			break;
+		}
+		for (i = 1; !strcmp(cmd.words[0], "export") && i < cmd.nr; i++)
+			script_assign(e, v, cmd.words[i]);
+		at = s;
+	}
+	shell_cmd__free(&cmd);
+}
+
+/* What image im changes of e for what it runs next, next (an `env NAME=VALUE`, a shell's script). */
+static void hand_on(struct jobs_env *e, struct script_values *v, const struct exec_image *im,
+		    const struct exec_image *next)
+{
+	const char *script, *file;
+
+	tool_jobs__env_argv(e, im->argv, im->argc);
+	shell_operand(im, &script, &file);
+	if (script && next->argc && next->argv[0])
+		script_env(e, v, script, base_name(next->argv[0]));
+}
+
+void tool_jobs__of_proc(struct tool_jobs *j, const struct model *m, size_t proc, const struct jobs_env *env,
 			size_t nr_cpus)
 {
 	static const struct jobs_env none;
 	struct jobs_env e = env ? *env : none;
-	const struct exec_image *im;
-	size_t k;
+	const struct proc_instance *p = &m->procs[proc];
+	size_t path[TOOL_JOBS_MAX_ABOVE + 1], depth = 0, d, k;
+	struct script_values v;
+	long q;
 
 	memset(j, 0, sizeof(*j));
 	if (!p->nr_execs)
 		return;
-	for (k = 0; k + 1 < p->nr_execs; k++)
-		tool_jobs__env_argv(&e, p->execs[k].argv, p->execs[k].argc);
-	im = &p->execs[p->nr_execs - 1];
-	tool_jobs__from_argv(j, im->argv, im->argc, &e, nr_cpus);
+	for (q = (long)proc; q >= 0 && depth < TOOL_JOBS_MAX_ABOVE + 1; q = m->procs[q].parent)
+		path[depth++] = (size_t)q;
+	/* From the highest: each process's images in turn, then its child on the way to p. */
+	for (d = depth; d-- > 0;) {
+		const struct proc_instance *x = &m->procs[path[d]], *child = d ? &m->procs[path[d - 1]] : NULL;
+		long at = child ? image_index_at(x, child->start_ns) : (long)x->nr_execs - 1;
+
+		for (k = 0; at >= 0 && k < (size_t)at; k++)
+			hand_on(&e, &v, &x->execs[k], &x->execs[k + 1]);
+		if (child && at >= 0 && child->nr_execs)
+			hand_on(&e, &v, &x->execs[at], &child->execs[0]);
+	}
+	tool_jobs__from_argv(j, p->execs[p->nr_execs - 1].argv, p->execs[p->nr_execs - 1].argc, &e, nr_cpus);
 }
 
 const char *tool_jobs__source_text(enum tool_jobs_source source)
