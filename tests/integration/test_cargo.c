@@ -350,3 +350,60 @@ Test(cargo, every_unit_of_a_workspace_build_is_seen)
 	json_object_put(slices);
 	json_object_put(trace);
 }
+
+/*
+ * A Makefile whose recipe runs `make -C rust`, where the workspace is
+ * built by a recipe that sets cargo's -j in its shell
+ * (`CARGO_BUILD_JOBS=1 cargo build`): a job count no argv shows and the
+ * environment buildbpf gave the command does not hold.  cargo's units are
+ * named as at the top, are cargo's children and run one at a time; the
+ * report and the summary give cargo's -j, not the makes' (their slots held
+ * one recipe each).  Why each unit started is logged, not held: on a
+ * loaded machine cargo itself is most often late (its parent, busy).
+ */
+Test(cargo, under_make_c_with_its_jobs_set_in_the_recipe)
+{
+	static const char *const crates[] = CARGO_WORKSPACE_CRATES;
+	struct cargo_workspace ws = { .instances = 4 };
+	struct json_object *trace, *slices, *cargo, *rustc[CARGO_WORKSPACE_NR_CRATES], *s, *jobs;
+	char home[PATH_MAX + 16], want[64];
+	size_t i, k;
+
+	cr_assert(eq(int, mkdir(bb_path(&run, "rust"), 0755), 0));
+	cr_assert(eq(int, cargo_workspace__write(&ws, bb_path(&run, "rust")), 0));
+	bb_write_file(&run, "Makefile", "all:\n\t$(MAKE) -C rust\n");
+	bb_write_file(&run, "rust/Makefile", "all:\n\tCARGO_BUILD_JOBS=1 " CARGO " build --release\n");
+	snprintf(home, sizeof(home), "CARGO_HOME=%s", bb_path(&run, "cargo-home"));
+	bb_run_in(&run, (const char *[]){ "--deps=on", "-o", "t.json", "--summary-json", "s.json", "--", "make", NULL },
+		  CARGO_ENV(home));
+	cr_assert(eq(int, run.status, 0), "stderr: %s", run.err);
+	trace = bb_load_trace(bb_path(&run, "t.json"));
+	slices = bb_slices(trace, "process");
+	cargo = bb_only_slice_with_arg(slices, "cargo", "build", NULL);
+	cr_assert(eq(str, (char *)slice_name(cargo), "cargo build"));
+	for (i = 0; i < CARGO_WORKSPACE_NR_CRATES; i++) {
+		rustc[i] = bb_only_slice_with_arg(slices, "rustc", "--crate-name", crates[i]);
+		snprintf(want, sizeof(want), "rustc %s (", crates[i]);
+		cr_assert(eq(int, strncmp(slice_name(rustc[i]), want, strlen(want)), 0), "%s", slice_name(rustc[i]));
+		cr_assert(eq(i64, bb_arg_int(rustc[i], "ppid"), bb_arg_int(cargo, "pid")));
+	}
+	/* One at a time: no two crates' rustc overlap. */
+	for (i = 0; i < CARGO_WORKSPACE_NR_CRATES; i++)
+		for (k = i + 1; k < CARGO_WORKSPACE_NR_CRATES; k++)
+			cr_assert(slice_end_s(rustc[i]) <= slice_start_s(rustc[k]) ||
+					  slice_end_s(rustc[k]) <= slice_start_s(rustc[i]),
+				  "%s and %s overlap", crates[i], crates[k]);
+	for (i = 0; i < CARGO_WORKSPACE_NR_CRATES; i++)
+		cr_log_info("%s: waited for %s", crates[i], bb_arg_str(rustc[i], "waited_for"));
+	cr_assert(not(eq(ptr, strstr(run.err, "cargo -j1 (from CARGO_BUILD_JOBS)"), NULL)), "%s", run.err);
+	/* The report and the summary say the -j cargo took, and where from. */
+	s = bb_load_summary(&run, "s.json");
+	cr_assert(json_object_object_get_ex(s, "jobs", &jobs));
+	cr_log_info("jobs: %s; stderr: %s", json_object_to_json_string(jobs), run.err);
+	cr_assert(str_field_is(jobs, "tool", "cargo"), "%s", json_object_to_json_string(jobs));
+	cr_assert(str_field_is(jobs, "source", "cargo_build_jobs"));
+	cr_assert(eq(i64, int_field(jobs, "requested"), 1));
+	json_object_put(s);
+	json_object_put(slices);
+	json_object_put(trace);
+}

@@ -549,6 +549,8 @@ struct audit_input audit_input__of_replay(const struct replay *rp)
 
 /*
  * The build's -j: the first of these that names one.
+ *   0. A cargo or go the command ran below a make, when it did the
+ *      build phase's work (its own pool: `make` whose recipe runs cargo).
  *   1. The traced command's own (make -j8, ninja: its default).
  *   2. A wrapper (sh -c, env) hides it: the runner of the phase that did
  *      the build work, never a make that configure ran to probe.
@@ -562,6 +564,9 @@ static struct tool_jobs choose_jobs(const struct audit *a, const struct model *m
 	struct tool_jobs j = {};
 	size_t i;
 
+	/* A make that ran a cargo or go for its work (cmd_phases.h) does not speak for it: the tool's own pool did. */
+	if (build && build->runner != m->root && (!strcmp(build->jobs.tool, "cargo") || !strcmp(build->jobs.tool, "go")))
+		return build->jobs;
 	if (in->cmd_argc > 0)
 		tool_jobs__from_argv(&j, in->cmd_argv, in->cmd_argc, &in->jobs_env, a->nr_cpus);
 	if (!j.jobs && build)

@@ -173,6 +173,17 @@ static bool is_command(const struct phase_scan *sc, size_t i)
 	return (long)i == m->root || (m->procs[i].parent == m->root && sc->cands[sc->phase_of[i]].proc != m->root);
 }
 
+/* Whether process i is a cargo or go (a pool of its own) and runner a make or ninja. */
+static bool own_pool_below(const struct model *m, long runner, size_t i)
+{
+	enum tool_kind k = tool_kind__lookup(proc_program(&m->procs[i]));
+
+	if (k != TOOL_CARGO && k != TOOL_GO)
+		return false;
+	k = tool_kind__lookup(proc_program(&m->procs[runner]));
+	return k == TOOL_MAKE || k == TOOL_NINJA;
+}
+
 static void sum_figures(struct phase_scan *sc)
 {
 	const struct model *m = sc->m;
@@ -190,6 +201,14 @@ static void sum_figures(struct phase_scan *sc)
 			c->step_ns += interval_overlap(p->start_ns, p->end_ns, c->start_ns, c->end_ns);
 		if (is_runner(p) && sc->topmost[i] && (c->runner < 0 || sc->sub_cpu[i] > sc->sub_cpu[c->runner]))
 			c->runner = i;
+	}
+	/* A cargo or go below a make (a recipe's `cargo build`) holds a pool of its own: when its subtree did
+	 * half the phase's work, its -j is the phase's. */
+	for (i = 0; i < m->nr_procs; i++) {
+		struct audit_cmd_phase *c = sc->phase_of[i] >= 0 ? &sc->cands[sc->phase_of[i]] : NULL;
+
+		if (c && c->runner >= 0 && own_pool_below(m, c->runner, i) && sc->sub_cpu[i] * 2 >= c->cpu_ns)
+			c->runner = (long)i;
 	}
 }
 
