@@ -14,6 +14,8 @@
 #include <linux/types.h>
 #include "events.h"
 
+struct proc_index;
+
 /* One program image a process ran: from its exec to the next exec or exit. */
 struct exec_image {
 	__u64 start_ns; /* the exec */
@@ -122,6 +124,10 @@ struct model {
 	void (*free_dirs)(struct proc_dirs *dirs);
 	struct step_names *names;
 	void (*free_names)(struct step_names *names);
+	/* Its processes by (pid, start) (model/proc_index.h), made once by
+	 * model__finish() for every stage that reads records naming a pid;
+	 * NULL in a model built by hand (proc_index__of() makes one then). */
+	struct proc_index *pids;
 	struct model_stats stats;
 	/* Memory pressure (PSI) at the recording's start and end, nr_psi of
 	 * them seen (model/memory.h). */

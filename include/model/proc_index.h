@@ -7,6 +7,9 @@
  *   struct proc_index *x = proc_index__new(model);
  *   long i = proc_index__at(x, pid, ts);
  *   proc_index__free(x);
+ *
+ * A finished model holds one (model->pids): stages borrow it through
+ * proc_index__of() rather than sort a million keys each.
  */
 #ifndef BUILDBPF_PROC_INDEX_H
 #define BUILDBPF_PROC_INDEX_H
@@ -38,5 +41,11 @@ long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts);
 /* The instance of pid whose start is nearest ts, before or after it.  -1: none has that pid. */
 long proc_index__nearest(const struct proc_index *x, __u32 pid, __u64 ts);
 void proc_index__free(struct proc_index *x);
+/*
+ * The model's index (m->pids), or, for a model built by hand, a new one
+ * left in *own for the caller to free; *own is NULL otherwise.  NULL
+ * without memory.
+ */
+const struct proc_index *proc_index__of(const struct model *m, struct proc_index **own);
 
 #endif /* BUILDBPF_PROC_INDEX_H */

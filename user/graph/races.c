@@ -167,7 +167,8 @@ static int push_use(struct work *w, const struct use *u)
 
 static int collect_uses(struct work *w, struct races *r, const struct file_log *fl, const struct build_graph *g)
 {
-	struct proc_index *pids = proc_index__new(w->m);
+	struct proc_index *own;
+	const struct proc_index *pids = proc_index__of(w->m, &own);
 	size_t i;
 	int err = -ENOMEM;
 
@@ -203,7 +204,7 @@ static int collect_uses(struct work *w, struct races *r, const struct file_log *
 	}
 	err = 0;
 out:
-	proc_index__free(pids);
+	proc_index__free(own);
 	return err;
 }
 

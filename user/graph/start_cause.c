@@ -13,7 +13,8 @@
 /* What attribute() looks things up in. */
 struct lookup {
 	const struct model *m;
-	struct proc_index *pids; /* instances by (pid, start) */
+	const struct proc_index *pids; /* instances by (pid, start) */
+	struct proc_index *own_pids;   /* pids, when the model had none to lend */
 	struct proc_tree tree;
 	const struct job_slots *slots; /* borrowed: the graph stage computes them once */
 };
@@ -230,7 +231,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 
 	memset(sc, 0, sizeof(*sc));
 	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
-	l.pids = proc_index__new(m);
+	l.pids = proc_index__of(m, &l.own_pids);
 	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
 	if (!sc->procs || !l.pids || !rec_of || proc_tree__init(&l.tree, m)) {
 		err = -ENOMEM;
@@ -290,7 +291,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 		sc->waited_ns[c->wait] += c->start_ns - c->ready_ns;
 	}
 out:
-	proc_index__free(l.pids);
+	proc_index__free(l.own_pids);
 	free(rec_of);
 	proc_tree__free(&l.tree);
 	if (err)

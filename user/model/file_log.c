@@ -152,7 +152,8 @@ static bool hidden_at(const struct model *m, const struct proc_index *x, __u32 t
 
 int file_log__drop_hidden(struct file_log *fl, const struct model *m)
 {
-	struct proc_index *x = proc_index__new(m);
+	struct proc_index *own;
+	const struct proc_index *x = proc_index__of(m, &own);
 	size_t i, n;
 
 	if (!x)
@@ -177,7 +178,7 @@ int file_log__drop_hidden(struct file_log *fl, const struct model *m)
 		if (!hidden_at(m, x, fl->counts[i].tgid, fl->counts[i].ts_ns))
 			fl->counts[n++] = fl->counts[i];
 	fl->nr_counts = n;
-	proc_index__free(x);
+	proc_index__free(own);
 	return 0;
 }
 

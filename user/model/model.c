@@ -19,6 +19,7 @@
 #include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
+#include "model/proc_index.h"
 
 /*
  * 16 bytes a record: the offset into priv->arena grows with each record
@@ -737,7 +738,9 @@ int model__finish(struct model *m, __u64 end_ns)
 	pv->slots = NULL;
 	pv->arena_len = pv->arena_cap = pv->nr_events = pv->events_cap = 0;
 	pv->slots_cap = pv->slots_used = 0;
-	return 0;
+	/* Last: the processes' pids and starts are final now. */
+	m->pids = proc_index__new(m);
+	return m->pids ? 0 : -ENOMEM;
 }
 
 const struct proc_instance *proc_top(const struct model *m, const struct proc_instance *p)
@@ -834,6 +837,7 @@ void model__free(struct model *m)
 		return;
 	/* The images, their names and words are in the model's chunks (image_store_free()). */
 	free(m->procs);
+	proc_index__free(m->pids);
 	free(m->cwd);
 	if (m->dirs && m->free_dirs)
 		m->free_dirs(m->dirs);

@@ -145,3 +145,9 @@ void proc_index__free(struct proc_index *x)
 	free(x->keys);
 	free(x);
 }
+
+const struct proc_index *proc_index__of(const struct model *m, struct proc_index **own)
+{
+	*own = m->pids ? NULL : proc_index__new(m);
+	return m->pids ? m->pids : *own;
+}

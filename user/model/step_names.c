@@ -79,7 +79,8 @@ static int add_suffix(struct step *s, const char *sep, const char *value)
 static int find_written(const struct model *m, const struct proc_dirs *d, const struct file_log *files,
 			struct step *steps)
 {
-	struct proc_index *x = proc_index__new(m);
+	struct proc_index *own;
+	const struct proc_index *x = proc_index__of(m, &own);
 	size_t i;
 	int err = 0;
 
@@ -92,7 +93,7 @@ static int find_written(const struct model *m, const struct proc_dirs *d, const 
 		if (k >= 0 && !steps[k].written)
 			err = proc_name__file_shown(d, o->path, &steps[k].written);
 	}
-	proc_index__free(x);
+	proc_index__free(own);
 	return err;
 }
 

@@ -95,7 +95,8 @@ struct builder {
 	struct trace_layout *own_layout;   /* made here when the caller gave none */
 	__s64 last_flow_id;
 	const struct sched_model *sched; /* NULL: no scheduler data */
-	struct proc_index *by_pid;	 /* with sched: every proc, by (pid, start) */
+	const struct proc_index *by_pid; /* with sched: every proc, by (pid, start) */
+	struct proc_index *own_by_pid;	 /* by_pid, when the model had none to lend */
 	char **cpu_names;		 /* with sched: per proc, its display name once needed */
 	const struct graph_run *graph; /* NULL: no file records */
 	bool *critical;			 /* with graph: per proc, on the critical path */
@@ -911,7 +912,7 @@ static int index_pids(struct builder *b)
 {
 	size_t n = b->m->nr_procs ? b->m->nr_procs : 1;
 
-	b->by_pid = proc_index__new(b->m);
+	b->by_pid = proc_index__of(b->m, &b->own_by_pid);
 	b->cpu_names = calloc(n, sizeof(*b->cpu_names));
 	return b->by_pid && b->cpu_names ? 0 : -ENOMEM;
 }
@@ -1332,7 +1333,7 @@ static void builder_free(struct builder *b)
 	size_t i;
 
 	trace_layout__free(b->own_layout);
-	proc_index__free(b->by_pid);
+	proc_index__free(b->own_by_pid);
 	free(b->critical);
 	for (i = 0; b->cpu_names && i < b->m->nr_procs; i++)
 		free(b->cpu_names[i]);
