@@ -38,6 +38,8 @@ struct proc_index *proc_index__new(const struct model *m);
  * -1: no instance has that pid.
  */
 long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts);
+/* The last instance of pid to start no later than ts.  -1: none had started. */
+long proc_index__started(const struct proc_index *x, __u32 pid, __u64 ts);
 /* The instance of pid whose start is nearest ts, before or after it.  -1: none has that pid. */
 long proc_index__nearest(const struct proc_index *x, __u32 pid, __u64 ts);
 void proc_index__free(struct proc_index *x);

@@ -6,6 +6,7 @@
 #include "util/text_cmp.h"
 #include "graph/build_graph.h"
 #include "model/name_text.h"
+#include "model/proc_index.h"
 #include "model/proc_tree.h"
 #include "model/tool_kind.h"
 
@@ -33,7 +34,8 @@ struct named_write {
 /* Everything the computation builds on the way, freed at its end. */
 struct work {
 	const struct model *m;
-	size_t *by_pid; /* proc indexes by (pid, start) */
+	const struct proc_index *pids; /* the model's processes by (pid, start) */
+	struct proc_index *own_pids;   /* pids, when the model had none to lend */
 	struct access *acc;
 	size_t nr_acc, cap_acc;
 	struct named_write *writes; /* the opens' writes, by name then time */
@@ -45,38 +47,10 @@ struct work {
 	const struct build_graph *graph; /* what the sorts compare */
 };
 
-static int by_pid_start(const void *a, const void *b, void *model)
-{
-	const struct model *m = model;
-	const struct proc_instance *x = &m->procs[*(const size_t *)a];
-	const struct proc_instance *y = &m->procs[*(const size_t *)b];
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->start_ns != y->start_ns)
-		return x->start_ns < y->start_ns ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 /* The instance of pid alive at ts: the last one started by then.  -1: none. */
 static long find_proc(const struct work *w, __u32 pid, __u64 ts)
 {
-	const struct model *m = w->m;
-	size_t lo = 0, hi = m->nr_procs;
-	long found = -1;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct proc_instance *p = &m->procs[w->by_pid[mid]];
-
-		if (p->pid < pid || (p->pid == pid && p->start_ns <= ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0 && m->procs[w->by_pid[lo - 1]].pid == pid)
-		found = (long)w->by_pid[lo - 1];
-	return found;
+	return proc_index__started(w->pids, pid, ts);
 }
 
 static int push_access(struct work *w, const struct access *a)
@@ -523,7 +497,7 @@ out:
 
 static void free_work(struct work *w)
 {
-	free(w->by_pid);
+	proc_index__free(w->own_pids);
 	free(w->acc);
 	free(w->writes);
 	free(w->edge_mark);
@@ -535,17 +509,13 @@ static void free_work(struct work *w)
 int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
 {
 	struct work w = { .m = m };
-	size_t i;
 	int err = -ENOMEM;
 
 	memset(g, 0, sizeof(*g));
-	w.by_pid = malloc((m->nr_procs ? m->nr_procs : 1) * sizeof(*w.by_pid));
+	w.pids = proc_index__of(m, &w.own_pids);
 	g->proc_files = calloc(m->nr_procs ? m->nr_procs : 1, sizeof(*g->proc_files));
-	if (!w.by_pid || !g->proc_files)
+	if (!w.pids || !g->proc_files)
 		goto out;
-	for (i = 0; i < m->nr_procs; i++)
-		w.by_pid[i] = i;
-	qsort_r(w.by_pid, m->nr_procs, sizeof(*w.by_pid), by_pid_start, (void *)m);
 	if (fl) {
 		g->file_records = fl->nr_opens + fl->nr_renames + fl->nr_counts + fl->malformed;
 		if (collect_accesses(&w, g, fl) || compute_edges(&w, g))

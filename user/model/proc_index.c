@@ -117,6 +117,13 @@ static size_t first_after(const struct proc_index *x, __u32 pid, __u64 ts)
 	return sorted_first_not_before(0, x->nr, key_at_most, &at);
 }
 
+long proc_index__started(const struct proc_index *x, __u32 pid, __u64 ts)
+{
+	size_t hi = first_after(x, pid, ts);
+
+	return hi > 0 && x->keys[hi - 1].pid == pid ? (long)x->keys[hi - 1].proc : -1;
+}
+
 long proc_index__at(const struct proc_index *x, __u32 pid, __u64 ts)
 {
 	size_t hi = first_after(x, pid, ts);
