@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
 #include "model/model.h"
+#include "model/proc_index.h"
 #include "lib/synth.h"
 
 #define MS 1000000ull
@@ -436,5 +437,30 @@ Test(model, namespace_pid_unknown_until_a_record_has_it)
 	p = find_proc(m, 100, 0);
 	cr_assert(p != NULL);
 	cr_assert(eq(u32, p->ns_pid, 0), "the root without an exec record");
+	model__free(m);
+}
+
+/* A pid the kernel reused is two instances: each lookup names the one alive then. */
+Test(model, pid_index_lent_after_finish)
+{
+	struct model *m = model__new(100, 10 * MS);
+	const struct proc_index *x;
+	struct proc_index *own;
+
+	synth_fork(m, 12 * MS, 100, 200, 200, false);
+	synth_exit(m, 13 * MS, 200, 200, true, 0);
+	synth_fork(m, 14 * MS, 100, 200, 200, false);
+	synth_exit(m, 15 * MS, 200, 200, true, 0);
+	cr_assert(eq(int, model__finish(m, 16 * MS), 0));
+	cr_assert(eq(sz, m->nr_procs, 3));
+
+	x = proc_index__of(m, &own);
+	cr_assert(x == m->pids && own == NULL, "a finished model lends its own index");
+	cr_assert(eq(long, proc_index__started(x, 200, 11 * MS), -1));
+	cr_assert(eq(long, proc_index__at(x, 200, 11 * MS), 1)); /* none started yet: the first */
+	cr_assert(eq(long, proc_index__started(x, 200, 12 * MS), 1));
+	cr_assert(eq(long, proc_index__started(x, 200, 14 * MS), 2));
+	cr_assert(eq(long, proc_index__started(x, 999, 14 * MS), -1));
+	cr_assert(eq(long, proc_index__at(x, 999, 14 * MS), -1));
 	model__free(m);
 }
