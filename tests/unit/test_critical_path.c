@@ -128,6 +128,28 @@ Test(critical_path, a_job_that_waited_for_a_slot_follows_the_job_that_freed_it)
 	end(&f);
 }
 
+/*
+ * A process that started after the time the walk reached it at (sleep's
+ * start put at 600 ms, after the 500 ms its end freed cc's slot at: a
+ * reused pid's records in the wrong life): the walk goes on from 500 ms,
+ * not from 600, and the path never holds more than the wall.
+ */
+Test(critical_path, a_start_after_where_the_walk_stands_does_not_take_it_forward)
+{
+	struct make_fixture f;
+	struct critical_path cp;
+	char text[256];
+
+	slot_wait(&f);
+	f.m->procs[idx(&f, 101)].start_ns = 600 * MS;
+	cr_assert(eq(int, critical_path__compute(&cp, f.m, &f.run.data, &f.run.starts), 0));
+	cr_assert(le(u64, cp.held_ns + cp.wait_ns, 901 * MS), "%s", steps_text(&f, &cp, text, sizeof(text)));
+	for (size_t i = 1; i < cp.nr; i++)
+		cr_assert(le(u64, cp.steps[i - 1].to_ns, cp.steps[i].from_ns), "%s", steps_text(&f, &cp, text, sizeof(text)));
+	critical_path__free(&cp);
+	end(&f);
+}
+
 Test(critical_path, a_job_its_runner_started_late_follows_the_runners_order)
 {
 	struct make_fixture f;

@@ -234,13 +234,18 @@ static bool start_link(const struct walk *w, size_t cur, struct link *l)
 /*
  * Walks back from the command's end.  A process's end is held by the
  * child it waited for last (the child that ended last before it); its
- * start by what it waited for (start_link()).
+ * start by what it waited for (start_link()).  The walk only goes back in
+ * time: a link past where it stands is held at that time, so the steps
+ * and the waits between them never add up to more than the wall.  (A
+ * process that started after the time the walk reached it at: the records
+ * of a reused pid put in the wrong life, clocks read apart.)
  */
 static int walk(struct walk *w, struct critical_path *cp)
 {
 	const struct model *m = w->m;
 	size_t iter, max_iter = 4 * m->nr_procs + 16, i;
 	struct link l = { m->root, 0, LINK_END, -1, true };
+	__u64 stand;
 
 	if (m->root < 0)
 		return 0;
@@ -255,10 +260,12 @@ static int walk(struct walk *w, struct critical_path *cp)
 			l = (struct link){ c, m->procs[c].end_ns, LINK_WAIT, -1, true };
 			continue;
 		}
+		stand = m->procs[cur].start_ns < l.t ? m->procs[cur].start_ns : l.t;
 		if (push_step(w, cp, cur, m->procs[cur].start_ns, l.t, l.via, l.edge))
 			return -ENOMEM;
 		if (!(w->sc && cur < w->sc->nr_procs ? start_link(w, cur, &l) : start_link_guessed(w, cur, &l)))
 			break;
+		l.t = l.t < stand ? l.t : stand;
 	}
 	for (i = 0; i < cp->nr / 2; i++) {
 		struct critical_step s = cp->steps[i];
