@@ -150,8 +150,10 @@ static int collect_ran(const struct svg_frame *f, const struct model *m, struct 
 	free(parent);
 	if (err)
 		return err;
-	/* spread() adds a process's columns in order, and the processes come in index order. */
-	qsort(x->ran, x->nr, sizeof(*x->ran), by_col_proc);
+	/* spread() adds a process's columns in order, and the processes come in index order.
+	 * None ran (x->ran NULL): nothing to sort, and qsort() may not be given NULL. */
+	if (x->nr)
+		qsort(x->ran, x->nr, sizeof(*x->ran), by_col_proc);
 	return 0;
 }
 
