@@ -168,12 +168,22 @@ Test(hosts, the_accuracy_is_both_reads_and_both_ntp_errors)
 	synth_host_free(&b);
 }
 
+/* The client host a and the daemon's b, aligned, each remote job linked to its client. */
+static void link_distcc_hosts(struct synth_host *a, struct synth_host *b, struct host *hosts, struct host_set *hs)
+{
+	char err[256];
+
+	hosts[0] = (struct host){ .rp = &a->rp, .log_name = "a.bbl" };
+	hosts[1] = (struct host){ .rp = &b->rp, .log_name = "b.bbl" };
+	cr_assert_eq(hosts__align(hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hosts__link_remote_jobs(hs), 0);
+}
+
 Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 {
 	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
-	char err[256];
 	/* B's clock reads B_BEHIND_NS less than A's at one instant. */
 	__u64 a0 = 10 * SEC, b0 = a0 - B_BEHIND_NS, t = a0 + 100 * MS, u = t - B_BEHIND_NS;
 
@@ -197,10 +207,7 @@ Test(hosts, distcc_jobs_link_to_the_clients_that_waited)
 	synth_distcc_job(&b, 440, "/tmp/distccd_ee.i", "-O3", u + 60 * MS, u + 100 * MS);
 	synth_host_end(&b, b0 + 2 * SEC);
 
-	hosts[0] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
-	hosts[1] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
-	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(hosts__link_remote_jobs(&hs), 0);
+	link_distcc_hosts(&a, &b, hosts, &hs);
 	cr_assert_eq(hosts__audit(&hs), 0);
 	cr_assert_eq(hs.audit.clients, 4);
 	cr_assert_eq(hs.audit.jobs, 5, "the driver per job, never its cc1");
@@ -252,7 +259,6 @@ Test(hosts, jobs_started_out_of_send_order_each_get_their_client)
 	struct synth_host a, b;
 	struct host hosts[2];
 	struct host_set hs;
-	char err[256];
 	__u64 a0 = 10 * SEC, b0 = a0 - B_BEHIND_NS, t = a0 + 100 * MS, u = t - B_BEHIND_NS;
 
 	synth_host_begin(&a, "client", OFF_A, a0, 100, 2);
@@ -264,10 +270,7 @@ Test(hosts, jobs_started_out_of_send_order_each_get_their_client)
 	synth_distcc_job(&b, 410, "/tmp/distccd_aa.i", "-O2", u + 40 * MS, u + 480 * MS); /* one.c's */
 	synth_host_end(&b, b0 + 2 * SEC);
 
-	hosts[0] = (struct host){ .rp = &a.rp, .log_name = "a.bbl" };
-	hosts[1] = (struct host){ .rp = &b.rp, .log_name = "b.bbl" };
-	cr_assert_eq(hosts__align(&hs, hosts, 2, err, sizeof(err)), 0, "%s", err);
-	cr_assert_eq(hosts__link_remote_jobs(&hs), 0);
+	link_distcc_hosts(&a, &b, hosts, &hs);
 	cr_assert_eq(hs.audit.matched, 2, "both jobs linked");
 	cr_assert_eq(hs.links[0].job_proc, proc_index(&b, 400));
 	cr_assert_eq(hs.links[0].client_proc, proc_index(&a, 310));
