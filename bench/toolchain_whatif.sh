@@ -5,19 +5,20 @@
 # Usage: sudo bench/toolchain_whatif.sh --tool cargo|go --dir DIR [OPTIONS]
 #        sudo bench/toolchain_whatif.sh --tool cargo --demo [OPTIONS]
 #
-#   (a) One traced build at -jJ (cargo -jJ, go -p J; J from --record-jobs,
-#       default 2) from clean, under `buildbpf --deps=on --summary-json`:
-#       the what-if needs the build graph.
-#   (b) Untraced clean builds at each N of --jobs (default 1,2,4), and one
-#       traced clean build at -jJ with buildbpf's defaults (plus --trace-opts),
-#       R times (--reps, default 3), interleaved: each repetition runs every
-#       one of them once, in an order that rotates from one repetition to the
-#       next.
-#   (c) A table: N, the wall the summary's what-if predicts for -jN on the
-#       machine's CPUs (its quiet row; "-" when it has none: it holds -j1,
-#       its own -j, -j and 2x -j of the CPUs), the measured median, and the
-#       error (predicted - measured) / measured.
-#   (d) The overhead: traced / untraced wall at -jJ, per repetition (the pair
+#   (a) Untraced clean builds at each N of --jobs (default 1,2,4), one
+#       traced clean build at -jJ (cargo -jJ, go -p J; J from --record-jobs,
+#       default 2) with buildbpf's defaults (plus --trace-opts), and one
+#       recording at -jJ under `buildbpf --deps=on --summary-json` (the
+#       what-if needs the build graph), R times (--reps, default 3),
+#       interleaved: each repetition runs every one of them once, in an order
+#       that rotates from one repetition to the next.  The first recording
+#       is checked for a what-if before anything else runs.
+#   (b) A table: N, the wall the what-if predicts for -jN on the machine's
+#       CPUs (its quiet row; "-" when it has none: it holds -j1, its own -j,
+#       -j and 2x -j of the CPUs), the median over the R recordings (one
+#       recording is as noisy as one measured build), the measured median,
+#       and the error (predicted - measured) / measured.
+#   (c) The overhead: traced / untraced wall at -jJ, per repetition (the pair
 #       of one repetition), median; the same for CPU time (user + sys of the
 #       whole tree, buildbpf included).
 #
@@ -27,7 +28,9 @@
 #   go     clean `rm -rf $GOCACHE`, build `go build -p {N} -o app .`, with
 #          GOCACHE a directory of this run's own (the user's cache untouched)
 # The commands are split into words by the shell's rules, without a shell:
-# use `sh -c '...'` for more.  Which cargo or go ran is printed.
+# use `sh -c '...'` for more.  Which cargo or go ran is printed: the build
+# command's words up to the tool's name, asked for its version (so that
+# `env PATH=... cargo build` names the cargo that PATH finds).
 #
 # Options:
 #   --tool cargo|go   the build tool (required)
@@ -42,7 +45,8 @@
 #   --reps R          repetitions (default 3)
 #   --trace-opts OPTS more buildbpf options for the overhead pairs' traced runs
 #   --bin PATH        buildbpf binary (default: build/buildbpf in the repository)
-#   --keep DIR        keep the recording, its summary and trace in DIR
+#   --keep DIR        keep the recordings (record-R.bbl), their summaries
+#                     (summary-R.json) and buildbpf's reports in DIR
 #   -h, --help        this help
 #
 # Needs root (buildbpf loads BPF programs); traced builds run with --keep-root
@@ -257,38 +261,63 @@ check_load() { # WHEN
 	fi
 }
 
-build_words "$record_jobs"
+# The tool the build command runs, with its version: the command's words up
+# to the tool's name (an `env PATH=...` before it included), run in DIR.
+tool_ran() {
+	local w prefix=() version_arg=--version
+	[[ $tool == go ]] && version_arg=version
+	build_words "$record_jobs"
+	for w in "${words[@]}"; do
+		prefix+=("$w")
+		if [[ ${w##*/} == "$tool" ]]; then
+			(cd -- "$dir" && "${prefix[@]}" "$version_arg" 2>&1 | head -1) || true
+			return
+		fi
+	done
+	printf '%s on PATH: %s\n' "$(command -v "$tool")" "$( ("$tool" "$version_arg" 2>&1 || true) | head -1)"
+}
+
 printf 'buildbpf what-if against measured %s builds\n' "$tool"
 printf '  binary:  %s\n' "$bin"
 printf '  project: %s%s\n' "$dir" "$([[ $demo -eq 1 ]] && printf ' (generated, size %d)' "$size")"
-printf '  tool:    %s (%s)\n' "$(command -v "$tool")" "$( ("$tool" version 2>/dev/null || "$tool" --version) | head -1)"
+printf '  tool:    %s\n' "$(tool_ran)"
 printf '  clean:   %s\n' "$clean_cmd"
 printf '  build:   %s\n' "$build_cmd"
 printf '  jobs:    %s measured, %d recorded; %d repetitions\n' "$jobs_list" "$record_jobs" "$reps"
 printf '  machine: %s CPUs, kernel %s\n' "$(nproc)" "$(uname -r)"
 check_load "at the start"
 
-# --- (a) the recording the what-if is read from --------------------------------
-traced "$record_jobs" "$tmp/record.err" --deps=on --log "$tmp/record.bbl" --summary-json "$tmp/summary.json"
-lost_total=$(lost_in "$tmp/record.err") || { cat -- "$tmp/record.err" >&2; die "no 'lost events' count in buildbpf's summary"; }
-[[ -z $keep ]] || cp -- "$tmp/record.bbl" "$tmp/summary.json" "$tmp/t.json" "$tmp/record.err" "$keep/"
-cpus=$(summary_field "$tmp/summary.json" cpu_count)
-[[ -n $cpus ]] || die "no cpu_count in the summary"
-grep -q '^  "what_if": {' "$tmp/summary.json" ||
-	die "the summary has no what-if (no build graph, or no jobs): see $tmp/record.err"
-printf '\n(a) recorded at -j%d: %s s wall, %s CPUs\n' "$record_jobs" \
-	"$(awk -v u="$wall_us" 'BEGIN { printf "%.3f", u / 1e6 }')" "$cpus"
+# record R: repetition R's recording, the what-if read from it; its lost events added.
+lost_total=0
+cpus=
+record() {
+	local r=$1 lost c
+	traced "$record_jobs" "$tmp/record-$r.err" --deps=on --log "$tmp/record-$r.bbl" --summary-json "$tmp/summary-$r.json"
+	lost=$(lost_in "$tmp/record-$r.err") || { cat -- "$tmp/record-$r.err" >&2; die "no 'lost events' count in buildbpf's summary"; }
+	lost_total=$((lost_total + lost))
+	[[ -z $keep ]] || cp -- "$tmp/record-$r.bbl" "$tmp/summary-$r.json" "$tmp/record-$r.err" "$keep/"
+	c=$(summary_field "$tmp/summary-$r.json" cpu_count)
+	[[ -n $c ]] || die "no cpu_count in the summary"
+	[[ -z $cpus || $c == "$cpus" ]] || die "the recordings saw $cpus and then $c CPUs"
+	cpus=$c
+	grep -q '^  "what_if": {' "$tmp/summary-$r.json" ||
+		die "the summary has no what-if (no build graph, or no jobs): see $tmp/record-$r.err"
+}
 
-# --- (b) the measured builds, interleaved -----------------------------------------
-runs=("${jobs[@]}" traced)
+# --- (a) the measured builds and the recordings, interleaved ----------------------
+runs=(recorded "${jobs[@]}" traced)
 declare -A walls=()
 ratios=() cpu_ratios=()
-printf '\n(b) clean builds, each repetition in a rotated order (wall s, cpu s)\n'
+printf '\n(a) clean builds, each repetition in a rotated order (wall s, cpu s)\n'
 for ((r = 0; r < reps; r++)); do
 	line=$(printf '  rep %d:' $((r + 1)))
 	for ((k = 0; k < ${#runs[@]}; k++)); do
 		run=${runs[$(((k + r) % ${#runs[@]}))]}
-		if [[ $run == traced ]]; then
+		if [[ $run == recorded ]]; then
+			record $((r + 1))
+			line+=$(printf ' recorded-j%d %.3f/%.3f' "$record_jobs" "$(awk -v u="$wall_us" 'BEGIN { print u / 1e6 }')" \
+				"$(awk -v m="$cpu_ms" 'BEGIN { print m / 1e3 }')")
+		elif [[ $run == traced ]]; then
 			# shellcheck disable=SC2086 # the options are words
 			traced "$record_jobs" "$tmp/traced.err" $trace_opts
 			lost=$(lost_in "$tmp/traced.err") || die "no 'lost events' count in buildbpf's summary"
@@ -317,18 +346,25 @@ for ((r = 0; r < reps; r++)); do
 	printf '%s\n' "$line"
 done
 
-# --- (c) predicted against measured ---------------------------------------------
-printf '\n(c) the what-if (quiet rows, %s CPUs) against the measured medians\n' "$cpus"
-printf '  %-6s %12s %12s %8s\n' N predicted_s measured_s error
+# --- (b) predicted against measured ---------------------------------------------
+printf '\n(b) the what-if (quiet rows, %s CPUs; the median of the %d recordings) against the measured medians\n' \
+	"$cpus" "$reps"
+printf '  %-6s %12s %12s %8s   %s\n' N predicted_s measured_s error "each recording's prediction"
 machine=()
 for n in "${jobs[@]}"; do
 	# shellcheck disable=SC2086 # one number per word
 	m=$(printf '%s\n' ${walls[$n]} | median)
 	m=$(awk -v u="$m" 'BEGIN { printf "%.3f", u / 1e6 }')
-	p=$(predicted "$tmp/summary.json" "$n" "$cpus")
-	if [[ -n $p ]]; then
+	each=()
+	for ((r = 1; r <= reps; r++)); do
+		p=$(predicted "$tmp/summary-$r.json" "$n" "$cpus")
+		[[ -z $p ]] || each+=("$p")
+	done
+	if [[ ${#each[@]} -gt 0 ]]; then
+		p=$(printf '%s\n' "${each[@]}" | median)
+		p=$(awk -v s="$p" 'BEGIN { printf "%.3f", s }')
 		e=$(awk -v p="$p" -v m="$m" 'BEGIN { printf "%+.1f", (p - m) / m * 100 }')
-		printf '  -j%-4d %12s %12s %7s%%\n' "$n" "$p" "$m" "$e"
+		printf '  -j%-4d %12s %12s %7s%%   %s\n' "$n" "$p" "$m" "$e" "${each[*]}"
 		machine+=("jobs=$n predicted_s=$p measured_s=$m error_pct=$e")
 	else
 		printf '  -j%-4d %12s %12s %8s\n' "$n" - "$m" -
@@ -336,10 +372,10 @@ for n in "${jobs[@]}"; do
 	fi
 done
 
-# --- (d) overhead -----------------------------------------------------------------
+# --- (c) overhead -----------------------------------------------------------------
 ratio_median=$(printf '%s\n' "${ratios[@]}" | median)
 cpu_ratio_median=$(printf '%s\n' "${cpu_ratios[@]}" | median)
-printf '\n(d) tracing at -j%d with the defaults%s: traced / untraced of each repetition, median\n' "$record_jobs" \
+printf '\n(c) tracing at -j%d with the defaults%s: traced / untraced of each repetition, median\n' "$record_jobs" \
 	"${trace_opts:+ and $trace_opts}"
 printf '  wall %.3f (%s), cpu %.3f (%s)\n' "$ratio_median" "${ratios[*]}" "$cpu_ratio_median" "${cpu_ratios[*]}"
 check_load "at the end"
