@@ -491,6 +491,38 @@ Test(proc_name, an_assembler_of_temporaries_is_named_by_its_compilers_source)
 	expect_tree("/src/lz4/lib", argvs, parent, want, 7);
 }
 
+/*
+ * kbuild's cc-can-link.sh: a program piped into "gcc -x c - -o /dev/null".
+ * cc1 compiles stdin, as writes a temporary object from cc1's temporary:
+ * a probe like its compiler, or like its driver when the compiler ran
+ * before the trace; a configure test's assembler like its conftest.c.
+ */
+Test(proc_name, an_assembler_of_a_probes_temporary_is_a_probe)
+{
+	char **link[] = {
+		ARGV("gcc", "-m64", "-x", "c", "-", "-o", "/dev/null"),
+		ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "-", "-quiet", "-dumpbase", "-", "-o", "/tmp/ccA.s"),
+		ARGV("as", "--64", "-o", "/tmp/ccB.o", "/tmp/ccA.s"),
+	};
+	char **driver_only[] = { ARGV("gcc", "-c", "-x", "c", "-", "-o", "/dev/null"),
+				 ARGV("as", "--64", "-o", "/dev/null", "/tmp/ccA.s") };
+	char **conftest[] = {
+		ARGV("gcc", "-o", "conftest", "-g", "-O2", "conftest.c"),
+		ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "conftest.c", "-o", "/tmp/ccQ1.s"),
+		ARGV("as", "--64", "-o", "/tmp/ccQ2.o", "/tmp/ccQ1.s"),
+	};
+	char **real[] = { ARGV("gcc", "-c", "-x", "c", "-", "-o", "main.o"),
+			  ARGV("/usr/lib/gcc/x86_64-linux-gnu/12/cc1", "-quiet", "-", "-o", "/tmp/ccA.s"),
+			  ARGV("as", "--64", "-o", "main.o", "/tmp/ccA.s") };
+	static const long parent[] = { -1, 0, 0 };
+
+	expect_tree("/src/linux", link, parent, NAMES("gcc (probe)", "cc1 (probe)", "as (probe)"), 3);
+	expect_tree("/src/linux", driver_only, parent, NAMES("gcc (probe)", "as (probe)"), 2);
+	expect_tree("/src/pkg", conftest, parent,
+		    NAMES("gcc conftest.c (probe)", "cc1 conftest.c (probe)", "as conftest.c (probe)"), 3);
+	expect_tree("/src", real, parent, NAMES("gcc (probe)", "cc1 (probe)", "as (probe)"), 3);
+}
+
 /* With -pipe the assembler reads its compiler's output from a pipe: the latest compiler of its driver. */
 Test(proc_name, a_piped_assembler_is_named_by_its_compilers_source)
 {

@@ -161,6 +161,38 @@ static int assembler_source(const struct model *m, const struct proc_dirs *d, co
 	return *detail ? 0 : -ENOMEM;
 }
 
+/*
+ * An assembler that reads a temporary is a probe when the compiler that
+ * wrote it is one, or with no compiler of its own its driver: kbuild's
+ * cc-can-link.sh pipes a program into "gcc -x c - -o /dev/null", whose cc1
+ * compiles stdin and whose as writes a temporary object, named by nothing
+ * but that.  PROBE_NONE otherwise; -ENOMEM in *err.
+ */
+static enum probe_kind assembler_probe(const struct model *m, const struct proc_dirs *d,
+				       const struct proc_instance *p, size_t k, int *err)
+{
+	const struct exec_image *img = &p->execs[k];
+	struct name_dirs dirs = image_dirs(d, m, p, k);
+	const struct proc_instance *from;
+	size_t others = 0;
+	const char *input;
+	long up_k;
+
+	*err = 0;
+	if (!m || p->parent < 0 || (size_t)p->parent >= m->nr_procs || image_tool(img) != TOOL_ASSEMBLER)
+		return PROBE_NONE;
+	input = image_sources(img, TOOL_ASSEMBLER, &others);
+	if (others || !names_nothing(&dirs, input, err))
+		return PROBE_NONE;
+	if ((from = assembler_compiler(m, p, input)))
+		return image_probe(&from->execs[from->nr_execs - 1], TOOL_CC_PROPER);
+	from = &m->procs[p->parent];
+	up_k = image_index_at(from, p->start_ns);
+	if (up_k < 0 || image_tool(&from->execs[up_k]) != TOOL_CC_DRIVER)
+		return PROBE_NONE;
+	return image_probe(&from->execs[up_k], TOOL_CC_DRIVER);
+}
+
 /* "cc-option" for a shell that is a kbuild probe (model/shell_step.h), else NULL; -ENOMEM in *err. */
 static const char *probe_kind(const struct exec_image *img, int *err)
 {
@@ -210,6 +242,7 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 	struct exec_image script;
 	char *prog, *detail = NULL, *raw = NULL, *name = NULL;
 	enum probe_kind probe;
+	int err;
 
 	/* "autom4te configure.ac", not "perl configure.ac": named as the program a person ran. */
 	if (image_script_run(img, &script))
@@ -222,6 +255,8 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 	if (img == &p->execs[k] && assembler_source(m, d, p, k, &detail))
 		goto cleanup;
 	probe = image_probe(img, image_tool(img));
+	if (!probe && img == &p->execs[k] && ((probe = assembler_probe(m, d, p, k, &err)), err))
+		goto cleanup;
 	if (probe == PROBE_OTHER) {
 		free(detail);
 		detail = NULL;
