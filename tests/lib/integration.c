@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <dirent.h>
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include "answers_json_check.h"
@@ -77,9 +78,54 @@ void integration_setup(void)
 	bb_run_init(&run);
 }
 
+/* A process other than the caller running the binary at bin (a real path); 0: none. */
+static pid_t other_run_of(const char *bin)
+{
+	char link[64], exe[4096];
+	struct dirent *de;
+	pid_t found = 0;
+	DIR *proc = opendir("/proc");
+	ssize_t n;
+
+	cr_assert_not_null(proc, "/proc: %s", strerror(errno));
+	while (!found && (de = readdir(proc))) {
+		pid_t pid = (pid_t)strtol(de->d_name, NULL, 10);
+
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+		n = readlink(link, exe, sizeof(exe) - 1);
+		if (n <= 0)
+			continue;
+		exe[n] = '\0';
+		if (!strcmp(exe, bin))
+			found = pid;
+	}
+	closedir(proc);
+	return found;
+}
+
+/* How long a test that holds the kernel alone waits for another test's buildbpf to end. */
+#define ALONE_WAIT_S 300
+
+/*
+ * The lock alone does not make the kernel this test's: a test Criterion
+ * killed at its timeout released its shared lock, but its buildbpf, with
+ * its BPF programs, runs on until its build ends.  Wait for every other
+ * buildbpf of the binary under test to be gone.
+ */
 void bb_hold_kernel_alone(void)
 {
+	char *bin = realpath(bb_bin_path(), NULL);
+	pid_t other = 0;
+
 	lock_kernel(LOCK_EX);
+	cr_assert_not_null(bin, "%s: %s", bb_bin_path(), strerror(errno));
+	for (int i = 0; i < ALONE_WAIT_S * 10 && (other = other_run_of(bin)); i++)
+		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	cr_assert(other == 0, "buildbpf [%d] still runs after %d s, alone as this test wants the kernel: "
+				     "left by a test killed at its timeout?", (int)other, ALONE_WAIT_S);
+	free(bin);
 }
 
 void integration_teardown(void)
