@@ -122,6 +122,32 @@ static const struct proc_instance *assembler_compiler(const struct model *m, con
 }
 
 /*
+ * Whether p's image img is an assembler a driver ran on one input that
+ * names nothing (a temporary, or none with -pipe), put in *input (NULL:
+ * the pipe).  -ENOMEM in *err.
+ */
+static bool reads_a_temporary(const struct model *m, const struct name_dirs *dirs, const struct proc_instance *p,
+			      const struct exec_image *img, const char **input, int *err)
+{
+	size_t others = 0;
+
+	*err = 0;
+	if (!m || p->parent < 0 || (size_t)p->parent >= m->nr_procs || image_tool(img) != TOOL_ASSEMBLER)
+		return false;
+	*input = image_sources(img, TOOL_ASSEMBLER, &others);
+	return !others && names_nothing(dirs, *input, err);
+}
+
+/* The image of the driver that ran the assembler p, at p's start; NULL when its parent ran none then. */
+static const struct exec_image *assembler_driver(const struct model *m, const struct proc_instance *p)
+{
+	const struct proc_instance *drv = &m->procs[p->parent];
+	long up_k = image_index_at(drv, p->start_ns);
+
+	return up_k >= 0 && image_tool(&drv->execs[up_k]) == TOOL_CC_DRIVER ? &drv->execs[up_k] : NULL;
+}
+
+/*
  * An assembler named by nothing but temporaries (gcc's "as -o /tmp/ccB.o
  * /tmp/ccA.s" when the driver compiles and links at once) is named by the
  * source its compiler compiled, as that compiler is; else by its driver's
@@ -133,25 +159,19 @@ static int assembler_source(const struct model *m, const struct proc_dirs *d, co
 	const struct exec_image *img = &p->execs[k], *src_img = NULL;
 	struct name_dirs dirs = image_dirs(d, m, p, k);
 	const struct proc_instance *from = NULL;
+	const char *input = NULL, *src = NULL;
 	size_t others = 0;
-	const char *input = image_sources(img, TOOL_ASSEMBLER, &others), *src = NULL;
-	long up_k;
 	int err = 0;
 
-	if (!m || p->parent < 0 || (size_t)p->parent >= m->nr_procs || image_tool(img) != TOOL_ASSEMBLER ||
-	    !names_nothing(&dirs, image_output(img), &err) || !names_nothing(&dirs, input, &err) || others)
+	if (!reads_a_temporary(m, &dirs, p, img, &input, &err) || !names_nothing(&dirs, image_output(img), &err))
 		return err;
 	if ((from = assembler_compiler(m, p, input))) {
 		src_img = &from->execs[from->nr_execs - 1];
 		src = image_sources(src_img, TOOL_CC_PROPER, &others);
 	}
-	if (!src) {
+	if (!src && (src_img = assembler_driver(m, p))) {
 		from = &m->procs[p->parent];
-		up_k = image_index_at(from, p->start_ns);
-		if (up_k >= 0 && image_tool(&from->execs[up_k]) == TOOL_CC_DRIVER) {
-			src_img = &from->execs[up_k];
-			src = image_sources(src_img, TOOL_CC_DRIVER, &others);
-		}
+		src = image_sources(src_img, TOOL_CC_DRIVER, &others);
 	}
 	if (!src || others || names_nothing(&dirs, src, &err))
 		return err;
@@ -171,26 +191,16 @@ static int assembler_source(const struct model *m, const struct proc_dirs *d, co
 static enum probe_kind assembler_probe(const struct model *m, const struct proc_dirs *d,
 				       const struct proc_instance *p, size_t k, int *err)
 {
-	const struct exec_image *img = &p->execs[k];
 	struct name_dirs dirs = image_dirs(d, m, p, k);
 	const struct proc_instance *from;
-	size_t others = 0;
-	const char *input;
-	long up_k;
+	const struct exec_image *drv;
+	const char *input = NULL;
 
-	*err = 0;
-	if (!m || p->parent < 0 || (size_t)p->parent >= m->nr_procs || image_tool(img) != TOOL_ASSEMBLER)
-		return PROBE_NONE;
-	input = image_sources(img, TOOL_ASSEMBLER, &others);
-	if (others || !names_nothing(&dirs, input, err))
+	if (!reads_a_temporary(m, &dirs, p, &p->execs[k], &input, err))
 		return PROBE_NONE;
 	if ((from = assembler_compiler(m, p, input)))
 		return image_probe(&from->execs[from->nr_execs - 1], TOOL_CC_PROPER);
-	from = &m->procs[p->parent];
-	up_k = image_index_at(from, p->start_ns);
-	if (up_k < 0 || image_tool(&from->execs[up_k]) != TOOL_CC_DRIVER)
-		return PROBE_NONE;
-	return image_probe(&from->execs[up_k], TOOL_CC_DRIVER);
+	return (drv = assembler_driver(m, p)) ? image_probe(drv, TOOL_CC_DRIVER) : PROBE_NONE;
 }
 
 /* "cc-option" for a shell that is a kbuild probe (model/shell_step.h), else NULL; -ENOMEM in *err. */
@@ -255,8 +265,11 @@ static char *image_name_in(const struct model *m, const struct proc_dirs *d, con
 	if (img == &p->execs[k] && assembler_source(m, d, p, k, &detail))
 		goto cleanup;
 	probe = image_probe(img, image_tool(img));
-	if (!probe && img == &p->execs[k] && ((probe = assembler_probe(m, d, p, k, &err)), err))
-		goto cleanup;
+	if (!probe && img == &p->execs[k]) {
+		probe = assembler_probe(m, d, p, k, &err);
+		if (err)
+			goto cleanup;
+	}
 	if (probe == PROBE_OTHER) {
 		free(detail);
 		detail = NULL;
