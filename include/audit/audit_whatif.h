@@ -29,7 +29,7 @@ struct model;
  * threads waited for a CPU 10 % of the wall.
  */
 #define WHATIF_CONFINED_WAIT_PERMILLE 100
-/* Under this many outside threads sharing the CPUs, on average: the machine was quiet. */
+/* Under this many outside threads sharing the CPUs, on average, its bursts not counted: the machine was quiet. */
 #define WHATIF_QUIET_OUTSIDE 0.05
 /* The build's threads got this share of the time they wanted a CPU or more: nothing competed. */
 #define WHATIF_UNCONTENDED 0.98
@@ -86,6 +86,7 @@ struct audit_whatif {
 	__u64 cpu_ns, blocked_ns, runq_ns; /* the jobs', summed (cpu_model) */
 	double outside_cpus;	  /* outside work during the build, CPUs' worth on average */
 	double outside_threads;	  /* outside threads the build's shared the CPUs with (as run) */
+	double burst_threads;	  /* of those, the build's own waits its jobs' averages smooth away: kept when quiet */
 	size_t cpus_as_run;	  /* the CPUs the build could use (fewer when confined) */
 	bool was_quiet;		  /* all the CPUs, little outside work: as run is its own -j on a quiet machine */
 	struct job_contention contention; /* how much the jobs slowed each other */

@@ -38,7 +38,9 @@ struct job_contention;
 struct cpu_machine {
 	size_t slots;	/* -j; SIM_UNLIMITED */
 	size_t cpus;	/* 0: unlimited (each job as fast as it ran alone) */
-	double outside; /* outside threads, always runnable, sharing the CPUs (0: a quiet machine) */
+	/* Always-runnable threads sharing the CPUs with the jobs: the outside work as run; on a quiet machine
+	 * only the build's own waits its jobs' averages smooth away (audit/audit_whatif.h burst_threads). */
+	double outside;
 	/* The runners' own gaps and the steps outside any job (graph/run_order.h)
 	 * without their run-queue share: a quiet machine's; false: as measured. */
 	bool quiet;

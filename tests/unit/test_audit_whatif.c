@@ -789,3 +789,72 @@ Test(audit_whatif, a_step_counts_from_exactly_its_share_of_the_wall)
 	/* No wall (an empty recording): nothing is under its share. */
 	cr_assert(whatif_over_step_min(0, 0));
 }
+
+/*
+ * Run-queue waits the jobs' averages do not explain are the outside's only
+ * while a CPU ran outside work.  cc1 101 ran on CPU 0 for 2 s; 102 waited
+ * 1 s for CPU 1, then ran 0.5 s.  On CPU 1 first ran (own) cc1 103 under
+ * make -j3, or (outside) a program outside the build under make -j2.
+ * Averaged over the build, its threads wanted 2.25 CPUs (1.75 outside), yet
+ * got only 78 % (71 %) of what they wanted: as if 0.32 (1.05) more threads
+ * had shared the CPUs.  Before, both were outside work: a quiet machine
+ * took the build's own wait away too, and a machine with nothing but the
+ * build on it was never quiet.
+ */
+static void wait_behind(struct whatif_fixture *f, struct sched_model *s, bool own)
+{
+	char *argv[] = { "make", own ? "-j3" : "-j2", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 2 };
+
+	start_make(f, "make", argv[1]);
+	sched_job(f, 101, 0, 2000, 2000 * MS, 0);
+	sched_job(f, 102, 0, 1500, 500 * MS, 1000 * MS - 2);
+	synth_cpu_slice(s, 0, 101, 101, 2, 2000 * MS, 0);
+	if (own) {
+		sched_job(f, 103, 0, 1000, 1000 * MS, 0);
+		synth_cpu_slice(s, 1, 103, 103, 2, 1000 * MS, 0);
+	} /* else CPU 1 has no record before 102's slice: it ran outside work */
+	synth_cpu_slice(s, 1, 102, 102, 1000 * MS, 1500 * MS, 1000 * MS - 2);
+	synth_cpu_idle(s, 1, 1500 * MS, 2010 * MS);
+	synth_cpu_idle(s, 0, 2000 * MS, 2010 * MS);
+	synth_exit(f->m, 2010 * MS, 100, 100, true, 0);
+	finish_sched_audit(f, 2010, &in, s);
+}
+
+Test(audit_whatif, a_wait_behind_the_builds_own_threads_stays_on_a_quiet_machine)
+{
+	struct sched_model *s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
+	struct whatif_fixture f;
+	const struct audit_whatif *w = &f.a.whatif;
+	char *text;
+	size_t i;
+
+	cr_assert(s != NULL);
+	wait_behind(&f, s, true);
+	cr_assert(eq(u64, f.a.noisy_ns, 0));
+	cr_assert(w->outside_threads > 0.3 && w->outside_threads < 0.33, "%f", w->outside_threads);
+	cr_assert(ieee_ulp_eq(dbl, w->burst_threads, w->outside_threads, 4));
+	cr_assert(w->was_quiet, "only the build's own threads held the CPUs");
+	for (i = 1; i < w->nr_rows; i++)
+		cr_assert(not(eq(int, w->rows[i].kind, WHATIF_OWN_QUIET)), "as run is its own -j on a quiet machine");
+	text = checked_report(&f, true);
+	cr_assert(strstr(text, "and by 0.32 always-runnable threads (the waits") != NULL, "%s", text);
+	free(text);
+	whatif_end(&f);
+	sched_model__free(s);
+
+	s = sched_model__new(SCHED_SUMMARY, 0, 2, 0);
+	cr_assert(s != NULL);
+	wait_behind(&f, s, false);
+	cr_assert(eq(u64, f.a.noisy_ns, f.a.runq_wall_ns));
+	cr_assert(w->outside_threads > 1.0 && w->outside_threads < 1.1, "%f", w->outside_threads);
+	cr_assert(eq(dbl, w->burst_threads, 0));
+	cr_assert(not(w->was_quiet));
+	cr_assert(eq(int, w->rows[1].kind, WHATIF_OWN_QUIET));
+	cr_assert(lt(u64, w->rows[1].wall_ns, w->rows[0].wall_ns), "a quiet machine takes the outside's share away");
+	text = checked_report(&f, true);
+	cr_assert(strstr(text, "always-runnable") == NULL, "%s", text);
+	free(text);
+	whatif_end(&f);
+	sched_model__free(s);
+}

@@ -54,8 +54,7 @@ static int add_row(struct audit_whatif *w, const struct job_graph *jg, enum what
 	r = &w->rows[w->nr_rows++];
 	*r = (struct whatif_row){ .kind = kind, .jobs = jobs, .cpus = cpus, .quiet = kind != WHATIF_AS_RUN,
 				  .own = kind == WHATIF_AS_RUN || kind == WHATIF_OWN_QUIET };
-	if (kind == WHATIF_AS_RUN)
-		mc.outside = w->outside_threads;
+	mc.outside = kind == WHATIF_AS_RUN ? w->outside_threads : w->burst_threads;
 	return cpu_sim__run(jg, &w->contention, &mc, &r->wall_ns);
 }
 
@@ -74,22 +73,32 @@ static size_t cpus_usable(const struct audit *a)
  * every thread wanting a CPU got cpus / (build's + outside's) of one, and
  * the build's got cpu / (cpu + run-queue wait) of theirs; when they hardly
  * waited, the outside work only took what the build left idle.
+ *
+ * Jobs' threads come in bursts, which their averages over each job's wall
+ * smooth away, so the build waited more than its averages explain and the
+ * inferred outside holds some of its own waits.  Of the wall time its
+ * threads waited, the share while a CPU ran outside work was the outside's
+ * doing (audit.noisy_ns); the rest, as the same share of the inferred
+ * threads, is the build's own: w->burst_threads, kept on a quiet machine.
  */
-static double outside_threads(const struct audit_whatif *w, const struct job_graph *jg)
+static void learn_outside(struct audit_whatif *w, const struct audit *a, const struct job_graph *jg)
 {
 	double got = w->cpu_ns + w->runq_ns ? (double)w->cpu_ns / (double)(w->cpu_ns + w->runq_ns) : 1, wanting;
 	__u64 first = UINT64_MAX, last = 0;
 	size_t j;
 
+	w->outside_threads = w->outside_cpus;
 	if (got >= WHATIF_UNCONTENDED)
-		return w->outside_cpus;
+		return;
 	for (j = 0; j < jg->nr_jobs; j++) {
 		first = jg->jobs[j].start_ns < first ? jg->jobs[j].start_ns : first;
 		last = jg->jobs[j].end_ns > last ? jg->jobs[j].end_ns : last;
 	}
 	/* The build's threads wanting a CPU, on average while its jobs ran. */
 	wanting = last > first ? (double)(w->cpu_ns + w->runq_ns) / (double)(last - first) : 0;
-	return (double)w->cpus_as_run / got > wanting ? (double)w->cpus_as_run / got - wanting : 0;
+	w->outside_threads = (double)w->cpus_as_run / got > wanting ? (double)w->cpus_as_run / got - wanting : 0;
+	if (a->runq_wall_ns > a->noisy_ns)
+		w->burst_threads = w->outside_threads * (double)(a->runq_wall_ns - a->noisy_ns) / (double)a->runq_wall_ns;
 }
 
 /* What the jobs were made of, and the machine they ran on. */
@@ -110,8 +119,8 @@ static int learn_jobs(struct audit_whatif *w, const struct audit *a)
 	}
 	if (!w->cpu_model)
 		return 0;
-	w->outside_threads = outside_threads(w, jg);
-	w->was_quiet = w->outside_threads < WHATIF_QUIET_OUTSIDE && w->cpus_as_run == cpus;
+	learn_outside(w, a, jg);
+	w->was_quiet = w->outside_threads - w->burst_threads < WHATIF_QUIET_OUTSIDE && w->cpus_as_run == cpus;
 	return job_contention__learn(&w->contention, jg, w->cpus_as_run, w->outside_cpus);
 }
 
@@ -139,7 +148,7 @@ static int compute_steps(struct audit_whatif *w, const struct audit *a)
 	const struct whatif_row *base = &w->rows[audit_whatif__base(w)];
 	/* The base row's machine: as run only when it was quiet (outside work stretches every job alike). */
 	struct cpu_machine mc = { .slots = base->jobs, .cpus = base->cpus, .quiet = base->quiet,
-				  .outside = base->quiet ? 0 : w->outside_threads };
+				  .outside = base->quiet ? w->burst_threads : w->outside_threads };
 	int err = 0;
 
 	w->without_ns = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*w->without_ns));

@@ -388,6 +388,7 @@ static int put_what_if_model(struct json_object *o, const struct audit_whatif *w
 	       json_put_ms(o, "runq_wait_left_out_ms", w->runq_ns) ?:
 	       json_put_double(o, "outside_cpus", w->outside_cpus) ?:
 	       json_put_double(o, "outside_threads", w->outside_threads) ?:
+	       json_put_double(o, "burst_threads", w->burst_threads) ?:
 	       json_put_int(o, "cpus_as_run", w->cpus_as_run) ?:
 	       json_put_bool(o, "machine_was_quiet", w->was_quiet) ?:
 	       json_put_bool(o, "slowdown_learned", c->learned) ?:

@@ -96,7 +96,11 @@ static void put_model(FILE *out, const struct audit_whatif *w)
 	report_put_sec(f, w->blocked_ns);
 	fputs(", summed over them; their waits for a CPU (", f);
 	report_put_sec(f, w->runq_ns);
-	fputs(" summed) left out; the CPUs shared by the running jobs; ", f);
+	fputs(" summed) left out; the CPUs shared by the running jobs", f);
+	if (w->burst_threads >= WHATIF_QUIET_OUTSIDE)
+		fprintf(f, " and by %.2f always-runnable threads (the waits of the build's own threads beyond what "
+			"their averages explain: they come in bursts)", w->burst_threads);
+	fputs("; ", f);
 	if (c->learned)
 		fprintf(f, "each busy CPU beside a job slows its CPU work %.0f %% (learned from %zu jobs on %zu CPUs, "
 			"standard error %.0f %%; rows with more CPUs extrapolate it)",
