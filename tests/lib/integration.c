@@ -123,9 +123,9 @@ void bb_hold_kernel_alone(void)
 	cr_assert_not_null(bin, "%s: %s", bb_bin_path(), strerror(errno));
 	for (int i = 0; i < ALONE_WAIT_S * 10 && (other = other_run_of(bin)); i++)
 		nanosleep(&(struct timespec){ 0, 100000000 }, NULL);
+	free(bin); /* before the assertion, which ends the test */
 	cr_assert(other == 0, "buildbpf [%d] still runs after %d s, alone as this test wants the kernel: "
 				     "left by a test killed at its timeout?", (int)other, ALONE_WAIT_S);
-	free(bin);
 }
 
 void integration_teardown(void)
