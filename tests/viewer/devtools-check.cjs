@@ -160,19 +160,27 @@ async function loadTrace(page, file) {
 	await page.goto('devtools://devtools/bundled/trace_app.html', { timeout: HANG_MS });
 	const tab = page.getByText('Performance', { exact: true }).first();
 	await tab.waitFor({ timeout: HANG_MS });
-	// trace_app opens with a "debugging connection was closed" dialog.
-	await page.waitForTimeout(1000);
-	await page.keyboard.press('Escape');
-	await tab.click();
+	// trace_app opens with a "debugging connection was closed" dialog, on a
+	// busy machine seconds late: while it covers the tab a click waits for
+	// it.  Each try closes it and clicks for 5 s, until HANG_MS have passed.
+	let t0 = Date.now();
+	for (let attempt = 0; ; attempt++) {
+		await page.waitForTimeout(attempt ? 250 : 1000);
+		await page.keyboard.press('Escape');
+		const err = await tab.click({ timeout: 5000 }).then(() => null, (e) => e);
+		if (!err) break;
+		if (Date.now() - t0 >= HANG_MS) throw err;
+	}
 	const load = page.locator('[aria-label="Load trace…"], [aria-label="Load profile…"]').first();
 	await load.waitFor({ state: 'visible', timeout: HANG_MS });
 	// The panel may still be starting: the button does nothing then.  Try
-	// again (every fourth time by the keyboard) until HANG_MS have passed.
-	const t0 = Date.now();
+	// again (every fourth time by the keyboard) until HANG_MS have passed; a
+	// click the button is not ready for fails its try, not the check.
+	t0 = Date.now();
 	for (let attempt = 0; attempt < 4 || Date.now() - t0 < HANG_MS; attempt++) {
 		const [chooser] = await Promise.all([
 			page.waitForEvent('filechooser', { timeout: 5000 }).catch(() => null),
-			attempt % 4 < 3 ? load.click() : page.keyboard.press('Control+O'),
+			attempt % 4 < 3 ? load.click({ timeout: 5000 }).catch(() => null) : page.keyboard.press('Control+O'),
 		]);
 		if (chooser) return chooser.setFiles(file);
 	}
