@@ -2,14 +2,19 @@
 /*
  * A known amount of resident memory, for the memory tests.
  *
- *   mem-hog MIB [--hold MS] [-- PROG [ARG...]]
+ *   mem-hog MIB [--meet DIR N] [--hold MS] [-- PROG [ARG...]]
  *
  * Touches MIB MiB of fresh anonymous memory (every page written, so all of
- * it is resident), holds it MS milliseconds, then, with PROG, forks a child
+ * it is resident); with --meet, leaves a file in DIR and waits (60 s at
+ * most) until N hogs have: hogs started together then hold their memory at
+ * the same time however slowly each touched its own.  Then it holds the
+ * memory MS milliseconds and, with PROG, forks a child
  * that execs PROG while the parent still holds the memory: the child starts
  * as a copy of a large process.  Exits with PROG's status (128+N when it
  * was killed by N), else 0.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,22 +41,67 @@ static char *touch(long mib)
 	return mem;
 }
 
+/* The entries in dir other than . and ..; -1 when it cannot be read. */
+static long entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	long n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+/* Leaves this hog's file in dir, then waits until n hogs have (polling every 10 ms, 60 s at most). */
+static void meet(const char *dir, long n)
+{
+	char path[4096];
+	int fd, tries;
+
+	snprintf(path, sizeof(path), "%s/%d", dir, (int)getpid());
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0) {
+		perror("mem-hog: --meet");
+		exit(2);
+	}
+	close(fd);
+	for (tries = 0; entries(dir) < n; tries++) {
+		if (tries >= 6000) {
+			fprintf(stderr, "mem-hog: --meet: %ld of %ld hogs in %s after 60 s\n", entries(dir), n, dir);
+			exit(2);
+		}
+		nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	long mib, hold_ms = 0;
+	long mib, hold_ms = 0, meet_n = 0;
+	const char *meet_dir = NULL;
 	int i = 2, status;
 	pid_t pid;
 
 	if (argc < 2) {
-		fputs("usage: mem-hog MIB [--hold MS] [-- PROG [ARG...]]\n", stderr);
+		fputs("usage: mem-hog MIB [--meet DIR N] [--hold MS] [-- PROG [ARG...]]\n", stderr);
 		return 2;
 	}
 	mib = strtol(argv[1], NULL, 10);
+	if (i + 2 < argc && !strcmp(argv[i], "--meet")) {
+		meet_dir = argv[i + 1];
+		meet_n = strtol(argv[i + 2], NULL, 10);
+		i += 3;
+	}
 	if (i + 1 < argc && !strcmp(argv[i], "--hold")) {
 		hold_ms = strtol(argv[i + 1], NULL, 10);
 		i += 2;
 	}
 	touch(mib);
+	if (meet_dir)
+		meet(meet_dir, meet_n);
 	if (hold_ms > 0)
 		nanosleep(&(struct timespec){ hold_ms / 1000, (hold_ms % 1000) * 1000000 }, NULL);
 	if (i >= argc || strcmp(argv[i], "--") || i + 1 >= argc)
