@@ -220,11 +220,14 @@ lost_in() {
 }
 
 # predicted SUMMARY N CPUS: the what-if's quiet row for -jN on CPUS CPUs, in seconds; nothing when it has none.
+# When the machine was quiet, as run stands for the build's own -j on a quiet machine (the what-if prints
+# no second row for it).
 # json-c writes the summary one key per line: the top-level "what_if" object's "rows", each an object.
 predicted() {
 	awk -v n="$2" -v cpus="$3" '
 		/^  "what_if": \{/ { in_w = 1; next }
 		in_w && /^  [}]/ { in_w = 0 }
+		in_w && /"machine_was_quiet": true/ { was_quiet = 1 }
 		in_w && /"rows": \[/ { in_rows = 1; next }
 		in_rows && /\{/ { jobs = ""; c = ""; quiet = ""; wall = "" }
 		in_rows && /"jobs":/ { jobs = $2; sub(/,$/, "", jobs) }
@@ -232,8 +235,12 @@ predicted() {
 		in_rows && /"quiet":/ { quiet = $2; sub(/,$/, "", quiet) }
 		in_rows && /"wall_ms":/ { wall = $2; sub(/,$/, "", wall) }
 		in_rows && /\}/ && jobs == n && c == cpus && quiet == "true" && found == "" { found = wall }
+		in_rows && /\}/ && jobs == n && c == cpus && quiet == "false" && as_run == "" { as_run = wall }
 		in_rows && /^    \]/ { in_rows = 0 }
-		END { if (found != "") printf "%.3f\n", found / 1000 }' "$1"
+		END {
+			if (found == "" && was_quiet) found = as_run
+			if (found != "") printf "%.3f\n", found / 1000
+		}' "$1"
 }
 
 summary_field() { # SUMMARY KEY: a top-level number
