@@ -5,8 +5,8 @@
  *   mem-hog MIB [--meet DIR N] [--hold MS] [-- PROG [ARG...]]
  *
  * Touches MIB MiB of fresh anonymous memory (every page written, so all of
- * it is resident); with --meet, leaves a file in DIR and waits (60 s at
- * most) until N hogs have: hogs started together then hold their memory at
+ * it is resident); with --meet, makes a directory in DIR and waits (60 s
+ * at most) until N hogs have: hogs started together then hold their memory at
  * the same time however slowly each touched its own.  Then it holds the
  * memory MS milliseconds and, with PROG, forks a child
  * that execs PROG while the parent still holds the memory: the child starts
@@ -14,11 +14,11 @@
  * was killed by N), else 0.
  */
 #include <dirent.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,15 +60,14 @@ static long entries(const char *dir)
 static void meet(const char *dir, long n)
 {
 	char path[4096];
-	int fd, tries;
+	int tries;
 
+	/* A directory, not a file: a file the hog wrote would name its step ("mem-hog > DIR/PID"). */
 	snprintf(path, sizeof(path), "%s/%d", dir, (int)getpid());
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0) {
+	if (mkdir(path, 0755)) {
 		perror("mem-hog: --meet");
 		exit(2);
 	}
-	close(fd);
 	for (tries = 0; entries(dir) < n; tries++) {
 		if (tries >= 6000) {
 			fprintf(stderr, "mem-hog: --meet: %ld of %ld hogs in %s after 60 s\n", entries(dir), n, dir);
