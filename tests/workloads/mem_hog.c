@@ -56,7 +56,7 @@ static long entries(const char *dir)
 	return n;
 }
 
-/* Leaves this hog's file in dir, then waits until n hogs have (polling every 10 ms, 60 s at most). */
+/* Makes this hog's directory in dir, then waits until n hogs have (polling every 10 ms, 60 s at most). */
 static void meet(const char *dir, long n)
 {
 	char path[4096];
