@@ -5,11 +5,11 @@
  * process's start could have waited for among them.  The first result of
  * the graph stage (graph/graph_run.h); everything after it (the jobs, the
  * races, the start causes, the critical path) reads it, and it reads none
- * of them.  Pure: the process model and the file log in; tested from
- * synthetic records.
+ * of them.  Pure: the process model, its job slots (graph/job_slots.h: who
+ * runs whom) and the file log in; tested from synthetic records.
  *
  *   struct build_graph g;
- *   build_graph__compute(&g, model, file_log);
+ *   build_graph__compute(&g, model, &slots, file_log);
  *   ... g.edges[0 .. g.nr_edges), g.proc_input ...
  *   build_graph__free(&g);
  */
@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
+#include "graph/job_slots.h"
 #include "model/file_log.h"
 #include "model/model.h"
 
@@ -84,7 +85,8 @@ struct build_graph {
 };
 
 /* 0, or -ENOMEM (g freed and empty).  fl may be NULL: no data edges. */
-int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl);
+int build_graph__compute(struct build_graph *g, const struct model *m, const struct job_slots *slots,
+			 const struct file_log *fl);
 void build_graph__free(struct build_graph *g);
 
 #endif /* BUILDBPF_BUILD_GRAPH_H */

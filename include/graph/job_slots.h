@@ -67,5 +67,8 @@ size_t job_slots__held(const struct job_slots *s, size_t pool, __u64 ts);
 size_t job_slots__limit(const struct job_slots *s, size_t pool);
 /* Whether runner and proc's parent share a pool of make slots (a jobserver token passes between them). */
 bool job_slots__shared(const struct job_slots *s, size_t runner, size_t proc);
+/* Whether proc's nearest runner is cargo, which pipelines: it starts a dependent once rustc has renamed
+ * the dependency's .rmeta into place, while that rustc generates code on (graph/build_graph.h). */
+bool job_slots__run_by_cargo(const struct job_slots *s, size_t proc);
 
 #endif /* BUILDBPF_GRAPH_JOB_SLOTS_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Races: undeclared dependencies between the build's jobs that make a
- * parallel build work, or fail, by luck.  Pure: the model, the file log,
- * the data edges' matched renames (graph/build_graph.h) and the jobs
+ * parallel build work, or fail, by luck.  Pure: the model, its job slots
+ * (graph/job_slots.h: who runs whom), the file log, the data edges' matched renames (graph/build_graph.h) and the jobs
  * (graph/job_graph.h) in, findings out: the fourth result of the graph
  * stage (graph/graph_run.h); tested from synthetic records.
  *
  *   struct races r;
- *   races__find(&r, model, file_log, graph, &jobs);
+ *   races__find(&r, model, &slots, file_log, graph, &jobs);
  *   ... r.items[0 .. r.nr) ...
  *   races__free(&r);
  *
@@ -40,6 +40,7 @@
 #include <linux/types.h>
 #include "graph/build_graph.h"
 #include "graph/job_graph.h"
+#include "graph/job_slots.h"
 #include "model/file_log.h"
 #include "model/model.h"
 
@@ -73,8 +74,8 @@ struct races {
 };
 
 /* 0, or -ENOMEM (r freed and empty).  fl may be NULL: no findings. */
-int races__find(struct races *r, const struct model *m, const struct file_log *fl, const struct build_graph *g,
-		const struct job_graph *jobs);
+int races__find(struct races *r, const struct model *m, const struct job_slots *slots, const struct file_log *fl,
+		const struct build_graph *g, const struct job_graph *jobs);
 void races__free(struct races *r);
 
 /* "read while being written", "read before written", "written twice". */

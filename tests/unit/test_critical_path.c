@@ -237,7 +237,7 @@ Test(critical_path, the_driver_walks_the_path_its_steps_give_by_hand)
 	/* Every kind of link: the driver's order (slots, edges, causes, path) is the only one that gives it. */
 	one_chain(&f);
 	cr_assert(eq(int, job_slots__init(&slots, f.m, NULL, 0), 0));
-	cr_assert(eq(int, build_graph__compute(&g, f.m, f.fl), 0));
+	cr_assert(eq(int, build_graph__compute(&g, f.m, &slots, f.fl), 0));
 	cr_assert(eq(int, start_causes__compute(&sc, f.m, &g, &slots, f.w), 0));
 	cr_assert(eq(int, critical_path__compute(&cp, f.m, &g, &sc), 0));
 	path_text(&f, text, sizeof(text));

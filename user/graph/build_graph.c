@@ -8,7 +8,6 @@
 #include "model/name_text.h"
 #include "model/proc_index.h"
 #include "model/proc_tree.h"
-#include "model/tool_kind.h"
 
 /* How many of the latest writes of a file of its name a rename (or exec) looks back at. */
 #define RENAME_LOOKBACK 64
@@ -34,6 +33,7 @@ struct named_write {
 /* Everything the computation builds on the way, freed at its end. */
 struct work {
 	const struct model *m;
+	const struct job_slots *slots;
 	const struct proc_index *pids; /* the model's processes by (pid, start) */
 	struct proc_index *own_pids;   /* pids, when the model had none to lend */
 	struct access *acc;
@@ -42,7 +42,6 @@ struct work {
 	size_t nr_writes;
 	size_t *edge_mark;	      /* per proc: 1 + the file of the last edge it read */
 	__u64 *last_write_ns;	      /* per proc: its last write (an open for writing, or a rename) */
-	bool *by_cargo;		      /* per proc: run by cargo (its nearest runner ancestor), which pipelines */
 	struct proc_tree tree;
 	const struct build_graph *graph; /* what the sorts compare */
 };
@@ -297,34 +296,23 @@ static int by_reader(const void *a, const void *b)
 static __u64 edge_ready(const struct work *w, const struct access *wr, const struct access *rd)
 {
 	__u64 end = w->m->procs[wr->proc].end_ns;
-	bool wrote_on = wr->ts_ns < w->last_write_ns[wr->proc] && w->by_cargo[wr->proc];
+	bool wrote_on = wr->ts_ns < w->last_write_ns[wr->proc] && job_slots__run_by_cargo(w->slots, wr->proc);
 	bool published = !wr->path && wr->ts_ns < end && (w->m->procs[rd->proc].start_ns < end || wrote_on);
 
 	return published ? wr->ts_ns : end;
 }
 
-/* Each process's last write, and whether cargo runs it (a parent sorts before its children). */
+/* Each process's last write. */
 static int writers_of(struct work *w)
 {
-	const struct model *m = w->m;
-	size_t n = m->nr_procs ? m->nr_procs : 1, i;
+	size_t i;
 
-	w->last_write_ns = calloc(n, sizeof(*w->last_write_ns));
-	w->by_cargo = calloc(n, sizeof(*w->by_cargo));
-	if (!w->last_write_ns || !w->by_cargo)
+	w->last_write_ns = calloc(w->m->nr_procs ? w->m->nr_procs : 1, sizeof(*w->last_write_ns));
+	if (!w->last_write_ns)
 		return -ENOMEM;
 	for (i = 0; i < w->nr_acc; i++)
 		if (w->acc[i].write && w->acc[i].ts_ns > w->last_write_ns[w->acc[i].proc])
 			w->last_write_ns[w->acc[i].proc] = w->acc[i].ts_ns;
-	for (i = 0; i < m->nr_procs; i++) {
-		long parent = m->procs[i].parent;
-		enum tool_kind kind;
-
-		if (parent < 0 || (size_t)parent >= i)
-			continue;
-		kind = tool_kind__lookup(m->procs[parent].comm);
-		w->by_cargo[i] = tool_kind__is_runner(kind) ? kind == TOOL_CARGO : w->by_cargo[parent];
-	}
 	return 0;
 }
 
@@ -502,13 +490,13 @@ static void free_work(struct work *w)
 	free(w->writes);
 	free(w->edge_mark);
 	free(w->last_write_ns);
-	free(w->by_cargo);
 	proc_tree__free(&w->tree);
 }
 
-int build_graph__compute(struct build_graph *g, const struct model *m, const struct file_log *fl)
+int build_graph__compute(struct build_graph *g, const struct model *m, const struct job_slots *slots,
+			 const struct file_log *fl)
 {
-	struct work w = { .m = m };
+	struct work w = { .m = m, .slots = slots };
 	int err = -ENOMEM;
 
 	memset(g, 0, sizeof(*g));

@@ -9,7 +9,7 @@ static int compute_core(struct graph_run *r, const struct model *m, const struct
 			const struct file_log *fl, enum graph_step *failed)
 {
 	*failed = GRAPH_DATA;
-	if (build_graph__compute(&r->data, m, fl))
+	if (build_graph__compute(&r->data, m, slots, fl))
 		return -ENOMEM;
 	*failed = GRAPH_JOBS;
 	if (job_graph__build(&r->jobs, m, slots, r->data.edges, r->data.nr_edges))
@@ -21,7 +21,7 @@ static int compute_core(struct graph_run *r, const struct model *m, const struct
 	if (slack__per_proc(&r->jobs, m->nr_procs, &r->proc_slack_ns))
 		return -ENOMEM;
 	*failed = GRAPH_RACES;
-	if (races__find(&r->races, m, fl, &r->data, &r->jobs))
+	if (races__find(&r->races, m, slots, fl, &r->data, &r->jobs))
 		return -ENOMEM;
 	return 0;
 }

@@ -72,6 +72,13 @@ bool job_slots__shared(const struct job_slots *s, size_t runner, size_t proc)
 	       s->pool[runner] == s->pool[parent];
 }
 
+bool job_slots__run_by_cargo(const struct job_slots *s, size_t proc)
+{
+	long runner = proc < s->m->nr_procs ? s->runner[proc] : -1;
+
+	return runner >= 0 && runner_kind(&s->m->procs[runner]) == TOOL_CARGO;
+}
+
 static int by_via(const void *a, const void *b, void *slots)
 {
 	const struct job_slots *s = slots;

@@ -7,7 +7,6 @@
 #include "graph/races.h"
 #include "model/proc_index.h"
 #include "model/proc_name.h"
-#include "model/tool_kind.h"
 
 /* Most components of a path this stage takes apart (a rename's are < 256 bytes). */
 #define MAX_COMPONENTS 160
@@ -23,6 +22,7 @@ struct use {
 
 struct work {
 	const struct model *m;
+	const struct job_slots *slots;
 	const struct job_graph *jg;
 	struct use *uses;
 	size_t nr_uses, cap_uses;
@@ -228,10 +228,8 @@ static int by_path_time(const void *a, const void *b)
  */
 static bool published_by_cargo(const struct work *w, const struct use *wr, size_t reader_job)
 {
-	const struct proc_instance *p = &w->m->procs[w->jg->jobs[wr->job].proc];
-
-	return wr->by_rename && wr->ts_ns <= w->jg->jobs[reader_job].start_ns && p->parent >= 0 &&
-	       tool_kind__lookup(w->m->procs[p->parent].comm) == TOOL_CARGO;
+	return wr->by_rename && wr->ts_ns <= w->jg->jobs[reader_job].start_ns &&
+	       job_slots__run_by_cargo(w->slots, w->jg->jobs[wr->job].proc);
 }
 
 static bool overlap(const struct job_graph *jg, size_t a, size_t b)
@@ -375,10 +373,10 @@ static int by_other_time(const void *a, const void *b)
 	return strcmp(x->file, y->file);
 }
 
-int races__find(struct races *r, const struct model *m, const struct file_log *fl, const struct build_graph *g,
-		const struct job_graph *jobs)
+int races__find(struct races *r, const struct model *m, const struct job_slots *slots, const struct file_log *fl,
+		const struct build_graph *g, const struct job_graph *jobs)
 {
-	struct work w = { .m = m, .jg = jobs };
+	struct work w = { .m = m, .slots = slots, .jg = jobs };
 	size_t i, j;
 	int err = -ENOMEM;
 
