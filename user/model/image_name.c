@@ -111,11 +111,11 @@ static const struct proc_instance *assembler_compiler(const struct model *m, con
 	for (i = p->id; i-- > stop;) {
 		const struct proc_instance *c = &m->procs[i];
 		const struct exec_image *img = c->nr_execs ? &c->execs[c->nr_execs - 1] : NULL;
-		const char *out = img ? image_output(img) : NULL;
+		const char *out;
 
 		if (c->parent != p->parent || !img || image_tool(img) != TOOL_CC_PROPER)
 			continue;
-		if (!input || (out && !strcmp(out, input)))
+		if (!input || ((out = image_output(img)) && !strcmp(out, input)))
 			return c;
 	}
 	return NULL;
