@@ -109,8 +109,12 @@ Test(sched, synchronous_writes_block_in_d_state)
 	json_object_put(trace);
 }
 
-/* A CPU lane holds at most the wall time, and its slices never overlap. */
-Test(sched, cpu_lanes_never_exceed_wall_time)
+/*
+ * A CPU lane holds at most the wall time, and its slices never overlap.
+ * Half a second here; 77-112 s in the kernel matrix's emulated guests, and
+ * 121 s (past the suite's 120) in 6.1's beside a loaded host: its own limit.
+ */
+Test(sched, cpu_lanes_never_exceed_wall_time, .timeout = 600)
 {
 	struct json_object *trace, *events, *other, *sched, *cpus, *duration;
 	long long wall_us, lane_us[256] = { 0 }, last_end[256] = { 0 };
