@@ -527,26 +527,37 @@ Test(audit_whatif, the_time_outside_any_job_counts_the_parts_too_short_to_list)
 }
 
 /*
- * make -j1 runs 30 jobs one after another, 2 ms of its own before each: the
- * path alternates make's parts and the jobs, more entries than the page
- * lists.  Its note counts the entries left out and says how many of the
- * path's entries are steps, the count the report's "N steps" gives.
+ * make -j1 runs 30 jobs of 10 ms one after another, 2 ms of its own before
+ * each, in a build that ends at end_ms: the path alternates make's parts and
+ * the jobs, more entries than the page lists.
+ */
+static void thirty_jobs_in_turn(struct whatif_fixture *f, __u64 end_ms)
+{
+	static char *argv[] = { "make", NULL };
+	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
+	__u32 k;
+
+	start_make(f, "make", NULL);
+	for (k = 0; k < 30; k++)
+		job_proc(f, 101 + k, "cc", 2 + 12 * k, 12 + 12 * k);
+	synth_exit(f->m, end_ms * MS, 100, 100, true, 0);
+	synth_file_open(f->fl, 340 * MS, 129, DEV, 1, true, "a.o");
+	synth_file_open(f->fl, 352 * MS, 130, DEV, 1, false, "a.o");
+	finish_audit(f, end_ms, &in);
+}
+
+/*
+ * The thirty jobs in 400 ms: the path's note counts the entries left out
+ * and says how many of the path's entries are steps, the count the
+ * report's "N steps" gives.
  */
 Test(audit_whatif, the_pages_path_note_says_entries_and_steps_apart)
 {
-	char *argv[] = { "make", NULL }, want[128];
-	struct audit_input in = { .nr_cpus = 2, .cmd_argv = argv, .cmd_argc = 1 };
+	char want[128];
 	struct whatif_fixture f;
 	struct report_tables t;
-	__u32 k;
 
-	start_make(&f, "make", NULL);
-	for (k = 0; k < 30; k++)
-		job_proc(&f, 101 + k, "cc", 2 + 12 * k, 12 + 12 * k);
-	synth_exit(f.m, 400 * MS, 100, 100, true, 0);
-	synth_file_open(f.fl, 340 * MS, 129, DEV, 1, true, "a.o");
-	synth_file_open(f.fl, 352 * MS, 130, DEV, 1, false, "a.o");
-	finish_audit(&f, 400, &in);
+	thirty_jobs_in_turn(&f, 400);
 	cr_assert(f.a.nr_chain > REPORT_PATH_ROWS && audit_whatif__nr_steps(&f.a) < f.a.nr_chain,
 		  "%zu entries, %zu steps", f.a.nr_chain, audit_whatif__nr_steps(&f.a));
 	cr_assert(eq(int, report_tables__compute(&t, &f.a, f.m), 0));
@@ -554,6 +565,39 @@ Test(audit_whatif, the_pages_path_note_says_entries_and_steps_apart)
 		 "the rest, a runner's parts)", f.a.nr_chain - REPORT_PATH_ROWS, f.a.nr_chain,
 		 audit_whatif__nr_steps(&f.a));
 	cr_assert(eq(str, t.tables[REPORT_TABLE_PATH].note, want));
+	report_tables__free(&t);
+	whatif_end(&f);
+}
+
+/*
+ * The thirty jobs in a 4 s build: each holds the path for 0.25 % of the
+ * wall, under the 1 % from which a step's removal is simulated.  Their
+ * "wall without it" is "-", not an empty cell, and the note says why after
+ * what it says of the entries left out.
+ */
+Test(audit_whatif, a_step_too_short_to_simulate_shows_a_dash_and_says_why)
+{
+	struct whatif_fixture f;
+	struct report_tables t;
+	const struct report_table *path;
+	size_t i, dashes = 0;
+
+	thirty_jobs_in_turn(&f, 4000);
+	cr_assert(f.a.whatif.known);
+	cr_assert(eq(int, report_tables__compute(&t, &f.a, f.m), 0));
+	path = &t.tables[REPORT_TABLE_PATH];
+	for (i = 0; i < path->nr_rows; i++) {
+		const char *without = path->cells[i * path->nr_cols + 7];
+
+		cr_assert(ne(str, (char *)without, ""), "row %zu (%s): an empty cell", i,
+			  path->cells[i * path->nr_cols + 1]);
+		dashes += !strcmp(without, "-");
+	}
+	cr_assert(gt(sz, dashes, 0));
+	cr_assert(path->note && strstr(path->note, " not listed (") != NULL, "%s", path->note ?: "(none)");
+	cr_assert(strstr(path->note, "; \"-\": not simulated (only the 32 longest steps of 1 % of the wall or more are)") !=
+			  NULL,
+		  "%s", path->note);
 	report_tables__free(&t);
 	whatif_end(&f);
 }

@@ -161,7 +161,8 @@ static int figures(struct report_table *t, const struct audit *a, const struct m
 static int path(struct report_table *t, const struct audit *a, const struct model *m)
 {
 	bool *listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
-	size_t i, nr = 0, steps = audit_whatif__nr_steps(a);
+	size_t i, nr = 0, steps = audit_whatif__nr_steps(a), unsimulated = 0;
+	char *listed_note;
 	int err = listed ? 0 : -ENOMEM;
 
 	if (listed)
@@ -178,13 +179,16 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 			to = a->graph->path.steps[a->chain_step[i]].to_ns;
 		}
 		row = add_row(t);
+		/* A step the what-if did not simulate (compute_steps(): too short, or past the longest) says "-". */
+		unsimulated += a->whatif.known && !a->whatif.without_ns[i] && audit_whatif__is_step(a, i);
 		err = !row ? -ENOMEM
 			   : cell(&row[0], "%zu", i + 1) ?: cell_proc(&row[1], m, a->chain[i]) ?:
 			     cell(&row[2], "%u", p->pid) ?: cell_sec(&row[3], from - a->start_ns) ?:
 			     cell_sec(&row[4], to - a->start_ns) ?: cell_sec(&row[5], held) ?:
 			     cell(&row[6], "%.1f %%", a->wall_ns ? 100.0 * held / a->wall_ns : 0) ?:
 			     (a->whatif.known && a->whatif.without_ns[i] ? cell_sec(&row[7], a->whatif.without_ns[i])
-			      : cell(&row[7], "%s", audit_whatif__is_step(a, i) ? "" : "a runner")) ?: 0;
+			      : cell(&row[7], "%s", !audit_whatif__is_step(a, i) ? "a runner" : a->whatif.known ? "-" : ""))
+			     ?: 0;
 		nr++;
 	}
 	free(listed);
@@ -198,6 +202,16 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 	if (!err && !a->graph)
 		err = note(t, "no build graph (recorded without --deps=on): the chain to the end is a timing "
 			      "estimate");
+	/* Appended to what the note says already: note() replaces it. */
+	listed_note = t->note;
+	t->note = NULL;
+	if (!err && unsimulated)
+		err = note(t, "%s%s\"-\": not simulated (only the %d longest steps of %g %% of the wall or more are)",
+			   listed_note ? listed_note : "", listed_note ? "; " : "", WHATIF_MAX_STEPS,
+			   WHATIF_STEP_MIN_PERMILLE / 10.0);
+	else
+		t->note = listed_note, listed_note = NULL;
+	free(listed_note);
 	return err;
 }
 
