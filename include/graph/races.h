@@ -2,7 +2,8 @@
 /*
  * Races: undeclared dependencies between the build's jobs that make a
  * parallel build work, or fail, by luck.  Pure: the model, its job slots
- * (graph/job_slots.h: who runs whom), the file log, the data edges' matched renames (graph/build_graph.h) and the jobs
+ * (graph/job_slots.h: who runs whom), the file log, the data edges'
+ * matched renames (graph/build_graph.h) and the jobs
  * (graph/job_graph.h) in, findings out: the fourth result of the graph
  * stage (graph/graph_run.h); tested from synthetic records.
  *
