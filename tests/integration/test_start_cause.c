@@ -114,7 +114,7 @@ Test(start_cause, a_job_reading_a_generated_header_waits_for_its_generator)
 {
 	struct json_object *trace, *slices, *use = NULL, *gen = NULL;
 	size_t i;
-	char want[64];
+	char want[64], *kind;
 	double stall = bb_cpu_stall_ms();
 
 	bb_write_file(&run, "Makefile",
@@ -149,11 +149,12 @@ Test(start_cause, a_job_reading_a_generated_header_waits_for_its_generator)
 	 * is let pass only when the fork came later than ready by less than
 	 * tasks waited for a CPU meanwhile; on a quiet machine it is the input.
 	 */
-	if (strcmp(kind_of(use), "input") && bb_arg_double(use, "waited_ms") < stall) {
+	kind = kind_of(use);
+	if (strcmp(kind, "input") && bb_arg_double(use, "waited_ms") < stall) {
 		cr_log_warn("started %.0f ms after ready, with %.0f ms of CPU wait: not held to \"input\"",
 			    bb_arg_double(use, "waited_ms"), stall);
 	} else {
-		cr_assert(eq(str, kind_of(use), "input"), "%.0f ms of CPU wait; stderr: %s", stall, run.err);
+		cr_assert(eq(str, kind, "input"), "%.0f ms of CPU wait; stderr: %s", stall, run.err);
 		cr_assert(eq(str, (char *)bb_arg_str(use, "waited_for"), want));
 	}
 	cr_assert(le(dbl, bb_arg_double(use, "ready_ms"), ts_ms(use) + 1.0));

@@ -162,7 +162,6 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 {
 	bool *listed = calloc(a->nr_chain ? a->nr_chain : 1, sizeof(*listed));
 	size_t i, nr = 0, steps = audit_whatif__nr_steps(a), unsimulated = 0;
-	char *listed_note;
 	int err = listed ? 0 : -ENOMEM;
 
 	if (listed)
@@ -170,6 +169,7 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 	for (i = 0; !err && i < a->nr_chain; i++) {
 		const struct proc_instance *p = &m->procs[a->chain[i]];
 		__u64 from = p->start_ns, to = p->end_ns, held = audit__chain_held(a, m, i);
+		bool dash;
 		char **row;
 
 		if (!listed[i])
@@ -178,16 +178,17 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 			from = a->graph->path.steps[a->chain_step[i]].from_ns;
 			to = a->graph->path.steps[a->chain_step[i]].to_ns;
 		}
-		row = add_row(t);
 		/* A step the what-if did not simulate (compute_steps(): too short, or past the longest) says "-". */
-		unsimulated += a->whatif.known && !a->whatif.without_ns[i] && audit_whatif__is_step(a, i);
+		dash = a->whatif.known && !a->whatif.without_ns[i] && audit_whatif__is_step(a, i);
+		unsimulated += dash;
+		row = add_row(t);
 		err = !row ? -ENOMEM
 			   : cell(&row[0], "%zu", i + 1) ?: cell_proc(&row[1], m, a->chain[i]) ?:
 			     cell(&row[2], "%u", p->pid) ?: cell_sec(&row[3], from - a->start_ns) ?:
 			     cell_sec(&row[4], to - a->start_ns) ?: cell_sec(&row[5], held) ?:
 			     cell(&row[6], "%.1f %%", a->wall_ns ? 100.0 * held / a->wall_ns : 0) ?:
 			     (a->whatif.known && a->whatif.without_ns[i] ? cell_sec(&row[7], a->whatif.without_ns[i])
-			      : cell(&row[7], "%s", !audit_whatif__is_step(a, i) ? "a runner" : a->whatif.known ? "-" : ""))
+			      : cell(&row[7], "%s", !audit_whatif__is_step(a, i) ? "a runner" : dash ? "-" : ""))
 			     ?: 0;
 		nr++;
 	}
@@ -202,16 +203,15 @@ static int path(struct report_table *t, const struct audit *a, const struct mode
 	if (!err && !a->graph)
 		err = note(t, "no build graph (recorded without --deps=on): the chain to the end is a timing "
 			      "estimate");
-	/* Appended to what the note says already: note() replaces it. */
-	listed_note = t->note;
-	t->note = NULL;
-	if (!err && unsimulated)
+	if (!err && unsimulated) {
+		/* Appended to what the note says already: note() replaces it. */
+		char *before = t->note;
+
+		t->note = NULL;
 		err = note(t, "%s%s\"-\": not simulated (only the %d longest steps of %g %% of the wall or more are)",
-			   listed_note ? listed_note : "", listed_note ? "; " : "", WHATIF_MAX_STEPS,
-			   WHATIF_STEP_MIN_PERMILLE / 10.0);
-	else
-		t->note = listed_note, listed_note = NULL;
-	free(listed_note);
+			   before ? before : "", before ? "; " : "", WHATIF_MAX_STEPS, WHATIF_STEP_MIN_PERMILLE / 10.0);
+		free(before);
+	}
 	return err;
 }
 
