@@ -6,16 +6,16 @@
  * computes once for the graph and the audit's phases alike.
  *
  *   data    the data edges (graph/build_graph.h)
+ *   starts  why each process started when it did (graph/start_cause.h), with wake records
  *   jobs    the jobs and their data edges (graph/job_graph.h)
  *   order   the runners' order between them, into the jobs (graph/run_order.h)
  *   slack   per process, its job's slack (graph/slack.h)
  *   races   undeclared dependencies between jobs (graph/races.h)
- *   starts  why each process started when it did (graph/start_cause.h), with wake records
  *   path    the critical path, through the start causes when there are some (graph/critical_path.h)
  *
  * The what-ifs over the jobs (graph/cpu_sim.h, graph/schedule_sim.h) are
  * the audit's to run.  Pure: the model, the file log and the wake records
- * in.
+ * in; the wake records are emptied once read (see graph_run__compute()).
  *
  *   struct graph_run run;
  *   job_slots__init(&slots, model, &jobs_env, nr_cpus);
@@ -43,11 +43,11 @@
 /* The steps, in the order graph_run__compute() runs them. */
 enum graph_step {
 	GRAPH_DATA = 0,
+	GRAPH_STARTS,
 	GRAPH_JOBS,
 	GRAPH_ORDER,
 	GRAPH_SLACK,
 	GRAPH_RACES,
-	GRAPH_STARTS,
 	GRAPH_PATH,
 	GRAPH_DONE,
 };
@@ -63,14 +63,18 @@ struct graph_run {
 
 /*
  * Runs every step on m, its job slots (read during the call only), fl
- * (NULL: no data edges) and w (NULL or no
- * records: no start causes, the path walked without them).  0, or -ENOMEM
- * with *failed the step that ran out: up to the races the run is freed and
- * empty; without memory for the start causes the path is walked without
- * them, and for the path it is left empty, the rest kept.
+ * (NULL: no data edges) and w (NULL or no records: no start causes, the
+ * path walked without them).  w's records are the start causes' alone:
+ * they are given back (start_wakes__release()) once read, before the
+ * steps that hold the most, so that they are not part of the stage's peak
+ * (a tenth of it at a million processes).  0, or -ENOMEM with *failed the
+ * step that ran out: for the data edges, the jobs, their order, slack or
+ * races the run is freed and empty; without memory for the start causes
+ * the path is walked without them, and for the path it is left empty, the
+ * rest kept.
  */
 int graph_run__compute(struct graph_run *r, const struct model *m, const struct job_slots *slots,
-		       const struct file_log *fl, const struct start_wakes *w, enum graph_step *failed);
+		       const struct file_log *fl, struct start_wakes *w, enum graph_step *failed);
 void graph_run__free(struct graph_run *r);
 
 #endif /* BUILDBPF_GRAPH_RUN_H */

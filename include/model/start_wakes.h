@@ -7,6 +7,7 @@
  *
  *   struct start_wakes *w = start_wakes__new();
  *   start_wakes__add(w, rec, len);   ... each BB_EV_START_WAKE record
+ *   start_wakes__release(w);         the records given back once read (optional)
  *   start_wakes__free(w);
  */
 #ifndef BUILDBPF_START_WAKES_H
@@ -31,6 +32,8 @@ static inline bool start_wakes__is_record(__u32 type)
 struct start_wakes *start_wakes__new(void);
 /* Copies one BB_EV_START_WAKE record.  0, -EINVAL (malformed: counted), -ENOMEM. */
 int start_wakes__add(struct start_wakes *w, const void *rec, size_t len);
+/* Frees the records (nr 0 after), the malformed count kept; w may be NULL. */
+void start_wakes__release(struct start_wakes *w);
 void start_wakes__free(struct start_wakes *w);
 
 #endif /* BUILDBPF_START_WAKES_H */

@@ -4,13 +4,13 @@
 #include "lib/with_slots.h"
 
 int with_slots__graph_run(struct graph_run *r, const struct model *m, const struct file_log *fl,
-			  const struct start_wakes *w, enum graph_step *failed)
+			  struct start_wakes *w, enum graph_step *failed)
 {
 	return with_slots__graph_run_env(r, m, NULL, 0, fl, w, failed);
 }
 
 int with_slots__graph_run_env(struct graph_run *r, const struct model *m, const struct jobs_env *env,
-			      size_t nr_cpus, const struct file_log *fl, const struct start_wakes *w,
+			      size_t nr_cpus, const struct file_log *fl, struct start_wakes *w,
 			      enum graph_step *failed)
 {
 	struct job_slots slots;

@@ -141,6 +141,9 @@ Test(start_cause, at_j1_the_second_job_waits_for_the_slot_the_first_job_frees)
 	cr_assert(eq(sz, f.run.starts.counts[START_JOB_SLOT], 1));
 	cr_assert(eq(sz, f.run.starts.records, 2));
 	cr_assert(eq(sz, f.run.starts.unmatched, 0));
+	/* The records are the causes' alone: given back once read, not held through the graph's peak. */
+	cr_assert(eq(sz, f.w->nr, 0));
+	cr_assert_null(f.w->recs);
 	end(&f);
 }
 

@@ -4,35 +4,35 @@
 #include <string.h>
 #include "graph/graph_run.h"
 
-/* The steps every later one needs: all or nothing.  0, or -ENOMEM (*failed set). */
-static int compute_core(struct graph_run *r, const struct model *m, const struct job_slots *slots,
+/*
+ * The steps after the data edges and the start causes, each reading the
+ * one before: all or nothing.  0, or -ENOMEM with *failed the step that
+ * ran out (left alone otherwise).
+ */
+static int compute_jobs(struct graph_run *r, const struct model *m, const struct job_slots *slots,
 			const struct file_log *fl, enum graph_step *failed)
 {
-	*failed = GRAPH_DATA;
-	if (build_graph__compute(&r->data, m, slots, fl))
-		return -ENOMEM;
-	*failed = GRAPH_JOBS;
 	if (job_graph__build(&r->jobs, m, slots, r->data.edges, r->data.nr_edges))
-		return -ENOMEM;
-	*failed = GRAPH_ORDER;
-	if (run_order__build(&r->jobs, m, slots))
-		return -ENOMEM;
-	*failed = GRAPH_SLACK;
-	if (slack__per_proc(&r->jobs, m->nr_procs, &r->proc_slack_ns))
-		return -ENOMEM;
-	*failed = GRAPH_RACES;
-	if (races__find(&r->races, m, slots, fl, &r->data, &r->jobs))
-		return -ENOMEM;
-	return 0;
+		*failed = GRAPH_JOBS;
+	else if (run_order__build(&r->jobs, m, slots))
+		*failed = GRAPH_ORDER;
+	else if (slack__per_proc(&r->jobs, m->nr_procs, &r->proc_slack_ns))
+		*failed = GRAPH_SLACK;
+	else if (races__find(&r->races, m, slots, fl, &r->data, &r->jobs))
+		*failed = GRAPH_RACES;
+	else
+		return 0;
+	return -ENOMEM;
 }
 
 int graph_run__compute(struct graph_run *r, const struct model *m, const struct job_slots *slots,
-		       const struct file_log *fl, const struct start_wakes *w, enum graph_step *failed)
+		       const struct file_log *fl, struct start_wakes *w, enum graph_step *failed)
 {
 	int err = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (compute_core(r, m, slots, fl, failed)) {
+	if (build_graph__compute(&r->data, m, slots, fl)) {
+		*failed = GRAPH_DATA;
 		graph_run__free(r);
 		return -ENOMEM;
 	}
@@ -40,6 +40,12 @@ int graph_run__compute(struct graph_run *r, const struct model *m, const struct 
 	if (w && w->nr && start_causes__compute(&r->starts, m, &r->data, slots, w)) {
 		*failed = GRAPH_STARTS;
 		err = -ENOMEM;
+	}
+	/* Read: given back before the steps that need the most memory. */
+	start_wakes__release(w);
+	if (compute_jobs(r, m, slots, fl, failed)) {
+		graph_run__free(r);
+		return -ENOMEM;
 	}
 	if (critical_path__compute(&r->path, m, &r->data, r->starts.procs ? &r->starts : NULL)) {
 		*failed = GRAPH_PATH;

@@ -79,14 +79,14 @@ static int replay_log(struct recording *rec, int fd, const struct recording_opts
  * reads of it.  Without memory a warning for the step that ran out: the
  * audit then has no graph (its chain an estimate), or no start causes.
  */
-static void compute_graph(struct recording *rec, const struct job_slots *slots, const struct start_wakes *wakes,
+static void compute_graph(struct recording *rec, const struct job_slots *slots, struct start_wakes *wakes,
 			  struct audit_input *in)
 {
 	const struct replay *rp = &rec->rp;
 	enum graph_step failed;
 
 	if (graph_run__compute(&rec->graph, rp->model, slots, rp->files, wakes, &failed)) {
-		if (failed < GRAPH_STARTS) {
+		if (failed != GRAPH_STARTS && failed != GRAPH_PATH) {
 			fprintf(rec->say, "buildbpf: warning: out of memory computing the build graph; the chain is an estimate\n");
 			return;
 		}
@@ -119,7 +119,8 @@ static void compute_audit(struct recording *rec, bool starts)
 	in.slots = &slots;
 	if (rp->files)
 		compute_graph(rec, &slots, starts ? rp->wakes : NULL, &in);
-	/* The start-wake records are the start causes' alone: given back before the audit and the outputs. */
+	/* The start-wake records are the start causes' alone: the graph stage gave them back once read, and
+	 * without it they go here, before the audit and the outputs. */
 	start_wakes__free(rec->rp.wakes);
 	rec->rp.wakes = NULL;
 	if (audit__compute(&rec->audit_buf, rp->model, rp->sched, &in))

@@ -26,10 +26,17 @@ int start_wakes__add(struct start_wakes *w, const void *rec, size_t len)
 	return 0;
 }
 
-void start_wakes__free(struct start_wakes *w)
+void start_wakes__release(struct start_wakes *w)
 {
 	if (!w)
 		return;
 	free(w->recs);
+	w->recs = NULL;
+	w->nr = w->cap = 0;
+}
+
+void start_wakes__free(struct start_wakes *w)
+{
+	start_wakes__release(w);
 	free(w);
 }
