@@ -40,7 +40,6 @@ static void job(struct make_fixture *f, __u32 pid, const char *program, double s
 	synth_start_wake(f->w, MAKE, pid, (__u64)(start * MS), (__u64)(woke * MS), waker);
 }
 
-/* Runs the graph stage: the causes, and the path walked through them. */
 /* The command's exit at end_ms, the model and the file log finished. */
 static void finish(struct make_fixture *f, __u64 end_ms)
 {
@@ -57,6 +56,7 @@ static void run_graph(struct make_fixture *f)
 	cr_assert(eq(int, with_slots__graph_run(&f->run, f->m, f->fl, f->w, &failed), 0));
 }
 
+/* Runs the graph stage: the causes, and the path walked through them. */
 static void compute(struct make_fixture *f, __u64 end_ms)
 {
 	finish(f, end_ms);
@@ -207,8 +207,8 @@ Test(critical_path, a_job_that_read_a_file_follows_its_writer_not_a_later_job)
  * make -j1: gen writes x.h; a waits for gen's slot; b reads x.h but
  * waited for a's slot, which freed later; then make, its slot free,
  * waited for b's end anyway (an order no file shows) and forked ld.
+ * Its records, the model finished; the graph stage not run.
  */
-/* One chain's records, the model finished; the graph stage not run. */
 static void one_chain_recorded(struct make_fixture *f)
 {
 	begin(f, (const char *[]){ "make", "-j1", NULL });
