@@ -50,8 +50,8 @@ struct replay {
 	const struct event_log_info *info; /* the reader's */
 	struct model *model;
 	struct sched_model *sched; /* NULL at --sched=off */
-	/* Where each process is drawn, made once for the trace, the merge of
-	 * the tools' traces and the SVG, which all borrow it. */
+	/* Where each process is drawn, for the trace, the merge of the tools'
+	 * traces and the SVG, which all borrow it; NULL until replay__lay_out(). */
 	struct trace_layout *layout;
 	struct file_log *files;	   /* NULL at --deps=off */
 	struct start_wakes *wakes; /* why each process started; NULL at --deps=off, and once the graph has read it */
@@ -76,6 +76,11 @@ int replay__run(struct replay *rp, struct event_log_reader *r, const struct repl
 		size_t err_size);
 /* The command's exit status as buildbpf reports it (128+N for signal N); -1 unknown. */
 int replay__exit_code(const struct replay *rp);
+/*
+ * (Re)makes rp->layout from the model as it is now: after the replay, and
+ * again whenever the model's bounds move.  0, or -ENOMEM (layout NULL).
+ */
+int replay__lay_out(struct replay *rp);
 void replay__free(struct replay *rp);
 
 #endif /* BUILDBPF_REPLAY_H */

@@ -5,8 +5,9 @@
  * "inside the writer's slice" holds in the file to the microsecond.  Pure:
  * the finished model in, per-process spans out.
  *
- * replay__run() makes it once per conversion (rp->layout) and the three
- * borrow it; each makes its own only when given none (unit tests).
+ * replay__lay_out() makes it once per conversion (rp->layout), after the
+ * audit, and the three borrow it; each makes its own only when given none
+ * (unit tests).
  *
  *   struct trace_layout *tl = trace_layout__new(m);   after model__finish()
  *   ... read tl->procs[0 .. m->nr_procs), tl->lanes ...

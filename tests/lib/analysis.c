@@ -35,7 +35,7 @@ static int diff_itself(const struct replay *rp, const struct audit *a, FILE *out
 }
 
 /* What convert, report and diff compute from a replayed recording, rendered to out (a /dev/null fd). */
-static int analyse(const struct replay *rp, int out, FILE *out_file)
+static int analyse(struct replay *rp, int out, FILE *out_file)
 {
 	const struct event_log_info *info = rp->info;
 	struct audit_input in = audit_input__of_replay(rp);
@@ -43,7 +43,6 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		.info = info,
 		.lost_events = rp->lost_events,
 		.sched = rp->sched,
-		.layout = rp->layout,
 		.partial_reason = rp->partial_reason,
 	};
 	struct graph_run g = {};
@@ -60,6 +59,8 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 		in.starts = !err && g.starts.procs ? &g.starts : NULL;
 	}
 	err = err ?: audit__compute(&a, rp->model, rp->sched, &in);
+	/* The layout after the audit, as recording__read() makes it. */
+	err = err ?: replay__lay_out(rp);
 	if (!err) {
 		const struct run_report report = {
 			.rp = rp,
@@ -70,6 +71,7 @@ static int analyse(const struct replay *rp, int out, FILE *out_file)
 			.verbose = true,
 		};
 
+		meta.layout = rp->layout;
 		meta.audit = &a;
 		meta.graph = in.graph;
 		meta.starts = in.starts;

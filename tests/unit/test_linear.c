@@ -110,6 +110,7 @@ static double merge_cpu(enum crafted_case c, size_t n, long *bytes)
 
 	cr_assert(eq(int, event_log_reader__open(&r, f, err, sizeof(err)), 0), "%s", err);
 	cr_assert(eq(int, replay__run(&rp, r, &opts, err, sizeof(err)), 0), "%s", err);
+	cr_assert(eq(int, replay__lay_out(&rp), 0));
 	cpu = cpu_seconds();
 	tm = trace_merge__new(rp.model, rp.layout, 0, NULL);
 	cr_assert(not(eq(ptr, tm, NULL)));

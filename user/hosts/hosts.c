@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hosts/hosts.h"
-#include "model/trace_layout.h"
 #include "util/error_text.h"
 
 static const struct event_log_info *info_of(const struct host *h)
@@ -131,9 +130,7 @@ int hosts__align(struct host_set *hs, struct host *hosts, size_t n, char *err, s
 		/* Only the origin moves: every record keeps its own time. */
 		rp->model->start_ns = start - off;
 		rp->model->end_ns = end - off;
-		trace_layout__free(rp->layout);
-		rp->layout = trace_layout__new(rp->model);
-		if (!rp->layout)
+		if (replay__lay_out(rp))
 			return error_text(-ENOMEM, err, size, "out of memory");
 	}
 	compute_accuracy(hs);

@@ -132,6 +132,8 @@ static void compute_audit(struct recording *rec, bool starts)
 
 int recording__read(struct recording *rec, int fd, const char *name, const struct recording_opts *o)
 {
+	char esc[TERM_ESCAPE_BUF];
+
 	memset(rec, 0, sizeof(*rec));
 	rec->name = name;
 	rec->say = o->say ? o->say : stderr;
@@ -145,6 +147,13 @@ int recording__read(struct recording *rec, int fd, const char *name, const struc
 		progress__step(o->progress->p, "analysing");
 	if (o->audit)
 		compute_audit(rec, o->starts);
+	/* The layout is the outputs' alone: made after the audit, whose peak
+	 * it would otherwise add to (96 bytes a process). */
+	if (replay__lay_out(&rec->rp)) {
+		fprintf(rec->say, "buildbpf: '%s': out of memory\n", term_escape(name, esc, sizeof(esc)));
+		recording__free(rec);
+		return -1;
+	}
 	return 0;
 }
 

@@ -88,10 +88,6 @@ static int finish_stages(struct replay *rp, const struct event_log_info *info)
 	}
 	if (!e && rp->sched)
 		e = sched_model__finish(rp->sched, rp->end_ns);
-	if (!e) {
-		rp->layout = trace_layout__new(rp->model);
-		e = rp->layout ? 0 : -ENOMEM;
-	}
 	if (!e && rp->files) {
 		file_log__finish(rp->files);
 		e = file_log__drop_hidden(rp->files, rp->model);
@@ -209,6 +205,13 @@ int replay__exit_code(const struct replay *rp)
 	if (WIFSIGNALED(rp->wait_status))
 		return 128 + WTERMSIG(rp->wait_status);
 	return -1;
+}
+
+int replay__lay_out(struct replay *rp)
+{
+	trace_layout__free(rp->layout);
+	rp->layout = trace_layout__new(rp->model);
+	return rp->layout ? 0 : -ENOMEM;
 }
 
 void replay__free(struct replay *rp)
