@@ -57,7 +57,9 @@ void json_stream__ms(struct json_stream *js, __u64 ns);
 /*
  * A json-c tree (borrowed), written as json-c writes it plain and without
  * escaping '/', every string (keys too) through json_stream__str(): for
- * the parts kept as trees (otherData, a merged trace's args).
+ * the parts kept as trees (otherData, a merged trace's args).  A lazy
+ * array (util/json_lazy.h) is written an item at a time, each freed before
+ * the next is made.
  */
 void json_stream__value(struct json_stream *js, struct json_object *val);
 

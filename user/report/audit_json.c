@@ -16,6 +16,7 @@
 #include "report/audit_report.h"
 #include "report/compiler_cache_report.h"
 #include "report/jobs_fit_report.h"
+#include "util/json_lazy.h"
 #include "util/json_write.h"
 #include "model/proc_name.h"
 
@@ -348,30 +349,44 @@ static struct json_object *new_race_step(const struct model *m, const struct job
 	return json_done(o, err);
 }
 
-/* races: undeclared dependencies between jobs (graph/races.h); null without a build graph. */
+/* What the races' items are made from. */
+struct races_ctx {
+	const struct audit *a;
+	const struct model *m;
+};
+
+/* Race i of the audit's graph (json_lazy_item_fn). */
+static struct json_object *new_race(size_t i, const void *ctx)
+{
+	const struct races_ctx *c = ctx;
+	const struct model *m = c->m;
+	const struct job_graph *jg = &c->a->graph->jobs;
+	const struct race *x = &c->a->graph->races.items[i];
+	struct json_object *p = json_object_new_object();
+	int err;
+
+	err = json_put_str(p, "kind", race_kind__key(x->kind)) ?:
+	      json_put_str(p, "file", x->file) ?:
+	      json_put(p, "writer", new_race_step(m, jg, x->writer_job, x->writer_step, x->writer_name)) ?:
+	      json_put(p, "other", new_race_step(m, jg, x->other_job, x->other_step, x->other_name)) ?:
+	      json_put_ms(p, "write_ms", x->write_ns - m->start_ns) ?:
+	      json_put_ms(p, "other_ms", x->other_ns - m->start_ns) ?:
+	      json_put_bool(p, "by_rename", x->by_rename) ?:
+	      json_put_str(p, "advice", x->advice);
+	return json_done(p, err);
+}
+
+/*
+ * races: undeclared dependencies between jobs (graph/races.h); null
+ * without a build graph.  Made as it is printed (util/json_lazy.h): a
+ * generated build of a million processes has 50,000 of them, whose trees
+ * took 144 MB at once.
+ */
 static struct json_object *new_races(const struct audit *a, const struct model *m)
 {
-	const struct races *r = &a->graph->races;
-	const struct job_graph *jg = &a->graph->jobs;
-	struct json_object *arr = json_object_new_array(), *p;
-	size_t i;
-	int err = 0;
+	const struct races_ctx ctx = { a, m };
 
-	for (i = 0; !err && i < r->nr; i++) {
-		const struct race *x = &r->items[i];
-
-		p = json_object_new_object();
-		err = json_put_str(p, "kind", race_kind__key(x->kind)) ?:
-		      json_put_str(p, "file", x->file) ?:
-		      json_put(p, "writer", new_race_step(m, jg, x->writer_job, x->writer_step, x->writer_name)) ?:
-		      json_put(p, "other", new_race_step(m, jg, x->other_job, x->other_step, x->other_name)) ?:
-		      json_put_ms(p, "write_ms", x->write_ns - m->start_ns) ?:
-		      json_put_ms(p, "other_ms", x->other_ns - m->start_ns) ?:
-		      json_put_bool(p, "by_rename", x->by_rename) ?:
-		      json_put_str(p, "advice", x->advice);
-		err = json_append(arr, json_done(p, err));
-	}
-	return json_done(arr, err);
+	return json_lazy_array(a->graph->races.nr, new_race, &ctx, sizeof(ctx));
 }
 
 /* what_if's model: what it took from the recording (docs/audit.md). */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
+#include "util/json_lazy.h"
 #include "util/json_stream.h"
 #include "util/json_write.h"
 #include "util/utf8.h"
@@ -256,8 +257,30 @@ static void put_double(struct json_stream *js, struct json_object *val)
 		json_stream__fail(js, -ENOMEM);
 }
 
+/* A lazy array (util/json_lazy.h), each item made, written and freed in turn. */
+static void put_lazy(struct json_stream *js, const struct json_lazy *lazy)
+{
+	size_t i;
+
+	json_stream__raw(js, "[", 1);
+	for (i = 0; i < lazy->n && !js->err; i++) {
+		struct json_object *item = lazy->item(i, lazy->ctx);
+
+		if (!item) {
+			json_stream__fail(js, -ENOMEM);
+			break;
+		}
+		if (i)
+			json_stream__raw(js, ",", 1);
+		json_stream__value(js, item);
+		json_object_put(item);
+	}
+	json_stream__raw(js, "]", 1);
+}
+
 void json_stream__value(struct json_stream *js, struct json_object *val)
 {
+	const struct json_lazy *lazy;
 	size_t i, n;
 	bool first = true;
 
@@ -282,6 +305,10 @@ void json_stream__value(struct json_stream *js, struct json_object *val)
 		json_stream__str(js, json_object_get_string(val), (size_t)json_object_get_string_len(val));
 		return;
 	case json_type_array:
+		if ((lazy = json_lazy__of(val))) {
+			put_lazy(js, lazy);
+			return;
+		}
 		n = json_object_array_length(val);
 		json_stream__raw(js, "[", 1);
 		for (i = 0; i < n && !js->err; i++) {
