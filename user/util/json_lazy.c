@@ -97,7 +97,8 @@ struct json_object *json_lazy_array(size_t n, json_lazy_item_fn *item, const voi
 		json_object_put(arr);
 		return NULL;
 	}
-	memcpy(d->ctx, ctx, ctx_size);
+	if (ctx_size) /* (ctx may be NULL then, which memcpy() may not be given) */
+		memcpy(d->ctx, ctx, ctx_size);
 	d->tag = lazy_tag;
 	d->lazy = (struct json_lazy){ n, item, d->ctx };
 	json_object_set_serializer(arr, print_lazy, d, free_lazy);
