@@ -71,6 +71,16 @@ struct merge_pid {
 	size_t proc; /* index in model->procs */
 };
 
+/* One merged file, as otherData.merge.merged_files[] says it. */
+struct merged_file {
+	char *path;
+	const char *attributed_by; /* a literal */
+	const char *clock;	   /* its name, a literal */
+	size_t events, clamped;
+	long writer_pid;	   /* -1: its own track */
+	struct json_object *totals; /* a reference; NULL: none */
+};
+
 struct trace_merge {
 	const struct model *m;
 	const struct trace_layout *layout; /* where the writer draws each process */
@@ -81,7 +91,8 @@ struct trace_merge {
 	size_t nr_events, cap_events;
 	char **tracks; /* names of the own tracks of files with no writer */
 	size_t nr_tracks, cap_tracks;
-	struct json_object *files; /* per merged file: path, writer, clock, totals */
+	struct merged_file *files; /* made into JSON as it is printed: up to 100,000 of them */
+	size_t nr_files, cap_files;
 	struct merge_stats stats;
 	__s64 last_async_id;
 	/* The processes by pid and by namespace pid: a file names its writer

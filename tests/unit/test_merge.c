@@ -95,17 +95,28 @@ static const struct merged_event *find_event(const struct trace_merge *tm, const
 	return NULL;
 }
 
+/* merged_files[i] as the trace prints it (its JSON is made then): printed, parsed; the caller puts it. */
 static struct json_object *file_summary(const struct trace_merge *tm, size_t i)
 {
-	return json_object_array_get_idx(tm->files, i);
+	struct json_object *s = trace_merge__summary(tm), *read, *file;
+
+	cr_assert(not(eq(ptr, s, NULL)));
+	read = json_tokener_parse(json_object_to_json_string_ext(s, JSON_C_TO_STRING_PLAIN));
+	json_object_put(s);
+	cr_assert(not(eq(ptr, read, NULL)));
+	file = json_object_get(json_object_array_get_idx(json_object_object_get(read, "merged_files"), i));
+	json_object_put(read);
+	cr_assert(not(eq(ptr, file, NULL)), "no merged_files[%zu]", i);
+	return file;
 }
 
-static char *summary_str(const struct trace_merge *tm, size_t i, const char *key)
+static void assert_summary_str(const struct trace_merge *tm, size_t i, const char *key, const char *want)
 {
-	struct json_object *v;
+	struct json_object *file = file_summary(tm, i), *v;
 
-	cr_assert(json_object_object_get_ex(file_summary(tm, i), key, &v), "no %s", key);
-	return (char *)json_object_get_string(v);
+	cr_assert(json_object_object_get_ex(file, key, &v), "no %s", key);
+	cr_assert(eq(str, (char *)json_object_get_string(v), (char *)want));
+	json_object_put(file);
 }
 
 /* beginningOfTime (µs since the epoch) of a writer that started at mono_ns. */
@@ -120,7 +131,7 @@ Test(merge, clang_time_trace_lands_in_the_clang_slice)
 	struct model m = test_model(procs);
 	struct trace_merge *tm = tm_of(&m);
 	const struct merged_event *fe, *be;
-	struct json_object *totals, *t;
+	struct json_object *file, *totals, *t;
 	char text[2048];
 
 	/* clang: its pid, ts from beginningOfTime, Total aggregates at ts 0. */
@@ -148,12 +159,14 @@ Test(merge, clang_time_trace_lands_in_the_clang_slice)
 	cr_assert(eq(i64, be->ts, us(T0 + 20 * MS)));
 	/* Backend runs over the child as (30-40ms, same lane): it contains it. */
 	cr_assert(eq(i64, be->dur, 10000));
-	cr_assert(eq(str, summary_str(tm, 0, "attributed_by"), "pid field"));
-	cr_assert(eq(str, summary_str(tm, 0, "clock"), "beginningOfTime"));
+	assert_summary_str(tm, 0, "attributed_by", "pid field");
+	assert_summary_str(tm, 0, "clock", "beginningOfTime");
 	cr_assert(eq(sz, tm->stats.totals, 1));
 	cr_assert(eq(sz, tm->stats.clamped, 0));
-	cr_assert(json_object_object_get_ex(file_summary(tm, 0), "totals", &totals));
+	file = file_summary(tm, 0);
+	cr_assert(json_object_object_get_ex(file, "totals", &totals));
 	cr_assert(json_object_object_get_ex(totals, "Frontend", &t));
+	json_object_put(file);
 	trace_merge__free(tm);
 }
 
@@ -178,8 +191,8 @@ Test(merge, no_anchor_first_event_at_the_writer_exec_pid_from_file_name)
 	ev = find_event(tm, "mark");
 	cr_assert(eq(int, ev->kind, MERGED_INSTANT));
 	cr_assert(eq(i64, ev->ts, us(T0 + 12 * MS)));
-	cr_assert(eq(str, summary_str(tm, 0, "attributed_by"), "file name"));
-	cr_assert(eq(str, summary_str(tm, 0, "clock"), "first event at the writer's exec"));
+	assert_summary_str(tm, 0, "attributed_by", "file name");
+	assert_summary_str(tm, 0, "clock", "first event at the writer's exec");
 	trace_merge__free(tm);
 }
 
@@ -197,7 +210,7 @@ Test(merge, wall_clock_timestamps_are_recognised)
 	cr_assert(eq(int, trace_merge__finish(tm), 0));
 	cr_assert(eq(long, tm->events[0].proc, 3));
 	cr_assert(eq(i64, tm->events[0].ts, us(T0 + 60 * MS)));
-	cr_assert(eq(str, summary_str(tm, 0, "clock"), "wall-clock timestamps"));
+	assert_summary_str(tm, 0, "clock", "wall-clock timestamps");
 	/* Its second exec sub-slice (50-90ms) is the box. */
 	cr_assert(eq(i64, tm->events[0].box_ts, us(T0 + 50 * MS)));
 	trace_merge__free(tm);
@@ -258,6 +271,7 @@ Test(merge, slices_nest_with_each_other_and_with_child_processes)
 	struct proc_instance procs[4];
 	struct model m = test_model(procs);
 	struct trace_merge *tm = tm_of(&m);
+	struct json_object *file;
 	char text[1024];
 
 	/* cc's file: a slice ending inside its child as, one starting inside it,
@@ -276,8 +290,9 @@ Test(merge, slices_nest_with_each_other_and_with_child_processes)
 	cr_assert(eq(i64, find_event(tm, "into child")->ts + find_event(tm, "into child")->dur, us(T0 + 40 * MS)));
 	cr_assert(eq(i64, find_event(tm, "out of child")->ts, us(T0 + 30 * MS)));
 	cr_assert(ge(sz, tm->stats.clamped, 1));
-	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(file_summary(tm, 0), "clamped")),
-		     (long long)tm->stats.clamped));
+	file = file_summary(tm, 0);
+	cr_assert(eq(i64, json_object_get_int64(json_object_object_get(file, "clamped")), (long long)tm->stats.clamped));
+	json_object_put(file);
 	trace_merge__free(tm);
 }
 
@@ -350,7 +365,7 @@ Test(merge, unknown_writer_gets_its_own_track)
 	cr_assert(eq(sz, tm->nr_tracks, 1));
 	cr_assert(eq(str, tm->tracks[0], "tool-77.json"));
 	cr_assert(eq(i64, tm->events[0].ts, 1));
-	cr_assert(eq(str, summary_str(tm, 0, "clock"), "first event at the trace start"));
+	assert_summary_str(tm, 0, "clock", "first event at the trace start");
 	trace_merge__free(tm);
 }
 

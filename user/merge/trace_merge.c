@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/array_grow.h"
+#include "util/json_lazy.h"
 #include "util/json_write.h"
 #include "merge/trace_merge.h"
 #include "util/base_name.h"
@@ -721,34 +722,54 @@ static void free_events(struct merged_event *events, size_t n)
 	}
 }
 
-static struct json_object *file_summary(const struct file_ctx *fc, const char *path)
+/* The file's line in merged_files, kept as a struct: its JSON is made when printed (file_json()). */
+static int file_summary(struct trace_merge *tm, const struct file_ctx *fc, const char *path)
 {
+	struct merged_file *f;
+
+	if (array_grow((void **)&tm->files, &tm->cap_files, tm->nr_files + 1, sizeof(*tm->files)))
+		return -ENOMEM;
+	f = &tm->files[tm->nr_files];
+	*f = (struct merged_file){
+		.path = strdup(path),
+		.attributed_by = fc->attributed_by,
+		.clock = clock_names[fc->clock],
+		.events = fc->nr_out,
+		.clamped = fc->clamped,
+		.writer_pid = fc->proc >= 0 ? (long)fc->m->procs[fc->proc].pid : -1,
+		.totals = fc->nr_totals ? json_object_get(fc->totals) : NULL,
+	};
+	if (!f->path) {
+		json_object_put(f->totals);
+		return -ENOMEM;
+	}
+	tm->nr_files++;
+	return 0;
+}
+
+/* merged_files[i] (json_lazy_item_fn; ctx: the merge). */
+static struct json_object *file_json(size_t i, const void *ctx)
+{
+	const struct merged_file *f = &(*(const struct trace_merge *const *)ctx)->files[i];
 	struct json_object *file = json_object_new_object();
 	int err;
 
-	if (!file)
-		return NULL;
-	err = json_put_str(file, "path", path) ?:
-	      json_put_str(file, "attributed_by", fc->attributed_by) ?:
-	      json_put_str(file, "clock", clock_names[fc->clock]) ?:
-	      json_put_int(file, "events", fc->nr_out) ?:
-	      json_put_int(file, "clamped", fc->clamped);
-	if (!err && fc->proc >= 0)
-		err = json_put_int(file, "writer_pid", fc->m->procs[fc->proc].pid);
-	if (!err && fc->nr_totals)
-		err = json_put(file, "totals", json_object_get(fc->totals));
-	if (err) {
-		json_object_put(file);
-		return NULL;
-	}
-	return file;
+	err = json_put_str(file, "path", f->path) ?:
+	      json_put_str(file, "attributed_by", f->attributed_by) ?:
+	      json_put_str(file, "clock", f->clock) ?:
+	      json_put_int(file, "events", f->events) ?:
+	      json_put_int(file, "clamped", f->clamped);
+	if (!err && f->writer_pid >= 0)
+		err = json_put_int(file, "writer_pid", f->writer_pid);
+	if (!err && f->totals)
+		err = json_put(file, "totals", json_object_get(f->totals));
+	return json_done(file, err);
 }
 
 /* The file's events become the merge's. */
 static int commit(struct file_ctx *fc, const char *clean_path)
 {
 	struct trace_merge *tm = fc->tm;
-	struct json_object *summary;
 	size_t i, track = 0;
 	int err;
 
@@ -761,9 +782,7 @@ static int commit(struct file_ctx *fc, const char *clean_path)
 		}
 		track = tm->nr_tracks;
 	}
-	summary = err ? NULL : file_summary(fc, clean_path);
-	if (!summary || json_object_array_add(tm->files, summary)) {
-		json_object_put(summary);
+	if (err || file_summary(tm, fc, clean_path)) {
 		if (fc->proc < 0 && !err)
 			free(tm->tracks[tm->nr_tracks]);
 		return -ENOMEM;
@@ -772,7 +791,7 @@ static int commit(struct file_ctx *fc, const char *clean_path)
 		tm->nr_tracks++;
 	for (i = 0; i < fc->nr_out; i++) {
 		fc->out[i].track = track;
-		fc->out[i].file = json_object_array_length(tm->files) - 1;
+		fc->out[i].file = tm->nr_files - 1;
 		tm->events[tm->nr_events++] = fc->out[i];
 	}
 	fc->nr_out = 0;
@@ -938,11 +957,8 @@ static int cmp_nest(const void *a, const void *b)
 /* A slice moved by the nesting pass: counted in all and for its file. */
 static void count_clamp(struct trace_merge *tm, const struct merged_event *ev)
 {
-	struct json_object *clamped;
-
 	tm->stats.clamped++;
-	if (json_object_object_get_ex(json_object_array_get_idx(tm->files, ev->file), "clamped", &clamped))
-		json_object_int_inc(clamped, 1);
+	tm->files[ev->file].clamped++;
 }
 
 /* Slices of one writer (or one own track) are contiguous in this order. */
@@ -1145,11 +1161,10 @@ struct trace_merge *trace_merge__new(const struct model *m, const struct trace_l
 	tm->real_minus_mono_ns = real_minus_mono_ns;
 	tm->limits = limits ? *limits
 			    : (struct merge_limits){ MERGE_DEFAULT_FILE_MAX_BYTES, MERGE_DEFAULT_MAX_EVENTS };
-	tm->files = json_object_new_array();
 	if (!tl)
 		tl = tm->own_layout = trace_layout__new(m);
 	tm->layout = tl;
-	if (!tm->files || !tm->layout || index_pids(tm)) {
+	if (!tm->layout || index_pids(tm)) {
 		trace_merge__free(tm);
 		return NULL;
 	}
@@ -1171,7 +1186,7 @@ struct json_object *trace_merge__summary(const struct trace_merge *tm)
 	      json_put_int(s, "unpaired", tm->stats.unpaired) ?:
 	      json_put_int(s, "unsupported", tm->stats.unsupported) ?:
 	      json_put_int(s, "totals", tm->stats.totals) ?:
-	      json_put(s, "merged_files", json_object_get(tm->files));
+	      json_put(s, "merged_files", json_lazy_array(tm->nr_files, file_json, &tm, sizeof(tm)));
 	if (err) {
 		json_object_put(s);
 		return NULL;
@@ -1190,7 +1205,11 @@ void trace_merge__free(struct trace_merge *tm)
 	for (i = 0; i < tm->nr_tracks; i++)
 		free(tm->tracks[i]);
 	free(tm->tracks);
-	json_object_put(tm->files);
+	for (i = 0; i < tm->nr_files; i++) {
+		free(tm->files[i].path);
+		json_object_put(tm->files[i].totals);
+	}
+	free(tm->files);
 	trace_layout__free(tm->own_layout);
 	free(tm->pids);
 	free(tm);
