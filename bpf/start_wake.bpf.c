@@ -42,9 +42,13 @@ struct last_wake {
 	char waker_comm[BB_COMM_LEN];
 };
 
+/*
+ * Preallocated (no BPF_F_NO_PREALLOC): sched_waking runs with interrupts
+ * off, where 6.1 could not allocate an element and the wakeup was lost;
+ * a preallocated map takes its element from a free list in any context.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__uint(max_entries, 1); /* sized by user space (capture.c) */
 	__type(key, __u32);
 	__type(value, struct last_wake);
@@ -89,8 +93,8 @@ int BPF_PROG(handle_start_waking, struct task_struct *p)
 		w.exit_waker_tgid = w.waker_tgid;
 	}
 	/*
-	 * Not kept (the map full, or on 6.1 no free element while interrupts
-	 * are off): the thread's older wakeup goes too, so that its next fork
+	 * Not kept (the map full, or its bucket busy with an update this
+	 * wakeup interrupted): the thread's older wakeup goes too, so that its next fork
 	 * claims none rather than a stale one.  No record is lost, so
 	 * dropped_events, which counts records, is not bumped: the fork's
 	 * record still comes, saying no wakeup was seen.
