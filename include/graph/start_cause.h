@@ -66,24 +66,27 @@ enum start_wait {
 	START_UNEXPLAINED,
 };
 
-/* One per process of the build: the 8-byte fields first and the small ones
- * together, so that no padding falls between them. */
+/*
+ * One per process of the build (a million-process build keeps a million):
+ * process indices as 32 bits (-1: none), the 8-byte fields first and the
+ * small ones together, so that no padding falls between them: 64 bytes.
+ * Its own index is its place in start_causes.procs.
+ */
 struct start_cause {
 	__u64 ready_ns; /* absolute; valid unless START_UNKNOWN */
 	__u64 start_ns; /* its fork */
-	long input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
+	__u64 runq_ns;	/* of the gap, the parent's run-queue wait (--sched); 0: none or unknown */
+	__s32 input;	/* the writer whose end made it ready (model->procs); -1: its parent's start did */
 	/* What its parent ran before it in turn, whose end made it ready: its
 	 * recipe's line before, its shell's command before (graph/job_slots.h
 	 * order_before); -1: none, or an input made it ready later */
-	long order_before;
+	__s32 order_before;
 	/* The process wait names: the input's writer (INPUT), the job whose
 	 * exit woke the parent (JOB_SLOT, AFTER_JOB), the waker (WOKEN); -1: none */
-	long by;
+	__s32 by;
 	/* JOB_SLOT: the make of the parent's jobserver pool whose job held the
 	 * slot, when another than the parent (a sub-make's token); -1: the parent's own */
-	long slot_runner;
-	size_t proc; /* its own index in model->procs */
-	__u64 runq_ns;	   /* of the gap, the parent's run-queue wait (--sched); 0: none or unknown */
+	__s32 slot_runner;
 	enum start_wait wait;
 	/* The input was renamed into place while its writer still ran (a
 	 * .rmeta cargo pipelines on), and this started before that writer's

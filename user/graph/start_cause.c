@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +142,7 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 {
 	const struct start_cause *call;
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
-	size_t pool, depth;
+	size_t proc = (size_t)(c - causes), pool, depth;
 	struct wakeup w = { .waker = -1 };
 	bool woke = rec && wakeup_since_ready(c, l, rec, &w), full;
 
@@ -196,7 +197,7 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 		       job_slots__held(l->slots, pool, w.ts) >= job_slots__limit(l->slots, pool);
 		c->wait = full ? START_JOB_SLOT : START_AFTER_JOB;
 		c->by = w.waker;
-	} else if (w.waker >= 0 && (size_t)w.waker != parent && job_slots__shared(l->slots, (size_t)w.waker, c->proc)) {
+	} else if (w.waker >= 0 && (size_t)w.waker != parent && job_slots__shared(l->slots, (size_t)w.waker, proc)) {
 		/* Another make of the pool handed a jobserver token back: its
 		 * job's end freed the slot. */
 		c->wait = START_JOB_SLOT;
@@ -204,7 +205,7 @@ static void attribute(struct start_cause *c, const struct start_cause *causes, c
 		c->by = last_ended(l, (size_t)w.waker, w.ts);
 		/* A sub-make that ended gave back the token its last job held: name that job. */
 		for (depth = 0; depth < l->m->nr_procs && c->by >= 0 &&
-				job_slots__shared(l->slots, (size_t)c->by, c->proc) && last_ended(l, (size_t)c->by, w.ts) >= 0;
+				job_slots__shared(l->slots, (size_t)c->by, proc) && last_ended(l, (size_t)c->by, w.ts) >= 0;
 		     depth++) {
 			c->slot_runner = c->by;
 			c->by = last_ended(l, (size_t)c->by, w.ts);
@@ -230,6 +231,8 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	int err = 0;
 
 	memset(sc, 0, sizeof(*sc));
+	if (n > INT32_MAX) /* a cause names processes in 32 bits (graph/start_cause.h) */
+		return -EOVERFLOW;
 	sc->procs = calloc(n ? n : 1, sizeof(*sc->procs));
 	l.pids = proc_index__of(m, &l.own_pids);
 	rec_of = calloc(n ? n : 1, sizeof(*rec_of));
@@ -240,7 +243,6 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	sc->nr_procs = n;
 	for (i = 0; i < n; i++) {
 		sc->procs[i].input = sc->procs[i].by = sc->procs[i].slot_runner = sc->procs[i].order_before = -1;
-		sc->procs[i].proc = i;
 	}
 	sc->records = w ? w->malformed : 0;
 	for (i = 0; w && i < w->nr; i++) {
