@@ -79,7 +79,7 @@ struct wakeup {
  * that job ends, so before ready: it counts too.
  */
 static bool wakeup_since_ready(const struct start_cause *c, const struct lookup *l,
-			       const struct bb_start_wake_event *rec, struct wakeup *w)
+			       const struct start_wake *rec, struct wakeup *w)
 {
 	bool runq = rec->flags & BB_WAKE_RUNQ_KNOWN;
 	long exit_waker = -1;
@@ -138,7 +138,7 @@ static const struct start_cause *call_before(const struct start_cause *causes, c
  * wakeups (rec); causes: every process's, those that started before c set.
  */
 static void attribute(struct start_cause *c, const struct start_cause *causes, const struct lookup *l,
-		      size_t parent, const struct bb_start_wake_event *rec)
+		      size_t parent, const struct start_wake *rec)
 {
 	const struct start_cause *call;
 	__u64 gap = c->start_ns - c->ready_ns, runq, slept, after;
@@ -226,7 +226,7 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 			  const struct job_slots *slots, const struct start_wakes *w)
 {
 	struct lookup l = { .m = m, .slots = slots };
-	const struct bb_start_wake_event **rec_of = NULL;
+	const struct start_wake **rec_of = NULL;
 	size_t i, n = m->nr_procs;
 	int err = 0;
 
@@ -246,8 +246,8 @@ int start_causes__compute(struct start_causes *sc, const struct model *m, const 
 	}
 	sc->records = w ? w->malformed : 0;
 	for (i = 0; w && i < w->nr; i++) {
-		const struct bb_start_wake_event *r = &w->recs[i];
-		long p = forked_at(l.pids, m, r->hdr.tgid, r->parent_tgid, r->hdr.ts_ns);
+		const struct start_wake *r = &w->recs[i];
+		long p = forked_at(l.pids, m, r->child_tgid, r->parent_tgid, r->fork_ns);
 
 		sc->records++;
 		if (p < 0)

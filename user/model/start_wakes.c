@@ -12,17 +12,31 @@ struct start_wakes *start_wakes__new(void)
 
 int start_wakes__add(struct start_wakes *w, const void *rec, size_t len)
 {
-	struct bb_start_wake_event *e;
+	struct bb_start_wake_event e;
+	struct start_wake *k;
 
-	if (len != sizeof(*e)) {
+	if (len != sizeof(e)) {
 		w->malformed++;
 		return -EINVAL;
 	}
 	if (array_grow((void **)&w->recs, &w->cap, w->nr + 1, sizeof(*w->recs)))
 		return -ENOMEM;
-	e = &w->recs[w->nr++];
-	memcpy(e, rec, sizeof(*e));
-	e->waker_comm[BB_COMM_LEN - 1] = 0; /* raw bytes from the kernel: always a string */
+	memcpy(&e, rec, sizeof(e)); /* (rec may be unaligned in the log's buffer) */
+	k = &w->recs[w->nr++];
+	*k = (struct start_wake){
+		.fork_ns = e.hdr.ts_ns,
+		.wake_ns = e.wake_ns,
+		.runq_ns = e.runq_ns,
+		.exit_wake_ns = e.exit_wake_ns,
+		.exit_runq_ns = e.exit_runq_ns,
+		.child_tgid = e.hdr.tgid,
+		.parent_tgid = e.parent_tgid,
+		.waker_tgid = e.waker_tgid,
+		.exit_waker_tgid = e.exit_waker_tgid,
+		.flags = e.flags,
+	};
+	memcpy(k->waker_comm, e.waker_comm, sizeof(k->waker_comm));
+	k->waker_comm[BB_COMM_LEN - 1] = 0; /* raw bytes from the kernel: always a string */
 	return 0;
 }
 
