@@ -257,31 +257,32 @@ static void put_double(struct json_stream *js, struct json_object *val)
 		json_stream__fail(js, -ENOMEM);
 }
 
-/* A lazy array (util/json_lazy.h), each item made, written and freed in turn. */
-static void put_lazy(struct json_stream *js, const struct json_lazy *lazy)
+/* An array; a lazy one's items (util/json_lazy.h) each made, written and freed in turn. */
+static void put_array(struct json_stream *js, struct json_object *val)
 {
-	size_t i;
+	const struct json_lazy *lazy = json_lazy__of(val);
+	size_t i, n = lazy ? lazy->n : json_object_array_length(val);
 
 	json_stream__raw(js, "[", 1);
-	for (i = 0; i < lazy->n && !js->err; i++) {
-		struct json_object *item = lazy->item(i, lazy->ctx);
+	for (i = 0; i < n && !js->err; i++) {
+		/* An ordinary array's item is borrowed (NULL: a JSON null); a lazy one's is ours (NULL: no memory). */
+		struct json_object *item = lazy ? lazy->item(i, lazy->ctx) : json_object_array_get_idx(val, i);
 
-		if (!item) {
+		if (lazy && !item) {
 			json_stream__fail(js, -ENOMEM);
 			break;
 		}
 		if (i)
 			json_stream__raw(js, ",", 1);
 		json_stream__value(js, item);
-		json_object_put(item);
+		if (lazy)
+			json_object_put(item);
 	}
 	json_stream__raw(js, "]", 1);
 }
 
 void json_stream__value(struct json_stream *js, struct json_object *val)
 {
-	const struct json_lazy *lazy;
-	size_t i, n;
 	bool first = true;
 
 	switch (json_object_get_type(val)) {
@@ -305,18 +306,7 @@ void json_stream__value(struct json_stream *js, struct json_object *val)
 		json_stream__str(js, json_object_get_string(val), (size_t)json_object_get_string_len(val));
 		return;
 	case json_type_array:
-		if ((lazy = json_lazy__of(val))) {
-			put_lazy(js, lazy);
-			return;
-		}
-		n = json_object_array_length(val);
-		json_stream__raw(js, "[", 1);
-		for (i = 0; i < n && !js->err; i++) {
-			if (i)
-				json_stream__raw(js, ",", 1);
-			json_stream__value(js, json_object_array_get_idx(val, i));
-		}
-		json_stream__raw(js, "]", 1);
+		put_array(js, val);
 		return;
 	case json_type_object:
 		json_stream__raw(js, "{", 1);
