@@ -2,6 +2,7 @@
 /* Step names a person can tell apart (include/model/step_names.h). */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model/image_name.h"
@@ -10,12 +11,22 @@
 #include "model/proc_index.h"
 #include "model/step_names.h"
 #include "model/step_tags.h"
+#include "util/array_grow.h"
 #include "util/str_key.h"
 #include "util/utf8.h"
 
+/*
+ * Every name in one block of text, each NUL-terminated, found by its
+ * offset: a million steps' names held as a million small allocations and
+ * their pointers took over twice the room (malloc's headers and rounding).
+ */
+#define NO_NAME UINT32_MAX
+
 struct step_names {
-	char **name;
-	char **image; /* proc_image_name()'s, where the name says more; NULL: the name is it */
+	char *text;
+	size_t text_len, text_cap;
+	__u32 *name_at;
+	__u32 *image_at; /* proc_image_name()'s, where the name says more; NO_NAME: the name is it */
 	size_t nr;
 };
 
@@ -217,6 +228,23 @@ static int name_steps(const struct model *m, const struct proc_dirs *d, const st
 	return err;
 }
 
+/*
+ * Where s, copied to the end of n's text, starts.  0 or -ENOMEM; the
+ * offsets are 32-bit, so text past 4 GiB (tens of millions of steps) is
+ * out of memory as well.
+ */
+static int keep_text(struct step_names *n, const char *s, __u32 *at)
+{
+	size_t len = strlen(s) + 1;
+
+	if (n->text_len + len > NO_NAME || array_grow((void **)&n->text, &n->text_cap, n->text_len + len, 1))
+		return -ENOMEM;
+	memcpy(n->text + n->text_len, s, len);
+	*at = (__u32)n->text_len;
+	n->text_len += len;
+	return 0;
+}
+
 struct step_names *step_names__new(const struct model *m, const struct file_log *files)
 {
 	struct step_names *names = calloc(1, sizeof(*names));
@@ -229,21 +257,21 @@ struct step_names *step_names__new(const struct model *m, const struct file_log 
 	int err = names && steps && order && d ? 0 : -ENOMEM;
 
 	if (!err) {
-		names->name = calloc(n ? n : 1, sizeof(*names->name));
-		names->image = calloc(n ? n : 1, sizeof(*names->image));
+		names->name_at = malloc((n ? n : 1) * sizeof(*names->name_at));
+		names->image_at = malloc((n ? n : 1) * sizeof(*names->image_at));
 		names->nr = n;
-		err = names->name && names->image ? name_steps(m, d, files, steps, order) : -ENOMEM;
+		err = names->name_at && names->image_at ? name_steps(m, d, files, steps, order) : -ENOMEM;
 	}
 	for (i = 0; steps && i < n; i++) {
 		bool told_apart = steps[i].name != steps[i].facts.name;
 
 		if (!err) {
-			names->name[i] = steps[i].name;
-			names->image[i] = told_apart ? steps[i].facts.name : NULL;
-			steps[i].facts.name = NULL;
-		} else if (told_apart) {
-			free(steps[i].name);
+			names->image_at[i] = NO_NAME;
+			err = keep_text(names, steps[i].name, &names->name_at[i]) ?:
+			      (told_apart ? keep_text(names, steps[i].facts.name, &names->image_at[i]) : 0);
 		}
+		if (told_apart)
+			free(steps[i].name);
 		free(steps[i].written);
 		proc_name_facts__free(&steps[i].facts);
 	}
@@ -259,28 +287,23 @@ struct step_names *step_names__new(const struct model *m, const struct file_log 
 
 const char *step_names__of(const struct step_names *n, size_t proc)
 {
-	return proc < n->nr ? n->name[proc] : NULL;
+	return proc < n->nr ? n->text + n->name_at[proc] : NULL;
 }
 
 const char *step_names__image_of(const struct step_names *n, size_t proc)
 {
 	if (proc >= n->nr)
 		return NULL;
-	return n->image[proc] ? n->image[proc] : n->name[proc];
+	return n->text + (n->image_at[proc] != NO_NAME ? n->image_at[proc] : n->name_at[proc]);
 }
 
 void step_names__free(struct step_names *n)
 {
-	size_t i;
-
 	if (!n)
 		return;
-	for (i = 0; n->name && i < n->nr; i++)
-		free(n->name[i]);
-	for (i = 0; n->image && i < n->nr; i++)
-		free(n->image[i]);
-	free(n->name);
-	free(n->image);
+	free(n->text);
+	free(n->name_at);
+	free(n->image_at);
 	free(n);
 }
 
