@@ -17,16 +17,17 @@
 struct proc_index;
 
 /* One program image a process ran: from its exec to the next exec or exit. */
+/* (72 bytes: a million processes hold one and a half million.) */
 struct exec_image {
 	__u64 start_ns; /* the exec */
 	__u64 end_ns;	/* the next exec, or the process's end */
 	char *filename; /* NUL-terminated copy; raw bytes from the kernel */
 	char **argv;	/* argc NUL-terminated words, raw bytes; in model.c's image chunks */
-	size_t argc;
-	__u32 flags; /* BB_EXEC_* */
+	__u64 peak_rss_kb; /* this image's own peak RSS (model/memory.h); 0: unknown */
+	__u32 argc;	   /* the kernel passes at most MAX_ARG_STRINGS (0x7fffffff) */
+	__u32 flags;	   /* BB_EXEC_* */
 	__u32 args_full_len;
 	char comm[BB_COMM_LEN + 1];
-	__u64 peak_rss_kb; /* this image's own peak RSS (model/memory.h); 0: unknown */
 };
 
 /*
@@ -35,56 +36,58 @@ struct exec_image {
  * instance, never a merge.
  */
 struct proc_instance {
-	size_t id;	/* index in model->procs, in order of start */
-	long parent;	/* index of the parent instance; -1: not traced */
-	__u32 pid;	/* thread group id */
-	__u32 ppid;	/* the kernel's real parent tgid, as last reported */
-	__u32 ns_pid;	/* pid in its own (innermost) PID namespace; 0: unknown */
-	/* (The two flags sit beside the pids, where they take no room of their own.) */
-	bool forked;	/* start_ns is a real fork (false for the root) */
+	/* Process indices are 32 bits: model__add_event() refuses a process past INT32_MAX.  (The fields
+	 * are kept in order of size, the flags last: 264 bytes, and a big build holds a million of them.) */
+	__u32 id;     /* index in model->procs, in order of start */
+	__s32 parent; /* index of the parent instance; -1: not traced */
+	__u32 pid;    /* thread group id */
+	__u32 ppid;   /* the kernel's real parent tgid, as last reported */
+	__u32 ns_pid; /* pid in its own (innermost) PID namespace; 0: unknown */
+	__u32 exit_status; /* wait(2) status word; valid when exited */
+	__u64 start_ns;	   /* fork, or first sighting when the fork was not seen */
+	__u64 end_ns;	   /* exit of the last thread, or trace end if unfinished */
+	__u64 ran_before_ns; /* --attach: how long it had run when found (found, below) */
+	__u64 utime_ns;	     /* user CPU time, getrusage-style split */
+	__u64 stime_ns;	     /* system CPU time */
+	__u64 maxrss_kb;     /* the kernel's signal->maxrss: peak RSS over every
+			      * image, the one it was forked with included */
+	/* Memory (model/memory.h): */
+	__u64 peak_rss_kb;	/* peak RSS of its own images */
+	__u64 fork_peak_rss_kb; /* of the copy it was forked with; 0: unknown */
+	__u64 exec_peak_rss_kb; /* highest of its exec'd images, if exec_peak_seen */
+	/* I/O (model/io.h): its threads' summed I/O accounting, if io_seen. */
+	struct bb_io_acct io;
+	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
+	struct exec_image *execs;
+	__u32 nr_execs;
+	__u32 io_flags; /* BB_IO_*: the figures the kernel counted */
+	/* BB_HIDDEN_* (model/hidden.h): the kernel hides it from the user the
+	 * trace is for; its I/O, memory and files were not recorded. */
+	__u32 hidden;
+	__u32 nr_threads; /* threads created while traced (not the leader) */
+	__u32 lane;	  /* set by lanes__assign(): 0-based lane */
+	/* --follow: the pid of the daemon whose work this is (the daemon itself
+	 * or what it started), 0: the command's.  Set by daemons__mark(). */
+	__u32 run_by_daemon;
+	char comm[BB_COMM_LEN + 1]; /* comm at its last exec; before any, at fork */
+	bool forked; /* start_ns is a real fork (false for the root) */
 	/* --attach: already running when first tracked (a BB_EV_PROC_FOUND
 	 * record); start_ns is then when it was found, and it had run for
 	 * ran_before_ns by then (kernel start time to start_ns).  Its first
 	 * image is what /proc showed, its CPU times the traced part only. */
 	bool found;
-	__u64 start_ns; /* fork, or first sighting when the fork was not seen */
-	__u64 end_ns;	/* exit of the last thread, or trace end if unfinished */
-	__u64 ran_before_ns;
-	bool exited;	/* the group-dead exit was seen */
-	bool unfinished; /* still running at trace end: end_ns is the trace end */
+	bool exited;	       /* the group-dead exit was seen */
+	bool unfinished;       /* still running at trace end: end_ns is the trace end */
 	bool exit_record_lost; /* exited, but the status came from waitpid(): its
 				* exit record (and CPU totals) were lost */
 	bool fork_record_lost; /* seen first at its exec, its fork record lost:
 				* start_ns is that exec, later than the fork */
-	__u32 exit_status; /* wait(2) status word; valid when exited */
-	__u64 utime_ns;	   /* user CPU time, getrusage-style split */
-	__u64 stime_ns;	   /* system CPU time */
-	__u64 maxrss_kb;   /* the kernel's signal->maxrss: peak RSS over every
-			    * image, the one it was forked with included */
-	/* Memory (model/memory.h): */
-	__u64 peak_rss_kb;	/* peak RSS of its own images */
-	__u64 fork_peak_rss_kb; /* of the copy it was forked with; 0: unknown */
-	__u64 exec_peak_rss_kb; /* highest of its exec'd images, if exec_peak_seen */
 	bool exec_peak_seen;
 	bool peak_rss_exact; /* peak_rss_kb came from image records, not maxrss */
 	bool oom_killed;     /* the OOM killer chose it */
-	/* BB_HIDDEN_* (model/hidden.h): the kernel hides it from the user the
-	 * trace is for; its I/O, memory and files were not recorded. */
-	__u32 hidden;
-	/* I/O (model/io.h): its threads' summed I/O accounting, if io_seen. */
-	struct bb_io_acct io;
-	__u32 io_flags; /* BB_IO_*: the figures the kernel counted */
 	bool io_seen;
-	struct bb_sched_acct sched; /* where its threads' time went (--sched) */
-	__u32 nr_threads;  /* threads created while traced (not the leader) */
-	char comm[BB_COMM_LEN + 1]; /* comm at its last exec; before any, at fork */
-	struct exec_image *execs;
-	size_t nr_execs;
-	__u32 lane; /* set by lanes__assign(): 0-based lane */
-	/* --follow: the pid of the daemon whose work this is (the daemon itself
-	 * or what it started), 0: the command's.  Set by daemons__mark(). */
-	__u32 run_by_daemon;
 };
+_Static_assert(sizeof(struct proc_instance) <= 264, "a million processes: keep proc_instance small");
 
 /* One reading of the build's memory (model/memory.h). */
 struct mem_sample {

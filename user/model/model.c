@@ -46,7 +46,7 @@ struct pid_slot {
 struct image_chunk {
 	struct image_chunk *next;
 	size_t used, cap;
-	max_align_t data[];
+	__u64 data[];
 };
 
 /* Large enough to be given huge pages (advise_huge_pages()). */
@@ -179,11 +179,11 @@ static int grow_advised(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-/* size bytes aligned for pointers, valid until model__free(); NULL without memory. */
+/* size bytes aligned for pointers and __u64 (all an image holds), valid until model__free(); NULL without memory. */
 static void *image_alloc(struct model_priv *pv, size_t size)
 {
 	struct image_chunk *c = pv->images;
-	size_t need = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+	size_t need = (size + sizeof(__u64) - 1) & ~(sizeof(__u64) - 1);
 	void *at;
 
 	if (!c || c->cap - c->used < need) {
@@ -320,6 +320,8 @@ static long new_instance(struct model *m, __u32 pid, __u32 ppid, __u64 ts, bool 
 	long idx = m->nr_procs;
 	long previous = pid_index_get(pv, pid);
 
+	if (m->nr_procs >= INT32_MAX) /* an index fits proc_instance's 32 bits */
+		return -EOVERFLOW;
 	if (array_grow((void **)&m->procs, &pv->procs_cap, m->nr_procs + 1, sizeof(*m->procs)))
 		return -ENOMEM;
 	if (previous >= 0) {
