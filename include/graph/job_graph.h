@@ -65,14 +65,14 @@ struct sim_mark {
 
 /* to is released lag_ns after from ended (quiet_lag_ns on a quiet machine: its run-queue share left out). */
 struct sim_link {
-	size_t from, to; /* nodes */
+	__u32 from, to; /* nodes: 32-bit, a process being one job's or two marks at most (model/model_types.h) */
 	__u64 lag_ns, quiet_lag_ns;
 };
 
 struct job_graph {
 	struct sim_job *jobs;
 	size_t nr_jobs;
-	long *proc_job;	     /* per model->procs: the job it runs in; -1: a runner, or outside any job */
+	__s32 *proc_job;     /* per model->procs: the job it runs in; -1: a runner, or outside any job (32-bit: jobs are processes) */
 	size_t *pred_off;    /* CSR: job j's data predecessors are preds[pred_off[j] .. pred_off[j + 1]) */
 	size_t *preds;	     /* each an earlier job (a smaller index): the graph is acyclic */
 	/* Per preds entry: how long before its job's end the predecessor had published all this job read

@@ -29,24 +29,25 @@
 #include "model/model.h"
 #include "model/tool_jobs.h"
 
+/* The per-process arrays hold process indices in 32 bits, as proc_instance does (model/model_types.h). */
 struct job_slots {
 	const struct model *m;
 	/* per process: the process whose pool its children's slots are in (itself, or the top make) */
-	size_t *pool;
+	__u32 *pool;
 	/* per process: the nearest make or ninja above it, -1: none; and the child of that runner it is within */
-	long *runner, *via;
+	__s32 *runner, *via;
 	bool *is_make;
 	/* CSR: children of proc i at children[child_off[i] ..), make's $(shell) calls left out (they hold no
 	 * slot: model/shell_call.h); the same ranges' starts and ends, each sorted */
-	size_t *child_off, *children;
+	__u32 *child_off, *children;
 	__u64 *starts, *ends;
 	/* CSR: per make, the sub-makes of its pool it runs directly (their runner is it), by via */
-	size_t *sub_off, *subs;
+	__u32 *sub_off, *subs;
 	struct slot_steps steps; /* each pool's slots held over time, built from the fields above (graph/slot_steps.h) */
-	long *line_before; /* per process: the line before it in its make recipe (graph/recipe_lines.h), -1: none */
+	__s32 *line_before; /* per process: the line before it in its make recipe (graph/recipe_lines.h), -1: none */
 	/* per process: what it followed in its parent's own order: its line before, or, its parent running no
 	 * jobs (a shell, a script), the child that ended last by its fork; -1: none */
-	long *order_before;
+	__s32 *order_before;
 	/* per pool: the -j its top make's argv gives (0: none, -1: no limit), or its cargo's or go's as
 	 * model/tool_jobs.h finds it (their default, the CPUs, included) */
 	long *limit;

@@ -22,7 +22,7 @@
  * child_off, children: the process tree (model__index_children()); is_make:
  * which processes are make.  0, or -ENOMEM.
  */
-int recipe_lines__find(const struct model *m, const size_t *child_off, const size_t *children, const bool *is_make,
-		       long *line_before, long *order_before);
+int recipe_lines__find(const struct model *m, const __u32 *child_off, const __u32 *children, const bool *is_make,
+		       __s32 *line_before, __s32 *order_before);
 
 #endif /* BUILDBPF_GRAPH_RECIPE_LINES_H */

@@ -19,11 +19,11 @@
 /* The pools as job_slots__init() indexes them, borrowed (graph/job_slots.h says what each is). */
 struct slot_pools {
 	const struct model *m;
-	const size_t *pool;
-	const long *runner, *via;
-	const size_t *child_off, *children;
+	const __u32 *pool;
+	const __s32 *runner, *via;
+	const __u32 *child_off, *children;
 	const __u64 *starts, *ends;
-	const size_t *sub_off, *subs;
+	const __u32 *sub_off, *subs;
 };
 
 /* CSR: per pool's top make with sub-makes, from when on (at) its pool held how many slots (held). */

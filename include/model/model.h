@@ -60,9 +60,10 @@ const struct exec_image *proc_image_at(const struct proc_instance *p, __u64 ts_n
  * The process tree as arrays (CSR): the children of procs[i] are
  * (*children)[(*child_off)[i] .. (*child_off)[i + 1]), in model order.
  * *child_off has nr_procs + 1 entries, *children at least one; the caller
- * frees both.  0, or -ENOMEM with both NULL.
+ * frees both.  32-bit, as a process's index is (model_types.h).  0, or
+ * -ENOMEM with both NULL.
  */
-int model__index_children(const struct model *m, size_t **child_off, size_t **children);
+int model__index_children(const struct model *m, __u32 **child_off, __u32 **children);
 /*
  * Whether procs[parent] ran its children one at a time: each child (in
  * model order, from model__index_children()'s arrays) forked when every
@@ -70,7 +71,7 @@ int model__index_children(const struct model *m, size_t **child_off, size_t **ch
  * command as soon as it reaps the one before, and the two clocks may read
  * the same nanosecond.  A parent of one child, or of none, did.
  */
-bool model__children_one_at_a_time(const struct model *m, const size_t *child_off, const size_t *children,
+bool model__children_one_at_a_time(const struct model *m, const __u32 *child_off, const __u32 *children,
 				   size_t parent);
 
 #endif /* BUILDBPF_MODEL_H */

@@ -14,13 +14,17 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "model/model.h"
+
+#define PROC_TREE_UNREACHED UINT32_MAX
 
 struct proc_tree {
 	/* procs[i]'s subtree is the processes whose enter lies in
-	 * [enter[i], leave[i]); both SIZE_MAX for one the order never reached
-	 * (a parent cycle, only in a model built by hand): within nothing. */
-	size_t *enter, *leave;
+	 * [enter[i], leave[i]); both PROC_TREE_UNREACHED for one the order never reached
+	 * (a parent cycle, only in a model built by hand): within nothing.
+	 * 32-bit, as a process's index is (model/model_types.h). */
+	__u32 *enter, *leave;
 	size_t nr;
 };
 

@@ -68,7 +68,7 @@ Test(model, children_index_lists_each_process_children)
 {
 	struct model *m = model__new(100, 10 * MS);
 	const struct proc_instance *make, *sh1, *sh2, *cc;
-	size_t *off = NULL, *kids = NULL;
+	__u32 *off = NULL, *kids = NULL;
 
 	synth_exec(m, 11 * MS, 100, 1, "/usr/bin/make", (const char *[]){ "make", NULL });
 	synth_fork(m, 12 * MS, 100, 101, 101, false);
@@ -103,7 +103,7 @@ Test(model, children_one_at_a_time_when_ends_touch_not_when_they_overlap)
 {
 	struct model *m = model__new(100, 10 * MS);
 	const struct proc_instance *sh, *first, *second, *leaf;
-	size_t *off = NULL, *kids = NULL;
+	__u32 *off = NULL, *kids = NULL;
 
 	synth_exec(m, 11 * MS, 100, 1, "/bin/sh", (const char *[]){ "sh", NULL });
 	synth_fork(m, 12 * MS, 100, 101, 101, false);

@@ -19,9 +19,9 @@
 struct phase_scan {
 	const struct model *m;
 	const struct cmd_phases_input *in; /* its slots: which makes share a jobserver, and its -j */
-	size_t *order;	 /* the processes, parents before their children */
+	__u32 *order;	 /* the processes, parents before their children (32-bit, as proc_instance's indices) */
 	size_t nr_order;
-	long *phase_of;	 /* per process: its candidate phase; -1: none */
+	__s32 *phase_of; /* per process: its candidate phase; -1: none */
 	__u64 *sub_cpu;	 /* per process: CPU time of it and its descendants */
 	bool *topmost;	 /* per process: a runner with no runner above it in its phase */
 	struct audit_cmd_phase *cands;
@@ -52,10 +52,10 @@ static int scan_order(struct phase_scan *sc)
 	if (proc_tree__init(&t, sc->m))
 		return -ENOMEM;
 	for (i = 0; i < t.nr; i++)
-		if (t.enter[i] != SIZE_MAX)
+		if (t.enter[i] != PROC_TREE_UNREACHED)
 			sc->order[t.enter[i]] = i;
 	for (i = 0; i < t.nr; i++)
-		sc->nr_order += t.enter[i] != SIZE_MAX;
+		sc->nr_order += t.enter[i] != PROC_TREE_UNREACHED;
 	proc_tree__free(&t);
 	return 0;
 }

@@ -11,10 +11,10 @@ struct walk {
 	const struct model *m;
 	const struct build_graph *g;
 	const struct start_causes *sc; /* NULL: no wake records */
-	size_t *child_off, *children;  /* CSR: children of proc i at children[child_off[i] ..) */
+	__u32 *child_off, *children;   /* CSR: children of proc i at children[child_off[i] ..) */
 	/* The same ranges by (end, index): first those that ran (start < end),
 	 * from ended_zero[i] on those of no length. */
-	size_t *by_end, *ended_zero;
+	__u32 *by_end, *ended_zero;
 	bool *sequential; /* ran its children one at a time (model__children_one_at_a_time()) */
 	bool *runner;	  /* make, ninja, ...: starts jobs, is never a step */
 	size_t cap;	  /* of the path's steps */
@@ -24,7 +24,7 @@ struct walk {
 static int by_end(const void *a, const void *b, void *model)
 {
 	const struct model *m = model;
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	size_t i = *(const __u32 *)a, j = *(const __u32 *)b;
 	const struct proc_instance *x = &m->procs[i], *y = &m->procs[j];
 	bool x_ran = x->start_ns < x->end_ns, y_ran = y->start_ns < y->end_ns;
 

@@ -82,7 +82,7 @@ bool job_slots__run_by_cargo(const struct job_slots *s, size_t proc)
 static int by_via(const void *a, const void *b, void *slots)
 {
 	const struct job_slots *s = slots;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t x = *(const __u32 *)a, y = *(const __u32 *)b;
 
 	if (s->via[x] != s->via[y])
 		return s->via[x] < s->via[y] ? -1 : 1;
@@ -93,7 +93,8 @@ static int by_via(const void *a, const void *b, void *slots)
 static int index_subs(struct job_slots *s)
 {
 	const struct model *m = s->m;
-	size_t i, n = m->nr_procs, *fill;
+	size_t i, n = m->nr_procs;
+	__u32 *fill;
 
 	s->sub_off = calloc(n + 1, sizeof(*s->sub_off));
 	s->subs = calloc(n ? n : 1, sizeof(*s->subs));
@@ -214,7 +215,7 @@ int job_slots__init(struct job_slots *s, const struct model *m, const struct job
 			bool parent_runs = runner_kind(&m->procs[parent]) != TOOL_OTHER;
 
 			s->runner[i] = parent_runs ? parent : s->runner[parent];
-			s->via[i] = parent_runs ? (long)i : s->via[parent];
+			s->via[i] = parent_runs ? (__s32)i : s->via[parent];
 		}
 		if (s->is_make[i] && s->runner[i] >= 0 && s->is_make[s->runner[i]] && !own_jobs(p))
 			s->pool[i] = s->pool[s->runner[i]];

@@ -165,7 +165,7 @@ static bool next_line(const struct word *x, size_t nx, const struct word *y, siz
 /* One make's children, by position among them. */
 struct siblings {
 	const struct model *m;
-	const size_t *procs; /* model->procs index of each position */
+	const __u32 *procs; /* model->procs index of each position */
 };
 
 static __u64 end_at(const struct siblings *sib, size_t pos)
@@ -208,8 +208,8 @@ static size_t ended_by(const struct siblings *sib, const size_t *ended, size_t n
  * name its target, $@; its first line names it first).  The tools the
  * lines run (a shell's command words) are not files they name.
  */
-static int recipe_lines(const struct model *m, const size_t *child_off, const size_t *children, const bool *is_make,
-			long *line_before)
+static int recipe_lines(const struct model *m, const __u32 *child_off, const __u32 *children, const bool *is_make,
+			__s32 *line_before)
 {
 	struct word *all = NULL, *own = NULL;
 	size_t i, k, cap_all = 0, cap_own = 0, cap_off = 0, cap_ended = 0, cap_next = 0, *off = NULL, *ended = NULL;
@@ -258,7 +258,7 @@ static int recipe_lines(const struct model *m, const size_t *child_off, const si
 				if (q >= p || has_next[q] ||
 				    !next_line(own + off[q], off[q + 1] - off[q], own + off[p], off[p + 1] - off[p], all, nr, p))
 					continue;
-				line_before[children[k]] = (long)children[from + q];
+				line_before[children[k]] = (__s32)children[from + q];
 				has_next[q] = true;
 				break;
 			}
@@ -280,8 +280,8 @@ static int recipe_lines(const struct model *m, const size_t *child_off, const si
  * another in its own order, no slots) the child that ended last by its
  * fork.  One sweep per parent over its children by start and by end.
  */
-static int program_order(const struct model *m, const size_t *child_off, const size_t *children,
-			 const long *line_before, long *order_before)
+static int program_order(const struct model *m, const __u32 *child_off, const __u32 *children,
+			 const __s32 *line_before, __s32 *order_before)
 {
 	size_t i, k, cap = 0, *ended = NULL;
 
@@ -311,8 +311,8 @@ static int program_order(const struct model *m, const size_t *child_off, const s
 	return 0;
 }
 
-int recipe_lines__find(const struct model *m, const size_t *child_off, const size_t *children, const bool *is_make,
-		       long *line_before, long *order_before)
+int recipe_lines__find(const struct model *m, const __u32 *child_off, const __u32 *children, const bool *is_make,
+		       __s32 *line_before, __s32 *order_before)
 {
 	size_t i;
 

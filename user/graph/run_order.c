@@ -17,7 +17,7 @@ struct order {
 	size_t cap;	/* of jg->links */
 	/* CSR: per make, its $(shell) calls (model/shell_call.h) in start order (a process's index is its
 	 * fork's order); one at a time, so in end order too */
-	size_t *call_off, *calls;
+	__u32 *call_off, *calls;
 };
 
 /* The node a child starts as, and ends as: its job, or its marks. */

@@ -856,9 +856,10 @@ void model__free(struct model *m)
 	free(m);
 }
 
-int model__index_children(const struct model *m, size_t **child_off, size_t **children)
+int model__index_children(const struct model *m, __u32 **child_off, __u32 **children)
 {
-	size_t i, n = m->nr_procs, *off, *kids, *fill;
+	size_t i, n = m->nr_procs;
+	__u32 *off, *kids, *fill;
 
 	off = calloc(n + 1, sizeof(*off));
 	kids = calloc(n ? n : 1, sizeof(*kids));
@@ -885,7 +886,7 @@ int model__index_children(const struct model *m, size_t **child_off, size_t **ch
 	return 0;
 }
 
-bool model__children_one_at_a_time(const struct model *m, const size_t *child_off, const size_t *children,
+bool model__children_one_at_a_time(const struct model *m, const __u32 *child_off, const __u32 *children,
 				   size_t parent)
 {
 	__u64 last_end = 0;

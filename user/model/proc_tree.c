@@ -7,7 +7,8 @@
 
 int proc_tree__init(struct proc_tree *t, const struct model *m)
 {
-	size_t n = m->nr_procs, i, nr = 0, clock = 0, *child_off = NULL, *children = NULL, *stack, *next;
+	size_t n = m->nr_procs, i, nr = 0;
+	__u32 clock = 0, *child_off = NULL, *children = NULL, *stack, *next;
 	int err = -ENOMEM;
 
 	memset(t, 0, sizeof(*t));
@@ -19,7 +20,7 @@ int proc_tree__init(struct proc_tree *t, const struct model *m)
 		goto out;
 	t->nr = n;
 	for (i = 0; i < n; i++)
-		t->enter[i] = t->leave[i] = SIZE_MAX; /* not reached (yet) */
+		t->enter[i] = t->leave[i] = PROC_TREE_UNREACHED; /* not reached (yet) */
 	for (i = 0; i < n; i++) {
 		long parent = m->procs[i].parent;
 
