@@ -62,5 +62,11 @@ void json_stream__ms(struct json_stream *js, __u64 ns);
  * the next is made.
  */
 void json_stream__value(struct json_stream *js, struct json_object *val);
+/*
+ * The same, as json-c writes it with JSON_C_TO_STRING_PRETTY |
+ * JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE: the summary
+ * JSON, a person may read it.
+ */
+void json_stream__pretty(struct json_stream *js, struct json_object *val);
 
 #endif /* BUILDBPF_JSON_STREAM_H */

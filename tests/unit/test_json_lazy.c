@@ -89,8 +89,8 @@ Test(json_lazy, json_c_prints_it_as_the_same_array_made_whole)
 		}
 }
 
-/* What the stream wrote of doc. */
-static char *streamed(struct json_object *doc, int *err)
+/* What the stream wrote of doc: plain, or pretty (json_stream__pretty()). */
+static char *streamed(struct json_object *doc, bool pretty, int *err)
 {
 	int fd = memfd_create("json", MFD_CLOEXEC);
 	struct json_stream *js;
@@ -100,7 +100,10 @@ static char *streamed(struct json_object *doc, int *err)
 	cr_assert(ge(int, fd, 0));
 	js = json_stream__new(fd);
 	cr_assert_not_null(js);
-	json_stream__value(js, doc);
+	if (pretty)
+		json_stream__pretty(js, doc);
+	else
+		json_stream__value(js, doc);
 	*err = json_stream__flush(js);
 	json_stream__free(js);
 	end = lseek(fd, 0, SEEK_END);
@@ -111,22 +114,25 @@ static char *streamed(struct json_object *doc, int *err)
 	return text;
 }
 
-Test(json_lazy, the_stream_writes_it_as_json_c_prints_it_plain)
+Test(json_lazy, the_stream_writes_it_as_json_c_prints_it_plain_and_pretty)
 {
-	for (size_t n = 0; n < 4; n++) {
-		struct json_object *whole = document(n, false), *lazy = document(n, true);
-		char *text;
-		int err;
+	static const int as[] = { JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+				  JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE };
 
-		text = streamed(lazy, &err);
-		cr_assert(eq(int, err, 0));
-		cr_assert(eq(str, text,
-			     (char *)json_object_to_json_string_ext(whole, JSON_C_TO_STRING_PLAIN |
-									   JSON_C_TO_STRING_NOSLASHESCAPE)));
-		free(text);
-		json_object_put(whole);
-		json_object_put(lazy);
-	}
+	for (size_t n = 0; n < 4; n++)
+		for (size_t f = 0; f < 2; f++) {
+			struct json_object *whole = document(n, false), *lazy = document(n, true);
+			char *text;
+			int err;
+
+			text = streamed(lazy, f == 1, &err);
+			cr_assert(eq(int, err, 0));
+			cr_assert(eq(str, text, (char *)json_object_to_json_string_ext(whole, as[f])), "%zu items, %s", n,
+				  f ? "pretty" : "plain");
+			free(text);
+			json_object_put(whole);
+			json_object_put(lazy);
+		}
 }
 
 Test(json_lazy, an_item_not_made_fails_the_print)
@@ -137,7 +143,7 @@ Test(json_lazy, an_item_not_made_fails_the_print)
 
 	cr_assert(eq(int, json_put(o, "list", json_lazy_array(3, make_one_then_fail, NULL, 0)), 0));
 	cr_assert_null(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY));
-	text = streamed(o, &err);
+	text = streamed(o, false, &err);
 	cr_assert(eq(int, err, -ENOMEM));
 	free(text);
 	json_object_put(o);

@@ -166,6 +166,36 @@ Test(json_stream, trees_as_json_c_prints_them, .init = open_stream, .fini = clos
 	json_object_put(tree);
 }
 
+/* The summary JSON's layout: as json-c prints pretty and spaced, empty containers and deep nesting included. */
+Test(json_stream, trees_pretty_as_json_c_prints_them, .init = open_stream, .fini = close_stream)
+{
+	static const char text[] = "{\"a\":[1,[],{},[[2,{\"k\":\"v/w\"}]],0.5],\"o\":{\"e\":{},\"x\":[null]},\"s\":\"\\n\"}";
+	struct json_object *tree = json_tokener_parse(text), *deep = json_object_new_array(), *at = deep;
+	size_t len, i;
+	char *got;
+
+	cr_assert_not_null(tree);
+	/* Twenty levels, objects in arrays in objects: indents past the writer's run of spaces. */
+	for (i = 0; i < 20; i++) {
+		struct json_object *next = i % 2 ? json_object_new_array() : json_object_new_object();
+
+		if (json_object_is_type(at, json_type_array))
+			cr_assert(eq(int, json_object_array_add(at, next), 0));
+		else
+			cr_assert(eq(int, json_object_object_add(at, "k", next), 0));
+		at = next;
+	}
+	cr_assert(eq(int, json_object_array_add(at, json_object_new_int(1)), 0), "the innermost is an array");
+	cr_assert(eq(int, json_put(tree, "deep", deep), 0));
+	json_stream__pretty(js, tree);
+	got = written(&len);
+	cr_assert(eq(str, got,
+		     (char *)json_object_to_json_string_ext(tree, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+									  JSON_C_TO_STRING_NOSLASHESCAPE)));
+	free(got);
+	json_object_put(tree);
+}
+
 Test(json_stream, the_first_error_sticks)
 {
 	struct json_stream *bad = json_stream__new(-1);

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "model/memory.h"
 #include "report/answer_rows.h"
 #include "report/audit_json.h"
@@ -17,10 +16,10 @@
 #include "report/compiler_cache_report.h"
 #include "report/jobs_fit_report.h"
 #include "util/json_lazy.h"
+#include "util/json_stream.h"
 #include "util/json_write.h"
 #include "model/proc_name.h"
 
-#define JSON_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE)
 /* Chain members listed: those that held the path longest (the what-if's longest step among them), in path order. */
 #define JSON_CHAIN_MAX 64
 #define JSON_PROGRAMS_MAX 32
@@ -802,30 +801,18 @@ struct json_object *audit_json__new(const struct audit *a, const struct model *m
 int audit_json__write(const struct audit *a, const struct model *m, int fd)
 {
 	struct json_object *o = audit_json__new(a, m);
-	const char *text;
-	size_t len, done = 0;
-	ssize_t n;
-	int err = 0;
+	/* Streamed: at a million processes its text is tens of megabytes, never held whole. */
+	struct json_stream *js = o ? json_stream__new(fd) : NULL;
+	int err;
 
-	if (!o)
+	if (!js) {
+		json_object_put(o);
 		return -ENOMEM;
-	text = json_object_to_json_string_length(o, JSON_FLAGS, &len);
-	if (!text) {
-		err = -ENOMEM;
-		goto cleanup;
 	}
-	while (done < len + 1) {
-		/* The text and then its newline. */
-		n = done < len ? write(fd, text + done, len - done) : write(fd, "\n", 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : -EIO;
-			goto cleanup;
-		}
-		done += n;
-	}
-cleanup:
+	json_stream__pretty(js, o);
+	json_stream__raw(js, "\n", 1);
+	err = json_stream__flush(js);
+	json_stream__free(js);
 	json_object_put(o);
 	return err;
 }

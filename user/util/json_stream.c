@@ -257,13 +257,56 @@ static void put_double(struct json_stream *js, struct json_object *val)
 		json_stream__fail(js, -ENOMEM);
 }
 
+/*
+ * How a tree is laid out: as json-c prints it with JSON_C_TO_STRING_PLAIN,
+ * or, pretty, with JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED: a
+ * container's opening bracket ends its line, each member is on a line of
+ * its own, indented two spaces a level ("key": value), and the closing
+ * bracket is on a line of its own at the container's level (an empty
+ * container's too).  '/' is never escaped.
+ */
+static void put_value(struct json_stream *js, struct json_object *val, bool pretty, int level);
+
+/* A container's opening bracket, and a member's separator before it (none before the first). */
+static void put_open(struct json_stream *js, const char *bracket, bool pretty)
+{
+	json_stream__raw(js, bracket, 1);
+	if (pretty)
+		json_stream__raw(js, "\n", 1);
+}
+
+/* A member's start: its separator after the first, then level's indent. */
+static void put_member(struct json_stream *js, bool first, bool pretty, int level)
+{
+	static const char spaces[] = "                                ";
+	size_t left = pretty ? (size_t)level * 2 : 0;
+
+	if (!first)
+		json_stream__raw(js, pretty ? ",\n" : ",", pretty ? 2 : 1);
+	while (left) {
+		size_t n = left < sizeof(spaces) - 1 ? left : sizeof(spaces) - 1;
+
+		json_stream__raw(js, spaces, n);
+		left -= n;
+	}
+}
+
+/* A container's closing bracket: on a line of its own at level, pretty. */
+static void put_close(struct json_stream *js, const char *bracket, bool empty, bool pretty, int level)
+{
+	if (pretty && !empty)
+		json_stream__raw(js, "\n", 1);
+	put_member(js, true, pretty, level);
+	json_stream__raw(js, bracket, 1);
+}
+
 /* An array; a lazy one's items (util/json_lazy.h) each made, written and freed in turn. */
-static void put_array(struct json_stream *js, struct json_object *val)
+static void put_array(struct json_stream *js, struct json_object *val, bool pretty, int level)
 {
 	const struct json_lazy *lazy = json_lazy__of(val);
 	size_t i, n = lazy ? lazy->n : json_object_array_length(val);
 
-	json_stream__raw(js, "[", 1);
+	put_open(js, "[", pretty);
 	for (i = 0; i < n && !js->err; i++) {
 		/* An ordinary array's item is borrowed (NULL: a JSON null); a lazy one's is ours (NULL: no memory). */
 		struct json_object *item = lazy ? lazy->item(i, lazy->ctx) : json_object_array_get_idx(val, i);
@@ -272,19 +315,34 @@ static void put_array(struct json_stream *js, struct json_object *val)
 			json_stream__fail(js, -ENOMEM);
 			break;
 		}
-		if (i)
-			json_stream__raw(js, ",", 1);
-		json_stream__value(js, item);
+		put_member(js, !i, pretty, level + 1);
+		put_value(js, item, pretty, level + 1);
 		if (lazy)
 			json_object_put(item);
 	}
-	json_stream__raw(js, "]", 1);
+	put_close(js, "]", !n, pretty, level);
 }
 
-void json_stream__value(struct json_stream *js, struct json_object *val)
+static void put_object(struct json_stream *js, struct json_object *val, bool pretty, int level)
 {
 	bool first = true;
 
+	put_open(js, "{", pretty);
+	json_object_object_foreach(val, key, v)
+	{
+		if (js->err)
+			break;
+		put_member(js, first, pretty, level + 1);
+		json_stream__cstr(js, key);
+		json_stream__raw(js, pretty ? ": " : ":", pretty ? 2 : 1);
+		put_value(js, v, pretty, level + 1);
+		first = false;
+	}
+	put_close(js, "}", first, pretty, level);
+}
+
+static void put_value(struct json_stream *js, struct json_object *val, bool pretty, int level)
+{
 	switch (json_object_get_type(val)) {
 	case json_type_null:
 		json_stream__lit(js, "null");
@@ -306,22 +364,20 @@ void json_stream__value(struct json_stream *js, struct json_object *val)
 		json_stream__str(js, json_object_get_string(val), (size_t)json_object_get_string_len(val));
 		return;
 	case json_type_array:
-		put_array(js, val);
+		put_array(js, val, pretty, level);
 		return;
 	case json_type_object:
-		json_stream__raw(js, "{", 1);
-		json_object_object_foreach(val, key, v)
-		{
-			if (js->err)
-				break;
-			if (!first)
-				json_stream__raw(js, ",", 1);
-			json_stream__cstr(js, key);
-			json_stream__raw(js, ":", 1);
-			json_stream__value(js, v);
-			first = false;
-		}
-		json_stream__raw(js, "}", 1);
+		put_object(js, val, pretty, level);
 		return;
 	}
+}
+
+void json_stream__value(struct json_stream *js, struct json_object *val)
+{
+	put_value(js, val, false, 0);
+}
+
+void json_stream__pretty(struct json_stream *js, struct json_object *val)
+{
+	put_value(js, val, true, 0);
 }
