@@ -18,10 +18,11 @@
 #include <linux/types.h>
 #include "model/model.h"
 
+/* 16 bytes: a finished model holds one a process. */
 struct proc_index_key {
-	__u32 pid;
 	__u64 start_ns;
-	size_t proc; /* index in model->procs */
+	__u32 pid;
+	__u32 proc; /* index in model->procs: 32-bit, as proc_instance's (model/model_types.h) */
 };
 
 struct proc_index {

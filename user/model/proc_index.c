@@ -86,7 +86,7 @@ struct proc_index *proc_index__new(const struct model *m)
 	}
 	x->nr = m->nr_procs;
 	for (i = 0; i < x->nr; i++)
-		x->keys[i] = (struct proc_index_key){ m->procs[i].pid, m->procs[i].start_ns, i };
+		x->keys[i] = (struct proc_index_key){ .start_ns = m->procs[i].start_ns, .pid = m->procs[i].pid, .proc = i };
 	if (sort_keys(x)) {
 		proc_index__free(x);
 		return NULL;
