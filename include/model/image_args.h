@@ -16,6 +16,8 @@
 char *image_program(const struct exec_image *img);
 /* What img runs, by its program's name; "clang -cc1" is the compiler proper, "clang -cc1as" the assembler. */
 enum tool_kind image_tool(const struct exec_image *img);
+/* For the model, its image whole (words, file name, comm): image_tool() answers from it from then on. */
+void image_keep_tool(struct exec_image *img);
 /*
  * The value of option opt (or long_opt, may be NULL) at argv[*i]: "-C dir",
  * "-Cdir", "--directory=dir" or "--directory dir", advancing *i past a

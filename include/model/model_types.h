@@ -28,7 +28,12 @@ struct exec_image {
 	__u32 flags;	   /* BB_EXEC_* */
 	__u32 args_full_len;
 	char comm[BB_COMM_LEN + 1];
+	/* image_tool() + 1, kept by the model once the image is whole: naming
+	 * asks it a score of times a process.  0: worked out at each call (an
+	 * image made elsewhere, or a view of one with other words). */
+	__u8 tool_kept;
 };
+_Static_assert(sizeof(struct exec_image) == 72, "a million processes: keep exec_image small");
 
 /*
  * One process instance: a pid from its fork (or first sighting) to the exit

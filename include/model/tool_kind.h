@@ -29,6 +29,7 @@ enum tool_kind {
 	TOOL_BUILD_SCRIPT, /* a package's build.rs, compiled and run by cargo */
 	TOOL_GO,	/* a runner: the go command, its jobs the go tools below */
 	TOOL_GO_TOOL,	/* go's compile, asm, cgo, link: one package per run */
+	/* (Fewer than 255 kinds: an image keeps its own + 1 in a byte, model_types.h.) */
 };
 
 /* The kind of exactly name (a base name, or a comm): no version or prefix taken off. */

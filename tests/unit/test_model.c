@@ -5,6 +5,7 @@
 #include <string.h>
 #include <criterion/criterion.h>
 #include <criterion/new/assert.h>
+#include "model/image_args.h"
 #include "model/model.h"
 #include "model/proc_index.h"
 #include "lib/synth.h"
@@ -192,6 +193,34 @@ Test(model, exec_chain_gives_one_image_each)
 	cr_assert(eq(u64, m->procs[0].execs[2].end_ns, 9 * MS));
 	cr_assert(eq(str, proc_image_at(&m->procs[0], 2500000)->filename, "/usr/bin/env"));
 	cr_assert(eq(ptr, (void *)proc_image_at(&m->procs[0], 0), NULL));
+	model__free(m);
+}
+
+/* The model keeps what each image runs; its answer is the one worked out afresh, and a view of other words works its own out. */
+Test(model, each_image_keeps_its_tool)
+{
+	struct model *m = model__new(100, 0);
+	struct exec_image fresh, script;
+	size_t k;
+
+	synth_exec(m, 1 * MS, 100, 1, "/bin/sh", (const char *[]){ "sh", "-c", "exec clang -cc1 x.c", NULL });
+	synth_exec(m, 2 * MS, 100, 1, "/usr/bin/clang", (const char *[]){ "clang", "-cc1", "x.c", NULL });
+	synth_exec(m, 3 * MS, 100, 1, "/usr/bin/make", (const char *[]){ "make", "-j4", NULL });
+	/* "#!/usr/bin/make -f": the kernel runs make on the script. */
+	synth_exec(m, 4 * MS, 100, 1, "debian/rules", (const char *[]){ "/usr/bin/make", "-f", "debian/rules", NULL });
+	synth_exit(m, 9 * MS, 100, 100, true, 0);
+	cr_assert(eq(int, model__finish(m, 9 * MS), 0));
+	cr_assert(eq(sz, m->procs[0].nr_execs, 4));
+	for (k = 0; k < 4; k++) {
+		cr_assert(ne(int, m->procs[0].execs[k].tool_kept, 0), "image %zu kept", k);
+		fresh = m->procs[0].execs[k];
+		fresh.tool_kept = 0;
+		cr_assert(eq(int, image_tool(&m->procs[0].execs[k]), image_tool(&fresh)), "image %zu", k);
+	}
+	cr_assert(eq(int, image_tool(&m->procs[0].execs[1]), TOOL_CC_PROPER), "clang -cc1 by its words");
+	cr_assert(eq(int, image_tool(&m->procs[0].execs[3]), TOOL_MAKE));
+	cr_assert(image_script_run(&m->procs[0].execs[3], &script));
+	cr_assert(eq(int, image_tool(&script), TOOL_OTHER), "the script, not its interpreter");
 	model__free(m);
 }
 

@@ -46,7 +46,7 @@ char *image_program(const struct exec_image *img)
 	return utf8_sanitize(base, len);
 }
 
-enum tool_kind image_tool(const struct exec_image *img)
+static enum tool_kind tool_of(const struct exec_image *img)
 {
 	size_t len = 0;
 	const char *base = NULL;
@@ -65,6 +65,16 @@ enum tool_kind image_tool(const struct exec_image *img)
 			tool = TOOL_ASSEMBLER;
 	}
 	return tool;
+}
+
+enum tool_kind image_tool(const struct exec_image *img)
+{
+	return img->tool_kept ? (enum tool_kind)(img->tool_kept - 1) : tool_of(img);
+}
+
+void image_keep_tool(struct exec_image *img)
+{
+	img->tool_kept = (__u8)(tool_of(img) + 1);
 }
 
 /* The value of option opt at argv[*i] ("-C dir", "-Cdir", "--directory=dir"), advancing *i. */
@@ -150,6 +160,7 @@ bool image_script_run(const struct exec_image *img, struct exec_image *script)
 	*script = *img;
 	script->argv = img->argv + at;
 	script->argc = img->argc - at;
+	script->tool_kept = 0; /* the script's words, not the interpreter's */
 	return true;
 }
 

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include "util/array_grow.h"
 #include "util/str_key.h"
+#include "model/image_args.h"
 #include "model/io.h"
 #include "model/memory.h"
 #include "model/model.h"
@@ -453,6 +454,7 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	struct exec_image *img;
 	struct proc_instance *p;
 	long idx = pid_index_get(pv, e->hdr.tgid);
+	int err;
 
 	if (idx < 0) {
 		/* Seen first at exec: the root (forked before tracing began) or
@@ -479,7 +481,10 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	 * fork record was dropped.  0, not read, keeps what is known. */
 	if (e->ns_tgid)
 		p->ns_pid = e->ns_tgid;
-	return split_argv(pv, img, e->data + e->filename_len, e->args_len);
+	err = split_argv(pv, img, e->data + e->filename_len, e->args_len);
+	if (!err)
+		image_keep_tool(img);
+	return err;
 }
 
 /*
@@ -493,6 +498,7 @@ static int apply_found(struct model *m, const struct bb_proc_found_event *e)
 	long idx = pid_index_get(m->priv, e->hdr.tgid);
 	struct exec_image *img;
 	struct proc_instance *p;
+	int err;
 
 	if (idx >= 0 && idx != m->root)
 		return 0;
@@ -512,7 +518,10 @@ static int apply_found(struct model *m, const struct bb_proc_found_event *e)
 	img = add_image(m->priv, p, p->start_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
 	if (!img)
 		return -ENOMEM;
-	return split_argv(m->priv, img, e->data + e->filename_len, e->args_len);
+	err = split_argv(m->priv, img, e->data + e->filename_len, e->args_len);
+	if (!err)
+		image_keep_tool(img);
+	return err;
 }
 
 /* getrusage's split: the precise runtime in the tick-sampled utime:stime ratio. */
