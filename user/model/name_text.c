@@ -184,13 +184,23 @@ bool name_in_list(const char *s, const char *const *list, size_t nr)
 	return false;
 }
 
+/* strcmp()'s order, inline: the names looked up are a few bytes long, and looked up for every argument of a compile. */
+static int cmp_short(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
 bool name_in_sorted(const char *s, const char *const *list, size_t nr)
 {
 	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s, list[mid]);
+		int c = cmp_short(s, list[mid]);
 
 		if (!c)
 			return true;
