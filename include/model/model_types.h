@@ -16,8 +16,7 @@
 
 struct proc_index;
 
-/* One program image a process ran: from its exec to the next exec or exit. */
-/* (72 bytes: a million processes hold one and a half million.) */
+/* One program image a process ran: from its exec to the next exec or exit (72 bytes: a big build holds a million). */
 struct exec_image {
 	__u64 start_ns; /* the exec */
 	__u64 end_ns;	/* the next exec, or the process's end */
@@ -41,7 +40,7 @@ _Static_assert(sizeof(struct exec_image) <= 72, "a million processes: keep exec_
  * instance, never a merge.
  */
 struct proc_instance {
-	/* Process indices are 32 bits: model__add_event() refuses a process past INT32_MAX.  (The fields
+	/* Process indices are 32 bits: the model refuses a process past INT32_MAX (-EOVERFLOW).  (The fields
 	 * are kept in order of size, the flags last: 264 bytes, and a big build holds a million of them.) */
 	__u32 id;     /* index in model->procs, in order of start */
 	__s32 parent; /* index of the parent instance; -1: not traced */

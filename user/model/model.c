@@ -406,6 +406,16 @@ static int split_argv(struct model_priv *pv, struct exec_image *img, const char 
 	return 0;
 }
 
+/* The image's words, its last part: then it is whole, and keeps what tool it runs (image_keep_tool()). */
+static int add_words(struct model_priv *pv, struct exec_image *img, const char *args, size_t len)
+{
+	int err = split_argv(pv, img, args, len);
+
+	if (!err)
+		image_keep_tool(img);
+	return err;
+}
+
 /* A new last image of p from ts on: NULL without memory.  argv is the caller's. */
 static struct exec_image *add_image(struct model_priv *pv, struct proc_instance *p, __u64 ts, __u32 flags,
 				    __u32 args_full_len, const char comm[BB_COMM_LEN], const char *filename,
@@ -454,7 +464,6 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	struct exec_image *img;
 	struct proc_instance *p;
 	long idx = pid_index_get(pv, e->hdr.tgid);
-	int err;
 
 	if (idx < 0) {
 		/* Seen first at exec: the root (forked before tracing began) or
@@ -481,10 +490,7 @@ static int apply_exec(struct model *m, const struct bb_exec_event *e)
 	 * fork record was dropped.  0, not read, keeps what is known. */
 	if (e->ns_tgid)
 		p->ns_pid = e->ns_tgid;
-	err = split_argv(pv, img, e->data + e->filename_len, e->args_len);
-	if (!err)
-		image_keep_tool(img);
-	return err;
+	return add_words(pv, img, e->data + e->filename_len, e->args_len);
 }
 
 /*
@@ -498,7 +504,6 @@ static int apply_found(struct model *m, const struct bb_proc_found_event *e)
 	long idx = pid_index_get(m->priv, e->hdr.tgid);
 	struct exec_image *img;
 	struct proc_instance *p;
-	int err;
 
 	if (idx >= 0 && idx != m->root)
 		return 0;
@@ -518,10 +523,7 @@ static int apply_found(struct model *m, const struct bb_proc_found_event *e)
 	img = add_image(m->priv, p, p->start_ns, e->flags, e->args_full_len, e->comm, e->data, e->filename_len);
 	if (!img)
 		return -ENOMEM;
-	err = split_argv(m->priv, img, e->data + e->filename_len, e->args_len);
-	if (!err)
-		image_keep_tool(img);
-	return err;
+	return add_words(m->priv, img, e->data + e->filename_len, e->args_len);
 }
 
 /* getrusage's split: the precise runtime in the tick-sampled utime:stime ratio. */

@@ -267,7 +267,7 @@ static void put_double(struct json_stream *js, struct json_object *val)
  */
 static void put_value(struct json_stream *js, struct json_object *val, bool pretty, int level);
 
-/* A container's opening bracket, and a member's separator before it (none before the first). */
+/* A container's opening bracket, then, pretty, the end of its line. */
 static void put_open(struct json_stream *js, const char *bracket, bool pretty)
 {
 	json_stream__raw(js, bracket, 1);
